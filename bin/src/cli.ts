@@ -1,0 +1,32 @@
+/** The yargs command tree. Each command lives in `commands/<name>.ts` and loads its package lazily. */
+import yargs, { type Argv } from 'yargs';
+import type { CliContext } from './context.js';
+import { chatCommand } from './commands/chat.js';
+import { configCommand } from './commands/config.js';
+import { sessionsCommand } from './commands/sessions.js';
+
+/** Builds the parser for `argv` (profile flag already removed). */
+export function buildCli(ctx: CliContext, argv: string[]): Argv {
+  return yargs(argv)
+    .scriptName('hermes')
+    .version(ctx.version)
+    .option('profile', {
+      alias: 'p',
+      type: 'string',
+      describe: 'Profile to use (resolved before the command runs)',
+      global: true,
+    })
+    .command(chatCommand(ctx))
+    .command(configCommand(ctx))
+    .command(sessionsCommand(ctx))
+    .demandCommand(1, 'Give a command; see hermes --help')
+    .strict()
+    .recommendCommands()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`hermes: ${msg}\nRun "hermes --help" for usage.\n`);
+      process.exit(1);
+    })
+    .help()
+    .wrap(Math.min(110, process.stdout.columns || 80));
+}

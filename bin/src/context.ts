@@ -1,0 +1,21 @@
+/** What every command module receives: the resolved home of the selected profile. */
+import type { HermesHome } from '@hermes/core/home/home';
+
+/** Context built by `main` before yargs runs. */
+export interface CliContext {
+  /** The selected profile's home (flag → HERMES_HOME profile → sticky active_profile → default). */
+  home: HermesHome;
+  /** Version of the CLI package. */
+  version: string;
+}
+
+/** Thrown by a command to exit with a code and a one-line message on stderr. */
+export class CliExit extends Error {
+  constructor(
+    readonly code: number,
+    message = '',
+  ) {
+    super(message);
+    this.name = 'CliExit';
+  }
+}

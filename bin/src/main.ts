@@ -1,0 +1,44 @@
+/**
+ * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
+ * 1. `--version` answers before anything heavy loads;
+ * 2. the profile flag is resolved before any other code runs (seed 001 §3.1);
+ * 3. yargs parses the rest; each command module imports its package only when it runs.
+ */
+import { readFileSync } from 'node:fs';
+import { CliExit } from './context.js';
+
+const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+async function main(): Promise<number> {
+  const raw = process.argv.slice(2);
+  if (raw.length === 1 && (raw[0] === '--version' || raw[0] === '-V' || raw[0] === 'version')) {
+    process.stdout.write(`hermes ${version}\n`);
+    return 0;
+  }
+  const { extractProfileFlag } = await import('./profile-flag.js');
+  const { resolveCliHome } = await import('./resolve-home.js');
+  const { profile, argv } = extractProfileFlag(raw);
+  const home = resolveCliHome(profile, process.env);
+  const { buildCli } = await import('./cli.js');
+  await buildCli({ home, version }, argv).parseAsync();
+  return Number(process.exitCode ?? 0);
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof CliExit) {
+      if (err.message) process.stderr.write(`hermes: ${err.message}\n`);
+      process.exitCode = err.code;
+      return;
+    }
+    const e = err as Error;
+    process.stderr.write(`hermes: ${e?.message ?? String(err)}\n`);
+    if (process.env.HERMES_DEBUG) process.stderr.write(`${e?.stack}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,134 @@
+/**
+ * Loading, validating, migrating and editing `config.yaml` (DESIGN §4, issue 2 "Home and config").
+ *
+ * - The file is parsed with `yaml`, validated with the zod schema, defaults filled in.
+ * - An unparsable file or a bad value throws `ConfigError` naming the file and the key; the file is
+ *   never overwritten in that case.
+ * - A file older than `CONFIG_VERSION` is migrated on load after a backup copy is written
+ *   (`config.yaml.bak-v<old>-<ms>`).
+ * - `setConfigValue` edits one dotted key through the YAML document API, so comments and unknown
+ *   keys survive, validates the result and writes atomically.
+ */
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { Document, isMap, parseDocument } from 'yaml';
+import type { HermesHome } from '../home/home.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { ConfigError } from './errors.js';
+import { CONFIG_VERSION, ConfigSchema, type HermesConfig } from './schema.js';
+
+type Migration = (doc: Document) => void;
+
+/**
+ * Steps from version N to N+1. Version 0 is a file without `_config_version`.
+ * - 0 → 1: `model: "<id>"` (a bare string, as old files had) becomes `model: {default: "<id>"}`.
+ * - 1 → 2: top-level `provider` / `base_url` move under `model`.
+ */
+const MIGRATIONS: Record<number, Migration> = {
+  0: (doc) => {
+    const model = doc.get('model');
+    if (typeof model === 'string') doc.set('model', doc.createNode({ default: model }));
+  },
+  1: (doc) => {
+    for (const key of ['provider', 'base_url']) {
+      if (doc.has(key)) {
+        if (!isMap(doc.get('model'))) doc.set('model', doc.createNode({}));
+        if (!doc.hasIn(['model', key])) doc.setIn(['model', key], doc.get(key));
+        doc.delete(key);
+      }
+    }
+  },
+};
+
+function parseFile(file: string): Document {
+  const text = readFileSync(file, 'utf8');
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const err = doc.errors[0]!;
+    throw new ConfigError(file, `not valid YAML: ${err.message.split('\n')[0]}`);
+  }
+  const root = doc.contents;
+  if (root !== null && !isMap(root)) throw new ConfigError(file, 'the top level must be a mapping of keys');
+  return doc;
+}
+
+function validate(file: string, data: unknown): HermesConfig {
+  const result = ConfigSchema.safeParse(data ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const key = issue.path.map(String).join('.') || '(top level)';
+    throw new ConfigError(file, issue.message, key);
+  }
+  return result.data;
+}
+
+/**
+ * Loads the home's configuration.
+ * @returns the validated config (defaults when the file is absent).
+ * @throws ConfigError for unparsable YAML or an invalid value (naming the key).
+ */
+export function loadConfig(home: HermesHome): HermesConfig {
+  const file = home.configFile;
+  if (!existsSync(file)) return validate(file, {});
+  const doc = parseFile(file);
+  const version = Number(doc.get('_config_version') ?? 0);
+  if (Number.isInteger(version) && version < CONFIG_VERSION) {
+    // Validate the migrated result before touching anything on disk.
+    for (let v = version; v < CONFIG_VERSION; v++) MIGRATIONS[v]?.(doc);
+    doc.set('_config_version', CONFIG_VERSION);
+    const config = validate(file, doc.toJS());
+    copyFileSync(file, `${file}.bak-v${version}-${Date.now()}`);
+    writeFileAtomic(file, doc.toString(), 0o600);
+    return config;
+  }
+  return validate(file, doc.toJS());
+}
+
+function splitKey(key: string): string[] {
+  const parts = key.split('.').map((p) => p.trim());
+  if (parts.some((p) => p === '')) throw new Error(`Invalid config key "${key}"`);
+  return parts;
+}
+
+/**
+ * Reads one dotted key from the effective (defaulted) configuration.
+ * @returns the value, or undefined when no such key exists.
+ */
+export function getConfigValue(config: HermesConfig, key: string): unknown {
+  let cur: unknown = config;
+  for (const part of splitKey(key)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+/**
+ * Parses a command-line value as YAML so `true`, `30`, `[a, b]` keep their types; anything that
+ * does not parse stays a string.
+ */
+export function parseConfigValue(text: string): unknown {
+  try {
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) return text;
+    return doc.toJS() ?? text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Sets one dotted key in `config.yaml`, keeping comments and unknown keys.
+ * @returns the new validated configuration.
+ * @throws ConfigError when the result would be invalid (the file is left as it was).
+ */
+export function setConfigValue(home: HermesHome, key: string, value: unknown): HermesConfig {
+  const file = home.configFile;
+  loadConfig(home); // migrate first; refuses a broken file before editing it
+  const doc = existsSync(file) ? parseFile(file) : new Document({ _config_version: CONFIG_VERSION });
+  if (!doc.has('_config_version')) doc.set('_config_version', CONFIG_VERSION);
+  doc.setIn(splitKey(key), value);
+  const config = validate(file, doc.toJS());
+  home.ensure();
+  writeFileAtomic(file, doc.toString(), 0o600);
+  return config;
+}

@@ -1,0 +1,107 @@
+/**
+ * The `config.yaml` schema (DESIGN §4): zod schemas with defaults. Unknown keys are kept (loose
+ * objects) so a newer or hand-edited file survives a load/save round trip.
+ */
+import { z } from 'zod';
+
+/** The version written into `config.yaml` as `_config_version`; older files are migrated. */
+export const CONFIG_VERSION = 2;
+
+/** Model providers the client knows (DESIGN §4). `auto` picks the first provider with a key. */
+export const ProviderName = z.enum(['openrouter', 'openai', 'custom', 'auto']);
+export type ProviderName = z.infer<typeof ProviderName>;
+
+/** One provider entry of `fallback_providers`, tried in order when the current one keeps failing. */
+export const FallbackProvider = z.looseObject({
+  provider: ProviderName.exclude(['auto']),
+  model: z.string().min(1).optional(),
+  base_url: z.url().optional(),
+  /** Name of the secret holding the key, when not the provider's standard variable. */
+  api_key_env: z.string().optional(),
+});
+export type FallbackProvider = z.infer<typeof FallbackProvider>;
+
+const positiveInt = z.number().int().positive();
+
+export const ConfigSchema = z.looseObject({
+  _config_version: z.number().int().nonnegative().default(CONFIG_VERSION),
+  model: z
+    .looseObject({
+      default: z.string().default(''),
+      provider: ProviderName.default('auto'),
+      base_url: z.url().optional(),
+      api_key_env: z.string().optional(),
+      /** Context window in tokens; overrides the known-models table. */
+      context_length: positiveInt.optional(),
+      /** Request timeout per model call, seconds. */
+      timeout: z.number().positive().default(600),
+    })
+    .prefault({}),
+  fallback_providers: z.array(FallbackProvider).default([]),
+  approvals: z
+    .looseObject({
+      mode: z.enum(['manual', 'smart', 'off']).default('manual'),
+      /** Seconds to wait for an answer before denying. */
+      timeout: positiveInt.default(300),
+      /** What a dangerous command inside a cron run does: no human is there (issue 7). */
+      cron_mode: z.enum(['deny', 'allow']).default('deny'),
+    })
+    .prefault({}),
+  command_allowlist: z.array(z.string()).default([]),
+  compression: z
+    .looseObject({
+      enabled: z.boolean().default(true),
+      threshold: z.number().gt(0).lte(1).default(0.5),
+      target_ratio: z.number().gt(0).lt(1).default(0.2),
+      protect_last_n: z.number().int().nonnegative().default(20),
+      summary_model: z.string().optional(),
+    })
+    .prefault({}),
+  memory: z
+    .looseObject({
+      memory_char_limit: positiveInt.default(2200),
+      user_char_limit: positiveInt.default(1375),
+    })
+    .prefault({}),
+  code_execution: z
+    .looseObject({
+      timeout: positiveInt.default(300),
+      max_tool_calls: positiveInt.default(50),
+    })
+    .prefault({}),
+  agent: z
+    .looseObject({
+      /** Model calls per user turn before the loop stops (seed 003). */
+      max_turns: positiveInt.default(90),
+    })
+    .prefault({}),
+  terminal: z
+    .looseObject({
+      /** Default timeout of the `terminal` tool, seconds. */
+      timeout: positiveInt.default(180),
+      /** Names of secrets from `.env` passed into the terminal tool's child environment. */
+      env_passthrough: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  gateway: z
+    .looseObject({
+      drain_timeout: z.number().nonnegative().default(30),
+      auto_continue: z.boolean().default(false),
+    })
+    .prefault({}),
+  tui: z
+    .looseObject({
+      alternate_screen: z.boolean().default(false),
+    })
+    .prefault({}),
+  /** IANA zone for naive cron times; empty means the machine's zone. */
+  timezone: z.string().default(''),
+});
+
+/** A validated configuration with every default filled in. */
+export type HermesConfig = z.infer<typeof ConfigSchema>;
+
+/** The configuration with nothing set by the user. */
+export function defaultConfig(): HermesConfig {
+  return ConfigSchema.parse({});
+}

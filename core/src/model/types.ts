@@ -1,0 +1,79 @@
+/**
+ * Types of the model client: OpenAI Chat Completions messages and the result of one streamed call.
+ */
+import type { Usage } from '../protocol/events.js';
+
+/** One tool call requested by the model (OpenAI shape). `arguments` is the raw JSON text. */
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A message as sent to Chat Completions. */
+export type ChatMessage =
+  | {
+      role: 'system';
+      content: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+    }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: string }
+  | { role: 'tool'; content: string; tool_call_id: string; name?: string };
+
+/** JSON schema of one tool as offered to the model. */
+export interface ToolSchema {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** Input of one model call. */
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools: ToolSchema[];
+  /** Overrides the configured model id for this call. */
+  model?: string;
+  signal?: AbortSignal;
+}
+
+/** Callbacks while a call streams. */
+export interface StreamHandlers {
+  onText?(delta: string): void;
+  onReasoning?(delta: string): void;
+  /** A transient failure is being retried or a fallback provider is being tried. */
+  onRetry?(info: {
+    attempt: number;
+    delayMs: number;
+    kind: ModelErrorKind;
+    provider: string;
+    message: string;
+  }): void;
+}
+
+/** The outcome of one completed (possibly partial) model call. */
+export interface ChatResult {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  /** `stop`, `tool_calls`, `length`, … as reported by the provider. */
+  finishReason: string;
+  usage: Usage;
+  /** Model id and provider name that actually answered. */
+  model: string;
+  provider: string;
+}
+
+/** Error classes (issue 2 "Model client"). */
+export type ModelErrorKind =
+  'rate_limit' | 'server' | 'timeout' | 'auth' | 'context_overflow' | 'bad_request' | 'aborted' | 'network';
+
+/** The streaming client the agent loop talks to. Retries, key rotation and fallback happen inside. */
+export interface ModelClient {
+  /**
+   * Runs one streaming Chat Completions call.
+   * @throws ModelError (classified) when every retry and fallback failed, or `aborted` when the
+   *   signal fired; on abort, `partial` on the error carries the text streamed so far.
+   */
+  stream(req: ChatRequest, handlers?: StreamHandlers): Promise<ChatResult>;
+  /** The model id used when a request does not name one. */
+  readonly defaultModel: string;
+}

@@ -1,0 +1,62 @@
+/** The tool contract: schema, handler, and the context every handler receives (issue 2 "Tools"). */
+import type { HermesConfig } from '../config/schema.js';
+import type { Secrets } from '../config/secrets.js';
+import type { HermesHome } from '../home/home.js';
+import type { ApprovalVerdict } from '../approvals/types.js';
+
+/** One entry of the session's task list (`todo` tool). */
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled';
+}
+
+/** A question for the user (`clarify` tool). Resolves with the answer text. */
+export type ClarifyCallback = (
+  q: { question: string; choices?: string[] },
+  signal: AbortSignal,
+) => Promise<string>;
+
+/** Everything a tool handler may use. Built per turn by the agent loop. */
+export interface ToolContext {
+  home: HermesHome;
+  config: HermesConfig;
+  /** This profile's secrets only (never another profile's). */
+  secrets: Secrets;
+  sessionId: string;
+  /** Working directory for relative paths and the terminal. */
+  cwd: string;
+  /** Fires on interrupt; handlers must stop (and kill child processes) promptly. */
+  signal: AbortSignal;
+  /** Checks a shell command against the dangerous-command guard, asking the user if needed. */
+  checkCommand(command: string): Promise<ApprovalVerdict>;
+  /** Asks the user a question; undefined when no frontend can answer (headless). */
+  clarify?: ClarifyCallback;
+  /** The session's task list, shared across turns of the session. */
+  todos: TodoItem[];
+  /** Reports progress text while the tool runs (becomes `tool.progress`). */
+  progress(text: string): void;
+}
+
+/** What a handler returns. `content` goes to the model (capped by the registry). */
+export interface ToolResult {
+  ok: boolean;
+  content: string;
+  /** One-line summary for frontends (`tool.complete.summary`). */
+  summary?: string;
+}
+
+/** A tool: JSON schema for the model, handler, and scheduling facts. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  /** True when the tool never changes anything: such calls of one response run concurrently. */
+  readOnly: boolean;
+  /** Cap on `content` in chars; default 100,000. Longer results keep head and tail. */
+  maxResultChars?: number;
+  /** Short summary of the arguments for `tool.start` (e.g. the command). */
+  summarize?(args: Record<string, unknown>): string;
+  handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+}

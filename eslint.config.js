@@ -1,0 +1,53 @@
+// Lint rules for every package: typescript-eslint's recommended set, plus the layering rule of
+// DESIGN §3 (lower layers never import higher ones).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const layer = (files, banned) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: banned.map((group) => ({
+          group: [group, `${group}/*`],
+          message: 'Layering: see DESIGN §3',
+        })),
+      },
+    ],
+  },
+});
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  layer(['core/**/*.ts'], ['@hermes/tui-gateway', '@hermes/ui-tui', '@hermes/cli']),
+  layer(['core/src/protocol/**/*.ts'], ['@hermes/core', '../*', 'yaml', 'better-sqlite3', 'openai', 'execa']),
+  layer(['tui-gateway/**/*.ts'], ['@hermes/ui-tui', '@hermes/cli']),
+  {
+    files: ['ui-tui/**/*.ts', 'ui-tui/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@hermes/*', '!@hermes/core', '@hermes/core/*', '!@hermes/core/protocol'],
+              message: 'ui-tui imports only @hermes/core/protocol (DESIGN §3)',
+            },
+            { group: ['@hermes/core'], message: 'ui-tui imports only @hermes/core/protocol (DESIGN §3)' },
+          ],
+        },
+      ],
+    },
+  },
+);

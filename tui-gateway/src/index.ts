@@ -1,0 +1,2 @@
+/** Placeholder entry until the tui-gateway issue lands. */
+export {};

@@ -1,0 +1,2 @@
+/** Placeholder entry until the ui-tui issue lands. */
+export {};
