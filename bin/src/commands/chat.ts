@@ -1,7 +1,40 @@
-/** `hermes chat` — being written (issue 2). */
+/** `hermes chat [-q TEXT] [--session ID | --continue] [--json] [--yolo] [-m MODEL]` (issue 2 "Headless chat"). */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 
-export function chatCommand(_ctx: CliContext): CommandModule {
-  return { command: 'chat', describe: 'chat', handler: () => {} };
+/** Builds the `chat` command. */
+export function chatCommand(ctx: CliContext): CommandModule {
+  return {
+    command: 'chat',
+    describe: 'Chat with the agent: one turn with -q, else a line-by-line chat',
+    builder: (y) =>
+      y
+        .option('query', { alias: 'q', type: 'string', describe: 'Run one turn with this text and exit' })
+        .option('session', { type: 'string', describe: 'Continue the session with this id (or exact title)' })
+        .option('continue', {
+          alias: 'c',
+          type: 'boolean',
+          default: false,
+          describe: 'Continue the most recent session',
+        })
+        .option('json', { type: 'boolean', default: false, describe: 'Print one JSON event per line' })
+        .option('yolo', {
+          type: 'boolean',
+          default: false,
+          describe: 'Run dangerous commands without asking',
+        })
+        .option('model', { alias: 'm', type: 'string', describe: 'Model id for this run' })
+        .conflicts('session', 'continue'),
+    handler: async (argv) => {
+      const { runChat } = await import('../chat/run-chat.js');
+      process.exitCode = await runChat(ctx, {
+        query: argv.query as string | undefined,
+        session: argv.session as string | undefined,
+        continue: Boolean(argv.continue),
+        json: Boolean(argv.json),
+        yolo: Boolean(argv.yolo),
+        model: argv.model as string | undefined,
+      });
+    },
+  };
 }

@@ -1,0 +1,128 @@
+/**
+ * The in-process chat frontend of `hermes chat`: one turn (`-q`) streamed to stdout, or a simple
+ * line-by-line chat. Exit codes: 0 success, 1 error (message on stderr), 130 interrupted by
+ * Ctrl+C (the partial turn is persisted).
+ */
+import { createInterface, type Interface } from 'node:readline/promises';
+import { openAgentSession, type SessionSelector } from '@hermes/core/agent/session-runtime';
+import type { AgentEvent } from '@hermes/core/protocol';
+import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
+import type { CliContext } from '../context.js';
+import { createTextRenderer } from './text-renderer.js';
+
+/** Parsed options of `hermes chat`. */
+export interface ChatOptions {
+  query?: string;
+  session?: string;
+  continue: boolean;
+  json: boolean;
+  yolo: boolean;
+  model?: string;
+}
+
+/** Exit code for a turn stopped by Ctrl+C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
+/** Runs `hermes chat`; resolves with the process exit code. */
+export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
+  const select: SessionSelector = opts.session
+    ? { kind: 'id', id: opts.session }
+    : opts.continue
+      ? { kind: 'continue' }
+      : { kind: 'new' };
+  const interactive = opts.query === undefined;
+  const rl = interactive
+    ? createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY })
+    : undefined;
+  const render = opts.json ? jsonRenderer() : createTextRenderer(process.stdout, process.stderr);
+  let sessionId = '';
+  const onEvent = (e: AgentEvent): void => render(e, sessionId);
+  const onApproval: ApprovalCallback | undefined =
+    rl && process.stdin.isTTY ? (req) => askApproval(rl, req.command, req.description) : undefined;
+
+  const opened = openAgentSession({
+    home: ctx.home,
+    source: 'cli',
+    select,
+    cwd: process.cwd(),
+    ...(opts.model ? { model: opts.model } : {}),
+    ...(opts.yolo ? { approvalMode: 'off' as const } : {}),
+    ...(onApproval ? { onApproval } : {}),
+    onEvent,
+  });
+  sessionId = opened.session.id;
+  if (opts.json) {
+    const s = opened.session;
+    writeJson({
+      type: 'session.info',
+      session_id: s.id,
+      payload: { session_id: s.id, title: s.title, model: s.model, cwd: s.cwd, created: opened.created },
+    });
+  }
+
+  let controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = (): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    if (!interactive) {
+      const result = await opened.agent.runTurn(opts.query ?? '', controller.signal);
+      if (result.status === 'interrupted') return EXIT_INTERRUPTED;
+      if (result.status === 'error') {
+        process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+        return 1;
+      }
+      return 0;
+    }
+    process.stderr.write(
+      `hermes chat — session ${opened.session.id}. Ctrl+C interrupts a reply; Ctrl+D or /quit exits.\n`,
+    );
+    for (;;) {
+      let line: string;
+      try {
+        line = await rl!.question('> ');
+      } catch {
+        return 0; // Ctrl+D / closed input
+      }
+      const text = line.trim();
+      if (text === '/quit' || text === '/exit') return 0;
+      if (!text) continue;
+      controller = new AbortController();
+      interrupts = 0;
+      const result = await opened.agent.runTurn(text, controller.signal);
+      if (result.status === 'error') process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    rl?.close();
+    opened.close();
+  }
+}
+
+function writeJson(obj: unknown): void {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+function jsonRenderer(): (e: AgentEvent, sessionId: string) => void {
+  return (e, sessionId) => writeJson({ type: e.type, session_id: sessionId, payload: e.payload });
+}
+
+async function askApproval(rl: Interface, command: string, description: string): Promise<ApprovalChoice> {
+  process.stderr.write(
+    `\n⚠ The agent wants to run a command flagged as dangerous (${description}):\n  ${command}\n`,
+  );
+  const answer = (await rl.question('Allow? [o]nce / [s]ession / [a]lways / [d]eny: ')).trim().toLowerCase();
+  const map: Record<string, ApprovalChoice> = {
+    o: 'once',
+    once: 'once',
+    s: 'session',
+    session: 'session',
+    a: 'always',
+    always: 'always',
+  };
+  return map[answer] ?? 'deny';
+}

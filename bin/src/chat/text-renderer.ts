@@ -1,0 +1,51 @@
+/**
+ * Plain-text rendering of agent events for `hermes chat`: the reply streams to stdout, tool calls
+ * and status lines are summarised on stderr so stdout stays the answer alone.
+ */
+import type { AgentEvent } from '@hermes/core/protocol';
+
+/** Minimal writable surface (process.stdout / process.stderr). */
+export interface TextSink {
+  write(text: string): unknown;
+}
+
+/** Returns an event handler that renders to the two sinks. */
+export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent) => void {
+  let lineOpen = false; // stdout has text not yet followed by a newline
+  const endLine = (): void => {
+    if (lineOpen) out.write('\n');
+    lineOpen = false;
+  };
+  return (e) => {
+    switch (e.type) {
+      case 'message.delta':
+        if (e.payload.text) {
+          out.write(e.payload.text);
+          lineOpen = !e.payload.text.endsWith('\n');
+        }
+        break;
+      case 'message.complete':
+        endLine();
+        if (e.payload.status === 'interrupted') err.write('[interrupted]\n');
+        break;
+      case 'tool.start':
+        endLine();
+        err.write(`  ⚙ ${e.payload.name}${e.payload.summary ? `: ${e.payload.summary}` : ''}\n`);
+        break;
+      case 'tool.complete':
+        err.write(
+          `  ${e.payload.ok ? '✓' : '✗'} ${e.payload.summary} (${(e.payload.duration_ms / 1000).toFixed(1)}s)\n`,
+        );
+        break;
+      case 'status.update':
+        if (e.payload.state === 'retrying' || e.payload.state === 'compressing')
+          err.write(`  … ${e.payload.text ?? e.payload.state}\n`);
+        break;
+      case 'error':
+        endLine();
+        break;
+      default:
+        break;
+    }
+  };
+}

@@ -1,0 +1,384 @@
+/**
+ * The agent loop (seed 003 §2.1, issue 2 "Agent loop"): one user turn = model calls and tool runs
+ * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
+ * events (DESIGN §5 names) and persists every message as it completes.
+ */
+import { randomUUID } from 'node:crypto';
+import { createApprovalGuard } from '../approvals/guard.js';
+import type { ApprovalCallback, ApprovalVerdict } from '../approvals/types.js';
+import type { HermesConfig } from '../config/schema.js';
+import type { Secrets } from '../config/secrets.js';
+import type { HermesHome } from '../home/home.js';
+import { ModelError } from '../model/errors.js';
+import type { ChatMessage, ChatResult, ModelClient, ToolCall } from '../model/types.js';
+import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
+import type { NewMessage } from '../state/types.js';
+import { runTool, toolSchemas } from '../tools/registry.js';
+import type { ClarifyCallback, TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
+import { INTERRUPTED_TOOL_RESULT, repairToolPairs } from './history.js';
+import { dropOldestTurns } from './overflow.js';
+import { scheduleToolCalls } from './tool-scheduler.js';
+
+/** Where the loop persists messages; `SessionDB` satisfies it. */
+export interface TranscriptStore {
+  /** Appends one message; returns its id. */
+  appendMessage(sessionId: string, msg: NewMessage): number;
+  /** Adds token usage to the session's counters. */
+  addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
+}
+
+/** Everything one agent (one session) needs. */
+export interface AgentOptions {
+  home: HermesHome;
+  config: HermesConfig;
+  secrets: Secrets;
+  sessionId: string;
+  cwd: string;
+  store: TranscriptStore;
+  model: ModelClient;
+  tools: ToolDefinition[];
+  /** The session's system prompt, stable for the session. */
+  systemPrompt: string;
+  /** Earlier messages of the session (no system message). */
+  history?: ChatMessage[];
+  /** Overrides `approvals.mode` (`off` for --yolo). */
+  approvalMode?: 'manual' | 'smart' | 'off';
+  /** Asks a human to approve a dangerous command; absent → such commands are denied. */
+  onApproval?: ApprovalCallback;
+  /** Asks a human a question; absent → `clarify` returns an error result. */
+  onClarify?: ClarifyCallback;
+  /** Receives every event of every turn. Must not throw (exceptions are swallowed). */
+  onEvent?: (event: AgentEvent) => void;
+  /** Context window of the model in tokens, for `session.usage`. */
+  contextWindow?: number;
+}
+
+/** How a turn ended. */
+export interface TurnResult {
+  status: MessageStatus;
+  /** Text of the last assistant message. */
+  text: string;
+  /** Token usage summed over the turn's model calls. */
+  usage: Usage;
+  /** Error text when status is `error`. */
+  error?: string;
+}
+
+const zeroUsage = (): Usage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+    ...(a.cached_tokens !== undefined || b.cached_tokens !== undefined
+      ? { cached_tokens: (a.cached_tokens ?? 0) + (b.cached_tokens ?? 0) }
+      : {}),
+  };
+}
+
+function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** One session's agent. Turns run one at a time; `runTurn` rejects while another runs. */
+export class Agent {
+  readonly sessionId: string;
+  /** The session's task list (`todo` tool), kept across turns. */
+  readonly todos: TodoItem[] = [];
+  private history: ChatMessage[];
+  private readonly opts: AgentOptions;
+  private readonly toolsByName: Map<string, ToolDefinition>;
+  private readonly checkCommand: (command: string, signal: AbortSignal) => Promise<ApprovalVerdict>;
+  private busy = false;
+  /** Prompt tokens of the latest model call (how full the context is). */
+  contextTokens = 0;
+
+  constructor(opts: AgentOptions) {
+    this.opts = opts;
+    this.sessionId = opts.sessionId;
+    this.history = repairToolPairs(opts.history ?? []);
+    this.toolsByName = new Map(opts.tools.map((t) => [t.name, t]));
+    const guard = createApprovalGuard({
+      config: opts.config,
+      home: opts.home,
+      sessionId: opts.sessionId,
+      ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
+      ...(opts.onApproval ? { callback: opts.onApproval } : {}),
+    });
+    this.checkCommand = (command, signal) => guard.check(command, signal);
+  }
+
+  /** True while a turn runs. */
+  get isBusy(): boolean {
+    return this.busy;
+  }
+
+  /** A copy of the in-memory history (no system message). */
+  getHistory(): ChatMessage[] {
+    return [...this.history];
+  }
+
+  private emit(event: AgentEvent): void {
+    try {
+      this.opts.onEvent?.(event);
+    } catch {
+      /* a frontend's failure never breaks the loop */
+    }
+  }
+
+  private persist(msg: NewMessage): void {
+    this.opts.store.appendMessage(this.sessionId, msg);
+  }
+
+  /**
+   * Runs one user turn.
+   * @param text the user's message (persisted before the model is called).
+   * @param signal interrupt: stops the stream and running tools; the partial reply is kept.
+   * @throws Error when a turn is already running on this agent.
+   */
+  async runTurn(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
+    if (this.busy) throw new Error(`session ${this.sessionId} is already running a turn`);
+    this.busy = true;
+    try {
+      return await this.loop(text, signal);
+    } finally {
+      this.busy = false;
+      this.emit({ type: 'status.update', payload: { state: 'idle' } });
+    }
+  }
+
+  private async loop(text: string, signal: AbortSignal): Promise<TurnResult> {
+    const { config } = this.opts;
+    this.persist({ role: 'user', content: text });
+    this.history.push({ role: 'user', content: text });
+    let usage = zeroUsage();
+    let lastText = '';
+    let overflowRetried = false;
+
+    for (let iteration = 0; iteration < config.agent.max_turns; iteration++) {
+      if (signal.aborted) return this.finishInterrupted('', usage);
+      this.emit({ type: 'status.update', payload: { state: 'thinking' } });
+      this.emit({ type: 'message.start', payload: { role: 'assistant' } });
+      let result: ChatResult;
+      try {
+        result = await this.callModel(signal);
+      } catch (err) {
+        const e = err instanceof ModelError ? err : undefined;
+        if (e?.kind === 'aborted' || signal.aborted) {
+          return this.finishInterrupted(e?.partial?.text ?? '', usage, e?.partial?.reasoning);
+        }
+        if (e?.kind === 'context_overflow' && !overflowRetried) {
+          overflowRetried = true;
+          const shrunk = dropOldestTurns(this.history);
+          if (shrunk.dropped > 0) {
+            this.history = shrunk.history;
+            this.emit({
+              type: 'status.update',
+              payload: {
+                state: 'compressing',
+                text: `context full: dropped ${shrunk.dropped} oldest messages`,
+              },
+            });
+            iteration--;
+            continue;
+          }
+        }
+        const message = err instanceof Error ? err.message : String(err);
+        this.persist({ role: 'assistant', content: '', status: 'error', finish_reason: 'error' });
+        this.emit({ type: 'error', payload: { message, ...(e ? { kind: e.kind } : {}) } });
+        this.emit({
+          type: 'message.complete',
+          payload: { text: '', status: 'error', usage: zeroUsage(), error: message },
+        });
+        return { status: 'error', text: '', usage, error: message };
+      }
+
+      usage = addUsage(usage, result.usage);
+      this.contextTokens = result.usage.prompt_tokens || this.contextTokens;
+      this.opts.store.addUsage(this.sessionId, result.usage.prompt_tokens, result.usage.completion_tokens);
+      lastText = result.text;
+      const toolCalls = result.toolCalls;
+      this.persist({
+        role: 'assistant',
+        content: result.text,
+        tool_calls: toolCalls.length ? JSON.stringify(toolCalls) : null,
+        reasoning: result.reasoning || null,
+        finish_reason: result.finishReason,
+        status: 'complete',
+      });
+      this.history.push({
+        role: 'assistant',
+        content: result.text,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      });
+      this.emit({
+        type: 'message.complete',
+        payload: { text: result.text, status: 'complete', usage: result.usage },
+      });
+      this.emit({
+        type: 'session.usage',
+        payload: {
+          usage,
+          context_tokens: this.contextTokens,
+          ...(this.opts.contextWindow ? { context_window: this.opts.contextWindow } : {}),
+        },
+      });
+
+      if (toolCalls.length === 0) return { status: 'complete', text: result.text, usage };
+
+      this.emit({ type: 'status.update', payload: { state: 'tools' } });
+      await this.runToolCalls(toolCalls, signal);
+      if (signal.aborted) return this.finishInterrupted('', usage, undefined, true);
+    }
+
+    const note = `Stopped after ${config.agent.max_turns} model calls (agent.max_turns) without a final answer.`;
+    this.persist({ role: 'assistant', content: note, status: 'max_turns', finish_reason: 'max_turns' });
+    this.history.push({ role: 'assistant', content: note });
+    this.emit({ type: 'message.start', payload: { role: 'assistant' } });
+    this.emit({ type: 'message.delta', payload: { text: note } });
+    this.emit({ type: 'message.complete', payload: { text: note, status: 'max_turns', usage: zeroUsage() } });
+    return { status: 'max_turns', text: lastText || note, usage };
+  }
+
+  private callModel(signal: AbortSignal): Promise<ChatResult> {
+    const messages: ChatMessage[] = [{ role: 'system', content: this.opts.systemPrompt }, ...this.history];
+    return this.opts.model.stream(
+      { messages, tools: toolSchemas(this.opts.tools), signal },
+      {
+        onText: (d) => this.emit({ type: 'message.delta', payload: { text: d } }),
+        onReasoning: (d) => this.emit({ type: 'reasoning.delta', payload: { text: d } }),
+        onRetry: (info) =>
+          this.emit({
+            type: 'status.update',
+            payload: {
+              state: 'retrying',
+              text: `${info.provider}: ${info.kind} (${info.message}); retry ${info.attempt} in ${Math.round(info.delayMs)} ms`,
+            },
+          }),
+      },
+    );
+  }
+
+  /** Persists a partial reply as interrupted and closes any open tool calls. */
+  private finishInterrupted(
+    partial: string,
+    usage: Usage,
+    reasoning?: string,
+    afterTools = false,
+  ): TurnResult {
+    if (!afterTools || partial) {
+      this.persist({
+        role: 'assistant',
+        content: partial,
+        reasoning: reasoning || null,
+        status: 'interrupted',
+        finish_reason: 'interrupted',
+      });
+      this.history.push({ role: 'assistant', content: partial });
+      this.emit({
+        type: 'message.complete',
+        payload: { text: partial, status: 'interrupted', usage: zeroUsage() },
+      });
+    }
+    return { status: 'interrupted', text: partial, usage };
+  }
+
+  private async runToolCalls(calls: ToolCall[], signal: AbortSignal): Promise<void> {
+    const isReadOnly = (c: ToolCall): boolean => this.toolsByName.get(c.function.name)?.readOnly ?? false;
+    await scheduleToolCalls(
+      calls,
+      isReadOnly,
+      (call) => this.runOne(call, signal),
+      (result, index) => {
+        const call = calls[index]!;
+        this.persist({
+          role: 'tool',
+          content: result.content,
+          tool_call_id: call.id,
+          tool_name: call.function.name,
+        });
+        this.history.push({
+          role: 'tool',
+          content: result.content,
+          tool_call_id: call.id,
+          name: call.function.name,
+        });
+      },
+    );
+  }
+
+  private async runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+    const name = call.function.name;
+    const args = parseArgs(call.function.arguments);
+    const tool = this.toolsByName.get(name);
+    const toolId = call.id || randomUUID();
+    if (signal.aborted) return { ok: false, content: INTERRUPTED_TOOL_RESULT, summary: 'interrupted' };
+    this.emit({
+      type: 'tool.start',
+      payload: {
+        tool_id: toolId,
+        name,
+        args,
+        ...(tool?.summarize ? { summary: safeSummary(tool, args) } : {}),
+      },
+    });
+    const started = performance.now();
+    let result: ToolResult;
+    if (!tool) {
+      const known = [...this.toolsByName.keys()].join(', ');
+      result = {
+        ok: false,
+        content: `Unknown tool "${name}". Available tools: ${known}.`,
+        summary: 'unknown tool',
+      };
+    } else {
+      result = await runTool(tool, call.function.arguments, {
+        home: this.opts.home,
+        config: this.opts.config,
+        secrets: this.opts.secrets,
+        sessionId: this.sessionId,
+        cwd: this.opts.cwd,
+        signal,
+        checkCommand: (command) => {
+          this.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
+          return this.checkCommand(command, signal).finally(() =>
+            this.emit({ type: 'status.update', payload: { state: 'tools' } }),
+          );
+        },
+        ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
+        todos: this.todos,
+        progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
+      });
+    }
+    const duration = performance.now() - started;
+    this.emit({
+      type: 'tool.complete',
+      payload: {
+        tool_id: toolId,
+        ok: result.ok,
+        summary: result.summary ?? firstLine(result.content),
+        duration_ms: Math.round(duration),
+      },
+    });
+    return result;
+  }
+}
+
+function safeSummary(tool: ToolDefinition, args: Record<string, unknown>): string {
+  try {
+    return tool.summarize?.(args) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}

@@ -1,0 +1,134 @@
+/**
+ * Wiring one session's agent from a home: config, secrets, SessionDB, model client, tools,
+ * system prompt. Shared by `hermes chat` (in process) and the daemon, so every entry point runs
+ * the same engine (DESIGN §1).
+ */
+import { loadConfig } from '../config/config-file.js';
+import type { HermesConfig } from '../config/schema.js';
+import { loadSecrets, type Secrets } from '../config/secrets.js';
+import type { HermesHome } from '../home/home.js';
+import { createModelClient } from '../model/client.js';
+import { contextWindowFor } from '../model/context-windows.js';
+import type { ModelClient } from '../model/types.js';
+import { SessionDB } from '../state/session-db.js';
+import type { SessionRecord } from '../state/types.js';
+import { builtinTools } from '../tools/registry.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { Agent, type AgentOptions } from './agent.js';
+import { historyFromRecords } from './history.js';
+import { buildSystemPrompt } from './system-prompt.js';
+
+/** How to pick the session. */
+export type SessionSelector =
+  { kind: 'new'; title?: string } | { kind: 'id'; id: string } | { kind: 'continue' };
+
+/** Options of `openAgentSession`. */
+export interface OpenSessionOptions extends Pick<
+  AgentOptions,
+  'approvalMode' | 'onApproval' | 'onClarify' | 'onEvent'
+> {
+  home: HermesHome;
+  /** Session source recorded for new sessions (`cli`, `tui`, `cron` …). */
+  source: string;
+  select: SessionSelector;
+  cwd: string;
+  /** Model id for this run (`-m`). */
+  model?: string;
+  /** An already open database of this home (the daemon shares one); opened here otherwise. */
+  db?: SessionDB;
+  /** Replaces the model client (tests, delegation). */
+  modelClient?: ModelClient;
+  /** Replaces the tool set. */
+  tools?: ToolDefinition[];
+  /** Preloaded config/secrets of this home (the daemon caches them). */
+  config?: HermesConfig;
+  secrets?: Secrets;
+}
+
+/** An opened session: its record, agent and database handle. */
+export interface OpenedSession {
+  session: SessionRecord;
+  agent: Agent;
+  db: SessionDB;
+  config: HermesConfig;
+  /** True when this call created the session. */
+  created: boolean;
+  /** Closes the database when this call opened it. */
+  close(): void;
+}
+
+/**
+ * Opens (or creates) a session and builds its agent.
+ * @throws ConfigError for a broken config.yaml; Error for an unknown session id or when
+ *   `continue` finds no session (it then creates one instead — see below).
+ */
+export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
+  const { home } = opts;
+  home.ensure();
+  const config = opts.config ?? loadConfig(home);
+  const secrets = opts.secrets ?? loadSecrets(home);
+  const ownDb = !opts.db;
+  const db = opts.db ?? SessionDB.open(home.stateDbFile);
+  try {
+    const model =
+      opts.modelClient ??
+      createModelClient({ config, secrets, ...(opts.model ? { modelOverride: opts.model } : {}) });
+    const tools = opts.tools ?? builtinTools();
+
+    let session: SessionRecord | undefined;
+    if (opts.select.kind === 'id') {
+      session = db.getSession(opts.select.id) ?? db.findSessionByTitle(opts.select.id);
+      if (!session) throw new Error(`no session "${opts.select.id}" in ${home.stateDbFile}`);
+    } else if (opts.select.kind === 'continue') {
+      session = db.latestSession();
+    }
+
+    let created = false;
+    let systemPrompt: string;
+    let history: AgentOptions['history'] = [];
+    if (session) {
+      const loaded = historyFromRecords(db.getMessages(session.id, { limit: 100_000 }));
+      history = loaded.history;
+      systemPrompt =
+        loaded.system ??
+        buildSystemPrompt({
+          home,
+          config,
+          cwd: session.cwd ?? opts.cwd,
+          toolNames: tools.map((t) => t.name),
+        });
+    } else {
+      systemPrompt = buildSystemPrompt({ home, config, cwd: opts.cwd, toolNames: tools.map((t) => t.name) });
+      session = db.createSession({
+        source: opts.source,
+        model: opts.model ?? model.defaultModel,
+        cwd: opts.cwd,
+        ...(opts.select.kind === 'new' && opts.select.title ? { title: opts.select.title } : {}),
+      });
+      db.appendMessage(session.id, { role: 'system', content: systemPrompt });
+      created = true;
+    }
+
+    const agent = new Agent({
+      home,
+      config,
+      secrets,
+      sessionId: session.id,
+      cwd: session.cwd ?? opts.cwd,
+      store: db,
+      model,
+      tools,
+      systemPrompt,
+      history,
+      contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),
+      ...(opts.approvalMode ? { approvalMode: opts.approvalMode } : {}),
+      ...(opts.onApproval ? { onApproval: opts.onApproval } : {}),
+      ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),
+      ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+    });
+    return { session, agent, db, config, created, close: () => (ownDb ? db.close() : undefined) };
+  } catch (err) {
+    if (ownDb) db.close();
+    throw err;
+  }
+}

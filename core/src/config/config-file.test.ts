@@ -1,0 +1,102 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HermesHome } from '../home/home.js';
+import { getConfigValue, loadConfig, parseConfigValue, setConfigValue } from './config-file.js';
+import { ConfigError } from './errors.js';
+import { CONFIG_VERSION } from './schema.js';
+import { loadSecrets, lookupSecret, setSecret } from './secrets.js';
+
+const freshHome = (): HermesHome => new HermesHome(mkdtempSync(join(tmpdir(), 'cfg-'))).ensure();
+
+describe('config.yaml', () => {
+  it('fills defaults when the file is absent', () => {
+    const c = loadConfig(freshHome());
+    expect(c.approvals.mode).toBe('manual');
+    expect(c.agent.max_turns).toBe(90);
+    expect(c.memory.memory_char_limit).toBe(2200);
+  });
+
+  it('deep-merges a partial file over defaults and keeps unknown keys', () => {
+    const home = freshHome();
+    writeFileSync(
+      home.configFile,
+      `_config_version: ${CONFIG_VERSION}\napprovals:\n  timeout: 60\nmy_plugin: {x: 1}\n`,
+    );
+    const c = loadConfig(home);
+    expect(c.approvals.timeout).toBe(60);
+    expect(c.approvals.mode).toBe('manual');
+    expect((c as Record<string, unknown>).my_plugin).toEqual({ x: 1 });
+  });
+
+  it('names the file and the key of a bad value, and leaves the file alone', () => {
+    const home = freshHome();
+    const text = `_config_version: ${CONFIG_VERSION}\napprovals:\n  mode: sometimes\n`;
+    writeFileSync(home.configFile, text);
+    let err: unknown;
+    try {
+      loadConfig(home);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).key).toBe('approvals.mode');
+    expect((err as Error).message).toContain(home.configFile);
+    expect(() => setConfigValue(home, 'agent.max_turns', 5)).toThrow(/approvals\.mode/);
+    expect(readFileSync(home.configFile, 'utf8')).toBe(text);
+  });
+
+  it('reports unparsable YAML naming the file', () => {
+    const home = freshHome();
+    writeFileSync(home.configFile, 'model: [unclosed\n');
+    expect(() => loadConfig(home)).toThrow(
+      new RegExp(`${home.configFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid YAML`),
+    );
+  });
+
+  it('migrates an old file after writing a backup', () => {
+    const home = freshHome();
+    writeFileSync(home.configFile, '# my settings\nmodel: gpt-4o\nprovider: openai\n');
+    const c = loadConfig(home);
+    expect(c.model.default).toBe('gpt-4o');
+    expect(c.model.provider).toBe('openai');
+    const backups = readdirSync(home.dir).filter((f) => f.startsWith('config.yaml.bak-v0-'));
+    expect(backups).toHaveLength(1);
+    expect(readFileSync(join(home.dir, backups[0]!), 'utf8')).toContain('model: gpt-4o');
+    const migrated = readFileSync(home.configFile, 'utf8');
+    expect(migrated).toContain('# my settings');
+    expect(migrated).toContain(`_config_version: ${CONFIG_VERSION}`);
+  });
+
+  it('sets a dotted key keeping comments, with typed values', () => {
+    const home = freshHome();
+    writeFileSync(home.configFile, `# keep me\n_config_version: ${CONFIG_VERSION}\n`);
+    setConfigValue(home, 'approvals.timeout', parseConfigValue('42'));
+    setConfigValue(home, 'command_allowlist', parseConfigValue('[rm -rf build]'));
+    const text = readFileSync(home.configFile, 'utf8');
+    expect(text).toContain('# keep me');
+    const c = loadConfig(home);
+    expect(getConfigValue(c, 'approvals.timeout')).toBe(42);
+    expect(c.command_allowlist).toEqual(['rm -rf build']);
+    expect(getConfigValue(c, 'no.such.key')).toBeUndefined();
+    expect(() => setConfigValue(home, 'approvals.timeout', 'soon')).toThrow(/approvals\.timeout/);
+  });
+});
+
+describe('.env secrets', () => {
+  it('parses into a map without touching process.env, written 0600', () => {
+    const home = freshHome();
+    setSecret(home, 'OPENAI_API_KEY', 'sk-test 123');
+    setSecret(home, 'OTHER', 'x');
+    expect(statSync(home.envFile).mode & 0o777).toBe(0o600);
+    const s = loadSecrets(home);
+    expect(s.OPENAI_API_KEY).toBe('sk-test 123');
+    expect(process.env.OTHER).toBeUndefined();
+    setSecret(home, 'OTHER', undefined);
+    expect(loadSecrets(home).OTHER).toBeUndefined();
+    expect(lookupSecret(loadSecrets(home), 'OPENAI_API_KEY', {})).toBe('sk-test 123');
+    expect(lookupSecret({}, 'X', { X: 'from-env' })).toBe('from-env');
+    expect(existsSync(home.envFile)).toBe(true);
+  });
+});
