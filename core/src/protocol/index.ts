@@ -3,3 +3,8 @@
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
 export * from './events.js';
+export * from './jsonrpc.js';
+export * from './records.js';
+export * from './server-requests.js';
+export * from './wire-events.js';
+export * from './methods.js';

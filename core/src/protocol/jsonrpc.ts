@@ -1,0 +1,68 @@
+/**
+ * JSON-RPC 2.0 envelopes and error codes of the wire protocol (DESIGN §5 "Transport").
+ * One JSON object per WebSocket text frame.
+ */
+import { z } from 'zod';
+
+/** Standard and application error codes. Application codes are in the -32000…-32099 range. */
+export const RpcErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** A method other than `initialize` before the handshake, or `initialize` twice. */
+  NotInitialized: -32000,
+  /** No such session (in this profile). */
+  SessionNotFound: -32001,
+  /** The session is being written by another process (one writer per session). */
+  SessionLocked: -32002,
+  /** An answer to a server request that was already resolved or has expired. */
+  RequestResolved: -32003,
+  /** The daemon is draining for shutdown and takes no new prompts. */
+  ShuttingDown: -32004,
+  /** No such profile. */
+  ProfileNotFound: -32005,
+  /** Configuration problem (broken config.yaml, bad key or value). */
+  ConfigInvalid: -32006,
+  /** A frame larger than the limit. */
+  FrameTooLarge: -32007,
+} as const;
+export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
+
+/** Request/response id: clients use numbers or strings; server requests use `srq-…` strings. */
+export const RpcId = z.union([z.string(), z.number()]);
+export type RpcId = z.infer<typeof RpcId>;
+
+export const RpcError = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.unknown().optional(),
+});
+export type RpcError = z.infer<typeof RpcError>;
+
+export const RpcRequest = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: RpcId,
+  method: z.string().min(1),
+  params: z.unknown().optional(),
+});
+export type RpcRequest = z.infer<typeof RpcRequest>;
+
+export const RpcNotification = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.string().min(1),
+  params: z.unknown().optional(),
+});
+export type RpcNotification = z.infer<typeof RpcNotification>;
+
+export const RpcSuccess = z.object({ jsonrpc: z.literal('2.0'), id: RpcId, result: z.unknown() });
+export const RpcFailure = z.object({ jsonrpc: z.literal('2.0'), id: RpcId.nullable(), error: RpcError });
+export type RpcSuccess = z.infer<typeof RpcSuccess>;
+export type RpcFailure = z.infer<typeof RpcFailure>;
+
+/** Largest accepted frame, bytes (DESIGN §5: frames over a limit get an error, never a crash). */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/** Prefix of ids of requests the daemon sends to clients (approvals, clarify). */
+export const SERVER_REQUEST_ID_PREFIX = 'srq-';

@@ -1,0 +1,171 @@
+/**
+ * Client → daemon methods (DESIGN §5 "Requests"): params and result schemas, named
+ * `resource.action`. The daemon validates every incoming request's params with these; the TUI
+ * imports the inferred types.
+ */
+import { z } from 'zod';
+import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
+import { WireEvent } from './wire-events.js';
+
+const Empty = z.object({}).strict();
+const Ok = z.object({ ok: z.literal(true) });
+const ProfileName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'not a valid profile id');
+const SessionRef = z.object({ session_id: z.string().min(1) });
+
+export const InitializeParams = z.object({
+  client: z.object({ name: z.string(), version: z.string() }),
+  capabilities: z.object({ approvals: z.boolean(), clarify: z.boolean().optional() }),
+  /** Profile this connection starts in; default: the daemon's active profile. */
+  profile: ProfileName.optional(),
+});
+export const InitializeResult = z.object({
+  server: z.object({ name: z.string(), version: z.string() }),
+  /** New at every daemon start: a changed epoch means the daemon restarted. */
+  epoch: z.string(),
+  connection_id: z.string(),
+  profile: z.string(),
+  profiles: z.array(z.string()),
+});
+
+export const SessionCreateParams = z.object({
+  profile: ProfileName.optional(),
+  cwd: z.string().optional(),
+  title: z.string().optional(),
+  model: z.string().optional(),
+});
+export const SessionCreateResult = z.object({ session: SessionInfo });
+
+export const SessionListParams = z.object({
+  profile: ProfileName.optional(),
+  limit: z.number().int().positive().max(1000).optional(),
+  query: z.string().optional(),
+  source: z.string().optional(),
+});
+export const SessionListResult = z.object({ sessions: z.array(SessionInfo) });
+
+export const SessionAttachParams = z.object({
+  session_id: z.string().min(1),
+  /** Last seq the client saw: only the missed events are returned. */
+  since_seq: z.number().int().nonnegative().optional(),
+  /** How many stored messages the snapshot carries (default 200). */
+  history_limit: z.number().int().positive().max(5000).optional(),
+});
+/** Full snapshot (no `since_seq`, or the ring no longer holds it: `truncated: true`). */
+export const SessionSnapshot = z.object({
+  kind: z.literal('snapshot'),
+  session: SessionInfo,
+  messages: z.array(StoredMessage),
+  /** True when older messages exist (fetch with `session.history`). */
+  has_more: z.boolean(),
+  inflight: Inflight.nullable(),
+  queued: z.array(QueuedPrompt),
+  open_requests: z.array(OpenRequest),
+  /** Seq of the last event emitted; live events continue from seq + 1. */
+  seq: z.number().int().nonnegative(),
+  epoch: z.string(),
+  /** Set when `since_seq` was given but those events have left the ring. */
+  truncated: z.boolean().optional(),
+});
+export const SessionReplay = z.object({
+  kind: z.literal('replay'),
+  session: SessionInfo,
+  /** Exactly the events after `since_seq`, in order. */
+  events: z.array(WireEvent),
+  open_requests: z.array(OpenRequest),
+  seq: z.number().int().nonnegative(),
+  epoch: z.string(),
+});
+export const SessionAttachResult = z.discriminatedUnion('kind', [SessionSnapshot, SessionReplay]);
+
+export const SessionHistoryParams = z.object({
+  session_id: z.string().min(1),
+  /** Message id: return messages older than it. */
+  before: z.number().int().optional(),
+  limit: z.number().int().positive().max(5000).optional(),
+});
+export const SessionHistoryResult = z.object({ messages: z.array(StoredMessage), has_more: z.boolean() });
+
+export const SessionEventsSinceParams = z.object({
+  session_id: z.string().min(1),
+  since_seq: z.number().int().nonnegative(),
+});
+export const SessionEventsSinceResult = z.object({
+  events: z.array(WireEvent),
+  truncated: z.boolean(),
+  seq: z.number().int().nonnegative(),
+});
+
+export const PromptSubmitParams = z.object({ session_id: z.string().min(1), text: z.string().min(1) });
+export const PromptSubmitResult = z.object({
+  prompt_id: z.string(),
+  /** `started` ran at once; `queued` waits for the running turn. */
+  status: z.enum(['started', 'queued']),
+});
+
+export const SessionInterruptResult = z.object({ interrupted: z.boolean() });
+
+export const ConfigGetParams = z.object({ profile: ProfileName.optional(), key: z.string().optional() });
+export const ConfigGetResult = z.object({ value: z.unknown() });
+export const ConfigSetParams = z.object({
+  profile: ProfileName.optional(),
+  key: z.string().min(1),
+  value: z.unknown(),
+});
+
+export const ModelInfo = z.object({
+  id: z.string(),
+  provider: z.string(),
+  context_window: z.number().int().positive().optional(),
+});
+export const ModelListParams = z.object({ profile: ProfileName.optional() });
+export const ModelListResult = z.object({ models: z.array(ModelInfo), current: z.string() });
+export const ModelSetParams = z.object({
+  model: z.string().min(1),
+  session_id: z.string().optional(),
+  profile: ProfileName.optional(),
+});
+export const ModelSetResult = z.object({ model: z.string() });
+
+export const ProfileInfo = z.object({
+  name: z.string(),
+  path: z.string(),
+  active: z.boolean(),
+  model: z.string().optional(),
+  description: z.string().optional(),
+});
+export const ProfileListResult = z.object({ profiles: z.array(ProfileInfo), active: z.string() });
+
+export const SlashExecParams = z.object({ session_id: z.string().min(1), command: z.string().min(1) });
+export const SlashExecResult = z.object({
+  /** Text to show the user. */
+  output: z.string(),
+  /** False when the daemon does not know the command. */
+  handled: z.boolean(),
+});
+
+export const PingResult = z.object({ pong: z.literal(true), time: z.number() });
+
+/** Method name → params and result schemas: the single source of the request surface. */
+export const Methods = {
+  initialize: { params: InitializeParams, result: InitializeResult },
+  ping: { params: Empty.optional(), result: PingResult },
+  'session.create': { params: SessionCreateParams, result: SessionCreateResult },
+  'session.list': { params: SessionListParams, result: SessionListResult },
+  'session.attach': { params: SessionAttachParams, result: SessionAttachResult },
+  'session.detach': { params: SessionRef, result: Ok },
+  'session.close': { params: SessionRef, result: Ok },
+  'session.history': { params: SessionHistoryParams, result: SessionHistoryResult },
+  'session.events.since': { params: SessionEventsSinceParams, result: SessionEventsSinceResult },
+  'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
+  'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
+  'config.get': { params: ConfigGetParams, result: ConfigGetResult },
+  'config.set': { params: ConfigSetParams, result: Ok },
+  'model.list': { params: ModelListParams, result: ModelListResult },
+  'model.set': { params: ModelSetParams, result: ModelSetResult },
+  'profile.list': { params: Empty.optional(), result: ProfileListResult },
+  'slash.exec': { params: SlashExecParams, result: SlashExecResult },
+} as const;
+
+export type MethodName = keyof typeof Methods;
+export type MethodParams<M extends MethodName> = z.input<(typeof Methods)[M]['params']>;
+export type MethodResult<M extends MethodName> = z.infer<(typeof Methods)[M]['result']>;

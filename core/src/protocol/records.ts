@@ -1,0 +1,93 @@
+/** Records carried by several methods: sessions, stored messages, open requests, snapshots. */
+import { z } from 'zod';
+import { Usage } from './events.js';
+
+/** A session as clients see it. Times are epoch ms. */
+export const SessionInfo = z.object({
+  id: z.string(),
+  profile: z.string(),
+  title: z.string().nullable(),
+  source: z.string(),
+  model: z.string().nullable(),
+  cwd: z.string().nullable(),
+  started_at: z.number(),
+  ended_at: z.number().nullable(),
+  message_count: z.number().int().nonnegative(),
+  /** Lifecycle state: `active`, `ended`, `interrupted`, `resume_pending` … */
+  state: z.string(),
+  /** True while the daemon holds it live (loaded, with fan-out and replay ring). */
+  live: z.boolean().optional(),
+  /** True while a turn runs. */
+  busy: z.boolean().optional(),
+  /** Number of attached clients. */
+  clients: z.number().int().nonnegative().optional(),
+  /** Start of the first user message, for pickers. */
+  preview: z.string().optional(),
+  parent_session_id: z.string().nullable().optional(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+/** A stored message (system messages are not sent to clients). */
+export const StoredMessage = z.object({
+  id: z.number().int(),
+  role: z.enum(['user', 'assistant', 'tool']),
+  content: z.string().nullable(),
+  /** OpenAI tool calls of an assistant message. */
+  tool_calls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+  tool_call_id: z.string().nullable().optional(),
+  tool_name: z.string().nullable().optional(),
+  timestamp: z.number(),
+  status: z.string().nullable().optional(),
+});
+export type StoredMessage = z.infer<typeof StoredMessage>;
+
+/** A running tool in the in-flight part of a snapshot. */
+export const RunningTool = z.object({
+  tool_id: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  summary: z.string().optional(),
+  started_at: z.number(),
+});
+
+/** The part of the current turn not yet stored as a message. */
+export const Inflight = z.object({
+  /** Assistant text streamed so far for the message being generated. */
+  text: z.string(),
+  reasoning: z.string(),
+  tools: z.array(RunningTool),
+  /** Tools of this turn already finished (`tool.complete` seen). */
+  completed_tools: z
+    .array(
+      z.object({
+        tool_id: z.string(),
+        name: z.string(),
+        ok: z.boolean(),
+        summary: z.string(),
+        duration_ms: z.number(),
+      }),
+    )
+    .optional(),
+  /** The user prompt this turn runs on. */
+  prompt: z.string(),
+  started_at: z.number(),
+  status: z.string().optional(),
+});
+export type Inflight = z.infer<typeof Inflight>;
+
+/** A prompt waiting for the running turn to end. */
+export const QueuedPrompt = z.object({ prompt_id: z.string(), text: z.string(), by: z.string().optional() });
+export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
+
+/** A server request still waiting for an answer (shown to a client that attaches later). */
+export const OpenRequest = z.object({
+  request_id: z.string(),
+  kind: z.enum(['approval', 'clarify']),
+  /** The params of the `approval.request` / `clarify.request`. */
+  params: z.record(z.string(), z.unknown()),
+  created_at: z.number(),
+  /** Epoch ms when it is denied for lack of an answer. */
+  expires_at: z.number(),
+});
+export type OpenRequest = z.infer<typeof OpenRequest>;
+

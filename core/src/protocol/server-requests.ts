@@ -1,0 +1,43 @@
+/**
+ * Requests the daemon sends to clients (DESIGN §5 "Server requests"), with ids `srq-…`. Sent to
+ * every attached client that declared the capability; the first answer wins, the others receive
+ * `request.resolved`. No answer within `approvals.timeout` → deny.
+ */
+import { z } from 'zod';
+
+export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+
+export const ApprovalRequestParams = z.object({
+  session_id: z.string(),
+  request_id: z.string(),
+  command: z.string(),
+  /** Why it is flagged. */
+  description: z.string(),
+  choices: z.array(ApprovalChoiceSchema),
+  /** Epoch ms after which it is denied automatically. */
+  expires_at: z.number().optional(),
+});
+export const ApprovalRequestResult = z.object({ choice: ApprovalChoiceSchema });
+
+export const ClarifyRequestParams = z.object({
+  session_id: z.string(),
+  request_id: z.string(),
+  question: z.string(),
+  choices: z.array(z.string()).optional(),
+  expires_at: z.number().optional(),
+});
+/** `answer` null means the user cancelled. */
+export const ClarifyRequestResult = z.object({ answer: z.string().nullable() });
+
+/** Server request method → params and result schemas. */
+export const ServerRequests = {
+  'approval.request': { params: ApprovalRequestParams, result: ApprovalRequestResult },
+  'clarify.request': { params: ClarifyRequestParams, result: ClarifyRequestResult },
+} as const;
+export type ServerRequestMethod = keyof typeof ServerRequests;
+export type ServerRequestParams<M extends ServerRequestMethod> = z.infer<
+  (typeof ServerRequests)[M]['params']
+>;
+export type ServerRequestResult<M extends ServerRequestMethod> = z.infer<
+  (typeof ServerRequests)[M]['result']
+>;

@@ -1,0 +1,59 @@
+/**
+ * Events as they travel on the wire: `{"jsonrpc":"2.0","method":"event","params":{type,
+ * session_id, seq, payload}}` (DESIGN §5 "Events"). `seq` is per session, strictly increasing,
+ * never reused while the daemon lives. Agent events (events.ts) plus the session-level ones here.
+ */
+import { z } from 'zod';
+import { AgentEventPayloads } from './events.js';
+import { QueuedPrompt, SessionInfo } from './records.js';
+import { ApprovalChoiceSchema } from './server-requests.js';
+
+/** Session-level events emitted by the daemon (not by the agent loop). */
+export const SessionEventPayloads = {
+  /** Session metadata changed (title, model, clients attached, state). */
+  'session.info': z.object({ session: SessionInfo }),
+  /** A turn began on this user prompt; every client shows the user message from it. */
+  'turn.start': z.object({ prompt_id: z.string(), text: z.string(), by: z.string().optional() }),
+  /** The turn ended. */
+  'turn.end': z.object({ prompt_id: z.string(), status: z.string() }),
+  /** The queue of prompts waiting for the running turn changed. */
+  'prompt.queued': z.object({ queued: z.array(QueuedPrompt) }),
+  /** A server request was answered (by a client, a timeout or an interrupt); clients drop it. */
+  'request.resolved': z.object({
+    request_id: z.string(),
+    choice: z.union([ApprovalChoiceSchema, z.string()]).nullable(),
+    /** `connection:<id>`, `timeout`, `interrupt`, or a client name. */
+    by: z.string(),
+  }),
+  /** The daemon is shutting down; clients should reconnect later. session_id is `*`. */
+  'gateway.shutdown': z.object({ reason: z.string(), drain_timeout_ms: z.number() }),
+} as const;
+
+/** Every event payload schema by type. */
+export const EventPayloads = { ...AgentEventPayloads, ...SessionEventPayloads } as const;
+export type EventType = keyof typeof EventPayloads;
+
+/** Params of one `event` notification. */
+export const WireEvent = z.object({
+  type: z.string(),
+  session_id: z.string(),
+  seq: z.number().int().nonnegative(),
+  /** Epoch ms when the daemon emitted it. */
+  ts: z.number().optional(),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type WireEvent = z.infer<typeof WireEvent>;
+
+/** A typed wire event (discriminated by `type`). */
+export type TypedWireEvent = {
+  [K in EventType]: {
+    type: K;
+    session_id: string;
+    seq: number;
+    ts?: number;
+    payload: z.infer<(typeof EventPayloads)[K]>;
+  };
+}[EventType];
+
+/** Name of the JSON-RPC notification that carries events. */
+export const EVENT_NOTIFICATION = 'event';
