@@ -145,10 +145,30 @@ export const SlashExecResult = z.object({
 
 export const PingResult = z.object({ pong: z.literal(true), time: z.number() });
 
+/** `gateway.status`: what `hermes gateway status` prints (issue 3 "Process and discovery"). */
+export const GatewayStatusResult = z.object({
+  pid: z.number().int(),
+  port: z.number().int(),
+  version: z.string(),
+  epoch: z.string(),
+  /** ISO time the daemon started. */
+  started_at: z.string(),
+  uptime_ms: z.number().nonnegative(),
+  /** Live sessions in the daemon (from the session layer; 0 without one). */
+  sessions_live: z.number().int().nonnegative(),
+  /** Clients attached (initialized connections unless the session layer reports its own count). */
+  clients_attached: z.number().int().nonnegative(),
+  /** Initialized WebSocket connections. */
+  connections: z.number().int().nonnegative(),
+  /** True once shutdown began (draining). */
+  shutting_down: z.boolean(),
+});
+
 /** Method name → params and result schemas: the single source of the request surface. */
 export const Methods = {
   initialize: { params: InitializeParams, result: InitializeResult },
   ping: { params: Empty.optional(), result: PingResult },
+  'gateway.status': { params: Empty.optional(), result: GatewayStatusResult },
   'session.create': { params: SessionCreateParams, result: SessionCreateResult },
   'session.list': { params: SessionListParams, result: SessionListResult },
   'session.attach': { params: SessionAttachParams, result: SessionAttachResult },
