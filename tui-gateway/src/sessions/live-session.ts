@@ -1,0 +1,321 @@
+/**
+ * A live session in the daemon (issue 3 "Live sessions"): its agent, its fan-out set of attached
+ * connections, its replay ring, its queue of prompts, its open server requests, and the in-flight
+ * state of the running turn. Events get a per-session `seq`, strictly increasing, never reused
+ * while the daemon lives.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
+import type {
+  AgentEvent,
+  Inflight,
+  MethodResult,
+  QueuedPrompt,
+  SessionInfo,
+  StoredMessage,
+  WireEvent,
+} from '@hermes/core/protocol';
+import type { MessageRecord, SessionRecord } from '@hermes/core/state/types';
+import type { ClarifyCallback } from '@hermes/core/tools/types';
+import type { Connection } from '../rpc/types.js';
+import { applyInflight } from './inflight.js';
+import { OpenRequests } from './open-requests.js';
+import { ReplayRing, type RingBudget } from './replay-ring.js';
+
+/** The agent as the live session drives it. */
+export interface SessionAgent {
+  runTurn(text: string, signal: AbortSignal): Promise<{ status: string; text: string; error?: string }>;
+}
+
+/** Hooks the live session gives the agent it creates. */
+export interface AgentHooks {
+  onEvent: (e: AgentEvent) => void;
+  onApproval: ApprovalCallback;
+  onClarify: ClarifyCallback;
+}
+
+/** Read access to the session's stored state (the profile's SessionDB). */
+export interface SessionStore {
+  getSession(id: string): SessionRecord | undefined;
+  getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
+  setSessionState(id: string, state: string): void;
+}
+
+/** Construction options. */
+export interface LiveSessionOptions {
+  id: string;
+  profile: string;
+  store: SessionStore;
+  createAgent: (hooks: AgentHooks) => SessionAgent;
+  /** Seconds an approval/clarify question waits before the fail-closed answer. */
+  approvalTimeoutS: number;
+  budget: RingBudget;
+  epoch: string;
+  /** Called when the session becomes idle with no client (for unloading later). */
+  onIdle?: (s: LiveSession) => void;
+  now?: () => number;
+}
+
+/** Default number of stored messages in an attach snapshot. */
+export const DEFAULT_HISTORY_WINDOW = 200;
+
+/** Converts a stored record to the wire shape (system messages are dropped by callers). */
+export function toStoredMessage(r: MessageRecord): StoredMessage {
+  let toolCalls: StoredMessage['tool_calls'];
+  if (r.tool_calls) {
+    try {
+      const parsed = JSON.parse(r.tool_calls) as Array<{
+        id: string;
+        function: { name: string; arguments: string };
+      }>;
+      toolCalls = parsed.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
+    } catch {
+      toolCalls = undefined;
+    }
+  }
+  return {
+    id: r.id,
+    role: r.role as StoredMessage['role'],
+    content: r.content,
+    ...(toolCalls ? { tool_calls: toolCalls } : {}),
+    tool_call_id: r.tool_call_id,
+    tool_name: r.tool_name,
+    timestamp: r.timestamp,
+    status: r.status,
+  };
+}
+
+/** One live session. */
+export class LiveSession {
+  readonly id: string;
+  readonly profile: string;
+  readonly clients = new Set<Connection>();
+  seq = 0;
+  lastActivity: number;
+  private readonly ring: ReplayRing;
+  private readonly agent: SessionAgent;
+  private readonly requests: OpenRequests;
+  private inflight: Inflight | null = null;
+  private queue: QueuedPrompt[] = [];
+  private current: { promptId: string; controller: AbortController } | undefined;
+  private runner: Promise<void> | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: LiveSessionOptions) {
+    this.id = opts.id;
+    this.profile = opts.profile;
+    this.now = opts.now ?? Date.now;
+    this.lastActivity = this.now();
+    this.ring = new ReplayRing(opts.budget);
+    this.requests = new OpenRequests(
+      this.id,
+      () => this.clients,
+      (requestId, answer, by) => this.emit('request.resolved', { request_id: requestId, choice: answer, by }),
+    );
+    const onApproval: ApprovalCallback = async (req, signal) => {
+      const choice = await this.requests.ask(
+        'approval',
+        { command: req.command, description: req.description, choices: [...req.choices] },
+        this.opts.approvalTimeoutS * 1000,
+        'deny',
+        signal,
+      );
+      return (choice ?? 'deny') as ApprovalChoice;
+    };
+    const onClarify: ClarifyCallback = async (q, signal) => {
+      const answer = await this.requests.ask(
+        'clarify',
+        { question: q.question, ...(q.choices ? { choices: q.choices } : {}) },
+        this.opts.approvalTimeoutS * 1000,
+        null,
+        signal,
+      );
+      if (answer === null) throw new Error('The user did not answer the question (cancelled or timed out).');
+      return answer;
+    };
+    this.agent = opts.createAgent({ onEvent: (e) => this.emit(e.type, e.payload), onApproval, onClarify });
+  }
+
+  /** True while a turn runs. */
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Assigns the next seq, records the event in the ring and fans it out to every client. */
+  emit(type: string, payload: object): WireEvent {
+    const ev: WireEvent = {
+      type,
+      session_id: this.id,
+      seq: ++this.seq,
+      ts: this.now(),
+      payload: payload as Record<string, unknown>,
+    };
+    this.lastActivity = ev.ts!;
+    this.inflight = applyInflight(this.inflight, ev, ev.ts!);
+    this.ring.push(ev);
+    for (const c of this.clients) if (!c.closed) c.notify(ev);
+    return ev;
+  }
+
+  /** Session metadata for clients. */
+  info(): SessionInfo {
+    const r = this.opts.store.getSession(this.id);
+    return {
+      id: this.id,
+      profile: this.profile,
+      title: r?.title ?? null,
+      source: r?.source ?? 'unknown',
+      model: r?.model ?? null,
+      cwd: r?.cwd ?? null,
+      started_at: r?.started_at ?? 0,
+      ended_at: r?.ended_at ?? null,
+      message_count: r?.message_count ?? 0,
+      state: r?.state ?? 'active',
+      parent_session_id: r?.parent_session_id ?? null,
+      live: true,
+      busy: this.busy,
+      clients: this.clients.size,
+    };
+  }
+
+  /**
+   * Adds a connection to the fan-out and returns what it needs to catch up: a full snapshot, or
+   * with `sinceSeq` just the missed events (a snapshot with `truncated` when they are gone).
+   * Open approval/clarify requests are (re)sent to the new client.
+   */
+  attach(
+    conn: Connection,
+    sinceSeq?: number,
+    historyLimit = DEFAULT_HISTORY_WINDOW,
+  ): MethodResult<'session.attach'> {
+    const isNew = !this.clients.has(conn);
+    this.clients.add(conn);
+    if (isNew) conn.onClose(() => this.detach(conn));
+    let result: MethodResult<'session.attach'>;
+    if (sinceSeq !== undefined && sinceSeq <= this.seq) {
+      const r = this.ring.since(sinceSeq, this.seq);
+      if (!r.truncated) {
+        result = {
+          kind: 'replay',
+          session: this.info(),
+          events: r.events,
+          open_requests: this.requests.list(),
+          seq: this.seq,
+          epoch: this.opts.epoch,
+        };
+      } else {
+        result = { ...this.snapshot(historyLimit), truncated: true };
+      }
+    } else {
+      result = this.snapshot(historyLimit);
+      if (sinceSeq !== undefined) result.truncated = true; // a seq from the future: another epoch
+    }
+    // After the result is queued by the caller, hand this client the questions still waiting.
+    queueMicrotask(() => this.requests.sendOpenTo(conn));
+    if (isNew) this.emit('session.info', { session: this.info() });
+    return result;
+  }
+
+  private snapshot(historyLimit: number): Extract<MethodResult<'session.attach'>, { kind: 'snapshot' }> {
+    const records = this.opts.store
+      .getMessages(this.id, { limit: historyLimit + 1 })
+      .filter((m) => m.role !== 'system');
+    const hasMore = records.length > historyLimit;
+    const window = hasMore ? records.slice(records.length - historyLimit) : records;
+    return {
+      kind: 'snapshot',
+      session: this.info(),
+      messages: window.map(toStoredMessage),
+      has_more: hasMore,
+      inflight: this.inflight ? structuredClone(this.inflight) : null,
+      queued: [...this.queue],
+      open_requests: this.requests.list(),
+      seq: this.seq,
+      epoch: this.opts.epoch,
+    };
+  }
+
+  /** Removes a connection from the fan-out; the turn keeps running. */
+  detach(conn: Connection): void {
+    if (!this.clients.delete(conn)) return;
+    this.requests.dropConnection(conn);
+    this.emit('session.info', { session: this.info() });
+    if (this.clients.size === 0 && !this.busy) this.opts.onIdle?.(this);
+  }
+
+  /**
+   * Submits a prompt: runs now when idle, else queues it (two clients typing share one queue).
+   * @param by who submitted it (connection id or client name).
+   */
+  submit(text: string, by?: string): MethodResult<'prompt.submit'> {
+    const prompt: QueuedPrompt = {
+      prompt_id: `p-${randomBytes(5).toString('hex')}`,
+      text,
+      ...(by ? { by } : {}),
+    };
+    const wasBusy = this.busy || this.queue.length > 0;
+    this.queue.push(prompt);
+    if (wasBusy) this.emit('prompt.queued', { queued: [...this.queue] });
+    if (!this.runner) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
+    return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
+  }
+
+  private async drainQueue(): Promise<void> {
+    let first = true;
+    while (this.queue.length > 0) {
+      const prompt = this.queue.shift()!;
+      // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
+      if (!first) this.emit('prompt.queued', { queued: [...this.queue] });
+      first = false;
+      const controller = new AbortController();
+      this.current = { promptId: prompt.prompt_id, controller };
+      this.opts.store.setSessionState(this.id, 'active');
+      this.emit('turn.start', {
+        prompt_id: prompt.prompt_id,
+        text: prompt.text,
+        ...(prompt.by ? { by: prompt.by } : {}),
+      });
+      let status = 'error';
+      try {
+        const r = await this.agent.runTurn(prompt.text, controller.signal);
+        status = r.status;
+      } catch (err) {
+        this.emit('error', { message: (err as Error).message });
+      } finally {
+        this.current = undefined;
+        this.emit('turn.end', { prompt_id: prompt.prompt_id, status });
+      }
+    }
+    if (this.clients.size === 0) this.opts.onIdle?.(this);
+  }
+
+  /**
+   * Interrupts the running turn: stops the stream and tools, answers open requests with their
+   * fail-closed default, keeps the partial reply. Queued prompts stay queued and run next.
+   * @returns whether a turn was running.
+   */
+  interrupt(): boolean {
+    this.requests.cancelAll('interrupt');
+    if (!this.current) return false;
+    this.current.controller.abort();
+    return true;
+  }
+
+  /** Resolves when the running turn and the queue are done (used by drain). */
+  async idle(): Promise<void> {
+    while (this.runner) await this.runner;
+  }
+
+  /** Clears queued prompts (shutdown). */
+  dropQueue(): void {
+    if (this.queue.length === 0) return;
+    this.queue = [];
+    this.emit('prompt.queued', { queued: [] });
+  }
+
+  /** Frees the ring's memory (unload). */
+  dispose(): void {
+    this.requests.cancelAll('unload');
+    this.ring.clear();
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Server requests of one session across clients (DESIGN §5 "Server requests", issue 3 "Approvals
+ * across clients"): sent to every attached client that declared the capability, and to clients
+ * that attach later; the first answer wins; everyone then gets `request.resolved`; no answer
+ * before the deadline → the fail-closed default (deny / cancelled). Interrupt resolves them too.
+ */
+import { randomBytes } from 'node:crypto';
+import type { OpenRequest, ServerRequestMethod } from '@hermes/core/protocol';
+import type { Connection } from '../rpc/types.js';
+
+type Kind = 'approval' | 'clarify';
+const METHOD: Record<Kind, ServerRequestMethod> = {
+  approval: 'approval.request',
+  clarify: 'clarify.request',
+};
+
+interface Pending {
+  open: OpenRequest;
+  /** Per-connection abort of the outstanding server request. */
+  sent: Map<Connection, AbortController>;
+  settle: (answer: unknown, by: string) => void;
+  timer: NodeJS.Timeout;
+}
+
+/** What resolving a request tells the session (for its `request.resolved` event). */
+export type ResolvedListener = (requestId: string, answer: string | null, by: string) => void;
+
+/** The open server requests of one session. */
+export class OpenRequests {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(
+    private readonly sessionId: string,
+    private readonly clients: () => Iterable<Connection>,
+    private readonly onResolved: ResolvedListener,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The still-open requests, oldest first (for snapshots). */
+  list(): OpenRequest[] {
+    return [...this.pending.values()].map((p) => p.open);
+  }
+
+  /**
+   * Opens a request and waits for the first answer.
+   * @param params the server request params without `session_id`/`request_id`/`expires_at`.
+   * @param timeoutMs after this, resolves with `fallback` (by `timeout`).
+   * @param signal interrupt: resolves with `fallback` (by `interrupt`).
+   * @returns the winning answer (`choice` for approvals, `answer` for clarify) or `fallback`.
+   */
+  ask(
+    kind: Kind,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    fallback: string | null,
+    signal?: AbortSignal,
+  ): Promise<string | null> {
+    const requestId = `${kind}-${randomBytes(6).toString('hex')}`;
+    const created = this.now();
+    const open: OpenRequest = {
+      request_id: requestId,
+      kind,
+      params: {
+        ...params,
+        session_id: this.sessionId,
+        request_id: requestId,
+        expires_at: created + timeoutMs,
+      },
+      created_at: created,
+      expires_at: created + timeoutMs,
+    };
+    return new Promise<string | null>((resolve) => {
+      const settle = (answer: unknown, by: string): void => {
+        const p = this.pending.get(requestId);
+        if (!p) return; // already settled: a late answer is ignored
+        this.pending.delete(requestId);
+        clearTimeout(p.timer);
+        signal?.removeEventListener('abort', onAbort);
+        for (const ctl of p.sent.values()) ctl.abort();
+        const value = answer === undefined ? fallback : (answer as string | null);
+        this.onResolved(requestId, value, by);
+        resolve(value);
+      };
+      const onAbort = (): void => settle(fallback, 'interrupt');
+      const timer = setTimeout(() => settle(fallback, 'timeout'), timeoutMs);
+      timer.unref?.();
+      this.pending.set(requestId, { open, sent: new Map(), settle, timer });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      for (const conn of this.clients()) this.sendTo(conn);
+    });
+  }
+
+  /** Sends every open request this connection has not been sent yet (used on attach). */
+  sendOpenTo(conn: Connection): void {
+    for (const p of this.pending.values()) if (!p.sent.has(conn)) this.sendTo(conn, p);
+  }
+
+  /** Forgets a connection's outstanding requests (on detach/close). */
+  dropConnection(conn: Connection): void {
+    for (const p of this.pending.values()) {
+      p.sent.get(conn)?.abort();
+      p.sent.delete(conn);
+    }
+  }
+
+  /** Settles every open request with its fallback (shutdown). */
+  cancelAll(by: string): void {
+    for (const p of [...this.pending.values()]) p.settle(undefined, by);
+  }
+
+  private sendTo(conn: Connection, only?: Pending): void {
+    const targets = only ? [only] : [...this.pending.values()];
+    for (const p of targets) {
+      const kind = p.open.kind;
+      if (conn.closed || p.sent.has(conn)) continue;
+      if (kind === 'approval' && !conn.capabilities.approvals) continue;
+      if (kind === 'clarify' && !conn.capabilities.clarify) continue;
+      const ctl = new AbortController();
+      p.sent.set(conn, ctl);
+      conn
+        .request(METHOD[kind], p.open.params as never, ctl.signal)
+        .then((result) => {
+          const r = result as { choice?: string; answer?: string | null };
+          p.settle(kind === 'approval' ? r.choice : r.answer, `connection:${conn.id}`);
+        })
+        .catch(() => {
+          // the client closed, errored or was aborted: others may still answer
+          p.sent.delete(conn);
+        });
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/**
+ * The daemon's live sessions across profiles (issue 3 "Live sessions"): loads a session on first
+ * attach (holding its one-writer lock), creates new ones, unloads idle ones with no client, and
+ * drains them on shutdown (marking `resume_pending` before waiting).
+ */
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
+import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
+import type { SessionInfo } from '@hermes/core/protocol';
+import { RpcErrorCode } from '@hermes/core/protocol';
+import { acquireSessionLock, SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
+import type { SessionRecord } from '@hermes/core/state/types';
+import type { ModelClient } from '@hermes/core/model/types';
+import { RpcMethodError } from '../rpc/types.js';
+import { LiveSession, type AgentHooks } from './live-session.js';
+import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
+import { RingBudget } from './replay-ring.js';
+
+/** Idle live sessions with no client are unloaded after this long, ms (issue 3: e.g. 6 h). */
+export const IDLE_UNLOAD_MS = 6 * 60 * 60 * 1000;
+
+/** Options of the registry. */
+export interface SessionRegistryOptions {
+  root: string;
+  epoch: string;
+  /** Replaces the model client of every agent (tests). */
+  modelClientFactory?: (profile: ProfileRuntime, model?: string) => ModelClient;
+  idleUnloadMs?: number;
+  log?: (line: string) => void;
+}
+
+interface Entry {
+  live: LiveSession;
+  opened: OpenedSession;
+  lock: SessionLock;
+}
+
+const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
+
+/** All live sessions of the daemon. */
+export class SessionRegistry {
+  private readonly profiles = new Map<string, ProfileRuntime>();
+  private readonly live = new Map<string, Entry>();
+  private readonly budget = new RingBudget();
+  private draining = false;
+  private readonly sweepTimer: NodeJS.Timeout;
+
+  constructor(private readonly opts: SessionRegistryOptions) {
+    const every = Math.min(opts.idleUnloadMs ?? IDLE_UNLOAD_MS, 60_000);
+    this.sweepTimer = setInterval(() => this.unloadIdle(), every);
+    this.sweepTimer.unref();
+  }
+
+  /** True once shutdown began: no new prompts. */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Names of every profile under the root. */
+  profileNames(): string[] {
+    return listProfileNames(this.opts.root);
+  }
+
+  /**
+   * The runtime of a profile.
+   * @throws RpcMethodError(ProfileNotFound) for a profile that does not exist.
+   */
+  profile(name: string = DEFAULT_PROFILE): ProfileRuntime {
+    let p = this.profiles.get(name);
+    if (!p) {
+      p = new ProfileRuntime(this.opts.root, name);
+      if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
+        throw new RpcMethodError(
+          RpcErrorCode.ProfileNotFound,
+          `profile "${name}" does not exist (hermes profile create ${name})`,
+        );
+      }
+      this.profiles.set(name, p);
+    }
+    return p;
+  }
+
+  /** Counts for `gateway status`. */
+  stats(): { sessions_live: number; clients: number; busy: number } {
+    let clients = 0;
+    let busy = 0;
+    for (const e of this.live.values()) {
+      clients += e.live.clients.size;
+      if (e.live.busy) busy++;
+    }
+    return { sessions_live: this.live.size, clients, busy };
+  }
+
+  /** The live session if loaded, else undefined. */
+  peek(profile: string, id: string): LiveSession | undefined {
+    return this.live.get(key(profile, id))?.live;
+  }
+
+  /**
+   * Returns the live session, loading it from the profile's database on first use.
+   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   */
+  get(profileName: string, sessionId: string): LiveSession {
+    const existing = this.live.get(key(profileName, sessionId));
+    if (existing) return existing.live;
+    const profile = this.profile(profileName);
+    const record = profile.db.getSession(sessionId);
+    if (!record) {
+      throw new RpcMethodError(
+        RpcErrorCode.SessionNotFound,
+        `no session "${sessionId}" in profile "${profileName}"`,
+      );
+    }
+    return this.load(profile, record.id, (hooks) =>
+      openAgentSession(this.openOptions(profile, { kind: 'id', id: record.id }, hooks)),
+    );
+  }
+
+  /** Creates a new session in a profile and makes it live. */
+  create(profileName: string, o: { cwd?: string; title?: string; model?: string }): LiveSession {
+    if (this.draining) throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down');
+    const profile = this.profile(profileName);
+    let target: AgentHooks | undefined;
+    const forward: AgentHooks = {
+      onEvent: (e) => target?.onEvent(e),
+      onApproval: (req, signal) => (target ? target.onApproval(req, signal) : Promise.resolve('deny')),
+      onClarify: (q, signal) =>
+        target ? target.onClarify(q, signal) : Promise.reject(new Error('no session')),
+    };
+    const opened = openAgentSession({
+      ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward),
+      cwd: o.cwd ?? process.env.HOME ?? process.cwd(),
+      ...(o.model ? { model: o.model } : {}),
+    });
+    return this.load(profile, opened.session.id, (hooks) => {
+      target = hooks;
+      return opened;
+    });
+  }
+
+  private openOptions(
+    profile: ProfileRuntime,
+    select: Parameters<typeof openAgentSession>[0]['select'],
+    hooks: AgentHooks,
+  ) {
+    return {
+      home: profile.home,
+      source: 'tui',
+      select,
+      cwd: process.cwd(),
+      db: profile.db,
+      config: profile.config,
+      secrets: profile.secrets,
+      ...(this.opts.modelClientFactory ? { modelClient: this.opts.modelClientFactory(profile) } : {}),
+      onEvent: hooks.onEvent,
+      onApproval: hooks.onApproval,
+      onClarify: hooks.onClarify,
+    };
+  }
+
+  private load(profile: ProfileRuntime, id: string, open: (hooks: AgentHooks) => OpenedSession): LiveSession {
+    let lock: SessionLock;
+    try {
+      lock = acquireSessionLock(profile.home, id, `tui-gateway (pid ${process.pid})`);
+    } catch (err) {
+      if (err instanceof SessionLockedError)
+        throw new RpcMethodError(RpcErrorCode.SessionLocked, err.message);
+      throw err;
+    }
+    try {
+      let opened: OpenedSession | undefined;
+      const live = new LiveSession({
+        id,
+        profile: profile.name,
+        store: profile.db,
+        approvalTimeoutS: profile.config.approvals.timeout,
+        budget: this.budget,
+        epoch: this.opts.epoch,
+        createAgent: (hooks) => {
+          opened = open(hooks);
+          return opened.agent;
+        },
+      });
+      this.live.set(key(profile.name, id), { live, opened: opened!, lock });
+      return live;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  /** Lists a profile's sessions, newest first, marking the live ones. */
+  list(profileName: string, o: { limit?: number; query?: string; source?: string }): SessionInfo[] {
+    const profile = this.profile(profileName);
+    const rows = profile.db.listSessions({
+      limit: o.limit ?? 50,
+      ...(o.query ? { query: o.query } : {}),
+      ...(o.source ? { source: o.source } : {}),
+    });
+    return rows.map((r) => this.describe(profile, r));
+  }
+
+  /** SessionInfo of a stored session (live details when loaded). */
+  describe(profile: ProfileRuntime, r: SessionRecord): SessionInfo {
+    const live = this.peek(profile.name, r.id);
+    if (live) return live.info();
+    const first = profile.db.getMessages(r.id, { limit: 3 }).find((m) => m.role === 'user');
+    return {
+      id: r.id,
+      profile: profile.name,
+      title: r.title,
+      source: r.source,
+      model: r.model,
+      cwd: r.cwd,
+      started_at: r.started_at,
+      ended_at: r.ended_at,
+      message_count: r.message_count,
+      state: r.state,
+      parent_session_id: r.parent_session_id,
+      live: false,
+      busy: false,
+      clients: 0,
+      ...(first?.content ? { preview: first.content.slice(0, 120) } : {}),
+    };
+  }
+
+  /** Unloads a live session (it must be idle); its lock is released. */
+  unload(profile: string, id: string): void {
+    const e = this.live.get(key(profile, id));
+    if (!e) return;
+    this.live.delete(key(profile, id));
+    e.live.dispose();
+    e.lock.release();
+  }
+
+  /** Unloads sessions idle with no client for longer than the idle limit. */
+  unloadIdle(now = Date.now()): number {
+    const limit = this.opts.idleUnloadMs ?? IDLE_UNLOAD_MS;
+    let n = 0;
+    for (const e of [...this.live.values()]) {
+      if (!e.live.busy && e.live.clients.size === 0 && now - e.live.lastActivity >= limit) {
+        this.unload(e.live.profile, e.live.id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Graceful shutdown (issue 3 "Liveness, shutdown, restart"): refuse new prompts, mark running
+   * sessions `resume_pending` before waiting, let turns drain up to `timeoutMs`, interrupt the
+   * rest, and write `<root>/.clean_shutdown` only if everything drained.
+   * @returns whether the drain finished cleanly.
+   */
+  async drain(timeoutMs: number): Promise<boolean> {
+    this.draining = true;
+    const entries = [...this.live.values()];
+    const busy = entries.filter((e) => e.live.busy);
+    for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'resume_pending');
+    for (const e of entries) e.live.dropQueue();
+    const all = Promise.all(busy.map((e) => e.live.idle()));
+    let timer: NodeJS.Timeout | undefined;
+    const clean = await Promise.race([
+      all.then(() => true),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!clean) {
+      for (const e of busy) e.live.interrupt();
+      await Promise.race([all, new Promise((r) => setTimeout(r, 2_000).unref())]);
+      for (const e of busy)
+        if (!e.live.busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'interrupted');
+    } else {
+      for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'idle');
+    }
+    for (const e of [...this.live.values()]) this.unload(e.live.profile, e.live.id);
+    for (const p of this.profiles.values()) p.close();
+    clearInterval(this.sweepTimer);
+    const marker = `${this.opts.root}/.clean_shutdown`;
+    if (clean) writeFileSync(marker, `${new Date().toISOString()}\n`);
+    else rmSync(marker, { force: true });
+    return clean;
+  }
+}
