@@ -39,13 +39,24 @@ export interface ChatRequest {
 export interface StreamHandlers {
   onText?(delta: string): void;
   onReasoning?(delta: string): void;
-  /** A transient failure is being retried or a fallback provider is being tried. */
+  /**
+   * A transient failure is being retried, another key of the provider is being tried, or a
+   * fallback provider is being tried. Called once per new attempt, before waiting `delayMs`.
+   * When `restart` is true, deltas of the failed attempt were already delivered: the next attempt
+   * streams its answer from the beginning, so the caller should drop what it showed so far.
+   */
   onRetry?(info: {
+    /** 1-based count of retries within this call. */
     attempt: number;
     delayMs: number;
+    /** Kind of the failure that caused this retry. */
     kind: ModelErrorKind;
+    /** Provider of the next attempt. */
     provider: string;
     message: string;
+    /** Model of the next attempt. */
+    model?: string;
+    restart?: boolean;
   }): void;
 }
 

@@ -1,0 +1,12 @@
+/**
+ * The model client (issue 2 "Model client"): `createModelClient` plus its parts. Import from
+ * `@hermes/core/model/index` (or the files themselves) — `openai` loads only with this module.
+ */
+export * from './types.js';
+export * from './errors.js';
+export * from './providers.js';
+export * from './credential-pool.js';
+export * from './context-windows.js';
+export * from './cache-control.js';
+export * from './retry.js';
+export { createModelClient, type HermesModelClient, type ModelClientOptions } from './client.js';
