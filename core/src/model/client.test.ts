@@ -305,6 +305,17 @@ describe('model client recovery', () => {
     expect(retries[0]).toMatchObject({ kind: 'timeout', restart: true });
   });
 
+  it('a server that never sends headers times out after model.timeout and is retried', async () => {
+    const s = await server({ script: [{ hang: true }, { text: 'second try' }] });
+    const retries: string[] = [];
+    const c = client({
+      config: config({ model: { provider: 'custom', base_url: s.url, default: 'm', timeout: 0.3 } }),
+    });
+    const r = await c.stream(user('q'), { onRetry: (i) => retries.push(i.kind) });
+    expect(r.text).toBe('second try');
+    expect(retries).toEqual(['timeout']);
+  });
+
   it('no usable provider: every call says which variables to set and where', async () => {
     const c = client({ config: config({ model: { provider: 'auto', default: 'x' } }), envFile: '/h/.env' });
     const err = await rejection(c.stream(user('q')));
