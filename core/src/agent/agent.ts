@@ -23,9 +23,17 @@ import { scheduleToolCalls } from './tool-scheduler.js';
 export interface TranscriptStore {
   /** Appends one message; returns its id. */
   appendMessage(sessionId: string, msg: NewMessage): number;
+  /** Rewrites fields of a stored message (the streaming checkpoint, then its final form). */
+  updateMessage(
+    id: number,
+    patch: Partial<Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>>,
+  ): void;
   /** Adds token usage to the session's counters. */
   addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
 }
+
+/** How often the partial reply is written while it streams, ms (crash loses at most this much). */
+export const STREAM_CHECKPOINT_MS = 250;
 
 /** Everything one agent (one session) needs. */
 export interface AgentOptions {
@@ -132,8 +140,53 @@ export class Agent {
     }
   }
 
-  private persist(msg: NewMessage): void {
-    this.opts.store.appendMessage(this.sessionId, msg);
+  private persist(msg: NewMessage): number {
+    return this.opts.store.appendMessage(this.sessionId, msg);
+  }
+
+  /**
+   * Stores the assistant message being generated: inserted as `streaming` at its first delta,
+   * rewritten at most every `STREAM_CHECKPOINT_MS`, and finally given its complete form by
+   * `finalize`, so a killed process leaves the partial reply in the database.
+   */
+  private streamCheckpoint(): {
+    onDelta(text: string, reasoning: string): void;
+    finalize(msg: NewMessage): void;
+  } {
+    let id: number | undefined;
+    let last = 0;
+    let text = '';
+    let reasoning = '';
+    return {
+      onDelta: (t, r) => {
+        text += t;
+        reasoning += r;
+        const now = performance.now();
+        if (id !== undefined && now - last < STREAM_CHECKPOINT_MS) return;
+        last = now;
+        if (id === undefined) {
+          id = this.persist({
+            role: 'assistant',
+            content: text,
+            reasoning: reasoning || null,
+            status: 'streaming',
+          });
+        } else {
+          this.opts.store.updateMessage(id, { content: text, reasoning: reasoning || null });
+        }
+      },
+      finalize: (msg) => {
+        if (id === undefined) this.persist(msg);
+        else
+          this.opts.store.updateMessage(id, {
+            content: msg.content,
+            tool_calls: msg.tool_calls ?? null,
+            reasoning: msg.reasoning ?? null,
+            finish_reason: msg.finish_reason ?? null,
+            status: msg.status ?? null,
+          });
+      },
+    };
   }
 
   /**
@@ -166,12 +219,18 @@ export class Agent {
       this.emit({ type: 'status.update', payload: { state: 'thinking' } });
       this.emit({ type: 'message.start', payload: { role: 'assistant' } });
       let result: ChatResult;
+      const checkpoint = this.streamCheckpoint();
       try {
-        result = await this.callModel(signal);
+        result = await this.callModel(signal, checkpoint.onDelta);
       } catch (err) {
         const e = err instanceof ModelError ? err : undefined;
         if (e?.kind === 'aborted' || signal.aborted) {
-          return this.finishInterrupted(e?.partial?.text ?? '', usage, e?.partial?.reasoning);
+          return this.finishInterrupted(
+            e?.partial?.text ?? '',
+            usage,
+            e?.partial?.reasoning,
+            checkpoint.finalize,
+          );
         }
         if (e?.kind === 'context_overflow' && !overflowRetried) {
           overflowRetried = true;
@@ -190,7 +249,12 @@ export class Agent {
           }
         }
         const message = err instanceof Error ? err.message : String(err);
-        this.persist({ role: 'assistant', content: '', status: 'error', finish_reason: 'error' });
+        checkpoint.finalize({
+          role: 'assistant',
+          content: e?.partial?.text ?? '',
+          status: 'error',
+          finish_reason: 'error',
+        });
         this.emit({ type: 'error', payload: { message, ...(e ? { kind: e.kind } : {}) } });
         this.emit({
           type: 'message.complete',
@@ -204,7 +268,7 @@ export class Agent {
       this.opts.store.addUsage(this.sessionId, result.usage.prompt_tokens, result.usage.completion_tokens);
       lastText = result.text;
       const toolCalls = result.toolCalls;
-      this.persist({
+      checkpoint.finalize({
         role: 'assistant',
         content: result.text,
         tool_calls: toolCalls.length ? JSON.stringify(toolCalls) : null,
@@ -234,7 +298,7 @@ export class Agent {
 
       this.emit({ type: 'status.update', payload: { state: 'tools' } });
       await this.runToolCalls(toolCalls, signal);
-      if (signal.aborted) return this.finishInterrupted('', usage, undefined, true);
+      if (signal.aborted) return this.finishInterrupted('', usage, undefined, undefined, true);
     }
 
     const note = `Stopped after ${config.agent.max_turns} model calls (agent.max_turns) without a final answer.`;
@@ -246,13 +310,22 @@ export class Agent {
     return { status: 'max_turns', text: lastText || note, usage };
   }
 
-  private callModel(signal: AbortSignal): Promise<ChatResult> {
+  private callModel(
+    signal: AbortSignal,
+    onDelta: (text: string, reasoning: string) => void,
+  ): Promise<ChatResult> {
     const messages: ChatMessage[] = [{ role: 'system', content: this.opts.systemPrompt }, ...this.history];
     return this.opts.model.stream(
       { messages, tools: toolSchemas(this.opts.tools), signal },
       {
-        onText: (d) => this.emit({ type: 'message.delta', payload: { text: d } }),
-        onReasoning: (d) => this.emit({ type: 'reasoning.delta', payload: { text: d } }),
+        onText: (d) => {
+          onDelta(d, '');
+          this.emit({ type: 'message.delta', payload: { text: d } });
+        },
+        onReasoning: (d) => {
+          onDelta('', d);
+          this.emit({ type: 'reasoning.delta', payload: { text: d } });
+        },
         onRetry: (info) =>
           this.emit({
             type: 'status.update',
@@ -270,10 +343,11 @@ export class Agent {
     partial: string,
     usage: Usage,
     reasoning?: string,
+    store: (msg: NewMessage) => unknown = (m) => this.persist(m),
     afterTools = false,
   ): TurnResult {
     if (!afterTools || partial) {
-      this.persist({
+      store({
         role: 'assistant',
         content: partial,
         reasoning: reasoning || null,

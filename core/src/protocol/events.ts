@@ -15,8 +15,11 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
-/** How an assistant message ended. */
-export const MessageStatus = z.enum(['complete', 'interrupted', 'error', 'max_turns']);
+/**
+ * How an assistant message ended; `streaming` marks a stored partial reply still being written
+ * (after a crash it becomes `interrupted`).
+ */
+export const MessageStatus = z.enum(['complete', 'interrupted', 'error', 'max_turns', 'streaming']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
 export const MessageStartPayload = z.object({ role: z.literal('assistant') });

@@ -1,0 +1,168 @@
+/**
+ * RPC handlers of the session layer (DESIGN §5 "Requests"): session.*, prompt.submit,
+ * session.interrupt, config.*, model.*, profile.list, slash.exec. Each works inside the profile
+ * of the connection (or the `profile` param), never across profiles.
+ */
+import { getConfigValue, setConfigValue } from '@hermes/core/config/config-file';
+import { ConfigError } from '@hermes/core/config/errors';
+import { contextWindowFor } from '@hermes/core/model/context-windows';
+import { RpcErrorCode } from '@hermes/core/protocol';
+import type { Connection, HandlerRegistry } from '../rpc/types.js';
+import { RpcMethodError } from '../rpc/types.js';
+import { toStoredMessage } from './live-session.js';
+import type { SessionRegistry } from './session-registry.js';
+import { runSlashCommand } from './slash-commands.js';
+
+function profileOf(conn: Connection, requested?: string): string {
+  return requested ?? conn.profile;
+}
+
+function configError(err: unknown): never {
+  if (err instanceof ConfigError) throw new RpcMethodError(RpcErrorCode.ConfigInvalid, err.message);
+  throw err;
+}
+
+/** Registers the session layer's methods on the daemon's dispatcher. */
+export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionRegistry): void {
+  rpc.register('session.create', async (p, conn) => {
+    const live = sessions.create(profileOf(conn, p.profile), {
+      ...(p.cwd ? { cwd: p.cwd } : {}),
+      ...(p.title ? { title: p.title } : {}),
+      ...(p.model ? { model: p.model } : {}),
+    });
+    return { session: live.info() };
+  });
+
+  rpc.register('session.list', async (p, conn) => ({
+    sessions: sessions.list(profileOf(conn, p.profile), {
+      ...(p.limit ? { limit: p.limit } : {}),
+      ...(p.query ? { query: p.query } : {}),
+      ...(p.source ? { source: p.source } : {}),
+    }),
+  }));
+
+  rpc.register('session.attach', async (p, conn) =>
+    sessions.get(conn.profile, p.session_id).attach(conn, p.since_seq, p.history_limit),
+  );
+
+  rpc.register('session.detach', async (p, conn) => {
+    sessions.peek(conn.profile, p.session_id)?.detach(conn);
+    return { ok: true as const };
+  });
+
+  rpc.register('session.close', async (p, conn) => {
+    const live = sessions.peek(conn.profile, p.session_id);
+    if (live?.busy) {
+      live.interrupt();
+      await live.idle();
+    }
+    const db = sessions.profile(conn.profile).db;
+    if (!db.getSession(p.session_id))
+      throw new RpcMethodError(RpcErrorCode.SessionNotFound, `no session "${p.session_id}"`);
+    db.endSession(p.session_id, 'closed');
+    sessions.unload(conn.profile, p.session_id);
+    return { ok: true as const };
+  });
+
+  rpc.register('session.history', async (p, conn) => {
+    const db = sessions.profile(conn.profile).db;
+    if (!db.getSession(p.session_id))
+      throw new RpcMethodError(RpcErrorCode.SessionNotFound, `no session "${p.session_id}"`);
+    const limit = p.limit ?? 100;
+    const rows = db
+      .getMessages(p.session_id, {
+        limit: limit + 1,
+        ...(p.before !== undefined ? { before: p.before } : {}),
+      })
+      .filter((m) => m.role !== 'system');
+    const hasMore = rows.length > limit;
+    return {
+      messages: (hasMore ? rows.slice(rows.length - limit) : rows).map(toStoredMessage),
+      has_more: hasMore,
+    };
+  });
+
+  rpc.register('session.events.since', async (p, conn) => {
+    const live = sessions.get(conn.profile, p.session_id);
+    const r = live.attach(conn, p.since_seq);
+    if (r.kind === 'replay') return { events: r.events, truncated: false, seq: r.seq };
+    return { events: [], truncated: true, seq: r.seq };
+  });
+
+  rpc.register('prompt.submit', async (p, conn) => {
+    if (sessions.isDraining)
+      throw new RpcMethodError(
+        RpcErrorCode.ShuttingDown,
+        'the daemon is shutting down; try again after it restarts',
+      );
+    return sessions
+      .get(conn.profile, p.session_id)
+      .submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
+  });
+
+  rpc.register('session.interrupt', async (p, conn) => ({
+    interrupted: sessions.peek(conn.profile, p.session_id)?.interrupt() ?? false,
+  }));
+
+  rpc.register('config.get', async (p, conn) => {
+    const profile = sessions.profile(profileOf(conn, p.profile));
+    try {
+      const config = profile.config;
+      return { value: p.key ? (getConfigValue(config, p.key) ?? null) : config };
+    } catch (err) {
+      configError(err);
+    }
+  });
+
+  rpc.register('config.set', async (p, conn) => {
+    const profile = sessions.profile(profileOf(conn, p.profile));
+    try {
+      setConfigValue(profile.home, p.key, p.value);
+    } catch (err) {
+      configError(err);
+    }
+    profile.reload();
+    return { ok: true as const };
+  });
+
+  rpc.register('model.list', async (p, conn) => {
+    const profile = sessions.profile(profileOf(conn, p.profile));
+    const config = profile.config;
+    const current = config.model.default;
+    const seen = new Set<string>();
+    const models = [
+      { id: current, provider: config.model.provider },
+      ...config.fallback_providers.map((f) => ({ id: f.model ?? current, provider: f.provider })),
+    ]
+      .filter((m) => m.id && !seen.has(`${m.provider}/${m.id}`) && seen.add(`${m.provider}/${m.id}`))
+      .map((m) => ({ ...m, context_window: contextWindowFor(m.id, config) }));
+    return { models, current };
+  });
+
+  rpc.register('model.set', async (p, conn) => {
+    const profile = sessions.profile(profileOf(conn, p.profile));
+    try {
+      setConfigValue(profile.home, 'model.default', p.model);
+    } catch (err) {
+      configError(err);
+    }
+    profile.reload();
+    return { model: p.model };
+  });
+
+  rpc.register('profile.list', async (_p, conn) => ({
+    active: conn.profile,
+    profiles: sessions.profileNames().map((name) => {
+      const rt = sessions.profile(name);
+      let model: string | undefined;
+      try {
+        model = rt.config.model.default || undefined;
+      } catch {
+        model = undefined;
+      }
+      return { name, path: rt.home.dir, active: name === conn.profile, ...(model ? { model } : {}) };
+    }),
+  }));
+
+  rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
+}
