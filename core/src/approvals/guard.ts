@@ -1,0 +1,229 @@
+/**
+ * The approval guard (issue 2 "Approvals", DESIGN §6): decides whether a shell command may run.
+ *
+ * The agent loop creates one guard per session and hands `guard.check` to the tools as
+ * `ToolContext.checkCommand`; the model never sees it, cannot call it, and cannot switch it off
+ * (it is not a tool, and the mode comes from config or the `--yolo` flag only).
+ *
+ * Decision order for one command:
+ * 1. No dangerous pattern matches → allowed (`safe`).
+ * 2. Mode `off` (`approvals.mode: off`, or `--yolo`) → allowed (`mode_off`).
+ * 3. Every matched pattern is covered by `command_allowlist` or by a `session` approval, or the
+ *    exact command is in `command_allowlist` → allowed (`allowlist` / `session`).
+ * 4. Otherwise the user is asked through the frontend's callback. `once` allows this time;
+ *    `session` also remembers the matched pattern keys for the rest of this guard's life;
+ *    `always` also appends the keys to this profile's `command_allowlist` in `config.yaml`;
+ *    `deny` denies. No callback, no answer within `approvals.timeout` seconds, an abort, a
+ *    callback that throws or answers something else → denied (fail closed).
+ *
+ * Allowlist entries are matched by pattern key (`recursive-delete`; what `always` writes), by
+ * the pattern's description (the original agent stored descriptions, so imported lists keep
+ * working), or by the exact command text after whitespace normalisation. A key covers every
+ * command of its kind: `always` on `rm -rf build` also allows later recursive deletes. That is
+ * the original agent's rule; the prompt says which patterns matched so the user can judge.
+ *
+ * Mode `smart` currently behaves like `manual` (asks the user). The original asks a second model
+ * to pre-approve low-risk matches; that needs the model client and comes later.
+ */
+import { randomUUID } from 'node:crypto';
+import { loadConfig, setConfigValue } from '../config/config-file.js';
+import type { HermesConfig } from '../config/schema.js';
+import type { HermesHome } from '../home/home.js';
+import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
+import {
+  APPROVAL_CHOICES,
+  type ApprovalCallback,
+  type ApprovalChoice,
+  type ApprovalRequest,
+  type ApprovalVerdict,
+} from './types.js';
+
+/** Approval mode: `manual` asks, `smart` asks (for now), `off` never asks. */
+export type ApprovalMode = 'manual' | 'smart' | 'off';
+
+/** Writes the profile's new full allowlist somewhere durable. */
+export type AllowlistWriter = (allowlist: string[]) => void | Promise<void>;
+
+/** Options of `createApprovalGuard`. */
+export interface ApprovalGuardOptions {
+  /** The profile's configuration: `approvals.mode`, `approvals.timeout`, `command_allowlist`. */
+  config: HermesConfig;
+  /** The profile's home; `always` writes its `config.yaml`. */
+  home: HermesHome;
+  sessionId: string;
+  /** Overrides `approvals.mode`; the CLI's `--yolo` passes `'off'`. */
+  mode?: ApprovalMode;
+  /** Asks a human; absent when no frontend can answer (headless) → dangerous commands are denied. */
+  callback?: ApprovalCallback;
+  /** How long to wait for an answer, ms. Default `approvals.timeout` seconds. */
+  timeoutMs?: number;
+  /**
+   * What `always` does with the allowlist. `true` (default): write `command_allowlist` into the
+   * home's `config.yaml` (re-read first, so entries added elsewhere are kept). `false`: keep it
+   * in memory for this guard only. A function: called with the new full list.
+   */
+  persistAllowlist?: boolean | AllowlistWriter;
+  /** Told when persisting an `always` approval fails (the command is still allowed this time). */
+  onError?: (err: unknown) => void;
+}
+
+/** A session's approval guard. */
+export interface ApprovalGuard {
+  /** The effective mode. */
+  readonly mode: ApprovalMode;
+  /**
+   * Decides whether `command` may run, asking the user when needed.
+   * @param signal aborting it (an interrupt) while the user is asked denies the command.
+   * @returns never rejects; every failure is a denial with a `message` for the model.
+   */
+  check(command: string, signal?: AbortSignal): Promise<ApprovalVerdict>;
+  /** Pattern keys approved with `session` (or `always`) during this guard's life. */
+  sessionApprovals(): string[];
+}
+
+type Denied = Extract<ApprovalVerdict, { allowed: false }>;
+
+const DO_NOT_RETRY =
+  'Do not run it again, and do not try to get the same effect another way (a different command, a script, ' +
+  'or editing files). Tell the user the command was blocked and ask how they want to proceed.';
+
+/**
+ * Builds the denial the model receives as the tool result.
+ * @param reason why it was denied; `timeoutSec` is used for `timeout`.
+ */
+export function denialMessage(reason: Denied['reason'], description: string, timeoutSec?: number): string {
+  const what = `a command flagged as dangerous (${description})`;
+  switch (reason) {
+    case 'denied':
+      return `BLOCKED: The user denied ${what}. ${DO_NOT_RETRY}`;
+    case 'timeout':
+      return `BLOCKED: The user did not answer the approval request for ${what} within ${timeoutSec ?? '?'} s, so it was denied. ${DO_NOT_RETRY}`;
+    case 'interrupted':
+      return `BLOCKED: The approval request for ${what} was interrupted, so it was denied. ${DO_NOT_RETRY}`;
+    case 'no_frontend':
+      return `BLOCKED: ${what[0]!.toUpperCase()}${what.slice(1)} needs the user's approval, but no user is available to approve it here, so it was denied. ${DO_NOT_RETRY}`;
+  }
+}
+
+function describe(matches: DangerousMatch[]): string {
+  return matches.map((m) => m.description).join('; ');
+}
+
+/** Resolves with the callback's choice, or with the reason no valid answer came. */
+async function ask(
+  callback: ApprovalCallback,
+  req: ApprovalRequest,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ApprovalChoice | 'timeout' | 'interrupted'> {
+  const ctrl = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<'timeout' | 'interrupted'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    onAbort = () => resolve('interrupted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const answer = Promise.resolve()
+      .then(() => callback(req, ctrl.signal))
+      .then(
+        (choice) => (APPROVAL_CHOICES.includes(choice) ? choice : 'deny'),
+        () => 'deny' as const,
+      );
+    return await Promise.race([answer, stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    ctrl.abort(); // tells the frontend to drop its prompt (no-op when it already answered)
+  }
+}
+
+/**
+ * Creates the approval guard of one session.
+ * @throws never; a broken `config.yaml` only surfaces when `always` tries to write it (reported
+ *   through `onError`, and the command is still allowed that once).
+ */
+export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
+  const mode: ApprovalMode = opts.mode ?? opts.config.approvals.mode;
+  const timeoutMs = opts.timeoutMs ?? opts.config.approvals.timeout * 1000;
+  const allowlist = new Set(opts.config.command_allowlist.map((e) => e.trim()));
+  const sessionKeys = new Set<string>();
+
+  const allowlisted = (m: DangerousMatch): boolean => allowlist.has(m.key) || allowlist.has(m.description);
+
+  async function persist(keys: string[]): Promise<void> {
+    const writer = opts.persistAllowlist ?? true;
+    if (writer === false) {
+      for (const k of keys) allowlist.add(k);
+      return;
+    }
+    if (writer === true) {
+      // Re-read the file so entries written by another process or session are kept.
+      const current = loadConfig(opts.home).command_allowlist;
+      const next = [...current];
+      for (const k of keys) if (!next.includes(k)) next.push(k);
+      setConfigValue(opts.home, 'command_allowlist', next);
+      for (const k of next) allowlist.add(k);
+      return;
+    }
+    const next = [...allowlist];
+    for (const k of keys) if (!next.includes(k)) next.push(k);
+    await writer(next);
+    for (const k of next) allowlist.add(k);
+  }
+
+  async function check(command: string, signal?: AbortSignal): Promise<ApprovalVerdict> {
+    const matches = detectDangerousCommand(command);
+    if (matches.length === 0) return { allowed: true, reason: 'safe' };
+    if (mode === 'off') return { allowed: true, reason: 'mode_off' };
+
+    if (allowlist.has(command.trim()) || allowlist.has(normalizeCommand(command))) {
+      return { allowed: true, reason: 'allowlist' };
+    }
+    if (matches.every((m) => allowlisted(m) || sessionKeys.has(m.key))) {
+      return { allowed: true, reason: matches.every(allowlisted) ? 'allowlist' : 'session' };
+    }
+
+    const description = describe(matches);
+    const deny = (reason: Denied['reason']): Denied => ({
+      allowed: false,
+      reason,
+      message: denialMessage(reason, description, Math.round(timeoutMs / 1000)),
+    });
+    if (signal?.aborted) return deny('interrupted');
+    if (!opts.callback) return deny('no_frontend');
+
+    const request: ApprovalRequest = {
+      requestId: randomUUID(),
+      sessionId: opts.sessionId,
+      command,
+      description,
+      patternKeys: matches.map((m) => m.key),
+      choices: APPROVAL_CHOICES,
+    };
+    const answer = await ask(opts.callback, request, timeoutMs, signal);
+    switch (answer) {
+      case 'timeout':
+      case 'interrupted':
+        return deny(answer);
+      case 'deny':
+        return deny('denied');
+      case 'once':
+        return { allowed: true, reason: 'approved' };
+      case 'session':
+      case 'always':
+        for (const m of matches) sessionKeys.add(m.key);
+        if (answer === 'always') {
+          try {
+            await persist(request.patternKeys);
+          } catch (err) {
+            opts.onError?.(err);
+          }
+        }
+        return { allowed: true, reason: 'approved' };
+    }
+  }
+
+  return { mode, check, sessionApprovals: () => [...sessionKeys] };
+}
