@@ -16,15 +16,26 @@ export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent
     if (lineOpen) out.write('\n');
     lineOpen = false;
   };
+  let inMessage = false; // text of the current assistant message was printed
   return (e) => {
     switch (e.type) {
+      case 'message.start':
+        if (inMessage) {
+          // a retried call streams its reply again from the start
+          endLine();
+          err.write('  … the reply restarts after a retry\n');
+        }
+        inMessage = false;
+        break;
       case 'message.delta':
         if (e.payload.text) {
           out.write(e.payload.text);
           lineOpen = !e.payload.text.endsWith('\n');
+          inMessage = true;
         }
         break;
       case 'message.complete':
+        inMessage = false;
         endLine();
         if (e.payload.status === 'interrupted') err.write('[interrupted]\n');
         break;

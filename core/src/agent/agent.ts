@@ -151,6 +151,8 @@ export class Agent {
    */
   private streamCheckpoint(): {
     onDelta(text: string, reasoning: string): void;
+    /** The provider call restarted from scratch: forget what streamed so far. */
+    reset(): void;
     finalize(msg: NewMessage): void;
   } {
     let id: number | undefined;
@@ -174,6 +176,11 @@ export class Agent {
         } else {
           this.opts.store.updateMessage(id, { content: text, reasoning: reasoning || null });
         }
+      },
+      reset: () => {
+        text = '';
+        reasoning = '';
+        last = 0;
       },
       finalize: (msg) => {
         if (id === undefined) this.persist(msg);
@@ -221,7 +228,7 @@ export class Agent {
       let result: ChatResult;
       const checkpoint = this.streamCheckpoint();
       try {
-        result = await this.callModel(signal, checkpoint.onDelta);
+        result = await this.callModel(signal, checkpoint);
       } catch (err) {
         const e = err instanceof ModelError ? err : undefined;
         if (e?.kind === 'aborted' || signal.aborted) {
@@ -312,8 +319,9 @@ export class Agent {
 
   private callModel(
     signal: AbortSignal,
-    onDelta: (text: string, reasoning: string) => void,
+    checkpoint: { onDelta(text: string, reasoning: string): void; reset(): void },
   ): Promise<ChatResult> {
+    const onDelta = (t: string, r: string): void => checkpoint.onDelta(t, r);
     const messages: ChatMessage[] = [{ role: 'system', content: this.opts.systemPrompt }, ...this.history];
     return this.opts.model.stream(
       { messages, tools: toolSchemas(this.opts.tools), signal },
@@ -326,14 +334,20 @@ export class Agent {
           onDelta('', d);
           this.emit({ type: 'reasoning.delta', payload: { text: d } });
         },
-        onRetry: (info) =>
+        onRetry: (info) => {
+          if (info.restart) {
+            // text already shown came from a failed attempt: frontends drop it on message.start
+            checkpoint.reset();
+            this.emit({ type: 'message.start', payload: { role: 'assistant' } });
+          }
           this.emit({
             type: 'status.update',
             payload: {
               state: 'retrying',
               text: `${info.provider}: ${info.kind} (${info.message}); retry ${info.attempt} in ${Math.round(info.delayMs)} ms`,
             },
-          }),
+          });
+        },
       },
     );
   }
