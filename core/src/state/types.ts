@@ -21,6 +21,8 @@ export interface SessionRecord {
   completion_tokens: number;
   /** `active`, `ended`, `interrupted`, `resume_pending` … (daemon lifecycle). */
   state: string;
+  /** Epoch ms of the last write to the session (message appended, renamed, ended …). */
+  updated_at: number;
 }
 
 /** One row of `messages`. */
@@ -60,6 +62,68 @@ export type NewMessage = Omit<
       'timestamp' | 'tool_calls' | 'tool_call_id' | 'tool_name' | 'finish_reason' | 'reasoning' | 'status'
     >
   >;
+
+/** Fields of a stored message that `SessionDB.updateMessage` may change (finishing a partial reply). */
+export type MessagePatch = Partial<
+  Pick<MessageRecord, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>
+>;
+
+/** Arguments of `SessionDB.createSession`. */
+export interface CreateSessionOptions {
+  /** Where the session came from (`cli`, `tui`, `cron`, `api`, a platform name). Required. */
+  source: SessionSource;
+  title?: string | null;
+  model?: string | null;
+  cwd?: string | null;
+  /** Session this one continues (e.g. after context compression). Not checked for existence. */
+  parentSessionId?: string | null;
+  /** Explicit id; default a new `YYYYMMDD_HHMMSS_<6 hex>` (see `session-id.ts`). */
+  id?: string;
+  /** Epoch ms; default now. */
+  startedAt?: number;
+}
+
+/** Arguments of `SessionDB.listSessions`. */
+export interface ListSessionsOptions {
+  /** Maximum rows (default 50; at most 10,000). */
+  limit?: number;
+  /** Rows to skip, for paging (default 0). */
+  offset?: number;
+  /** Only sessions with this source. */
+  source?: string;
+  /** Case-insensitive substring of the title, or a prefix of the id. */
+  query?: string;
+}
+
+/** Arguments of `SessionDB.getMessages`: a window of a transcript, always returned oldest → newest. */
+export interface GetMessagesOptions {
+  /** Only messages with an id below this one (the window ends just before it). */
+  before?: number;
+  /** Only messages with an id above this one (the window starts just after it). */
+  after?: number;
+  /**
+   * Maximum messages. With `after` the window is the oldest `limit` messages after it; otherwise
+   * the newest `limit` messages (before `before`, if given). Default: no limit.
+   */
+  limit?: number;
+}
+
+/** Arguments of `SessionDB.search`. */
+export interface SearchOptions {
+  /** Maximum hits (default 20; at most 500). */
+  limit?: number;
+  /** Only messages of this session. */
+  sessionId?: string;
+  /** Only messages with this role. */
+  role?: MessageRecord['role'];
+}
+
+/** A whole session as `SessionDB.exportSession` returns it (and `hermes sessions show --json` prints). */
+export interface SessionExport {
+  session: SessionRecord;
+  /** Every message, oldest first. */
+  messages: MessageRecord[];
+}
 
 /** One full-text search hit. */
 export interface SearchHit {

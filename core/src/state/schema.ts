@@ -1,0 +1,155 @@
+/**
+ * The SessionDB schema (issue 2 "SessionDB", seed 000 §5.1): `sessions`, `messages`, and the FTS5
+ * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
+ * triggers. `PRAGMA user_version` carries the schema version.
+ *
+ * The FTS part is kept separate (`FTS_DDL`, `FTS_OBJECT_NAMES`) because the self-repair
+ * (repair.ts) drops and recreates exactly that part and never the tables holding the data.
+ */
+import type Database from 'better-sqlite3';
+import { SessionDBError } from './errors.js';
+
+/** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
+export const SCHEMA_VERSION = 1;
+
+/** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
+export const CORE_DDL = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id                TEXT PRIMARY KEY,
+  source            TEXT NOT NULL,
+  title             TEXT,
+  model             TEXT,
+  cwd               TEXT,
+  started_at        INTEGER NOT NULL,
+  updated_at        INTEGER NOT NULL,
+  ended_at          INTEGER,
+  end_reason        TEXT,
+  parent_session_id TEXT,
+  message_count     INTEGER NOT NULL DEFAULT 0,
+  prompt_tokens     INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  state             TEXT NOT NULL DEFAULT 'active'
+);
+CREATE INDEX IF NOT EXISTS idx_sessions_started ON sessions(started_at DESC);
+CREATE INDEX IF NOT EXISTS idx_sessions_source ON sessions(source, started_at DESC);
+
+CREATE TABLE IF NOT EXISTS messages (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id    TEXT NOT NULL REFERENCES sessions(id),
+  role          TEXT NOT NULL,
+  content       TEXT,
+  tool_calls    TEXT,
+  tool_call_id  TEXT,
+  tool_name     TEXT,
+  timestamp     INTEGER NOT NULL,
+  finish_reason TEXT,
+  reasoning     TEXT,
+  status        TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, id);
+`;
+
+/** Name of the FTS5 table. */
+export const FTS_TABLE = 'messages_fts';
+
+/** Names of the triggers that keep `messages_fts` in sync with `messages`. */
+export const FTS_TRIGGERS = ['messages_fts_ai', 'messages_fts_ad', 'messages_fts_au'] as const;
+
+/**
+ * The FTS5 index (external content: it stores only the inverted index, the text stays in
+ * `messages`) and its triggers. unicode61 splits on punctuation, so `gpt-4o` is indexed as the
+ * tokens `gpt`, `4o`, which the quoted phrase `"gpt-4o"` matches (fts-query.ts).
+ */
+export const FTS_DDL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+  content, tool_name, tool_calls,
+  content='messages', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS messages_fts_ai AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_ad AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_au AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
+  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+  INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
+  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+END;
+`;
+
+/** The error for a file written by a newer hermes. */
+export function newerSchemaError(file: string, version: number): SessionDBError {
+  return new SessionDBError(
+    `${file}: schema version ${version} is newer than this hermes supports (${SCHEMA_VERSION}); upgrade hermes`,
+    file,
+    'ESCHEMA',
+  );
+}
+
+/** What `inspectSchema` found. */
+export interface SchemaState {
+  /** `PRAGMA user_version`. */
+  version: number;
+  /** `sessions` and `messages` both exist. */
+  hasCore: boolean;
+  /** `messages_fts` exists. */
+  hasFts: boolean;
+  /** All three sync triggers exist. */
+  hasTriggers: boolean;
+}
+
+/** Reads the schema state without taking a write lock. Throws what SQLite throws (e.g. a
+ * SQLITE_CORRUPT "malformed database schema" on duplicate schema entries). */
+export function inspectSchema(db: Database.Database): SchemaState {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const names = new Set(
+    (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')`).all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name),
+  );
+  return {
+    version,
+    hasCore: names.has('sessions') && names.has('messages'),
+    hasFts: names.has(FTS_TABLE),
+    hasTriggers: FTS_TRIGGERS.every((t) => names.has(t)),
+  };
+}
+
+/** True when nothing needs creating or migrating. */
+export function schemaIsCurrent(state: SchemaState): boolean {
+  return state.version === SCHEMA_VERSION && state.hasCore && state.hasFts && state.hasTriggers;
+}
+
+/**
+ * Creates whatever is missing, inside the caller's write transaction (BEGIN IMMEDIATE), so that
+ * several processes opening a new file at once do not race. When the FTS table or a trigger was
+ * missing while messages exist, the index is repopulated from `messages` ('rebuild').
+ * @param file named in errors.
+ * @throws SessionDBError `ESCHEMA` naming the file when its schema version is newer than
+ *   `SCHEMA_VERSION` (written by a newer hermes).
+ */
+export function createSchema(db: Database.Database, file: string): { rebuiltFts: boolean } {
+  const before = inspectSchema(db);
+  if (before.version > SCHEMA_VERSION) {
+    throw newerSchemaError(file, before.version);
+  }
+  db.exec(CORE_DDL);
+  db.exec(FTS_DDL);
+  let rebuiltFts = false;
+  if (before.version !== 0 && (!before.hasFts || !before.hasTriggers)) {
+    const any = db.prepare('SELECT 1 FROM messages LIMIT 1').get();
+    if (any) {
+      db.prepare(`INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')`).run();
+      rebuiltFts = true;
+    }
+  }
+  if (before.version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  return { rebuiltFts };
+}

@@ -1,0 +1,250 @@
+/**
+ * `StateStore`: the connection machinery under `SessionDB` (seed 000 §5.1–5.3) — opening writer
+ * or read-only connections, write transactions (`BEGIN IMMEDIATE`) retried with jitter inside a
+ * time budget, a passive WAL checkpoint every `CHECKPOINT_EVERY` writes, and one self-repair
+ * attempt per process when the search index turns out to be damaged.
+ */
+import type Database from 'better-sqlite3';
+import {
+  applyJournalMode,
+  applyWriterPragmas,
+  defaultWarn,
+  openReader,
+  openWriter,
+  type WarnFn,
+} from './connection.js';
+import { isLockError, isRepairableError, SessionDBError, sqliteCode } from './errors.js';
+import { claimRepair, repairStateDb } from './repair.js';
+import { createSchema, inspectSchema, newerSchemaError, SCHEMA_VERSION, schemaIsCurrent } from './schema.js';
+import { BOOKKEEPING_WRITE_BUDGET_MS, TRANSCRIPT_WRITE_BUDGET_MS, withWriteRetry } from './write-retry.js';
+
+/** Writes between two passive WAL checkpoints (seed 000 §5.1). */
+export const CHECKPOINT_EVERY = 50;
+
+/** Options of `SessionDB.open`. */
+export interface SessionDBOptions {
+  /** Open read-only: no schema set-up, no write lock ever; writes throw `EREADONLY`. */
+  readonly?: boolean;
+  /** Receives warnings (WAL fallback, self-repair); default: one line on stderr. */
+  warn?: WarnFn;
+  /**
+   * Time budgets of lock retries, ms (seed 000 §5.1). Defaults: transcript writes
+   * `TRANSCRIPT_WRITE_BUDGET_MS` (60 s), bookkeeping writes and reads `BOOKKEEPING_WRITE_BUDGET_MS` (20 s).
+   */
+  budgets?: { transcriptMs?: number; bookkeepingMs?: number };
+}
+
+/** Base class of `SessionDB`; see the module comment. Not for direct use. */
+export class StateStore {
+  /** The live connection (replaced after a repair). */
+  protected db!: Database.Database;
+  private readonly stmts = new Map<string, Database.Statement>();
+  private writesSinceCheckpoint = 0;
+  private mode = 'wal';
+  private closed = false;
+  /** Absolute path of the database file. */
+  readonly file: string;
+  /** True for a read-only connection. */
+  readonly readonly: boolean;
+  /** Where warnings go. */
+  protected readonly warn: WarnFn;
+  /** Lock-retry budget of transcript writes (messages, new sessions), ms. */
+  protected readonly transcriptBudgetMs: number;
+  /** Lock-retry budget of bookkeeping writes and of reads, ms. */
+  protected readonly bookkeepingBudgetMs: number;
+
+  protected constructor(file: string, opts: SessionDBOptions) {
+    this.file = file;
+    this.readonly = opts.readonly === true;
+    this.warn = opts.warn ?? defaultWarn;
+    this.transcriptBudgetMs = opts.budgets?.transcriptMs ?? TRANSCRIPT_WRITE_BUDGET_MS;
+    this.bookkeepingBudgetMs = opts.budgets?.bookkeepingMs ?? BOOKKEEPING_WRITE_BUDGET_MS;
+  }
+
+  /**
+   * Opens the connection: read-only (schema only inspected) or writer (journal mode, pragmas,
+   * schema created or migrated; a damaged index repaired once).
+   * @throws SessionDBError naming the file.
+   */
+  protected openConnection(): void {
+    if (this.readonly) {
+      this.db = openReader(this.file);
+      try {
+        const state = inspectSchema(this.db);
+        if (state.version > SCHEMA_VERSION) throw newerSchemaError(this.file, state.version);
+        if (!state.hasCore) {
+          throw new SessionDBError(`${this.file} is not a hermes session database`, this.file, 'ESCHEMA');
+        }
+        this.mode = String(this.db.pragma('journal_mode', { simple: true }));
+      } catch (err) {
+        this.db.close();
+        throw this.wrap('open', err);
+      }
+      return;
+    }
+    try {
+      this.connect();
+    } catch (err) {
+      if (!(err instanceof SessionDBError) && this.tryRepair(err)) return;
+      this.closeQuietly();
+      throw this.wrap('open', err);
+    }
+  }
+
+  /** The journal mode in effect: `wal`, or `delete` after the network-file-system fallback. */
+  get journalMode(): string {
+    return this.mode;
+  }
+
+  /**
+   * Runs a PASSIVE WAL checkpoint when `CHECKPOINT_EVERY` writes have happened since the last
+   * one (called after every write). Never waits for, nor fails because of, other connections.
+   * @returns true when a checkpoint ran.
+   */
+  checkpointIfDue(): boolean {
+    if (this.readonly || this.closed || this.writesSinceCheckpoint < CHECKPOINT_EVERY) return false;
+    this.writesSinceCheckpoint = 0;
+    if (this.mode !== 'wal') return false;
+    try {
+      this.db.pragma('wal_checkpoint(PASSIVE)');
+      return true;
+    } catch {
+      return false; // a busy checkpoint is tried again after the next 50 writes
+    }
+  }
+
+  /** Closes the connection. Idempotent; later calls of other methods throw `ECLOSED`. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closeQuietly();
+  }
+
+  /** A cached prepared statement of the current connection. */
+  protected stmt(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /**
+   * Runs `fn` as one write transaction (BEGIN IMMEDIATE … COMMIT), retried with jitter while
+   * other writers hold the lock (up to `budgetMs`), repaired and retried once on index damage,
+   * then counts the write for checkpointing. A SessionDBError thrown by `fn` rolls back and
+   * propagates unchanged.
+   * @throws SessionDBError (`EREADONLY`, `ECLOSED`, `SQLITE_BUSY` after the budget, …).
+   */
+  protected write<T>(op: string, budgetMs: number, fn: () => T): T {
+    this.assertOpen(op);
+    if (this.readonly)
+      throw new SessionDBError(`${op}: ${this.file} is open read-only`, this.file, 'EREADONLY');
+    const txn = (): T => {
+      this.stmt('BEGIN IMMEDIATE').run();
+      try {
+        const result = fn();
+        this.stmt('COMMIT').run();
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.stmt('ROLLBACK').run();
+        throw err;
+      }
+    };
+    const result = this.withRepair(op, () => withWriteRetry(txn, { budgetMs }));
+    this.writesSinceCheckpoint++;
+    this.checkpointIfDue();
+    return result;
+  }
+
+  /** Runs a read; lock errors are retried (bookkeeping budget), index damage repaired once (writers). */
+  protected read<T>(op: string, fn: () => T): T {
+    this.assertOpen(op);
+    return this.withRepair(op, () => withWriteRetry(fn, { budgetMs: this.bookkeepingBudgetMs }));
+  }
+
+  /** Wraps any error as a SessionDBError naming the file and the operation. */
+  protected wrap(op: string, err: unknown): SessionDBError {
+    if (err instanceof SessionDBError) return err;
+    const code = sqliteCode(err) || (isLockError(err) ? 'SQLITE_BUSY' : 'EIO');
+    const message = `${op} on ${this.file}: ${(err as Error)?.message ?? String(err)}`;
+    return new SessionDBError(message, this.file, code, { cause: err });
+  }
+
+  private assertOpen(op: string): void {
+    if (this.closed) throw new SessionDBError(`${op}: ${this.file} is closed`, this.file, 'ECLOSED');
+  }
+
+  private withRepair<T>(op: string, run: () => T): T {
+    try {
+      return run();
+    } catch (err) {
+      if (err instanceof SessionDBError || !this.tryRepair(err)) throw this.wrap(op, err);
+      try {
+        return run();
+      } catch (err2) {
+        throw this.wrap(op, err2);
+      }
+    }
+  }
+
+  /** Opens the writer connection and brings the schema up to date (several openers may race). */
+  private connect(): void {
+    const db = openWriter(this.file);
+    try {
+      this.mode = withWriteRetry(() => applyJournalMode(db, this.file, this.warn), {
+        budgetMs: this.bookkeepingBudgetMs,
+      });
+      applyWriterPragmas(db, this.mode);
+      if (!schemaIsCurrent(inspectSchema(db))) {
+        const create = db.transaction(() => createSchema(db, this.file));
+        const { rebuiltFts } = withWriteRetry(() => create.immediate(), {
+          budgetMs: this.transcriptBudgetMs,
+        });
+        if (rebuiltFts)
+          this.warn(`${this.file}: the search index was missing; rebuilt it from the stored messages`);
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    this.stmts.clear();
+    this.db = db;
+  }
+
+  /**
+   * Runs the self-repair (seed 000 §5.3) when `err` looks like index damage, this is a writer and
+   * no repair of this file was tried in this process yet; then reconnects.
+   * @returns true when repaired and reconnected (the caller retries its operation once).
+   * @throws SessionDBError when the connection cannot be reopened afterwards.
+   */
+  private tryRepair(err: unknown): boolean {
+    if (this.readonly || !isRepairableError(err) || !claimRepair(this.file)) return false;
+    this.closeQuietly();
+    const report = repairStateDb(this.file);
+    const last = report.steps[report.steps.length - 1];
+    this.warn(
+      `${this.file}: search index damaged (${(err as Error).message}); ` +
+        (report.repaired ? `repaired (${last?.step}: ${last?.detail})` : `repair failed (${last?.detail})`) +
+        (report.backup ? `; backup at ${report.backup}` : ''),
+    );
+    try {
+      this.connect();
+    } catch (connectErr) {
+      this.closed = true;
+      throw this.wrap('reopen after repair', connectErr);
+    }
+    return report.repaired;
+  }
+
+  /** Closes the connection ignoring errors, without marking the store closed (repair, failed open). */
+  private closeQuietly(): void {
+    this.stmts.clear();
+    try {
+      this.db?.close();
+    } catch {
+      /* already closed or never opened */
+    }
+  }
+}
