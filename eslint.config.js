@@ -39,12 +39,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex
           patterns: [
             {
-              group: ['@hermes/*', '!@hermes/core', '@hermes/core/*', '!@hermes/core/protocol'],
+              regex: '^@hermes/(?!core/protocol$)',
               message: 'ui-tui imports only @hermes/core/protocol (DESIGN §3)',
             },
-            { group: ['@hermes/core'], message: 'ui-tui imports only @hermes/core/protocol (DESIGN §3)' },
           ],
         },
       ],

@@ -1,0 +1,531 @@
+/**
+ * The TUI's connection to the tui-gateway daemon (DESIGN §5): JSON-RPC 2.0 over one WebSocket,
+ * `initialize` handshake, typed calls, event notifications, server requests (approvals, clarify),
+ * client pings, and reconnection with capped exponential backoff and jitter followed by a
+ * re-attach of every attached session (`since_seq`, or a full snapshot after a daemon restart).
+ *
+ * Events of a session are delivered in seq order without duplicates, and never before the attach
+ * result they follow: events that arrive while an attach is in flight are held back and flushed
+ * right after it.
+ */
+import WebSocket from 'ws';
+import type {
+  MethodName,
+  MethodParams,
+  MethodResult,
+  ServerRequestMethod,
+  ServerRequestParams,
+  WireEvent,
+} from '@hermes/core/protocol';
+import { backoffDelay, type BackoffOptions } from './backoff.js';
+import type { Endpoint } from './discovery.js';
+import { CallTimeoutError, DropServerRequest, NotConnectedError, RpcCallError } from './errors.js';
+import type {
+  AttachResult,
+  CallOptions,
+  ClientEventName,
+  ClientEvents,
+  ConnectionState,
+  GatewayClientLike,
+  InitializeResult,
+  ServerRequestHandler,
+  StateInfo,
+} from './types.js';
+
+/** Name of the notification that carries events (`EVENT_NOTIFICATION` in the protocol). */
+export const EVENT_METHOD = 'event';
+/** Server requests this client understands. */
+const SERVER_METHODS: readonly string[] = ['approval.request', 'clarify.request'];
+/** Largest frame accepted from the daemon (a replay can be several MiB). */
+const MAX_PAYLOAD = 64 * 1024 * 1024;
+
+/** Options of a `GatewayClient`. */
+export interface GatewayClientOptions {
+  /** Where to connect; a function is called before every attempt (the daemon may have restarted on another port). */
+  endpoint: Endpoint | (() => Promise<Endpoint>);
+  /** This client's version, sent in `initialize`. */
+  version: string;
+  /** Client name sent in `initialize` (default `hermes-tui`). */
+  clientName?: string;
+  /** Profile to start in; default: the daemon's active profile. */
+  profile?: string;
+  /** Capabilities declared in `initialize` (default: approvals and clarify). */
+  capabilities?: { approvals: boolean; clarify?: boolean };
+  /** Interval of client pings, ms (default 15 000; 0 disables). */
+  pingIntervalMs?: number;
+  /** A ping unanswered this long drops the connection, ms (default 10 000). */
+  pingTimeoutMs?: number;
+  /** Default timeout of calls, ms (default 60 000; 0: none). */
+  callTimeoutMs?: number;
+  /** Timeout of the WebSocket opening handshake, ms (default 5 000). */
+  connectTimeoutMs?: number;
+  /** Reconnect backoff. */
+  backoff?: BackoffOptions;
+  /** Random source for jitter (tests). */
+  random?: () => number;
+}
+
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+interface Tracked {
+  lastSeq: number;
+  attaching: boolean;
+  buffer: WireEvent[];
+  historyLimit?: number;
+}
+
+type Listeners = { [E in ClientEventName]: Set<ClientEvents[E]> };
+
+/** A JSON-RPC WebSocket client of the tui-gateway daemon. */
+export class GatewayClient implements GatewayClientLike {
+  private ws: WebSocket | null = null;
+  private socketGen = 0;
+  /** `ready` once `initialize` succeeded on the current socket. */
+  private phase: 'idle' | 'handshake' | 'ready' = 'idle';
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly sessions = new Map<string, Tracked>();
+  private readonly listeners: Listeners = {
+    state: new Set(),
+    event: new Set(),
+    attach: new Set(),
+    attachError: new Set(),
+    connected: new Set(),
+  };
+  private handler: ServerRequestHandler | null = null;
+  private pingTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryWake: (() => void) | null = null;
+  private closed = false;
+  private reconnecting = false;
+  private profile: string | undefined;
+  private _state: ConnectionState = 'disconnected';
+  private _server: InitializeResult | null = null;
+
+  constructor(private readonly opts: GatewayClientOptions) {
+    this.profile = opts.profile;
+  }
+
+  /** Current connection state. */
+  get state(): ConnectionState {
+    return this._state;
+  }
+
+  /** Result of the latest successful handshake. */
+  get server(): InitializeResult | null {
+    return this._server;
+  }
+
+  /** Last seq delivered for an attached session (-1 before its first attach result). */
+  lastSeq(sessionId: string): number | undefined {
+    return this.sessions.get(sessionId)?.lastSeq;
+  }
+
+  /** Subscribes to a client event; returns the unsubscribe function. */
+  on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
+    const set = this.listeners[event] as Set<ClientEvents[E]>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Sets the handler of server requests. */
+  setServerRequestHandler(handler: ServerRequestHandler | null): void {
+    this.handler = handler;
+  }
+
+  /**
+   * Opens the connection and performs `initialize`.
+   * @param opts.retry keep retrying with backoff until it works (or `close()`); otherwise one try.
+   */
+  async connect(opts: { retry?: boolean } = {}): Promise<InitializeResult> {
+    if (this.closed) throw new NotConnectedError('client is closed');
+    this.setState('connecting', {});
+    let attempt = 0;
+    for (;;) {
+      try {
+        const init = await this.openOnce();
+        this.afterHandshake(init, false);
+        return init;
+      } catch (err) {
+        if (!opts.retry || this.closed) {
+          if (!this.closed) this.setState('disconnected', { error: err as Error });
+          throw err;
+        }
+        const delay = backoffDelay(attempt++, this.opts.backoff, this.opts.random);
+        this.setState('connecting', { attempt, nextDelayMs: delay, error: err as Error });
+        await this.sleep(delay);
+        if (this.closed) throw new NotConnectedError('client is closed');
+      }
+    }
+  }
+
+  /** Calls a method; rejects with `RpcCallError`, `NotConnectedError` or `CallTimeoutError`. */
+  call<M extends MethodName>(
+    method: M,
+    params: MethodParams<M>,
+    opts: CallOptions = {},
+  ): Promise<MethodResult<M>> {
+    if (!this.ws || this.phase !== 'ready') return Promise.reject(new NotConnectedError());
+    return this.send(this.ws, method, params, opts.timeoutMs ?? this.opts.callTimeoutMs ?? 60_000) as Promise<
+      MethodResult<M>
+    >;
+  }
+
+  /**
+   * Attaches to a session with a full snapshot and keeps it attached: after a reconnect it is
+   * re-attached by itself. The result is also delivered to `attach` listeners, before any event
+   * of the session that arrived meanwhile.
+   */
+  async attach(sessionId: string, opts: { historyLimit?: number } = {}): Promise<AttachResult> {
+    const tracked: Tracked = { lastSeq: -1, attaching: true, buffer: [] };
+    if (opts.historyLimit !== undefined) tracked.historyLimit = opts.historyLimit;
+    this.sessions.set(sessionId, tracked);
+    let result: AttachResult;
+    try {
+      result = await this.call('session.attach', {
+        session_id: sessionId,
+        ...(opts.historyLimit !== undefined ? { history_limit: opts.historyLimit } : {}),
+      });
+    } catch (err) {
+      if (this.sessions.get(sessionId) === tracked) this.sessions.delete(sessionId);
+      throw err;
+    }
+    if (this.sessions.get(sessionId) === tracked) this.deliverAttach(sessionId, tracked, result, 'attach');
+    return result;
+  }
+
+  /** Detaches from a session (best effort when disconnected) and stops tracking it. */
+  async detach(sessionId: string): Promise<void> {
+    this.sessions.delete(sessionId);
+    if (this.phase === 'ready') await this.call('session.detach', { session_id: sessionId });
+  }
+
+  /** Reconnects in another profile; attached sessions are dropped (they belong to the old profile). */
+  async switchProfile(profile: string): Promise<InitializeResult> {
+    this.profile = profile;
+    this.sessions.clear();
+    this.dropSocket();
+    return this.connect({ retry: true });
+  }
+
+  /** Closes for good: no reconnect, pending calls are rejected. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.retryWake?.();
+    this.dropSocket();
+    this.setState('disconnected', {});
+  }
+
+  // ── connection ────────────────────────────────────────────────────────────
+
+  private async openOnce(): Promise<InitializeResult> {
+    const ep = typeof this.opts.endpoint === 'function' ? await this.opts.endpoint() : this.opts.endpoint;
+    if (this.closed) throw new NotConnectedError('client is closed');
+    const ws = new WebSocket(ep.url, {
+      headers: { Authorization: `Bearer ${ep.token}` },
+      perMessageDeflate: false,
+      maxPayload: MAX_PAYLOAD,
+      handshakeTimeout: this.opts.connectTimeoutMs ?? 5_000,
+    });
+    const gen = ++this.socketGen;
+    this.ws = ws;
+    this.phase = 'handshake';
+    ws.on('message', (data) => {
+      if (gen === this.socketGen) this.onFrame(data.toString());
+    });
+    ws.on('close', () => this.onSocketClose(gen));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', (err) => reject(err));
+      ws.once('close', (code) => reject(new NotConnectedError(`connection closed (${code})`)));
+    });
+    ws.on('error', () => {}); // 'close' follows every error; handled there
+    const params: MethodParams<'initialize'> = {
+      client: { name: this.opts.clientName ?? 'hermes-tui', version: this.opts.version },
+      capabilities: this.opts.capabilities ?? { approvals: true, clarify: true },
+      ...(this.profile ? { profile: this.profile } : {}),
+    };
+    try {
+      const init = (await this.send(
+        ws,
+        'initialize',
+        params,
+        this.opts.connectTimeoutMs ?? 5_000,
+      )) as InitializeResult;
+      if (gen !== this.socketGen) throw new NotConnectedError('connection replaced');
+      return init;
+    } catch (err) {
+      if (gen === this.socketGen) this.dropSocket();
+      throw err;
+    }
+  }
+
+  private afterHandshake(init: InitializeResult, reconnect: boolean): void {
+    const epochChanged = this._server !== null && this._server.epoch !== init.epoch;
+    this._server = init;
+    this.profile = init.profile;
+    this.phase = 'ready';
+    this.setState('connected', {});
+    this.startPing();
+    this.emit('connected', init, { reconnect, epochChanged });
+    if (reconnect) {
+      for (const [sessionId, tracked] of this.sessions) void this.reattach(sessionId, tracked, epochChanged);
+    }
+  }
+
+  private onSocketClose(gen: number): void {
+    if (gen !== this.socketGen) return;
+    const wasReady = this.phase === 'ready';
+    this.ws = null;
+    this.phase = 'idle';
+    this.stopPing();
+    this.rejectPending(new NotConnectedError('connection closed'));
+    if (wasReady && !this.closed) void this.reconnectLoop();
+  }
+
+  /** Closes the current socket without triggering a reconnect. */
+  private dropSocket(): void {
+    const ws = this.ws;
+    this.socketGen++;
+    this.ws = null;
+    this.phase = 'idle';
+    this.stopPing();
+    this.rejectPending(new NotConnectedError('connection closed'));
+    if (ws) {
+      ws.removeAllListeners('message');
+      ws.on('error', () => {});
+      ws.terminate();
+    }
+  }
+
+  private async reconnectLoop(): Promise<void> {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    let attempt = 0;
+    let error: Error | undefined;
+    try {
+      while (!this.closed) {
+        const delay = backoffDelay(attempt++, this.opts.backoff, this.opts.random);
+        this.setState('reconnecting', { attempt, nextDelayMs: delay, ...(error ? { error } : {}) });
+        await this.sleep(delay);
+        if (this.closed || this.phase !== 'idle') return;
+        try {
+          const init = await this.openOnce();
+          this.afterHandshake(init, true);
+          return;
+        } catch (err) {
+          error = err as Error;
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        if (this.retryTimer) clearTimeout(this.retryTimer);
+        this.retryTimer = null;
+        this.retryWake = null;
+        resolve();
+      };
+      this.retryWake = done;
+      this.retryTimer = setTimeout(done, ms);
+    });
+  }
+
+  private startPing(): void {
+    this.stopPing();
+    const every = this.opts.pingIntervalMs ?? 15_000;
+    if (every <= 0) return;
+    const ws = this.ws;
+    this.pingTimer = setInterval(() => {
+      if (!ws || ws !== this.ws || this.phase !== 'ready') return;
+      this.send(ws, 'ping', {}, this.opts.pingTimeoutMs ?? 10_000).catch((err: unknown) => {
+        if (err instanceof CallTimeoutError && ws === this.ws) ws.terminate();
+      });
+    }, every);
+    this.pingTimer.unref();
+  }
+
+  private stopPing(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  private setState(state: ConnectionState, info: StateInfo): void {
+    this._state = state;
+    this.emit('state', state, info);
+  }
+
+  private emit<E extends ClientEventName>(event: E, ...args: Parameters<ClientEvents[E]>): void {
+    for (const l of [...this.listeners[event]]) {
+      try {
+        (l as (...a: Parameters<ClientEvents[E]>) => void)(...args);
+      } catch {
+        // a failing listener must not break the connection
+      }
+    }
+  }
+
+  // ── attach bookkeeping ────────────────────────────────────────────────────
+
+  private async reattach(sessionId: string, tracked: Tracked, epochChanged: boolean): Promise<void> {
+    tracked.attaching = true;
+    tracked.buffer = [];
+    const sinceSeq = !epochChanged && tracked.lastSeq >= 0 ? tracked.lastSeq : undefined;
+    try {
+      const result = await this.call('session.attach', {
+        session_id: sessionId,
+        ...(sinceSeq !== undefined ? { since_seq: sinceSeq } : {}),
+        ...(tracked.historyLimit !== undefined ? { history_limit: tracked.historyLimit } : {}),
+      });
+      if (this.sessions.get(sessionId) === tracked)
+        this.deliverAttach(sessionId, tracked, result, 'reattach');
+    } catch (err) {
+      if (err instanceof NotConnectedError) return; // the next reconnect re-attaches
+      if (this.sessions.get(sessionId) === tracked) this.sessions.delete(sessionId);
+      this.emit('attachError', err as Error, { sessionId });
+    }
+  }
+
+  private deliverAttach(
+    sessionId: string,
+    tracked: Tracked,
+    result: AttachResult,
+    reason: 'attach' | 'reattach',
+  ): void {
+    if (result.kind === 'replay') {
+      for (const ev of result.events) if (ev.seq > tracked.lastSeq) tracked.lastSeq = ev.seq;
+      tracked.lastSeq = Math.max(tracked.lastSeq, result.seq);
+    } else {
+      tracked.lastSeq = result.seq;
+    }
+    this.emit('attach', result, { sessionId, reason });
+    const buffered = tracked.buffer;
+    tracked.buffer = [];
+    tracked.attaching = false;
+    for (const ev of buffered) this.deliverEvent(ev);
+  }
+
+  private deliverEvent(ev: WireEvent): void {
+    const tracked = this.sessions.get(ev.session_id);
+    if (tracked) {
+      if (tracked.attaching) {
+        tracked.buffer.push(ev);
+        return;
+      }
+      if (ev.seq <= tracked.lastSeq) return;
+      tracked.lastSeq = ev.seq;
+    }
+    this.emit('event', ev);
+  }
+
+  // ── frames ────────────────────────────────────────────────────────────────
+
+  private send(ws: WebSocket, method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (ws.readyState !== WebSocket.OPEN) {
+        reject(new NotConnectedError());
+        return;
+      }
+      const id = this.nextId++;
+      const p: Pending = { method, resolve, reject };
+      if (timeoutMs > 0) {
+        p.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new CallTimeoutError(method, timeoutMs));
+        }, timeoutMs);
+      }
+      this.pending.set(id, p);
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }));
+    });
+  }
+
+  private rejectPending(err: Error): void {
+    for (const [id, p] of this.pending) {
+      if (p.timer) clearTimeout(p.timer);
+      this.pending.delete(id);
+      p.reject(err);
+    }
+  }
+
+  private onFrame(text: string): void {
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return; // the daemon never sends invalid JSON; ignore rather than crash
+    }
+    for (const m of Array.isArray(msg) ? msg : [msg]) {
+      if (typeof m === 'object' && m !== null) this.onMessage(m as Record<string, unknown>);
+    }
+  }
+
+  private onMessage(m: Record<string, unknown>): void {
+    const hasId = typeof m.id === 'string' || typeof m.id === 'number';
+    if (typeof m.method === 'string') {
+      if (hasId) this.onServerRequest(m.id as string | number, m.method, m.params);
+      else if (m.method === EVENT_METHOD && isWireEvent(m.params)) this.deliverEvent(m.params);
+      return;
+    }
+    if (typeof m.id !== 'number') return;
+    const p = this.pending.get(m.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (p.timer) clearTimeout(p.timer);
+    const err = m.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+    if (err && typeof err === 'object') {
+      p.reject(
+        new RpcCallError(
+          p.method,
+          typeof err.code === 'number' ? err.code : -32603,
+          typeof err.message === 'string' ? err.message : 'error',
+          err.data,
+        ),
+      );
+    } else {
+      p.resolve(m.result);
+    }
+  }
+
+  private onServerRequest(id: string | number, method: string, params: unknown): void {
+    const ws = this.ws;
+    const gen = this.socketGen;
+    const reply = (body: Record<string, unknown>): void => {
+      if (ws && gen === this.socketGen && ws.readyState === WebSocket.OPEN) {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
+      }
+    };
+    const handler = this.handler;
+    if (!handler || !SERVER_METHODS.includes(method)) {
+      reply({ error: { code: -32601, message: `method not supported by this client: ${method}` } });
+      return;
+    }
+    const m = method as ServerRequestMethod;
+    Promise.resolve()
+      .then(() => handler(m, params as ServerRequestParams<typeof m>, { rpcId: id }))
+      .then(
+        // When the connection that carried the request is gone, the answer is dropped: the
+        // daemon re-sends still-open requests to the connection that re-attaches.
+        (result) => reply({ result }),
+        (err: unknown) => {
+          if (err instanceof DropServerRequest) return;
+          reply({ error: { code: -32603, message: err instanceof Error ? err.message : String(err) } });
+        },
+      );
+  }
+}
+
+function isWireEvent(p: unknown): p is WireEvent {
+  if (typeof p !== 'object' || p === null) return false;
+  const e = p as Record<string, unknown>;
+  return typeof e.type === 'string' && typeof e.session_id === 'string' && typeof e.seq === 'number';
+}
