@@ -1,0 +1,213 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApprovalGuard } from '../approvals/guard.js';
+import { defaultConfig } from '../config/schema.js';
+import { runTool } from './registry.js';
+import { buildChildEnv, terminalTool } from './terminal.js';
+import { makeToolContext } from './testing.js';
+import type { ToolContext } from './types.js';
+
+let root: string;
+let ctx: ToolContext;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'hermes-term-'));
+  ctx = makeToolContext(root);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: Record<string, unknown>, c: ToolContext = ctx) =>
+  runTool(terminalTool, JSON.stringify(args), c);
+
+/** True while `pid` is a live (not zombie) process. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(cond: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('terminal', () => {
+  it('runs a command and returns stdout and stderr with the exit code', async () => {
+    const r = await run({ command: 'echo hello; echo oops >&2' });
+    expect(r.ok).toBe(true);
+    expect(r.content).toContain('hello');
+    expect(r.content).toContain('oops');
+    expect(r.content).toMatch(/\[exit code: 0\]$/);
+    expect(r.summary).toBe('exit 0');
+  });
+
+  it('reports a non-zero exit code as a failed call', async () => {
+    const r = await run({ command: 'echo before; exit 3' });
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('before');
+    expect(r.content).toMatch(/\[exit code: 3\]$/);
+    expect(r.summary).toBe('exit 3');
+  });
+
+  it('runs in the session cwd, or in workdir', async () => {
+    mkdirSync(join(ctx.cwd, 'sub'));
+    expect((await run({ command: 'pwd' })).content).toContain(ctx.cwd);
+    expect((await run({ command: 'pwd', workdir: 'sub' })).content).toContain(join(ctx.cwd, 'sub'));
+    const missing = await run({ command: 'pwd', workdir: 'nope' });
+    expect(missing.ok).toBe(false);
+    expect(missing.content).toMatch(/workdir .*nope does not exist/);
+  });
+
+  it('kills a command that runs past its timeout', async () => {
+    const started = Date.now();
+    const r = await run({ command: 'echo begun; sleep 30', timeout: 1 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('begun');
+    expect(r.content).toContain('timed out after 1 s');
+  });
+
+  it('kills the whole process tree within 1 s when interrupted', async () => {
+    const ctrl = new AbortController();
+    const pidFile = join(root, 'pid');
+    const c = makeToolContext(root, { signal: ctrl.signal });
+    const pending = run({ command: `sleep 100 & echo $! > ${pidFile}; wait` }, c);
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      10_000,
+      'the pid file',
+    );
+    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    expect(isAlive(sleepPid)).toBe(true);
+    const abortedAt = Date.now();
+    ctrl.abort();
+    const r = await pending;
+    const returnedAfter = Date.now() - abortedAt;
+    await waitFor(() => !isAlive(sleepPid), 1_000 - returnedAfter, 'the sleep child to die');
+    const deadAfter = Date.now() - abortedAt;
+    expect(returnedAfter).toBeLessThan(1_000);
+    expect(deadAfter).toBeLessThan(1_000);
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('interrupted');
+  });
+
+  it('SIGKILLs within 1 s a tree that ignores SIGTERM', async () => {
+    const ctrl = new AbortController();
+    const pidFile = join(root, 'pid');
+    const c = makeToolContext(root, { signal: ctrl.signal });
+    const pending = run({ command: `trap '' TERM; sleep 100 & echo $! > ${pidFile}; wait` }, c);
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '',
+      10_000,
+      'the pid file',
+    );
+    const sleepPid = Number(readFileSync(pidFile, 'utf8'));
+    const abortedAt = Date.now();
+    ctrl.abort();
+    await pending;
+    await waitFor(
+      () => !isAlive(sleepPid),
+      Math.max(0, 1_000 - (Date.now() - abortedAt)),
+      'the sleep child to die',
+    );
+    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+  });
+
+  it('does not wait for background jobs, and kills them when the shell exits', async () => {
+    const pidFile = join(root, 'bg');
+    const started = Date.now();
+    const r = await run({ command: `sleep 60 & echo $! > ${pidFile}; echo started` });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.content).toContain('started');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await waitFor(() => !isAlive(pid), 2_000, 'the background sleep to die');
+  });
+
+  it('passes only the secrets named in terminal.env_passthrough to the child', async () => {
+    const config = defaultConfig();
+    config.terminal.env_passthrough = ['SHARED_TOKEN'];
+    const c = makeToolContext(root, { config, secrets: { SHARED_TOKEN: 'tok-1', PRIVATE_KEY: 'secret-2' } });
+    const r = await run({ command: 'echo "shared=$SHARED_TOKEN private=$PRIVATE_KEY path=${PATH:+set}"' }, c);
+    expect(r.content).toContain('shared=tok-1 private= path=set');
+    const env = buildChildEnv(config, { SHARED_TOKEN: 'a', OTHER: 'b' }, { HOME: '/h' });
+    expect(env).toEqual({ HOME: '/h', SHARED_TOKEN: 'a' });
+  });
+
+  it('caps long output keeping head and tail', async () => {
+    const r = await run({ command: 'seq 1 200000' });
+    expect(r.ok).toBe(true);
+    expect(r.content.length).toBeLessThan(51_000);
+    expect(r.content.startsWith('1\n2\n3\n')).toBe(true);
+    expect(r.content).toContain('199999\n200000\n[exit code: 0]');
+    expect(r.content).toMatch(/\[\.\.\. [\d,]+ chars omitted \.\.\.\]/);
+  });
+
+  it('strips ANSI escapes from the output', async () => {
+    const r = await run({ command: "printf '\\033[31mred\\033[0m\\n'" });
+    expect(r.content).toBe('red\n[exit code: 0]');
+  });
+
+  it('does not run a command the guard denies, and returns its message', async () => {
+    const marker = join(root, 'ran');
+    const c = makeToolContext(root, {
+      checkCommand: async () => ({
+        allowed: false,
+        reason: 'denied',
+        message: 'BLOCKED: The user denied it.',
+      }),
+    });
+    const r = await run({ command: `touch ${marker}` }, c);
+    expect(r).toMatchObject({ ok: false, content: 'BLOCKED: The user denied it.' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  describe('with the real approval guard', () => {
+    function withGuard(opts: { mode?: 'off'; allowlist?: string[] } = {}): {
+      ctx: ToolContext;
+      victim: string;
+    } {
+      const victim = join(root, 'victim');
+      mkdirSync(join(victim, 'deep'), { recursive: true });
+      writeFileSync(join(victim, 'deep', 'f.txt'), 'keep me');
+      const base = makeToolContext(root);
+      const config = { ...base.config, command_allowlist: opts.allowlist ?? [] };
+      const guard = createApprovalGuard({ config, home: base.home, sessionId: 's', mode: opts.mode });
+      return { ctx: { ...base, config, checkCommand: (cmd) => guard.check(cmd, base.signal) }, victim };
+    }
+
+    it('denies rm -rf headless: the folder survives and the model is told not to retry', async () => {
+      const { ctx: c, victim } = withGuard();
+      const r = await run({ command: `rm -rf ${victim}` }, c);
+      expect(r.ok).toBe(false);
+      expect(r.content).toMatch(/BLOCKED: .*denied.*Do not run it again/s);
+      expect(existsSync(join(victim, 'deep', 'f.txt'))).toBe(true);
+    });
+
+    it('runs rm -rf with mode off (--yolo)', async () => {
+      const { ctx: c, victim } = withGuard({ mode: 'off' });
+      const r = await run({ command: `rm -rf ${victim}` }, c);
+      expect(r.ok).toBe(true);
+      expect(existsSync(victim)).toBe(false);
+    });
+
+    it('runs rm -rf when its pattern is allowlisted', async () => {
+      const { ctx: c, victim } = withGuard({ allowlist: ['recursive-delete', 'delete-absolute-path'] });
+      const r = await run({ command: `rm -rf ${victim}` }, c);
+      expect(r.ok).toBe(true);
+      expect(existsSync(victim)).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,281 @@
+/**
+ * The `terminal` tool: runs a shell command (issue 2 "Tools"; the original's tools/terminal_tool.py).
+ *
+ * - The command first goes through the approval guard (`ctx.checkCommand`); a denial becomes an
+ *   error result carrying the guard's message, and nothing runs.
+ * - It runs as `<shell> -c <command>` (bash when installed, else `$SHELL`, else `/bin/sh`) in
+ *   `workdir` (relative to the session's cwd) or the session's cwd, with stdin closed.
+ * - The child's environment is this process's environment plus only the secrets named in
+ *   `terminal.env_passthrough` (taken from the profile's `.env`); other secrets never reach it.
+ * - stdout and stderr are collected interleaved, ANSI escapes stripped, and capped at 50,000
+ *   chars keeping the first 40% and the last 60% (the end usually holds the error).
+ * - The child is the leader of its own process group. On timeout (`timeout` seconds, default
+ *   `terminal.timeout`, at most 3,600) or interrupt (`ctx.signal`) the whole group gets SIGTERM
+ *   and, 500 ms later, SIGKILL. When the shell exits, anything it left running in its group is
+ *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { execa } from 'execa';
+import stripAnsi from 'strip-ansi';
+import type { HermesConfig } from '../config/schema.js';
+import type { Secrets } from '../config/secrets.js';
+import { HeadTailBuffer } from '../util/head-tail.js';
+import { intArg, stringArg, toolError } from './args.js';
+import { resolveToolPath } from './paths.js';
+import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
+
+/** Cap on the output returned to the model, chars. */
+export const TERMINAL_MAX_OUTPUT_CHARS = 50_000;
+/** Largest `timeout` a call may ask for, seconds. */
+export const TERMINAL_MAX_TIMEOUT_SEC = 3_600;
+/** Time between SIGTERM and SIGKILL when stopping a command, ms. */
+export const KILL_GRACE_MS = 500;
+
+/**
+ * The shell commands run in: `/bin/bash` (or `/usr/bin/bash`) when present, since models write
+ * bash; else `$SHELL` when it is an absolute path that exists; else `/bin/sh`.
+ */
+export function resolveShell(env: NodeJS.ProcessEnv = process.env): string {
+  for (const candidate of ['/bin/bash', '/usr/bin/bash']) if (existsSync(candidate)) return candidate;
+  const sh = env.SHELL;
+  if (sh && sh.startsWith('/') && existsSync(sh)) return sh;
+  return '/bin/sh';
+}
+
+/**
+ * The child's environment: `base` (normally `process.env`) plus the secrets named in
+ * `config.terminal.env_passthrough` that exist in `secrets`. No other secret is included.
+ */
+export function buildChildEnv(
+  config: HermesConfig,
+  secrets: Secrets,
+  base: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  for (const name of config.terminal.env_passthrough) {
+    const value = secrets[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* the group is already gone */
+  }
+}
+
+/** What happened to one run. */
+export interface CommandOutcome {
+  /** Interleaved stdout+stderr, capped, ANSI stripped. */
+  output: string;
+  /** Exit code, or null when killed by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  interrupted: boolean;
+  durationMs: number;
+}
+
+/** Options of `runShellCommand`. */
+export interface RunCommandOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  shell?: string;
+  maxOutputChars?: number;
+  /** Called with the latest output line, at most twice a second. */
+  onProgress?: (line: string) => void;
+}
+
+/**
+ * Runs `command` through the shell in its own process group and waits for it (see the file
+ * comment for the kill rules). Never rejects for a failing command; rejects only when the shell
+ * itself cannot be started.
+ */
+export async function runShellCommand(command: string, opts: RunCommandOptions): Promise<CommandOutcome> {
+  const started = Date.now();
+  const buffer = new HeadTailBuffer(opts.maxOutputChars ?? TERMINAL_MAX_OUTPUT_CHARS, { headRatio: 0.4 });
+  const child = execa(opts.shell ?? resolveShell(opts.env), ['-c', command], {
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    detached: true,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  const pid = child.pid;
+  let timedOut = false;
+  let interrupted = false;
+  let exited = false;
+  let exit: { code: number | null; signal: string | null } = { code: null, signal: null };
+  const timers: NodeJS.Timeout[] = [];
+
+  const stop = (): void => {
+    if (pid === undefined || exited) return;
+    killGroup(pid, 'SIGTERM');
+    const t = setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS);
+    t.unref();
+    timers.push(t);
+  };
+  const onAbort = (): void => {
+    interrupted = true;
+    stop();
+  };
+  if (opts.signal.aborted) onAbort();
+  else opts.signal.addEventListener('abort', onAbort, { once: true });
+  timers.push(
+    setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, opts.timeoutMs),
+  );
+
+  let lastProgress = 0;
+  child.all?.setEncoding('utf8');
+  child.all?.on('data', (chunk: string) => {
+    buffer.push(chunk);
+    if (opts.onProgress && Date.now() - lastProgress >= 500) {
+      const line = chunk.trimEnd().split('\n').pop()?.trim();
+      if (line) {
+        lastProgress = Date.now();
+        opts.onProgress(stripAnsi(line).slice(0, 200));
+      }
+    }
+  });
+
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = true;
+      exit = { code, signal };
+      // Kill what the shell left running in its group: it would hold the pipes open.
+      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+      resolve();
+    });
+  });
+
+  try {
+    const result = await Promise.race([
+      child,
+      // A grandchild that left the group may still hold the pipes: stop waiting 1 s after exit.
+      exitedPromise.then(
+        () =>
+          new Promise<undefined>((resolve) => {
+            const t = setTimeout(() => {
+              child.all?.destroy();
+              resolve(undefined);
+            }, 1000);
+            t.unref();
+            timers.push(t);
+          }),
+      ),
+    ]);
+    if (!exited && result?.failed && result.exitCode === undefined && result.signal === undefined) {
+      throw new Error(result.shortMessage);
+    }
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    opts.signal.removeEventListener('abort', onAbort);
+  }
+  return {
+    output: stripAnsi(buffer.toString()),
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    interrupted,
+    durationMs: Date.now() - started,
+  };
+}
+
+function workdirOf(ctx: ToolContext, workdir: string | undefined): string {
+  const dir = workdir && workdir.trim() !== '' ? resolveToolPath(ctx.cwd, workdir) : ctx.cwd;
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    /* missing */
+  }
+  if (!isDir) throw new Error(`workdir ${dir} does not exist or is not a directory`);
+  return dir;
+}
+
+function status(o: CommandOutcome, timeoutSec: number): string {
+  if (o.interrupted) return '[interrupted: the command and its child processes were killed]';
+  if (o.timedOut) return `[timed out after ${timeoutSec} s: the command and its child processes were killed]`;
+  if (o.exitCode === null) return `[killed by signal ${o.signal ?? 'unknown'}]`;
+  return `[exit code: ${o.exitCode}]`;
+}
+
+async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const command = stringArg(args, 'command');
+  if (!command || command.trim() === '') return toolError('terminal', 'argument "command" must not be empty');
+  const requested = intArg(args, 'timeout');
+  if (requested !== undefined && requested <= 0)
+    return toolError('terminal', 'argument "timeout" must be > 0 seconds');
+  const timeoutSec = Math.min(requested ?? ctx.config.terminal.timeout, TERMINAL_MAX_TIMEOUT_SEC);
+  let cwd: string;
+  try {
+    cwd = workdirOf(ctx, stringArg(args, 'workdir'));
+  } catch (err) {
+    return toolError('terminal', (err as Error).message);
+  }
+
+  const verdict = await ctx.checkCommand(command);
+  if (!verdict.allowed)
+    return { ok: false, content: verdict.message, summary: `blocked (${verdict.reason})` };
+
+  const outcome = await runShellCommand(command, {
+    cwd,
+    env: buildChildEnv(ctx.config, ctx.secrets),
+    timeoutMs: timeoutSec * 1000,
+    signal: ctx.signal,
+    onProgress: (line) => ctx.progress(line),
+  });
+  const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
+  const footer = status(outcome, timeoutSec);
+  const ok = outcome.exitCode === 0 && !outcome.timedOut && !outcome.interrupted;
+  const summary = outcome.interrupted
+    ? 'interrupted'
+    : outcome.timedOut
+      ? `timed out after ${timeoutSec} s`
+      : `exit ${outcome.exitCode ?? outcome.signal}`;
+  return { ok, content: `${body}\n${footer}`, summary };
+}
+
+/** The `terminal` tool definition. Parameters follow the original: command, timeout, workdir. */
+export const terminalTool: ToolDefinition = {
+  name: 'terminal',
+  description:
+    "Run a shell command (bash) on the user's machine and return its combined stdout/stderr and exit code. " +
+    'Use it for builds, tests, git, package managers and other programs. Prefer read_file, write_file, patch ' +
+    'and search_files for reading, editing and searching files. The command runs non-interactively (stdin is ' +
+    'closed): pass flags such as -y and avoid pagers and editors. Each call starts a fresh shell in workdir, ' +
+    'so `cd` does not carry over. Long output keeps its beginning and end. Dangerous commands (recursive ' +
+    "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry.",
+  parameters: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The shell command to run.' },
+      timeout: {
+        type: 'integer',
+        description: `Seconds before the command is killed (default from config, 180; max ${TERMINAL_MAX_TIMEOUT_SEC}).`,
+        minimum: 1,
+      },
+      workdir: {
+        type: 'string',
+        description: "Directory to run in (absolute, or relative to the session's working directory).",
+      },
+    },
+    required: ['command'],
+  },
+  readOnly: false,
+  summarize: (args) => String(args.command ?? '').slice(0, 200),
+  handler,
+};

@@ -1,0 +1,72 @@
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runTool } from './registry.js';
+import { makeToolContext } from './testing.js';
+import type { ToolContext } from './types.js';
+import { writeFileTool } from './write-file.js';
+
+let root: string;
+let ctx: ToolContext;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'hermes-write-'));
+  ctx = makeToolContext(root);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const write = (args: Record<string, unknown>) => runTool(writeFileTool, JSON.stringify(args), ctx);
+
+describe('write_file', () => {
+  it('creates parent folders and reports the bytes written', async () => {
+    const r = await write({ path: 'a/b/c.txt', content: 'héllo\nworld\n' });
+    expect(r.ok).toBe(true);
+    expect(r.content).toBe('Wrote 13 bytes (2 lines) to a/b/c.txt');
+    expect(readFileSync(join(ctx.cwd, 'a/b/c.txt'), 'utf8')).toBe('héllo\nworld\n');
+    expect(readdirSync(join(ctx.cwd, 'a/b'))).toEqual(['c.txt']); // no temp files left
+  });
+
+  it('replaces an existing file and keeps its mode', async () => {
+    const file = join(ctx.cwd, 'run.sh');
+    writeFileSync(file, 'old');
+    chmodSync(file, 0o755);
+    await write({ path: 'run.sh', content: '#!/bin/sh\necho new\n' });
+    expect(readFileSync(file, 'utf8')).toBe('#!/bin/sh\necho new\n');
+    expect(statSync(file).mode & 0o777).toBe(0o755);
+  });
+
+  it('writes through a symlink to its target', async () => {
+    const target = join(ctx.cwd, 'real.txt');
+    writeFileSync(target, 'old');
+    symlinkSync(target, join(ctx.cwd, 'link.txt'));
+    await write({ path: 'link.txt', content: 'new' });
+    expect(readFileSync(target, 'utf8')).toBe('new');
+  });
+
+  it("refuses directories and Hermes's own config.yaml and .env", async () => {
+    mkdirSync(join(ctx.cwd, 'd'));
+    expect((await write({ path: 'd', content: 'x' })).content).toContain('is a directory');
+    for (const file of [ctx.home.configFile, ctx.home.envFile]) {
+      const r = await write({ path: file, content: 'approvals: {mode: off}\n' });
+      expect(r.ok).toBe(false);
+      expect(r.content).toContain("Hermes's own settings file");
+    }
+  });
+
+  it('requires content, naming the field', async () => {
+    const r = await write({ path: 'x.txt' });
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('missing required argument: "content"');
+  });
+});

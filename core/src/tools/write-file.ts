@@ -1,0 +1,78 @@
+/**
+ * The `write_file` tool: replaces a file's whole content (issue 2 "Tools").
+ *
+ * Creates missing parent folders; writes atomically (temp file + fsync + rename, so a crash
+ * leaves the old or the new content, never a mix); keeps the permission bits of an existing file;
+ * writes through a symlink to its target instead of replacing the link. Refuses directories and
+ * Hermes's own `config.yaml` / `.env` (see `paths.ts`).
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { stringArg, toolError } from './args.js';
+import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
+import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
+
+/**
+ * Writes `content` to `file` atomically, creating folders, keeping an existing file's mode and
+ * following a symlink to its target.
+ * @returns the number of bytes written (UTF-8).
+ */
+export function writeTextFile(file: string, content: string): number {
+  let target = file;
+  let mode = 0o644;
+  try {
+    target = realpathSync(file);
+    mode = statSync(target).mode & 0o7777;
+  } catch {
+    /* a new file */
+  }
+  const data = Buffer.from(content, 'utf8');
+  writeFileAtomic(target, data, mode);
+  return data.length;
+}
+
+async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const raw = stringArg(args, 'path');
+  const content = stringArg(args, 'content');
+  if (!raw || raw.trim() === '') return toolError('write_file', 'argument "path" must not be empty');
+  if (content === undefined) return toolError('write_file', 'argument "content" is required');
+  const file = resolveToolPath(ctx.cwd, raw);
+  const shown = displayPath(ctx.cwd, file);
+  const refused = protectedWriteReason(ctx, file);
+  if (refused) return toolError('write_file', refused);
+  try {
+    if (statSync(file).isDirectory()) return toolError('write_file', `${shown} is a directory`);
+  } catch {
+    /* does not exist yet */
+  }
+  const bytes = writeTextFile(file, content);
+  const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  return {
+    ok: true,
+    content: `Wrote ${bytes} bytes (${lines} lines) to ${shown}`,
+    summary: `${shown}: ${bytes} bytes`,
+  };
+}
+
+/** The `write_file` tool definition. Parameters follow the original: path, content. */
+export const writeFileTool: ToolDefinition = {
+  name: 'write_file',
+  description:
+    'Write a file, replacing its whole content (parent folders are created). Use it for new files or full ' +
+    'rewrites; for small changes to an existing file use patch. Use this instead of echo/cat redirection in ' +
+    'the terminal.',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: {
+        type: 'string',
+        description: 'Path of the file (absolute, ~/…, or relative to the working directory).',
+      },
+      content: { type: 'string', description: 'The complete new content of the file.' },
+    },
+    required: ['path', 'content'],
+  },
+  readOnly: false,
+  summarize: (args) => String(args.path ?? ''),
+  handler,
+};
