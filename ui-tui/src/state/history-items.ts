@@ -1,0 +1,125 @@
+/**
+ * Turns stored history (a snapshot's messages and in-flight turn) into transcript item drafts,
+ * and merges a fresh snapshot into what is already on screen without duplicating or dropping a
+ * message (after a reconnect with `truncated`, or a daemon restart).
+ */
+import type { Inflight, StoredMessage } from '@hermes/core/protocol';
+import type { ItemDraft, TranscriptItem } from './types.js';
+
+/** Largest tool result kept as expandable detail, characters. */
+export const TOOL_DETAIL_MAX = 4_000;
+
+/** First non-empty line of a text, shortened. */
+export function firstLine(text: string, max = 120): string {
+  const line = text.split('\n').find((l) => l.trim().length > 0) ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function parseArgs(json: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(json);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Drafts for stored messages plus the in-flight turn's parts that are not stored yet.
+ * A stored `streaming` assistant message is the in-flight reply itself: it is left to the live
+ * part while a turn runs, and shown as interrupted when no turn runs (the daemon died mid-reply).
+ */
+export function draftsFromHistory(messages: StoredMessage[], inflight: Inflight | null): ItemDraft[] {
+  const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+  const out: ItemDraft[] = [];
+  for (const m of messages) {
+    const content = m.content ?? '';
+    if (m.role === 'user') {
+      out.push({ kind: 'user', text: content });
+    } else if (m.role === 'assistant') {
+      for (const c of m.tool_calls ?? []) calls.set(c.id, { name: c.name, args: parseArgs(c.arguments) });
+      if (m.status === 'streaming' && inflight) continue;
+      if (content.trim().length === 0) continue;
+      const status = m.status === 'streaming' ? 'interrupted' : (m.status ?? 'complete');
+      out.push({ kind: 'assistant', text: content, status });
+    } else {
+      const id = m.tool_call_id ?? `tool-${m.id}`;
+      const call = calls.get(id);
+      out.push({
+        kind: 'tool',
+        toolId: id,
+        name: m.tool_name ?? call?.name ?? 'tool',
+        args: call?.args ?? {},
+        summary: firstLine(content),
+        ok: null,
+        durationMs: null,
+        detail: content.length > TOOL_DETAIL_MAX ? `${content.slice(0, TOOL_DETAIL_MAX)}…` : content,
+      });
+    }
+  }
+  if (inflight) {
+    const lastUser = [...out].reverse().find((d) => d.kind === 'user');
+    if (inflight.prompt && lastUser?.text !== inflight.prompt)
+      out.push({ kind: 'user', text: inflight.prompt });
+    const known = new Set(out.flatMap((d) => (d.kind === 'tool' ? [d.toolId] : [])));
+    for (const t of inflight.completed_tools ?? []) {
+      if (known.has(t.tool_id)) continue;
+      out.push({
+        kind: 'tool',
+        toolId: t.tool_id,
+        name: t.name || 'tool',
+        args: {},
+        summary: t.summary,
+        ok: t.ok,
+        durationMs: t.duration_ms,
+      });
+    }
+  }
+  return out;
+}
+
+/** Identity of an item for matching screen against history; notices have none. */
+export function itemKey(d: ItemDraft): string | null {
+  switch (d.kind) {
+    case 'user':
+      return `u:${d.text.trim()}`;
+    case 'assistant':
+      return `a:${d.text.trim()}`;
+    case 'tool':
+      return `t:${d.toolId}`;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Which drafts of a fresh snapshot are not on screen yet. The snapshot holds the latest stored
+ * messages in order; what the screen shows is a prefix of that sequence. The newest shown item is
+ * looked up in the snapshot (checked against up to three items before it) and everything after it
+ * is new. When nothing shown is found, everything is new and `gap` tells that messages in between
+ * may be missing from the screen.
+ */
+export function newDraftsAfter(
+  shown: TranscriptItem[],
+  drafts: ItemDraft[],
+): { fresh: ItemDraft[]; gap: boolean } {
+  const shownKeys = shown.map(itemKey).filter((k): k is string => k !== null);
+  if (shownKeys.length === 0) return { fresh: drafts, gap: false };
+  const keys = drafts.map(itemKey);
+  const last = shownKeys[shownKeys.length - 1];
+  for (let j = keys.length - 1; j >= 0; j--) {
+    if (keys[j] !== last) continue;
+    let ok = true;
+    for (let back = 1; back <= 3; back++) {
+      const sk = shownKeys[shownKeys.length - 1 - back];
+      const dk = keys[j - back];
+      if (sk === undefined || dk === undefined) break;
+      if (sk !== dk) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return { fresh: drafts.slice(j + 1), gap: false };
+  }
+  return { fresh: drafts, gap: true };
+}

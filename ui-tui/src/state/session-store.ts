@@ -1,0 +1,357 @@
+/**
+ * The session reducer: a plain function from (state, action) to state, testable without Ink.
+ * It applies a `session.attach` result (snapshot or replay), then live events in seq order,
+ * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
+ */
+import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
+import type { AttachResult, ConnectionState } from '../client/types.js';
+import { draftsFromHistory, newDraftsAfter } from './history-items.js';
+import type { ItemDraft, OpenRequestView, RunningToolView, SessionState, TranscriptItem } from './types.js';
+
+/** Most finished items kept in memory (older ones stay in the terminal's scrollback). */
+export const MAX_ITEMS = 500;
+const MAX_SEEN_REQUESTS = 50;
+
+/** What can happen to the session view. */
+export type SessionAction =
+  | { type: 'connection'; state: ConnectionState }
+  | { type: 'connected'; connectionId: string; profile: string }
+  | { type: 'attach'; result: AttachResult; now: number }
+  | { type: 'event'; event: WireEvent; now: number }
+  | { type: 'request'; request: OpenRequestView }
+  | { type: 'request.answered'; requestId: string }
+  | { type: 'notice'; text: string; tone?: 'info' | 'warn' | 'error' }
+  | { type: 'clear' }
+  | { type: 'detached' };
+
+/** The state before anything is attached. */
+export function initialSessionState(): SessionState {
+  return {
+    sessionId: null,
+    session: null,
+    epoch: null,
+    lastSeq: -1,
+    items: [],
+    nextN: 0,
+    hasMore: false,
+    streaming: null,
+    tools: [],
+    queued: [],
+    requests: [],
+    seenRequests: [],
+    busy: false,
+    activity: null,
+    activityText: null,
+    turnStartedAt: null,
+    usage: null,
+    connection: 'disconnected',
+    connectionId: null,
+    profile: null,
+    lastReply: null,
+  };
+}
+
+/** Appends drafts with fresh ordinals, trimming the window to `MAX_ITEMS`. */
+export function appendItems(state: SessionState, drafts: ItemDraft[]): SessionState {
+  if (drafts.length === 0) return state;
+  let n = state.nextN;
+  const added: TranscriptItem[] = drafts.map((d) => ({ ...d, n: n++ }));
+  let items = state.items.concat(added);
+  if (items.length > MAX_ITEMS) items = items.slice(items.length - MAX_ITEMS);
+  let lastReply = state.lastReply;
+  for (const d of drafts) if (d.kind === 'assistant') lastReply = d.text;
+  return { ...state, items, nextN: n, lastReply };
+}
+
+/** Reduces one action. */
+export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
+  switch (action.type) {
+    case 'connection':
+      return { ...state, connection: action.state };
+    case 'connected':
+      return { ...state, connectionId: action.connectionId, profile: action.profile };
+    case 'attach':
+      return applyAttach(state, action.result, action.now);
+    case 'event':
+      return applyEvent(state, action.event, action.now);
+    case 'request':
+      return addRequest(state, action.request);
+    case 'request.answered':
+      return { ...state, requests: state.requests.filter((r) => r.requestId !== action.requestId) };
+    case 'notice':
+      return appendItems(state, [{ kind: 'notice', text: action.text, tone: action.tone ?? 'info' }]);
+    case 'clear':
+      return { ...state, items: [] };
+    case 'detached':
+      return {
+        ...initialSessionState(),
+        nextN: state.nextN,
+        items: state.items,
+        connection: state.connection,
+        connectionId: state.connectionId,
+        profile: state.profile,
+        lastReply: state.lastReply,
+      };
+  }
+}
+
+function addRequest(state: SessionState, req: OpenRequestView): SessionState {
+  const seen = state.seenRequests.includes(req.requestId)
+    ? state.seenRequests
+    : [...state.seenRequests, req.requestId].slice(-MAX_SEEN_REQUESTS);
+  if (state.requests.some((r) => r.requestId === req.requestId)) return { ...state, seenRequests: seen };
+  return { ...state, requests: [...state.requests, req], seenRequests: seen };
+}
+
+/** Converts a protocol open request (snapshot) to the view, or null when malformed. */
+export function requestView(
+  kind: string,
+  requestId: string,
+  params: Record<string, unknown>,
+): OpenRequestView | null {
+  if (kind === 'approval' && typeof params.command === 'string') {
+    return {
+      requestId,
+      kind: 'approval',
+      params: {
+        command: params.command,
+        description: typeof params.description === 'string' ? params.description : '',
+        choices: Array.isArray(params.choices)
+          ? params.choices.map(String)
+          : ['once', 'session', 'always', 'deny'],
+        ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
+      },
+    };
+  }
+  if (kind === 'clarify' && typeof params.question === 'string') {
+    return {
+      requestId,
+      kind: 'clarify',
+      params: {
+        question: params.question,
+        ...(Array.isArray(params.choices) ? { choices: params.choices.map(String) } : {}),
+        ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
+      },
+    };
+  }
+  return null;
+}
+
+function openRequests(list: AttachResult['open_requests']): OpenRequestView[] {
+  return list.flatMap((r) => {
+    const v = requestView(r.kind, r.request_id, r.params);
+    return v ? [v] : [];
+  });
+}
+
+function sessionFields(session: SessionInfo): Partial<SessionState> {
+  return { session, sessionId: session.id, profile: session.profile };
+}
+
+function applyAttach(state: SessionState, result: AttachResult, now: number): SessionState {
+  const sameSession = state.sessionId === result.session.id;
+  if (result.kind === 'replay') {
+    let s: SessionState = { ...state, ...sessionFields(result.session), epoch: result.epoch };
+    for (const ev of result.events) s = applyEvent(s, ev, now);
+    const requests = openRequests(result.open_requests);
+    const seen = [...new Set([...s.seenRequests, ...requests.map((r) => r.requestId)])].slice(
+      -MAX_SEEN_REQUESTS,
+    );
+    return { ...s, requests, seenRequests: seen, lastSeq: Math.max(s.lastSeq, result.seq) };
+  }
+  const drafts = draftsFromHistory(result.messages, result.inflight);
+  const inflight = result.inflight;
+  const requests = openRequests(result.open_requests);
+  let s: SessionState = {
+    ...state,
+    ...sessionFields(result.session),
+    epoch: result.epoch,
+    lastSeq: result.seq,
+    hasMore: result.has_more,
+    streaming: inflight ? { text: inflight.text, reasoning: inflight.reasoning } : null,
+    tools: (inflight?.tools ?? []).map((t) => ({
+      toolId: t.tool_id,
+      name: t.name,
+      args: t.args,
+      ...(t.summary !== undefined ? { summary: t.summary } : {}),
+      startedAt: t.started_at,
+    })),
+    queued: result.queued,
+    requests,
+    seenRequests: requests.map((r) => r.requestId),
+    busy: result.session.busy ?? inflight !== null,
+    activity: inflight?.status ?? null,
+    activityText: null,
+    turnStartedAt: inflight?.started_at ?? null,
+    ...(sameSession ? {} : { usage: null }),
+  };
+  if (!sameSession) {
+    // A different session: its history follows what is already printed (nothing is erased).
+    return appendItems({ ...s, items: [] }, drafts);
+  }
+  const { fresh, gap } = newDraftsAfter(state.items, drafts);
+  if (gap && state.items.length > 0) {
+    s = appendItems(s, [
+      { kind: 'notice', text: 'Reconnected: some earlier messages are not shown here.', tone: 'warn' },
+    ]);
+  }
+  return appendItems(s, fresh);
+}
+
+function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionState {
+  if (ev.type === 'gateway.shutdown') {
+    const reason = typeof ev.payload.reason === 'string' ? ev.payload.reason : 'shutdown';
+    return appendItems(state, [
+      { kind: 'notice', text: `The daemon is shutting down (${reason}).`, tone: 'warn' },
+    ]);
+  }
+  if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
+  const s: SessionState = { ...state, lastSeq: ev.seq };
+  const p = ev.payload;
+  const at = ev.ts ?? now;
+  const str = (k: string): string => (typeof p[k] === 'string' ? (p[k] as string) : '');
+  switch (ev.type) {
+    case 'session.info': {
+      const session = p.session as SessionInfo | undefined;
+      return session ? { ...s, session, ...(session.busy !== undefined ? { busy: session.busy } : {}) } : s;
+    }
+    case 'turn.start': {
+      const promptId = str('prompt_id');
+      const next: SessionState = {
+        ...s,
+        busy: true,
+        turnStartedAt: at,
+        streaming: null,
+        tools: [],
+        activity: 'thinking',
+        activityText: null,
+        queued: s.queued.filter((q) => q.prompt_id !== promptId),
+      };
+      return appendItems(next, [{ kind: 'user', text: str('text'), ...(p.by ? { by: str('by') } : {}) }]);
+    }
+    case 'turn.end':
+      return {
+        ...s,
+        busy: false,
+        turnStartedAt: null,
+        streaming: null,
+        tools: [],
+        activity: null,
+        activityText: null,
+      };
+    case 'prompt.queued':
+      return { ...s, queued: Array.isArray(p.queued) ? (p.queued as SessionState['queued']) : [] };
+    case 'message.start':
+      return { ...s, streaming: { text: '', reasoning: '' } };
+    case 'message.delta':
+      return {
+        ...s,
+        streaming: { text: (s.streaming?.text ?? '') + str('text'), reasoning: s.streaming?.reasoning ?? '' },
+      };
+    case 'reasoning.delta':
+      return {
+        ...s,
+        streaming: { text: s.streaming?.text ?? '', reasoning: (s.streaming?.reasoning ?? '') + str('text') },
+      };
+    case 'message.complete': {
+      const text = str('text');
+      const next = { ...s, streaming: null };
+      return text.trim()
+        ? appendItems(next, [{ kind: 'assistant', text, status: str('status') || 'complete' }])
+        : next;
+    }
+    case 'tool.start': {
+      const tool: RunningToolView = {
+        toolId: str('tool_id'),
+        name: str('name'),
+        args: (p.args as Record<string, unknown>) ?? {},
+        ...(typeof p.summary === 'string' ? { summary: p.summary } : {}),
+        startedAt: at,
+      };
+      return { ...s, tools: [...s.tools.filter((t) => t.toolId !== tool.toolId), tool] };
+    }
+    case 'tool.progress':
+      return {
+        ...s,
+        tools: s.tools.map((t) => (t.toolId === p.tool_id ? { ...t, progress: str('text') } : t)),
+      };
+    case 'tool.complete': {
+      const running = s.tools.find((t) => t.toolId === p.tool_id);
+      const next = { ...s, tools: s.tools.filter((t) => t.toolId !== p.tool_id) };
+      return appendItems(next, [
+        {
+          kind: 'tool',
+          toolId: str('tool_id'),
+          name: running?.name ?? 'tool',
+          args: running?.args ?? {},
+          summary: str('summary') || running?.summary || '',
+          ok: p.ok === true,
+          durationMs: typeof p.duration_ms === 'number' ? p.duration_ms : null,
+        },
+      ]);
+    }
+    case 'status.update':
+      return { ...s, activity: str('state') || null, activityText: str('text') || null };
+    case 'session.usage': {
+      const u = p.usage as { total_tokens?: number } | undefined;
+      return {
+        ...s,
+        usage: {
+          totalTokens: u?.total_tokens ?? 0,
+          contextTokens:
+            typeof p.context_tokens === 'number' ? p.context_tokens : (s.usage?.contextTokens ?? null),
+          contextWindow:
+            typeof p.context_window === 'number' ? p.context_window : (s.usage?.contextWindow ?? null),
+        },
+      };
+    }
+    case 'request.resolved':
+      return resolveRequest(s, str('request_id'), p.choice, str('by'));
+    case 'error':
+      return appendItems(s, [{ kind: 'notice', text: `Error: ${str('message')}`, tone: 'error' }]);
+    default:
+      return s;
+  }
+}
+
+/** Words a resolved request: which answer was given, and by whom. */
+export function describeResolution(
+  kind: 'approval' | 'clarify',
+  choice: unknown,
+  by: string,
+  connectionId: string | null,
+): { text: string; tone: 'info' | 'warn' } {
+  const who =
+    by === `connection:${connectionId}`
+      ? 'answered here'
+      : by.startsWith('connection:')
+        ? 'answered in another window'
+        : by === 'timeout'
+          ? 'no answer in time'
+          : by === 'interrupt'
+            ? 'turn interrupted'
+            : `by ${by}`;
+  if (kind === 'clarify') {
+    return choice === null || choice === undefined
+      ? { text: `Question cancelled (${who})`, tone: 'warn' }
+      : { text: `Question answered: ${String(choice)} (${who})`, tone: 'info' };
+  }
+  const words: Record<string, string> = {
+    once: '✓ Approved once',
+    session: '✓ Approved for this session',
+    always: '✓ Approved always',
+  };
+  const c = typeof choice === 'string' ? choice : 'deny';
+  const text = words[c] ?? '✗ Denied';
+  return { text: `${text} (${who})`, tone: text.startsWith('✗') ? 'warn' : 'info' };
+}
+
+function resolveRequest(state: SessionState, requestId: string, choice: unknown, by: string): SessionState {
+  const req = state.requests.find((r) => r.requestId === requestId);
+  const known = req !== undefined || state.seenRequests.includes(requestId);
+  const next = { ...state, requests: state.requests.filter((r) => r.requestId !== requestId) };
+  if (!known) return next;
+  const kind = req?.kind ?? (requestId.startsWith('clarify') ? 'clarify' : 'approval');
+  const { text, tone } = describeResolution(kind, choice, by, state.connectionId);
+  return appendItems(next, [{ kind: 'notice', text, tone }]);
+}

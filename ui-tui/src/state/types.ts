@@ -1,0 +1,121 @@
+/** The TUI's view of one session: transcript items, the live part of a turn, and status. */
+import type { QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
+import type { ConnectionState } from '../client/types.js';
+
+/** A user prompt as shown in the transcript. */
+export interface UserItem {
+  kind: 'user';
+  text: string;
+  /** Who submitted it (`client:connection`), when known. */
+  by?: string;
+}
+
+/** A finished assistant message. */
+export interface AssistantItem {
+  kind: 'assistant';
+  text: string;
+  /** `complete`, `interrupted`, `error`, `max_turns`. */
+  status: string;
+}
+
+/** A finished tool call. */
+export interface ToolItem {
+  kind: 'tool';
+  toolId: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Short summary of the result (or of the arguments). */
+  summary: string;
+  /** Outcome; null when unknown (rebuilt from stored history). */
+  ok: boolean | null;
+  durationMs: number | null;
+  /** Full result text, when known (stored history), capped. */
+  detail?: string;
+}
+
+/** A line the TUI adds itself: resolved approvals, errors, command output. */
+export interface NoticeItem {
+  kind: 'notice';
+  text: string;
+  tone: 'info' | 'warn' | 'error';
+}
+
+/** An item before it is placed in the transcript. */
+export type ItemDraft = UserItem | AssistantItem | ToolItem | NoticeItem;
+
+/** A transcript item; `n` is its ordinal, unique and increasing for the TUI's life. */
+export type TranscriptItem = ItemDraft & { n: number };
+
+/** A tool that is still running. */
+export interface RunningToolView {
+  toolId: string;
+  name: string;
+  args: Record<string, unknown>;
+  summary?: string;
+  startedAt: number;
+  /** Latest progress line. */
+  progress?: string;
+}
+
+/** Params of an approval request as the card needs them. */
+export interface ApprovalParams {
+  command: string;
+  description: string;
+  choices: string[];
+  expires_at?: number;
+}
+
+/** Params of a clarify request. */
+export interface ClarifyParams {
+  question: string;
+  choices?: string[];
+  expires_at?: number;
+}
+
+/** An approval or question waiting for an answer. */
+export type OpenRequestView =
+  | { requestId: string; kind: 'approval'; params: ApprovalParams }
+  | { requestId: string; kind: 'clarify'; params: ClarifyParams };
+
+/** Token usage as the status bar shows it. */
+export interface UsageView {
+  totalTokens: number;
+  contextTokens: number | null;
+  contextWindow: number | null;
+}
+
+/** Everything the screen shows about the attached session. */
+export interface SessionState {
+  sessionId: string | null;
+  session: SessionInfo | null;
+  /** Daemon epoch of the last attach. */
+  epoch: string | null;
+  /** Last seq applied; events at or below it are duplicates. */
+  lastSeq: number;
+  /** Finished items, oldest first: a bounded window of the transcript. */
+  items: TranscriptItem[];
+  /** Ordinal the next item gets. */
+  nextN: number;
+  /** True when older messages exist than the first one attached. */
+  hasMore: boolean;
+  /** Assistant text (and reasoning) streaming in, not yet finished. */
+  streaming: { text: string; reasoning: string } | null;
+  tools: RunningToolView[];
+  queued: QueuedPrompt[];
+  requests: OpenRequestView[];
+  /** Ids of requests shown recently (to word `request.resolved`). */
+  seenRequests: string[];
+  busy: boolean;
+  /** `thinking`, `tools`, `waiting_approval` … from `status.update`. */
+  activity: string | null;
+  activityText: string | null;
+  /** When the running turn began, epoch ms. */
+  turnStartedAt: number | null;
+  usage: UsageView | null;
+  connection: ConnectionState;
+  /** This client's connection id (to tell "answered here" from "answered elsewhere"). */
+  connectionId: string | null;
+  profile: string | null;
+  /** Text of the last finished assistant reply (for /copy), kept even after /clear. */
+  lastReply: string | null;
+}
