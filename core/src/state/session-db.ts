@@ -130,9 +130,9 @@ export class SessionDB extends StateStore {
     const exact = this.getSession(ref) ?? this.findSessionByTitle(ref);
     if (exact || ref.length < 4) return exact;
     const rows = this.read('resolveSession', () =>
-      this.stmt(`SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at DESC LIMIT 6`).all(
-        `${ref.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-      ),
+      this.stmt(
+        `SELECT * FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at DESC, rowid DESC LIMIT 6`,
+      ).all(`${ref.replace(/[\\%_]/g, (c) => `\\${c}`)}%`),
     ) as SessionRecord[];
     if (rows.length <= 1) return rows[0];
     const ids = rows.slice(0, 5).map((r) => r.id);

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { displayWidth, formatAge, formatSearchHits, summarizeToolCalls, truncate } from './format.js';
+
+describe('sessions formatting', () => {
+  it('formats ages', () => {
+    const now = Date.UTC(2026, 10, 29, 12);
+    expect(formatAge(now - 3_000, now)).toBe('just now');
+    expect(formatAge(now - 45_000, now)).toBe('45s ago');
+    expect(formatAge(now - 12 * 60_000, now)).toBe('12m ago');
+    expect(formatAge(now - 3 * 3_600_000, now)).toBe('3h ago');
+    expect(formatAge(now - 5 * 86_400_000, now)).toBe('5d ago');
+    expect(formatAge(now - 60 * 86_400_000, now)).toMatch(/^2026-09-30$/);
+  });
+
+  it('measures and truncates by terminal columns', () => {
+    expect(displayWidth('数据库')).toBe(6);
+    expect(truncate('hello world', 8)).toBe('hello w…');
+    expect(truncate('数据库设计讨论', 7)).toBe('数据库…');
+    expect(truncate('short', 10)).toBe('short');
+  });
+
+  it('summarises tool calls', () => {
+    const calls = JSON.stringify([
+      { function: { name: 'read_file', arguments: '{"path":"a.ts","offset":10}' } },
+    ]);
+    expect(summarizeToolCalls(calls)).toEqual(['read_file(a.ts, 10)']);
+    expect(summarizeToolCalls('not json')).toEqual(['not json']);
+    expect(summarizeToolCalls(null)).toEqual([]);
+  });
+
+  it('shows search hits with snippets (bold matches on a terminal)', () => {
+    const hit = {
+      session_id: 's1',
+      message_id: 1,
+      role: 'tool',
+      snippet: 'a [match]\nhere',
+      timestamp: 0,
+      session_title: null,
+    };
+    expect(formatSearchHits([hit], 'match', { now: 0 })).toBe(
+      's1  (untitled)  tool · just now\n    a [match] here\n',
+    );
+    expect(formatSearchHits([hit], 'match', { now: 0, color: true })).toContain('\u001b[1mmatch\u001b[22m');
+    expect(formatSearchHits([], 'zzz', { now: 0 })).toBe('No messages match "zzz".\n');
+  });
+});
