@@ -1,0 +1,72 @@
+import chalk from 'chalk';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadMarkdown, renderMarkdown } from './render.js';
+
+const ESC = '\u001b';
+const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
+const strip = (s: string): string => s.replace(SGR, '');
+const level = chalk.level;
+afterEach(() => {
+  chalk.level = level;
+});
+
+const doc = [
+  '# Title',
+  '',
+  'Some *text* with `code` and a [link](https://example.com).',
+  '',
+  '- first',
+  '- second',
+  '',
+  '> a quote',
+  '',
+  '| a | b |',
+  '|---|---|',
+  '| 1 | 2 |',
+  '',
+  '```js',
+  'const x = "s";',
+  '```',
+  '',
+  '```diff',
+  '-old line',
+  '+new line',
+  '```',
+].join('\n');
+
+describe('renderMarkdown', () => {
+  beforeAll(async () => {
+    await loadMarkdown();
+  });
+
+  it('renders headings, lists, quotes, tables, links and code for the terminal', () => {
+    chalk.level = 1;
+    const out = renderMarkdown(doc, 60);
+    const plain = strip(out);
+    expect(plain).toContain('# Title');
+    expect(plain).toMatch(/\* first\n\s*\* second/);
+    expect(plain).toContain('a quote');
+    expect(plain).toMatch(/│ a\s+│ b\s+│/);
+    expect(plain).toContain('https://example.com');
+    expect(plain).toContain('  const x = "s";');
+    // highlighted: the keyword and the string carry colour codes
+    expect(out).toContain(`${ESC}[34mconst${ESC}[39m`);
+    expect(out).toContain(`${ESC}[32m"s"${ESC}[39m`);
+    // diff lines coloured red/green
+    expect(out).toContain(`${ESC}[31m-old line${ESC}[39m`);
+    expect(out).toContain(`${ESC}[32m+new line${ESC}[39m`);
+  });
+
+  it('writes no escape codes at colour level 0 (NO_COLOR)', () => {
+    chalk.level = 0;
+    const out = renderMarkdown(doc, 60);
+    expect(out).not.toContain(ESC);
+    expect(out).toContain('const x = "s";');
+  });
+
+  it('reflows paragraphs to the width', () => {
+    chalk.level = 0;
+    const out = renderMarkdown('word '.repeat(40), 30);
+    for (const line of out.split('\n')) expect(line.length).toBeLessThanOrEqual(30);
+  });
+});

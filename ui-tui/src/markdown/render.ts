@@ -1,0 +1,132 @@
+/**
+ * Markdown for the terminal: marked + marked-terminal, fenced code highlighted by cli-highlight
+ * with ANSI-name colours, diffs coloured. The libraries are loaded on demand (`loadMarkdown`), so
+ * start-up does not wait for them; until then `renderMarkdown` returns the text as is.
+ */
+import chalk from 'chalk';
+import type { Marked, Tokens } from 'marked';
+import { colorDiff } from './diff.js';
+import { codeTheme } from './highlight-theme.js';
+
+type Renderer = (text: string) => string;
+interface Libs {
+  Marked: typeof Marked;
+  markedTerminal: (opts: object, highlightOpts: object) => object;
+  highlight: (code: string, opts: object) => string;
+  supportsLanguage: (lang: string) => boolean;
+}
+
+let libs: Libs | null = null;
+let loading: Promise<void> | null = null;
+const byWidth = new Map<string, Renderer>();
+
+/** Loads the markdown libraries (once); resolves when `renderMarkdown` renders for real. */
+export function loadMarkdown(): Promise<void> {
+  loading ??= (async () => {
+    const [marked, mt, hl] = await Promise.all([
+      import('marked'),
+      import('marked-terminal'),
+      import('cli-highlight'),
+    ]);
+    libs = {
+      Marked: marked.Marked,
+      markedTerminal: mt.markedTerminal as unknown as Libs['markedTerminal'],
+      highlight: hl.highlight,
+      supportsLanguage: hl.supportsLanguage,
+    };
+  })();
+  return loading;
+}
+
+/** True once the libraries are loaded. */
+export function isMarkdownReady(): boolean {
+  return libs !== null;
+}
+
+function indent(text: string, by = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
+}
+
+/** Colours a fenced code block: diffs by line, known languages highlighted, others plain. */
+export function renderCode(code: string, lang: string | undefined): string {
+  const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
+  if (language === 'diff' || language === 'patch') return colorDiff(code);
+  if (!libs || !language || chalk.level === 0 || !libs.supportsLanguage(language)) return code;
+  try {
+    return libs.highlight(code, { language, ignoreIllegals: true, theme: codeTheme() });
+  } catch {
+    return code;
+  }
+}
+
+function build(l: Libs, width: number): Renderer {
+  const m = new l.Marked();
+  const id = (s: string): string => s;
+  m.use(
+    l.markedTerminal(
+      {
+        code: id,
+        blockquote: chalk.gray.italic,
+        html: chalk.gray,
+        heading: chalk.bold,
+        firstHeading: chalk.bold.underline,
+        hr: chalk.gray,
+        listitem: id,
+        table: id,
+        paragraph: id,
+        strong: chalk.bold,
+        em: chalk.italic,
+        codespan: chalk.cyan,
+        del: chalk.strikethrough,
+        link: chalk.blue,
+        href: chalk.blue.underline,
+        text: id,
+        width,
+        reflowText: true,
+        showSectionPrefix: true,
+        tab: 2,
+        emoji: false,
+        // cli-table3 colours with its own library: no colour names at all when colour is off
+        tableOptions: {
+          style: chalk.level > 0 ? { head: ['bold'], border: ['gray'] } : { head: [], border: [] },
+        },
+      },
+      {},
+    ),
+  );
+  m.use({
+    renderer: {
+      code(token: Tokens.Code): string {
+        return `${indent(renderCode(token.text.replace(/\n$/, ''), token.lang))}\n\n`;
+      },
+    },
+  });
+  return (text) => {
+    const out = m.parse(text, { async: false });
+    return out.replace(/\s+$/, '');
+  };
+}
+
+/**
+ * Renders markdown to ANSI text for a terminal `width` columns wide. Falls back to the text as is
+ * before `loadMarkdown` finished, or if rendering fails.
+ */
+export function renderMarkdown(text: string, width: number): string {
+  if (!libs) return text;
+  const w = Math.max(20, Math.floor(width));
+  const key = `${w}:${chalk.level}`;
+  let r = byWidth.get(key);
+  if (!r) {
+    if (byWidth.size > 8) byWidth.clear();
+    r = build(libs, w);
+    byWidth.set(key, r);
+  }
+  try {
+    return r(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Rendering a reply while it streams: only its tail is live on screen (the whole reply is printed
+ * once when it completes), and the tail is rendered block by block with a cache, so each frame
+ * costs the size of the last block rather than of the whole reply.
+ */
+
+/**
+ * Splits markdown into blocks at blank lines outside fenced code; the last block is the one still
+ * growing. Joining the blocks with a blank line gives back the text (up to blank-line runs).
+ */
+export function splitBlocks(text: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split('\n')) {
+    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (m) {
+      const mark = m[1]!;
+      if (fence === null) fence = mark;
+      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
+    }
+    if (fence === null && line.trim() === '' && !m) {
+      if (current.length) blocks.push(current.join('\n'));
+      current = [];
+    } else {
+      current.push(line);
+    }
+  }
+  if (current.length) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** The visible tail of a streaming reply. */
+export interface StreamTail {
+  /** Rendered lines to show. */
+  text: string;
+  /** True when earlier lines are not shown. */
+  clipped: boolean;
+}
+
+/** Renders streaming tails with a cache of finished blocks. */
+export class StreamingRenderer {
+  private cache = new Map<string, string>();
+
+  /** @param render markdown → ANSI text for a width. */
+  constructor(
+    private readonly render: (md: string, width: number) => string,
+    private readonly maxCache = 256,
+  ) {}
+
+  /** The last `maxLines` rendered lines of `text`. */
+  tail(text: string, width: number, maxLines: number): StreamTail {
+    const blocks = splitBlocks(text);
+    const lines: string[] = [];
+    let i = blocks.length - 1;
+    for (; i >= 0 && lines.length < maxLines; i--) {
+      const rendered = this.renderBlock(blocks[i]!, width, i === blocks.length - 1);
+      const blockLines = rendered.split('\n');
+      if (lines.length) blockLines.push('');
+      lines.unshift(...blockLines);
+    }
+    const clipped = i >= 0 || lines.length > maxLines;
+    return { text: lines.slice(-maxLines).join('\n'), clipped };
+  }
+
+  private renderBlock(block: string, width: number, growing: boolean): string {
+    if (growing) return this.render(block, width);
+    const key = `${width}\u0000${block}`;
+    let out = this.cache.get(key);
+    if (out === undefined) {
+      out = this.render(block, width);
+      if (this.cache.size >= this.maxCache) this.cache.clear();
+      this.cache.set(key, out);
+    }
+    return out;
+  }
+}
