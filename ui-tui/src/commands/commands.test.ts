@@ -58,9 +58,7 @@ describe('parseInput', () => {
 describe('completeCommands', () => {
   it('lists prefix matches first, then inner matches', () => {
     expect(completeCommands('/').length).toBe(COMMANDS.length);
-    expect(completeCommands('/s').map((c) => c.name)).toEqual(
-      ['sessions', 'usage', 'sessions'].slice(0, 1).concat(['usage']),
-    );
+    expect(completeCommands('/s').map((c) => c.name)).toEqual(['sessions', 'resume', 'usage']);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);
     expect(completeCommands('/ex').map((c) => c.name)).toEqual(['quit']);
   });
