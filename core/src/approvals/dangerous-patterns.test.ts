@@ -102,6 +102,8 @@ const SAFE = [
   'curl -s https://example.com -o page.html',
   'docker ps',
   'mkdir -p build && cp a b',
+  'git restore --staged .',
+  'git checkout -b feature',
 ];
 
 describe('DANGEROUS_PATTERNS', () => {
@@ -158,6 +160,22 @@ describe('detectDangerousCommand', () => {
     ];
     for (const cmd of tricks)
       expect(detectDangerousCommand(cmd).length, JSON.stringify(cmd)).toBeGreaterThan(0);
+  });
+
+  it('stays linear on huge commands (a quadratic regex would blow the test timeout)', () => {
+    const huge = [
+      'echo ' + 'a'.repeat(200_000),
+      "cat <<'EOF' > f\n" + 'QUJD'.repeat(50_000) + '\nEOF',
+      'rm ' + 'x '.repeat(100_000),
+      'git ' + 'push '.repeat(40_000),
+      'base64 ' + '-d '.repeat(50_000),
+      'bash ' + '/a'.repeat(100_000),
+      'f' + '(){ '.repeat(50_000),
+    ];
+    for (const cmd of huge) expect(Array.isArray(detectDangerousCommand(cmd))).toBe(true);
+    expect(detectDangerousCommand('git ' + 'push '.repeat(1_000) + '--force').map((m) => m.key)).toContain(
+      'git-force-push',
+    );
   });
 
   it('normalizeCommand keeps newlines and collapses other whitespace', () => {

@@ -43,6 +43,16 @@ const CMD = String.raw`(?:^|[;&|\n(\x60]|\$\()\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:e
 const SEG = String.raw`[^;&|\n]*`;
 /** Raw block devices: SCSI/SATA/virtio/Xen/NVMe/eMMC disks, md/dm/loop/nbd, macOS disks. */
 const BLOCK_DEV = String.raw`/dev/(?:(?:sd|hd|vd|xvd|nvme|mmcblk|md|dm-|loop|nbd)[a-z0-9]*|r?disk[0-9][a-z0-9]*|mapper/\S+|disk/by-\S+)`;
+/** Where a command word may start: start of text, whitespace, a separator or an opening quote. */
+const WORD_START = String.raw`(?:^|(?<=[\s;&|(\x60"']))`;
+/** An optional folder prefix of a command word (`/usr/bin/`), matched in linear time. */
+const PATH_PREFIX = String.raw`(?:[\w.~+-]*/)*`;
+/**
+ * Text within one simple command up to and including the first `marker`, matched atomically
+ * (a lookahead plus a back-reference) so a long command with many markers cannot make the regex
+ * backtrack quadratically. Uses capture group 1: at most one per pattern.
+ */
+const upTo = (marker: string, char = String.raw`[^;&|\n]`): string => String.raw`(?=(${char}*?${marker}))\1`;
 /** Shells that run text handed to them. */
 const SHELLS = String.raw`(?:ba|z|k|da|fi|a)?sh`;
 
@@ -162,7 +172,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   // --- processes and the system -----------------------------------------------------------------
   {
     key: 'fork-bomb',
-    pattern: rx(String.raw`([\w:.]+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}`),
+    pattern: rx(String.raw`(?<![\w:.])([\w:.]+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}`),
     description: 'fork bomb',
   },
   {
@@ -222,18 +232,18 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'decode-pipe-shell',
     pattern: rx(
-      String.raw`\b(?:base64|base32|xxd|openssl)\b[^\n]*\s(?:-d|-D|--decode|-r)\b[^\n]*\|\s*(?:\S*/)?${SHELLS}\b`,
+      String.raw`\b(?:base64|base32|xxd|openssl)\b${upTo(String.raw`\s(?:-d|-D|--decode|-r)\b`, String.raw`[^\n]`)}[^\n]*\|\s*${PATH_PREFIX}${SHELLS}\b`,
     ),
     description: 'pipe decoded text into a shell (obfuscated command)',
   },
   {
     key: 'shell-inline-exec',
-    pattern: rx(String.raw`(?:^|[^\w-])(?:\S*/)?${SHELLS}\s+(?:-[a-z]+\s+)*-[a-z]*c[a-z]*(?=\s|$)`),
+    pattern: rx(String.raw`${WORD_START}${PATH_PREFIX}${SHELLS}\s+(?:-[a-z]+\s+)*-[a-z]*c[a-z]*(?=\s|$)`),
     description: 'run an inline shell script (bash -c / sh -c)',
   },
   {
     key: 'shell-heredoc',
-    pattern: rx(String.raw`(?:^|[^\w-])(?:\S*/)?${SHELLS}\s+(?:-\S+\s+)*<<`),
+    pattern: rx(String.raw`${WORD_START}${PATH_PREFIX}${SHELLS}\s+(?:-\S+\s+)*<<`),
     description: 'run a shell script from a here-document',
   },
   {
@@ -262,27 +272,31 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   // --- git --------------------------------------------------------------------------------------
   {
     key: 'git-force-push',
-    pattern: rx(String.raw`\bgit\b${SEG}\spush\b${SEG}\s(?:--force\S*|-[a-z]*f[a-z]*|\+\S+)(?=\s|$|[;&|])`),
+    pattern: rx(
+      String.raw`\bgit\b${upTo(String.raw`\spush\b`)}${SEG}\s(?:--force\S*|-[a-z]*f[a-z]*|\+\S+)(?=\s|$|[;&|])`,
+    ),
     description: 'git push --force (rewrites remote history)',
   },
   {
     key: 'git-push-delete',
-    pattern: rx(String.raw`\bgit\b${SEG}\spush\b${SEG}\s(?:--delete|-d|:\S+)(?=\s|$|[;&|])`),
+    pattern: rx(String.raw`\bgit\b${upTo(String.raw`\spush\b`)}${SEG}\s(?:--delete|-d|:\S+)(?=\s|$|[;&|])`),
     description: 'git push --delete (deletes a remote branch or tag)',
   },
   {
     key: 'git-reset-hard',
-    pattern: rx(String.raw`\bgit\b${SEG}\sreset\b${SEG}\s--h(?:a(?:rd?)?)?\b`),
+    pattern: rx(String.raw`\bgit\b${upTo(String.raw`\sreset\b`)}${SEG}\s--h(?:a(?:rd?)?)?\b`),
     description: 'git reset --hard (discards uncommitted changes)',
   },
   {
     key: 'git-clean-force',
-    pattern: rx(String.raw`\bgit\b${SEG}\sclean\b${SEG}\s(?:-[a-z]*f[a-z]*|--force)\b`),
+    pattern: rx(String.raw`\bgit\b${upTo(String.raw`\sclean\b`)}${SEG}\s(?:-[a-z]*f[a-z]*|--force)\b`),
     description: 'git clean -f (deletes untracked files)',
   },
   {
     key: 'git-discard-changes',
-    pattern: rx(String.raw`\bgit\b${SEG}\s(?:checkout|restore)\s+(?:-\S+\s+)*(?:--\s+)?\.(?:\s*$|\s*[;&|])`),
+    pattern: rx(
+      String.raw`\bgit\b${upTo(String.raw`\s(?:checkout|restore)\b`)}\s+(?:(?!--staged)-\S+\s+)*(?:--\s+)?\.(?:\s*$|\s*[;&|])`,
+    ),
     description: 'git checkout/restore . (discards all uncommitted changes)',
   },
   // --- packages and containers --------------------------------------------------------------------

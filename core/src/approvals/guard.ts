@@ -147,7 +147,15 @@ async function ask(
 export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
   const mode: ApprovalMode = opts.mode ?? opts.config.approvals.mode;
   const timeoutMs = opts.timeoutMs ?? opts.config.approvals.timeout * 1000;
-  const allowlist = new Set(opts.config.command_allowlist.map((e) => e.trim()));
+  // `entries` is the list as written; `allowlist` also holds each entry's normalised form.
+  const entries: string[] = [];
+  const allowlist = new Set<string>();
+  const allow = (entry: string): void => {
+    if (!entries.includes(entry)) entries.push(entry);
+    allowlist.add(entry.trim());
+    allowlist.add(normalizeCommand(entry));
+  };
+  opts.config.command_allowlist.forEach(allow);
   const sessionKeys = new Set<string>();
 
   const allowlisted = (m: DangerousMatch): boolean => allowlist.has(m.key) || allowlist.has(m.description);
@@ -155,7 +163,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
   async function persist(keys: string[]): Promise<void> {
     const writer = opts.persistAllowlist ?? true;
     if (writer === false) {
-      for (const k of keys) allowlist.add(k);
+      keys.forEach(allow);
       return;
     }
     if (writer === true) {
@@ -164,13 +172,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       const next = [...current];
       for (const k of keys) if (!next.includes(k)) next.push(k);
       setConfigValue(opts.home, 'command_allowlist', next);
-      for (const k of next) allowlist.add(k);
+      next.forEach(allow);
       return;
     }
-    const next = [...allowlist];
+    const next = [...entries];
     for (const k of keys) if (!next.includes(k)) next.push(k);
     await writer(next);
-    for (const k of next) allowlist.add(k);
+    next.forEach(allow);
   }
 
   async function check(command: string, signal?: AbortSignal): Promise<ApprovalVerdict> {
@@ -178,7 +186,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     if (matches.length === 0) return { allowed: true, reason: 'safe' };
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
 
-    if (allowlist.has(command.trim()) || allowlist.has(normalizeCommand(command))) {
+    if (allowlist.has(normalizeCommand(command))) {
       return { allowed: true, reason: 'allowlist' };
     }
     if (matches.every((m) => allowlisted(m) || sessionKeys.has(m.key))) {
