@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { truncateMiddle } from '../util/truncate.js';
+import { capHeadTail } from '../util/head-tail.js';
 
 /** File names looked for in each folder, in this order (issue 2 "Agent loop"). */
 export const CONTEXT_FILE_NAMES = ['AGENTS.md', '.hermes.md', 'CLAUDE.md', '.cursorrules'] as const;
@@ -38,12 +38,8 @@ export function findContextFile(cwd: string): ContextFile | undefined {
       try {
         if (existsSync(path) && statSync(path).isFile()) {
           const raw = stripFrontMatter(readFileSync(path, 'utf8')).trim();
-          const content = truncateMiddle(
-            raw,
-            CONTEXT_FILE_MAX_CHARS,
-            (cut) => `\n\n[... ${cut} chars of ${name} truncated ...]\n\n`,
-          );
-          return { path, content, truncated: content.length !== raw.length };
+          const { text: content, truncated } = capHeadTail(raw, CONTEXT_FILE_MAX_CHARS, { headRatio: 0.7 });
+          return { path, content, truncated };
         }
       } catch {
         /* unreadable: keep looking */
