@@ -72,7 +72,12 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   try {
     const model =
       opts.modelClient ??
-      createModelClient({ config, secrets, ...(opts.model ? { modelOverride: opts.model } : {}) });
+      createModelClient({
+        config,
+        secrets,
+        envFile: home.envFile,
+        ...(opts.model ? { modelOverride: opts.model } : {}),
+      });
     const tools = opts.tools ?? builtinTools();
 
     let session: SessionRecord | undefined;
