@@ -158,7 +158,7 @@ export const GatewayStatusResult = z.object({
   sessions_live: z.number().int().nonnegative(),
   /** Clients attached (initialized connections unless the session layer reports its own count). */
   clients_attached: z.number().int().nonnegative(),
-  /** Initialized WebSocket connections. */
+  /** Initialized WebSocket connections, not counting the one asking. */
   connections: z.number().int().nonnegative(),
   /** True once shutdown began (draining). */
   shutting_down: z.boolean(),
