@@ -3,6 +3,7 @@ import yargs, { type Argv } from 'yargs';
 import type { CliContext } from './context.js';
 import { chatCommand } from './commands/chat.js';
 import { configCommand } from './commands/config.js';
+import { gatewayCommand } from './commands/gateway.js';
 import { sessionsCommand } from './commands/sessions.js';
 
 /** Builds the parser for `argv` (profile flag already removed). */
@@ -18,6 +19,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     })
     .command(chatCommand(ctx))
     .command(configCommand(ctx))
+    .command(gatewayCommand(ctx))
     .command(sessionsCommand(ctx))
     .demandCommand(1, 'Give a command; see hermes --help')
     .strict()
