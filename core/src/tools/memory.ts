@@ -19,7 +19,6 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { stringArg, toolError } from './args.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -77,6 +76,7 @@ function listing(entries: readonly string[]): string {
 
 async function withLock<T>(file: string, fn: () => T): Promise<T> {
   mkdirSync(dirname(file), { recursive: true });
+  const { default: lockfile } = await import('proper-lockfile'); // loaded on first use
   const release = await lockfile.lock(file, {
     realpath: false,
     stale: 10_000,

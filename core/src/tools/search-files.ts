@@ -16,7 +16,6 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
-import { execa } from 'execa';
 import picomatch from 'picomatch';
 import { intArg, stringArg, toolError } from './args.js';
 import { displayPath, resolveToolPath } from './paths.js';
@@ -83,6 +82,7 @@ async function runRg(
   ctx: ToolContext,
   max: number,
 ): Promise<{ lines: string[]; error?: string }> {
+  const { execa } = await import('execa'); // loaded on first use: start-up speed
   const child = execa('rg', args, {
     cwd: ctx.cwd,
     stdin: 'ignore',

@@ -10,7 +10,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 import { looksBinary } from './read-file.js';
 
 /** Folders never searched. */
@@ -50,6 +49,7 @@ export async function listFilesJs(root: string): Promise<string[]> {
   const gitignore = join(root, '.gitignore');
   const ignore = [...ALWAYS_IGNORED];
   if (existsSync(gitignore)) ignore.push(...gitignoreToGlobs(readFileSync(gitignore, 'utf8')));
+  const { glob } = await import('tinyglobby'); // loaded on first use: start-up speed
   const files = await glob(['**/*'], {
     cwd: root,
     absolute: true,

@@ -15,7 +15,6 @@
  *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
  */
 import { existsSync, statSync } from 'node:fs';
-import { execa } from 'execa';
 import stripAnsi from 'strip-ansi';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
@@ -100,6 +99,7 @@ export interface RunCommandOptions {
 export async function runShellCommand(command: string, opts: RunCommandOptions): Promise<CommandOutcome> {
   const started = Date.now();
   const buffer = new HeadTailBuffer(opts.maxOutputChars ?? TERMINAL_MAX_OUTPUT_CHARS, { headRatio: 0.4 });
+  const { execa } = await import('execa'); // loaded on first use: start-up speed
   const child = execa(opts.shell ?? resolveShell(opts.env), ['-c', command], {
     cwd: opts.cwd,
     env: opts.env,
