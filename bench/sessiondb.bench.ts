@@ -96,7 +96,7 @@ async function appendsFourProcesses(): Promise<number[]> {
   return samples;
 }
 
-/** Builds the 100,000-message corpus (200 sessions of 500 messages) and returns the query mix. */
+/** Fills `db` with the 100,000-message corpus: 200 sessions of 500 messages, one transaction each. */
 function buildSearchCorpus(db: SessionDB, corpus: Corpus): void {
   for (let s = 0; s < CORPUS_MESSAGES / 500; s++) {
     const sid = db.createSession({ source: 'bench', title: `session ${s}` }).id;

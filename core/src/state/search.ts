@@ -7,8 +7,9 @@ import type Database from 'better-sqlite3';
 import type { FtsQuery } from './fts-query.js';
 import type { SearchHit, SearchOptions } from './types.js';
 
-/** Default and maximum number of hits. */
+/** Hits returned when the caller gives no limit. */
 export const DEFAULT_SEARCH_LIMIT = 20;
+/** Most hits one search returns, whatever the caller asks. */
 export const MAX_SEARCH_LIMIT = 500;
 
 /** Characters of context on each side of a match in LIKE snippets. */

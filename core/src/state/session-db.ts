@@ -37,6 +37,7 @@ import {
   sessionState,
 } from './validate.js';
 
+/** Re-exported so callers need one import: options, checkpoint cadence and error classes. */
 export { CHECKPOINT_EVERY, type SessionDBOptions } from './store.js';
 export { SessionDBError, SessionNotFoundError } from './errors.js';
 

@@ -55,7 +55,10 @@ export function count(value: unknown, field: string, file: string): number {
   return Math.round(n);
 }
 
-/** The row values of a new message, in column order (role … status). */
+/**
+ * The row values of a new message, in column order (role … status); timestamp defaults to `now`.
+ * @throws SessionDBError `EINVAL` naming the bad field (role, content, timestamp …).
+ */
 export function messageValues(msg: NewMessage, file: string, now: number): unknown[] {
   if (!msg || typeof msg !== 'object') throw invalid(file, 'message must be an object');
   if (!MESSAGE_ROLES.includes(msg.role)) {
