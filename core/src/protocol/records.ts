@@ -1,6 +1,5 @@
 /** Records carried by several methods: sessions, stored messages, open requests, snapshots. */
 import { z } from 'zod';
-import { Usage } from './events.js';
 
 /** A session as clients see it. Times are epoch ms. */
 export const SessionInfo = z.object({
@@ -90,4 +89,3 @@ export const OpenRequest = z.object({
   expires_at: z.number(),
 });
 export type OpenRequest = z.infer<typeof OpenRequest>;
-
