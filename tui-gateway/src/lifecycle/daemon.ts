@@ -97,6 +97,8 @@ export interface DaemonOptions {
   logLevel?: LogLevel;
   /** Check handler results against the schemas (default: NODE_ENV test/development). */
   validateResults?: boolean;
+  /** A connection that has not completed `initialize` after this long is closed (4001), ms (default 30,000). */
+  handshakeTimeoutMs?: number;
   /** WS ping interval, ms (default 15,000). */
   pingIntervalMs?: number;
   /** A connection silent this long is terminated, ms (default 45,000). */
@@ -164,6 +166,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
   const startedAt = new Date().toISOString();
   const startedMs = Date.now();
   const drainTimeoutMs = opts.drainTimeoutMs ?? 30_000;
+  const handshakeMs = opts.handshakeTimeoutMs ?? 30_000;
   const shutdown = new AbortController();
   const initCallbacks: Array<(conn: Connection) => void> = [];
   let server: GatewayServer | undefined;
@@ -240,6 +243,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
         ws.on('message', (data, isBinary) => {
           dispatcher.handleFrame(conn, toBuffer(data), isBinary);
         });
+        const handshake = setTimeout(() => {
+          if (conn.initialized || conn.closed) return;
+          log.warn(`connection ${conn.id} sent no initialize within ${handshakeMs} ms: closed`);
+          conn.close(CloseCode.HandshakeTimeout, 'initialize not received in time');
+        }, handshakeMs);
+        handshake.unref();
+        ws.once('close', () => clearTimeout(handshake));
       },
     });
     const previous = inspectDiscovery(home.discoveryFile);

@@ -25,12 +25,12 @@ import { nextServerRequestId, PendingServerRequests } from './server-requests.js
 export const CloseCode = {
   /** The daemon is shutting down. */
   GoingAway: 1001,
+  /** No `initialize` within the handshake timeout. */
+  HandshakeTimeout: 4001,
   /** A frame over the hard payload cap (ws closes by itself). */
   MessageTooBig: 1009,
   /** The outbound queue overflowed: the client was too slow; it recovers by replay. */
   QueueOverflow: 4008,
-  /** No frame and no pong for the idle timeout. */
-  IdleTimeout: 4009,
 } as const;
 
 /** How long a closing socket may take to finish its close handshake before it is terminated, ms. */

@@ -12,6 +12,7 @@ import { RpcMethodError } from '../rpc/types.js';
 
 let root: string;
 let daemon: DaemonHandle;
+let release: () => void = () => {};
 const clients: DaemonClient[] = [];
 
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
         if (command === 'missing') throw new RpcMethodError(RpcErrorCode.SessionNotFound, 'no session s1');
         if (command === 'crash') throw new Error('kaput');
         if (command === 'invalid') return { output: 42 } as never;
+        if (command === 'wait') await new Promise<void>((r) => (release = r));
         return { output: `ran ${command}`, handled: true };
       });
     },
@@ -93,6 +95,14 @@ describe('handshake', () => {
     expect(c.init).toMatchObject({ epoch: daemon.epoch, profile: 'default', profiles: ['default'] });
     expect(c.init?.connection_id).toMatch(/^c-/);
     expect((await c.call('ping')).pong).toBe(true);
+  });
+
+  it('answers ping while another request of the same connection is still running', async () => {
+    const c = await client();
+    const slow = c.call('slash.exec', { session_id: 's', command: 'wait' });
+    expect((await c.call('ping')).pong).toBe(true);
+    release();
+    expect(await slow).toEqual({ output: 'ran wait', handled: true });
   });
 
   it('refuses everything before initialize, and initialize twice', async () => {
@@ -214,5 +224,23 @@ describe('raw socket', () => {
     expect(await closed).toBe(1007);
     const other = await client();
     expect((await other.call('ping')).pong).toBe(true);
+  });
+});
+
+describe('handshake timeout', () => {
+  it('closes a connection that never initializes (4001)', async () => {
+    const r = mkdtempSync(join(tmpdir(), 'hermes-gw-hs-'));
+    const d = await startDaemon({ root: r, version: '1', systemdUnitFile: null, handshakeTimeoutMs: 100 });
+    try {
+      const idle = await connectDaemon({ port: d.port, token: d.token }, { name: 'idle', initialize: false });
+      const ok = await connectDaemon({ port: d.port, token: d.token }, { name: 'ok' });
+      expect((await idle.closed).code).toBe(4001);
+      await new Promise((res) => setTimeout(res, 150));
+      expect((await ok.call('ping')).pong).toBe(true);
+      await ok.close();
+    } finally {
+      await d.close();
+      rmSync(r, { recursive: true, force: true });
+    }
   });
 });
