@@ -5,6 +5,7 @@
  */
 import chalk from 'chalk';
 import type { Marked, Tokens } from 'marked';
+import { stripControls } from '../util/sanitize.js';
 import { colorDiff } from './diff.js';
 import { codeTheme } from './highlight-theme.js';
 
@@ -100,7 +101,7 @@ function build(l: Libs, width: number): Renderer {
   m.use({
     renderer: {
       code(token: Tokens.Code): string {
-        return `${indent(renderCode(token.text.replace(/\n$/, ''), token.lang))}\n\n`;
+        return `${indent(renderCode(stripControls(token.text.replace(/\n$/, '')), token.lang))}\n\n`;
       },
     },
   });
@@ -115,7 +116,7 @@ function build(l: Libs, width: number): Renderer {
  * before `loadMarkdown` finished, or if rendering fails.
  */
 export function renderMarkdown(text: string, width: number): string {
-  if (!libs) return text;
+  if (!libs) return stripControls(text);
   const w = Math.max(20, Math.floor(width));
   const key = `${w}:${chalk.level}`;
   let r = byWidth.get(key);
@@ -127,6 +128,6 @@ export function renderMarkdown(text: string, width: number): string {
   try {
     return r(text);
   } catch {
-    return text;
+    return stripControls(text);
   }
 }

@@ -1,0 +1,55 @@
+/** One finished transcript item: a user prompt, an assistant reply (markdown), a tool line or a notice. */
+import { Box, Text } from 'ink';
+import { renderMarkdown } from '../markdown/render.js';
+import type { TranscriptItem } from '../state/types.js';
+import { cleanText } from './format.js';
+import { theme } from './theme.js';
+import { ToolLine } from './ToolLine.js';
+
+/** Props of `MessageView`. */
+export interface MessageViewProps {
+  item: TranscriptItem;
+  width: number;
+  /** Show tool details. */
+  toolDetails?: boolean;
+}
+
+const STATUS_NOTE: Record<string, string> = {
+  interrupted: '(interrupted)',
+  error: '(ended with an error)',
+  max_turns: '(stopped: too many steps)',
+};
+
+/** Renders one transcript item. */
+export function MessageView({ item, width, toolDetails = false }: MessageViewProps): React.JSX.Element {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <Box marginTop={1}>
+          <Text color={theme.user} bold>
+            {'› '}
+          </Text>
+          <Box flexShrink={1}>
+            <Text color={theme.user}>{cleanText(item.text)}</Text>
+          </Box>
+        </Box>
+      );
+    case 'assistant': {
+      const note = STATUS_NOTE[item.status];
+      return (
+        <Box flexDirection="column" marginTop={1}>
+          <Text>{renderMarkdown(item.text, width - 2)}</Text>
+          {note ? <Text color={theme.muted}>{note}</Text> : null}
+        </Box>
+      );
+    }
+    case 'tool':
+      return <ToolLine tool={item} expanded={toolDetails} width={width} />;
+    case 'notice':
+      return (
+        <Text color={item.tone === 'error' ? theme.error : item.tone === 'warn' ? theme.warn : theme.muted}>
+          {cleanText(item.text)}
+        </Text>
+      );
+  }
+}

@@ -1,0 +1,70 @@
+/** A list to pick from (sessions, models, profiles): Up/Down move, Enter picks, Esc closes. */
+import { Box, Text, useInput } from 'ink';
+import { useState } from 'react';
+import { cleanText, truncate } from './format.js';
+import { theme } from './theme.js';
+
+/** One row of a picker. */
+export interface PickerItem {
+  label: string;
+  /** Dimmed text after the label. */
+  detail?: string;
+}
+
+/** Props of `Picker`. */
+export interface PickerProps {
+  title: string;
+  items: PickerItem[];
+  onPick: (index: number) => void;
+  onCancel: () => void;
+  width?: number;
+  /** Rows shown at once (default 10). */
+  max?: number;
+  isActive?: boolean;
+}
+
+/** The picker. */
+export function Picker({
+  title,
+  items,
+  onPick,
+  onCancel,
+  width = 80,
+  max = 10,
+  isActive = true,
+}: PickerProps): React.JSX.Element {
+  const [sel, setSel] = useState(0);
+  useInput(
+    (_input, key) => {
+      if (key.escape) return onCancel();
+      if (key.upArrow) return setSel((i) => Math.max(0, i - 1));
+      if (key.downArrow) return setSel((i) => Math.min(items.length - 1, i + 1));
+      if (key.pageUp) return setSel((i) => Math.max(0, i - max));
+      if (key.pageDown) return setSel((i) => Math.min(items.length - 1, i + max));
+      if (key.return && items.length > 0) onPick(sel);
+    },
+    { isActive },
+  );
+  const start = Math.max(0, Math.min(sel - Math.floor(max / 2), items.length - max));
+  const shown = items.slice(start, start + max);
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.accent} paddingX={1} width={width}>
+      <Text bold>{title}</Text>
+      {items.length === 0 ? <Text color={theme.muted}>(nothing to show)</Text> : null}
+      {shown.map((it, i) => {
+        const on = start + i === sel;
+        const label = truncate(cleanText(it.label), Math.max(10, Math.floor((width - 6) * 0.5)));
+        return (
+          <Text key={start + i} wrap="truncate-end">
+            <Text color={on ? theme.accent : undefined} bold={on}>
+              {on ? '❯ ' : '  '}
+              {label}
+            </Text>
+            {it.detail ? <Text color={theme.muted}> {cleanText(it.detail)}</Text> : null}
+          </Text>
+        );
+      })}
+      <Text color={theme.muted}>↑/↓ move · Enter picks · Esc closes</Text>
+    </Box>
+  );
+}

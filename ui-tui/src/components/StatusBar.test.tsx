@@ -1,0 +1,45 @@
+import { homedir } from 'node:os';
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderInk } from '../testing/ink.js';
+import { StatusBar, type StatusBarProps } from './StatusBar.js';
+
+afterEach(() => cleanup());
+
+const props = (over: Partial<StatusBarProps> = {}): StatusBarProps => ({
+  profile: 'work',
+  model: 'm1',
+  contextTokens: 12_345,
+  contextWindow: 128_000,
+  cwd: `${homedir()}/app`,
+  title: 'Fix it',
+  connection: 'connected',
+  clients: 2,
+  busy: true,
+  activity: 'tools',
+  turnStartedAt: 10_000,
+  now: 75_000,
+  width: 100,
+  ...over,
+});
+
+describe('StatusBar', () => {
+  it('shows profile, model, context, cwd, title, connection, clients and busy time', async () => {
+    const r = await renderInk(<StatusBar {...props()} />);
+    expect(r.text()).toBe(
+      'work · m1 · ctx 12k/128k (10%) · ~/app · “Fix it” · ● connected · 2 clients · ◆ running tools 1m05s',
+    );
+  });
+
+  it('shows idle and the connection state', async () => {
+    const r = await renderInk(
+      <StatusBar {...props({ busy: false, connection: 'reconnecting', clients: 1 })} />,
+    );
+    expect(r.text()).toBe('work · m1 · ctx 12k/128k (10%) · ~/app · “Fix it” · ◌ reconnecting · ◇ idle');
+  });
+
+  it('drops the cwd, then the title, then the model when narrow; state stays', async () => {
+    const r = await renderInk(<StatusBar {...props({ width: 78 })} />);
+    expect(r.text()).toBe('work · ctx 12k/128k (10%) · ● connected · 2 clients · ◆ running tools 1m05s');
+  });
+});

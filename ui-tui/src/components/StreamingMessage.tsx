@@ -1,0 +1,59 @@
+/**
+ * The live part of a reply while it streams: markdown rendered, redrawn at most ~30 times a
+ * second, and only its last screenful (the whole reply is printed once, in the transcript, when it
+ * completes).
+ */
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { renderMarkdown } from '../markdown/render.js';
+import { StreamingRenderer } from '../markdown/streaming.js';
+import { useThrottled } from './hooks.js';
+import { theme } from './theme.js';
+
+/** Props of `StreamingMessage`. */
+export interface StreamingMessageProps {
+  /** Assistant text so far. */
+  text: string;
+  /** Reasoning text so far (its last line is shown dimmed while no text came yet). */
+  reasoning?: string;
+  width: number;
+  /** Most lines shown. */
+  maxLines: number;
+  /** Minimum ms between redraws (default 33: ≤ ~30 redraws a second). */
+  throttleMs?: number;
+  /** Markdown renderer (tests). */
+  render?: (md: string, width: number) => string;
+}
+
+/** The streaming reply. */
+export function StreamingMessage({
+  text,
+  reasoning = '',
+  width,
+  maxLines,
+  throttleMs = 33,
+  render = renderMarkdown,
+}: StreamingMessageProps): React.JSX.Element | null {
+  const shown = useThrottled(text, throttleMs);
+  const renderer = useMemo(() => new StreamingRenderer(render), [render]);
+  const tail = useMemo(
+    () => (shown ? renderer.tail(shown, width - 2, Math.max(1, maxLines)) : null),
+    [renderer, shown, width, maxLines],
+  );
+  if (!tail) {
+    const last = reasoning.trimEnd().split('\n').at(-1) ?? '';
+    return (
+      <Box marginTop={1}>
+        <Text color={theme.muted} wrap="truncate-end">
+          {last ? `∴ ${last}` : '…'}
+        </Text>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {tail.clipped ? <Text color={theme.muted}>⋮</Text> : null}
+      <Text>{tail.text}</Text>
+    </Box>
+  );
+}

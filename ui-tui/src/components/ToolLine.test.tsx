@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup } from 'ink-testing-library';
+import { renderInk } from '../testing/ink.js';
+import type { ToolItem } from '../state/types.js';
+import { ToolLine } from './ToolLine.js';
+
+afterEach(() => cleanup());
+
+const tool = (over: Partial<ToolItem> = {}): ToolItem => ({
+  kind: 'tool',
+  toolId: 't1',
+  name: 'terminal',
+  args: { command: 'ls -la' },
+  summary: 'exit 0, 12 lines',
+  ok: true,
+  durationMs: 1234,
+  ...over,
+});
+
+describe('ToolLine', () => {
+  it('shows outcome, verb, argument summary, result and duration', async () => {
+    const r = await renderInk(<ToolLine tool={tool()} width={80} />);
+    expect(r.text()).toBe('✓ Ran ls -la → exit 0, 12 lines · 1.2s');
+  });
+
+  it('marks a failure and an unknown outcome', async () => {
+    const r = await renderInk(<ToolLine tool={tool({ ok: false, summary: 'exit 2' })} />);
+    expect(r.text()).toMatch(/^✗ Ran ls -la → exit 2 · 1\.2s$/);
+    r.rerender(<ToolLine tool={tool({ ok: null, durationMs: null, summary: 'ls -la' })} />);
+    await r.waitFor((f) => f.startsWith('•'));
+    expect(r.text()).toBe('• Ran ls -la');
+  });
+
+  it('shows a running tool with its progress and running time', async () => {
+    const running = {
+      toolId: 't2',
+      name: 'terminal',
+      args: { command: 'make' },
+      startedAt: 1_000,
+      progress: 'compiling x.c',
+    };
+    const r = await renderInk(<ToolLine tool={running} now={3_500} />);
+    expect(r.text()).toBe('⋯ Running make → compiling x.c · 2.5s');
+  });
+
+  it('shows a file edit as a diff', async () => {
+    const edit = tool({
+      name: 'patch',
+      args: { path: 'src/a.ts', old_string: 'x = 1', new_string: 'x = 2' },
+      summary: 'src/a.ts: 1 occurrence replaced',
+    });
+    const r = await renderInk(<ToolLine tool={edit} />);
+    expect(r.text().split('\n')).toEqual([
+      '✓ Edited src/a.ts → src/a.ts: 1 occurrence replaced · 1.2s',
+      '  --- a/src/a.ts',
+      '  +++ b/src/a.ts',
+      '  -x = 1',
+      '  +x = 2',
+    ]);
+  });
+
+  it('expands to the result text, capped', async () => {
+    const detail = Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n');
+    const r = await renderInk(<ToolLine tool={tool({ detail })} expanded />);
+    const lines = r.text().split('\n');
+    expect(lines[1]).toBe('  row 0');
+    expect(lines.at(-1)).toBe('  … +10 more lines');
+  });
+
+  it('cuts a long command to the width and strips escape sequences', async () => {
+    const r = await renderInk(
+      <ToolLine
+        tool={tool({ args: { command: `echo \u001b]52;c;aGk=\u0007${'x'.repeat(200)}` }, summary: '' })}
+        width={40}
+      />,
+    );
+    expect(r.text().length).toBeLessThanOrEqual(40);
+    expect(r.lastFrame()).not.toContain('\u001b]52');
+  });
+});

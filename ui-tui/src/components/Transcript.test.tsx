@@ -1,0 +1,78 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TranscriptItem } from '../state/types.js';
+import { renderInk } from '../testing/ink.js';
+import { staticView, Transcript } from './Transcript.js';
+
+afterEach(() => cleanup());
+
+const count = (hay: string, needle: string): number => hay.split(needle).length - 1;
+const user = (n: number, text: string): TranscriptItem => ({ n, kind: 'user', text });
+const reply = (n: number, text: string): TranscriptItem => ({
+  n,
+  kind: 'assistant',
+  text,
+  status: 'complete',
+});
+
+describe('Transcript', () => {
+  it('prints finished items once, in order, and later ones below them', async () => {
+    const items = [user(0, 'first question'), reply(1, 'first answer')];
+    const r = await renderInk(<Transcript items={items} nextN={2} width={80} />);
+    await r.waitFor('first answer');
+    r.rerender(<Transcript items={[...items, user(2, 'second question')]} nextN={3} width={80} />);
+    const f = await r.waitFor('second question');
+    expect(count(f, 'first question')).toBe(1);
+    expect(count(f, 'first answer')).toBe(1);
+    expect(f.indexOf('first answer')).toBeLessThan(f.indexOf('second question'));
+    // the static output is written once: a later frame only adds the new item
+    const staticWrites = r.frames.filter((fr) => fr.includes('first question')).length;
+    r.rerender(<Transcript items={[...items, user(2, 'second question')]} nextN={3} width={80} />);
+    expect(r.frames.filter((fr) => fr.includes('first question')).length).toBe(staticWrites + 1);
+  });
+
+  it('keeps printing new items after old ones left the bounded window', async () => {
+    const r = await renderInk(<Transcript items={[user(0, 'a0'), user(1, 'a1')]} nextN={2} width={80} />);
+    await r.waitFor('a1');
+    // the window slid: a0 is gone from memory, a2 and a3 are new
+    r.rerender(<Transcript items={[user(1, 'a1'), user(2, 'a2'), user(3, 'a3')]} nextN={4} width={80} />);
+    const f = await r.waitFor('a3');
+    expect(count(f, 'a0')).toBe(1);
+    expect(count(f, 'a1')).toBe(1);
+    expect(count(f, 'a2')).toBe(1);
+  });
+
+  it('renders user prompts, markdown replies, tool lines and notices', async () => {
+    const items: TranscriptItem[] = [
+      user(0, 'hi'),
+      reply(1, 'hello **there**'),
+      {
+        n: 2,
+        kind: 'tool',
+        toolId: 't',
+        name: 'read_file',
+        args: { path: 'a.md' },
+        summary: '12 lines',
+        ok: true,
+        durationMs: 5,
+      },
+      { n: 3, kind: 'notice', text: '✓ Approved once (answered here)', tone: 'info' },
+      { n: 4, kind: 'assistant', text: 'partial', status: 'interrupted' },
+    ];
+    const r = await renderInk(<Transcript items={items} nextN={5} width={80} />);
+    const f = await r.waitFor('(interrupted)');
+    expect(f).toContain('› hi');
+    expect(f).toContain('hello');
+    expect(f).toContain('✓ Read a.md → 12 lines · 5ms');
+    expect(f).toContain('✓ Approved once (answered here)');
+  });
+});
+
+describe('staticView', () => {
+  it('has the next ordinal as length and slices by ordinal', () => {
+    const v = staticView([user(5, 'x'), user(6, 'y')], 7);
+    expect(v.length).toBe(7);
+    expect(v.slice(6).map((i) => i.n)).toEqual([6]);
+    expect(v.slice(0).map((i) => i.n)).toEqual([5, 6]);
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Colours of the TUI by meaning, as ANSI colour names only (the terminal's palette decides the
+ * shade, so they stay readable on light and dark backgrounds). NO_COLOR is honoured by setting the
+ * colour level to 0 (`applyColorEnv`), which Ink and the markdown renderer both obey.
+ */
+import chalk from 'chalk';
+
+/** Semantic colour → ANSI colour name. */
+export const theme = {
+  user: 'cyan',
+  accent: 'cyan',
+  ok: 'green',
+  error: 'red',
+  warn: 'yellow',
+  muted: 'gray',
+  tool: 'magenta',
+  border: 'gray',
+} as const;
+
+/** Turns colours off when `NO_COLOR` is set to a non-empty value (https://no-color.org). */
+export function applyColorEnv(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') chalk.level = 0;
+}
