@@ -53,6 +53,7 @@ describe('SessionDB sessions', () => {
     expect(d.latestSession()?.id).toBe(c.id);
     expect(d.latestSession({ source: 'tui' })?.id).toBe(b.id);
     expect(d.findSessionByTitle('beta PLAN')?.id).toBe(b.id);
+    expect(d.findSessionByTitle('x'.repeat(5000))).toBeUndefined();
 
     d.renameSession(a.id, 'Renamed');
     expect(d.getSession(a.id)?.title).toBe('Renamed');

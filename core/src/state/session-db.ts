@@ -30,6 +30,7 @@ import type {
 } from './types.js';
 import {
   count,
+  MAX_TITLE_CHARS,
   messageValues,
   normalizeTitle,
   optionalText,
@@ -112,8 +113,9 @@ export class SessionDB extends StateStore {
 
   /** The most recently started session with this title (case-insensitive, exact), or undefined. */
   findSessionByTitle(title: string): SessionRecord | undefined {
-    const t = normalizeTitle(title, this.file);
-    if (!t) return undefined;
+    if (typeof title !== 'string' || title.length > 4 * MAX_TITLE_CHARS) return undefined;
+    const t = title.replace(/\s+/g, ' ').trim();
+    if (!t || t.length > MAX_TITLE_CHARS) return undefined;
     return this.read('findSessionByTitle', () =>
       this.stmt(
         'SELECT * FROM sessions WHERE title = ? COLLATE NOCASE ORDER BY started_at DESC, rowid DESC LIMIT 1',
