@@ -68,18 +68,34 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   const [selected, setSelected] = useState(0);
   const [popupClosed, setPopupClosed] = useState(false);
   const paste = useRef<string | null>(null);
+  // The key handler reads refs, not render-time values: keys can arrive before React re-subscribes
+  // the handler of the latest render.
   const stateRef = useRef(state);
-  stateRef.current = state;
+  const selectedRef = useRef(selected);
+  const closedRef = useRef(popupClosed);
+  const propsRef = useRef(props);
+  propsRef.current = props;
 
-  const matches = popupClosed ? [] : completeCommands(state.text, commands);
-  const popupOpen =
-    matches.length > 0 && !(matches.length === 1 && `/${matches[0]!.name}` === state.text.trim());
+  const popupFor = (text: string, closed: boolean): SlashCommand[] => {
+    const m = closed ? [] : completeCommands(text, commands);
+    return m.length === 1 && `/${m[0]!.name}` === text.trim() ? [] : m;
+  };
+  const matches = popupFor(state.text, popupClosed);
+  const popupOpen = matches.length > 0;
 
+  const setSel = (i: number): void => {
+    selectedRef.current = i;
+    setSelected(i);
+  };
+  const setClosed = (c: boolean): void => {
+    closedRef.current = c;
+    setPopupClosed(c);
+  };
   const update = (next: ed.EditorState): void => {
     if (next.text !== stateRef.current.text) {
-      setSelected(0);
-      setPopupClosed(false);
-      props.onChange?.(next.text);
+      setSel(0);
+      setClosed(false);
+      propsRef.current.onChange?.(next.text);
     }
     stateRef.current = next;
     setState(next);
@@ -87,13 +103,17 @@ export function Composer(props: ComposerProps): React.JSX.Element {
 
   const submit = (text: string): void => {
     if (!text.trim()) return;
-    props.history?.add(text);
+    propsRef.current.history?.add(text);
     update(ed.EMPTY);
-    props.onSubmit(text);
+    propsRef.current.onSubmit(text);
   };
 
   const handle = (input: string, key: Key): void => {
     const s = stateRef.current;
+    const props = propsRef.current;
+    const matches = popupFor(s.text, closedRef.current);
+    const popupOpen = matches.length > 0;
+    const selected = Math.min(selectedRef.current, Math.max(0, matches.length - 1));
     // bracketed paste: everything between the markers is text, newlines included
     if (paste.current !== null) {
       if (input.endsWith(PASTE_END)) {
@@ -130,17 +150,17 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       return;
     }
     if (key.escape) {
-      if (popupOpen) setPopupClosed(true);
+      if (popupOpen) setClosed(true);
       else props.onEscape?.();
       return;
     }
     if (popupOpen && (key.upArrow || key.downArrow)) {
       const n = matches.length;
-      setSelected((i) => (i + (key.upArrow ? n - 1 : 1)) % n);
+      setSel((selected + (key.upArrow ? n - 1 : 1)) % n);
       return;
     }
     if (popupOpen && key.tab) {
-      update(ed.editorOf(applyCompletion(matches[Math.min(selected, matches.length - 1)]!)));
+      update(ed.editorOf(applyCompletion(matches[selected]!)));
       return;
     }
     const newline = (key.return && (key.shift || key.meta)) || input === '\n' || MODIFIED_ENTER.test(input);
@@ -154,7 +174,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
         return;
       }
       if (popupOpen) {
-        const cmd = matches[Math.min(selected, matches.length - 1)]!;
+        const cmd = matches[selected]!;
         const exact = findCommand(s.text.trim().slice(1));
         if (!exact || exact !== cmd) {
           if (cmd.argsRequired) update(ed.editorOf(applyCompletion(cmd)));

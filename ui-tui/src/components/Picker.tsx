@@ -1,6 +1,6 @@
 /** A list to pick from (sessions, models, profiles): Up/Down move, Enter picks, Esc closes. */
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { cleanText, truncate } from './format.js';
 import { theme } from './theme.js';
 
@@ -33,15 +33,23 @@ export function Picker({
   max = 10,
   isActive = true,
 }: PickerProps): React.JSX.Element {
-  const [sel, setSel] = useState(0);
+  const [sel, setSelState] = useState(0);
+  // read by the key handler, which may run before React re-subscribes the latest one
+  const selRef = useRef(0);
+  const setSel = (i: number): void => {
+    selRef.current = i;
+    setSelState(i);
+  };
   useInput(
     (_input, key) => {
+      const cur = selRef.current;
+      const last = items.length - 1;
       if (key.escape) return onCancel();
-      if (key.upArrow) return setSel((i) => Math.max(0, i - 1));
-      if (key.downArrow) return setSel((i) => Math.min(items.length - 1, i + 1));
-      if (key.pageUp) return setSel((i) => Math.max(0, i - max));
-      if (key.pageDown) return setSel((i) => Math.min(items.length - 1, i + max));
-      if (key.return && items.length > 0) onPick(sel);
+      if (key.upArrow) return setSel(Math.max(0, cur - 1));
+      if (key.downArrow) return setSel(Math.max(0, Math.min(last, cur + 1)));
+      if (key.pageUp) return setSel(Math.max(0, cur - max));
+      if (key.pageDown) return setSel(Math.max(0, Math.min(last, cur + max)));
+      if (key.return && items.length > 0) onPick(cur);
     },
     { isActive },
   );

@@ -1,0 +1,177 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InputHistory } from '../state/input-history.js';
+import { keys, renderInk } from '../testing/ink.js';
+import { waitFor } from '../testing/wait.js';
+import { Composer, type ComposerProps } from './Composer.js';
+
+afterEach(() => cleanup());
+
+async function composer(over: Partial<ComposerProps> = {}) {
+  const sent: string[] = [];
+  const calls: string[] = [];
+  const r = await renderInk(
+    <Composer
+      onSubmit={(t) => sent.push(t)}
+      onEscape={() => calls.push('escape')}
+      onCtrlC={(i) => calls.push(`ctrl-c:${i.empty ? 'empty' : 'text'}`)}
+      onExit={() => calls.push('exit')}
+      {...over}
+    />,
+  );
+  return { r, sent, calls };
+}
+
+describe('Composer', () => {
+  it('sends on Enter and clears', async () => {
+    const { r, sent } = await composer();
+    await r.press('hello');
+    await r.waitFor('› hello');
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['hello']);
+    await r.waitFor('Type a message');
+  });
+
+  it.each([
+    ['Alt+Enter', keys.altEnter],
+    ['Shift+Enter (kitty)', keys.shiftEnterKitty],
+    ['Shift+Enter (xterm modifyOtherKeys)', keys.shiftEnterXterm],
+    ['Ctrl+J', keys.ctrlJ],
+  ])('%s inserts a newline', async (_name, key) => {
+    const { r, sent } = await composer();
+    await r.press('one', key, 'two');
+    await r.waitFor('two');
+    expect(sent).toEqual([]);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['one\ntwo']);
+  });
+
+  it('\\ + Enter inserts a newline instead of the backslash', async () => {
+    const { r, sent } = await composer();
+    await r.press('one\\', keys.enter, 'two', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['one\ntwo']);
+  });
+
+  it('keeps a bracketed multi-line paste as one message', async () => {
+    const { r, sent } = await composer();
+    await r.press(keys.pasteStart + 'line 1\rline 2\r', 'line 3' + keys.pasteEnd);
+    await r.waitFor('line 3');
+    expect(sent).toEqual([]);
+    expect(r.text()).toContain('› line 1');
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['line 1\nline 2\nline 3']);
+  });
+
+  it('keeps an unbracketed multi-line chunk as text', async () => {
+    const { r, sent } = await composer();
+    await r.press('a\rb\r\nc');
+    await r.waitFor('c');
+    expect(sent).toEqual([]);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['a\nb\nc']);
+  });
+
+  it('walks the history with Up/Down and restores the draft', async () => {
+    const history = new InputHistory(['first', 'second']);
+    const { r } = await composer({ history });
+    await r.press('dra');
+    await r.press(keys.up);
+    await r.waitFor('› second');
+    await r.press(keys.up);
+    await r.waitFor('› first');
+    await r.press(keys.down, keys.down);
+    await r.waitFor('› dra');
+  });
+
+  it('moves between lines of a multi-line draft before using the history', async () => {
+    const history = new InputHistory(['old']);
+    const { r, sent } = await composer({ history });
+    await r.press('ab', keys.altEnter, 'cd', keys.up, 'X', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['abX\ncd']);
+  });
+
+  it('completes slash commands in a popup', async () => {
+    const { r, sent } = await composer();
+    await r.press('/se');
+    await r.waitFor('/sessions');
+    expect(r.text()).toContain('Pick a session to resume');
+    await r.press(keys.tab);
+    await r.waitFor((f) => f.includes('› /sessions') && !f.includes('Pick a session'));
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['/sessions']);
+  });
+
+  it('Enter on a partial command runs the highlighted one, or fills it when it needs arguments', async () => {
+    const { r, sent } = await composer();
+    await r.press('/cl', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['/clear']);
+    await r.press('/res', keys.enter);
+    await r.waitFor('› /resume');
+    expect(sent).toEqual(['/clear']);
+  });
+
+  it('Up/Down choose in the popup and Esc closes it', async () => {
+    const { r, calls } = await composer();
+    await r.press('/');
+    await r.waitFor('/help');
+    await r.press(keys.down, keys.tab);
+    await r.waitFor('› /new');
+    await r.press(keys.backspace, keys.backspace, keys.backspace);
+    await r.waitFor('/help');
+    await r.press(keys.esc);
+    await r.waitFor((f) => !f.includes('List commands'));
+    expect(calls).toEqual([]);
+    await r.press(keys.esc);
+    await waitFor(() => calls.length === 1);
+    expect(calls).toEqual(['escape']);
+  });
+
+  it('Ctrl+C clears typed text when idle, and goes to the App otherwise', async () => {
+    const { r, calls } = await composer();
+    await r.press('draft', keys.ctrlC);
+    await r.waitFor('Type a message');
+    expect(calls).toEqual([]);
+    await r.press(keys.ctrlC);
+    await waitFor(() => calls.length === 1);
+    expect(calls).toEqual(['ctrl-c:empty']);
+  });
+
+  it('Ctrl+C with text during a turn goes to the App (interrupt)', async () => {
+    const { r, calls } = await composer({ busy: true });
+    await r.press('draft', keys.ctrlC);
+    await waitFor(() => calls.length === 1);
+    expect(calls).toEqual(['ctrl-c:text']);
+    expect(r.text()).toContain('draft');
+  });
+
+  it('Ctrl+D exits on an empty composer only', async () => {
+    const { r, calls } = await composer();
+    await r.press('x', keys.left, keys.ctrlD);
+    await r.waitFor('Type a message');
+    expect(calls).toEqual([]);
+    await r.press(keys.ctrlD);
+    await waitFor(() => calls.length === 1);
+    expect(calls).toEqual(['exit']);
+  });
+
+  it('shows queued prompts', async () => {
+    const { r } = await composer({ queued: [{ prompt_id: 'q1', text: 'do this next' }] });
+    expect(r.text()).toContain('⏳ queued: do this next');
+  });
+
+  it('edits: backspace, cursor moves, Ctrl+W', async () => {
+    const { r, sent } = await composer();
+    await r.press('hello wrld', keys.left, keys.left, keys.left, 'o', keys.ctrlC);
+    await r.press('abc def', '\u0017', 'xyz', keys.backspace, keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['abc xy']);
+  });
+});
