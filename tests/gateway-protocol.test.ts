@@ -123,7 +123,7 @@ describe('bad input', () => {
 
 describe('slow clients', () => {
   it('a client that stops reading does not delay another, and is closed on overflow', async () => {
-    const fast = await client('fast');
+    const fast = await client('burst-fast');
     const N = 400;
     /** Emits N × 64 KiB (25 MiB) and returns ms until all reached the fast client, in order. */
     const burst = async (): Promise<number> => {
@@ -145,7 +145,7 @@ describe('slow clients', () => {
     };
     const alone = await burst();
     const before = (await fast.call('gateway.status')).connections;
-    const slow = await client('slow');
+    const slow = await client('burst-slow');
     slow.socket.pause();
     const beside = await burst();
     console.info(

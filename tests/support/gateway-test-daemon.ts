@@ -6,7 +6,9 @@
  * - `drain` records its request in `<root>/drain-called.json` (then returns clean).
  * - `stats` reports `sessions_live: 2`.
  * - `slash.exec` commands (session_id is used as the events' session):
- *   `emit <n> <type> <bytes>` broadcasts n events like a streaming agent (8 per event-loop turn);
+ *   `emit <n> <type> <bytes>` sends n events like a streaming agent (one per 1 ms timer tick, so
+ *   a reader that keeps up never builds a queue even on a loaded machine) to every connection
+ *   whose client name starts with `burst` (other test clients are spared);
  *   `ask <request_id>` sends `approval.request` to every other initialized connection and
  *   answers with what each did (`c-…: once` or `c-…: rejected: <message>`).
  */
@@ -34,10 +36,12 @@ const code = await runGateway({
         if (verb === 'emit') {
           const [n, type, bytes] = args;
           const text = 'x'.repeat(Number(bytes));
+          const targets = ctx.connections().filter((c) => c.clientName.startsWith('burst'));
           for (let i = 0; i < Number(n); i++) {
             const payload = type === 'tool.progress' ? { tool_id: 't', text } : { text };
-            ctx.broadcast({ type: type!, session_id, seq: ++seq, ts: Date.now(), payload });
-            if (i % 8 === 7) await new Promise((r) => setImmediate(r));
+            const event = { type: type!, session_id, seq: ++seq, ts: Date.now(), payload };
+            for (const c of targets) c.notify(event);
+            await new Promise((r) => setTimeout(r, 1));
           }
           return { output: `emitted ${n}`, handled: true };
         }
