@@ -222,6 +222,33 @@ export class SessionDB extends StateStore {
   }
 
   /**
+   * Crash recovery (issue 3 "Liveness, shutdown, restart"): after an unclean stop, sessions left
+   * `running` or `resume_pending` become `interrupted`, and assistant messages left `streaming`
+   * (a partial reply being written when the process died) become `interrupted` with their text
+   * kept. Nothing is deleted.
+   * @param canRecover filter: false for a session another live process still writes (its lock is held).
+   * @returns the ids of the sessions marked interrupted.
+   */
+  recoverInterrupted(canRecover: (sessionId: string) => boolean = () => true): string[] {
+    return this.write('recoverInterrupted', this.transcriptBudgetMs, () => {
+      const rows = this.stmt(
+        `SELECT id FROM sessions WHERE state IN ('running', 'resume_pending')
+         UNION SELECT DISTINCT session_id FROM messages WHERE status = 'streaming'`,
+      ).all() as Array<{ id: string }>;
+      const ids = rows.map((r) => r.id).filter((id) => canRecover(id));
+      for (const id of ids) {
+        this.stmt(
+          `UPDATE messages SET status = 'interrupted', finish_reason = 'interrupted' WHERE session_id = ? AND status = 'streaming'`,
+        ).run(id);
+        this.stmt(
+          `UPDATE sessions SET state = 'interrupted' WHERE id = ? AND state IN ('running', 'resume_pending')`,
+        ).run(id);
+      }
+      return ids;
+    });
+  }
+
+  /**
    * Adds token usage to a session's counters.
    * @param promptTokens,completionTokens non-negative token counts (rounded).
    * @throws SessionNotFoundError; SessionDBError `EINVAL` for negative or non-numeric counts.

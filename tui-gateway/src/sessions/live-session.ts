@@ -269,7 +269,7 @@ export class LiveSession {
       first = false;
       const controller = new AbortController();
       this.current = { promptId: prompt.prompt_id, controller };
-      this.opts.store.setSessionState(this.id, 'active');
+      this.opts.store.setSessionState(this.id, 'running');
       this.emit('turn.start', {
         prompt_id: prompt.prompt_id,
         text: prompt.text,
@@ -283,6 +283,7 @@ export class LiveSession {
         this.emit('error', { message: (err as Error).message });
       } finally {
         this.current = undefined;
+        this.setState(status === 'interrupted' ? 'interrupted' : 'idle');
         this.emit('turn.end', { prompt_id: prompt.prompt_id, status });
       }
     }
@@ -299,6 +300,16 @@ export class LiveSession {
     if (!this.current) return false;
     this.current.controller.abort();
     return true;
+  }
+
+  private setState(state: string): void {
+    try {
+      // a drain marked it resume_pending: leave that to the registry
+      if (this.opts.store.getSession(this.id)?.state !== 'resume_pending')
+        this.opts.store.setSessionState(this.id, state);
+    } catch {
+      /* bookkeeping only */
+    }
   }
 
   /** Resolves when the running turn and the queue are done (used by drain). */

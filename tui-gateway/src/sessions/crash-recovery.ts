@@ -1,0 +1,51 @@
+/**
+ * Start-up recovery (issue 3 "Liveness, shutdown, restart"): without `<root>/.clean_shutdown`,
+ * sessions a crashed daemon left running are marked interrupted in every profile, their partial
+ * replies kept. The marker is consumed at start either way.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { HermesHome } from '@hermes/core/home/home';
+import { SessionDB } from '@hermes/core/state/session-db';
+import { acquireSessionLock } from '@hermes/core/state/session-lock';
+import { listProfileNames } from './profile-runtime.js';
+
+/**
+ * @returns per profile, the ids of sessions marked interrupted (empty after a clean shutdown,
+ *   except for sessions a drain had to interrupt, which it marked itself).
+ */
+export function recoverAfterCrash(
+  root: string,
+  log: (line: string) => void = () => {},
+): Record<string, string[]> {
+  const marker = join(root, '.clean_shutdown');
+  const clean = existsSync(marker);
+  rmSync(marker, { force: true });
+  const out: Record<string, string[]> = {};
+  for (const name of listProfileNames(root)) {
+    const home = new HermesHome(root, name);
+    if (!existsSync(home.stateDbFile)) continue;
+    const db = SessionDB.open(home.stateDbFile);
+    try {
+      const ids = db.recoverInterrupted((id) => {
+        try {
+          acquireSessionLock(home, id, 'tui-gateway recovery').release();
+          return true;
+        } catch {
+          return false; // another live process (e.g. hermes chat) still writes it
+        }
+      });
+      if (ids.length > 0) {
+        out[name] = ids;
+        log(
+          `${clean ? 'after a clean shutdown' : 'after a crash'}: profile ${name}: marked interrupted: ${ids.join(', ')}`,
+        );
+      }
+    } catch (err) {
+      log(`profile ${name}: recovery failed: ${(err as Error).message}`);
+    } finally {
+      db.close();
+    }
+  }
+  return out;
+}
