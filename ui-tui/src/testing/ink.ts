@@ -16,7 +16,7 @@ export interface Rendered extends ReturnType<typeof render> {
   text(): string;
   /** Writes input chunks, letting Ink and React process each one. */
   press(...chunks: string[]): Promise<void>;
-  /** Waits until the (plain) last frame shows `what`. */
+  /** Waits until the (plain) last frame shows `what`, then lets that render's effects run. */
   waitFor(what: string | RegExp | ((frame: string) => boolean), timeoutMs?: number): Promise<string>;
 }
 
@@ -35,8 +35,13 @@ export async function renderInk(tree: ReactElement): Promise<Rendered> {
         await tick();
       }
     },
-    waitFor: (what: string | RegExp | ((frame: string) => boolean), timeoutMs?: number) =>
-      waitForFrame(text, what, timeoutMs),
+    // after the frame shows up, let the effects of that render (input subscriptions) run too
+    waitFor: async (what: string | RegExp | ((frame: string) => boolean), timeoutMs?: number) => {
+      const f = await waitForFrame(text, what, timeoutMs);
+      await tick();
+      await tick();
+      return f;
+    },
   });
 }
 

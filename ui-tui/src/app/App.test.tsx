@@ -1,0 +1,211 @@
+import { cleanup } from 'ink-testing-library';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DropServerRequest } from '../client/errors.js';
+import { loadMarkdown } from '../markdown/render.js';
+import { sessionInfo, snapshotResult, stored, wire } from '../testing/fixtures.js';
+import { FakeClient } from '../testing/fake-client.js';
+import { keys, renderInk } from '../testing/ink.js';
+import { waitFor } from '../testing/wait.js';
+import { App } from './App.js';
+import { SessionController } from './controller.js';
+
+const controllers: SessionController[] = [];
+afterEach(() => {
+  cleanup();
+  for (const c of controllers.splice(0)) c.dispose();
+});
+
+async function app(setup: (client: FakeClient) => void = () => {}) {
+  const client = new FakeClient();
+  setup(client);
+  const controller = new SessionController({ client, cwd: '/work', throttleMs: 0, ready: loadMarkdown() });
+  controllers.push(controller);
+  const raw: string[] = [];
+  let exited = 0;
+  const r = await renderInk(
+    <App
+      controller={controller}
+      writeRaw={(d) => raw.push(d)}
+      onExit={() => exited++}
+      exitWindowMs={5_000}
+    />,
+  );
+  await controller.start({ mode: 'continue' });
+  await r.waitFor('● connected');
+  return { r, client, controller, raw, exited: () => exited };
+}
+
+const count = (hay: string, needle: string): number => hay.split(needle).length - 1;
+
+describe('App', () => {
+  it('attaches the latest session and prints its history, with the status bar', async () => {
+    const { r, client } = await app((c) =>
+      c.handlers.set('session.attach', () =>
+        snapshotResult({ messages: [stored('user', 'what is 2+2?'), stored('assistant', 'It is **4**.')] }),
+      ),
+    );
+    const f = await r.waitFor('It is 4.');
+    expect(f).toContain('› what is 2+2?');
+    expect(f).toContain('default · test-model');
+    expect(f).toContain('“Test session”');
+    expect(f).toContain('◇ idle');
+    expect(client.callsTo('session.list')).toEqual([{ limit: 1 }]);
+  });
+
+  it('sends a prompt, streams the reply live and prints it once when complete', async () => {
+    const { r, client } = await app();
+    await r.press('hello there');
+    await r.press(keys.enter);
+    await waitFor(() => client.callsTo('prompt.submit').length === 1);
+    expect(client.callsTo('prompt.submit')[0]).toEqual({ session_id: 's1', text: 'hello there' });
+    client.event(wire('turn.start', 1, { prompt_id: 'p1', text: 'hello there' }));
+    client.event(wire('message.start', 2));
+    client.event(wire('message.delta', 3, { text: 'Hi! Let me ' }));
+    client.event(wire('message.delta', 4, { text: 'look.' }));
+    await r.waitFor('Hi! Let me look.');
+    expect(r.text()).toContain('◆ thinking');
+    client.event(wire('tool.start', 5, { tool_id: 't1', name: 'terminal', args: { command: 'ls' } }));
+    await r.waitFor('⋯ Running ls');
+    client.event(wire('tool.complete', 6, { tool_id: 't1', ok: true, summary: '3 files', duration_ms: 40 }));
+    client.event(wire('message.complete', 7, { text: 'Hi! Let me look.', status: 'complete', usage: {} }));
+    client.event(wire('turn.end', 8, { prompt_id: 'p1', status: 'complete' }));
+    const f = await r.waitFor((fr) => fr.includes('◇ idle') && fr.includes('✓ Ran ls'));
+    expect(count(f, 'Hi! Let me look.')).toBe(1);
+    expect(count(f, '› hello there')).toBe(1);
+  });
+
+  it('shows an approval card that takes the keyboard, and answers with the key pressed', async () => {
+    const { r, client } = await app();
+    const answer = client.request('approval.request', {
+      session_id: 's1',
+      request_id: 'approval-1',
+      command: 'rm -rf build',
+      description: 'recursive delete',
+      choices: ['once', 'session', 'always', 'deny'],
+    });
+    await r.waitFor('⚠ Approval needed');
+    await r.press('x', keys.enter);
+    expect(client.callsTo('prompt.submit')).toEqual([]);
+    await r.press('s');
+    await expect(answer).resolves.toEqual({ choice: 'session' });
+    await r.waitFor((f) => !f.includes('Approval needed'));
+    client.event(
+      wire('request.resolved', 1, { request_id: 'approval-1', choice: 'session', by: 'connection:c-me' }),
+    );
+    await r.waitFor('✓ Approved for this session (answered here)');
+  });
+
+  it('drops the card when another window answers first', async () => {
+    const { r, client } = await app();
+    const answer = client.request('approval.request', {
+      session_id: 's1',
+      request_id: 'approval-2',
+      command: 'git push --force',
+      description: 'force push',
+      choices: ['once', 'deny'],
+    });
+    await r.waitFor('git push --force');
+    client.event(
+      wire('request.resolved', 1, { request_id: 'approval-2', choice: 'deny', by: 'connection:c-other' }),
+    );
+    await expect(answer).rejects.toBeInstanceOf(DropServerRequest);
+    const f = await r.waitFor('✗ Denied (answered in another window)');
+    expect(f).not.toContain('Approval needed');
+  });
+
+  it('answers a question with a choice', async () => {
+    const { r, client } = await app();
+    const answer = client.request('clarify.request', {
+      session_id: 's1',
+      request_id: 'clarify-1',
+      question: 'Which branch?',
+      choices: ['main', 'dev'],
+    });
+    await r.waitFor('? Which branch?');
+    await r.press('2');
+    await expect(answer).resolves.toEqual({ answer: 'dev' });
+  });
+
+  it('interrupts a running turn with Esc or Ctrl+C', async () => {
+    const { r, client } = await app();
+    client.event(wire('turn.start', 1, { prompt_id: 'p1', text: 'long job' }));
+    await r.waitFor('◆ thinking');
+    await r.press(keys.esc);
+    await waitFor(() => client.callsTo('session.interrupt').length === 1);
+    await r.press(keys.ctrlC);
+    await waitFor(() => client.callsTo('session.interrupt').length === 2);
+  });
+
+  it('exits on Ctrl+C twice on an empty composer, without stopping the turn', async () => {
+    const { r, client, exited } = await app();
+    await r.press(keys.ctrlC);
+    await r.waitFor('Press Ctrl+C again to exit');
+    expect(exited()).toBe(0);
+    await r.press(keys.ctrlC);
+    await waitFor(() => exited() === 1);
+    expect(client.callsTo('session.interrupt')).toEqual([]);
+    expect(client.callsTo('session.close')).toEqual([]);
+  });
+
+  it('exits on Ctrl+D', async () => {
+    const { r, exited } = await app();
+    await r.press(keys.ctrlD);
+    await waitFor(() => exited() === 1);
+  });
+
+  it('shows queued prompts and the connection state', async () => {
+    const { r, client } = await app();
+    client.event(wire('prompt.queued', 1, { queued: [{ prompt_id: 'q1', text: 'after this' }] }));
+    await r.waitFor('⏳ queued: after this');
+    client.setState('reconnecting');
+    await r.waitFor('◌ reconnecting');
+  });
+
+  it('runs slash commands: /help here, unknown ones on the daemon, /copy through OSC 52', async () => {
+    const { r, client, raw } = await app((c) =>
+      c.handlers.set('session.attach', () => snapshotResult({ messages: [stored('assistant', 'copy me')] })),
+    );
+    await r.press('/help', keys.enter);
+    await r.waitFor('/sessions');
+    await r.press('/status', keys.enter);
+    await r.waitFor('daemon ran /status');
+    expect(client.callsTo('slash.exec')).toEqual([{ session_id: 's1', command: '/status' }]);
+    await r.press('/copy', keys.enter);
+    await waitFor(() => raw.length === 1);
+    expect(raw[0]).toContain(Buffer.from('copy me').toString('base64'));
+  });
+
+  it('/sessions opens a picker and resumes the picked session', async () => {
+    const { r, client } = await app((c) =>
+      c.handlers.set('session.list', (p) =>
+        p.limit === 1
+          ? { sessions: [sessionInfo()] }
+          : {
+              sessions: [
+                sessionInfo(),
+                sessionInfo({ id: 's2', title: 'Other work', message_count: 7, preview: 'fix the tests' }),
+              ],
+            },
+      ),
+    );
+    await r.press('/sessions', keys.enter);
+    await r.waitFor('Other work');
+    expect(r.text()).toContain('7 msgs');
+    await r.press(keys.down, keys.enter);
+    await waitFor(() => client.callsTo('session.attach').some((p) => p.session_id === 's2'));
+    expect(client.callsTo('session.detach')).toEqual([{ session_id: 's1' }]);
+  });
+
+  it('keeps a message typed while disconnected and sends it after re-attaching', async () => {
+    const { r, client } = await app();
+    client.setState('reconnecting');
+    await r.waitFor('◌ reconnecting');
+    await r.press('later', keys.enter);
+    await r.waitFor('will be sent after reconnecting');
+    expect(client.callsTo('prompt.submit')).toEqual([]);
+    client.setState('connected');
+    await client.attach('s1');
+    await waitFor(() => client.callsTo('prompt.submit').length === 1);
+    expect(client.callsTo('prompt.submit')[0]).toEqual({ session_id: 's1', text: 'later' });
+  });
+});

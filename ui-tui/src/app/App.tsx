@@ -1,0 +1,211 @@
+/**
+ * The top-level Ink app: the printed transcript (`<Static>`), then the live part — streaming
+ * reply, running tools, an approval card or question, a picker — then the composer and the
+ * status bar. Keys: Esc or Ctrl+C during a turn interrupt it; Ctrl+C twice on an empty composer
+ * or Ctrl+D exit; exiting never stops a running turn (the daemon keeps it).
+ */
+import { Box, Text, useApp, useInput } from 'ink';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { ApprovalCard } from '../components/ApprovalCard.js';
+import { ClarifyPrompt } from '../components/ClarifyPrompt.js';
+import { Composer } from '../components/Composer.js';
+import { useColumns, useNow, useRows } from '../components/hooks.js';
+import { Picker, type PickerItem } from '../components/Picker.js';
+import { StatusBar } from '../components/StatusBar.js';
+import { StreamingMessage } from '../components/StreamingMessage.js';
+import { theme } from '../components/theme.js';
+import { ToolLine } from '../components/ToolLine.js';
+import { Transcript } from '../components/Transcript.js';
+import type { InputHistory } from '../state/input-history.js';
+import { errorText, type SessionController } from './controller.js';
+import { runInput } from './slash.js';
+
+/** Props of `App`. */
+export interface AppProps {
+  controller: SessionController;
+  /** Input history for Up/Down (the caller loads and persists it). */
+  history?: InputHistory;
+  /** Called with every sent input (to persist the history). */
+  onSubmitted?: (text: string) => void;
+  /** Writes raw bytes to the terminal (OSC 52, clearing the screen); default: stdout. */
+  writeRaw?: (data: string) => void;
+  /** Window for a second Ctrl+C to exit, ms (default 2000). */
+  exitWindowMs?: number;
+  /** Called when the user exits, before the app unmounts. */
+  onExit?: () => void;
+}
+
+interface PickerState {
+  title: string;
+  items: PickerItem[];
+  onPick: (index: number) => void;
+}
+
+/** The app. */
+export function App({
+  controller,
+  history,
+  onSubmitted,
+  writeRaw = (d) => process.stdout.write(d),
+  exitWindowMs = 2000,
+  onExit,
+}: AppProps): React.JSX.Element {
+  const store = controller.store;
+  const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  const app = useApp();
+  const exit = useCallback(() => {
+    onExit?.();
+    app.exit();
+  }, [app, onExit]);
+  const cols = useColumns();
+  const rows = useRows();
+  const [picker, setPicker] = useState<PickerState | null>(null);
+  const [toolDetails, setToolDetails] = useState(false);
+  const [exitArmed, setExitArmed] = useState(false);
+  const armedAt = useRef(0);
+  const now = useNow(1000, state.tools.length > 0);
+
+  const request = state.requests[0];
+  const composerActive = !request && !picker;
+  const width = Math.max(20, cols);
+
+  useEffect(() => {
+    if (!exitArmed) return;
+    const t = setTimeout(() => setExitArmed(false), exitWindowMs);
+    return () => clearTimeout(t);
+  }, [exitArmed, exitWindowMs]);
+
+  const interrupt = useCallback(() => {
+    void controller.interrupt();
+  }, [controller]);
+
+  const onCtrlC = useCallback(
+    ({ empty }: { empty: boolean }) => {
+      if (store.getState().busy) return interrupt();
+      if (!empty) return;
+      const t = Date.now();
+      if (armedAt.current && t - armedAt.current <= exitWindowMs) return exit();
+      armedAt.current = t;
+      setExitArmed(true);
+    },
+    [store, interrupt, exit, exitWindowMs],
+  );
+
+  const onEscape = useCallback(() => {
+    if (store.getState().busy) interrupt();
+  }, [store, interrupt]);
+
+  // Global keys while the composer does not have the keyboard (card, question, picker).
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') {
+        if (store.getState().busy) interrupt();
+        else onCtrlC({ empty: true });
+      } else if (key.ctrl && input === 'd') {
+        exit();
+      }
+    },
+    { isActive: !composerActive },
+  );
+
+  const ui = {
+    exit,
+    writeRaw,
+    openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
+      setPicker({ title, items, onPick }),
+  };
+
+  const onSubmit = (text: string): void => {
+    armedAt.current = 0;
+    setExitArmed(false);
+    onSubmitted?.(text);
+    runInput(text, controller, ui).catch((e: unknown) => controller.notice(errorText(e), 'error'));
+  };
+
+  const reserved = 4 + (state.tools.length > 0 ? state.tools.length + 1 : 0) + (request ? 10 : 0);
+  const streamLines = Math.max(3, rows - reserved - 4);
+
+  return (
+    <>
+      <Transcript items={state.items} nextN={state.nextN} width={width} toolDetails={toolDetails} />
+      <Box flexDirection="column" width={width}>
+        {state.streaming ? (
+          <StreamingMessage
+            text={state.streaming.text}
+            reasoning={state.streaming.reasoning}
+            width={width}
+            maxLines={streamLines}
+          />
+        ) : null}
+        {state.tools.length > 0 ? (
+          <Box flexDirection="column" marginTop={state.streaming ? 0 : 1}>
+            {state.tools.map((t) => (
+              <ToolLine key={t.toolId} tool={t} now={now} width={width} expanded={toolDetails} />
+            ))}
+          </Box>
+        ) : null}
+        {request?.kind === 'approval' ? (
+          <ApprovalCard
+            key={request.requestId}
+            params={request.params}
+            width={width}
+            waiting={state.requests.length - 1}
+            onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
+          />
+        ) : null}
+        {request?.kind === 'clarify' ? (
+          <ClarifyPrompt
+            key={request.requestId}
+            params={request.params}
+            width={width}
+            onAnswer={(answer) => controller.answerClarify(request.requestId, answer)}
+          />
+        ) : null}
+        {picker ? (
+          <Picker
+            title={picker.title}
+            items={picker.items}
+            width={width}
+            onCancel={() => setPicker(null)}
+            onPick={(i) => {
+              setPicker(null);
+              picker.onPick(i);
+            }}
+          />
+        ) : null}
+        {exitArmed ? (
+          <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
+        ) : null}
+        <Box marginTop={1} flexDirection="column">
+          <Composer
+            isActive={composerActive}
+            busy={state.busy}
+            width={width}
+            {...(history ? { history } : {})}
+            queued={state.queued}
+            onSubmit={onSubmit}
+            onEscape={onEscape}
+            onCtrlC={onCtrlC}
+            onExit={exit}
+            onToggleDetails={() => setToolDetails((v) => !v)}
+            placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+          />
+          <StatusBar
+            profile={state.profile}
+            model={state.session?.model ?? null}
+            contextTokens={state.usage?.contextTokens ?? null}
+            contextWindow={state.usage?.contextWindow ?? null}
+            cwd={state.session?.cwd ?? null}
+            title={state.session?.title ?? null}
+            connection={state.connection}
+            clients={state.session?.clients ?? null}
+            busy={state.busy}
+            activity={state.activity}
+            turnStartedAt={state.turnStartedAt}
+            width={width}
+          />
+        </Box>
+      </Box>
+    </>
+  );
+}

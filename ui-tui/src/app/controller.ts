@@ -1,0 +1,295 @@
+/**
+ * The session controller: glues a gateway client to the session store. It connects, picks and
+ * attaches the session (continue / new / a given one), feeds events and attach results to the
+ * reducer, holds server requests until the user answers, and runs the session-level actions of
+ * the App (submit, interrupt, resume, new, profile, model, slash commands). No Ink in here.
+ */
+import type { SessionInfo, ServerRequestMethod } from '@hermes/core/protocol';
+import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
+import type { GatewayClientLike, ServerRequestHandler } from '../client/types.js';
+import {
+  initialSessionState,
+  requestView,
+  sessionReducer,
+  type SessionAction,
+} from '../state/session-store.js';
+import { createStore, type Store } from '../state/store.js';
+import type { SessionState } from '../state/types.js';
+
+/** Which session to open at start (`hermes tui --continue | --new | --session X`). */
+export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
+
+/** Options of a `SessionController`. */
+export interface ControllerOptions {
+  client: GatewayClientLike;
+  /** Working directory for new sessions. */
+  cwd: string;
+  /** Stored messages in an attach snapshot (default 200). */
+  historyLimit?: number;
+  /** Resolves before the first attach is shown (e.g. markdown loaded), so it prints rendered. */
+  ready?: Promise<unknown>;
+  /** Live-part redraw throttle, ms (default 33). */
+  throttleMs?: number;
+  now?: () => number;
+}
+
+/** An approval or clarify answer as the daemon expects it. */
+type Answer = { choice: string } | { answer: string | null };
+
+interface Waiting {
+  resolve: (a: Answer) => void;
+  reject: (e: Error) => void;
+}
+
+const SESSION_NOT_FOUND = -32001;
+const ANSWERS_KEPT = 50;
+
+const isUrgent = (a: SessionAction): boolean =>
+  !(a.type === 'event' && ['message.delta', 'reasoning.delta', 'tool.progress'].includes(a.event.type));
+
+/** Drives one TUI's session view. */
+export class SessionController {
+  readonly store: Store<SessionState, SessionAction>;
+  /** The gateway client (for calls the controller does not wrap). */
+  readonly client: GatewayClientLike;
+  private readonly waiting = new Map<string, Waiting>();
+  /** Answers given here, kept to re-answer a request the daemon re-sends after a reconnect. */
+  private readonly answered = new Map<string, Answer>();
+  private readonly unsubscribe: Array<() => void> = [];
+  private readonly now: () => number;
+  private outbox: string[] = [];
+
+  constructor(private readonly opts: ControllerOptions) {
+    this.client = opts.client;
+    this.now = opts.now ?? Date.now;
+    this.store = createStore(sessionReducer, initialSessionState(), {
+      throttleMs: opts.throttleMs ?? 33,
+      isUrgent,
+    });
+    const c = this.client;
+    this.unsubscribe.push(
+      c.on('state', (state) => this.dispatch({ type: 'connection', state })),
+      c.on('connected', (init, info) => {
+        this.dispatch({ type: 'connected', connectionId: init.connection_id, profile: init.profile });
+        if (info.epochChanged) this.notice('The daemon restarted; re-attaching.', 'warn');
+      }),
+      c.on('attach', (result) => {
+        this.dispatch({ type: 'attach', result, now: this.now() });
+        void this.flushOutbox();
+      }),
+      c.on('attachError', (err, { sessionId }) =>
+        this.notice(`Could not re-attach session ${sessionId}: ${err.message}`, 'error'),
+      ),
+      c.on('event', (event) => {
+        this.dispatch({ type: 'event', event, now: this.now() });
+        if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
+          this.dropWaiting(event.payload.request_id);
+        }
+      }),
+    );
+    c.setServerRequestHandler(this.onServerRequest);
+  }
+
+  /** Current state (latest, not throttled). */
+  get state(): SessionState {
+    return this.store.getState();
+  }
+
+  /** Connects (retrying until the daemon answers) and opens the start session. */
+  async start(target: StartTarget): Promise<void> {
+    if (this.client.state !== 'connected') await this.client.connect({ retry: true });
+    await this.opts.ready;
+    try {
+      await this.open(target);
+    } catch (err) {
+      this.notice(errorText(err), 'error');
+    }
+  }
+
+  /** Sends a prompt (queued by the daemon while a turn runs; kept here while disconnected). */
+  async submit(text: string): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId || this.client.state !== 'connected') {
+      this.outbox.push(text);
+      this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
+      return;
+    }
+    try {
+      await this.client.call('prompt.submit', { session_id: sessionId, text });
+    } catch (err) {
+      if (err instanceof NotConnectedError) {
+        this.outbox.push(text);
+        this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');
+      } else {
+        this.notice(`Message not sent: ${errorText(err)}`, 'error');
+      }
+    }
+  }
+
+  /** Interrupts the running turn (the daemon keeps the partial reply). */
+  async interrupt(): Promise<boolean> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId) return false;
+    try {
+      return (await this.client.call('session.interrupt', { session_id: sessionId })).interrupted;
+    } catch (err) {
+      this.notice(`Interrupt failed: ${errorText(err)}`, 'error');
+      return false;
+    }
+  }
+
+  /** Answers an approval. */
+  answerApproval(requestId: string, choice: string): void {
+    this.answer(requestId, { choice });
+  }
+
+  /** Answers a question (null: cancelled). */
+  answerClarify(requestId: string, answer: string | null): void {
+    this.answer(requestId, { answer });
+  }
+
+  /** Sessions of the current profile, newest first. */
+  async listSessions(limit = 50): Promise<SessionInfo[]> {
+    return (await this.client.call('session.list', { limit })).sessions;
+  }
+
+  /** Opens a session by id or exact title. */
+  async resume(ref: string): Promise<void> {
+    await this.open({ mode: 'session', session: ref });
+  }
+
+  /** Starts and attaches a new session. */
+  async newSession(): Promise<void> {
+    await this.open({ mode: 'new' });
+  }
+
+  /** Switches profile inside the same daemon, then opens that profile's latest session. */
+  async switchProfile(profile: string): Promise<void> {
+    this.dropAllWaiting();
+    await this.client.switchProfile(profile);
+    this.notice(`Profile: ${profile}`);
+    await this.open({ mode: 'continue' });
+  }
+
+  /** Runs a command on the daemon (`slash.exec`) and shows its output. */
+  async slashExec(command: string): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId) return this.notice('No session attached.', 'warn');
+    const r = await this.client.call('slash.exec', { session_id: sessionId, command });
+    this.notice(r.output, r.handled ? 'info' : 'warn');
+  }
+
+  /** Detaches from the session (it keeps running in the daemon). */
+  async detach(): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (sessionId) await this.client.detach(sessionId).catch(() => {});
+    this.dispatch({ type: 'detached' });
+  }
+
+  /** Adds a line to the transcript. */
+  notice(text: string, tone: 'info' | 'warn' | 'error' = 'info'): void {
+    this.dispatch({ type: 'notice', text, tone });
+  }
+
+  /** Clears the screen's transcript (the session is kept). */
+  clear(): void {
+    this.dispatch({ type: 'clear' });
+  }
+
+  /** Stops listening to the client (does not close it). */
+  dispose(): void {
+    for (const u of this.unsubscribe.splice(0)) u();
+    this.client.setServerRequestHandler(null);
+    this.dropAllWaiting();
+    this.store.dispose();
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────
+
+  private dispatch(action: SessionAction): void {
+    this.store.dispatch(action);
+  }
+
+  private async open(target: StartTarget): Promise<void> {
+    const id = await this.resolveTarget(target);
+    const previous = this.state.sessionId;
+    if (previous && previous !== id) {
+      this.dropAllWaiting();
+      await this.client.detach(previous).catch(() => {});
+    }
+    await this.client.attach(id, { historyLimit: this.opts.historyLimit ?? 200 });
+  }
+
+  private async resolveTarget(target: StartTarget): Promise<string> {
+    if (target.mode === 'new') {
+      return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
+    }
+    if (target.mode === 'continue') {
+      const [latest] = (await this.client.call('session.list', { limit: 1 })).sessions;
+      if (latest) return latest.id;
+      return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
+    }
+    const ref = target.session.trim();
+    const sessions = (await this.client.call('session.list', { limit: 1000 })).sessions;
+    const found = sessions.find((s) => s.id === ref) ?? sessions.find((s) => s.title === ref);
+    if (found) return found.id;
+    // Not in the listing (older than its window): try it as an id.
+    try {
+      await this.client.call('session.history', { session_id: ref, limit: 1 });
+      return ref;
+    } catch (err) {
+      if (err instanceof RpcCallError && err.code === SESSION_NOT_FOUND) {
+        throw new Error(`No session with id or title "${ref}" in this profile.`, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private readonly onServerRequest: ServerRequestHandler = async <M extends ServerRequestMethod>(
+    method: M,
+    params: Parameters<ServerRequestHandler>[1],
+  ) => {
+    const p = params as unknown as Record<string, unknown>;
+    const requestId = String(p.request_id ?? '');
+    if (p.session_id !== this.state.sessionId) throw new DropServerRequest();
+    const known = this.answered.get(requestId);
+    if (known) return known as never;
+    const view = requestView(method === 'approval.request' ? 'approval' : 'clarify', requestId, p);
+    if (!view) throw new Error(`malformed ${method}`);
+    this.waiting.get(requestId)?.reject(new DropServerRequest());
+    const answer = new Promise<Answer>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
+    this.dispatch({ type: 'request', request: view });
+    return (await answer) as never;
+  };
+
+  private answer(requestId: string, a: Answer): void {
+    this.answered.set(requestId, a);
+    if (this.answered.size > ANSWERS_KEPT) this.answered.delete(this.answered.keys().next().value!);
+    const w = this.waiting.get(requestId);
+    this.waiting.delete(requestId);
+    w?.resolve(a);
+    this.dispatch({ type: 'request.answered', requestId });
+  }
+
+  private dropWaiting(requestId: string): void {
+    const w = this.waiting.get(requestId);
+    this.waiting.delete(requestId);
+    w?.reject(new DropServerRequest());
+  }
+
+  private dropAllWaiting(): void {
+    for (const id of [...this.waiting.keys()]) this.dropWaiting(id);
+  }
+
+  private async flushOutbox(): Promise<void> {
+    if (this.outbox.length === 0 || this.client.state !== 'connected') return;
+    const pending = this.outbox;
+    this.outbox = [];
+    for (const text of pending) await this.submit(text);
+  }
+}
+
+/** A short message for an error. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,151 @@
+/**
+ * Runs what the composer sends: plain text becomes a prompt; slash commands run here (screen,
+ * pickers, session switching) or on the daemon (`slash.exec`, also for unknown commands).
+ */
+import type { SessionInfo } from '@hermes/core/protocol';
+import { osc52 } from '../commands/osc52.js';
+import { parseInput } from '../commands/parse.js';
+import { COMMANDS } from '../commands/table.js';
+import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
+import type { PickerItem } from '../components/Picker.js';
+import { errorText, type SessionController } from './controller.js';
+
+/** What the App offers the command runner. */
+export interface SlashUi {
+  /** Leaves the TUI (the daemon keeps any running turn). */
+  exit(): void;
+  /** Writes raw bytes to the terminal (OSC 52, screen clear). */
+  writeRaw(data: string): void;
+  /** Opens a picker; `onPick` gets the chosen index. */
+  openPicker(title: string, items: PickerItem[], onPick: (index: number) => void): void;
+}
+
+/** The keys, for /help. */
+export const KEY_HELP = [
+  'Enter send · Shift+Enter / Alt+Enter / \\+Enter / Ctrl+J newline · ↑/↓ history',
+  'Esc or Ctrl+C interrupt a turn · Ctrl+C twice on an empty composer or Ctrl+D exit (the turn keeps running)',
+  'Ctrl+O tool details · Tab completes a /command',
+];
+
+/** Help text: commands and keys. */
+export function helpText(): string {
+  const w = Math.max(...COMMANDS.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0))) + 2;
+  const lines = COMMANDS.map(
+    (c) => `  /${`${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(w)} ${c.description}`,
+  );
+  return [
+    'Commands:',
+    ...lines,
+    'Keys:',
+    ...KEY_HELP.map((k) => `  ${k}`),
+    'Other /commands go to the daemon.',
+  ].join('\n');
+}
+
+/** Picker rows for sessions: title, age, preview, message count. */
+export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerItem[] {
+  return sessions.map((s) => ({
+    label: s.title || s.preview || s.id,
+    detail: [
+      formatAge(s.started_at, now),
+      `${s.message_count} msgs`,
+      ...(s.busy ? ['busy'] : []),
+      ...(s.title && s.preview ? [truncate(oneLine(s.preview), 40)] : []),
+    ].join(' · '),
+  }));
+}
+
+/** Handles one submitted input. */
+export async function runInput(text: string, ctl: SessionController, ui: SlashUi): Promise<void> {
+  const parsed = parseInput(text);
+  if (parsed.kind === 'text') return ctl.submit(parsed.text);
+  if (parsed.kind === 'unknown') return ctl.slashExec(parsed.raw);
+  const { command, args } = parsed;
+  try {
+    switch (command.name) {
+      case 'help':
+        return ctl.notice(helpText());
+      case 'new':
+        return await ctl.newSession();
+      case 'sessions': {
+        const sessions = await ctl.listSessions();
+        ui.openPicker('Sessions', sessionItems(sessions), (i) => {
+          const s = sessions[i];
+          if (s) void ctl.resume(s.id).catch((e: unknown) => ctl.notice(errorText(e), 'error'));
+        });
+        return;
+      }
+      case 'resume':
+        if (!args) return ctl.notice('Usage: /resume ID|title', 'warn');
+        return await ctl.resume(args);
+      case 'model':
+        return await modelCommand(args, ctl, ui);
+      case 'profile':
+        return await profileCommand(args, ctl, ui);
+      case 'clear':
+        ctl.clear();
+        ui.writeRaw('\u001b[2J\u001b[3J\u001b[H');
+        return;
+      case 'copy': {
+        const reply = ctl.state.lastReply;
+        if (!reply) return ctl.notice('Nothing to copy yet.', 'warn');
+        ui.writeRaw(osc52(reply));
+        return ctl.notice(`Copied the last reply (${reply.length} characters) to the clipboard.`);
+      }
+      case 'detach':
+        await ctl.detach();
+        return ui.exit();
+      case 'quit':
+        return ui.exit();
+      case 'usage': {
+        const u = ctl.state.usage;
+        if (u?.contextTokens != null) {
+          const of = u.contextWindow ? ` of ${formatTokens(u.contextWindow)}` : '';
+          ctl.notice(`Context: ${formatTokens(u.contextTokens)}${of} tokens in use.`);
+        }
+        return await ctl.slashExec(parsed.raw);
+      }
+      default:
+        return await ctl.slashExec(parsed.raw);
+    }
+  } catch (err) {
+    ctl.notice(`/${command.name}: ${errorText(err)}`, 'error');
+  }
+}
+
+async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
+  const sessionId = ctl.state.sessionId;
+  const set = async (model: string): Promise<void> => {
+    const r = await ctl.client.call('model.set', { model, ...(sessionId ? { session_id: sessionId } : {}) });
+    ctl.notice(`Model: ${r.model}`);
+  };
+  if (args) return set(args);
+  const { models, current } = await ctl.client.call('model.list', {});
+  ui.openPicker(
+    'Model',
+    models.map((m) => ({
+      label: `${m.id === current ? '● ' : '  '}${m.id}`,
+      detail: [m.provider, ...(m.context_window ? [`${formatTokens(m.context_window)} ctx`] : [])].join(
+        ' · ',
+      ),
+    })),
+    (i) => {
+      const m = models[i];
+      if (m) void set(m.id).catch((e: unknown) => ctl.notice(errorText(e), 'error'));
+    },
+  );
+}
+
+async function profileCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
+  if (args) return ctl.switchProfile(args);
+  const { profiles, active } = await ctl.client.call('profile.list', {});
+  ui.openPicker(
+    'Profile',
+    profiles.map((p) => ({ label: `${p.name === active ? '● ' : '  '}${p.name}`, detail: p.model ?? '' })),
+    (i) => {
+      const p = profiles[i];
+      if (p && p.name !== active)
+        void ctl.switchProfile(p.name).catch((e: unknown) => ctl.notice(errorText(e), 'error'));
+    },
+  );
+}
