@@ -3,10 +3,13 @@
  * line-by-line chat. Exit codes: 0 success, 1 error (message on stderr), 130 interrupted by
  * Ctrl+C (the partial turn is persisted).
  */
+import { existsSync } from 'node:fs';
 import { createInterface, type Interface } from 'node:readline/promises';
+import type { DaemonClient } from '@hermes/tui-gateway/client/client';
 import { openAgentSession, type SessionSelector } from '@hermes/core/agent/session-runtime';
 import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
+import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
 import type { CliContext } from '../context.js';
 import { createTextRenderer } from './text-renderer.js';
 
@@ -23,8 +26,45 @@ export interface ChatOptions {
 /** Exit code for a turn stopped by Ctrl+C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
 
-/** Runs `hermes chat`; resolves with the process exit code. */
+/**
+ * Runs `hermes chat`; resolves with the process exit code. A one-shot (`-q`) goes through the
+ * running daemon when there is one (unless `--yolo` or `-m`, which apply to this process only);
+ * otherwise the turn runs here, holding the session's one-writer lock.
+ */
 export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
+  if (opts.query !== undefined && !opts.yolo && !opts.model) {
+    const client = await connectRunningDaemon(ctx);
+    if (client) {
+      const { runChatViaDaemon } = await import('./run-chat-daemon.js');
+      return runChatViaDaemon(ctx, client, opts);
+    }
+  }
+  return runChatInProcess(ctx, opts);
+}
+
+/** A client of the daemon serving this root, or undefined when none runs. */
+async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | undefined> {
+  if (!existsSync(ctx.home.discoveryFile)) return undefined;
+  const { connectDaemon, DaemonConnectError } = await import('@hermes/tui-gateway/client/client');
+  try {
+    return await connectDaemon(
+      { root: ctx.home.root },
+      {
+        name: 'hermes-chat',
+        version: ctx.version,
+        capabilities: { approvals: false },
+        profile: ctx.home.profile,
+        timeoutMs: 5_000,
+      },
+    );
+  } catch (err) {
+    if (err instanceof DaemonConnectError && (err.reason === 'not_running' || err.reason === 'stale'))
+      return undefined;
+    throw err;
+  }
+}
+
+async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<number> {
   const select: SessionSelector = opts.session
     ? { kind: 'id', id: opts.session }
     : opts.continue
@@ -51,6 +91,13 @@ export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<numbe
     onEvent,
   });
   sessionId = opened.session.id;
+  let lock: SessionLock;
+  try {
+    lock = acquireSessionLock(ctx.home, sessionId, `hermes chat (pid ${process.pid})`);
+  } catch (err) {
+    opened.close();
+    throw err;
+  }
   if (opts.json) {
     const s = opened.session;
     writeJson({
@@ -99,6 +146,7 @@ export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<numbe
   } finally {
     process.off('SIGINT', onSigint);
     rl?.close();
+    lock.release();
     opened.close();
   }
 }

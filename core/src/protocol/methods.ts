@@ -29,6 +29,8 @@ export const InitializeResult = z.object({
 
 export const SessionCreateParams = z.object({
   profile: ProfileName.optional(),
+  /** Where the session comes from (`tui`, `cli` …); default `tui`. */
+  source: z.string().regex(/^[a-z0-9_:-]{1,32}$/).optional(),
   cwd: z.string().optional(),
   title: z.string().optional(),
   model: z.string().optional(),

@@ -29,6 +29,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
       ...(p.cwd ? { cwd: p.cwd } : {}),
       ...(p.title ? { title: p.title } : {}),
       ...(p.model ? { model: p.model } : {}),
+      ...(p.source ? { source: p.source } : {}),
     });
     return { session: live.info() };
   });

@@ -117,7 +117,7 @@ export class SessionRegistry {
   }
 
   /** Creates a new session in a profile and makes it live. */
-  create(profileName: string, o: { cwd?: string; title?: string; model?: string }): LiveSession {
+  create(profileName: string, o: { cwd?: string; title?: string; model?: string; source?: string }): LiveSession {
     if (this.draining) throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down');
     const profile = this.profile(profileName);
     let target: AgentHooks | undefined;
@@ -130,6 +130,7 @@ export class SessionRegistry {
     const opened = openAgentSession({
       ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward),
       cwd: o.cwd ?? process.env.HOME ?? process.cwd(),
+      ...(o.source ? { source: o.source } : {}),
       ...(o.model ? { model: o.model } : {}),
     });
     return this.load(profile, opened.session.id, (hooks) => {
