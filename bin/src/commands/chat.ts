@@ -24,7 +24,11 @@ export function chatCommand(ctx: CliContext): CommandModule {
           describe: 'Run dangerous commands without asking',
         })
         .option('model', { alias: 'm', type: 'string', describe: 'Model id for this run' })
-        .conflicts('session', 'continue'),
+        .check((a) => {
+          if (a.session !== undefined && a.continue)
+            throw new Error('--session and --continue cannot be used together');
+          return true;
+        }),
     handler: async (argv) => {
       const { runChat } = await import('../chat/run-chat.js');
       process.exitCode = await runChat(ctx, {

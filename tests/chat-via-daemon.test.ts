@@ -1,0 +1,64 @@
+/**
+ * `hermes chat -q` while a daemon runs (issue 3 "One writer per session"): the turn runs in the
+ * daemon, attached clients see it live, and an in-process writer is refused with the owner named.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WireEvent } from '@hermes/core/protocol';
+import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { killDaemons } from './support/gateway-process.js';
+import { makeTestHome, runHermes } from './support/hermes-cli.js';
+
+let model: FakeModelServer;
+let root: string;
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  root = makeTestHome({ modelUrl: model.url });
+  const started = await runHermes(root, ['gateway', 'start']);
+  expect(started.code, started.stderr).toBe(0);
+});
+afterAll(async () => {
+  await runHermes(root, ['gateway', 'stop']);
+  killDaemons(root);
+  await model.close();
+});
+
+describe('hermes chat -q with a running daemon', () => {
+  it('runs the turn in the daemon where an attached client sees it live', async () => {
+    model.push({ text: 'first reply' });
+    const first = await runHermes(root, ['chat', '-q', 'start a session']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('first reply');
+
+    const watcher = await connectDaemon({ root }, { name: 'watcher', capabilities: { approvals: false } });
+    try {
+      const { sessions } = await watcher.call('session.list', { limit: 1 });
+      const id = sessions[0]!.id;
+      expect(sessions[0]!.source).toBe('cli');
+      await watcher.call('session.attach', { session_id: id });
+      const seen: WireEvent[] = [];
+      watcher.onEvent((e) => seen.push(e));
+      model.push(
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'echo seen-by-watcher' } }] },
+        { text: 'second reply' },
+      );
+      const second = await runHermes(root, ['chat', '-q', 'continue please', '--continue']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain('second reply');
+      await watcher.waitForEvent((e) => e.type === 'turn.end', 5_000).catch(() => undefined);
+      const types = seen.map((e) => e.type);
+      expect(types).toContain('turn.start');
+      expect(types).toContain('tool.start');
+      expect(seen.find((e) => e.type === 'turn.start')?.payload.text).toBe('continue please');
+      const seqs = seen.map((e) => e.seq);
+      expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+
+      // an in-process writer (--yolo runs here, not in the daemon) is refused while the daemon holds it
+      const refused = await runHermes(root, ['chat', '-q', 'x', '--session', id, '--yolo']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/in use by tui-gateway \(pid \d+\)/);
+    } finally {
+      await watcher.close();
+    }
+  });
+});
