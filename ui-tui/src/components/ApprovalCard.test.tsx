@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keys, renderInk } from '../testing/ink.js';
 import { waitFor } from '../testing/wait.js';
-import { ApprovalCard, type ApprovalChoice } from './ApprovalCard.js';
+import { ApprovalCard, type ApprovalChoice, wrapCommand } from './ApprovalCard.js';
 
 afterEach(() => cleanup());
 
@@ -54,6 +54,13 @@ describe('ApprovalCard', () => {
     expect(answers).toEqual([choice]);
   });
 
+  it('takes a key and Enter typed as one chunk', async () => {
+    const { r, answers } = await card();
+    await r.press('a\r');
+    await waitFor(() => answers.length === 1);
+    expect(answers).toEqual(['always']);
+  });
+
   it('denies on Esc, and answers only once', async () => {
     const { r, answers } = await card();
     await r.press(keys.esc);
@@ -76,6 +83,11 @@ describe('ApprovalCard', () => {
     const f = r.text();
     expect(f).toContain('| sh');
     for (const line of f.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
+  });
+
+  it('wraps at word boundaries and keeps indentation', () => {
+    const { lines } = wrapCommand('for f in *; do\n    echo "$f" && rm -rf "$f"\ndone', 20);
+    expect(lines).toEqual(['for f in *; do', '    echo "$f" && rm', '    -rf "$f"', 'done']);
   });
 
   it('offers only the choices the daemon allows (deny always)', async () => {

@@ -42,13 +42,24 @@ export interface ApprovalCardProps {
   isActive?: boolean;
 }
 
-/** Wraps a command to `width` columns and caps it at `max` lines. */
+/**
+ * Wraps a command to `width` columns (each line keeps its indentation, continuation lines too) and
+ * caps it at `max` lines.
+ */
 export function wrapCommand(
   command: string,
   width: number,
   max = COMMAND_MAX_LINES,
 ): { lines: string[]; more: number } {
-  const lines = wrapAnsi(command, Math.max(10, width), { hard: true, trim: false }).split('\n');
+  const lines: string[] = [];
+  for (const line of command.split('\n')) {
+    const indent = (/^\s*/.exec(line)?.[0] ?? '').slice(0, Math.floor(width / 2));
+    const rest = line.trimStart();
+    const wrapped = rest
+      ? wrapAnsi(rest, Math.max(10, width - indent.length), { hard: true, trim: true })
+      : '';
+    for (const l of wrapped.split('\n')) lines.push(indent + l);
+  }
   if (lines.length <= max) return { lines, more: 0 };
   return { lines: lines.slice(0, max), more: lines.length - max };
 }
@@ -75,7 +86,8 @@ export function ApprovalCard({
         onAnswer('deny');
         return;
       }
-      const c = offered.find((o) => input === o.key || input === o.key.toUpperCase() || input === o.num);
+      const k = input.replace(/[\r\n]+$/, ''); // "o⏎" typed fast arrives as one chunk
+      const c = offered.find((o) => k === o.key || k === o.key.toUpperCase() || k === o.num);
       if (c) {
         answered.current = true;
         onAnswer(c.choice);

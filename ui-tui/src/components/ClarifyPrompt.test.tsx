@@ -41,6 +41,13 @@ describe('ClarifyPrompt', () => {
     expect(answers).toEqual(['green 2']);
   });
 
+  it('sends text and Enter typed as one chunk', async () => {
+    const { r, answers } = await prompt();
+    await r.press('purple\r');
+    await waitFor(() => answers.length === 1);
+    expect(answers).toEqual(['purple']);
+  });
+
   it('cancels on Esc', async () => {
     const { r, answers } = await prompt();
     await r.press(keys.esc);

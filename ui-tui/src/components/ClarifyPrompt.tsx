@@ -55,7 +55,10 @@ export function ClarifyPrompt({
       if (key.rightArrow) return set(ed.moveChar(s, 1));
       if (key.ctrl && input === 'u') return set(ed.killToLineStart(s));
       if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || !input) return;
-      set(ed.insert(s, stripControls(input.replace(/[\r\n]+/g, ' '))));
+      const typed = stripControls(input.replace(/\r$/, '').replace(/[\r\n]+/g, ' '));
+      const next = ed.insert(s, typed);
+      if (input.length > 1 && input.endsWith('\r') && next.text.trim()) return answer(next.text.trim());
+      set(next);
     },
     { isActive },
   );

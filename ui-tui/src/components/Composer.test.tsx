@@ -66,6 +66,16 @@ describe('Composer', () => {
     expect(sent).toEqual(['line 1\nline 2\nline 3']);
   });
 
+  it('sends text and Enter that arrive in one chunk (fast typing, tmux send-keys)', async () => {
+    const { r, sent } = await composer();
+    await r.press('hello\r');
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['hello']);
+    await r.press('/cl\r');
+    await waitFor(() => sent.length === 2);
+    expect(sent[1]).toBe('/clear');
+  });
+
   it('keeps an unbracketed multi-line chunk as text', async () => {
     const { r, sent } = await composer();
     await r.press('a\rb\r\nc');

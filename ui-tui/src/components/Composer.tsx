@@ -209,8 +209,17 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     if (key.ctrl && input === 'u') return update(ed.killToLineStart(s));
     if (key.ctrl && input === 'k') return update(ed.killToLineEnd(s));
     if (key.ctrl || key.tab || !input) return;
-    // typed text, or a paste that arrived without bracketing: newlines stay text
-    update(ed.insert(s, cleanInput(input)));
+    // Unbracketed chunks: keys typed faster than they are read ("hello⏎" arrives as one chunk,
+    // e.g. over SSH or tmux send-keys) end in a single Enter, which sends; a chunk with newlines
+    // inside is a paste (from a terminal without bracketed paste) and stays text.
+    const text = cleanInput(input);
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    if (body !== text && !body.includes('\n') && input.endsWith('\r')) {
+      if (body) handle(body, { ...key, return: false });
+      handle('\r', { ...key, return: true });
+      return;
+    }
+    update(ed.insert(s, text));
   };
 
   useInput(handle, { isActive });

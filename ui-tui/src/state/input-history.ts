@@ -21,6 +21,12 @@ export class InputHistory {
     this.index = this.entries.length;
   }
 
+  /** Replaces the entries (e.g. once the profile's history file is read) and resets the walk. */
+  replace(entries: string[]): void {
+    this.entries = entries.slice(-this.max);
+    this.reset();
+  }
+
   /** All entries, oldest first. */
   get all(): readonly string[] {
     return this.entries;
