@@ -112,6 +112,9 @@ export class LiveSession {
       () => this.clients,
       (requestId, answer, by) => this.emit('request.resolved', { request_id: requestId, choice: answer, by }),
     );
+    // The agent withdraws a question (aborts `signal`) on an interrupt, or when its own timeout
+    // (the same `approvals.timeout`) runs out first: name which one in `request.resolved`.
+    const abortedBy = (): string => (this.current?.controller.signal.aborted ? 'interrupt' : 'timeout');
     const onApproval: ApprovalCallback = async (req, signal) => {
       const choice = await this.requests.ask(
         'approval',
@@ -119,6 +122,7 @@ export class LiveSession {
         this.opts.approvalTimeoutS * 1000,
         'deny',
         signal,
+        abortedBy,
       );
       return (choice ?? 'deny') as ApprovalChoice;
     };
@@ -129,6 +133,7 @@ export class LiveSession {
         this.opts.approvalTimeoutS * 1000,
         null,
         signal,
+        abortedBy,
       );
       if (answer === null) throw new Error('The user did not answer the question (cancelled or timed out).');
       return answer;

@@ -45,7 +45,9 @@ export class OpenRequests {
    * Opens a request and waits for the first answer.
    * @param params the server request params without `session_id`/`request_id`/`expires_at`.
    * @param timeoutMs after this, resolves with `fallback` (by `timeout`).
-   * @param signal interrupt: resolves with `fallback` (by `interrupt`).
+   * @param signal the asker withdrew the question: resolves with `fallback`, by `abortedBy()`.
+   * @param abortedBy names why `signal` fired (default `interrupt`); the agent's approval guard
+   *   also withdraws a question when its own `approvals.timeout` runs out (then: `timeout`).
    * @returns the winning answer (`choice` for approvals, `answer` for clarify) or `fallback`.
    */
   ask(
@@ -54,6 +56,7 @@ export class OpenRequests {
     timeoutMs: number,
     fallback: string | null,
     signal?: AbortSignal,
+    abortedBy: () => string = () => 'interrupt',
   ): Promise<string | null> {
     const requestId = `${kind}-${randomBytes(6).toString('hex')}`;
     const created = this.now();
@@ -81,7 +84,7 @@ export class OpenRequests {
         this.onResolved(requestId, value, by);
         resolve(value);
       };
-      const onAbort = (): void => settle(fallback, 'interrupt');
+      const onAbort = (): void => settle(fallback, abortedBy());
       const timer = setTimeout(() => settle(fallback, 'timeout'), timeoutMs);
       timer.unref?.();
       this.pending.set(requestId, { open, sent: new Map(), settle, timer });
