@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GatewayClient } from '../client/gateway-client.js';
+import type { AttachResult } from '../client/types.js';
+import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
+import { startTestServer, type TestConn, type TestServer } from '../testing/test-server.js';
+import { waitFor } from '../testing/wait.js';
+import { SessionController } from './controller.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The real client and controller against a scripted server that records events for replay. */
+async function setup() {
+  const server: TestServer = await startTestServer();
+  cleanups.push(() => server.close());
+  const events: Array<{ type: string; seq: number; payload: Record<string, unknown> }> = [];
+  const emit = (conn: TestConn, type: string, payload: Record<string, unknown> = {}): void => {
+    const seq = events.length + 1;
+    events.push({ type, seq, payload });
+    conn.event(type, 's1', seq, payload);
+  };
+  server.handlers.set('session.list', () => ({ sessions: [sessionInfo()] }));
+  server.handlers.set('session.attach', (p): AttachResult => {
+    const since = p.since_seq as number | undefined;
+    if (since === undefined) {
+      return snapshotResult({
+        messages: [stored('user', 'earlier'), stored('assistant', 'before')],
+        seq: events.length,
+      });
+    }
+    return {
+      kind: 'replay',
+      session: sessionInfo(),
+      events: events.filter((e) => e.seq > since).map((e) => ({ ...e, session_id: 's1' })),
+      open_requests: [],
+      seq: events.length,
+      epoch: 'epoch-1',
+    };
+  });
+  const client = new GatewayClient({
+    endpoint: { url: server.url, token: server.token },
+    version: 'test',
+    backoff: { initialMs: 10, maxMs: 30 },
+  });
+  cleanups.push(() => client.close());
+  const controller = new SessionController({ client, cwd: '/w', throttleMs: 0 });
+  cleanups.push(() => controller.dispose());
+  await controller.start({ mode: 'continue' });
+  const conn = await server.waitForConns(1);
+  return { server, client, controller, conn, emit };
+}
+
+const texts = (c: SessionController): string[] =>
+  c.state.items.map((i) => (i.kind === 'tool' ? `tool:${i.toolId}` : `${i.kind}:${i.text}`));
+
+describe('SessionController with the real client', () => {
+  it('shows a turn that finished while disconnected exactly once after re-attaching', async () => {
+    const { server, controller, conn, emit } = await setup();
+    expect(texts(controller)).toEqual(['user:earlier', 'assistant:before']);
+    emit(conn, 'turn.start', { prompt_id: 'p1', text: 'go' });
+    emit(conn, 'message.start');
+    emit(conn, 'message.delta', { text: 'Work' });
+    await waitFor(() => controller.state.streaming?.text === 'Work');
+    conn.ws.terminate();
+    await waitFor(() => controller.state.connection === 'reconnecting');
+    // while nobody is attached the turn goes on (recorded for replay)
+    const ghost = { event: () => {} } as unknown as TestConn;
+    emit(ghost, 'message.delta', { text: 'ing on it' });
+    emit(ghost, 'message.complete', { text: 'Working on it', status: 'complete', usage: {} });
+    emit(ghost, 'turn.end', { prompt_id: 'p1', status: 'complete' });
+    const conn2 = await server.waitForConns(2);
+    await waitFor(() => controller.state.connection === 'connected' && !controller.state.busy);
+    expect(conn2.requests.find((r) => r.method === 'session.attach')?.params).toMatchObject({ since_seq: 3 });
+    expect(texts(controller)).toEqual([
+      'user:earlier',
+      'assistant:before',
+      'user:go',
+      'assistant:Working on it',
+    ]);
+    expect(controller.state.streaming).toBeNull();
+  });
+
+  it('re-answers an approval the daemon re-sends after a reconnect with the answer given here', async () => {
+    const { server, controller, conn } = await setup();
+    const params = {
+      session_id: 's1',
+      request_id: 'approval-1',
+      command: 'rm -rf x',
+      description: 'd',
+      choices: ['once', 'deny'],
+    };
+    conn.send({ jsonrpc: '2.0', id: 'srq-1', method: 'approval.request', params });
+    await waitFor(() => controller.state.requests.length === 1);
+    conn.ws.terminate();
+    await waitFor(() => controller.state.connection === 'reconnecting');
+    controller.answerApproval('approval-1', 'once'); // answered while the connection was down
+    expect(controller.state.requests).toEqual([]);
+    const conn2 = await server.waitForConns(2);
+    conn2.send({ jsonrpc: '2.0', id: 'srq-9', method: 'approval.request', params });
+    await waitFor(() => conn2.answers.has('srq-9'));
+    expect(conn2.answers.get('srq-9')).toMatchObject({ result: { choice: 'once' } });
+    expect(controller.state.requests).toEqual([]);
+  });
+
+  it('sends a prompt with the session id', async () => {
+    const { server, controller } = await setup();
+    server.handlers.set('prompt.submit', () => ({ prompt_id: 'p9', status: 'queued' }));
+    await controller.submit('next');
+    const conn = server.conns[0]!;
+    expect(conn.requests.find((r) => r.method === 'prompt.submit')?.params).toEqual({
+      session_id: 's1',
+      text: 'next',
+    });
+  });
+});
