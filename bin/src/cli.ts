@@ -5,6 +5,7 @@ import { chatCommand } from './commands/chat.js';
 import { configCommand } from './commands/config.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { sessionsCommand } from './commands/sessions.js';
+import { tuiCommand } from './commands/tui.js';
 
 /** Builds the parser for `argv` (profile flag already removed). */
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
@@ -21,7 +22,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     .command(configCommand(ctx))
     .command(gatewayCommand(ctx))
     .command(sessionsCommand(ctx))
-    .demandCommand(1, 'Give a command; see hermes --help')
+    .command(tuiCommand(ctx))
     .strict()
     .recommendCommands()
     .fail((msg, err) => {
