@@ -69,6 +69,20 @@ export const ConfigSchema = z.looseObject({
       max_tool_calls: positiveInt.default(50),
     })
     .prefault({}),
+  /** Shadow-git snapshots before the agent edits files (issue 8 "Checkpoints"). */
+  checkpoints: z
+    .looseObject({
+      enabled: z.boolean().default(true),
+      /** Snapshots kept per working directory (older ones drop out of the list). */
+      max_snapshots: positiveInt.default(50),
+    })
+    .prefault({}),
+  /**
+   * MCP servers (issue 8 "MCP client"): name → `{command, args?, env?, cwd?}` (stdio) or
+   * `{url, headers?}` (streamable HTTP). Kept loose; `core/src/mcp/config.ts` validates each entry
+   * and reports a bad one without dropping the others.
+   */
+  mcp_servers: z.record(z.string(), z.looseObject({})).default({}),
   agent: z
     .looseObject({
       /** Model calls per user turn before the loop stops (seed 003). */
