@@ -8,6 +8,38 @@ import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 
+/** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
+export const AUTO_CONTINUE_PROMPT =
+  '[The previous turn was interrupted because the Hermes daemon restarted. Continue the task where it stopped.]';
+
+/**
+ * With `gateway.auto_continue: true` in a profile's config, sessions that a crash or an
+ * interrupted drain left unfinished are continued by the daemon itself (issue 3).
+ */
+function autoContinue(
+  registry: SessionRegistry,
+  recovered: Record<string, string[]>,
+  log: (line: string) => void,
+): void {
+  for (const [profile, ids] of Object.entries(recovered)) {
+    let enabled = false;
+    try {
+      enabled = registry.profile(profile).config.gateway.auto_continue;
+    } catch (err) {
+      log(`profile ${profile}: cannot read config for auto_continue: ${(err as Error).message}`);
+    }
+    if (!enabled) continue;
+    for (const id of ids) {
+      try {
+        registry.get(profile, id).submit(AUTO_CONTINUE_PROMPT, 'auto_continue');
+        log(`profile ${profile}: continuing session ${id}`);
+      } catch (err) {
+        log(`profile ${profile}: cannot continue session ${id}: ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
 /** The hooks a full daemon runs with (`registerHandlers`, `drain`, `stats`, `profiles`). */
 export type DaemonHooks = Pick<
   DaemonOptions,
@@ -28,7 +60,7 @@ export async function defaultDaemonHooks(
       const recovered = recoverAfterCrash(root, (line) => ctx.log.info(line));
       registry = new SessionRegistry({ root, epoch: ctx.epoch, log: (l) => ctx.log.info(l), ...overrides });
       registerSessionHandlers(rpc, registry);
-      void recovered;
+      autoContinue(registry, recovered, (l) => ctx.log.info(l));
     },
     drain: async ({ timeoutMs }) => ({ clean: registry ? await registry.drain(timeoutMs) : true }),
     stats: () => {

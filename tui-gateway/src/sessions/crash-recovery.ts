@@ -7,8 +7,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HermesHome } from '@hermes/core/home/home';
 import { SessionDB } from '@hermes/core/state/session-db';
-import { acquireSessionLock } from '@hermes/core/state/session-lock';
 import { listProfileNames } from './profile-runtime.js';
+import { takeSessionLock } from './session-lock-takeover.js';
 
 /**
  * @returns per profile, the ids of sessions marked interrupted (empty after a clean shutdown,
@@ -29,7 +29,7 @@ export function recoverAfterCrash(
     try {
       const ids = db.recoverInterrupted((id) => {
         try {
-          acquireSessionLock(home, id, 'tui-gateway recovery').release();
+          takeSessionLock(home, id, 'tui-gateway recovery').release();
           return true;
         } catch {
           return false; // another live process (e.g. hermes chat) still writes it

@@ -8,13 +8,14 @@ import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
 import type { SessionInfo } from '@hermes/core/protocol';
 import { RpcErrorCode } from '@hermes/core/protocol';
-import { acquireSessionLock, SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
+import { SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
 import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError } from '../rpc/types.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
+import { takeSessionLock } from './session-lock-takeover.js';
 
 /** Idle live sessions with no client are unloaded after this long, ms (issue 3: e.g. 6 h). */
 export const IDLE_UNLOAD_MS = 6 * 60 * 60 * 1000;
@@ -117,7 +118,10 @@ export class SessionRegistry {
   }
 
   /** Creates a new session in a profile and makes it live. */
-  create(profileName: string, o: { cwd?: string; title?: string; model?: string; source?: string }): LiveSession {
+  create(
+    profileName: string,
+    o: { cwd?: string; title?: string; model?: string; source?: string },
+  ): LiveSession {
     if (this.draining) throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down');
     const profile = this.profile(profileName);
     let target: AgentHooks | undefined;
@@ -162,7 +166,8 @@ export class SessionRegistry {
   private load(profile: ProfileRuntime, id: string, open: (hooks: AgentHooks) => OpenedSession): LiveSession {
     let lock: SessionLock;
     try {
-      lock = acquireSessionLock(profile.home, id, `tui-gateway (pid ${process.pid})`);
+      // the lock error adds "(pid N)" itself; a holder killed by kill -9 is taken over at once
+      lock = takeSessionLock(profile.home, id, 'tui-gateway');
     } catch (err) {
       if (err instanceof SessionLockedError)
         throw new RpcMethodError(RpcErrorCode.SessionLocked, err.message);
