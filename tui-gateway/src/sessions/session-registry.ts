@@ -274,8 +274,8 @@ export class SessionRegistry {
     if (!clean) {
       for (const e of busy) e.live.interrupt();
       await Promise.race([all, new Promise((r) => setTimeout(r, 2_000).unref())]);
-      for (const e of busy)
-        if (!e.live.busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'interrupted');
+      // interrupted sessions stay `resume_pending`: the next start marks them interrupted (and
+      // continues them with gateway.auto_continue)
     } else {
       for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'idle');
     }
