@@ -14,7 +14,7 @@ export interface CompletionPopupProps {
   max?: number;
 }
 
-/** Lists matching commands, the selected one highlighted. */
+/** Lists matching commands; the selected one is marked with ❯ (visible without colours too). */
 export function CompletionPopup({
   items,
   selected,
@@ -25,16 +25,16 @@ export function CompletionPopup({
   const shown = items.slice(start, start + max);
   const nameWidth = Math.max(...shown.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0))) + 3;
   return (
-    <Box flexDirection="column" paddingX={2}>
+    <Box flexDirection="column" paddingX={1}>
       {shown.map((c, i) => {
         const on = start + i === selected;
-        const label = `/${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(nameWidth);
+        const label = `${on ? '❯' : ' '} /${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(nameWidth + 2);
         return (
           <Text key={c.name} wrap="truncate-end">
             <Text color={on ? theme.accent : undefined} bold={on} inverse={on}>
               {label}
             </Text>
-            <Text color={theme.muted}> {truncate(c.description, Math.max(10, width - nameWidth - 6))}</Text>
+            <Text color={theme.muted}> {truncate(c.description, Math.max(10, width - nameWidth - 8))}</Text>
           </Text>
         );
       })}

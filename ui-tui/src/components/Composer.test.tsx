@@ -110,6 +110,7 @@ describe('Composer', () => {
     const { r, sent } = await composer();
     await r.press('/se');
     await r.waitFor('/sessions');
+    expect(r.text()).toContain('❯ /sessions');
     expect(r.text()).toContain('Pick a session to resume');
     await r.press(keys.tab);
     await r.waitFor((f) => f.includes('› /sessions') && !f.includes('Pick a session'));
