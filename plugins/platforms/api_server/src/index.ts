@@ -1,0 +1,2 @@
+/** @hermes/platform-api_server (placeholder until the adapter lands). */
+export {};

@@ -1,0 +1,2 @@
+/** @hermes/platform-irc (placeholder until the adapter lands). */
+export {};

@@ -1,0 +1,2 @@
+/** @hermes/platform-telegram (placeholder until the adapter lands). */
+export {};

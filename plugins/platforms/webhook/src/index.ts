@@ -1,0 +1,2 @@
+/** @hermes/platform-webhook (placeholder until the adapter lands). */
+export {};
