@@ -1,0 +1,250 @@
+/**
+ * Live sessions across daemon stops and crashes (issue 3 "Must show": `hermes gateway stop`
+ * mid-turn drains; `kill -9` mid-turn then `start`: the session, its user message and its partial
+ * reply are there, marked interrupted, nothing else lost, a new epoch). Real `hermes gateway`
+ * processes in temp roots (run `npm run build` first); the model is a scripted server here.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RpcErrorCode } from '@hermes/core/protocol';
+import { RpcFailureError } from '@hermes/tui-gateway';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { hermes, killDaemons, pidRuns, tempRoot, waitFor } from './support/gateway-process.js';
+import {
+  deltaText,
+  is,
+  recordingClient,
+  startGateway,
+  words,
+  writeConfig,
+  type RecordingClient,
+} from './support/gateway-session-kit.js';
+
+let model: FakeModelServer;
+const roots: string[] = [];
+const open: RecordingClient[] = [];
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterEach(() => {
+  for (const r of open.splice(0)) r.c.socket.terminate();
+  for (const root of roots.splice(0)) {
+    killDaemons(root);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+afterAll(async () => {
+  await model?.close();
+});
+
+function root(configExtra = ''): string {
+  const r = tempRoot('hermes-restart-');
+  roots.push(r);
+  writeConfig(r, model.url, configExtra);
+  return r;
+}
+
+async function client(r: string, name: string): Promise<RecordingClient> {
+  const c = await recordingClient(r, name);
+  open.push(c);
+  return c;
+}
+
+type Row = { role: string; content: string | null; status?: string | null };
+const rows = (messages: Row[]) => messages.map((m) => [m.role, m.content, m.status ?? null]);
+
+/** `hermes sessions show ID --json` (read straight from state.db by another process). */
+async function showSession(r: string, id: string): Promise<{ session: { state: string }; messages: Row[] }> {
+  const out = await hermes(r, ['sessions', 'show', id, '--json']);
+  expect(out.code, out.stderr).toBe(0);
+  const parsed = JSON.parse(out.stdout) as { session: { state: string }; messages: Row[] };
+  return { ...parsed, messages: parsed.messages.filter((m) => m.role !== 'system') };
+}
+
+describe('hermes gateway stop mid-turn', () => {
+  it('lets a turn that ends within drain_timeout finish, then writes .clean_shutdown', async () => {
+    const r = root('gateway:\n  drain_timeout: 20\n');
+    await startGateway(r);
+    const a = await client(r, 'drain-a');
+    const b = await client(r, 'drain-b');
+    const { session } = await a.c.call('session.create', { title: 'drain' });
+    const sid = session.id;
+    await a.c.call('session.attach', { session_id: sid });
+    const reply = words(200, 'd'); // ~4 s: still streaming when the stop arrives
+    model.push({ text: reply, chunkSize: 4, delayMs: 20 });
+    await a.c.call('prompt.submit', { session_id: sid, text: 'finish me' });
+    await a.until(is('message.delta', sid), 'first delta');
+
+    const stopping = hermes(r, ['gateway', 'stop']);
+    await a.until((e) => e.type === 'gateway.shutdown', 'gateway.shutdown');
+    const refused = await b.c.call('prompt.submit', { session_id: sid, text: 'too late' }).catch((e) => e);
+    expect(refused).toBeInstanceOf(RpcFailureError);
+    expect((refused as RpcFailureError).code).toBe(RpcErrorCode.ShuttingDown);
+    const end = await a.until(is('turn.end', sid), 'turn.end');
+    expect(end.payload.status).toBe('complete');
+    const shutdownAt = a.events.findIndex((e) => e.type === 'gateway.shutdown');
+    expect(shutdownAt).toBeLessThan(a.events.indexOf(end)); // the stop came mid-turn
+    expect(deltaText(a.of(sid))).toBe(reply);
+    const stop = await stopping;
+    expect(stop.code, stop.stderr).toBe(0);
+    expect(existsSync(join(r, '.clean_shutdown'))).toBe(true);
+
+    const stored = await showSession(r, sid);
+    expect(stored.session.state).toBe('idle');
+    expect(rows(stored.messages)).toEqual([
+      ['user', 'finish me', null],
+      ['assistant', reply, 'complete'],
+    ]);
+  });
+
+  it('interrupts a turn still running at drain_timeout, keeps the partial reply, no .clean_shutdown', async () => {
+    const r = root('gateway:\n  drain_timeout: 1\n');
+    const first = await startGateway(r);
+    const a = await client(r, 'drain-int');
+    const { session } = await a.c.call('session.create', { title: 'drain-interrupt' });
+    const sid = session.id;
+    await a.c.call('session.attach', { session_id: sid });
+    const partial = 'streamed before the stop';
+    model.push({ hang: true, text: partial, chunkSize: 6 });
+    await a.c.call('prompt.submit', { session_id: sid, text: 'never ends' });
+    await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
+
+    const stop = await hermes(r, ['gateway', 'stop']);
+    expect(stop.code, stop.stderr).toBe(0);
+    expect((await a.until(is('turn.end', sid), 'turn.end')).payload.status).toBe('interrupted');
+    expect(existsSync(join(r, '.clean_shutdown'))).toBe(false);
+    const stored = await showSession(r, sid);
+    // left resume_pending by the drain: the next start marks it interrupted
+    expect(stored.session.state).toBe('resume_pending');
+    expect(rows(stored.messages)).toEqual([
+      ['user', 'never ends', null],
+      ['assistant', partial, 'interrupted'],
+    ]);
+
+    const second = await startGateway(r);
+    expect(second.epoch).not.toBe(first.epoch);
+    const b = await client(r, 'after');
+    const snap = await b.c.call('session.attach', { session_id: sid });
+    if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
+    expect(snap.session.state).toBe('interrupted');
+    expect(rows(snap.messages)).toEqual(rows(stored.messages));
+  });
+});
+
+describe('kill -9 mid-turn, then start', () => {
+  it('keeps the session, its user message and its partial reply, marked interrupted; nothing else lost', async () => {
+    const r = root();
+    const first = await startGateway(r);
+    const a = await client(r, 'crash-a');
+    const { session: idle } = await a.c.call('session.create', { title: 'idle-bystander' });
+    const { session } = await a.c.call('session.create', { title: 'crash' });
+    const sid = session.id;
+    for (const id of [idle.id, sid]) await a.c.call('session.attach', { session_id: id });
+    model.push({ text: 'bystander reply' }, { text: 'first answer' });
+    await a.c.call('prompt.submit', { session_id: idle.id, text: 'hello bystander' });
+    await a.until(is('turn.end', idle.id), 'bystander turn.end');
+    await a.c.call('prompt.submit', { session_id: sid, text: 'one' });
+    await a.until(is('turn.end', sid), 'first turn.end');
+
+    const reply = words(200, 'k');
+    model.push({ text: reply, chunkSize: 4, delayMs: 15 });
+    const mark = a.lastSeq(sid);
+    await a.c.call('prompt.submit', { session_id: sid, text: 'two' });
+    const firstDelta = await a.until(is('message.delta', sid, mark), 'first delta');
+    // past one streaming checkpoint (250 ms) so the stored partial has grown beyond the first delta
+    await waitFor(() => a.lastSeq(sid) > firstDelta.seq && Date.now() - firstDelta.ts! > 600, 'stream');
+    process.kill(first.pid, 'SIGKILL');
+    await a.c.closed;
+    await waitFor(() => !pidRuns(first.pid), 'the killed daemon to be gone');
+    const streamed = deltaText(a.of(sid, firstDelta.seq - 1));
+
+    const second = await startGateway(r);
+    expect(second.epoch).not.toBe(first.epoch);
+    const b = await client(r, 'crash-b');
+    const snap = await b.c.call('session.attach', { session_id: sid });
+    if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
+    expect(snap.epoch).toBe(second.epoch);
+    expect(snap.session.state).toBe('interrupted');
+    expect(snap.inflight).toBeNull();
+    const [u1, a1, u2, a2, ...rest] = snap.messages;
+    expect(rest).toEqual([]);
+    expect(rows([u1!, a1!, u2!])).toEqual([
+      ['user', 'one', null],
+      ['assistant', 'first answer', 'complete'],
+      ['user', 'two', null],
+    ]);
+    expect(a2).toMatchObject({ role: 'assistant', status: 'interrupted' });
+    expect(a2!.content!.length).toBeGreaterThan(0);
+    // the stored partial is the reply's start (it may hold a delta the killed socket never sent)
+    expect(reply.startsWith(a2!.content!)).toBe(true);
+    expect(reply.startsWith(streamed)).toBe(true);
+    expect(reply).not.toBe(a2!.content);
+    const history = await b.c.call('session.history', { session_id: sid });
+    expect(history.messages).toEqual(snap.messages);
+    const shown = await showSession(r, sid);
+    expect(shown.session.state).toBe('interrupted');
+    expect(rows(shown.messages)).toEqual(rows(snap.messages));
+
+    // the bystander session is intact and attachable at once (its old lock holder is dead)
+    const other = await b.c.call('session.attach', { session_id: idle.id });
+    expect(other.kind === 'snapshot' && rows(other.messages)).toEqual([
+      ['user', 'hello bystander', null],
+      ['assistant', 'bystander reply', 'complete'],
+    ]);
+    // the interrupted session goes on, with its whole history sent to the model
+    const before = model.requests.length;
+    model.push({ text: 'after the crash' });
+    await b.c.call('prompt.submit', { session_id: sid, text: 'three' });
+    expect((await b.until(is('turn.end', sid), 'turn.end')).payload.status).toBe('complete');
+    const sent = (model.requests[before]!.body as { messages: Row[] }).messages.filter(
+      (m) => m.role !== 'system',
+    );
+    expect(sent.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['assistant', 'first answer'],
+      ['user', 'two'],
+      ['assistant', a2!.content],
+      ['user', 'three'],
+    ]);
+    const log = readFileSync(join(r, 'logs', 'tui-gateway.log'), 'utf8');
+    expect(log).toMatch(new RegExp(`after a crash: profile default: marked interrupted: .*${sid}`));
+  });
+});
+
+describe('one writer per session', () => {
+  it('hermes chat -q --session joins the live session queue; an in-process writer is refused naming the daemon', async () => {
+    const r = root();
+    const info = await startGateway(r);
+    const a = await client(r, 'writer-tui');
+    const { session } = await a.c.call('session.create', { title: 'one-writer' });
+    const sid = session.id;
+    await a.c.call('session.attach', { session_id: sid });
+    model.push({ text: words(120, 'busy'), chunkSize: 4, delayMs: 20 }, { text: 'reply for the cli' });
+    await a.c.call('prompt.submit', { session_id: sid, text: 'from the tui' });
+    await a.until(is('message.delta', sid), 'first delta');
+
+    const chat = hermes(r, ['chat', '-q', 'from the cli', '--session', sid]);
+    const queued = await a.until(
+      (e) => is('prompt.queued', sid)(e) && JSON.stringify(e.payload).includes('from the cli'),
+      'the cli prompt queued behind the running turn',
+    );
+    expect(a.of(sid, queued.seq).some((e) => e.type === 'turn.end')).toBe(false);
+
+    const refused = await hermes(r, ['chat', '-q', 'x', '--session', sid, '--yolo']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`in use by tui-gateway (pid ${info.pid})`);
+
+    const done = await chat;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toContain('reply for the cli');
+    const starts = a.of(sid).filter((e) => e.type === 'turn.start');
+    expect(starts.map((e) => e.payload.text)).toEqual(['from the tui', 'from the cli']);
+    const { messages } = await a.c.call('session.history', { session_id: sid });
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+      'from the tui',
+      'from the cli',
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Helpers for the cross-process session tests (gateway-sessions*.test.ts): a real daemon started
+ * with `hermes gateway start` in a temp root whose config points at an in-process fake model
+ * server, clients that record every event they receive, and small waiting helpers. Every wait
+ * has a deadline (gateway-process.ts `waitFor`).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WireEvent } from '@hermes/core/protocol';
+import { connectDaemon, type DaemonClient, type DiscoveryInfo } from '@hermes/tui-gateway';
+import { aliveDiscovery, hermes, waitFor } from './gateway-process.js';
+
+/** Writes `<root>/config.yaml`: the fake model plus extra YAML lines (e.g. `gateway:\n  drain_timeout: 1`). */
+export function writeConfig(root: string, modelUrl: string, extra = ''): void {
+  writeFileSync(
+    join(root, 'config.yaml'),
+    `model:\n  provider: custom\n  base_url: ${modelUrl}\n  default: fake\n${extra}`,
+  );
+}
+
+/** Runs `hermes gateway start` in `root` and returns the new daemon's discovery record. */
+export async function startGateway(root: string): Promise<DiscoveryInfo> {
+  const r = await hermes(root, ['gateway', 'start']);
+  if (r.code !== 0) throw new Error(`hermes gateway start failed (${r.code}):\n${r.stdout}${r.stderr}`);
+  return waitFor(() => aliveDiscovery(root), 'the daemon discovery file');
+}
+
+/** A connected client that records every event it receives, in arrival order. */
+export interface RecordingClient {
+  c: DaemonClient;
+  /** Every event received since connecting. */
+  events: WireEvent[];
+  /** Events of one session with seq > `after`. */
+  of(sessionId: string, after?: number): WireEvent[];
+  /** Waits until `pred` holds for some recorded event; returns it. */
+  until(pred: (e: WireEvent) => boolean, what: string, timeoutMs?: number): Promise<WireEvent>;
+  /** Waits until at least `n` recorded events match `pred`; returns them. */
+  count(pred: (e: WireEvent) => boolean, n: number, what: string, timeoutMs?: number): Promise<WireEvent[]>;
+  /** Largest seq received for the session (0 when none). */
+  lastSeq(sessionId: string): number;
+}
+
+/** Connects a recording client (approvals capability on unless `approvals: false`). */
+export async function recordingClient(
+  root: string,
+  name: string,
+  approvals = true,
+): Promise<RecordingClient> {
+  const c = await connectDaemon({ root }, { name, capabilities: { approvals } });
+  const events: WireEvent[] = [];
+  c.onEvent((e) => events.push(e));
+  const matching = (pred: (e: WireEvent) => boolean) => events.filter(pred);
+  return {
+    c,
+    events,
+    of: (sid, after = 0) => events.filter((e) => e.session_id === sid && e.seq > after),
+    until: (pred, what, ms = 15_000) => waitFor(() => events.find(pred), `${name}: ${what}`, ms),
+    count: (pred, n, what, ms = 15_000) =>
+      waitFor(
+        () => {
+          const m = matching(pred);
+          return m.length >= n ? m : undefined;
+        },
+        `${name}: ${n} × ${what}`,
+        ms,
+      ),
+    lastSeq: (sid) => events.reduce((m, e) => (e.session_id === sid ? Math.max(m, e.seq) : m), 0),
+  };
+}
+
+/** Predicate: an event of `type` in session `sid` (optionally with seq > `after`). */
+export const is =
+  (type: string, sid: string, after = 0) =>
+  (e: WireEvent): boolean =>
+    e.type === type && e.session_id === sid && e.seq > after;
+
+/** Concatenated `message.delta` texts of a list of events. */
+export function deltaText(events: WireEvent[]): string {
+  return events
+    .filter((e) => e.type === 'message.delta')
+    .map((e) => String(e.payload.text))
+    .join('');
+}
+
+/** Seqs of a list of events. */
+export const seqs = (events: WireEvent[]): number[] => events.map((e) => e.seq);
+
+/** True when `xs` is `from, from+1, …` without gaps or repeats. */
+export function contiguous(xs: number[], from = xs[0] ?? 0): boolean {
+  return xs.every((x, i) => x === from + i);
+}
+
+/** A promise with its resolve function exposed. */
+export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A text of `n` distinct words, so any prefix/suffix mix-up shows in a comparison. */
+export function words(n: number, tag = 'w'): string {
+  return Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+}
