@@ -52,6 +52,14 @@ describe('App', () => {
     expect(client.callsTo('session.list')).toEqual([{ limit: 1 }]);
   });
 
+  it("shows the profile's default model when the session names none", async () => {
+    const { r } = await app((c) => {
+      c.handlers.set('session.attach', () => snapshotResult({ session: sessionInfo({ model: null }) }));
+      c.handlers.set('model.list', () => ({ models: [], current: 'default-model' }));
+    });
+    await r.waitFor('default · default-model');
+  });
+
   it('sends a prompt, streams the reply live and prints it once when complete', async () => {
     const { r, client } = await app();
     await r.press('hello there');

@@ -76,6 +76,7 @@ export class SessionController {
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
         void this.flushOutbox();
+        if (!result.session.model) void this.refreshModel();
       }),
       c.on('attachError', (err, { sessionId }) =>
         this.notice(`Could not re-attach session ${sessionId}: ${err.message}`, 'error'),
@@ -169,6 +170,16 @@ export class SessionController {
     await this.client.switchProfile(profile);
     this.notice(`Profile: ${profile}`);
     await this.open({ mode: 'continue' });
+  }
+
+  /** Reads the profile's default model (shown in the status bar when the session names none). */
+  async refreshModel(): Promise<void> {
+    try {
+      const { current } = await this.client.call('model.list', {});
+      this.dispatch({ type: 'model', model: current || null });
+    } catch {
+      // not essential: the status bar just shows no model
+    }
   }
 
   /** Runs a command on the daemon (`slash.exec`) and shows its output. */

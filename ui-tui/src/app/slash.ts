@@ -118,6 +118,7 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
   const set = async (model: string): Promise<void> => {
     const r = await ctl.client.call('model.set', { model, ...(sessionId ? { session_id: sessionId } : {}) });
     ctl.notice(`Model: ${r.model}`);
+    await ctl.refreshModel();
   };
   if (args) return set(args);
   const { models, current } = await ctl.client.call('model.list', {});

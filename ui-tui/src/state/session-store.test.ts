@@ -84,6 +84,17 @@ describe('sessionReducer', () => {
     expect(s).toMatchObject({ busy: true, turnStartedAt: 4, lastSeq: 41 });
   });
 
+  it('shows no live row for a running turn that streams no text (tools, approvals)', () => {
+    const s = run([
+      attach({
+        inflight: { prompt: 'p', text: '', reasoning: '', tools: [], started_at: 1 },
+        session: sessionInfo({ busy: true }),
+      }),
+    ]);
+    expect(s.streaming).toBeNull();
+    expect(s.busy).toBe(true);
+  });
+
   it('applies live events in order and drops duplicates', () => {
     const s = run([
       attach({ seq: 10 }),

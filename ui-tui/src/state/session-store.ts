@@ -22,6 +22,7 @@ export type SessionAction =
   | { type: 'request.answered'; requestId: string }
   | { type: 'notice'; text: string; tone?: 'info' | 'warn' | 'error' }
   | { type: 'clear' }
+  | { type: 'model'; model: string | null }
   | { type: 'detached' };
 
 /** The state before anything is attached. */
@@ -48,6 +49,7 @@ export function initialSessionState(): SessionState {
     connectionId: null,
     profile: null,
     lastReply: null,
+    defaultModel: null,
   };
 }
 
@@ -82,6 +84,8 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       return appendItems(state, [{ kind: 'notice', text: action.text, tone: action.tone ?? 'info' }]);
     case 'clear':
       return { ...state, items: [] };
+    case 'model':
+      return { ...state, defaultModel: action.model };
     case 'detached':
       return {
         ...initialSessionState(),
@@ -91,6 +95,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
         connectionId: state.connectionId,
         profile: state.profile,
         lastReply: state.lastReply,
+        defaultModel: state.defaultModel,
       };
   }
 }
@@ -168,7 +173,11 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     epoch: result.epoch,
     lastSeq: result.seq,
     hasMore: result.has_more,
-    streaming: inflight ? { text: inflight.text, reasoning: inflight.reasoning } : null,
+    // a turn can run with no message streaming (tools, approvals): no empty live row then
+    streaming:
+      inflight && (inflight.text || inflight.reasoning)
+        ? { text: inflight.text, reasoning: inflight.reasoning }
+        : null,
     tools: (inflight?.tools ?? []).map((t) => ({
       toolId: t.tool_id,
       name: t.name,

@@ -118,4 +118,6 @@ export interface SessionState {
   profile: string | null;
   /** Text of the last finished assistant reply (for /copy), kept even after /clear. */
   lastReply: string | null;
+  /** The profile's default model (shown when the session names none). */
+  defaultModel: string | null;
 }
