@@ -81,6 +81,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
       ? toFile(newString)
       : toFile(adaptReplacement(newString.replace(/\r\n/g, '\n'), oldString, before.slice(s.start, s.end)));
   const after = applySpans(before, spans, replacement);
+  await ctx.beforeFileChange?.(file);
   writeTextFile(file, after);
 
   const how =

@@ -36,6 +36,12 @@ export interface ToolContext {
   todos: TodoItem[];
   /** Reports progress text while the tool runs (becomes `tool.progress`). */
   progress(text: string): void;
+  /**
+   * Call before changing files at `path` (a file, or a folder with `info.command` for shell
+   * commands): takes the turn's checkpoint of its project (`../checkpoints/tracker.ts`). Never
+   * rejects; absent where no checkpoints are kept (tests, one-off contexts).
+   */
+  beforeFileChange?(path: string, info?: { command?: string }): Promise<void>;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */

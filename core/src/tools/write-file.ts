@@ -45,6 +45,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
   } catch {
     /* does not exist yet */
   }
+  await ctx.beforeFileChange?.(file);
   const bytes = writeTextFile(file, content);
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return {
