@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createApprovalGuard } from '../approvals/guard.js';
+import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalCallback, ApprovalVerdict } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
@@ -104,6 +105,8 @@ export class Agent {
   private readonly toolsByName: Map<string, ToolDefinition>;
   private readonly checkCommand: (command: string, signal: AbortSignal) => Promise<ApprovalVerdict>;
   private busy = false;
+  /** Snapshots before the first file change of a turn per directory (issue 8; never a tool). */
+  private readonly checkpoints: CheckpointTracker;
   /** Prompt tokens of the latest model call (how full the context is). */
   contextTokens = 0;
 
@@ -120,6 +123,7 @@ export class Agent {
       ...(opts.onApproval ? { callback: opts.onApproval } : {}),
     });
     this.checkCommand = (command, signal) => guard.check(command, signal);
+    this.checkpoints = new CheckpointTracker(opts);
   }
 
   /** True while a turn runs. */
@@ -217,6 +221,7 @@ export class Agent {
     const { config } = this.opts;
     this.persist({ role: 'user', content: text });
     this.history.push({ role: 'user', content: text });
+    this.checkpoints.newTurn(text);
     let usage = zeroUsage();
     let lastText = '';
     let overflowRetried = false;
@@ -442,6 +447,7 @@ export class Agent {
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
+        beforeFileChange: (path, info) => this.checkpoints.beforeFileChange(path, this.opts.cwd, info),
       });
     }
     const duration = performance.now() - started;
