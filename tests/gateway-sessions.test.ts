@@ -127,6 +127,12 @@ describe('replay', () => {
     await a.count(is('message.delta', sid, lastSeq), 20, 'deltas the killed client misses');
 
     const k2 = await client('replay-back');
+    // events.since reads the ring without joining the fan-out
+    const peek = await k2.c.call('session.events.since', { session_id: sid, since_seq: lastSeq });
+    expect(peek.truncated).toBe(false);
+    expect(peek.events).toEqual(a.of(sid, lastSeq).filter((e) => e.seq <= peek.seq));
+    const listed = await k2.c.call('session.list', {});
+    expect(listed.sessions.find((s) => s.id === sid)?.clients).toBe(1);
     const r = await k2.c.call('session.attach', { session_id: sid, since_seq: lastSeq });
     if (r.kind !== 'replay') throw new Error(`expected a replay, got ${r.kind}`);
     expect(r.events[0]!.seq).toBe(lastSeq + 1);

@@ -221,6 +221,16 @@ export class LiveSession {
     return result;
   }
 
+  /**
+   * The events after `sinceSeq` without joining the fan-out (`session.events.since`).
+   * @returns `truncated` when some are no longer in the ring (or `sinceSeq` is from another epoch).
+   */
+  eventsSince(sinceSeq: number): MethodResult<'session.events.since'> {
+    if (sinceSeq > this.seq) return { events: [], truncated: true, seq: this.seq };
+    const r = this.ring.since(sinceSeq, this.seq);
+    return { events: r.truncated ? [] : r.events, truncated: r.truncated, seq: this.seq };
+  }
+
   private snapshot(historyLimit: number): Extract<MethodResult<'session.attach'>, { kind: 'snapshot' }> {
     const records = this.opts.store
       .getMessages(this.id, { limit: historyLimit + 1 })

@@ -83,12 +83,9 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     };
   });
 
-  rpc.register('session.events.since', async (p, conn) => {
-    const live = sessions.get(conn.profile, p.session_id);
-    const r = live.attach(conn, p.since_seq);
-    if (r.kind === 'replay') return { events: r.events, truncated: false, seq: r.seq };
-    return { events: [], truncated: true, seq: r.seq };
-  });
+  rpc.register('session.events.since', async (p, conn) =>
+    sessions.get(conn.profile, p.session_id).eventsSince(p.since_seq),
+  );
 
   rpc.register('prompt.submit', async (p, conn) => {
     if (sessions.isDraining)
