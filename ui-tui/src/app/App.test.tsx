@@ -54,7 +54,7 @@ describe('App', () => {
 
   it("shows the profile's default model when the session names none", async () => {
     const { r } = await app((c) => {
-      c.handlers.set('session.attach', () => snapshotResult({ session: sessionInfo({ model: null }) }));
+      c.handlers.set('session.attach', () => snapshotResult({ session: sessionInfo({ model: '' }) }));
       c.handlers.set('model.list', () => ({ models: [], current: 'default-model' }));
     });
     await r.waitFor('default · default-model');

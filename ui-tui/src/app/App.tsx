@@ -192,7 +192,7 @@ export function App({
           />
           <StatusBar
             profile={state.profile}
-            model={state.session?.model ?? state.defaultModel}
+            model={state.session?.model || state.defaultModel}
             contextTokens={state.usage?.contextTokens ?? null}
             contextWindow={state.usage?.contextWindow ?? null}
             cwd={state.session?.cwd ?? null}
