@@ -83,6 +83,17 @@ export const ConfigSchema = z.looseObject({
    * and reports a bad one without dropping the others.
    */
   mcp_servers: z.record(z.string(), z.looseObject({})).default({}),
+  /** Sub-agents of the `delegate_task` tool (issue 8 "Delegation"). */
+  delegation: z
+    .looseObject({
+      /** Model calls one sub-agent may make (its iteration budget); a call may ask for fewer. */
+      max_iterations: positiveInt.default(50),
+      /** Tasks one `delegate_task` call may run, all at once. */
+      max_parallel: positiveInt.default(3),
+      /** Model of sub-agents when the call names none; default the parent's model. */
+      model: z.string().optional(),
+    })
+    .prefault({}),
   agent: z
     .looseObject({
       /** Model calls per user turn before the loop stops (seed 003). */

@@ -63,6 +63,64 @@ export const ErrorPayload = z.object({
   kind: z.string().optional(),
 });
 
+/** Why a history was compressed: the threshold was reached, the provider refused, or `/compact`. */
+export const CompressionReason = z.enum(['threshold', 'overflow', 'manual']);
+export type CompressionReason = z.infer<typeof CompressionReason>;
+
+/**
+ * The history was compressed (issue 8 "Context compression"). The conversation continues in a
+ * child session `session_id` whose parent is `parent_session_id` (the old id keeps working for
+ * clients of the daemon). Token counts are of the prompt (context used).
+ */
+export const SessionCompressedPayload = z.object({
+  parent_session_id: z.string(),
+  session_id: z.string(),
+  before_tokens: z.number().int().nonnegative(),
+  after_tokens: z.number().int().nonnegative(),
+  /** Compressions of this agent so far, this one included. */
+  compressions: z.number().int().positive(),
+  reason: CompressionReason,
+  /** The model's context window in tokens, when known. */
+  context_window: z.number().int().positive().optional(),
+});
+
+/** A sub-agent of `delegate_task` started (issue 8 "Delegation"). */
+export const SubagentStartPayload = z.object({
+  /** The sub-agent's id (its child session id when stored). */
+  subagent_id: z.string(),
+  /** `tool_id` of the parent's `delegate_task` call. */
+  parent_tool_id: z.string().optional(),
+  /** 0-based index in the call's `tasks`. */
+  task_index: z.number().int().nonnegative(),
+  goal: z.string(),
+  tools: z.array(z.string()),
+  model: z.string().optional(),
+  max_iterations: z.number().int().positive(),
+});
+/** Something a running sub-agent did: a tool started or finished, a reply, an error. */
+export const SubagentProgressPayload = z.object({
+  subagent_id: z.string(),
+  parent_tool_id: z.string().optional(),
+  kind: z.enum(['tool.start', 'tool.complete', 'message', 'error']),
+  text: z.string(),
+  /** Tool name for `tool.*`. */
+  tool: z.string().optional(),
+  /** Outcome for `tool.complete`. */
+  ok: z.boolean().optional(),
+});
+/** A sub-agent finished; `summary` is its final answer (what the parent's model receives). */
+export const SubagentCompletePayload = z.object({
+  subagent_id: z.string(),
+  parent_tool_id: z.string().optional(),
+  task_index: z.number().int().nonnegative(),
+  /** `complete`, `interrupted`, `error`, `max_turns`. */
+  status: z.string(),
+  summary: z.string(),
+  duration_ms: z.number().nonnegative(),
+  usage: Usage.optional(),
+  error: z.string().optional(),
+});
+
 /** Event type → payload schema, for the events an agent turn emits. */
 export const AgentEventPayloads = {
   'message.start': MessageStartPayload,
@@ -74,6 +132,10 @@ export const AgentEventPayloads = {
   'tool.complete': ToolCompletePayload,
   'status.update': StatusUpdatePayload,
   'session.usage': SessionUsagePayload,
+  'session.compressed': SessionCompressedPayload,
+  'subagent.start': SubagentStartPayload,
+  'subagent.progress': SubagentProgressPayload,
+  'subagent.complete': SubagentCompletePayload,
   error: ErrorPayload,
 } as const;
 
