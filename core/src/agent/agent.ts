@@ -15,9 +15,11 @@ import type { ChatMessage, ChatResult, ModelClient, ToolCall } from '../model/ty
 import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
 import { runTool, toolSchemas } from '../tools/registry.js';
+import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
 import { INTERRUPTED_TOOL_RESULT, repairToolPairs } from './history.js';
 import { dropOldestTurns } from './overflow.js';
+import type { DelegationParent } from './subagent.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
@@ -60,6 +62,13 @@ export interface AgentOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Context window of the model in tokens, for `session.usage`. */
   contextWindow?: number;
+  /** Model id sent with every call of this agent (a sub-agent's own model); default the client's. */
+  modelId?: string;
+  /**
+   * Gives tool calls a `ctx.delegate` (for `delegate_task`): `subagentDelegation` of subagent.ts,
+   * set by `openAgentSession`. Absent → `delegate_task` reports that it is unavailable.
+   */
+  delegation?: (parent: DelegationParent) => DelegateCapability;
 }
 
 /** How a turn ended. */
@@ -97,7 +106,7 @@ function parseArgs(raw: string): Record<string, unknown> {
 
 /** One session's agent. Turns run one at a time; `runTurn` rejects while another runs. */
 export class Agent {
-  readonly sessionId: string;
+  private currentSessionId: string;
   /** The session's task list (`todo` tool), kept across turns. */
   readonly todos: TodoItem[] = [];
   private history: ChatMessage[];
@@ -112,7 +121,7 @@ export class Agent {
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
-    this.sessionId = opts.sessionId;
+    this.currentSessionId = opts.sessionId;
     this.history = repairToolPairs(opts.history ?? []);
     this.toolsByName = new Map(opts.tools.map((t) => [t.name, t]));
     const guard = createApprovalGuard({
@@ -124,6 +133,14 @@ export class Agent {
     });
     this.checkCommand = (command, signal) => guard.check(command, signal);
     this.checkpoints = new CheckpointTracker(opts);
+  }
+
+  /**
+   * The session the agent writes to. Changes when context compression continues the conversation
+   * in a child session (`session.compressed` says so).
+   */
+  get sessionId(): string {
+    return this.currentSessionId;
   }
 
   /** True while a turn runs. */
@@ -329,7 +346,12 @@ export class Agent {
     const onDelta = (t: string, r: string): void => checkpoint.onDelta(t, r);
     const messages: ChatMessage[] = [{ role: 'system', content: this.opts.systemPrompt }, ...this.history];
     return this.opts.model.stream(
-      { messages, tools: toolSchemas(this.opts.tools), signal },
+      {
+        messages,
+        tools: toolSchemas(this.opts.tools),
+        signal,
+        ...(this.opts.modelId ? { model: this.opts.modelId } : {}),
+      },
       {
         onText: (d) => {
           onDelta(d, '');
@@ -448,6 +470,16 @@ export class Agent {
         todos: this.todos,
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
         beforeFileChange: (path, info) => this.checkpoints.beforeFileChange(path, this.opts.cwd, info),
+        ...(this.opts.delegation
+          ? {
+              delegate: this.opts.delegation({
+                options: this.opts,
+                sessionId: this.sessionId,
+                toolId,
+                emit: (e) => this.emit(e),
+              }),
+            }
+          : {}),
       });
     }
     const duration = performance.now() - started;

@@ -3,6 +3,7 @@ import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { ApprovalVerdict } from '../approvals/types.js';
+import type { DelegateCapability } from './delegate-types.js';
 
 /** One entry of the session's task list (`todo` tool). */
 export interface TodoItem {
@@ -42,6 +43,11 @@ export interface ToolContext {
    * rejects; absent where no checkpoints are kept (tests, one-off contexts).
    */
   beforeFileChange?(path: string, info?: { command?: string }): Promise<void>;
+  /**
+   * Runs sub-agents for `delegate_task` (delegate-types.ts); set by the agent loop when its
+   * session may delegate (`AgentOptions.delegation`), absent inside sub-agents and elsewhere.
+   */
+  delegate?: DelegateCapability;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */
