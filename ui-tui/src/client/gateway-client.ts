@@ -8,18 +8,18 @@
  * result they follow: events that arrive while an attach is in flight are held back and flushed
  * right after it.
  */
-import WebSocket from 'ws';
 import type {
   MethodName,
   MethodParams,
   MethodResult,
   ServerRequestMethod,
   ServerRequestParams,
-  WireEvent,
 } from '@hermes/core/protocol';
+import { Attachments, isWireEvent, type Tracked } from './attachments.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
 import type { Endpoint } from './discovery.js';
-import { CallTimeoutError, DropServerRequest, NotConnectedError, RpcCallError } from './errors.js';
+import { CallTimeoutError, DropServerRequest, NotConnectedError } from './errors.js';
+import { RpcSocket, type ReplyBody } from './rpc-socket.js';
 import type {
   AttachResult,
   CallOptions,
@@ -65,31 +65,17 @@ export interface GatewayClientOptions {
   random?: () => number;
 }
 
-interface Pending {
-  method: string;
-  resolve: (v: unknown) => void;
-  reject: (e: Error) => void;
-  timer?: NodeJS.Timeout;
-}
-
-interface Tracked {
-  lastSeq: number;
-  attaching: boolean;
-  buffer: WireEvent[];
-  historyLimit?: number;
-}
-
 type Listeners = { [E in ClientEventName]: Set<ClientEvents[E]> };
 
 /** A JSON-RPC WebSocket client of the tui-gateway daemon. */
 export class GatewayClient implements GatewayClientLike {
-  private ws: WebSocket | null = null;
-  private socketGen = 0;
+  private sock: RpcSocket | null = null;
   /** `ready` once `initialize` succeeded on the current socket. */
   private phase: 'idle' | 'handshake' | 'ready' = 'idle';
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private readonly sessions = new Map<string, Tracked>();
+  private readonly sessions = new Attachments(
+    (ev) => this.emit('event', ev),
+    (result, info) => this.emit('attach', result, info),
+  );
   private readonly listeners: Listeners = {
     state: new Set(),
     event: new Set(),
@@ -170,10 +156,9 @@ export class GatewayClient implements GatewayClientLike {
     params: MethodParams<M>,
     opts: CallOptions = {},
   ): Promise<MethodResult<M>> {
-    if (!this.ws || this.phase !== 'ready') return Promise.reject(new NotConnectedError());
-    return this.send(this.ws, method, params, opts.timeoutMs ?? this.opts.callTimeoutMs ?? 60_000) as Promise<
-      MethodResult<M>
-    >;
+    if (!this.sock || this.phase !== 'ready') return Promise.reject(new NotConnectedError());
+    const timeout = opts.timeoutMs ?? this.opts.callTimeoutMs ?? 60_000;
+    return this.sock.request(method, params, timeout) as Promise<MethodResult<M>>;
   }
 
   /**
@@ -182,9 +167,7 @@ export class GatewayClient implements GatewayClientLike {
    * of the session that arrived meanwhile.
    */
   async attach(sessionId: string, opts: { historyLimit?: number } = {}): Promise<AttachResult> {
-    const tracked: Tracked = { lastSeq: -1, attaching: true, buffer: [] };
-    if (opts.historyLimit !== undefined) tracked.historyLimit = opts.historyLimit;
-    this.sessions.set(sessionId, tracked);
+    const tracked = this.sessions.track(sessionId, opts.historyLimit);
     let result: AttachResult;
     try {
       result = await this.call('session.attach', {
@@ -192,16 +175,17 @@ export class GatewayClient implements GatewayClientLike {
         ...(opts.historyLimit !== undefined ? { history_limit: opts.historyLimit } : {}),
       });
     } catch (err) {
-      if (this.sessions.get(sessionId) === tracked) this.sessions.delete(sessionId);
+      this.sessions.forget(sessionId, tracked);
       throw err;
     }
-    if (this.sessions.get(sessionId) === tracked) this.deliverAttach(sessionId, tracked, result, 'attach');
+    if (this.sessions.isCurrent(sessionId, tracked))
+      this.sessions.deliverAttach(sessionId, tracked, result, 'attach');
     return result;
   }
 
   /** Detaches from a session (best effort when disconnected) and stops tracking it. */
   async detach(sessionId: string): Promise<void> {
-    this.sessions.delete(sessionId);
+    this.sessions.forget(sessionId);
     if (this.phase === 'ready') await this.call('session.detach', { session_id: sessionId });
   }
 
@@ -227,41 +211,34 @@ export class GatewayClient implements GatewayClientLike {
   private async openOnce(): Promise<InitializeResult> {
     const ep = typeof this.opts.endpoint === 'function' ? await this.opts.endpoint() : this.opts.endpoint;
     if (this.closed) throw new NotConnectedError('client is closed');
-    const ws = new WebSocket(ep.url, {
-      headers: { Authorization: `Bearer ${ep.token}` },
-      perMessageDeflate: false,
-      maxPayload: MAX_PAYLOAD,
-      handshakeTimeout: this.opts.connectTimeoutMs ?? 5_000,
-    });
-    const gen = ++this.socketGen;
-    this.ws = ws;
+    const timeout = this.opts.connectTimeoutMs ?? 5_000;
+    const sock: RpcSocket = new RpcSocket(
+      { url: ep.url, token: ep.token, handshakeTimeoutMs: timeout, maxPayload: MAX_PAYLOAD },
+      {
+        onNotification: (method, params) => {
+          if (sock === this.sock && method === EVENT_METHOD && isWireEvent(params))
+            this.sessions.deliverEvent(params);
+        },
+        onRequest: (id, method, params, reply) => {
+          if (sock === this.sock) this.onServerRequest(id, method, params, reply);
+        },
+        onClose: () => this.onSocketClose(sock),
+      },
+    );
+    this.sock = sock;
     this.phase = 'handshake';
-    ws.on('message', (data) => {
-      if (gen === this.socketGen) this.onFrame(data.toString());
-    });
-    ws.on('close', () => this.onSocketClose(gen));
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', (err) => reject(err));
-      ws.once('close', (code) => reject(new NotConnectedError(`connection closed (${code})`)));
-    });
-    ws.on('error', () => {}); // 'close' follows every error; handled there
     const params: MethodParams<'initialize'> = {
       client: { name: this.opts.clientName ?? 'hermes-tui', version: this.opts.version },
       capabilities: this.opts.capabilities ?? { approvals: true, clarify: true },
       ...(this.profile ? { profile: this.profile } : {}),
     };
     try {
-      const init = (await this.send(
-        ws,
-        'initialize',
-        params,
-        this.opts.connectTimeoutMs ?? 5_000,
-      )) as InitializeResult;
-      if (gen !== this.socketGen) throw new NotConnectedError('connection replaced');
+      await sock.opened();
+      const init = (await sock.request('initialize', params, timeout)) as InitializeResult;
+      if (sock !== this.sock) throw new NotConnectedError('connection replaced');
       return init;
     } catch (err) {
-      if (gen === this.socketGen) this.dropSocket();
+      if (sock === this.sock) this.dropSocket();
       throw err;
     }
   }
@@ -275,33 +252,27 @@ export class GatewayClient implements GatewayClientLike {
     this.startPing();
     this.emit('connected', init, { reconnect, epochChanged });
     if (reconnect) {
-      for (const [sessionId, tracked] of this.sessions) void this.reattach(sessionId, tracked, epochChanged);
+      for (const [sessionId, tracked] of this.sessions.entries())
+        void this.reattach(sessionId, tracked, epochChanged);
     }
   }
 
-  private onSocketClose(gen: number): void {
-    if (gen !== this.socketGen) return;
+  private onSocketClose(sock: RpcSocket): void {
+    if (sock !== this.sock) return;
     const wasReady = this.phase === 'ready';
-    this.ws = null;
+    this.sock = null;
     this.phase = 'idle';
     this.stopPing();
-    this.rejectPending(new NotConnectedError('connection closed'));
     if (wasReady && !this.closed) void this.reconnectLoop();
   }
 
-  /** Closes the current socket without triggering a reconnect. */
+  /** Closes the current socket without triggering a reconnect; its pending calls are rejected. */
   private dropSocket(): void {
-    const ws = this.ws;
-    this.socketGen++;
-    this.ws = null;
+    const sock = this.sock;
+    this.sock = null;
     this.phase = 'idle';
     this.stopPing();
-    this.rejectPending(new NotConnectedError('connection closed'));
-    if (ws) {
-      ws.removeAllListeners('message');
-      ws.on('error', () => {});
-      ws.terminate();
-    }
+    sock?.terminate();
   }
 
   private async reconnectLoop(): Promise<void> {
@@ -345,11 +316,12 @@ export class GatewayClient implements GatewayClientLike {
     this.stopPing();
     const every = this.opts.pingIntervalMs ?? 15_000;
     if (every <= 0) return;
-    const ws = this.ws;
+    const sock = this.sock;
     this.pingTimer = setInterval(() => {
-      if (!ws || ws !== this.ws || this.phase !== 'ready') return;
-      this.send(ws, 'ping', {}, this.opts.pingTimeoutMs ?? 10_000).catch((err: unknown) => {
-        if (err instanceof CallTimeoutError && ws === this.ws) ws.terminate();
+      if (!sock || sock !== this.sock || this.phase !== 'ready') return;
+      sock.request('ping', {}, this.opts.pingTimeoutMs ?? 10_000).catch((err: unknown) => {
+        // a dead daemon or network: drop the socket; its close starts the reconnect
+        if (err instanceof CallTimeoutError && sock === this.sock) sock.terminate();
       });
     }, every);
     this.pingTimer.unref();
@@ -375,135 +347,32 @@ export class GatewayClient implements GatewayClientLike {
     }
   }
 
-  // ── attach bookkeeping ────────────────────────────────────────────────────
-
   private async reattach(sessionId: string, tracked: Tracked, epochChanged: boolean): Promise<void> {
-    tracked.attaching = true;
-    tracked.buffer = [];
-    const sinceSeq = !epochChanged && tracked.lastSeq >= 0 ? tracked.lastSeq : undefined;
+    const sinceSeq = this.sessions.beginReattach(tracked, epochChanged);
     try {
       const result = await this.call('session.attach', {
         session_id: sessionId,
         ...(sinceSeq !== undefined ? { since_seq: sinceSeq } : {}),
         ...(tracked.historyLimit !== undefined ? { history_limit: tracked.historyLimit } : {}),
       });
-      if (this.sessions.get(sessionId) === tracked)
-        this.deliverAttach(sessionId, tracked, result, 'reattach');
+      if (this.sessions.isCurrent(sessionId, tracked)) {
+        this.sessions.deliverAttach(sessionId, tracked, result, 'reattach');
+      }
     } catch (err) {
       if (err instanceof NotConnectedError) return; // the next reconnect re-attaches
-      if (this.sessions.get(sessionId) === tracked) this.sessions.delete(sessionId);
+      this.sessions.forget(sessionId, tracked);
       this.emit('attachError', err as Error, { sessionId });
     }
   }
 
-  private deliverAttach(
-    sessionId: string,
-    tracked: Tracked,
-    result: AttachResult,
-    reason: 'attach' | 'reattach',
+  // ── server requests ───────────────────────────────────────────────────────
+
+  private onServerRequest(
+    id: string | number,
+    method: string,
+    params: unknown,
+    reply: (b: ReplyBody) => void,
   ): void {
-    if (result.kind === 'replay') {
-      for (const ev of result.events) if (ev.seq > tracked.lastSeq) tracked.lastSeq = ev.seq;
-      tracked.lastSeq = Math.max(tracked.lastSeq, result.seq);
-    } else {
-      tracked.lastSeq = result.seq;
-    }
-    this.emit('attach', result, { sessionId, reason });
-    const buffered = tracked.buffer;
-    tracked.buffer = [];
-    tracked.attaching = false;
-    for (const ev of buffered) this.deliverEvent(ev);
-  }
-
-  private deliverEvent(ev: WireEvent): void {
-    const tracked = this.sessions.get(ev.session_id);
-    if (tracked) {
-      if (tracked.attaching) {
-        tracked.buffer.push(ev);
-        return;
-      }
-      if (ev.seq <= tracked.lastSeq) return;
-      tracked.lastSeq = ev.seq;
-    }
-    this.emit('event', ev);
-  }
-
-  // ── frames ────────────────────────────────────────────────────────────────
-
-  private send(ws: WebSocket, method: string, params: unknown, timeoutMs: number): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      if (ws.readyState !== WebSocket.OPEN) {
-        reject(new NotConnectedError());
-        return;
-      }
-      const id = this.nextId++;
-      const p: Pending = { method, resolve, reject };
-      if (timeoutMs > 0) {
-        p.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new CallTimeoutError(method, timeoutMs));
-        }, timeoutMs);
-      }
-      this.pending.set(id, p);
-      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) }));
-    });
-  }
-
-  private rejectPending(err: Error): void {
-    for (const [id, p] of this.pending) {
-      if (p.timer) clearTimeout(p.timer);
-      this.pending.delete(id);
-      p.reject(err);
-    }
-  }
-
-  private onFrame(text: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      return; // the daemon never sends invalid JSON; ignore rather than crash
-    }
-    for (const m of Array.isArray(msg) ? msg : [msg]) {
-      if (typeof m === 'object' && m !== null) this.onMessage(m as Record<string, unknown>);
-    }
-  }
-
-  private onMessage(m: Record<string, unknown>): void {
-    const hasId = typeof m.id === 'string' || typeof m.id === 'number';
-    if (typeof m.method === 'string') {
-      if (hasId) this.onServerRequest(m.id as string | number, m.method, m.params);
-      else if (m.method === EVENT_METHOD && isWireEvent(m.params)) this.deliverEvent(m.params);
-      return;
-    }
-    if (typeof m.id !== 'number') return;
-    const p = this.pending.get(m.id);
-    if (!p) return;
-    this.pending.delete(m.id);
-    if (p.timer) clearTimeout(p.timer);
-    const err = m.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-    if (err && typeof err === 'object') {
-      p.reject(
-        new RpcCallError(
-          p.method,
-          typeof err.code === 'number' ? err.code : -32603,
-          typeof err.message === 'string' ? err.message : 'error',
-          err.data,
-        ),
-      );
-    } else {
-      p.resolve(m.result);
-    }
-  }
-
-  private onServerRequest(id: string | number, method: string, params: unknown): void {
-    const ws = this.ws;
-    const gen = this.socketGen;
-    const reply = (body: Record<string, unknown>): void => {
-      if (ws && gen === this.socketGen && ws.readyState === WebSocket.OPEN) {
-        ws.send(JSON.stringify({ jsonrpc: '2.0', id, ...body }));
-      }
-    };
     const handler = this.handler;
     if (!handler || !SERVER_METHODS.includes(method)) {
       reply({ error: { code: -32601, message: `method not supported by this client: ${method}` } });
@@ -513,7 +382,7 @@ export class GatewayClient implements GatewayClientLike {
     Promise.resolve()
       .then(() => handler(m, params as ServerRequestParams<typeof m>, { rpcId: id }))
       .then(
-        // When the connection that carried the request is gone, the answer is dropped: the
+        // When the socket that carried the request is gone, `reply` drops the answer: the
         // daemon re-sends still-open requests to the connection that re-attaches.
         (result) => reply({ result }),
         (err: unknown) => {
@@ -522,10 +391,4 @@ export class GatewayClient implements GatewayClientLike {
         },
       );
   }
-}
-
-function isWireEvent(p: unknown): p is WireEvent {
-  if (typeof p !== 'object' || p === null) return false;
-  const e = p as Record<string, unknown>;
-  return typeof e.type === 'string' && typeof e.session_id === 'string' && typeof e.seq === 'number';
 }
