@@ -163,17 +163,19 @@ describe('Agent', () => {
     expect(sent.find((m) => m.role === 'tool')?.content).toMatch(/Unknown tool "no_such_tool"/);
   });
 
-  it('drops the oldest turns and retries once on a context overflow', async () => {
+  it('drops the oldest turns and retries once on a context overflow when compressing fails', async () => {
     const { agent } = setup();
     for (let i = 0; i < 4; i++) {
       model.push({ text: `answer ${i}` });
       await agent.runTurn(`question ${i}`);
     }
     const before = model.requests.length;
-    model.push({ error: { status: 413 } }, { text: 'fits now' });
+    // the overflow, then the summary call of the compressor fails, then the shrunk retry
+    model.push({ error: { status: 413 } }, { error: { status: 400, message: 'no' } }, { text: 'fits now' });
     const r = await agent.runTurn('one more');
     expect(r).toMatchObject({ status: 'complete', text: 'fits now' });
-    const retried = (model.requests[before + 1]!.body as { messages: unknown[] }).messages;
+    expect(agent.compressions).toBe(0);
+    const retried = (model.requests[before + 2]!.body as { messages: unknown[] }).messages;
     const first = (model.requests[before]!.body as { messages: unknown[] }).messages;
     expect(retried.length).toBeLessThan(first.length);
   });

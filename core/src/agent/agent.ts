@@ -10,13 +10,15 @@ import type { ApprovalCallback, ApprovalVerdict } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
+import { contextWindowFor } from '../model/context-windows.js';
 import { ModelError } from '../model/errors.js';
 import type { ChatMessage, ChatResult, ModelClient, ToolCall } from '../model/types.js';
-import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
+import type { AgentEvent, CompressionReason, MessageStatus, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
 import { runTool, toolSchemas } from '../tools/registry.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
+import { ContextCompressor, type CompressionOutcome } from './compressor.js';
 import { INTERRUPTED_TOOL_RESULT, repairToolPairs } from './history.js';
 import { dropOldestTurns } from './overflow.js';
 import type { DelegationParent } from './subagent.js';
@@ -116,8 +118,9 @@ export class Agent {
   private busy = false;
   /** Snapshots before the first file change of a turn per directory (issue 8; never a tool). */
   private readonly checkpoints: CheckpointTracker;
-  /** Prompt tokens of the latest model call (how full the context is). */
+  /** Prompt tokens of the latest model call (how full the context is; estimated after compressing). */
   contextTokens = 0;
+  private readonly compressor: ContextCompressor;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -133,6 +136,97 @@ export class Agent {
     });
     this.checkCommand = (command, signal) => guard.check(command, signal);
     this.checkpoints = new CheckpointTracker(opts);
+    this.compressor = new ContextCompressor({
+      config: opts.config,
+      model: opts.model,
+      store: opts.store,
+      contextWindow:
+        opts.contextWindow ?? contextWindowFor(opts.modelId ?? opts.model.defaultModel, opts.config),
+    });
+  }
+
+  /** Context compressions done by this agent so far. */
+  get compressions(): number {
+    return this.compressor.compressions;
+  }
+
+  /**
+   * Compresses the history now (`/compact [focus]`), whatever `compression.enabled` says.
+   * @param focus what the summary should keep in most detail.
+   * @returns the outcome (the agent continues in `outcome.sessionId`), or undefined when there
+   *   is nothing to compress.
+   * @throws Error while a turn runs; ModelError from the summary call (`aborted` on `signal`).
+   */
+  async compact(
+    focus?: string,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<CompressionOutcome | undefined> {
+    if (this.busy) throw new Error(`session ${this.sessionId} is running a turn; compact when it ends`);
+    this.busy = true;
+    try {
+      return await this.compress('manual', signal, focus);
+    } finally {
+      this.busy = false;
+      this.emit({ type: 'status.update', payload: { state: 'idle' } });
+    }
+  }
+
+  /**
+   * Replaces the middle of the history by a summary (compressor.ts) and continues in the child
+   * session; emits `session.compressed`. Returns undefined when nothing could be compressed.
+   */
+  private async compress(
+    reason: CompressionReason,
+    signal: AbortSignal,
+    focus?: string,
+  ): Promise<CompressionOutcome | undefined> {
+    const out = await this.compressor.compress({
+      sessionId: this.sessionId,
+      systemPrompt: this.opts.systemPrompt,
+      history: this.history,
+      contextTokens: this.contextTokens,
+      reason,
+      signal,
+      ...(focus ? { focus } : {}),
+      onStart: () =>
+        this.emit({
+          type: 'status.update',
+          payload: { state: 'compressing', text: `compressing context (${reason})` },
+        }),
+    });
+    if (!out) return undefined;
+    this.history = out.history;
+    this.currentSessionId = out.sessionId;
+    this.contextTokens = out.afterTokens;
+    this.emit({
+      type: 'session.compressed',
+      payload: {
+        parent_session_id: out.parentSessionId,
+        session_id: out.sessionId,
+        before_tokens: out.beforeTokens,
+        after_tokens: out.afterTokens,
+        compressions: out.compressions,
+        reason,
+        ...(this.opts.contextWindow ? { context_window: this.opts.contextWindow } : {}),
+      },
+    });
+    return out;
+  }
+
+  /** `compress`, reporting a failure as a status line instead of throwing. */
+  private async tryCompress(
+    reason: CompressionReason,
+    signal: AbortSignal,
+  ): Promise<'done' | 'none' | 'failed'> {
+    try {
+      return (await this.compress(reason, signal)) ? 'done' : 'none';
+    } catch (err) {
+      if (!signal.aborted) {
+        const text = `context compression failed: ${err instanceof Error ? err.message : String(err)}`;
+        this.emit({ type: 'status.update', payload: { state: 'compressing', text } });
+      }
+      return 'failed';
+    }
   }
 
   /**
@@ -242,9 +336,15 @@ export class Agent {
     let usage = zeroUsage();
     let lastText = '';
     let overflowRetried = false;
+    let compressionFailed = false;
 
     for (let iteration = 0; iteration < config.agent.max_turns; iteration++) {
       if (signal.aborted) return this.finishInterrupted('', usage);
+      if (!compressionFailed && this.compressor.shouldCompress(this.contextTokens)) {
+        // a failed summary call is not retried before every call of this turn
+        compressionFailed = (await this.tryCompress('threshold', signal)) === 'failed';
+        if (signal.aborted) return this.finishInterrupted('', usage);
+      }
       this.emit({ type: 'status.update', payload: { state: 'thinking' } });
       this.emit({ type: 'message.start', payload: { role: 'assistant' } });
       let result: ChatResult;
@@ -263,6 +363,10 @@ export class Agent {
         }
         if (e?.kind === 'context_overflow' && !overflowRetried) {
           overflowRetried = true;
+          if ((await this.tryCompress('overflow', signal)) === 'done' || signal.aborted) {
+            iteration--;
+            continue;
+          }
           const shrunk = dropOldestTurns(this.history);
           if (shrunk.dropped > 0) {
             this.history = shrunk.history;

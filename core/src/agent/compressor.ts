@@ -90,6 +90,8 @@ export interface CompressionInput {
   /** `/compact <focus>`: what the summary should keep in most detail. */
   focus?: string;
   signal: AbortSignal;
+  /** Called once something will be compressed, before the summary call. */
+  onStart?: () => void;
 }
 
 /** The result of a compression. */
@@ -170,6 +172,7 @@ export class ContextCompressor {
     const plan = this.plan(systemPrompt, history, input.reason);
     if (!plan) return undefined;
     const beforeEstimate = estimateTokens([{ role: 'system', content: systemPrompt }, ...history]);
+    input.onStart?.();
     const summaryModel = this.opts.config.compression.summary_model;
     const result = await this.opts.model.stream({
       messages: buildSummaryRequest(
