@@ -16,6 +16,7 @@ import { builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { historyFromRecords } from './history.js';
+import { subagentDelegation } from './subagent.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** How to pick the session. */
@@ -126,6 +127,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       systemPrompt,
       history,
       contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),
+      delegation: subagentDelegation,
       ...(opts.approvalMode ? { approvalMode: opts.approvalMode } : {}),
       ...(opts.onApproval ? { onApproval: opts.onApproval } : {}),
       ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),
