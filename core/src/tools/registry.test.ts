@@ -50,16 +50,21 @@ describe('builtinTools / toolSchemas', () => {
       todo: ['todos', 'merge'],
       memory: ['action', 'target', 'content', 'old_text'],
       clarify: ['question', 'choices'],
+      skills_list: [],
+      skill_view: ['name'],
+      skill_manage: ['action', 'name', 'content'],
+      execute_code: ['code', 'language'],
+      cronjob: ['action', 'job_id', 'schedule', 'prompt', 'name', 'deliver', 'repeat', 'skills', 'model'],
     });
     const readOnly = builtinTools()
       .filter((t) => t.readOnly)
       .map((t) => t.name);
-    expect(readOnly).toEqual(['read_file', 'search_files']);
+    expect(readOnly).toEqual(['read_file', 'search_files', 'skills_list', 'skill_view']);
   });
 
   it('produces OpenAI function schemas', () => {
     const schemas = toolSchemas(builtinTools());
-    expect(schemas).toHaveLength(8);
+    expect(schemas).toHaveLength(13);
     for (const s of schemas) {
       expect(s.type).toBe('function');
       expect(s.function.description.length).toBeGreaterThan(20);

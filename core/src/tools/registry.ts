@@ -12,12 +12,15 @@
  * - `content` is capped at `tool.maxResultChars` (default 100,000 chars) keeping head and tail
  *   around a marker that says how much was cut.
  */
+import { cronjobTool } from '../cron/cronjob-tool.js';
 import { capHeadTail } from '../util/head-tail.js';
 import { clarifyTool } from './clarify.js';
+import { executeCodeTool } from './execute-code/execute-code.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
+import { skillManageTool, skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -34,7 +37,9 @@ export interface OpenAIToolSchema {
 
 /**
  * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
- * todo, memory, clarify. A new array each call (callers may filter it).
+ * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob. A new array
+ * each call (callers may filter it). MCP tools are not here: they come per profile from
+ * `McpManager` (`../mcp/`).
  */
 export function builtinTools(): ToolDefinition[] {
   return [
@@ -46,6 +51,11 @@ export function builtinTools(): ToolDefinition[] {
     todoTool,
     memoryTool,
     clarifyTool,
+    skillsListTool,
+    skillViewTool,
+    skillManageTool,
+    executeCodeTool,
+    cronjobTool,
   ];
 }
 
