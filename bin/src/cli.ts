@@ -4,6 +4,7 @@ import type { CliContext } from './context.js';
 import { chatCommand } from './commands/chat.js';
 import { configCommand } from './commands/config.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { profileCommand } from './commands/profile.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { tuiCommand } from './commands/tui.js';
 
@@ -21,6 +22,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     .command(chatCommand(ctx))
     .command(configCommand(ctx))
     .command(gatewayCommand(ctx))
+    .command(profileCommand(ctx))
     .command(sessionsCommand(ctx))
     .command(tuiCommand(ctx))
     .strict()

@@ -20,7 +20,7 @@ async function main(): Promise<number> {
   const { extractProfileFlag } = await import('./profile-flag.js');
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
-  const home = resolveCliHome(profile, process.env);
+  const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
   const { buildCli } = await import('./cli.js');
   await buildCli({ home, version }, argv).parseAsync();
   return Number(process.exitCode ?? 0);

@@ -3,13 +3,23 @@
  * profile's home, config, secrets and SessionDB handle. Nothing is process-wide: a session of one
  * profile never sees another's keys, files or sessions.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { loadConfig } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
-import { DEFAULT_PROFILE, PROFILE_ID_RE } from '@hermes/core/home/profile-name';
+import { profilesToServe } from '@hermes/core/profiles/serve';
 import { SessionDB } from '@hermes/core/state/session-db';
+
+/** Device and inode of a folder, or undefined when it does not exist. */
+function folderIdentity(dir: string): string | undefined {
+  try {
+    const st = statSync(dir);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** One profile's loaded resources. Config and secrets are re-read by `reload()`. */
 export class ProfileRuntime {
@@ -18,11 +28,23 @@ export class ProfileRuntime {
   private cachedSecrets: Secrets | undefined;
   private database: SessionDB | undefined;
 
+  private readonly identity: string | undefined;
+
   constructor(
     root: string,
     readonly name: string,
   ) {
     this.home = new HermesHome(root, name);
+    this.identity = folderIdentity(this.home.dir);
+  }
+
+  /**
+   * False once the profile's folder is gone or is another folder than when this runtime was
+   * made (`hermes profile delete`, `rename`, then `create`/`import` under the same name): its
+   * cached config, secrets and database handle belong to a profile that no longer exists.
+   */
+  isCurrent(): boolean {
+    return this.identity !== undefined && folderIdentity(this.home.dir) === this.identity;
   }
 
   /** The validated config (cached). @throws ConfigError for a broken config.yaml. */
@@ -59,18 +81,9 @@ export class ProfileRuntime {
 }
 
 /**
- * The profiles under a root (seed 001 §7 `profiles_to_serve`): `default` plus every valid folder
- * in `<root>/profiles/`, sorted. A directory scan only; no config is read.
+ * The profiles under a root (seed 001 §7 `profiles_to_serve`, core/src/profiles/serve.ts):
+ * `default` plus every valid folder in `<root>/profiles/`, sorted. A directory scan only.
  */
 export function listProfileNames(root: string): string[] {
-  const names = [DEFAULT_PROFILE];
-  const dir = new HermesHome(root).profilesDir;
-  if (existsSync(dir)) {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      if (entry.isDirectory() && PROFILE_ID_RE.test(entry.name)) names.push(entry.name);
-    }
-  }
-  return names;
+  return profilesToServe(root).map((p) => p.name);
 }

@@ -68,6 +68,13 @@ export class SessionRegistry {
    */
   profile(name: string = DEFAULT_PROFILE): ProfileRuntime {
     let p = this.profiles.get(name);
+    if (p && !p.isCurrent() && !this.hasLiveSessions(name)) {
+      // deleted, renamed or re-created since it was loaded: never hand out its old config,
+      // secrets or database to whatever now carries the name
+      p.close();
+      this.profiles.delete(name);
+      p = undefined;
+    }
     if (!p) {
       p = new ProfileRuntime(this.opts.root, name);
       if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
@@ -79,6 +86,11 @@ export class SessionRegistry {
       this.profiles.set(name, p);
     }
     return p;
+  }
+
+  private hasLiveSessions(profile: string): boolean {
+    for (const e of this.live.values()) if (e.live.profile === profile) return true;
+    return false;
   }
 
   /** Counts for `gateway status`. */

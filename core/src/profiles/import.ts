@@ -1,0 +1,94 @@
+/**
+ * `hermes profile import FILE [--name NAME]` (seed 001 §9.2, issue 5): the archive is read once
+ * into memory, every member is checked (scanArchive), and only then extracted into a staging
+ * folder that is renamed into place. An unsafe member refuses the archive before anything is
+ * written; any later failure removes the staging folder.
+ */
+import { chmodSync, existsSync, lstatSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { UnpackSync } from 'tar';
+import type { HermesHome } from '../home/home.js';
+import { DEFAULT_PROFILE, normalizeProfileName, validateNewProfileName } from '../home/profile-name.js';
+import { checkMember, scanArchive } from './archive-safety.js';
+import { ProfileError } from './errors.js';
+import { createStaging } from './staging.js';
+
+/** What `importProfile` did. */
+export interface ImportedProfile {
+  name: string;
+  home: HermesHome;
+  /** Members extracted (files and folders). */
+  members: number;
+}
+
+/**
+ * Imports a profile archive.
+ * @param opts.name the new profile's name (default: the archive's top-level folder).
+ * @throws ProfileError `ENOENT` (no such file), `EUNSAFE` ("Unsafe archive member path: <name>";
+ *   nothing written), `EINVAL` (unreadable archive, bad name), `EDEFAULT` (the name is
+ *   `default`), `EEXIST` (the profile exists). Nothing is left behind on any failure.
+ */
+export function importProfile(home: HermesHome, file: string, opts: { name?: string } = {}): ImportedProfile {
+  const abs = resolve(file);
+  let data: Buffer;
+  try {
+    data = readFileSync(abs);
+  } catch (err) {
+    throw new ProfileError('ENOENT', `cannot read ${abs}: ${(err as Error).message}`);
+  }
+  const scan = scanArchive(data, abs);
+  const wanted = opts.name ?? scan.top;
+  if (normalizeProfileName(wanted) === DEFAULT_PROFILE) {
+    throw new ProfileError(
+      'EDEFAULT',
+      `cannot import over the default profile; choose a name: hermes profile import ${file} --name NAME`,
+    );
+  }
+  let canon: string;
+  try {
+    canon = validateNewProfileName(wanted);
+  } catch (err) {
+    throw new ProfileError(
+      'EINVAL',
+      `${(err as Error).message}${opts.name ? '' : ' (from the archive; pass --name NAME)'}`,
+    );
+  }
+  const target = home.forProfile(canon);
+  if (existsSync(target.dir)) {
+    throw new ProfileError('EEXIST', `profile "${canon}" already exists (${target.dir}); pass --name NAME`);
+  }
+
+  const staging = createStaging(target, 'importing');
+  try {
+    let problem: Error | undefined;
+    const unpack = new UnpackSync({
+      cwd: staging.dir,
+      strict: true,
+      preserveOwner: false,
+      filter: (path, entry) => {
+        try {
+          checkMember(path, (entry as { type: string }).type);
+          return true;
+        } catch (err) {
+          problem ??= err as Error;
+          return false;
+        }
+      },
+    });
+    unpack.on('error', (err: Error) => (problem ??= err));
+    unpack.end(data);
+    if (problem) throw problem;
+    const extracted = join(staging.dir, scan.top);
+    if (!existsSync(extracted) || !lstatSync(extracted).isDirectory()) {
+      throw new ProfileError('EINVAL', `${abs}: nothing was extracted`);
+    }
+    const env = join(extracted, relative(target.dir, target.envFile));
+    if (existsSync(env) && lstatSync(env).isFile()) chmodSync(env, 0o600);
+    staging.commit(extracted);
+    target.ensure();
+    return { name: canon, home: target, members: scan.members };
+  } catch (err) {
+    staging.discard();
+    throw err;
+  }
+}

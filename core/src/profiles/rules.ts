@@ -1,0 +1,102 @@
+/**
+ * What `create --clone`, `create --clone-all` and `export` take from a home, and what they never
+ * take (seed 001 §4.2, §4.3, §9.1; issue 5 "Commands"). Names are relative to the home's folder,
+ * `/`-separated.
+ */
+
+/** Files copied by `--clone` when present (seed 001 §4.2 `_CLONE_CONFIG_FILES` + `_CLONE_SUBDIR_FILES`). */
+export const CLONE_FILES: readonly string[] = [
+  'config.yaml',
+  '.env',
+  'SOUL.md',
+  'memories/MEMORY.md',
+  'memories/USER.md',
+];
+
+/** Folders copied whole by `--clone`: the installed skills (seed 001 §4.1). */
+export const CLONE_DIRS: readonly string[] = ['skills'];
+
+/**
+ * History, never copied by `--clone-all` from any source (seed 001 §4.3
+ * `_CLONE_ALL_HISTORY_EXCLUDE_ROOT`, plus `logs` from issue 5 and the TUI's typed-prompt history).
+ * `profile.yaml` describes the source, not the clone, so it is not copied either.
+ */
+export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
+  'state.db',
+  'state.db-wal',
+  'state.db-shm',
+  'sessions',
+  'backups',
+  'state-snapshots',
+  'checkpoints',
+  'logs',
+  'input_history.jsonl',
+  'profile.yaml',
+]);
+
+/**
+ * Infrastructure at the root, skipped when the source is `default` (seed 001 §4.3
+ * `_CLONE_ALL_DEFAULT_EXCLUDE_ROOT`) together with the root-only runtime files of DESIGN §4
+ * (sticky selection, daemon discovery, lock and shutdown marker).
+ */
+export const ROOT_INFRA_EXCLUDE: ReadonlySet<string> = new Set([
+  'hermes-agent',
+  '.worktrees',
+  'profiles',
+  'bin',
+  'node_modules',
+  'active_profile',
+  'tui-gateway.json',
+  'tui-gateway.lock',
+  '.clean_shutdown',
+]);
+
+/** Runtime state written by processes, never copied or exported at any depth. */
+const RUNTIME_NAMES: ReadonlySet<string> = new Set([
+  'gateway.pid',
+  'gateway_state.json',
+  'processes.json',
+  'auth.lock',
+  '.update_check',
+]);
+
+/**
+ * True for pid, lock, socket and temp files (and proper-lockfile's `*.lock` folders), at any
+ * depth (issue 5: "pid/lock/discovery files").
+ */
+export function isRuntimeName(name: string): boolean {
+  return RUNTIME_NAMES.has(name) || /\.(pid|lock|sock|tmp)$/.test(name);
+}
+
+/**
+ * Top-level names never exported (seed 001 §9.1 `_DEFAULT_EXPORT_EXCLUDE_ROOT`), plus the
+ * session index and the TUI prompt history: they point into `state.db`, which is not exported.
+ */
+export const EXPORT_EXCLUDE_TOP: ReadonlySet<string> = new Set([
+  ...ROOT_INFRA_EXCLUDE,
+  'state.db',
+  'state.db-shm',
+  'state.db-wal',
+  'hermes_state.db',
+  'response_store.db',
+  'response_store.db-shm',
+  'response_store.db-wal',
+  'image_cache',
+  'audio_cache',
+  'document_cache',
+  'browser_screenshots',
+  'checkpoints',
+  'sandboxes',
+  'logs',
+  'sessions',
+  'input_history.jsonl',
+]);
+
+/** Secrets never exported at any depth (issue 5: "never contains .env, auth.json"). */
+export const EXPORT_EXCLUDE_ANYWHERE: ReadonlySet<string> = new Set([
+  '.env',
+  'auth.json',
+  'state.db',
+  'state.db-wal',
+  'state.db-shm',
+]);
