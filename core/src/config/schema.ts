@@ -121,6 +121,19 @@ export const ConfigSchema = z.looseObject({
     .prefault({}),
   /** IANA zone for naive cron times; empty means the machine's zone. */
   timezone: z.string().default(''),
+  /** The cron scheduler (issue 7; core/src/cron/). */
+  cron: z
+    .looseObject({
+      /** Deliver replies wrapped with the job's name and a note that the agent cannot see replies. */
+      wrap_response: z.boolean().default(true),
+      /** Longest a cron run may take, seconds; then it is interrupted and recorded as failed. */
+      timeout: positiveInt.default(600),
+      /** Seconds between the daemon's ticks. */
+      tick_interval: positiveInt.default(60),
+      /** Module of an external trigger (`CronTrigger`); empty = the built-in ticker. */
+      trigger: z.string().default(''),
+    })
+    .prefault({}),
 });
 
 /** A validated configuration with every default filled in. */

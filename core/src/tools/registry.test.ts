@@ -54,6 +54,7 @@ describe('builtinTools / toolSchemas', () => {
       skill_view: ['name'],
       skill_manage: ['action', 'name', 'content'],
       execute_code: ['code', 'language'],
+      cronjob: ['action', 'job_id', 'schedule', 'prompt', 'name', 'deliver', 'repeat', 'skills', 'model'],
     });
     const readOnly = builtinTools()
       .filter((t) => t.readOnly)
@@ -63,7 +64,7 @@ describe('builtinTools / toolSchemas', () => {
 
   it('produces OpenAI function schemas', () => {
     const schemas = toolSchemas(builtinTools());
-    expect(schemas).toHaveLength(12);
+    expect(schemas).toHaveLength(13);
     for (const s of schemas) {
       expect(s.type).toBe('function');
       expect(s.function.description.length).toBeGreaterThan(20);

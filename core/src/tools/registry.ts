@@ -12,6 +12,7 @@
  * - `content` is capped at `tool.maxResultChars` (default 100,000 chars) keeping head and tail
  *   around a marker that says how much was cut.
  */
+import { cronjobTool } from '../cron/cronjob-tool.js';
 import { capHeadTail } from '../util/head-tail.js';
 import { clarifyTool } from './clarify.js';
 import { executeCodeTool } from './execute-code/execute-code.js';
@@ -36,9 +37,9 @@ export interface OpenAIToolSchema {
 
 /**
  * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
- * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code. A new array each call
- * (callers may filter it). MCP tools are not here: they come per profile from `McpManager`
- * (`../mcp/`).
+ * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob. A new array
+ * each call (callers may filter it). MCP tools are not here: they come per profile from
+ * `McpManager` (`../mcp/`).
  */
 export function builtinTools(): ToolDefinition[] {
   return [
@@ -54,6 +55,7 @@ export function builtinTools(): ToolDefinition[] {
     skillViewTool,
     skillManageTool,
     executeCodeTool,
+    cronjobTool,
   ];
 }
 

@@ -1,0 +1,163 @@
+/**
+ * The `cronjob` tool (seed 000 §6.3 "模型侧接口"; issue 7 "In the agent and the TUI"): lets the user
+ * say "remind me every weekday at 9" in a chat. Actions create, list, update, pause, resume,
+ * remove, run; every change goes through jobs.ts (same validation and prompt scan as the CLI).
+ *
+ * - A job's origin is the chat it was created from (`session_id`, profile); results go back there
+ *   by default (`deliver: origin`; a TUI/CLI origin delivers to the local inbox).
+ * - `run` makes the job due at the next tick (the daemon ticks every minute): a chat turn does
+ *   not wait for a whole unattended agent run.
+ * - The tool is never offered inside a cron run (run.ts `CRON_EXCLUDED_TOOLS`).
+ * - The cron modules load on first use, so the tool costs nothing at start-up.
+ */
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import type { CronJob } from './types.js';
+
+const ACTIONS = ['create', 'list', 'update', 'pause', 'resume', 'remove', 'run'] as const;
+
+/** What the model sees of a job. */
+export function jobSummary(job: CronJob): Record<string, unknown> {
+  return {
+    job_id: job.id,
+    name: job.name,
+    schedule: job.schedule_display,
+    state: job.state,
+    next_run_at: job.next_run_at,
+    last_run_at: job.last_run_at,
+    last_status: job.last_status,
+    ...(job.last_error ? { last_error: job.last_error } : {}),
+    repeat: job.repeat,
+    deliver: job.deliver,
+    ...(job.skills.length ? { skills: job.skills } : {}),
+    prompt: job.prompt.length > 200 ? `${job.prompt.slice(0, 197)}...` : job.prompt,
+  };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+function fail(content: string): ToolResult {
+  return { ok: false, content, summary: content.split('\n')[0]!.slice(0, 120) };
+}
+
+async function handle(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const jobs = await import('./jobs.js');
+  const cron = { home: ctx.home, config: ctx.config };
+  const action = String(args.action);
+  const id = str(args.job_id);
+  const needId = (): string => {
+    if (!id) throw new jobs.CronJobError(`action "${action}" needs job_id (see action "list")`);
+    return id;
+  };
+  const fields = {
+    ...(str(args.schedule) ? { schedule: String(args.schedule) } : {}),
+    ...(str(args.prompt) ? { prompt: String(args.prompt) } : {}),
+    ...(str(args.name) ? { name: String(args.name) } : {}),
+    ...(str(args.deliver) ? { deliver: String(args.deliver) } : {}),
+    ...(str(args.model) ? { model: String(args.model) } : {}),
+    ...(typeof args.repeat === 'number' ? { repeat: args.repeat } : {}),
+    ...(Array.isArray(args.skills) ? { skills: args.skills.map(String) } : {}),
+  };
+  switch (action) {
+    case 'list': {
+      const list = jobs.listJobs(cron).map(jobSummary);
+      return { ok: true, content: JSON.stringify({ jobs: list }, null, 2), summary: `${list.length} job(s)` };
+    }
+    case 'create': {
+      if (!fields.schedule || !fields.prompt)
+        return fail(
+          'cronjob create needs "schedule" and "prompt" (a self-contained task: the job runs without this chat).',
+        );
+      const job = await jobs.createJob(cron, {
+        ...fields,
+        schedule: fields.schedule,
+        prompt: fields.prompt,
+        deliver: fields.deliver ?? 'origin',
+        origin: { session_id: ctx.sessionId, profile: ctx.home.profile },
+      });
+      return {
+        ok: true,
+        content: JSON.stringify({ created: jobSummary(job) }, null, 2),
+        summary: `scheduled ${job.name} (${job.schedule_display})`,
+      };
+    }
+    case 'update': {
+      const job = await jobs.updateJob(cron, needId(), fields);
+      return {
+        ok: true,
+        content: JSON.stringify({ updated: jobSummary(job) }, null, 2),
+        summary: `updated ${job.id}`,
+      };
+    }
+    case 'pause':
+    case 'resume':
+    case 'remove':
+    case 'run': {
+      const fn = {
+        pause: jobs.pauseJob,
+        resume: jobs.resumeJob,
+        remove: jobs.removeJob,
+        run: jobs.triggerJob,
+      }[action];
+      const job = await fn(cron, needId());
+      const note =
+        action === 'run'
+          ? 'it runs at the next tick (within about a minute while the daemon runs)'
+          : undefined;
+      return {
+        ok: true,
+        content: JSON.stringify(
+          { [action === 'run' ? 'triggered' : `${action}d`]: jobSummary(job), ...(note ? { note } : {}) },
+          null,
+          2,
+        ),
+        summary: `${action} ${job.id}`,
+      };
+    }
+    default:
+      return fail(`unknown action "${action}"; use one of ${ACTIONS.join(', ')}`);
+  }
+}
+
+/** The `cronjob` tool definition. */
+export const cronjobTool: ToolDefinition = {
+  name: 'cronjob',
+  description:
+    'Schedule tasks that run unattended later or repeatedly (reminders, reports, checks), and manage them. ' +
+    'Actions: create (schedule + prompt), list, update (job_id + fields to change), pause, resume, remove, run (due at the next tick). ' +
+    "Schedules: '30m' / '2h' / '1d' = once, that long from now; 'every 2h' = repeatedly; a 5-field cron expression like '0 9 * * 1-5'; " +
+    "or an ISO time like '2026-12-01T09:00'. The prompt must be self-contained: the job runs in a fresh session that cannot see this chat. " +
+    "Results go back to this chat by default (deliver 'origin'); also 'local', 'file:/absolute/path', '<platform>:<chat id>'. " +
+    'A job whose reply is exactly [SILENT] delivers nothing (useful for monitors).',
+  parameters: {
+    type: 'object',
+    properties: {
+      action: { type: 'string', enum: [...ACTIONS], description: 'What to do' },
+      job_id: { type: 'string', description: 'The job (update, pause, resume, remove, run)' },
+      schedule: { type: 'string', description: "When: '30m', 'every 2h', '0 9 * * *' or an ISO time" },
+      prompt: { type: 'string', description: 'The self-contained task the job runs' },
+      name: { type: 'string', description: 'Short name shown in lists and deliveries' },
+      deliver: {
+        type: 'string',
+        description:
+          "Where results go: 'origin' (default), 'local', 'file:/path', '<platform>:<chat id>'; comma-separated for several",
+      },
+      repeat: {
+        type: 'integer',
+        description: 'Run this many times, then remove the job (default: forever; a one-shot runs once)',
+      },
+      skills: { type: 'array', items: { type: 'string' }, description: 'Skills loaded before the prompt' },
+      model: { type: 'string', description: "Model for the run (default: the profile's)" },
+    },
+    required: ['action'],
+  },
+  readOnly: false,
+  summarize: (args) =>
+    `${String(args.action)}${args.job_id ? ` ${String(args.job_id)}` : ''}${args.schedule ? ` ${String(args.schedule)}` : ''}`,
+  async handler(args, ctx) {
+    try {
+      return await handle(args, ctx);
+    } catch (err) {
+      return fail(`cronjob ${String(args.action)}: ${(err as Error).message}`);
+    }
+  },
+};

@@ -1,0 +1,155 @@
+/**
+ * Where a job's result goes (seed 000 §6.3 "投递目标"; issue 7 "The tick").
+ *
+ * Targets, as written in `--deliver` / the tool's `deliver` (several: comma-separated):
+ * - `local` — appended to `<home>/cron/delivered.md`, one section per delivery, newest last (a
+ *   local inbox the TUI and `hermes cron output` read). The run's full output is saved in
+ *   `<home>/cron/output/<job id>/<timestamp>.md` regardless of targets.
+ * - `file:<absolute path>` — appended to that file (created 0600 if missing).
+ * - `origin` — the chat the job was created from. A job created in a TUI or CLI session (no
+ *   platform) delivers locally; a messaging origin goes through the platform sender.
+ * - `<platform>` or `<platform>:<chat id>[:<thread id>]` — through the platform sender.
+ *
+ * Platform delivery belongs to the messaging gateway, which implements `PlatformSender` and
+ * passes it to `createCronDelivery`. Without one, platform targets fail with
+ * `DeliveryUnavailableError` ("not available yet"), recorded in the job's `last_delivery_error`.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { HermesHome } from '../home/home.js';
+import type { CronJob, JobOrigin } from './types.js';
+
+/** A parsed delivery target. */
+export type DeliveryTarget =
+  | { kind: 'local' }
+  | { kind: 'origin' }
+  | { kind: 'file'; path: string }
+  | { kind: 'platform'; platform: string; chatId?: string; threadId?: string };
+
+/** A target string that cannot be used. */
+export class DeliveryTargetError extends Error {
+  constructor(target: string, why: string) {
+    super(
+      `invalid delivery target "${target}": ${why}. Use local, origin, file:/absolute/path, <platform> or <platform>:<chat id>`,
+    );
+    this.name = 'DeliveryTargetError';
+  }
+}
+
+/** The target exists but cannot be delivered to here (no sender for its platform yet). */
+export class DeliveryUnavailableError extends Error {
+  constructor(what: string) {
+    super(`delivery to ${what} is not available yet (no messaging gateway sender for it)`);
+    this.name = 'DeliveryUnavailableError';
+  }
+}
+
+const PLATFORM_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/**
+ * Parses one target string.
+ * @throws DeliveryTargetError naming what is wrong.
+ */
+export function parseDeliveryTarget(text: string): DeliveryTarget {
+  const t = text.trim();
+  if (t === 'local') return { kind: 'local' };
+  if (t === 'origin') return { kind: 'origin' };
+  if (t.startsWith('file:')) {
+    const path = t.slice(5);
+    if (!isAbsolute(path)) throw new DeliveryTargetError(t, 'a file target needs an absolute path');
+    return { kind: 'file', path };
+  }
+  const [platform, chatId, threadId, ...rest] = t.split(':');
+  if (!platform || !PLATFORM_RE.test(platform) || rest.length > 0 || chatId === '' || threadId === '') {
+    throw new DeliveryTargetError(t, 'not a known form');
+  }
+  return {
+    kind: 'platform',
+    platform,
+    ...(chatId ? { chatId } : {}),
+    ...(threadId ? { threadId } : {}),
+  };
+}
+
+/** What is delivered: the text plus what the sender may want to know. */
+export interface CronMessage {
+  job: Pick<CronJob, 'id' | 'name' | 'origin'>;
+  /** The final text (already wrapped or a failure notice). */
+  text: string;
+  /** True for a failure notice. */
+  failure: boolean;
+  /** The saved output file of this run. */
+  outputFile?: string;
+}
+
+/** Sends to chat platforms; implemented by the messaging gateway. */
+export interface PlatformSender {
+  /** True when this platform can be sent to now (adapter configured). */
+  supports(platform: string): boolean;
+  /**
+   * Sends `text` to a chat; without `chatId` to the platform's home channel.
+   * @throws on failure (the message is recorded as the job's delivery error).
+   */
+  send(target: { platform: string; chatId?: string; threadId?: string }, msg: CronMessage): Promise<void>;
+}
+
+/** Delivers one job result to one target. */
+export interface CronDelivery {
+  /**
+   * @throws DeliveryUnavailableError when the target cannot be served here; any Error on failure.
+   */
+  deliver(target: DeliveryTarget, msg: CronMessage): Promise<void>;
+}
+
+/** The local inbox file of a home. */
+export function localInboxFile(home: HermesHome): string {
+  return join(home.cronDir, 'delivered.md');
+}
+
+function appendSection(file: string, msg: CronMessage, now: number): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const head = `<!-- cron ${msg.job.id} ${new Date(now).toISOString()}${msg.failure ? ' failure' : ''} -->`;
+  appendFileSync(file, `${head}\n${msg.text.trimEnd()}\n\n`, { mode: 0o600 });
+}
+
+/** An origin that is not a chat platform (TUI, CLI, no origin at all) delivers locally. */
+export function originTarget(origin: JobOrigin | null): DeliveryTarget {
+  if (!origin?.platform || ['tui', 'cli', 'cron', 'local'].includes(origin.platform))
+    return { kind: 'local' };
+  return {
+    kind: 'platform',
+    platform: origin.platform,
+    ...(origin.chat_id ? { chatId: origin.chat_id } : {}),
+    ...(origin.thread_id ? { threadId: origin.thread_id } : {}),
+  };
+}
+
+/**
+ * The default delivery: `local` and files here, platforms through `platforms` when given.
+ * @param now clock for section headers (tests).
+ */
+export function createCronDelivery(
+  home: HermesHome,
+  platforms?: PlatformSender,
+  now: () => number = Date.now,
+): CronDelivery {
+  const deliver = async (target: DeliveryTarget, msg: CronMessage): Promise<void> => {
+    switch (target.kind) {
+      case 'local':
+        appendSection(localInboxFile(home), msg, now());
+        return;
+      case 'file':
+        appendSection(target.path, msg, now());
+        return;
+      case 'origin':
+        return deliver(originTarget(msg.job.origin), msg);
+      case 'platform': {
+        const what = `${target.platform}${target.chatId ? `:${target.chatId}` : ''}`;
+        if (!platforms?.supports(target.platform)) throw new DeliveryUnavailableError(what);
+        await platforms.send(target, msg);
+        return;
+      }
+    }
+  };
+  return { deliver };
+}

@@ -1,0 +1,178 @@
+/**
+ * Deciding what fires (seed 000 §6.1 "先推进,再执行", §6.3 "到期判定"; issue 7 "The tick"). Pure
+ * functions over the job list, run inside the store's lock: they change jobs in place and say
+ * what they did. Nothing here runs a job.
+ *
+ * For every enabled, scheduled job whose `next_run_at` has come:
+ * - a run marker of a process that no longer exists (killed during a run) is cleared and the run
+ *   recorded as interrupted; a marker of a live process means the job is still running: this
+ *   occurrence is skipped (and the next time advanced, so runs never pile up);
+ * - a one-shot due less than 2 minutes ago fires; later than that it is not run (state `error`,
+ *   `last_status` `error`, reason "missed");
+ * - a recurring job later than its grace (half its period, clamped 2 min … 2 h) is not run but
+ *   moved to its next future time (fast-forward); otherwise it fires;
+ * - a job that fires is claimed before anything runs: `next_run_at` moves to the next future time
+ *   (null for a one-shot) and `running` is set. The caller saves this before running, so a crash
+ *   during the run never fires the same occurrence again (at most once).
+ * Only due jobs cost more than a timestamp comparison (the cron expression is parsed for them
+ * alone), so deciding over 10,000 jobs stays cheap.
+ */
+import { hostname } from 'node:os';
+import { graceMs, nextRunTime, CronScheduleError } from './schedule.js';
+import { ONESHOT_GRACE_MS, iso, ms, type CronJob, type RunningMarker } from './types.js';
+
+/** Who claims: this process by default. */
+export interface Claimant {
+  pid: number;
+  host: string;
+}
+
+/** This process as a claimant. */
+export const thisProcess = (): Claimant => ({ pid: process.pid, host: hostname() });
+
+/** True when a process with this pid exists on this machine. */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Options of `decideDue`. */
+export interface DecideOptions {
+  now: number;
+  timeZone: string;
+  claimant?: Claimant;
+  /** Whether a run marker's process still exists (default: `pidAlive` for markers of this host). */
+  isAlive?: (marker: RunningMarker) => boolean;
+}
+
+/** What `decideDue` did. Every job listed here was changed in place. */
+export interface DueDecision {
+  /** Claimed jobs to run now (snapshots taken after the claim). */
+  due: CronJob[];
+  fastForwarded: Array<{ id: string; missed: string; next: string | null }>;
+  /** One-shots whose time passed more than 2 minutes ago. */
+  missed: string[];
+  /** Jobs whose run marker belonged to a dead process. */
+  interrupted: string[];
+  /** Due jobs skipped because a live process still runs them. */
+  skippedRunning: string[];
+  /** Jobs put into state `error` because their schedule cannot be computed. */
+  broken: string[];
+  /** True when any job changed (the store must be saved). */
+  changed: boolean;
+}
+
+const defaultAlive =
+  (self: Claimant) =>
+  (m: RunningMarker): boolean =>
+    m.host !== self.host ? true : pidAlive(m.pid);
+
+/** Records a run that died with its process. */
+export function markInterrupted(job: CronJob, now: number): void {
+  const marker = job.running;
+  job.running = null;
+  job.last_status = 'error';
+  job.last_run_at = marker?.since ?? iso(now);
+  job.last_error = `interrupted: the process running it (pid ${marker?.pid ?? '?'}) exited during the run`;
+  if (job.schedule.kind === 'once') {
+    job.enabled = false;
+    job.state = 'error';
+  }
+}
+
+/**
+ * Claims a job for one run: advances `next_run_at` past `now` (null for a one-shot) and sets the
+ * run marker. `forTime` is the scheduled time being served (null for a run-now, which keeps the
+ * schedule as it is).
+ * @throws CronScheduleError when the next time cannot be computed.
+ */
+export function claimJob(
+  job: CronJob,
+  now: number,
+  timeZone: string,
+  forTime: number | null,
+  who: Claimant,
+): void {
+  if (forTime !== null) {
+    const next = nextRunTime(job.schedule, forTime, now, timeZone);
+    job.next_run_at = next === null ? null : iso(next);
+  }
+  job.running = {
+    pid: who.pid,
+    host: who.host,
+    since: iso(now),
+    for_time: forTime === null ? null : iso(forTime),
+  };
+}
+
+/**
+ * Decides which jobs fire at `now` and claims them (see the module doc). Changes `jobs` in place.
+ */
+export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
+  const { now, timeZone } = opts;
+  const who = opts.claimant ?? thisProcess();
+  const alive = opts.isAlive ?? defaultAlive(who);
+  const out: DueDecision = {
+    due: [],
+    fastForwarded: [],
+    missed: [],
+    interrupted: [],
+    skippedRunning: [],
+    broken: [],
+    changed: false,
+  };
+  for (const job of jobs) {
+    if (job.running && !alive(job.running)) {
+      markInterrupted(job, now);
+      out.interrupted.push(job.id);
+      out.changed = true;
+    }
+    if (!job.enabled || job.state !== 'scheduled' || !job.next_run_at) continue;
+    const at = ms(job.next_run_at);
+    if (!(at <= now)) continue; // not due (or an unreadable time: left for `hermes cron edit`)
+    try {
+      if (job.running) {
+        out.skippedRunning.push(job.id);
+        const next = nextRunTime(job.schedule, at, now, timeZone);
+        job.next_run_at = next === null ? null : iso(next);
+        out.changed = true;
+        continue;
+      }
+      const late = now - at;
+      if (job.schedule.kind === 'once') {
+        if (late > ONESHOT_GRACE_MS) {
+          job.enabled = false;
+          job.state = 'error';
+          job.next_run_at = null;
+          job.last_status = 'error';
+          job.last_error = `missed: its time ${iso(at)} passed more than 2 minutes before a tick could run it`;
+          out.missed.push(job.id);
+          out.changed = true;
+          continue;
+        }
+      } else if (late > ONESHOT_GRACE_MS && late > graceMs(job.schedule, at, timeZone)) {
+        const next = nextRunTime(job.schedule, at, now, timeZone);
+        job.next_run_at = next === null ? null : iso(next);
+        out.fastForwarded.push({ id: job.id, missed: iso(at), next: job.next_run_at });
+        out.changed = true;
+        continue;
+      }
+      claimJob(job, now, timeZone, at, who);
+      out.due.push(structuredClone(job));
+      out.changed = true;
+    } catch (err) {
+      if (!(err instanceof CronScheduleError)) throw err;
+      job.enabled = false;
+      job.state = 'error';
+      job.last_status = 'error';
+      job.last_error = err.message;
+      out.broken.push(job.id);
+      out.changed = true;
+    }
+  }
+  return out;
+}

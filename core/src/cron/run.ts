@@ -1,0 +1,347 @@
+/**
+ * What firing a job does (seed 000 §6.2-6.3; issue 7 "The tick"): the one place every trigger
+ * (built-in ticker, `hermes cron tick`, `hermes cron run`, an external scheduler) runs a claimed
+ * job and delivers the result. Triggers decide *when*; they never build agents or deliver.
+ *
+ * One run:
+ * 1. Assemble the prompt: a cron header (unattended, where the reply goes, the silence marker),
+ *    the bodies of the job's skills, then the job's prompt. Scan the whole again (skills may have
+ *    changed since the job was created); a finding blocks the run before any model call.
+ * 2. Run a fresh agent session (source `cron`, title `cron: <name>`, no history) in the job's
+ *    cwd (else `<home>/workspace`), with the job's model, under `cron.timeout` seconds. Tools:
+ *    the built-in set without `cronjob` (a job may not schedule jobs) and `clarify` (nobody can
+ *    answer); `terminal` refuses commands that stop or restart the daemon. Dangerous commands
+ *    follow `approvals.cron_mode`: `deny` (default) denies them unasked, with the allowlist
+ *    emptied for the run so it never widens this; `allow` lets them run.
+ * 3. Save `<home>/cron/output/<job id>/<UTC time>.md` (prompt, status, reply or error).
+ * 4. Deliver: a reply that is exactly `[SILENT]` or `NO_REPLY` delivers nothing; another reply is
+ *    delivered wrapped with the job's name and a note that the agent cannot see replies (unless
+ *    `cron.wrap_response` is false); a failure (model error, empty reply, timeout, blocked prompt)
+ *    delivers a short notice. Delivery failures are recorded, never thrown.
+ * 5. Record under the store lock: run marker cleared, last run/status/error, `repeat.completed`
+ *    +1; a one-shot becomes `completed`; a job that reached its repeat count is removed.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openAgentSession } from '../agent/session-runtime.js';
+import { loadConfig } from '../config/config-file.js';
+import type { HermesConfig } from '../config/schema.js';
+import type { HermesHome } from '../home/home.js';
+import type { ModelClient } from '../model/types.js';
+import { listSkills, parseSkillFile } from '../skills/skills-index.js';
+import { acquireSessionLock } from '../state/session-lock.js';
+import { builtinTools } from '../tools/registry.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { createCronDelivery, parseDeliveryTarget, type CronDelivery } from './delivery.js';
+import { jobOutputDir } from './jobs.js';
+import { isGatewayLifecycleCommand, scanCronPrompt } from './scan.js';
+import { CronStore } from './store.js';
+import { SILENCE_MARKERS, iso, type CronJob, type RunStatus } from './types.js';
+
+/** Tools never offered inside a cron run. */
+export const CRON_EXCLUDED_TOOLS: readonly string[] = ['cronjob', 'clarify'];
+
+/** What a run needs. */
+export interface RunDeps {
+  home: HermesHome;
+  /** The profile's config (default: loaded from the home). */
+  config?: HermesConfig;
+  now?: () => number;
+  delivery?: CronDelivery;
+  /** Replaces the model client (tests, the daemon's test hooks). */
+  modelClient?: ModelClient;
+  /** Aborts the run (daemon shutdown). */
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+  store?: CronStore;
+}
+
+/** How one run ended. */
+export interface RunOutcome {
+  jobId: string;
+  name: string;
+  status: RunStatus;
+  /** The reply (empty on failure). */
+  text: string;
+  error?: string;
+  /** True when the prompt scan blocked the run (no model call was made). */
+  blocked: boolean;
+  outputFile: string;
+  /** Targets delivered to. */
+  delivered: string[];
+  /** `target: message` per failed delivery. */
+  deliveryErrors: string[];
+  /** The job reached its repeat count and was removed. */
+  removed: boolean;
+  sessionId?: string;
+}
+
+/** True when a reply is exactly a silence marker (surrounding whitespace ignored). */
+export function isSilentReply(text: string): boolean {
+  return SILENCE_MARKERS.includes(text.trim());
+}
+
+/** The header the agent reads before the job's prompt. */
+export function cronHeader(job: Pick<CronJob, 'name' | 'id' | 'deliver'>): string {
+  return [
+    `[Scheduled task "${job.name}" (cron job ${job.id}). You are running unattended: no user is present to`,
+    `answer questions or approve commands. Your final reply is delivered automatically to: ${job.deliver.join(', ')}.`,
+    `Do not try to send it yourself. If there is nothing worth reporting, reply with exactly ${SILENCE_MARKERS[0]}`,
+    `and nothing will be delivered.]`,
+  ].join(' ');
+}
+
+/**
+ * The full text the agent receives: header, skill bodies, prompt.
+ * @throws Error naming a skill that is no longer installed.
+ */
+export function assemblePrompt(home: HermesHome, job: CronJob): string {
+  const parts = [cronHeader(job)];
+  if (job.skills.length > 0) {
+    const installed = new Map(listSkills(home.skillsDir).map((s) => [s.name, s.path]));
+    for (const name of job.skills) {
+      const path = installed.get(name);
+      if (!path) throw new Error(`skill "${name}" of this job is not installed in ${home.skillsDir}`);
+      const { body } = parseSkillFile(readFileSync(path, 'utf8'));
+      parts.push(`[Skill "${name}" is loaded for this task:]\n${body.trim()}`);
+    }
+  }
+  parts.push(job.prompt);
+  return parts.join('\n\n');
+}
+
+/** Wraps a reply for delivery (`cron.wrap_response`). */
+export function wrapResponse(job: Pick<CronJob, 'name'>, text: string): string {
+  return `Cron job "${job.name}":\n\n${text.trim()}\n\n(Sent by a scheduled job; the agent cannot see replies to this message.)`;
+}
+
+/** The short notice delivered when a run fails. */
+export function failureNotice(job: Pick<CronJob, 'name' | 'id'>, error: string, outputFile: string): string {
+  const first = (error.split('\n')[0] ?? error).slice(0, 300);
+  return `Cron job "${job.name}" (${job.id}) failed: ${first}\nDetails: ${outputFile}`;
+}
+
+/** The tools of a cron run (see the module doc). */
+export function cronTools(base: ToolDefinition[] = builtinTools()): ToolDefinition[] {
+  return base
+    .filter((t) => !CRON_EXCLUDED_TOOLS.includes(t.name))
+    .map((t) => (t.name === 'terminal' ? guardTerminal(t) : t));
+}
+
+function guardTerminal(tool: ToolDefinition): ToolDefinition {
+  return {
+    ...tool,
+    async handler(args, ctx) {
+      const command = typeof args.command === 'string' ? args.command : '';
+      if (isGatewayLifecycleCommand(command)) {
+        return {
+          ok: false,
+          content:
+            'BLOCKED: a scheduled job may not stop or restart the Hermes daemon that runs it. Do not try another way; report this in your reply.',
+          summary: 'blocked: daemon lifecycle',
+        };
+      }
+      return tool.handler(args, ctx);
+    },
+  };
+}
+
+/** A free output file name for a run started at `startedMs`. */
+function outputFileFor(home: HermesHome, jobId: string, startedMs: number): string {
+  const dir = jobOutputDir(home, jobId);
+  mkdirSync(dir, { recursive: true });
+  const stamp = iso(startedMs)
+    .replace(/:/g, '-')
+    .replace(/\.\d+Z$/, 'Z');
+  let file = join(dir, `${stamp}.md`);
+  for (let i = 1; existsSync(file); i++) file = join(dir, `${stamp}-${i}.md`);
+  return file;
+}
+
+function renderOutput(
+  job: CronJob,
+  startedMs: number,
+  r: { status: string; text: string; error?: string; sessionId?: string },
+): string {
+  const lines = [
+    `# Cron job: ${job.name}`,
+    '',
+    `- Job ID: ${job.id}`,
+    `- Run at: ${iso(startedMs)}`,
+    `- Schedule: ${job.schedule_display}`,
+    `- Status: ${r.status}`,
+    ...(r.sessionId ? [`- Session: ${r.sessionId}`] : []),
+    '',
+    '## Prompt',
+    '',
+    job.prompt,
+    '',
+  ];
+  if (r.error) lines.push('## Error', '', r.error, '');
+  if (r.text) lines.push('## Response', '', r.text, '');
+  return lines.join('\n');
+}
+
+interface AgentRun {
+  ok: boolean;
+  text: string;
+  error?: string;
+  sessionId?: string;
+  blocked: boolean;
+}
+
+async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Promise<AgentRun> {
+  let prompt: string;
+  try {
+    prompt = assemblePrompt(deps.home, job);
+  } catch (err) {
+    return { ok: false, text: '', error: (err as Error).message, blocked: false };
+  }
+  const scan = scanCronPrompt(prompt, 'assembled prompt (skills + prompt)');
+  if (!scan.ok) return { ok: false, text: '', error: scan.message, blocked: true };
+
+  const runConfig: HermesConfig = {
+    ...config,
+    command_allowlist: [],
+    approvals: { ...config.approvals, mode: config.approvals.cron_mode === 'allow' ? 'off' : 'manual' },
+  };
+  const timeout = AbortSignal.timeout(config.cron.timeout * 1000);
+  const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+  const opened = openAgentSession({
+    home: deps.home,
+    source: 'cron',
+    select: { kind: 'new', title: `cron: ${job.name}` },
+    cwd: job.cwd ?? deps.home.path('workspace'),
+    config: runConfig,
+    tools: cronTools(),
+    ...(job.model ? { model: job.model } : {}),
+    ...(deps.modelClient ? { modelClient: deps.modelClient } : {}),
+  });
+  const lock = acquireSessionLock(deps.home, opened.session.id, `hermes cron (pid ${process.pid})`);
+  try {
+    const turn = await opened.agent.runTurn(prompt, signal);
+    const sessionId = opened.session.id;
+    if (turn.status === 'complete') {
+      if (turn.text.trim() === '')
+        return { ok: false, text: '', error: 'the agent gave an empty reply', sessionId, blocked: false };
+      return { ok: true, text: turn.text, sessionId, blocked: false };
+    }
+    if (turn.status === 'interrupted') {
+      const why = timeout.aborted
+        ? `timed out after ${config.cron.timeout} s (cron.timeout)`
+        : 'interrupted (daemon shutting down)';
+      return { ok: false, text: '', error: why, sessionId, blocked: false };
+    }
+    if (turn.status === 'error')
+      return { ok: false, text: '', error: turn.error ?? 'the model call failed', sessionId, blocked: false };
+    return {
+      ok: false,
+      text: '',
+      error: `stopped without a final answer (${turn.status})`,
+      sessionId,
+      blocked: false,
+    };
+  } finally {
+    lock.release();
+    opened.close();
+  }
+}
+
+/**
+ * Runs a claimed job (its `running` marker set and saved), delivers and records the result.
+ * Never throws for the job's own failures (model errors, blocked prompts, delivery problems):
+ * they end up in the outcome and in the job. Throws only when the store cannot be written.
+ */
+export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOutcome> {
+  const now = deps.now ?? Date.now;
+  const config = deps.config ?? loadConfig(deps.home);
+  const store = deps.store ?? new CronStore(deps.home, now);
+  const delivery = deps.delivery ?? createCronDelivery(deps.home, undefined, now);
+  const startedMs = now();
+  deps.log?.(`cron: running job ${job.id} (${job.name})`);
+
+  let run: AgentRun;
+  try {
+    run = await runAgent(deps, config, job);
+  } catch (err) {
+    run = {
+      ok: false,
+      text: '',
+      error: `could not start the run: ${(err as Error).message}`,
+      blocked: false,
+    };
+  }
+  const status: RunStatus = !run.ok ? 'error' : isSilentReply(run.text) ? 'silent' : 'ok';
+  const outputFile = outputFileFor(deps.home, job.id, startedMs);
+  writeFileAtomic(
+    outputFile,
+    renderOutput(job, startedMs, {
+      status: run.blocked ? 'blocked' : status,
+      text: run.text,
+      ...(run.error ? { error: run.error } : {}),
+      ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+    }),
+    0o600,
+  );
+
+  const delivered: string[] = [];
+  const deliveryErrors: string[] = [];
+  if (status !== 'silent') {
+    const text = run.ok
+      ? config.cron.wrap_response
+        ? wrapResponse(job, run.text)
+        : run.text.trim()
+      : failureNotice(job, run.error ?? 'failed', outputFile);
+    for (const t of job.deliver) {
+      try {
+        await delivery.deliver(parseDeliveryTarget(t), { job, text, failure: !run.ok, outputFile });
+        delivered.push(t);
+      } catch (err) {
+        deliveryErrors.push(`${t}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  const removed = await store.mutate((jobs, tx) => {
+    const stored = jobs.find((j) => j.id === job.id);
+    if (!stored) {
+      tx.unchanged();
+      return false;
+    }
+    stored.running = null;
+    stored.last_run_at = iso(startedMs);
+    stored.last_status = status;
+    stored.last_error = run.ok ? null : (run.error ?? 'failed');
+    stored.last_delivery_error = deliveryErrors.length ? deliveryErrors.join('; ') : null;
+    stored.repeat = { ...stored.repeat, completed: stored.repeat.completed + 1 };
+    if (stored.schedule.kind === 'once') {
+      stored.enabled = false;
+      stored.state = 'completed';
+      stored.next_run_at = null;
+      return false;
+    }
+    if (stored.repeat.times !== null && stored.repeat.completed >= stored.repeat.times) {
+      jobs.splice(jobs.indexOf(stored), 1);
+      return true;
+    }
+    return false;
+  });
+  deps.log?.(
+    `cron: job ${job.id} ${status}${run.error ? `: ${run.error}` : ''}; output ${outputFile}` +
+      `${delivered.length ? `; delivered to ${delivered.join(', ')}` : ''}${deliveryErrors.length ? `; delivery failed: ${deliveryErrors.join('; ')}` : ''}`,
+  );
+  return {
+    jobId: job.id,
+    name: job.name,
+    status,
+    text: run.text,
+    ...(run.error ? { error: run.error } : {}),
+    blocked: run.blocked,
+    outputFile,
+    delivered,
+    deliveryErrors,
+    removed,
+    ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * The jobs store `<home>/cron/jobs.json` (seed 000 §6.3 "存储", issue 7 "Schedules and jobs").
+ *
+ * - Every change runs under an exclusive file lock (`jobs.json.lock`, proper-lockfile: an mkdir
+ *   lock refreshed while held and taken over when stale after a crash), re-reads the file, applies
+ *   the change and writes it back atomically: temp file, fsync, rename, mode 0600.
+ * - Readers need no lock: a rename replaces the file whole, so a reader sees the old or the new
+ *   list, never a mix.
+ * - A file that is not valid JSON or not a job list is corrupt: reading reports it with
+ *   `CronStoreCorruptError`; a change asked for by the user (`repairCorrupt`) first moves it aside
+ *   to `jobs.json.corrupt-<time>` and still fails, naming both paths, so nothing is ever emptied
+ *   silently. The ticker never moves it (every tick fails until the user acts; `hermes cron
+ *   status` shows why).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import lockfile from 'proper-lockfile';
+import type { HermesHome } from '../home/home.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import type { CronJob, JobsFile } from './types.js';
+import { iso } from './types.js';
+
+/** The jobs file is not a job list. */
+export class CronStoreCorruptError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    /** Where the file was moved, when it was. */
+    readonly movedTo?: string,
+  ) {
+    super(
+      movedTo
+        ? `cron jobs file ${file} was corrupt (${reason}); it was moved to ${movedTo} and nothing was changed. ` +
+            `Run the command again to start a new job list, or repair ${movedTo} and move it back.`
+        : `cron jobs file ${file} is corrupt (${reason}); it was left as it is. ` +
+            `Repair it, or run "hermes cron list" after moving it away.`,
+    );
+    this.name = 'CronStoreCorruptError';
+  }
+}
+
+/** The lock could not be taken within the wait budget. */
+export class CronStoreBusyError extends Error {
+  constructor(file: string) {
+    super(`cron jobs file ${file} is locked by another process; try again`);
+    this.name = 'CronStoreBusyError';
+  }
+}
+
+/** A lock older than this is taken over (its holder died), ms. */
+export const STORE_LOCK_STALE_MS = 10_000;
+
+/** Options of one change. */
+export interface MutateOptions {
+  /** Move a corrupt file aside (then still fail). User-initiated changes set it; the ticker does not. */
+  repairCorrupt?: boolean;
+}
+
+/** What a change function gets besides the jobs. */
+export interface MutateTx {
+  /** Call when nothing changed: the file is not rewritten. */
+  unchanged(): void;
+}
+
+const REQUIRED_DEFAULTS = (): Omit<CronJob, 'id' | 'prompt' | 'schedule'> => ({
+  name: '',
+  skills: [],
+  model: null,
+  schedule_display: '',
+  repeat: { times: null, completed: 0 },
+  enabled: true,
+  state: 'scheduled',
+  paused_at: null,
+  created_at: iso(0),
+  next_run_at: null,
+  last_run_at: null,
+  last_status: null,
+  last_error: null,
+  last_delivery_error: null,
+  deliver: ['local'],
+  origin: null,
+  cwd: null,
+  running: null,
+});
+
+/**
+ * Parses the file's text into jobs, filling defaults for missing optional fields (hand-edited
+ * files). Accepts `{jobs: [...]}` and a bare array (older files).
+ * @throws Error with the reason when it is not a job list.
+ */
+export function parseJobsText(text: string): CronJob[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+  const list = Array.isArray(data) ? data : (data as { jobs?: unknown } | null)?.jobs;
+  if (!Array.isArray(list)) throw new Error('no "jobs" array');
+  return list.map((raw, i) => {
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`jobs[${i}] is not an object`);
+    const j = raw as Partial<CronJob>;
+    if (typeof j.id !== 'string' || !j.id) throw new Error(`jobs[${i}] has no "id"`);
+    if (typeof j.prompt !== 'string') throw new Error(`job ${j.id} has no "prompt"`);
+    if (!j.schedule || typeof j.schedule !== 'object' || typeof j.schedule.kind !== 'string') {
+      throw new Error(`job ${j.id} has no "schedule"`);
+    }
+    const { name, ...defaults } = REQUIRED_DEFAULTS();
+    const job = { id: j.id, name, prompt: j.prompt, schedule: j.schedule, ...defaults, ...j } as CronJob;
+    if (!job.name) job.name = job.id;
+    if (!Array.isArray(job.deliver))
+      job.deliver = typeof job.deliver === 'string' ? [job.deliver] : ['local'];
+    if (!job.repeat || typeof job.repeat !== 'object') job.repeat = { times: null, completed: 0 };
+    return job;
+  });
+}
+
+/** Serialises jobs as the file stores them. Compact (one job per line) so 10,000 jobs stay fast. */
+export function renderJobsFile(jobs: readonly CronJob[], now: number): string {
+  const head = JSON.stringify({ version: 1, updated_at: iso(now) } satisfies Omit<JobsFile, 'jobs'>);
+  const body = jobs.map((j) => `  ${JSON.stringify(j)}`).join(',\n');
+  return `${head.slice(0, -1)},"jobs":[${jobs.length ? `\n${body}\n` : ''}]}\n`;
+}
+
+/** The jobs file of one home. Cheap to construct; holds no open handles. */
+export class CronStore {
+  readonly file: string;
+  private readonly lockTarget: string;
+
+  constructor(
+    readonly home: HermesHome,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.file = home.cronJobsFile;
+    this.lockTarget = home.cronJobsFile;
+  }
+
+  /**
+   * The jobs as stored now (no lock: see the module doc). A missing file is an empty list.
+   * @throws CronStoreCorruptError when the file is corrupt (it is not moved).
+   */
+  read(): CronJob[] {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+    try {
+      return parseJobsText(text);
+    } catch (err) {
+      throw new CronStoreCorruptError(this.file, (err as Error).message);
+    }
+  }
+
+  /**
+   * Applies a change under the lock and writes the file (unless `tx.unchanged()` was called).
+   * @returns what `fn` returns.
+   * @throws CronStoreCorruptError (after moving the file aside when `repairCorrupt`),
+   *   CronStoreBusyError when the lock stays taken (~15 s), or whatever `fn` throws (nothing is
+   *   written then).
+   */
+  async mutate<T>(fn: (jobs: CronJob[], tx: MutateTx) => T, opts: MutateOptions = {}): Promise<T> {
+    const release = await this.lock();
+    try {
+      let jobs: CronJob[];
+      try {
+        jobs = this.read();
+      } catch (err) {
+        if (err instanceof CronStoreCorruptError && opts.repairCorrupt && existsSync(this.file)) {
+          const aside = `${this.file}.corrupt-${iso(this.clock()).replace(/[:.]/g, '-')}`;
+          renameSync(this.file, aside);
+          throw new CronStoreCorruptError(this.file, err.reason, aside);
+        }
+        throw err;
+      }
+      let changed = true;
+      const result = fn(jobs, { unchanged: () => void (changed = false) });
+      if (changed) writeFileAtomic(this.file, renderJobsFile(jobs, this.clock()), 0o600);
+      return result;
+    } finally {
+      await release().catch(() => undefined);
+    }
+  }
+
+  private async lock(): Promise<() => Promise<void>> {
+    mkdirSync(this.home.cronDir, { recursive: true });
+    try {
+      return await lockfile.lock(this.lockTarget, {
+        realpath: false,
+        stale: STORE_LOCK_STALE_MS,
+        retries: { retries: 300, factor: 1, minTimeout: 50, maxTimeout: 50, randomize: true },
+        onCompromised: () => {
+          /* another process took over after we stalled: our write already happened or will fail */
+        },
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new CronStoreBusyError(this.file);
+      throw err;
+    }
+  }
+}
