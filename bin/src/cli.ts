@@ -2,10 +2,12 @@
 import yargs, { type Argv } from 'yargs';
 import type { CliContext } from './context.js';
 import { chatCommand } from './commands/chat.js';
+import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { profileCommand } from './commands/profile.js';
 import { sessionsCommand } from './commands/sessions.js';
+import { skillsCommand } from './commands/skills.js';
 import { tuiCommand } from './commands/tui.js';
 
 /** Builds the parser for `argv` (profile flag already removed). */
@@ -20,10 +22,12 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
       global: true,
     })
     .command(chatCommand(ctx))
+    .command(checkpointsCommand(ctx))
     .command(configCommand(ctx))
     .command(gatewayCommand(ctx))
     .command(profileCommand(ctx))
     .command(sessionsCommand(ctx))
+    .command(skillsCommand(ctx))
     .command(tuiCommand(ctx))
     .strict()
     .recommendCommands()
