@@ -6,3 +6,4 @@ export * from './config/errors.js';
 export * from './config/config-file.js';
 export * from './config/secrets.js';
 export * from './protocol/index.js';
+export * from './gateway/index.js';

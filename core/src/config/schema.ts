@@ -3,6 +3,7 @@
  * objects) so a newer or hand-edited file survives a load/save round trip.
  */
 import { z } from 'zod';
+import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../gateway/platform-config.js';
 
 /** The version written into `config.yaml` as `_config_version`; older files are migrated. */
 export const CONFIG_VERSION = 2;
@@ -112,6 +113,8 @@ export const ConfigSchema = z.looseObject({
     .looseObject({
       drain_timeout: z.number().nonnegative().default(30),
       auto_continue: z.boolean().default(false),
+      /** Default reset policy of platform sessions (issue 6; per platform under `platforms`). */
+      session_reset: ResetPolicyConfigSchema.optional(),
     })
     .prefault({}),
   tui: z
@@ -119,6 +122,8 @@ export const ConfigSchema = z.looseObject({
       alternate_screen: z.boolean().default(false),
     })
     .prefault({}),
+  /** Messaging platforms (issue 6): per-platform settings, allow-lists, reset policies. */
+  platforms: PlatformsConfigSchema,
   /** IANA zone for naive cron times; empty means the machine's zone. */
   timezone: z.string().default(''),
   /** The cron scheduler (issue 7; core/src/cron/). */

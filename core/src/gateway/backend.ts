@@ -1,0 +1,72 @@
+/**
+ * What the message pipeline needs from whoever runs agents. The daemon implements it with its
+ * live sessions (tui-gateway/src/platforms/live-backend.ts: an attached TUI sees the turn and can
+ * answer its approvals); `InProcessBackend` (local-backend.ts) runs agents directly, for tests
+ * and tools without a daemon.
+ */
+import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, GatewayEvent } from './adapter.js';
+import type { MessageSource } from './source.js';
+
+/** A new stored session for a platform conversation. */
+export interface NewPlatformSession {
+  /** The session key it serves (written to its route record). */
+  key: string;
+  source: MessageSource;
+  /** The platform context block appended to the system prompt (context-prompt.ts). */
+  systemPromptExtra: string;
+  /** Title shown in session lists, e.g. `irc #hermes alice`. */
+  title: string;
+  /** Working directory of the agent. */
+  cwd: string;
+}
+
+/** Receives one turn's events and questions. */
+export interface TurnSink {
+  /** Every agent event of the turn (`message.delta`, `tool.start`, `request.resolved` …). */
+  onEvent(event: GatewayEvent): void;
+  /** Asks the chat to approve a command; resolves with the choice (rejects/aborts mean deny). */
+  onApproval(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalChoiceName>;
+  /** Asks the chat a question; resolves with the answer. */
+  onClarify(prompt: ClarifyPrompt, signal: AbortSignal): Promise<string>;
+}
+
+/** How a turn ended. */
+export interface TurnOutcome {
+  /** `complete`, `interrupted`, `error`, `max_turns`. */
+  status: string;
+  /** The final assistant text (of the last model call). */
+  text: string;
+  error?: string;
+}
+
+/** What `/status` and the footer show about a session. */
+export interface SessionStatus {
+  id: string;
+  title: string | null;
+  model: string | null;
+  cwd: string | null;
+  busy: boolean;
+  /** Clients attached (TUIs watching), when known. */
+  clients?: number;
+  /** Prompt tokens of the latest model call. */
+  contextTokens?: number;
+  /** The model's context window. */
+  contextWindow?: number;
+}
+
+/** The agent side of the pipeline. */
+export interface AgentBackend {
+  /** Creates the stored session (system prompt with `systemPromptExtra`, route record); returns its id. */
+  createSession(init: NewPlatformSession): string;
+  /**
+   * Runs `text` as one user turn of the session (queued behind a running one) and resolves when
+   * it ends. Rejects when the session cannot be opened (locked by another process, deleted).
+   */
+  runTurn(sessionId: string, text: string, sink: TurnSink): Promise<TurnOutcome>;
+  /** Interrupts the running turn; false when none runs. */
+  interrupt(sessionId: string): boolean;
+  /** True while a turn of the session runs. */
+  isBusy(sessionId: string): boolean;
+  /** Status of a session, undefined when unknown. */
+  status(sessionId: string): SessionStatus | undefined;
+}

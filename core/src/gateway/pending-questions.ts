@@ -1,0 +1,90 @@
+/**
+ * Approval and clarify questions waiting for an answer in a chat. Keyed by session key, so a
+ * `/approve` typed in a chat answers the question of that chat's session only; a button press
+ * carries the request id and is checked against the presser's session key.
+ */
+import type { ApprovalChoiceName } from './adapter.js';
+
+/** A question waiting in a chat. */
+export interface PendingQuestion {
+  kind: 'approval' | 'clarify';
+  requestId: string;
+  /** Session key of the chat that was asked. */
+  key: string;
+  /** Clarify choices (a typed number picks one). */
+  choices?: readonly string[];
+  /** Settles the question; later calls do nothing. */
+  answer(value: string): void;
+  /** Called synchronously when the question is answered here (before the promise settles). */
+  onAnswered?: () => void;
+}
+
+/** Open questions of one pipeline. */
+export class PendingQuestions {
+  private readonly byId = new Map<string, PendingQuestion>();
+
+  /**
+   * Registers a question and returns a promise of its answer. The question is removed when
+   * answered or when `signal` aborts (someone else answered, timeout, interrupt); an abort
+   * rejects the promise.
+   */
+  ask(q: Omit<PendingQuestion, 'answer'>, signal: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const done = (): void => {
+        this.byId.delete(q.requestId);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new Error('question withdrawn'));
+      };
+      if (signal.aborted) return reject(new Error('question withdrawn'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.byId.set(q.requestId, {
+        ...q,
+        answer: (value) => {
+          if (!this.byId.has(q.requestId)) return;
+          done();
+          q.onAnswered?.();
+          resolve(value);
+        },
+      });
+    });
+  }
+
+  /** True while the request is still waiting here. */
+  has(requestId: string): boolean {
+    return this.byId.has(requestId);
+  }
+
+  /** The question with this id. */
+  get(requestId: string): PendingQuestion | undefined {
+    return this.byId.get(requestId);
+  }
+
+  /** The oldest open question of a kind for a session key. */
+  oldest(key: string, kind: PendingQuestion['kind']): PendingQuestion | undefined {
+    for (const q of this.byId.values()) if (q.key === key && q.kind === kind) return q;
+    return undefined;
+  }
+
+  /** Answers the oldest approval of a key. @returns false when none waits. */
+  answerApproval(key: string, choice: ApprovalChoiceName): boolean {
+    const q = this.oldest(key, 'approval');
+    if (!q) return false;
+    q.answer(choice);
+    return true;
+  }
+
+  /**
+   * Answers the oldest clarify question of a key with a typed text; a number picks the choice
+   * with that (1-based) index. @returns false when none waits.
+   */
+  answerClarify(key: string, text: string): boolean {
+    const q = this.oldest(key, 'clarify');
+    if (!q) return false;
+    const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+    q.answer(q.choices && n >= 1 && n <= q.choices.length ? q.choices[n - 1]! : text);
+    return true;
+  }
+}
