@@ -1,0 +1,153 @@
+/**
+ * One daemon, two profiles (issue 5 "In the daemon", "Must show"): `hermes gateway start` in a
+ * temp root (run `npm run build` first), two real WebSocket clients — one in `default`, one in
+ * `work` — submit the same prompt. Each turn lands in its own profile's state.db, each client
+ * lists only its own sessions, and `work`'s .env secret reaches only `work`'s terminal tool.
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDaemon, type DaemonClient } from '@hermes/tui-gateway/client/client';
+import { SessionDB } from '@hermes/core/state/session-db';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { killDaemons } from './support/gateway-process.js';
+import { makeTestHome, runHermes } from './support/hermes-cli.js';
+
+let model: FakeModelServer;
+let root: string;
+let work: string;
+const clients: DaemonClient[] = [];
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  // both profiles pass WORK_SECRET through to the terminal tool; only work's .env defines it
+  root = makeTestHome({ modelUrl: model.url, config: 'terminal:\n  env_passthrough: [WORK_SECRET]' });
+  work = join(root, 'profiles', 'work');
+  const created = await runHermes(root, ['profile', 'create', 'work', '--clone']);
+  expect(created.code, created.stderr).toBe(0);
+  writeFileSync(join(work, '.env'), 'WORK_SECRET=w-daemon-secret\n', { mode: 0o600 });
+  const started = await runHermes(root, ['gateway', 'start']);
+  expect(started.code, started.stderr).toBe(0);
+});
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await runHermes(root, ['gateway', 'stop']);
+  killDaemons(root);
+  await model.close();
+});
+
+async function connect(profile: string): Promise<DaemonClient> {
+  const c = await connectDaemon(
+    { root },
+    { name: `client-${profile}`, profile, capabilities: { approvals: false } },
+  );
+  clients.push(c);
+  return c;
+}
+
+/** Creates a session, runs one turn of `text` and returns the session id and its tool output. */
+async function turn(c: DaemonClient, text: string): Promise<{ id: string; toolOutput: string }> {
+  const { session } = await c.call('session.create', { title: `${c.init!.profile} run`, cwd: root });
+  await c.call('session.attach', { session_id: session.id });
+  const ended = c.waitForEvent((e) => e.type === 'turn.end' && e.session_id === session.id, 20_000);
+  model.push(
+    { toolCalls: [{ name: 'terminal', arguments: { command: 'echo "secret=[$WORK_SECRET]"' } }] },
+    { echo: 'last_tool_result', prefix: 'The tool said: ' },
+  );
+  await c.call('prompt.submit', { session_id: session.id, text });
+  const end = await ended;
+  expect(end.payload.status).toBe('complete');
+  const { messages } = await c.call('session.history', { session_id: session.id });
+  const toolOutput = messages
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content ?? '')
+    .join('\n');
+  return { id: session.id, toolOutput };
+}
+
+function storedPrompts(dbFile: string): Array<{ session: string; text: string }> {
+  const db = SessionDB.open(dbFile, { readonly: true });
+  try {
+    return db.listSessions().flatMap((s) =>
+      db
+        .getMessages(s.id)
+        .filter((m) => m.role === 'user')
+        .map((m) => ({ session: s.id, text: m.content ?? '' })),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+describe('one daemon serving default and work', () => {
+  it('keeps sessions, databases and secrets of the two profiles apart', async () => {
+    const def = await connect('default');
+    const wrk = await connect('work');
+    expect(def.init).toMatchObject({ profile: 'default', profiles: ['default', 'work'] });
+    expect(wrk.init).toMatchObject({ profile: 'work', profiles: ['default', 'work'] });
+
+    const prompt = 'show me the work secret';
+    const inDefault = await turn(def, prompt);
+    const inWork = await turn(wrk, prompt);
+    expect(inDefault.toolOutput).toContain('secret=[]');
+    expect(inDefault.toolOutput).not.toContain('w-daemon-secret');
+    expect(inWork.toolOutput).toContain('secret=[w-daemon-secret]');
+
+    // two different state.db files, each holding only its own session
+    expect(existsSync(join(root, 'state.db'))).toBe(true);
+    expect(existsSync(join(work, 'state.db'))).toBe(true);
+    expect(storedPrompts(join(root, 'state.db'))).toEqual([{ session: inDefault.id, text: prompt }]);
+    expect(storedPrompts(join(work, 'state.db'))).toEqual([{ session: inWork.id, text: prompt }]);
+
+    // each client lists only its own profile's sessions
+    expect((await def.call('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
+      [inDefault.id, 'default'],
+    ]);
+    expect((await wrk.call('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
+      [inWork.id, 'work'],
+    ]);
+    // and cannot reach the other profile's session by id
+    await expect(def.call('session.attach', { session_id: inWork.id })).rejects.toThrow(/no session/);
+    await expect(wrk.call('session.history', { session_id: inDefault.id })).rejects.toThrow(/no session/);
+
+    // profile.list lists both, marking the connection's own
+    for (const [c, mine] of [
+      [def, 'default'],
+      [wrk, 'work'],
+    ] as const) {
+      const listed = await c.call('profile.list');
+      expect(listed.active).toBe(mine);
+      expect(listed.profiles.map((p) => [p.name, p.active, p.path])).toEqual([
+        ['default', mine === 'default', root],
+        ['work', mine === 'work', work],
+      ]);
+    }
+  });
+
+  it('refuses to delete a profile with a live session, and never serves a re-created one stale secrets', async () => {
+    const wrk = await connect('work');
+    const { id } = await turn(wrk, 'first life');
+    const busy = await runHermes(root, ['profile', 'delete', 'work', '--yes']);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(
+      /profile "work" cannot be deleted: session \S+ is in use by tui-gateway \(pid \d+\)/,
+    );
+    expect(existsSync(work)).toBe(true);
+
+    // closing its sessions (the first test's and this one) releases the daemon's locks
+    const live = (await wrk.call('session.list', {})).sessions.map((s) => s.id);
+    expect(live).toContain(id);
+    for (const sid of live) await wrk.call('session.close', { session_id: sid });
+    for (const c of clients.splice(0)) await c.close();
+    expect((await runHermes(root, ['profile', 'delete', 'work', '--yes'])).code).toBe(0);
+    expect((await runHermes(root, ['profile', 'create', 'work', '--clone'])).code).toBe(0);
+    writeFileSync(join(work, '.env'), 'WORK_SECRET=second-life\n', { mode: 0o600 });
+
+    const again = await connect('work');
+    const second = await turn(again, 'second life');
+    expect(second.toolOutput).toContain('secret=[second-life]');
+    expect(second.toolOutput).not.toContain('w-daemon-secret');
+    expect(storedPrompts(join(work, 'state.db'))).toEqual([{ session: second.id, text: 'second life' }]);
+    expect((await again.call('session.list', {})).sessions.map((s) => s.id)).toEqual([second.id]);
+  });
+});
