@@ -5,6 +5,7 @@
  * while the daemon lives.
  */
 import { randomBytes } from 'node:crypto';
+import type { CompressionOutcome } from '@hermes/core/agent/compressor';
 import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
 import type {
   AgentEvent,
@@ -25,6 +26,8 @@ import { ReplayRing, type RingBudget } from './replay-ring.js';
 /** The agent as the live session drives it. */
 export interface SessionAgent {
   runTurn(text: string, signal: AbortSignal): Promise<{ status: string; text: string; error?: string }>;
+  /** Compresses the context now (`/compact`); undefined when there is nothing to compress. */
+  compact?(focus: string | undefined, signal: AbortSignal): Promise<CompressionOutcome | undefined>;
 }
 
 /** Hooks the live session gives the agent it creates. */
@@ -53,6 +56,8 @@ export interface LiveSessionOptions {
   epoch: string;
   /** Called when the session becomes idle with no client (for unloading later). */
   onIdle?: (s: LiveSession) => void;
+  /** Called after `id` changed (context compression continued in a child session). */
+  onIdChange?: (s: LiveSession, oldId: string) => void;
   now?: () => number;
 }
 
@@ -87,7 +92,12 @@ export function toStoredMessage(r: MessageRecord): StoredMessage {
 
 /** One live session. */
 export class LiveSession {
-  readonly id: string;
+  /**
+   * The session id. Changes when the agent's context compression continues the conversation in
+   * a child session (`session.compressed`): later events, server requests and `session.info`
+   * carry the new id; the registry keeps routing the old one here.
+   */
+  id: string;
   readonly profile: string;
   readonly clients = new Set<Connection>();
   seq = 0;
@@ -108,7 +118,7 @@ export class LiveSession {
     this.lastActivity = this.now();
     this.ring = new ReplayRing(opts.budget);
     this.requests = new OpenRequests(
-      this.id,
+      () => this.id,
       () => this.clients,
       (requestId, answer, by) => this.emit('request.resolved', { request_id: requestId, choice: answer, by }),
     );
@@ -138,7 +148,41 @@ export class LiveSession {
       if (answer === null) throw new Error('The user did not answer the question (cancelled or timed out).');
       return answer;
     };
-    this.agent = opts.createAgent({ onEvent: (e) => this.emit(e.type, e.payload), onApproval, onClarify });
+    this.agent = opts.createAgent({ onEvent: (e) => this.onAgentEvent(e), onApproval, onClarify });
+  }
+
+  private onAgentEvent(e: AgentEvent): void {
+    this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
+    if (e.type !== 'session.compressed' || e.payload.session_id === this.id) return;
+    const oldId = this.id;
+    this.id = e.payload.session_id;
+    if (this.busy) this.setState('running');
+    this.opts.onIdChange?.(this, oldId);
+    this.emit('session.info', { session: this.info() });
+  }
+
+  /**
+   * Compresses the context now (`/compact [focus]`). Runs like a turn: prompts submitted
+   * meanwhile queue behind it, and an interrupt cancels it.
+   * @throws Error while a turn runs or when the agent cannot compact; ModelError from the summary.
+   */
+  async compact(focus?: string): Promise<CompressionOutcome | undefined> {
+    if (!this.agent.compact) throw new Error('this session cannot compact its context');
+    if (this.runner) throw new Error('a turn is running; use /compact when it has finished');
+    const controller = new AbortController();
+    this.current = { promptId: 'compact', controller };
+    const run = this.agent.compact(focus, controller.signal);
+    this.runner = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.current = undefined;
+        this.runner = undefined;
+        if (this.queue.length > 0) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
+      });
+    return run;
   }
 
   /** True while a turn runs. */

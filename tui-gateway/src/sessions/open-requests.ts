@@ -30,7 +30,8 @@ export class OpenRequests {
   private readonly pending = new Map<string, Pending>();
 
   constructor(
-    private readonly sessionId: string,
+    /** The session's current id (it changes when compression continues in a child session). */
+    private readonly sessionId: () => string,
     private readonly clients: () => Iterable<Connection>,
     private readonly onResolved: ResolvedListener,
     private readonly now: () => number = Date.now,
@@ -65,7 +66,7 @@ export class OpenRequests {
       kind,
       params: {
         ...params,
-        session_id: this.sessionId,
+        session_id: this.sessionId(),
         request_id: requestId,
         expires_at: created + timeoutMs,
       },

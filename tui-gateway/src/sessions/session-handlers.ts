@@ -58,10 +58,10 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
       await live.idle();
     }
     const db = sessions.profile(conn.profile).db;
-    if (!db.getSession(p.session_id))
-      throw new RpcMethodError(RpcErrorCode.SessionNotFound, `no session "${p.session_id}"`);
-    db.endSession(p.session_id, 'closed');
-    sessions.unload(conn.profile, p.session_id);
+    const id = live?.id ?? p.session_id; // after compression: the child session
+    if (!db.getSession(id)) throw new RpcMethodError(RpcErrorCode.SessionNotFound, `no session "${id}"`);
+    db.endSession(id, 'closed');
+    sessions.unload(conn.profile, id);
     return { ok: true as const };
   });
 

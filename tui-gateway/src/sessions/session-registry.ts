@@ -34,6 +34,8 @@ interface Entry {
   live: LiveSession;
   opened: OpenedSession;
   lock: SessionLock;
+  /** Locks of the child sessions compression moved the live session to. */
+  childLocks: SessionLock[];
 }
 
 const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
@@ -42,6 +44,8 @@ const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
 export class SessionRegistry {
   private readonly profiles = new Map<string, ProfileRuntime>();
   private readonly live = new Map<string, Entry>();
+  /** key(profile, old id) → newer id, after compression continued a session in a child. */
+  private readonly aliases = new Map<string, string>();
   private readonly budget = new RingBudget();
   private draining = false;
   private readonly sweepTimer: NodeJS.Timeout;
@@ -104,16 +108,28 @@ export class SessionRegistry {
     return { sessions_live: this.live.size, clients, busy };
   }
 
-  /** The live session if loaded, else undefined. */
+  /** The newest id of a session: follows compression aliases (old id → child id). */
+  currentId(profile: string, id: string): string {
+    let current = id;
+    for (let hops = 0; hops < 1000; hops++) {
+      const next = this.aliases.get(key(profile, current));
+      if (next === undefined) break;
+      current = next;
+    }
+    return current;
+  }
+
+  /** The live session if loaded (by its id or an id it had before compression), else undefined. */
   peek(profile: string, id: string): LiveSession | undefined {
-    return this.live.get(key(profile, id))?.live;
+    return this.live.get(key(profile, this.currentId(profile, id)))?.live;
   }
 
   /**
    * Returns the live session, loading it from the profile's database on first use.
    * @throws RpcMethodError SessionNotFound / SessionLocked.
    */
-  get(profileName: string, sessionId: string): LiveSession {
+  get(profileName: string, requestedId: string): LiveSession {
+    const sessionId = this.currentId(profileName, requestedId);
     const existing = this.live.get(key(profileName, sessionId));
     if (existing) return existing.live;
     const profile = this.profile(profileName);
@@ -194,16 +210,33 @@ export class SessionRegistry {
         approvalTimeoutS: profile.config.approvals.timeout,
         budget: this.budget,
         epoch: this.opts.epoch,
+        onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         createAgent: (hooks) => {
           opened = open(hooks);
           return opened.agent;
         },
       });
-      this.live.set(key(profile.name, id), { live, opened: opened!, lock });
+      this.live.set(key(profile.name, id), { live, opened: opened!, lock, childLocks: [] });
       return live;
     } catch (err) {
       lock.release();
       throw err;
+    }
+  }
+
+  /** Re-keys a live session whose id changed (compression) and keeps its old id as an alias. */
+  private moved(profile: ProfileRuntime, live: LiveSession, oldId: string): void {
+    const entry = this.live.get(key(profile.name, oldId));
+    if (!entry) return;
+    this.live.delete(key(profile.name, oldId));
+    this.live.set(key(profile.name, live.id), entry);
+    this.aliases.set(key(profile.name, oldId), live.id);
+    try {
+      entry.childLocks.push(takeSessionLock(profile.home, live.id, 'tui-gateway'));
+    } catch (err) {
+      this.opts.log?.(
+        `session ${live.id}: could not lock the compressed continuation: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -220,7 +253,7 @@ export class SessionRegistry {
 
   /** SessionInfo of a stored session (live details when loaded). */
   describe(profile: ProfileRuntime, r: SessionRecord): SessionInfo {
-    const live = this.peek(profile.name, r.id);
+    const live = this.live.get(key(profile.name, r.id))?.live; // not through aliases
     if (live) return live.info();
     const first = profile.db.getMessages(r.id, { limit: 3 }).find((m) => m.role === 'user');
     return {
@@ -244,11 +277,13 @@ export class SessionRegistry {
 
   /** Unloads a live session (it must be idle); its lock is released. */
   unload(profile: string, id: string): void {
-    const e = this.live.get(key(profile, id));
+    const k = key(profile, this.currentId(profile, id));
+    const e = this.live.get(k);
     if (!e) return;
-    this.live.delete(key(profile, id));
+    this.live.delete(k);
     e.live.dispose();
     e.lock.release();
+    for (const l of e.childLocks) l.release();
   }
 
   /** Unloads sessions idle with no client for longer than the idle limit. */

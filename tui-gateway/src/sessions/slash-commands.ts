@@ -2,32 +2,77 @@
  * Slash commands the daemon answers for any client (`slash.exec`): the ones that need session or
  * profile state. Frontends handle screen-only commands (`/clear`, `/copy` …) themselves.
  */
+import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
 const HELP = `Commands handled by the daemon:
+  /compact [FOCUS]  compress the conversation history now (FOCUS: what to keep in detail)
   /title TEXT   rename this session
   /usage        token usage of this session
   /status       session state, clients attached, model
   /help         this list`;
 
+/** `1234` → `1.2k`, for context sizes. */
+function tokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/**
+ * `/compact [focus]`: compresses the live session's context (loading it if needed).
+ * Output: the compressions count, and the context used before → after (with the window share).
+ */
+async function compact(
+  sessions: SessionRegistry,
+  conn: Connection,
+  sessionId: string,
+  focus: string,
+  window: number,
+): Promise<MethodResult<'slash.exec'>> {
+  const live = sessions.get(conn.profile, sessionId);
+  let out;
+  try {
+    out = await live.compact(focus || undefined);
+  } catch (err) {
+    return { output: `Could not compact: ${(err as Error).message}`, handled: true };
+  }
+  if (!out) return { output: 'Nothing to compact: the conversation is already short.', handled: true };
+  const share = (n: number): string => ` (${Math.round((100 * n) / window)}% of ${tokens(window)})`;
+  return {
+    output:
+      `Compacted (compression #${out.compressions}): context ${tokens(out.beforeTokens)}${share(out.beforeTokens)} → ` +
+      `~${tokens(out.afterTokens)}${share(out.afterTokens)} tokens, ${out.messagesBefore} → ${out.messagesAfter} messages. ` +
+      `Continues in session ${out.sessionId} (parent ${out.parentSessionId}).`,
+    handled: true,
+  };
+}
+
 /** Runs one slash command for a session. Unknown commands answer `handled: false`. */
 export function runSlashCommand(
   sessions: SessionRegistry,
   conn: Connection,
-  sessionId: string,
+  requestedId: string,
   command: string,
-): MethodResult<'slash.exec'> {
+): MethodResult<'slash.exec'> | Promise<MethodResult<'slash.exec'>> {
   const text = command.trim().replace(/^\//, '');
   const name = text.split(/\s+/)[0] ?? '';
   const arg = text.slice(name.length).trim();
   const profile = sessions.profile(conn.profile);
+  const sessionId = sessions.currentId(conn.profile, requestedId); // after compression: the child
   const record = profile.db.getSession(sessionId);
   if (!record) return { output: `No session ${sessionId} in profile ${conn.profile}.`, handled: true };
   switch (name.toLowerCase()) {
     case 'help':
       return { output: HELP, handled: true };
+    case 'compact':
+      return compact(
+        sessions,
+        conn,
+        sessionId,
+        arg,
+        contextWindowFor(record.model || profile.config.model.default, profile.config),
+      );
     case 'title': {
       if (!arg) return { output: `Title: ${record.title ?? '(none)'}`, handled: true };
       profile.db.renameSession(sessionId, arg);

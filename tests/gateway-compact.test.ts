@@ -1,0 +1,92 @@
+/**
+ * `/compact` through a real daemon (issue 8 "Context compression"; run `npm run build` first):
+ * the summary comes from the scripted model, the session continues in a child session, and
+ * clients keep working with the old id as well as the new one.
+ */
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { killDaemons, tempRoot } from './support/gateway-process.js';
+import {
+  is,
+  recordingClient,
+  startGateway,
+  writeConfig,
+  type RecordingClient,
+} from './support/gateway-session-kit.js';
+
+let root: string;
+let model: FakeModelServer;
+let client: RecordingClient;
+
+beforeAll(async () => {
+  root = tempRoot('hermes-compact-');
+  model = await startFakeModelServer();
+  writeConfig(
+    root,
+    model.url,
+    '  context_length: 10000\ncompression:\n  protect_last_n: 2\n  target_ratio: 0.05\n',
+  );
+  await startGateway(root);
+  client = await recordingClient(root, 'compact-test');
+});
+afterAll(async () => {
+  client?.c.socket.terminate();
+  killDaemons(root);
+  await model?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('/compact through the daemon', () => {
+  it('compresses into a child session; the old id keeps routing to it', async () => {
+    const { session } = await client.c.call('session.create', { title: 'compact me', cwd: root });
+    const oldId = session.id;
+    await client.c.call('session.attach', { session_id: oldId });
+    for (let i = 0; i < 4; i++) {
+      model.push({ text: `answer ${i}` });
+      await client.c.call('prompt.submit', { session_id: oldId, text: `question ${i}` });
+      await client.count(is('turn.end', oldId), i + 1, `turn ${i} ends`);
+    }
+
+    const before = model.requests.length;
+    model.push({ text: 'SUMMARY: four questions answered' });
+    const r = await client.c.call('slash.exec', { session_id: oldId, command: '/compact the answers' });
+    expect(r.handled).toBe(true);
+    expect(r.output).toMatch(
+      /compression #1\): context \S+ \(\d+% of 10\.0k\) → ~\S+ \(\d+% of 10\.0k\) tokens/,
+    );
+    expect(model.requests[before]!.body.messages[1].content).toContain('the answers');
+
+    // the event names both ids (envelope: the old one); session.info then carries the new one
+    const ev = await client.until(is('session.compressed', oldId), 'session.compressed');
+    const newId = String(ev.payload.session_id);
+    expect(ev.payload).toMatchObject({ parent_session_id: oldId, compressions: 1, reason: 'manual' });
+    expect(newId).not.toBe(oldId);
+    expect(r.output).toContain(newId);
+    const info = await client.until(
+      (e) => e.type === 'session.info' && e.session_id === newId,
+      'session.info with the new id',
+    );
+    expect(info.payload.session).toMatchObject({ id: newId, parent_session_id: oldId, live: true });
+
+    // a prompt sent with the OLD id runs in the child, with the summary and the tail
+    model.push({ text: 'continued after compact' });
+    await client.c.call('prompt.submit', { session_id: oldId, text: 'question 4' });
+    await client.until(is('turn.end', newId), 'the turn in the child ends');
+    const sent = model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    expect(sent.some((m) => m.content.includes('SUMMARY: four questions answered'))).toBe(true);
+    expect(sent.some((m) => m.content === 'question 2')).toBe(false);
+    expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'question 4' });
+
+    // either id attaches to the same live session; the list links child and parent
+    const byOld = await client.c.call('session.attach', { session_id: oldId });
+    const byNew = await client.c.call('session.attach', { session_id: newId });
+    expect(byOld.session.id).toBe(newId);
+    expect(byNew.session.id).toBe(newId);
+    const { sessions } = await client.c.call('session.list', {});
+    expect(sessions.find((s) => s.id === newId)).toMatchObject({ parent_session_id: oldId, live: true });
+    expect(sessions.find((s) => s.id === oldId)).toMatchObject({ live: false, state: 'ended' });
+    const usage = await client.c.call('slash.exec', { session_id: oldId, command: '/status' });
+    expect(usage.output).toContain(`Session ${newId}`);
+  });
+});
