@@ -211,3 +211,15 @@ describe('terminal', () => {
     });
   });
 });
+
+describe('buildChildEnv profile home', () => {
+  it("points HERMES_HOME at the session's own profile home", () => {
+    const env = buildChildEnv(
+      defaultConfig(),
+      {},
+      { HERMES_HOME: '/root-of-daemon' },
+      '/root-of-daemon/profiles/work',
+    );
+    expect(env.HERMES_HOME).toBe('/root-of-daemon/profiles/work');
+  });
+});

@@ -44,14 +44,19 @@ export function resolveShell(env: NodeJS.ProcessEnv = process.env): string {
 /**
  * The child's environment: `base` (normally `process.env`) plus the secrets named in
  * `config.terminal.env_passthrough` that exist in `secrets`. No other secret is included.
+ * `HERMES_HOME` is set to `homeDir` (the session's profile home) when given, so `hermes` run by
+ * the agent acts on its own profile (issue 5 isolation).
  */
 export function buildChildEnv(
   config: HermesConfig,
   secrets: Secrets,
   base: NodeJS.ProcessEnv = process.env,
+  homeDir?: string,
 ): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  // a `hermes` run by the agent acts on the session's own profile, never the daemon's root
+  if (homeDir) env.HERMES_HOME = homeDir;
   for (const name of config.terminal.env_passthrough) {
     const value = secrets[name];
     if (value !== undefined) env[name] = value;
@@ -234,7 +239,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 
   const outcome = await runShellCommand(command, {
     cwd,
-    env: buildChildEnv(ctx.config, ctx.secrets),
+    env: buildChildEnv(ctx.config, ctx.secrets, process.env, ctx.home.dir),
     timeoutMs: timeoutSec * 1000,
     signal: ctx.signal,
     onProgress: (line) => ctx.progress(line),
