@@ -131,7 +131,7 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
     let command: string;
     let args: string[];
     const env: Record<string, string> = {
-      ...buildChildEnv(ctx.config, ctx.secrets),
+      ...buildChildEnv(ctx.config, ctx.secrets, process.env, ctx.home.dir),
       HERMES_RPC_SOCKET: rpc.socketPath,
       HERMES_RPC_TOKEN: rpc.token,
     };
