@@ -1,0 +1,55 @@
+/**
+ * A small stdio MCP server for tests (issue 8 "MCP client"), built on the official SDK's
+ * `McpServer`. Run: `node --import tsx tests/support/mcp-echo-server.ts` (cwd: the repo root).
+ *
+ * Tools:
+ * - `echo {text}` → the text `echo: <text>` (read-only);
+ * - `add {a, b}` → the sum as text, plus `structuredContent {sum}`;
+ * - `fail {message}` → an error result (`isError: true`) carrying the message;
+ * - `exit {code}` → the process exits at once (a crash while connected).
+ * With `--name NAME` the server reports that name in `initialize`. It writes `mcp-echo-server
+ * ready` on stderr once connected, so stderr capture can be checked.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const nameIdx = process.argv.indexOf('--name');
+const server = new McpServer({
+  name: nameIdx > 0 ? (process.argv[nameIdx + 1] ?? 'echo') : 'echo',
+  version: '1.0.0',
+});
+
+server.registerTool(
+  'echo',
+  {
+    description: 'Echo the given text back',
+    inputSchema: { text: z.string().describe('Text to echo') },
+    annotations: { readOnlyHint: true },
+  },
+  async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
+);
+
+server.registerTool(
+  'add',
+  { description: 'Add two numbers', inputSchema: { a: z.number(), b: z.number() } },
+  async ({ a, b }) => ({
+    content: [{ type: 'text', text: String(a + b) }],
+    structuredContent: { sum: a + b },
+  }),
+);
+
+server.registerTool(
+  'fail',
+  { description: 'Always fails with the given message', inputSchema: { message: z.string() } },
+  async ({ message }) => ({ content: [{ type: 'text', text: message }], isError: true }),
+);
+
+server.registerTool(
+  'exit',
+  { description: 'Exit the server process at once', inputSchema: { code: z.number().int() } },
+  async ({ code }) => process.exit(code),
+);
+
+await server.connect(new StdioServerTransport());
+process.stderr.write('mcp-echo-server ready\n');
