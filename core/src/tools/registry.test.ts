@@ -55,6 +55,7 @@ describe('builtinTools / toolSchemas', () => {
       skill_manage: ['action', 'name', 'content'],
       execute_code: ['code', 'language'],
       cronjob: ['action', 'job_id', 'schedule', 'prompt', 'name', 'deliver', 'repeat', 'skills', 'model'],
+      delegate_task: ['goal', 'context', 'toolsets', 'tools', 'max_iterations', 'model', 'tasks'],
     });
     const readOnly = builtinTools()
       .filter((t) => t.readOnly)
@@ -64,7 +65,7 @@ describe('builtinTools / toolSchemas', () => {
 
   it('produces OpenAI function schemas', () => {
     const schemas = toolSchemas(builtinTools());
-    expect(schemas).toHaveLength(13);
+    expect(schemas).toHaveLength(14);
     for (const s of schemas) {
       expect(s.type).toBe('function');
       expect(s.function.description.length).toBeGreaterThan(20);

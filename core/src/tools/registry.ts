@@ -15,6 +15,7 @@
 import { cronjobTool } from '../cron/cronjob-tool.js';
 import { capHeadTail } from '../util/head-tail.js';
 import { clarifyTool } from './clarify.js';
+import { delegateTool } from './delegate.js';
 import { executeCodeTool } from './execute-code/execute-code.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
@@ -37,8 +38,9 @@ export interface OpenAIToolSchema {
 
 /**
  * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
- * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob. A new array
- * each call (callers may filter it). MCP tools are not here: they come per profile from
+ * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob,
+ * delegate_task. A new array each call (callers may filter it). `delegate_task` works only where
+ * the agent offers `ctx.delegate` (`AgentOptions.delegation`). MCP tools are not here: they come per profile from
  * `McpManager` (`../mcp/`).
  */
 export function builtinTools(): ToolDefinition[] {
@@ -56,6 +58,7 @@ export function builtinTools(): ToolDefinition[] {
     skillManageTool,
     executeCodeTool,
     cronjobTool,
+    delegateTool,
   ];
 }
 
