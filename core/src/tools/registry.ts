@@ -40,8 +40,8 @@ export interface OpenAIToolSchema {
  * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
  * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob,
  * delegate_task. A new array each call (callers may filter it). `delegate_task` works only where
- * the agent offers `ctx.delegate` (`AgentOptions.delegation`). MCP tools are not here: they come per profile from
- * `McpManager` (`../mcp/`).
+ * the agent offers `ctx.delegate` (`AgentOptions.delegation`). MCP tools are not here: they come
+ * per profile from `McpManager` (`../mcp/`).
  */
 export function builtinTools(): ToolDefinition[] {
   return [
