@@ -216,16 +216,13 @@ describe('checkpoint store', () => {
     expect(again).toMatchObject({ created: false, skipped: 'unchanged', hash: r1.hash });
   });
 
-  it('never snapshots / or the home directory', async () => {
+  it('never snapshots /, the home directory or the temp folder itself', async () => {
     const home = new HermesHome(join(mkdtempSync(join(tmpdir(), 'ckpt-')), 'home')).ensure();
-    expect(await createCheckpoint(home, '/', { reason: 'x' })).toEqual({
-      created: false,
-      skipped: 'too broad',
-    });
-    expect(await createCheckpoint(home, homedir(), { reason: 'x' })).toEqual({
-      created: false,
-      skipped: 'too broad',
-    });
+    for (const dir of ['/', homedir(), tmpdir()])
+      expect(await createCheckpoint(home, dir, { reason: 'x' })).toEqual({
+        created: false,
+        skipped: 'too broad',
+      });
   });
 
   it('restores one file only, and refuses paths outside the directory', async () => {

@@ -6,15 +6,15 @@
  *   directory's content (respecting its `.gitignore`, the default excludes and a 10 MB per-file
  *   cap). Its message is the reason, then `Hermes-Turn:` / `Hermes-Session:` trailers.
  * - A snapshot identical to the previous one is not stored again (`created: false`, `hash` is the
- *   existing tip). `/`, the user's home directory and folders with more than 50,000 files are
- *   never snapshotted.
+ *   existing tip). `/`, the user's home directory, the temp folder itself and folders with more
+ *   than 50,000 files are never snapshotted.
  * - `restoreCheckpoint` first snapshots the current state (so a restore can be undone by
  *   restoring that snapshot), then rewrites the files that differ and deletes files that did
  *   not exist in the checkpoint. Excluded files (`node_modules/`, `.env` …) are never touched.
  * - Every operation holds the store lock (`withStoreLock`).
  */
 import { copyFileSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { HermesHome } from '../home/home.js';
 import {
@@ -105,11 +105,15 @@ export class CheckpointError extends Error {
   }
 }
 
-/** Why `dir` may not be snapshotted (`/` or the user's home directory), else undefined. */
+/**
+ * Why `dir` may not be snapshotted, else undefined: `/`, the user's home directory, and the
+ * system temp folder itself (its sub-folders are fine).
+ */
 export function tooBroadReason(dir: string): string | undefined {
   const abs = normalizeWorkdir(dir);
   if (abs === sep || abs === resolve('/')) return 'the root directory is never snapshotted';
   if (abs === normalizeWorkdir(homedir())) return 'the home directory is never snapshotted';
+  if (abs === normalizeWorkdir(tmpdir())) return 'the temp folder is never snapshotted';
   return undefined;
 }
 
