@@ -1,10 +1,10 @@
 // Test configuration: unit tests beside the code, cross-process tests in tests/. Sources are
-// resolved through the "source" export condition, so tests run against src/ without a build.
+// resolved through the "@hermes/source" export condition, so tests run against src/ without a build.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['@hermes/source'] },
+  ssr: { resolve: { conditions: ['@hermes/source'] } },
   test: {
     include: [
       'core/src/**/*.test.ts',

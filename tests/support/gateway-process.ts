@@ -138,7 +138,7 @@ export interface TestDaemon {
 
 /** Spawns gateway-test-daemon.ts in `root` and waits until its discovery file is live. */
 export async function spawnTestDaemon(root: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<TestDaemon> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', TEST_DAEMON], {
+  const child = spawn(process.execPath, ['--conditions=@hermes/source', '--import', 'tsx', TEST_DAEMON], {
     env: childEnv(root, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

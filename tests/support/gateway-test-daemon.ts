@@ -1,7 +1,7 @@
 /**
  * A tui-gateway daemon for cross-process tests: `hermes gateway run` (runGateway: signals, lock,
  * discovery, log) with test hooks instead of the session layer. Run with
- * `node --conditions=source --import tsx tests/support/gateway-test-daemon.ts` and HERMES_HOME set.
+ * `node --conditions=@hermes/source --import tsx tests/support/gateway-test-daemon.ts` and HERMES_HOME set.
  *
  * - `drain` records its request in `<root>/drain-called.json` (then returns clean).
  * - `stats` reports `sessions_live: 2`.

@@ -31,7 +31,7 @@ async function holder(h: HermesHome, id: string): Promise<ChildProcess> {
   `;
   const child = spawn(
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', code],
+    ['--conditions=@hermes/source', '--import', 'tsx', '--input-type=module', '-e', code],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   children.push(child);
