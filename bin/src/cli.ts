@@ -5,6 +5,7 @@ import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
@@ -25,6 +26,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     .command(checkpointsCommand(ctx))
     .command(configCommand(ctx))
     .command(gatewayCommand(ctx))
+    .command(pairingCommand(ctx))
     .command(profileCommand(ctx))
     .command(sessionsCommand(ctx))
     .command(skillsCommand(ctx))

@@ -3,6 +3,7 @@
  * sessions, prompts, approvals, config/model/profile/slash handlers) and crash recovery at start.
  */
 import type { DaemonOptions } from './lifecycle/daemon.js';
+import { withPlatformAdapters } from './platforms/adapter-host.js';
 import { listProfileNames } from './sessions/profile-runtime.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
@@ -55,7 +56,7 @@ export async function defaultDaemonHooks(
   overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> = {},
 ): Promise<DaemonHooks> {
   let registry: SessionRegistry | undefined;
-  return {
+  return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
       const recovered = recoverAfterCrash(root, (line) => ctx.log.info(line));
       registry = new SessionRegistry({ root, epoch: ctx.epoch, log: (l) => ctx.log.info(l), ...overrides });
@@ -68,5 +69,5 @@ export async function defaultDaemonHooks(
       return { sessions_live: s.sessions_live, clients_attached: s.clients };
     },
     profiles: () => listProfileNames(root),
-  };
+  });
 }

@@ -118,6 +118,15 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
                   `  sessions  ${s.sessions_live} live`,
                   `  clients   ${s.clients_attached} attached (${s.connections} connections)`,
                   ...(s.shutting_down ? ['  state     shutting down'] : []),
+                  ...(s.platforms?.length
+                    ? [
+                        '  platforms',
+                        ...s.platforms.map(
+                          (p) =>
+                            `    ${p.profile === 'default' ? '' : `${p.profile}/`}${p.platform}: ${p.state}${p.error ? ` (${p.error})` : ''}`,
+                        ),
+                      ]
+                    : []),
                   '',
                 ].join('\n'),
               );

@@ -290,6 +290,11 @@ export class MessagePipeline {
         if (ev.type === 'message.start') streamer?.restart();
         else if (ev.type === 'message.delta' && typeof ev.payload.text === 'string')
           streamer?.push(ev.payload.text);
+        else if (ev.type === 'session.compressed')
+          this.opts.store.moved(
+            String(ev.payload.parent_session_id ?? ''),
+            String(ev.payload.session_id ?? ''),
+          );
         else if (ev.type === 'tool.complete')
           void this.emitHook('agent:step', { session_id: sessionId, ...ev.payload });
         else if (ev.type === 'request.resolved') {

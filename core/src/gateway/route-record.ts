@@ -10,7 +10,14 @@
  * never route one person's chat into another's session.
  */
 import { createHash } from 'node:crypto';
-import type { MessageRecord, NewMessage, SearchHit, SearchOptions, SessionRecord } from '../state/types.js';
+import type {
+  ListSessionsOptions,
+  MessageRecord,
+  NewMessage,
+  SearchHit,
+  SearchOptions,
+  SessionRecord,
+} from '../state/types.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 
 /** `tool_name` of route records. */
@@ -23,6 +30,33 @@ export interface RouteDb {
   appendMessage(sessionId: string, msg: NewMessage): number;
   search(query: string, opts?: SearchOptions): SearchHit[];
   getMessage(id: number): MessageRecord | undefined;
+  listSessions(opts?: ListSessionsOptions): SessionRecord[];
+}
+
+/** `end_reason` of a session whose conversation context compression continued in a child. */
+export const COMPRESSED_END_REASON = 'compressed';
+
+/** How many recent sessions of the platform are scanned for a compression child. */
+const CHILD_SCAN_LIMIT = 2000;
+
+/**
+ * Follows context compression (the agent ends a session with `compressed` and continues in a
+ * child whose `parent_session_id` points back) to the newest session of the conversation.
+ * @returns that session (the given one when it was not compressed), or undefined when missing.
+ */
+export function followCompression(db: RouteDb, sessionId: string): SessionRecord | undefined {
+  let current = db.getSession(sessionId);
+  for (let hops = 0; current && hops < 50; hops++) {
+    if (current.end_reason !== COMPRESSED_END_REASON) return current;
+    const parentId = current.id;
+    const child = db
+      .listSessions({ source: current.source, limit: CHILD_SCAN_LIMIT })
+      .filter((s) => s.parent_session_id === parentId)
+      .sort((a, b) => b.started_at - a.started_at)[0];
+    if (!child) return current;
+    current = child;
+  }
+  return current;
 }
 
 /** The search token of a session key. */
@@ -64,7 +98,7 @@ export function findRouteSession(db: RouteDb, key: string, includeEnded = false)
   for (const hit of db.search(routeToken(key), { role: 'system', limit: 50 })) {
     const rec = readRouteRecord(db.getMessage(hit.message_id));
     if (rec?.key !== key) continue;
-    const session = db.getSession(hit.session_id);
+    const session = followCompression(db, hit.session_id);
     if (!session || (!includeEnded && session.ended_at !== null)) continue;
     if (!best || session.started_at > best.started_at) best = session;
   }

@@ -177,4 +177,32 @@ describe('GatewaySessionStore (seed 000 §4.6)', () => {
     expect(db.getSession(a.entry.session_id)?.end_reason).toBe('session_reset');
     expect(store.getOrCreate(request(db, alice, never)).created).toBe(true);
   });
+
+  it('follows context compression to the continuation (event, restart and lost index)', () => {
+    const { db, store, file, make } = setup();
+    const a = store.getOrCreate(request(db, alice, never));
+    const compress = (parentId: string): string => {
+      const child = db.createSession({ source: 'irc', parentSessionId: parentId });
+      db.endSession(parentId, 'compressed');
+      return child.id;
+    };
+    // live: the pipeline reports session.compressed
+    const c1 = compress(a.entry.session_id);
+    store.moved(a.entry.session_id, c1);
+    expect(store.getOrCreate(request(db, alice, never))).toMatchObject({
+      created: false,
+      entry: { session_id: c1 },
+    });
+    // missed event (crash): the ended parent is followed to its child at start
+    const c2 = compress(c1);
+    const restarted = make();
+    expect(restarted.prune()).toBe(0);
+    expect(restarted.get(a.entry.session_key)?.session_id).toBe(c2);
+    // lost index: the route record of c1 (written by moved) leads to c2
+    rmSync(file);
+    expect(make().getOrCreate(request(db, alice, never))).toMatchObject({
+      recovered: true,
+      entry: { session_id: c2 },
+    });
+  });
 });

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { resetReason, type ResetPolicy, type ResetReason } from './reset-policy.js';
-import { findRouteSession, type RouteDb } from './route-record.js';
+import { findRouteSession, followCompression, writeRouteRecord, type RouteDb } from './route-record.js';
 import { CHAT_TYPES, sourceFromJson, sourceToJson, type ChatType, type MessageSource } from './source.js';
 
 /** The note at the top of sessions.json. */
@@ -137,6 +137,38 @@ export class GatewaySessionStore {
     return !!s && s.ended_at === null;
   }
 
+  /**
+   * Points an entry whose session was compressed at the continuation (the newest live session
+   * of the chain). @returns whether the entry now names a live session.
+   */
+  private followTip(entry: SessionEntry): boolean {
+    if (this.isLive(entry.session_id)) return true;
+    const tip = followCompression(this.opts.db, entry.session_id);
+    if (!tip || tip.ended_at !== null || tip.id === entry.session_id) return false;
+    this.moved(entry.session_id, tip.id);
+    return true;
+  }
+
+  /**
+   * Context compression continued session `oldId` in `newId`: every entry naming `oldId` now
+   * names `newId`, and `newId` gets a route record so a lost index still finds it.
+   */
+  moved(oldId: string, newId: string): void {
+    if (!oldId || !newId || oldId === newId) return;
+    let changed = false;
+    for (const e of this.load().values()) {
+      if (e.session_id !== oldId) continue;
+      e.session_id = newId;
+      changed = true;
+      try {
+        if (e.origin) writeRouteRecord(this.opts.db, newId, e.session_key, e.origin);
+      } catch (err) {
+        this.log(`could not write the route record of ${newId}: ${(err as Error).message}`);
+      }
+    }
+    if (changed) this.save();
+  }
+
   /** The entry of a key, if indexed (no DB access, no policy check). */
   get(key: string): SessionEntry | undefined {
     return this.load().get(key);
@@ -161,7 +193,7 @@ export class GatewaySessionStore {
     const map = this.load();
     let n = 0;
     for (const [key, e] of [...map]) {
-      if (!this.isLive(e.session_id)) {
+      if (!this.followTip(e)) {
         map.delete(key);
         n++;
       }
@@ -185,7 +217,7 @@ export class GatewaySessionStore {
     let recovered = false;
 
     let entry = map.get(req.key);
-    if (entry && !this.isLive(entry.session_id)) {
+    if (entry && !this.followTip(entry)) {
       previous = entry.session_id; // ended elsewhere (/new in a TUI, `hermes sessions delete`)
       map.delete(req.key);
       entry = undefined;

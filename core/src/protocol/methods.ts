@@ -164,6 +164,20 @@ export const GatewayStatusResult = z.object({
   connections: z.number().int().nonnegative(),
   /** True once shutdown began (draining). */
   shutting_down: z.boolean(),
+  /** Messaging platforms of every served profile and their state (issue 6); absent without any. */
+  platforms: z
+    .array(
+      z.object({
+        profile: z.string(),
+        platform: z.string(),
+        state: z.enum(['starting', 'connected', 'failed', 'stopped']),
+        /** Why it failed (one line). */
+        error: z.string().optional(),
+        /** ISO time of the last state change. */
+        since: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 /** Method name → params and result schemas: the single source of the request surface. */

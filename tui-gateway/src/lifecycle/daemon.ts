@@ -33,6 +33,8 @@ export interface DaemonStats {
   sessions_live: number;
   /** Clients attached to sessions; defaults to the number of initialized connections. */
   clients_attached?: number;
+  /** Messaging platforms and their state (platforms/adapter-host.ts). */
+  platforms?: MethodResult<'gateway.status'>['platforms'];
 }
 
 /** Reports live counts; called for every `gateway.status`. */
@@ -191,6 +193,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       clients_attached: stats.clients_attached ?? connections,
       connections,
       shutting_down: shuttingDown,
+      ...(stats.platforms ? { platforms: stats.platforms } : {}),
     };
   };
 

@@ -1,0 +1,137 @@
+/**
+ * The IRC adapter (standard library sockets only; seed 000 §3.2 notes the original needs no SDK
+ * either). Direct messages are `dm` chats keyed by the sender's nick; channel messages are
+ * `channel` chats, answered only when addressed as `<nick>: …` (or `<nick>, …`) unless
+ * `require_mention: false`. NOTICEs and CTCP are never answered (RFC 2812 §3.3.2). Replies in a
+ * channel start with the addressed user's nick. A lost connection is re-established with
+ * exponential backoff (1 s … 60 s).
+ */
+/* eslint-disable no-control-regex -- IRC formatting codes and protocol bytes are control characters */
+import { PlatformAdapter, type ChatInfo, type SendOptions, type SendResult } from '@hermes/core';
+import { IrcClient, type IrcClientOptions, type IrcPrivmsg } from './client.js';
+import { ircLower, isChannel } from './protocol.js';
+
+/** Settings of the adapter (from `platforms.irc` and the home's secrets). */
+export interface IrcSettings extends Omit<IrcClientOptions, 'log'> {
+  /** In channels, answer only messages addressed to the bot's nick. */
+  requireMention: boolean;
+}
+
+/** Removes mIRC formatting codes (bold, colour, reset …) from received text. */
+export function stripFormatting(text: string): string {
+  return text
+    .replace(/\u0003(\d{1,2}(,\d{1,2})?)?/g, '')
+    .replace(/[\u0002\u000f\u0011\u0016\u001d\u001e\u001f]/g, '');
+}
+
+/** IRC adapter. */
+export class IrcAdapter extends PlatformAdapter {
+  private client: IrcClient | undefined;
+  private stopping = false;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private backoffMs = 1_000;
+
+  constructor(
+    private readonly settings: IrcSettings,
+    opts: { log?: (line: string) => void; maxMessageLength?: number } = {},
+  ) {
+    super('irc', { maxMessageLength: opts.maxMessageLength ?? 450, ...(opts.log ? { log: opts.log } : {}) });
+  }
+
+  /** The nick in use (may differ from the configured one when it was taken). */
+  get nick(): string {
+    return this.client?.nick ?? this.settings.nick;
+  }
+
+  async connect(): Promise<void> {
+    this.stopping = false;
+    await this.open();
+  }
+
+  private async open(): Promise<void> {
+    const client = new IrcClient({ ...this.settings, log: (l) => this.log(l) });
+    client.on('privmsg', (m: IrcPrivmsg) => this.onPrivmsg(client, m));
+    client.on('close', (err?: Error) => {
+      if (this.client === client) this.client = undefined;
+      if (err && !this.stopping) {
+        this.log(`disconnected (${err.message}); reconnecting in ${this.backoffMs} ms`);
+        this.scheduleReconnect();
+      }
+    });
+    await client.connect();
+    this.client = client;
+    this.backoffMs = 1_000;
+    this.log(`connected to ${this.settings.host}:${this.settings.port} as ${client.nick}`);
+  }
+
+  private scheduleReconnect(): void {
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      if (this.stopping) return;
+      this.open().catch((err: Error) => {
+        this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
+        this.log(`reconnect failed (${err.message}); next try in ${this.backoffMs} ms`);
+        this.scheduleReconnect();
+      });
+    }, this.backoffMs);
+    this.reconnectTimer.unref?.();
+  }
+
+  async disconnect(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.reconnectTimer);
+    const c = this.client;
+    this.client = undefined;
+    await c?.quit('Hermes is shutting down').catch(() => c.destroy());
+  }
+
+  private onPrivmsg(client: IrcClient, m: IrcPrivmsg): void {
+    if (m.notice || m.text.startsWith('\u0001')) return;
+    if (ircLower(m.nick) === ircLower(client.nick)) return;
+    let text = stripFormatting(m.text).trim();
+    if (!isChannel(m.target)) {
+      void this.emitMessage({
+        source: { platform: 'irc', chatType: 'dm', chatId: m.nick, userId: m.nick, userName: m.nick },
+        text,
+      });
+      return;
+    }
+    const mention = new RegExp(`^${escapeRe(client.nick)}[:,]\\s*`, 'i').exec(text);
+    if (this.settings.requireMention && !mention) return;
+    if (mention) text = text.slice(mention[0].length);
+    const topic = client.topic(m.target);
+    void this.emitMessage({
+      source: {
+        platform: 'irc',
+        chatType: 'channel',
+        chatId: m.target,
+        chatName: m.target,
+        userId: m.nick,
+        userName: m.nick,
+        // IRC has no message ids: the nick to address in the reply travels as the message id
+        messageId: m.nick,
+        ...(topic ? { chatTopic: topic } : {}),
+      },
+      text,
+    });
+  }
+
+  async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
+    const c = this.client;
+    if (!c?.isRegistered) return { ok: false, error: 'not connected to the IRC server' };
+    if (isChannel(chatId)) c.join(chatId);
+    const body = isChannel(chatId) && opts?.replyTo ? `${opts.replyTo}: ${text}` : text;
+    const lines = c.say(chatId, body);
+    return lines > 0 ? { ok: true } : { ok: false, error: 'nothing to send' };
+  }
+
+  async getChatInfo(chatId: string): Promise<ChatInfo> {
+    if (!isChannel(chatId)) return { name: chatId, type: 'dm' };
+    const topic = this.client?.topic(chatId);
+    return { name: chatId, type: 'channel', ...(topic ? { topic } : {}) };
+  }
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

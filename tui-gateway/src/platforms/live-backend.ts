@@ -1,0 +1,258 @@
+/**
+ * The daemon's `AgentBackend` for platform pipelines (core/src/gateway/backend.ts): platform
+ * sessions are ordinary live sessions of the `SessionRegistry`, so a TUI attached to one sees
+ * the turn stream and can answer its approvals.
+ *
+ * A platform takes part in a live session like a client: while it has turns queued or running
+ * it attaches a `PlatformConnection` (a `Connection` without a socket). Through it the platform
+ * receives the session's events — only those between the `turn.start` and `turn.end` of its own
+ * prompts (matched by the prompt's `by` tag) are forwarded to the pipeline — and the session's
+ * approval / clarify server requests during its turns, which it asks in the chat. The session's
+ * open-request logic does the rest: the first answer (chat, button or TUI) wins and the others
+ * are withdrawn. Once its last turn ended, the platform detaches, so idle platform sessions
+ * unload like any other.
+ *
+ * No change to the live-session layer was needed: this module only uses `SessionRegistry`
+ * (`get`, `peek`, `profile`) and `LiveSession` (`attach`, `detach`, `submit`, `interrupt`).
+ */
+import { randomBytes } from 'node:crypto';
+import type {
+  AgentBackend,
+  ApprovalChoiceName,
+  NewPlatformSession,
+  SessionStatus,
+  TurnOutcome,
+  TurnSink,
+} from '@hermes/core/gateway/index';
+import { createPlatformSession } from '@hermes/core/gateway/session-factory';
+import { contextWindowFor } from '@hermes/core/model/context-windows';
+import type {
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResult,
+  WireEvent,
+} from '@hermes/core/protocol';
+import type { Connection } from '../rpc/types.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import type { SessionRegistry } from '../sessions/session-registry.js';
+
+/** One prompt of the platform in a live session. */
+interface Turn {
+  by: string;
+  promptId?: string;
+  sink: TurnSink;
+  started: boolean;
+  text: string;
+  resolve: (o: TurnOutcome) => void;
+}
+
+/** The platform's pseudo-client of one live session. */
+class PlatformConnection implements Connection {
+  readonly id: string;
+  readonly clientName: string;
+  readonly capabilities = { approvals: true, clarify: true };
+  closed = false;
+  private readonly turns = new Map<string, Turn>();
+  private current: Turn | undefined;
+  private readonly closeCallbacks: Array<() => void> = [];
+
+  constructor(
+    platform: string,
+    public profile: string,
+    private readonly live: LiveSession,
+    private readonly onUsage: (sessionId: string, tokens: number) => void,
+    private readonly onIdle: () => void,
+  ) {
+    this.id = `p-${platform}-${randomBytes(3).toString('hex')}`;
+    this.clientName = `platform:${platform}`;
+  }
+
+  /** Submits a prompt and resolves when its turn ended. */
+  run(text: string, sink: TurnSink): Promise<TurnOutcome> {
+    const by = `${this.clientName}:${randomBytes(4).toString('hex')}`;
+    return new Promise<TurnOutcome>((resolve) => {
+      const turn: Turn = { by, sink, started: false, text: '', resolve };
+      this.turns.set(by, turn);
+      try {
+        turn.promptId = this.live.submit(text, by).prompt_id;
+      } catch (err) {
+        this.finish(turn, { status: 'error', text: '', error: (err as Error).message });
+      }
+    });
+  }
+
+  get pending(): number {
+    return this.turns.size;
+  }
+
+  private finish(turn: Turn, outcome: TurnOutcome): void {
+    if (!this.turns.delete(turn.by)) return;
+    if (this.current === turn) this.current = undefined;
+    turn.resolve(outcome);
+    if (this.turns.size === 0) this.onIdle();
+  }
+
+  notify(ev: WireEvent): void {
+    const p = ev.payload;
+    if (ev.type === 'turn.start') {
+      this.current = this.turns.get(String(p.by ?? ''));
+      if (this.current) this.current.started = true;
+      return;
+    }
+    if (ev.type === 'prompt.queued') {
+      // a queue cleared by shutdown drops prompts that never start: settle them
+      const queued = new Set(((p.queued as Array<{ prompt_id: string }>) ?? []).map((q) => q.prompt_id));
+      setImmediate(() => {
+        for (const t of [...this.turns.values()])
+          if (!t.started && t.promptId && !queued.has(t.promptId))
+            this.finish(t, { status: 'interrupted', text: '', error: 'the prompt was dropped (shutdown)' });
+      });
+      return;
+    }
+    const turn = this.current;
+    if (!turn) return;
+    if (ev.type === 'turn.end') {
+      this.finish(turn, { status: String(p.status ?? 'error'), text: turn.text });
+      return;
+    }
+    if (ev.type === 'message.complete') turn.text = String(p.text ?? '');
+    if (ev.type === 'session.usage' && typeof p.context_tokens === 'number')
+      this.onUsage(this.live.id, p.context_tokens);
+    if (ev.type === 'error' && !turn.text) turn.text = '';
+    try {
+      turn.sink.onEvent({ type: ev.type, payload: p });
+    } catch {
+      /* the pipeline contains its own failures */
+    }
+  }
+
+  request<M extends ServerRequestMethod>(
+    method: M,
+    params: ServerRequestParams<M>,
+    signal?: AbortSignal,
+  ): Promise<ServerRequestResult<M>> {
+    const turn = this.current;
+    if (!turn) return Promise.reject(new Error('not a turn of this platform'));
+    const sig = signal ?? new AbortController().signal;
+    const q = params as unknown as Record<string, unknown>;
+    if (method === 'approval.request') {
+      return turn.sink
+        .onApproval(
+          {
+            requestId: String(q.request_id),
+            command: String(q.command ?? ''),
+            description: String(q.description ?? ''),
+            choices: (q.choices as ApprovalChoiceName[]) ?? ['once', 'session', 'always', 'deny'],
+          },
+          sig,
+        )
+        .then((choice) => ({ choice }) as unknown as ServerRequestResult<M>);
+    }
+    if (method === 'clarify.request') {
+      return turn.sink
+        .onClarify(
+          {
+            requestId: String(q.request_id),
+            question: String(q.question ?? ''),
+            ...(Array.isArray(q.choices) ? { choices: q.choices.map(String) } : {}),
+          },
+          sig,
+        )
+        .then((answer) => ({ answer }) as unknown as ServerRequestResult<M>);
+    }
+    return Promise.reject(new Error(`${method} is not supported on platforms`));
+  }
+
+  onClose(cb: () => void): void {
+    this.closeCallbacks.push(cb);
+  }
+
+  /** Ends the pseudo-connection (detach from the session). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const cb of this.closeCallbacks.splice(0)) cb();
+    for (const t of [...this.turns.values()])
+      this.finish(t, { status: 'interrupted', text: t.text, error: 'the session was closed' });
+  }
+}
+
+/** Platform turns through the daemon's live sessions. */
+export class LiveSessionBackend implements AgentBackend {
+  private readonly connections = new Map<LiveSession, PlatformConnection>();
+  private readonly contextTokens = new Map<string, number>();
+
+  constructor(
+    private readonly sessions: SessionRegistry,
+    private readonly profile: string,
+    private readonly platform: string,
+  ) {}
+
+  createSession(init: NewPlatformSession): string {
+    const p = this.sessions.profile(this.profile);
+    return createPlatformSession(p.db, p.home, p.config, init);
+  }
+
+  runTurn(sessionId: string, text: string, sink: TurnSink): Promise<TurnOutcome> {
+    let live: LiveSession;
+    try {
+      live = this.sessions.get(this.profile, sessionId);
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    let conn = this.connections.get(live);
+    if (!conn || conn.closed) {
+      const c = new PlatformConnection(
+        this.platform,
+        this.profile,
+        live,
+        (id, tokens) => this.contextTokens.set(id, tokens),
+        () => {
+          // last turn ended: leave the fan-out so the session can unload when idle
+          this.connections.delete(live);
+          c.closed = true;
+          live.detach(c);
+        },
+      );
+      conn = c;
+      this.connections.set(live, c);
+      live.attach(c);
+    }
+    return conn.run(text, sink);
+  }
+
+  interrupt(sessionId: string): boolean {
+    return this.sessions.peek(this.profile, sessionId)?.interrupt() ?? false;
+  }
+
+  isBusy(sessionId: string): boolean {
+    return this.sessions.peek(this.profile, sessionId)?.busy ?? false;
+  }
+
+  status(sessionId: string): SessionStatus | undefined {
+    const live = this.sessions.peek(this.profile, sessionId);
+    const id = live?.id ?? sessionId;
+    const p = this.sessions.profile(this.profile);
+    const r = p.db.getSession(id);
+    if (!r) return undefined;
+    const tokens = this.contextTokens.get(id);
+    // clients besides this platform's own pseudo-connection
+    const clients = live ? [...live.clients].filter((c) => !c.clientName.startsWith('platform:')).length : 0;
+    return {
+      id,
+      title: r.title,
+      model: r.model,
+      cwd: r.cwd,
+      busy: live?.busy ?? false,
+      clients,
+      ...(tokens !== undefined ? { contextTokens: tokens } : {}),
+      ...(r.model ? { contextWindow: contextWindowFor(r.model, p.config) } : {}),
+    };
+  }
+
+  /** Detaches every platform connection (shutdown). */
+  closeAll(): void {
+    for (const c of [...this.connections.values()]) c.close();
+    this.connections.clear();
+  }
+}
