@@ -10,6 +10,9 @@ import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
 import { profilesToServe } from '@hermes/core/profiles/serve';
 import { SessionDB } from '@hermes/core/state/session-db';
+import type { McpManager } from '@hermes/core/mcp/manager';
+import { builtinTools } from '@hermes/core/tools/registry';
+import type { ToolDefinition } from '@hermes/core/tools/types';
 
 /** Device and inode of a folder, or undefined when it does not exist. */
 function folderIdentity(dir: string): string | undefined {
@@ -27,6 +30,8 @@ export class ProfileRuntime {
   private cachedConfig: HermesConfig | undefined;
   private cachedSecrets: Secrets | undefined;
   private database: SessionDB | undefined;
+  private mcpManager: Promise<McpManager> | undefined;
+  private readyMcp: McpManager | undefined;
 
   private readonly identity: string | undefined;
 
@@ -68,6 +73,36 @@ export class ProfileRuntime {
     return this.database;
   }
 
+  /**
+   * The profile's MCP servers (issue 8 "MCP client"), started on first use; one manager per
+   * profile, so one profile's servers never appear in another's sessions.
+   */
+  mcp(log?: (line: string) => void): Promise<McpManager> {
+    this.mcpManager ??= import('@hermes/core/mcp/manager').then(({ createMcpManager }) =>
+      createMcpManager(this.home, this.config, { secrets: this.secrets, ...(log ? { log } : {}) }).then(
+        (m) => {
+          this.readyMcp = m;
+          return m;
+        },
+      ),
+    );
+    return this.mcpManager;
+  }
+
+  /** Starts the MCP servers when the config names any (called when the profile is first used). */
+  warmUp(log?: (line: string) => void): void {
+    const servers = (this.config as { mcp_servers?: Record<string, unknown> }).mcp_servers;
+    if (servers && Object.keys(servers).length > 0) void this.mcp(log);
+  }
+
+  /**
+   * Tools for a new session: the built-ins plus the tools of this profile's MCP servers that have
+   * finished starting (servers still starting join sessions opened after they are ready).
+   */
+  tools(): ToolDefinition[] {
+    return this.readyMcp ? [...builtinTools(), ...this.readyMcp.tools()] : builtinTools();
+  }
+
   /** Drops cached config and secrets so the next access re-reads the files. */
   reload(): void {
     this.cachedConfig = undefined;
@@ -77,6 +112,9 @@ export class ProfileRuntime {
   close(): void {
     this.database?.close();
     this.database = undefined;
+    void this.mcpManager?.then((m) => m.close()).catch(() => undefined);
+    this.mcpManager = undefined;
+    this.readyMcp = undefined;
   }
 }
 

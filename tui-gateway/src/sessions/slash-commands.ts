@@ -4,11 +4,15 @@
  */
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
+import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
 const HELP = `Commands handled by the daemon:
   /compact [FOCUS]  compress the conversation history now (FOCUS: what to keep in detail)
+  /rollback [list | diff N | N [FILE]]  list, inspect or restore file checkpoints of this session's folder
+  /mcp [list | reload]  MCP servers of this profile and their state
+  /SKILL-NAME [TEXT]  load a saved skill (see skills_list) and run it with TEXT
   /title TEXT   rename this session
   /usage        token usage of this session
   /status       session state, clients attached, model
@@ -94,7 +98,25 @@ export function runSlashCommand(
         handled: true,
       };
     }
-    default:
-      return { output: `Unknown command /${name}. Try /help.`, handled: false };
+    case 'rollback':
+      return import('@hermes/core/checkpoints/rollback').then(async ({ runRollbackCommand }) => ({
+        output: await runRollbackCommand(profile.home, record.cwd ?? process.cwd(), arg, {
+          session: sessionId,
+        }),
+        handled: true,
+      }));
+    case 'mcp':
+      return Promise.all([import('@hermes/core/mcp/manager'), profile.mcp()]).then(
+        async ([{ runMcpCommand }, m]) => {
+          profile.reload();
+          return { output: await runMcpCommand(m, arg, profile.config), handled: true };
+        },
+      );
+    default: {
+      const skill = loadSkillAsUserMessage(profile.home, name, arg);
+      if (skill === undefined) return { output: `Unknown command /${name}. Try /help.`, handled: false };
+      sessions.get(conn.profile, sessionId).submit(skill, `${conn.clientName}:${conn.id}`);
+      return { output: `Loaded skill ${name}.`, handled: true };
+    }
   }
 }

@@ -1,0 +1,84 @@
+/**
+ * Daemon slash commands across real processes: `/<skill>` loads the skill body as the user
+ * message (issue 8 "Skills"), `/rollback` restores files from a checkpoint (issue 8
+ * "Checkpoints"), `/mcp` reports the profile's servers. Run `npm run build` first.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { killDaemons, tempRoot } from './support/gateway-process.js';
+import {
+  is,
+  recordingClient,
+  startGateway,
+  writeConfig,
+  type RecordingClient,
+} from './support/gateway-session-kit.js';
+
+let root: string;
+let model: FakeModelServer;
+let client: RecordingClient;
+
+beforeAll(async () => {
+  root = tempRoot('hermes-slash-');
+  model = await startFakeModelServer();
+  writeConfig(root, model.url);
+  mkdirSync(join(root, 'skills', 'deploy'), { recursive: true });
+  writeFileSync(
+    join(root, 'skills', 'deploy', 'SKILL.md'),
+    '---\nname: deploy\ndescription: Ship the app\n---\nStep 1: run the secret-deploy-marker script.\n',
+  );
+  await startGateway(root);
+  client = await recordingClient(root, 'slash-test');
+});
+afterAll(async () => {
+  client?.c.socket.terminate();
+  killDaemons(root);
+  await model?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('daemon slash commands', () => {
+  it('/<skill> sends the skill body as the user message', async () => {
+    const { session } = await client.c.call('session.create', { cwd: root });
+    await client.c.call('session.attach', { session_id: session.id });
+    model.push({ text: 'deploying' });
+    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/deploy to staging' });
+    expect(r).toMatchObject({ handled: true, output: 'Loaded skill deploy.' });
+    await client.until(is('turn.end', session.id), 'the skill turn ends');
+    const sent = model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    const last = sent.at(-1)!;
+    expect(last.role).toBe('user');
+    expect(last.content).toContain('secret-deploy-marker');
+    expect(last.content).toContain('to staging');
+    // the body is not in the system prompt (only the index is)
+    expect(sent[0]!.content).not.toContain('secret-deploy-marker');
+  });
+
+  it('/rollback restores a file the agent changed', async () => {
+    const work = join(root, 'project');
+    mkdirSync(work, { recursive: true });
+    writeFileSync(join(work, 'notes.txt'), 'original\n');
+    const { session } = await client.c.call('session.create', { cwd: work });
+    await client.c.call('session.attach', { session_id: session.id });
+    model.push(
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'notes.txt', content: 'changed\n' } }] },
+      { text: 'edited' },
+    );
+    await client.c.call('prompt.submit', { session_id: session.id, text: 'edit the notes' });
+    await client.until(is('turn.end', session.id), 'the edit turn ends');
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('changed\n');
+    const list = await client.c.call('slash.exec', { session_id: session.id, command: '/rollback' });
+    expect(list.output).toMatch(/1/);
+    const restored = await client.c.call('slash.exec', { session_id: session.id, command: '/rollback 1' });
+    expect(restored.handled).toBe(true);
+    expect(readFileSync(join(work, 'notes.txt'), 'utf8')).toBe('original\n');
+  });
+
+  it('/mcp reports that no servers are configured', async () => {
+    const { session } = await client.c.call('session.create', { cwd: root });
+    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/mcp' });
+    expect(r.output).toMatch(/No MCP servers configured/);
+  });
+});
