@@ -21,6 +21,11 @@ export interface SendOptions {
   threadId?: string;
   /** Platform id of the message this one answers. */
   replyTo?: string;
+  /**
+   * `reply`: the agent's final reply of a turn. An adapter that already streamed the turn's text
+   * through `onTurnEvent` may skip it (or send only what was not streamed, e.g. the footer).
+   */
+  kind?: 'reply';
 }
 
 /** Outcome of a send or edit. Adapters report failures here instead of throwing. */
@@ -44,6 +49,8 @@ export interface InboundMessage {
   source: MessageSource;
   /** The text as the user wrote it (adapters strip only their own addressing, e.g. `nick:`). */
   text: string;
+  /** A one-off conversation: its session is ended (and unindexed) once the reply is sent. */
+  ephemeral?: boolean;
 }
 
 /** An approval question to show in a chat. */
@@ -234,6 +241,12 @@ export abstract class PlatformAdapter {
   async sendClarify(chatId: string, prompt: ClarifyPrompt, opts?: SendOptions): Promise<SendResult> {
     return this.send(chatId, clarifyText(prompt), opts);
   }
+
+  /**
+   * Receives every agent event of a turn running for `chatId`, raw (`message.delta` …). Default:
+   * nothing. For adapters that stream in their own way (an HTTP API writing server-sent events).
+   */
+  onTurnEvent(_chatId: string, _event: GatewayEvent): void {}
 
   /**
    * Renders an agent event (tool start/progress …) for the chat, or null to swallow it.

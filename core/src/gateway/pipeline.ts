@@ -211,7 +211,7 @@ export class MessagePipeline {
         }),
     });
     const sessionId = resolution.entry.session_id;
-    if (resolution.resetReason) {
+    if (resolution.resetReason && !this.opts.entry.quietResets) {
       const why = resolution.resetReason === 'idle' ? 'after a quiet period' : 'for the new day';
       await this.say(chatId, `(Started a new conversation ${why}.)`, send);
     }
@@ -227,6 +227,7 @@ export class MessagePipeline {
 
     // 6. run the agent, 7. send the reply
     await this.runAndReply({ sessionId, key, source, chatId, send, userText, cfg, redact });
+    if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
   }
 
   private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {
@@ -304,6 +305,7 @@ export class MessagePipeline {
             queue(() => this.say(chatId, `(Answered in a terminal: ${choice || 'no answer'}.)`, send));
           }
         }
+        adapter.onTurnEvent(chatId, ev);
         const line = adapter.formatEvent(ev);
         if (line) queue(() => this.say(chatId, line, send));
       } catch (err) {
@@ -390,7 +392,7 @@ export class MessagePipeline {
         .catch((err: Error) => this.opts.log(`stream finish failed: ${err.message}`));
       return;
     }
-    if (text) await this.say(t.chatId, text, t.send);
+    if (text) await this.say(t.chatId, text, { ...t.send, kind: 'reply' });
   }
 
   /** Handles a pressed approval/clarify button. Never throws. */

@@ -72,6 +72,8 @@ export interface PlatformEntry {
    * authorized as they arrive.
    */
   authorization?: 'gateway' | 'adapter';
+  /** No chat notice when a session is reset by policy (clients are programs, not people). */
+  quietResets?: boolean;
   /** Secrets the platform needs, for status and setup display. */
   requiredSecrets?: readonly string[];
 }
