@@ -187,4 +187,22 @@ describe('hermes chat -q', () => {
     expect(search.code).toBe(0);
     expect(search.stdout).toContain('zebra');
   });
+
+  it('offers the MCP tools of the profile and calls them (in process)', async () => {
+    const echo = join(process.cwd(), 'tests', 'support', 'mcp-echo-server.ts');
+    const root = makeTestHome({
+      modelUrl: model.url,
+      config: `mcp_servers:\n  echo:\n    command: ${process.execPath}\n    args: ["--import", "tsx", ${JSON.stringify(echo)}]\n    cwd: ${JSON.stringify(process.cwd())}`,
+    });
+    const before = model.requests.length;
+    model.push(
+      { toolCalls: [{ name: 'mcp_echo_echo', arguments: { text: 'ping-through-mcp' } }] },
+      { text: 'mcp ok' },
+    );
+    const run = await runHermes(root, ['chat', '-q', 'use the echo tool']);
+    expect(run.code, run.stderr).toBe(0);
+    const offered = (model.requests[before]!.body as { tools: Array<{ function: { name: string } }> }).tools;
+    expect(offered.map((t) => t.function.name)).toContain('mcp_echo_echo');
+    expect(toolResults(before + 1).join('\n')).toContain('echo: ping-through-mcp');
+  }, 30_000);
 });

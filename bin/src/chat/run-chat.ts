@@ -10,6 +10,8 @@ import { openAgentSession, type SessionSelector } from '@hermes/core/agent/sessi
 import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
+import type { McpManager } from '@hermes/core/mcp/manager';
+import { builtinTools } from '@hermes/core/tools/registry';
 import type { CliContext } from '../context.js';
 import { createTextRenderer } from './text-renderer.js';
 
@@ -80,11 +82,13 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
   const onApproval: ApprovalCallback | undefined =
     rl && process.stdin.isTTY ? (req) => askApproval(rl, req.command, req.description) : undefined;
 
+  const mcp = await startMcp(ctx);
   const opened = openAgentSession({
     home: ctx.home,
     source: 'cli',
     select,
     cwd: process.cwd(),
+    ...(mcp ? { tools: [...builtinTools(), ...mcp.tools()] } : {}),
     ...(opts.model ? { model: opts.model } : {}),
     ...(opts.yolo ? { approvalMode: 'off' as const } : {}),
     ...(onApproval ? { onApproval } : {}),
@@ -148,7 +152,21 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
     rl?.close();
     lock.release();
     opened.close();
+    await mcp?.close();
   }
+}
+
+/** Starts this profile's MCP servers when config.yaml names any (issue 8 "MCP client"). */
+async function startMcp(ctx: CliContext): Promise<McpManager | undefined> {
+  const { loadConfig } = await import('@hermes/core/config/config-file');
+  const config = loadConfig(ctx.home);
+  if (Object.keys(config.mcp_servers ?? {}).length === 0) return undefined;
+  const { createMcpManager } = await import('@hermes/core/mcp/manager');
+  const { loadSecrets } = await import('@hermes/core/config/secrets');
+  return createMcpManager(ctx.home, config, {
+    secrets: loadSecrets(ctx.home),
+    log: (line) => process.stderr.write(`  … ${line}\n`),
+  });
 }
 
 function writeJson(obj: unknown): void {
