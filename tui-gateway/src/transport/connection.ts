@@ -42,6 +42,15 @@ export interface ConnectionLog {
   warn(msg: string): void;
 }
 
+/**
+ * The TCP socket under a `ws` WebSocket (ws 8 keeps it in `_socket`, set once before the
+ * connection is handed out and never replaced), for corking: `ws` has no public cork API, and
+ * its own per-frame cork/uncork nests inside ours.
+ */
+function rawSocket(ws: WebSocket): { cork(): void; uncork(): void } | undefined {
+  return (ws as unknown as { _socket?: { cork(): void; uncork(): void } | null })._socket ?? undefined;
+}
+
 /** One client connection, before and after `initialize`. */
 export class WsConnection implements Connection {
   readonly id: string;
@@ -80,6 +89,8 @@ export class WsConnection implements Connection {
           return ws.bufferedAmount;
         },
         send: (data, cb) => ws.send(data, cb),
+        cork: () => rawSocket(ws)?.cork(),
+        uncork: () => rawSocket(ws)?.uncork(),
       },
       limits,
       (reason) => this.overflow(reason),

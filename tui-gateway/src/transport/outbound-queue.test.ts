@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { OutboundQueue, type FrameSink } from './outbound-queue.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { CORK_FLUSH_BYTES, OutboundQueue, type FrameSink } from './outbound-queue.js';
 
 /** A socket that accepts frames into `buffered` until `drain()` writes them out. */
 class FakeSink implements FrameSink {
@@ -98,5 +99,52 @@ describe('OutboundQueue', () => {
     a.drain();
     b.drain();
     expect(a.sent[0]).toBe(b.sent[0]);
+  });
+
+  it('corks a corkable socket for the rest of the turn: a burst leaves in one write', async () => {
+    /** Records writes, and which of them went out in the same uncorked batch. */
+    class CorkSink extends FakeSink {
+      corks = 0;
+      batches: string[][] = [];
+      private held: string[] | undefined;
+      override send(data: string, cb: (err?: Error) => void): void {
+        if (this.held) this.held.push(data);
+        else this.batches.push([data]);
+        super.send(data, cb);
+      }
+      cork(): void {
+        this.corks++;
+        this.held = [];
+      }
+      uncork(): void {
+        if (this.held?.length) this.batches.push(this.held);
+        this.held = undefined;
+        this.drain();
+      }
+    }
+    const a = new CorkSink();
+    const b = new CorkSink();
+    const qa = new OutboundQueue(a, { ...limits, highWaterBytes: 1 << 20 }, () => {});
+    const qb = new OutboundQueue(b, { ...limits, highWaterBytes: 1 << 20 }, () => {});
+    for (let i = 1; i <= 5; i++) {
+      qa.pushEvent(delta(i, `d${i}`));
+      qb.pushEvent(delta(i, `d${i}`));
+    }
+    qa.pushFrame('{"jsonrpc":"2.0","id":1,"result":{}}');
+    expect(a.batches).toEqual([]); // held until the end of the turn
+    await nextTurn();
+    expect(a.corks).toBe(1);
+    expect(a.batches).toHaveLength(1);
+    expect(a.batches[0]).toHaveLength(6);
+    expect(b.batches.map((x) => x.length)).toEqual([5]);
+    expect(a.events().map((e) => e?.seq)).toEqual([1, 2, 3, 4, 5, undefined]);
+
+    // a big write is not held: it goes out at once, and the next frame starts a new cork
+    qa.pushFrame('z'.repeat(CORK_FLUSH_BYTES));
+    expect(a.batches).toHaveLength(2);
+    qa.pushEvent(delta(6, 'after'));
+    expect(a.batches).toHaveLength(2);
+    await nextTurn();
+    expect(a.batches.map((x) => x.length)).toEqual([6, 1, 1]);
   });
 });
