@@ -19,6 +19,7 @@ import type {
 import type { MessageRecord, SessionRecord } from '@hermes/core/state/types';
 import type { ClarifyCallback } from '@hermes/core/tools/types';
 import type { Connection } from '../rpc/types.js';
+import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
 import { OpenRequests } from './open-requests.js';
 import { ReplayRing, type RingBudget } from './replay-ring.js';
@@ -103,7 +104,8 @@ export class LiveSession {
   seq = 0;
   lastActivity: number;
   private readonly ring: ReplayRing;
-  private readonly agent: SessionAgent;
+  private agentInstance: SessionAgent | undefined;
+  private readonly hooks: AgentHooks;
   private readonly requests: OpenRequests;
   private inflight: Inflight | null = null;
   private queue: QueuedPrompt[] = [];
@@ -148,7 +150,17 @@ export class LiveSession {
       if (answer === null) throw new Error('The user did not answer the question (cancelled or timed out).');
       return answer;
     };
-    this.agent = opts.createAgent({ onEvent: (e) => this.onAgentEvent(e), onApproval, onClarify });
+    this.hooks = { onEvent: (e) => this.onAgentEvent(e), onApproval, onClarify };
+  }
+
+  /**
+   * The session's agent, created on first use (a turn, `/compact`) rather than at attach: building
+   * it reads the whole transcript (~100 ms for 10,000 messages), which a client that only attaches
+   * to look never needs. A failure to build it surfaces as that turn's `error`.
+   */
+  private get agent(): SessionAgent {
+    this.agentInstance ??= this.opts.createAgent(this.hooks);
+    return this.agentInstance;
   }
 
   private onAgentEvent(e: AgentEvent): void {
@@ -201,7 +213,8 @@ export class LiveSession {
     };
     this.lastActivity = ev.ts!;
     this.inflight = applyInflight(this.inflight, ev, ev.ts!);
-    this.ring.push(ev);
+    // Serialized once here; every connection's queue reuses the cached frame (eventFrame).
+    this.ring.push(ev, eventFrame(ev).bytes);
     for (const c of this.clients) if (!c.closed) c.notify(ev);
     return ev;
   }

@@ -32,7 +32,6 @@ export interface SessionRegistryOptions {
 
 interface Entry {
   live: LiveSession;
-  opened: OpenedSession;
   lock: SessionLock;
   /** Locks of the child sessions compression moved the live session to. */
   childLocks: SessionLock[];
@@ -202,7 +201,6 @@ export class SessionRegistry {
       throw err;
     }
     try {
-      let opened: OpenedSession | undefined;
       const live = new LiveSession({
         id,
         profile: profile.name,
@@ -211,12 +209,10 @@ export class SessionRegistry {
         budget: this.budget,
         epoch: this.opts.epoch,
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
-        createAgent: (hooks) => {
-          opened = open(hooks);
-          return opened.agent;
-        },
+        // called on the session's first turn, not here (see LiveSession `agent`)
+        createAgent: (hooks) => open(hooks).agent,
       });
-      this.live.set(key(profile.name, id), { live, opened: opened!, lock, childLocks: [] });
+      this.live.set(key(profile.name, id), { live, lock, childLocks: [] });
       return live;
     } catch (err) {
       lock.release();
