@@ -4,6 +4,7 @@ import type { CliContext } from './context.js';
 import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
+import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
@@ -25,6 +26,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     .command(chatCommand(ctx))
     .command(checkpointsCommand(ctx))
     .command(configCommand(ctx))
+    .command(cronCommand(ctx))
     .command(gatewayCommand(ctx))
     .command(pairingCommand(ctx))
     .command(profileCommand(ctx))

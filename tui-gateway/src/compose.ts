@@ -1,10 +1,13 @@
 /**
  * Where the layers above the transport plug into `hermes gateway run`: the session layer (live
- * sessions, prompts, approvals, config/model/profile/slash handlers) and crash recovery at start.
+ * sessions, prompts, approvals, config/model/profile/slash handlers), crash recovery at start,
+ * and the cron ticker (`./cron/`: `cron.*` methods, `/cron`, drained with the sessions).
  */
+import { startCron, withCronSlash, type CronService } from './cron/index.js';
 import type { DaemonOptions } from './lifecycle/daemon.js';
 import { withPlatformAdapters } from './platforms/adapter-host.js';
-import { listProfileNames } from './sessions/profile-runtime.js';
+import { listProfileNames, ProfileRuntime } from './sessions/profile-runtime.js';
+import { registerSecretsHandlers } from './sessions/secrets-handler.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
@@ -32,6 +35,10 @@ function autoContinue(
     if (!enabled) continue;
     for (const id of ids) {
       try {
+        if (registry.profile(profile).db.getSession(id)?.source === 'cron') {
+          log(`profile ${profile}: not continuing cron session ${id} (cron runs at most once)`);
+          continue;
+        }
         registry.get(profile, id).submit(AUTO_CONTINUE_PROMPT, 'auto_continue');
         log(`profile ${profile}: continuing session ${id}`);
       } catch (err) {
@@ -53,17 +60,40 @@ export type DaemonHooks = Pick<
  */
 export async function defaultDaemonHooks(
   root: string,
-  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> = {},
+  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> & { cronIntervalMs?: number } = {},
 ): Promise<DaemonHooks> {
   let registry: SessionRegistry | undefined;
+  let cron: CronService | undefined;
+  const { cronIntervalMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
       const recovered = recoverAfterCrash(root, (line) => ctx.log.info(line));
-      registry = new SessionRegistry({ root, epoch: ctx.epoch, log: (l) => ctx.log.info(l), ...overrides });
-      registerSessionHandlers(rpc, registry);
+      registry = new SessionRegistry({
+        root,
+        epoch: ctx.epoch,
+        log: (l) => ctx.log.info(l),
+        ...registryOverrides,
+      });
+      const factory = registryOverrides.modelClientFactory;
+      cron = startCron(rpc, ctx, {
+        root,
+        profiles: () => listProfileNames(root),
+        ...(factory
+          ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
+          : {}),
+        ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
+      });
+      registerSessionHandlers(withCronSlash(rpc, cron), registry);
+      registerSecretsHandlers(rpc, registry);
       autoContinue(registry, recovered, (l) => ctx.log.info(l));
     },
-    drain: async ({ timeoutMs }) => ({ clean: registry ? await registry.drain(timeoutMs) : true }),
+    drain: async ({ timeoutMs }) => {
+      const [sessions, jobs] = await Promise.all([
+        registry ? registry.drain(timeoutMs) : true,
+        cron ? cron.drain(timeoutMs) : true,
+      ]);
+      return { clean: sessions && jobs };
+    },
     stats: () => {
       const s = registry?.stats() ?? { sessions_live: 0, clients: 0, busy: 0 };
       return { sessions_live: s.sessions_live, clients_attached: s.clients };

@@ -40,6 +40,50 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
+const RUNNING_SET = Buffer.from('"running":{');
+const NEXT_KEY = Buffer.from('"next_run_at":"');
+
+/**
+ * Picks the job lines of a raw jobs file that may need the tick (the store parses only these):
+ * lines with a run marker, and lines whose `next_run_at` has come. Bytes are compared without
+ * decoding: a JSON string value escapes its quotes, so these sequences can only be keys, and a
+ * canonical ISO time (`2026-11-29T10:00:00.000Z`, what we write) compares like its instant. Other
+ * time forms fall back to `Date.parse`. Errs towards picking: `decideDue` makes the real decision.
+ * @param ranges `[start, end)` of each job line in `buf`.
+ * @returns ascending line indices.
+ */
+export function selectDueLines(
+  buf: Buffer,
+  ranges: ReadonlyArray<readonly [number, number]>,
+  now: number,
+): number[] {
+  const picked = new Set<number>();
+  const lineOf = (pos: number): number => {
+    let lo = 0;
+    let hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid]![0] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  for (let p = buf.indexOf(RUNNING_SET); p >= 0; p = buf.indexOf(RUNNING_SET, p + 1)) picked.add(lineOf(p));
+  const nowIso = Buffer.from(new Date(now).toISOString(), 'latin1');
+  for (let i = 0; i < ranges.length; i++) {
+    const [a, b] = ranges[i]!;
+    const k = buf.indexOf(NEXT_KEY, a);
+    if (k < 0 || k >= b) continue; // null, or no such key
+    const s = k + NEXT_KEY.length;
+    const canonical = buf[s + 23] === 0x5a && buf[s + 24] === 0x22; // 24 chars ending in Z"
+    const due = canonical
+      ? buf.compare(nowIso, 0, 24, s, s + 24) <= 0
+      : !(Date.parse(buf.toString('latin1', s, buf.indexOf(0x22, s))) > now);
+    if (due) picked.add(i);
+  }
+  return [...picked].sort((x, y) => x - y);
+}
+
 /** Options of `decideDue`. */
 export interface DecideOptions {
   now: number;

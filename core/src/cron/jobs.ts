@@ -72,11 +72,11 @@ function normalizeDeliver(deliver: JobInput['deliver'], origin: JobOrigin | null
 }
 
 function checkPrompt(prompt: string): string {
+  assertCleanPrompt(prompt); // before trimming: trim() would drop a leading BOM unseen
   const text = prompt.trim();
   if (!text) throw new CronJobError('the prompt is empty');
   if (text.length > MAX_PROMPT_CHARS)
     throw new CronJobError(`the prompt is ${text.length} chars; at most ${MAX_PROMPT_CHARS}`);
-  assertCleanPrompt(text);
   return text;
 }
 

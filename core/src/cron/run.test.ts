@@ -92,7 +92,7 @@ describe('runClaimedJob', () => {
     expect(toolNames).not.toContain('clarify');
 
     expect(out.outputFile.startsWith(join(ctx.home.cronOutputDir, job.id))).toBe(true);
-    expect(out.outputFile).toMatch(/2026-11-29T10-00-00Z\.md$/);
+    expect(out.outputFile).toMatch(/2026-11-29T10-00-00-000Z\.md$/);
     const saved = readFileSync(out.outputFile, 'utf8');
     expect(saved).toContain('# Cron job: weather');
     expect(saved).toContain('- Status: ok');

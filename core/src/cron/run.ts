@@ -49,8 +49,8 @@ export interface RunDeps {
   config?: HermesConfig;
   now?: () => number;
   delivery?: CronDelivery;
-  /** Replaces the model client (tests, the daemon's test hooks). */
-  modelClient?: ModelClient;
+  /** Replaces the model client (tests, the daemon's test hooks): one client, or one per job. */
+  modelClient?: ModelClient | ((job: CronJob) => ModelClient);
   /** Aborts the run (daemon shutdown). */
   signal?: AbortSignal;
   log?: (line: string) => void;
@@ -151,11 +151,10 @@ function guardTerminal(tool: ToolDefinition): ToolDefinition {
 function outputFileFor(home: HermesHome, jobId: string, startedMs: number): string {
   const dir = jobOutputDir(home, jobId);
   mkdirSync(dir, { recursive: true });
-  const stamp = iso(startedMs)
-    .replace(/:/g, '-')
-    .replace(/\.\d+Z$/, 'Z');
+  // 2026-11-29T10-00-00-000Z.md: sorts by time; a same-millisecond twin gets _1, _2 (sorting after)
+  const stamp = iso(startedMs).replace(/[:.]/g, '-');
   let file = join(dir, `${stamp}.md`);
-  for (let i = 1; existsSync(file); i++) file = join(dir, `${stamp}-${i}.md`);
+  for (let i = 1; existsSync(file); i++) file = join(dir, `${stamp}_${i}.md`);
   return file;
 }
 
@@ -216,7 +215,9 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
     config: runConfig,
     tools: cronTools(),
     ...(job.model ? { model: job.model } : {}),
-    ...(deps.modelClient ? { modelClient: deps.modelClient } : {}),
+    ...(deps.modelClient
+      ? { modelClient: typeof deps.modelClient === 'function' ? deps.modelClient(job) : deps.modelClient }
+      : {}),
   });
   const lock = acquireSessionLock(deps.home, opened.session.id, `hermes cron (pid ${process.pid})`);
   try {

@@ -20,7 +20,15 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
-import { claimJob, decideDue, pidAlive, thisProcess, type Claimant, type DueDecision } from './due.js';
+import {
+  claimJob,
+  decideDue,
+  selectDueLines,
+  pidAlive,
+  thisProcess,
+  type Claimant,
+  type DueDecision,
+} from './due.js';
 import { CronJobError, findJob } from './jobs.js';
 import { runClaimedJob, type RunDeps, type RunOutcome } from './run.js';
 import { recordHeartbeat, recordTickEnd } from './status.js';
@@ -132,16 +140,19 @@ export async function claimDue(opts: TickOptions, config: HermesConfig): Promise
   const store = opts.store ?? new CronStore(opts.home, opts.now);
   const now = (opts.now ?? Date.now)();
   const timeZone = resolveTimeZone(config.timezone);
-  return store.mutate((jobs, tx) => {
-    const d = decideDue(jobs, {
-      now,
-      timeZone,
-      ...(opts.claimant ? { claimant: opts.claimant } : {}),
-      ...(opts.isAlive ? { isAlive: opts.isAlive } : {}),
-    });
-    if (!d.changed) tx.unchanged();
-    return d;
-  });
+  return store.mutateSelected(
+    (buf, ranges) => selectDueLines(buf, ranges, now),
+    (jobs, tx) => {
+      const d = decideDue(jobs, {
+        now,
+        timeZone,
+        ...(opts.claimant ? { claimant: opts.claimant } : {}),
+        ...(opts.isAlive ? { isAlive: opts.isAlive } : {}),
+      });
+      if (!d.changed) tx.unchanged();
+      return d;
+    },
+  );
 }
 
 /** One tick (see the module doc). Never throws. */

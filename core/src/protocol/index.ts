@@ -2,6 +2,7 @@
  * The wire protocol between the tui-gateway daemon and its clients (DESIGN §5): zod schemas and
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
+export * from './cron.js';
 export * from './events.js';
 export * from './jsonrpc.js';
 export * from './records.js';

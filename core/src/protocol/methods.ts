@@ -4,6 +4,14 @@
  * imports the inferred types.
  */
 import { z } from 'zod';
+import {
+  CronJobRef,
+  CronJobResult,
+  CronListParams,
+  CronListResult,
+  CronOutputResult,
+  CronRunResult,
+} from './cron.js';
 import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
 import { WireEvent } from './wire-events.js';
 
@@ -200,6 +208,11 @@ export const Methods = {
   'model.set': { params: ModelSetParams, result: ModelSetResult },
   'profile.list': { params: Empty.optional(), result: ProfileListResult },
   'slash.exec': { params: SlashExecParams, result: SlashExecResult },
+  'cron.list': { params: CronListParams, result: CronListResult },
+  'cron.pause': { params: CronJobRef, result: CronJobResult },
+  'cron.resume': { params: CronJobRef, result: CronJobResult },
+  'cron.run': { params: CronJobRef, result: CronRunResult },
+  'cron.output': { params: CronJobRef, result: CronOutputResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

@@ -4,6 +4,7 @@
  * never reused while the daemon lives. Agent events (events.ts) plus the session-level ones here.
  */
 import { z } from 'zod';
+import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
@@ -27,6 +28,8 @@ export const SessionEventPayloads = {
   }),
   /** The daemon is shutting down; clients should reconnect later. session_id is `*`. */
   'gateway.shutdown': z.object({ reason: z.string(), drain_timeout_ms: z.number() }),
+  /** Cron jobs of a profile changed (created, edited, claimed, ran …). session_id is `*`. */
+  'cron.changed': CronChangedPayload,
 } as const;
 
 /** Every event payload schema by type. */

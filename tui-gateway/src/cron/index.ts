@@ -1,0 +1,56 @@
+/**
+ * Plugging cron into the daemon (used by compose.ts): `startCron` builds the `CronService`,
+ * registers the `cron.*` methods, starts the trigger and stops it on shutdown; `withCronSlash`
+ * routes `/cron …` of `slash.exec` to cron and everything else to the session layer's handler.
+ */
+import type { HermesHome } from '@hermes/core/home/home';
+import type { ModelClient } from '@hermes/core/model/types';
+import type { DaemonContext } from '../lifecycle/daemon.js';
+import type { Handler, HandlerRegistry } from '../rpc/types.js';
+import { registerCronHandlers, runCronSlash } from './cron-handlers.js';
+import { CronService } from './cron-service.js';
+
+export { CronService } from './cron-service.js';
+
+/** Options of `startCron` (tests shorten the interval or replace model clients). */
+export interface StartCronOptions {
+  root: string;
+  profiles: () => string[];
+  modelClientFactory?: (home: HermesHome, model?: string) => ModelClient;
+  intervalMs?: number;
+}
+
+/**
+ * Creates the daemon's cron service, registers its methods and starts its trigger (in the
+ * background: start-up never waits for, or fails because of, cron). The trigger stops when
+ * `ctx.shutdownSignal` fires.
+ */
+export function startCron(rpc: HandlerRegistry, ctx: DaemonContext, opts: StartCronOptions): CronService {
+  const service = new CronService({
+    root: opts.root,
+    profiles: opts.profiles,
+    log: (l) => ctx.log.info(l),
+    broadcast: (e) => ctx.broadcast(e),
+    shutdownSignal: ctx.shutdownSignal,
+    ...(opts.modelClientFactory ? { modelClientFactory: opts.modelClientFactory } : {}),
+    ...(opts.intervalMs ? { intervalMs: opts.intervalMs } : {}),
+  });
+  registerCronHandlers(rpc, service);
+  void service.start().catch((err: unknown) => ctx.log.error('cron: start failed', err));
+  return service;
+}
+
+/** A registry that wraps the `slash.exec` handler so `/cron …` reaches cron. */
+export function withCronSlash(rpc: HandlerRegistry, service: CronService): HandlerRegistry {
+  return {
+    register(method, handler) {
+      if (method !== 'slash.exec') return rpc.register(method, handler);
+      const inner = handler as unknown as Handler<'slash.exec'>;
+      const wrapped: Handler<'slash.exec'> = async (p, conn) => {
+        const m = /^\/cron(?:\s+([\s\S]*))?$/i.exec(p.command.trim());
+        return m ? runCronSlash(service, conn.profile, m[1] ?? '') : inner(p, conn);
+      };
+      rpc.register<'slash.exec'>('slash.exec', wrapped);
+    },
+  };
+}
