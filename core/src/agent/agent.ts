@@ -3,7 +3,6 @@
  * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
  * events (DESIGN §5 names) and persists every message as it completes.
  */
-import { randomUUID } from 'node:crypto';
 import { createApprovalGuard } from '../approvals/guard.js';
 import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalCallback, ApprovalVerdict } from '../approvals/types.js';
@@ -15,14 +14,16 @@ import { ModelError } from '../model/errors.js';
 import type { ChatMessage, ChatResult, ModelClient, ToolCall } from '../model/types.js';
 import type { AgentEvent, CompressionReason, MessageStatus, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
-import { runTool, toolSchemas } from '../tools/registry.js';
+import { toolSchemas } from '../tools/registry.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
-import { INTERRUPTED_TOOL_RESULT, repairToolPairs } from './history.js';
+import { StreamCheckpoint } from './stream-checkpoint.js';
+import { repairToolPairs } from './history.js';
 import { dropOldestTurns } from './overflow.js';
 import type { DelegationParent } from './subagent.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
+import { runToolCall } from './tool-call.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
 export interface TranscriptStore {
@@ -37,8 +38,7 @@ export interface TranscriptStore {
   addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
 }
 
-/** How often the partial reply is written while it streams, ms (crash loses at most this much). */
-export const STREAM_CHECKPOINT_MS = 250;
+export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
 
 /** Everything one agent (one session) needs. */
 export interface AgentOptions {
@@ -95,15 +95,6 @@ function addUsage(a: Usage, b: Usage): Usage {
       ? { cached_tokens: (a.cached_tokens ?? 0) + (b.cached_tokens ?? 0) }
       : {}),
   };
-}
-
-function parseArgs(raw: string): Record<string, unknown> {
-  try {
-    const v: unknown = JSON.parse(raw || '{}');
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /** One session's agent. Turns run one at a time; `runTurn` rejects while another runs. */
@@ -260,58 +251,6 @@ export class Agent {
   }
 
   /**
-   * Stores the assistant message being generated: inserted as `streaming` at its first delta,
-   * rewritten at most every `STREAM_CHECKPOINT_MS`, and finally given its complete form by
-   * `finalize`, so a killed process leaves the partial reply in the database.
-   */
-  private streamCheckpoint(): {
-    onDelta(text: string, reasoning: string): void;
-    /** The provider call restarted from scratch: forget what streamed so far. */
-    reset(): void;
-    finalize(msg: NewMessage): void;
-  } {
-    let id: number | undefined;
-    let last = 0;
-    let text = '';
-    let reasoning = '';
-    return {
-      onDelta: (t, r) => {
-        text += t;
-        reasoning += r;
-        const now = performance.now();
-        if (id !== undefined && now - last < STREAM_CHECKPOINT_MS) return;
-        last = now;
-        if (id === undefined) {
-          id = this.persist({
-            role: 'assistant',
-            content: text,
-            reasoning: reasoning || null,
-            status: 'streaming',
-          });
-        } else {
-          this.opts.store.updateMessage(id, { content: text, reasoning: reasoning || null });
-        }
-      },
-      reset: () => {
-        text = '';
-        reasoning = '';
-        last = 0;
-      },
-      finalize: (msg) => {
-        if (id === undefined) this.persist(msg);
-        else
-          this.opts.store.updateMessage(id, {
-            content: msg.content,
-            tool_calls: msg.tool_calls ?? null,
-            reasoning: msg.reasoning ?? null,
-            finish_reason: msg.finish_reason ?? null,
-            status: msg.status ?? null,
-          });
-      },
-    };
-  }
-
-  /**
    * Runs one user turn.
    * @param text the user's message (persisted before the model is called).
    * @param signal interrupt: stops the stream and running tools; the partial reply is kept.
@@ -348,17 +287,17 @@ export class Agent {
       this.emit({ type: 'status.update', payload: { state: 'thinking' } });
       this.emit({ type: 'message.start', payload: { role: 'assistant' } });
       let result: ChatResult;
-      const checkpoint = this.streamCheckpoint();
+      const checkpoint = new StreamCheckpoint({
+        append: (m) => this.persist(m),
+        update: (id, patch) => this.opts.store.updateMessage(id, patch),
+      });
       try {
         result = await this.callModel(signal, checkpoint);
       } catch (err) {
         const e = err instanceof ModelError ? err : undefined;
         if (e?.kind === 'aborted' || signal.aborted) {
-          return this.finishInterrupted(
-            e?.partial?.text ?? '',
-            usage,
-            e?.partial?.reasoning,
-            checkpoint.finalize,
+          return this.finishInterrupted(e?.partial?.text ?? '', usage, e?.partial?.reasoning, (m) =>
+            checkpoint.finalize(m),
           );
         }
         if (e?.kind === 'context_overflow' && !overflowRetried) {
@@ -532,32 +471,12 @@ export class Agent {
     );
   }
 
-  private async runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    const name = call.function.name;
-    const args = parseArgs(call.function.arguments);
-    const tool = this.toolsByName.get(name);
-    const toolId = call.id || randomUUID();
-    if (signal.aborted) return { ok: false, content: INTERRUPTED_TOOL_RESULT, summary: 'interrupted' };
-    this.emit({
-      type: 'tool.start',
-      payload: {
-        tool_id: toolId,
-        name,
-        args,
-        ...(tool?.summarize ? { summary: safeSummary(tool, args) } : {}),
-      },
-    });
-    const started = performance.now();
-    let result: ToolResult;
-    if (!tool) {
-      const known = [...this.toolsByName.keys()].join(', ');
-      result = {
-        ok: false,
-        content: `Unknown tool "${name}". Available tools: ${known}.`,
-        summary: 'unknown tool',
-      };
-    } else {
-      result = await runTool(tool, call.function.arguments, {
+  private runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+    return runToolCall(call, {
+      tools: this.toolsByName,
+      emit: (e) => this.emit(e),
+      signal,
+      context: (toolId) => ({
         home: this.opts.home,
         config: this.opts.config,
         secrets: this.opts.secrets,
@@ -584,31 +503,7 @@ export class Agent {
               }),
             }
           : {}),
-      });
-    }
-    const duration = performance.now() - started;
-    this.emit({
-      type: 'tool.complete',
-      payload: {
-        tool_id: toolId,
-        ok: result.ok,
-        summary: result.summary ?? firstLine(result.content),
-        duration_ms: Math.round(duration),
-      },
+      }),
     });
-    return result;
   }
-}
-
-function safeSummary(tool: ToolDefinition, args: Record<string, unknown>): string {
-  try {
-    return tool.summarize?.(args) ?? '';
-  } catch {
-    return '';
-  }
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
 }

@@ -1,0 +1,73 @@
+/**
+ * The streaming checkpoint (issue 3 "kill -9 mid-turn … the partial reply is there"): the
+ * assistant message being generated is inserted as `streaming` at its first delta, rewritten at
+ * most every `STREAM_CHECKPOINT_MS`, and finally given its complete form, so a killed process
+ * leaves the partial reply in the database (crash recovery marks it `interrupted`).
+ */
+import type { NewMessage } from '../state/types.js';
+
+/** How often the partial reply is written while it streams, ms (a crash loses at most this much). */
+export const STREAM_CHECKPOINT_MS = 250;
+
+/** Where the checkpoint writes: append returns the new message id. */
+export interface CheckpointSink {
+  append(msg: NewMessage): number;
+  update(
+    id: number,
+    patch: Partial<Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>>,
+  ): void;
+}
+
+/** One assistant message's checkpoint; create one per model call. */
+export class StreamCheckpoint {
+  private id: number | undefined;
+  private last = 0;
+  private text = '';
+  private reasoning = '';
+
+  constructor(
+    private readonly sink: CheckpointSink,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Adds streamed text/reasoning; writes when the interval has passed (or on the first delta). */
+  onDelta(text: string, reasoning: string): void {
+    this.text += text;
+    this.reasoning += reasoning;
+    const now = this.now();
+    if (this.id !== undefined && now - this.last < STREAM_CHECKPOINT_MS) return;
+    this.last = now;
+    if (this.id === undefined) {
+      this.id = this.sink.append({
+        role: 'assistant',
+        content: this.text,
+        reasoning: this.reasoning || null,
+        status: 'streaming',
+      });
+    } else {
+      this.sink.update(this.id, { content: this.text, reasoning: this.reasoning || null });
+    }
+  }
+
+  /** The provider call restarted from scratch: forget what streamed so far. */
+  reset(): void {
+    this.text = '';
+    this.reasoning = '';
+    this.last = 0;
+  }
+
+  /** Stores the message's final form (inserting it when nothing streamed). */
+  finalize(msg: NewMessage): void {
+    if (this.id === undefined) {
+      this.sink.append(msg);
+      return;
+    }
+    this.sink.update(this.id, {
+      content: msg.content,
+      tool_calls: msg.tool_calls ?? null,
+      reasoning: msg.reasoning ?? null,
+      finish_reason: msg.finish_reason ?? null,
+      status: msg.status ?? null,
+    });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Running one tool call of a model response (seed 003 §2.2): `tool.start`, the handler through
+ * the registry (argument validation, capped result), `tool.complete` with the duration. Unknown
+ * tools and interrupted turns become error results the model can read, never exceptions.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ToolCall } from '../model/types.js';
+import type { AgentEvent } from '../protocol/events.js';
+import { runTool } from '../tools/registry.js';
+import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import { INTERRUPTED_TOOL_RESULT } from './history.js';
+
+/** What `runToolCall` needs from the agent. */
+export interface ToolCallDeps {
+  tools: ReadonlyMap<string, ToolDefinition>;
+  emit(event: AgentEvent): void;
+  /** The context for this call's handler (`toolId` names its progress events). */
+  context(toolId: string): ToolContext;
+  signal: AbortSignal;
+}
+
+/** Parses a call's JSON arguments for events; anything unusable becomes `{}`. */
+export function parseArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function safeSummary(tool: ToolDefinition, args: Record<string, unknown>): string {
+  try {
+    return tool.summarize?.(args) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** Runs one call and emits its start/complete events. Never rejects. */
+export async function runToolCall(call: ToolCall, deps: ToolCallDeps): Promise<ToolResult> {
+  const name = call.function.name;
+  const args = parseArgs(call.function.arguments);
+  const tool = deps.tools.get(name);
+  const toolId = call.id || randomUUID();
+  if (deps.signal.aborted) return { ok: false, content: INTERRUPTED_TOOL_RESULT, summary: 'interrupted' };
+  deps.emit({
+    type: 'tool.start',
+    payload: {
+      tool_id: toolId,
+      name,
+      args,
+      ...(tool?.summarize ? { summary: safeSummary(tool, args) } : {}),
+    },
+  });
+  const started = performance.now();
+  let result: ToolResult;
+  if (!tool) {
+    const known = [...deps.tools.keys()].join(', ');
+    result = {
+      ok: false,
+      content: `Unknown tool "${name}". Available tools: ${known}.`,
+      summary: 'unknown tool',
+    };
+  } else {
+    result = await runTool(tool, call.function.arguments, deps.context(toolId));
+  }
+  deps.emit({
+    type: 'tool.complete',
+    payload: {
+      tool_id: toolId,
+      ok: result.ok,
+      summary: result.summary ?? firstLine(result.content),
+      duration_ms: Math.round(performance.now() - started),
+    },
+  });
+  return result;
+}
