@@ -1,0 +1,281 @@
+/**
+ * The Telegram adapter (Bot API over HTTPS, issue 6): long polling with `getUpdates`, replies
+ * with `sendMessage` (plain text, no parse mode, so model output never fails to parse),
+ * edit-streaming with `editMessageText`, typing indicators, and inline keyboards for approvals
+ * and clarify choices (`callback_query` → a button press for the gateway).
+ *
+ * Private chats are `dm`; groups and supergroups are `group`, with forum topics as threads.
+ * In groups a leading `@botname` is removed. Telegram user ids are numbers, safe to hash for the
+ * model (`piiSafe`).
+ */
+import {
+  PlatformAdapter,
+  approvalText,
+  clarifyText,
+  type ApprovalPrompt,
+  type ChatInfo,
+  type ClarifyPrompt,
+  type MessageSource,
+  type SendOptions,
+  type SendResult,
+} from '@hermes/core';
+import {
+  BotApi,
+  BotApiError,
+  type TgCallbackQuery,
+  type TgMessage,
+  type TgUpdate,
+  type TgUser,
+} from './bot-api.js';
+
+/** Telegram's message length limit. */
+export const TELEGRAM_MAX_LENGTH = 4096;
+
+/** Settings of the adapter. */
+export interface TelegramSettings {
+  apiBase: string;
+  token: string;
+  /** Long-poll timeout, seconds. */
+  pollTimeoutS: number;
+}
+
+const APPROVAL_LABELS: Record<string, string> = {
+  once: '✅ Approve once',
+  session: 'Approve for session',
+  always: 'Always approve',
+  deny: '❌ Deny',
+};
+
+function displayName(u: TgUser | undefined): string | undefined {
+  if (!u) return undefined;
+  const full = [u.first_name, u.last_name].filter(Boolean).join(' ').trim();
+  return full || u.username || undefined;
+}
+
+/** Telegram adapter. */
+export class TelegramAdapter extends PlatformAdapter {
+  private readonly api: BotApi;
+  private polling: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  private offset = 0;
+  private me: TgUser | undefined;
+  /** Short button tokens → request id (callback data is limited to 64 bytes). */
+  private readonly buttons = new Map<string, { requestId: string; values: string[] }>();
+  private nextToken = 1;
+
+  constructor(
+    private readonly settings: TelegramSettings,
+    opts: { log?: (line: string) => void; maxMessageLength?: number } = {},
+  ) {
+    super('telegram', {
+      maxMessageLength: opts.maxMessageLength ?? TELEGRAM_MAX_LENGTH,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+    this.api = new BotApi({ baseUrl: settings.apiBase, token: settings.token });
+  }
+
+  override get canEdit(): boolean {
+    return true;
+  }
+  override get hasButtons(): boolean {
+    return true;
+  }
+
+  /** The bot's username (after connect). */
+  get username(): string | undefined {
+    return this.me?.username;
+  }
+
+  async connect(): Promise<void> {
+    this.me = await this.api.call<TgUser>('getMe');
+    // polling and a webhook exclude each other
+    await this.api.call('deleteWebhook', { drop_pending_updates: false }).catch(() => undefined);
+    this.abort = new AbortController();
+    this.polling = this.pollLoop(this.abort.signal);
+    this.log(`connected as @${this.me.username ?? this.me.id}`);
+  }
+
+  async disconnect(): Promise<void> {
+    this.abort?.abort();
+    await this.polling?.catch(() => undefined);
+    this.polling = undefined;
+  }
+
+  private async pollLoop(signal: AbortSignal): Promise<void> {
+    let backoff = 1_000;
+    while (!signal.aborted) {
+      try {
+        const updates = await this.api.call<TgUpdate[]>(
+          'getUpdates',
+          {
+            offset: this.offset,
+            timeout: this.settings.pollTimeoutS,
+            allowed_updates: ['message', 'callback_query'],
+          },
+          signal,
+          this.settings.pollTimeoutS * 1000,
+        );
+        backoff = 1_000;
+        for (const u of updates) {
+          this.offset = Math.max(this.offset, u.update_id + 1);
+          this.dispatch(u);
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        const e = err as BotApiError;
+        if (e.code === 401 || e.code === 404) {
+          this.emitFatal(new Error(`the bot token was refused (${e.code})`));
+          return;
+        }
+        const wait = e.retryAfter ? e.retryAfter * 1000 : backoff;
+        this.log(`${e.message}; polling again in ${wait} ms`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, wait);
+          signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+        });
+        backoff = Math.min(backoff * 2, 60_000);
+      }
+    }
+  }
+
+  private dispatch(u: TgUpdate): void {
+    if (u.message) this.onMessage(u.message);
+    else if (u.callback_query) void this.onCallback(u.callback_query);
+  }
+
+  private sourceOf(msg: TgMessage, from: TgUser | undefined): MessageSource | undefined {
+    const chat = msg.chat;
+    if (chat.type === 'channel') return undefined; // channel posts have no sender to answer
+    const isDm = chat.type === 'private';
+    const name = displayName(from);
+    return {
+      platform: 'telegram',
+      chatType: isDm ? 'dm' : 'group',
+      chatId: String(chat.id),
+      ...(isDm ? {} : chat.title ? { chatName: chat.title } : {}),
+      ...(from ? { userId: String(from.id) } : {}),
+      ...(name ? { userName: name } : {}),
+      ...(msg.is_topic_message && msg.message_thread_id ? { threadId: String(msg.message_thread_id) } : {}),
+      messageId: String(msg.message_id),
+    };
+  }
+
+  private onMessage(msg: TgMessage): void {
+    if (msg.from?.is_bot) return;
+    let text = msg.text ?? msg.caption ?? '';
+    if (!text.trim()) return;
+    const source = this.sourceOf(msg, msg.from);
+    if (!source) return;
+    if (source.chatType !== 'dm' && this.me?.username) {
+      text = text.replace(new RegExp(`^@${this.me.username}\\b[\\s:,]*`, 'i'), '');
+    }
+    void this.emitMessage({ source, text });
+  }
+
+  private async onCallback(q: TgCallbackQuery): Promise<void> {
+    const [kind, token, index] = (q.data ?? '').split(':');
+    const entry = token ? this.buttons.get(token) : undefined;
+    await this.api
+      .call('answerCallbackQuery', {
+        callback_query_id: q.id,
+        text: entry ? 'Got it' : 'This question is closed',
+      })
+      .catch((e: Error) => this.log(e.message));
+    if (!entry || !q.message || (kind !== 'a' && kind !== 'c')) return;
+    const value = entry.values[Number(index)];
+    const source = this.sourceOf(q.message, q.from);
+    if (value === undefined || !source) return;
+    delete source.messageId;
+    await this.emitButton({ source, requestId: entry.requestId, value });
+  }
+
+  private threadParams(opts?: SendOptions): object {
+    return opts?.threadId ? { message_thread_id: Number(opts.threadId) } : {};
+  }
+
+  async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
+    return this.sendWith(chatId, text, opts);
+  }
+
+  private async sendWith(
+    chatId: string,
+    text: string,
+    opts?: SendOptions,
+    extra: object = {},
+  ): Promise<SendResult> {
+    try {
+      const m = await this.api.call<TgMessage>('sendMessage', {
+        chat_id: chatId,
+        text,
+        ...this.threadParams(opts),
+        ...extra,
+      });
+      return { ok: true, messageId: String(m.message_id) };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
+  }
+
+  override async editMessage(chatId: string, messageId: string, text: string): Promise<SendResult> {
+    try {
+      await this.api.call('editMessageText', { chat_id: chatId, message_id: Number(messageId), text });
+      return { ok: true, messageId };
+    } catch (err) {
+      if (err instanceof BotApiError && /not modified/i.test(err.message)) return { ok: true, messageId };
+      return { ok: false, error: (err as Error).message };
+    }
+  }
+
+  override async sendTyping(chatId: string, opts?: SendOptions): Promise<void> {
+    await this.api
+      .call('sendChatAction', { chat_id: chatId, action: 'typing', ...this.threadParams(opts) })
+      .catch(() => undefined);
+  }
+
+  private token(requestId: string, values: string[]): string {
+    const t = (this.nextToken++).toString(36);
+    this.buttons.set(t, { requestId, values });
+    if (this.buttons.size > 500) this.buttons.delete(this.buttons.keys().next().value!); // bounded
+    return t;
+  }
+
+  override async sendApproval(
+    chatId: string,
+    prompt: ApprovalPrompt,
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    const values = [...prompt.choices];
+    const t = this.token(prompt.requestId, values);
+    const keyboard = values.map((v, i) => ({ text: APPROVAL_LABELS[v] ?? v, callback_data: `a:${t}:${i}` }));
+    return this.sendWith(chatId, approvalText(prompt), opts, {
+      reply_markup: { inline_keyboard: [keyboard.slice(0, 2), keyboard.slice(2)].filter((r) => r.length) },
+    });
+  }
+
+  override async sendClarify(chatId: string, prompt: ClarifyPrompt, opts?: SendOptions): Promise<SendResult> {
+    if (!prompt.choices?.length) return this.send(chatId, clarifyText(prompt), opts);
+    const values = [...prompt.choices];
+    const t = this.token(prompt.requestId, values);
+    return this.sendWith(chatId, clarifyText(prompt), opts, {
+      reply_markup: {
+        inline_keyboard: values.map((v, i) => [{ text: v.slice(0, 60), callback_data: `c:${t}:${i}` }]),
+      },
+    });
+  }
+
+  async getChatInfo(chatId: string): Promise<ChatInfo> {
+    const c = await this.api.call<{
+      type: string;
+      title?: string;
+      first_name?: string;
+      description?: string;
+    }>('getChat', {
+      chat_id: chatId,
+    });
+    return {
+      name: c.title ?? c.first_name ?? chatId,
+      type: c.type === 'private' ? 'dm' : c.type === 'channel' ? 'channel' : 'group',
+      ...(c.description ? { topic: c.description } : {}),
+    };
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * A local Telegram Bot API server for tests (`node:http`, 127.0.0.1, free port). It implements
+ * the methods the adapter uses — getMe, deleteWebhook, getUpdates (long polling), sendMessage,
+ * editMessageText, sendChatAction, answerCallbackQuery, getChat — with Telegram's envelope
+ * `{ok, result}` / `{ok: false, error_code, description}`, and lets a test play users: post a
+ * message, press an inline button, and wait for what the bot called.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One recorded Bot API call. */
+export interface BotCall {
+  method: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+  params: any;
+  at: number;
+}
+
+/** A message the bot holds (for edits). */
+export interface BotMessage {
+  message_id: number;
+  chat_id: string;
+  text: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  reply_markup?: any;
+  edits: number;
+}
+
+/** A running fake. */
+export interface FakeTelegram {
+  /** Base URL for `api_base`, e.g. `http://127.0.0.1:40001`. */
+  url: string;
+  token: string;
+  calls: BotCall[];
+  /** Messages the bot sent, by id. */
+  sent: Map<number, BotMessage>;
+  /** Queues an incoming text message from a user. */
+  userMessage(m: {
+    chatId: number;
+    userId: number;
+    name: string;
+    text: string;
+    chatType?: 'private' | 'group' | 'supergroup';
+    title?: string;
+    threadId?: number;
+  }): void;
+  /** Queues a press of an inline button (`data` is the button's callback_data). */
+  pressButton(m: {
+    chatId: number;
+    userId: number;
+    name: string;
+    messageId: number;
+    data: string;
+    chatType?: 'private' | 'group' | 'supergroup';
+  }): void;
+  /** Resolves with the first call (past or future) matching `pred`. */
+  waitForCall(pred: (c: BotCall) => boolean, what: string, timeoutMs?: number): Promise<BotCall>;
+  close(): Promise<void>;
+}
+
+/** Starts the fake on a free loopback port. */
+export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklmnop'): Promise<FakeTelegram> {
+  const calls: BotCall[] = [];
+  const sent = new Map<number, BotMessage>();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const updates: Array<{ update_id: number; [k: string]: any }> = [];
+  let updateId = 100;
+  let messageId = 1000;
+  let callbackId = 1;
+  const pollers = new Set<() => void>();
+  const callWaiters = new Set<() => void>();
+  const me = { id: 4242, is_bot: true, first_name: 'Hermes', username: 'hermes_test_bot' };
+
+  const wake = (): void => {
+    for (const w of [...pollers]) w();
+    for (const w of [...callWaiters]) w();
+  };
+  const chat = (id: number, type: string, title?: string) =>
+    type === 'private' ? { id, type, first_name: 'user' } : { id, type, title: title ?? 'Group' };
+
+  const ok = (res: ServerResponse, result: unknown): void => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: true, result }));
+  };
+  const fail = (res: ServerResponse, code: number, description: string): void => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: false, error_code: code, description }));
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
+    if (!m) return fail(res, 404, 'Not Found');
+    if (m[1] !== token) return fail(res, 401, 'Unauthorized');
+    const method = m[2]!;
+    const parts: Buffer[] = [];
+    for await (const p of req) parts.push(p as Buffer);
+    const raw = Buffer.concat(parts).toString('utf8');
+    const params = raw ? JSON.parse(raw) : {};
+    calls.push({ method, params, at: Date.now() });
+    wake();
+    switch (method) {
+      case 'getMe':
+        return ok(res, me);
+      case 'deleteWebhook':
+      case 'sendChatAction':
+      case 'answerCallbackQuery':
+        return ok(res, true);
+      case 'getChat':
+        return ok(res, chat(Number(params.chat_id), Number(params.chat_id) > 0 ? 'private' : 'supergroup'));
+      case 'getUpdates': {
+        const offset = Number(params.offset ?? 0);
+        const deadline = Date.now() + Math.min(Number(params.timeout ?? 0), 30) * 1000;
+        for (;;) {
+          const ready = updates.filter((u) => u.update_id >= offset);
+          if (ready.length > 0 || Date.now() >= deadline || res.destroyed) return ok(res, ready);
+          await new Promise<void>((r) => {
+            const t = setTimeout(done, Math.max(0, deadline - Date.now()));
+            function done(): void {
+              clearTimeout(t);
+              pollers.delete(done);
+              r();
+            }
+            pollers.add(done);
+            res.once('close', done);
+          });
+        }
+      }
+      case 'sendMessage': {
+        if (typeof params.text !== 'string' || !params.text)
+          return fail(res, 400, 'Bad Request: message text is empty');
+        if (params.text.length > 4096) return fail(res, 400, 'Bad Request: message is too long');
+        const msg: BotMessage = {
+          message_id: ++messageId,
+          chat_id: String(params.chat_id),
+          text: params.text,
+          reply_markup: params.reply_markup,
+          edits: 0,
+        };
+        sent.set(msg.message_id, msg);
+        return ok(res, {
+          message_id: msg.message_id,
+          date: 0,
+          chat: chat(Number(params.chat_id), 'private'),
+          text: msg.text,
+        });
+      }
+      case 'editMessageText': {
+        const msg = sent.get(Number(params.message_id));
+        if (!msg || msg.chat_id !== String(params.chat_id))
+          return fail(res, 400, 'Bad Request: message to edit not found');
+        if (msg.text === params.text) return fail(res, 400, 'Bad Request: message is not modified');
+        msg.text = params.text;
+        msg.edits++;
+        return ok(res, {
+          message_id: msg.message_id,
+          date: 0,
+          chat: chat(Number(params.chat_id), 'private'),
+          text: msg.text,
+        });
+      }
+      default:
+        return fail(res, 404, 'Not Found: method not found');
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => fail(res, 500, err.message));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    calls,
+    sent,
+    userMessage: ({ chatId, userId, name, text, chatType = 'private', title, threadId }) => {
+      updates.push({
+        update_id: ++updateId,
+        message: {
+          message_id: ++messageId,
+          from: { id: userId, is_bot: false, first_name: name },
+          chat: chat(chatId, chatType, title),
+          date: Math.floor(Date.now() / 1000),
+          text,
+          ...(threadId ? { message_thread_id: threadId, is_topic_message: true } : {}),
+        },
+      });
+      wake();
+    },
+    pressButton: ({ chatId, userId, name, messageId: mid, data, chatType = 'private' }) => {
+      updates.push({
+        update_id: ++updateId,
+        callback_query: {
+          id: String(callbackId++),
+          from: { id: userId, is_bot: false, first_name: name },
+          message: {
+            message_id: mid,
+            chat: chat(chatId, chatType),
+            date: 0,
+            text: sent.get(mid)?.text ?? '',
+          },
+          data,
+        },
+      });
+      wake();
+    },
+    waitForCall: async (pred, what, timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = calls.find(pred);
+        if (found) return found;
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${what}; calls: ${calls.map((c) => c.method).join(', ')}`);
+        await new Promise<void>((r) => {
+          const t = setTimeout(done, 200);
+          function done(): void {
+            clearTimeout(t);
+            callWaiters.delete(done);
+            r();
+          }
+          callWaiters.add(done);
+        });
+      }
+    },
+    close: async () => {
+      for (const w of [...pollers]) w();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
