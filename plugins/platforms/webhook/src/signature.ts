@@ -1,0 +1,61 @@
+/**
+ * Signing of webhook requests, both directions: `X-Hermes-Signature: sha256=<hex>` is
+ * HMAC-SHA256 with the shared secret over `<timestamp>.<raw body>`, and `X-Hermes-Timestamp` is
+ * the sender's clock in Unix seconds. A receiver refuses a bad signature, a timestamp more than
+ * `MAX_SKEW_S` away from its clock, and a signature it has already accepted (replay).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Header names. */
+export const SIGNATURE_HEADER = 'x-hermes-signature';
+export const TIMESTAMP_HEADER = 'x-hermes-timestamp';
+/** Largest accepted clock difference, seconds. */
+export const MAX_SKEW_S = 300;
+
+/** `sha256=<hex>` for a body sent at `timestamp` (Unix seconds). */
+export function sign(secret: string, timestamp: number, body: string | Buffer): string {
+  const mac = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+  return `sha256=${mac}`;
+}
+
+/** Headers that sign `body` now. */
+export function signedHeaders(secret: string, body: string, now = Date.now()): Record<string, string> {
+  const ts = Math.floor(now / 1000);
+  return { [TIMESTAMP_HEADER]: String(ts), [SIGNATURE_HEADER]: sign(secret, ts, body) };
+}
+
+/** Why a request was refused. */
+export type VerifyFailure = 'missing' | 'bad_timestamp' | 'stale' | 'bad_signature' | 'replayed';
+
+/** Verifies signatures and remembers accepted ones for `MAX_SKEW_S` (replay protection). */
+export class SignatureVerifier {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly secret: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Checks one request.
+   * @returns true, or the reason it is refused.
+   */
+  verify(
+    timestampHeader: string | undefined,
+    signatureHeader: string | undefined,
+    body: Buffer,
+  ): true | VerifyFailure {
+    if (!timestampHeader || !signatureHeader) return 'missing';
+    if (!/^\d{1,12}$/.test(timestampHeader)) return 'bad_timestamp';
+    const ts = Number(timestampHeader);
+    const nowS = Math.floor(this.now() / 1000);
+    if (Math.abs(nowS - ts) > MAX_SKEW_S) return 'stale';
+    const expected = Buffer.from(sign(this.secret, ts, body));
+    const given = Buffer.from(signatureHeader.trim());
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'bad_signature';
+    for (const [sig, at] of this.seen) if (nowS - at > MAX_SKEW_S * 2) this.seen.delete(sig);
+    if (this.seen.has(signatureHeader)) return 'replayed';
+    this.seen.set(signatureHeader, nowS);
+    return true;
+  }
+}
