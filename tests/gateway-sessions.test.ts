@@ -214,6 +214,8 @@ describe('approvals', () => {
       await resolvedSeen.promise; // answers only after it was told someone else did: refused
       return { choice: 'deny' };
     });
+    const order: string[] = [];
+    second.c.onFrame((f) => order.push(typeof f.method === 'string' ? f.method : `answer ${String(f.id)}`));
     const snap2 = await second.c.call('session.attach', { session_id: sid });
     if (snap2.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap2.open_requests).toHaveLength(1);
@@ -221,6 +223,11 @@ describe('approvals', () => {
     expect(open1.kind).toBe('approval');
     expect(String(open1.params.command)).toBe(`rm -rf ${dir}`);
     expect(await secondGot.promise).toBe(open1.request_id);
+    // the snapshot listing the request arrives before the request itself
+    expect(order.filter((m) => m !== 'event').slice(0, 2)).toEqual([
+      expect.stringMatching(/^answer /),
+      'approval.request',
+    ]);
 
     const first = await client('ap-first');
     first.c.onServerRequest('approval.request', () => ({ choice: 'once' }));

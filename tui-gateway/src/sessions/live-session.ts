@@ -273,7 +273,9 @@ export class LiveSession {
       if (sinceSeq !== undefined) result.truncated = true; // a seq from the future: another epoch
     }
     // After the result is queued by the caller, hand this client the questions still waiting.
-    queueMicrotask(() => this.requests.sendOpenTo(conn));
+    // (A microtask ran before the dispatcher's `await handler()` resumed: the server requests
+    // reached the client ahead of the snapshot that lists them.)
+    setImmediate(() => this.requests.sendOpenTo(conn));
     if (isNew) this.emit('session.info', { session: this.info() });
     return result;
   }
