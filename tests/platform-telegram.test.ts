@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionDB } from '@hermes/core/state/session-db';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
@@ -47,6 +48,8 @@ beforeAll(async () => {
       '    allowed_users: [111, 222]',
       '    edit_interval_ms: 150',
       '    reset: { mode: none }',
+      'gateway:',
+      '  drain_timeout: 2',
     ].join('\n'),
   });
   const started = await runHermes(root, ['gateway', 'start']);
@@ -152,6 +155,28 @@ describe('Telegram platform', () => {
       expect(existsSync(junk)).toBe(false);
     } finally {
       await tui.close();
+    }
+  });
+
+  it('shutdown tells a chat with a running turn, drains, and leaves the session resumable', async () => {
+    model.push({ hang: true, text: 'working on it' });
+    tg.userMessage({ chatId: 222, userId: 222, name: 'Ben', text: 'a long task' });
+    await waitFor(
+      () => model.requests.find((r) => JSON.stringify(r.body.messages).includes('a long task')),
+      'the model call',
+    );
+    const stopped = await runHermes(root, ['gateway', 'stop']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(botTexts(222)).toContain(
+      'The agent is restarting; your request will be picked up again when it is back.',
+    );
+    expect(botTexts(222)).toContain('working on it\n[stopped]'); // the streamed message, finished
+    const db = SessionDB.open(join(root, 'state.db'), { readonly: true });
+    try {
+      const ben = db.listSessions({ source: 'telegram' }).find((s) => s.title === 'telegram · Ben')!;
+      expect(['interrupted', 'resume_pending']).toContain(ben.state); // recovered or continued at the next start
+    } finally {
+      db.close();
     }
   });
 });

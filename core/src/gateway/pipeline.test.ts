@@ -279,4 +279,31 @@ describe('MessagePipeline', () => {
     expect(seen).toEqual(['session:start', 'agent:start', 'agent:end', 'command:help']);
     expect(logs.filter((l) => l.includes('hook bad failed'))).toHaveLength(3);
   });
+
+  it('interrupt_on_message: a new message stops the running turn; /stop does too', async () => {
+    const { adapter } = setup(
+      { allowed_users: ['alice'], interrupt_on_message: true, edit_interval_ms: 100 },
+      { edit: true },
+    );
+    /** The final text of every message, in order of first appearance. */
+    const finals = (): string[] => {
+      const byId = new Map<string, string>();
+      for (const s of adapter.sent) if (s.op === 'send' || s.op === 'edit') byId.set(s.id, s.text);
+      return [...byId.values()];
+    };
+    const streamed = (prefix: string) => adapter.waitFor((s) => s.op === 'send' && s.text.startsWith(prefix));
+    model.push({ hang: true, text: 'partial answer' }, { text: 'the new answer' });
+    const first = adapter.receive({ source: dm('alice'), text: 'long job' });
+    await streamed('partial answer');
+    await adapter.receive({ source: dm('alice'), text: 'never mind, this instead' });
+    await first;
+    expect(finals()).toEqual(['partial answer\n[stopped]', 'the new answer']);
+
+    model.push({ hang: true, text: 'again partial' });
+    const third = adapter.receive({ source: dm('alice'), text: 'another long job' });
+    await streamed('again partial');
+    await adapter.receive({ source: dm('alice'), text: '/stop' });
+    await third;
+    expect(finals().slice(2)).toEqual(['again partial\n[stopped]', 'Stopping.']);
+  });
 });
