@@ -306,4 +306,22 @@ describe('MessagePipeline', () => {
     await third;
     expect(finals().slice(2)).toEqual(['again partial\n[stopped]', 'Stopping.']);
   });
+
+  it('adapters render tool events their way; a rendering failure is logged, the turn goes on', async () => {
+    const { adapter, logs } = setup({ allowed_users: ['alice'] });
+    let calls = 0;
+    adapter.formatEvent = (ev) => {
+      if (ev.type === 'tool.start') return `⚙ ${String(ev.payload.name)}`;
+      if (ev.type === 'tool.complete') {
+        calls++;
+        throw new Error('renderer bug');
+      }
+      return null;
+    };
+    model.push({ toolCalls: [{ name: 'todo', arguments: { todos: [] } }] }, { text: 'all done' });
+    await adapter.receive({ source: dm('alice'), text: 'plan' });
+    expect(adapter.texts()).toEqual(['⚙ todo', 'all done']);
+    expect(calls).toBe(1);
+    expect(logs.some((l) => l.includes('event rendering failed: renderer bug'))).toBe(true);
+  });
 });
