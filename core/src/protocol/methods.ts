@@ -38,7 +38,10 @@ export const InitializeResult = z.object({
 export const SessionCreateParams = z.object({
   profile: ProfileName.optional(),
   /** Where the session comes from (`tui`, `cli` …); default `tui`. */
-  source: z.string().regex(/^[a-z0-9_:-]{1,32}$/).optional(),
+  source: z
+    .string()
+    .regex(/^[a-z0-9_:-]{1,32}$/)
+    .optional(),
   cwd: z.string().optional(),
   title: z.string().optional(),
   model: z.string().optional(),
@@ -153,6 +156,25 @@ export const SlashExecResult = z.object({
   handled: z.boolean(),
 });
 
+/** Name of a secret in a home's `.env`: an environment-variable name such as `OPENROUTER_API_KEY`. */
+const SecretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'not a valid secret name');
+export const SecretsSetParams = z.object({
+  profile: ProfileName.optional(),
+  name: SecretName,
+  /** Written to the profile's `.env` (mode 0600); never logged, never sent back. */
+  value: z
+    .string()
+    .min(1)
+    .max(8192)
+    .regex(/^[^\r\n\0]*$/, 'must be one line'),
+});
+export const SecretsStatusParams = z.object({
+  profile: ProfileName.optional(),
+  names: z.array(SecretName).min(1).max(32),
+});
+/** Which of the asked secrets have a value (in the profile's `.env` or the daemon's environment). */
+export const SecretsStatusResult = z.object({ set: z.record(z.string(), z.boolean()) });
+
 export const PingResult = z.object({ pong: z.literal(true), time: z.number() });
 
 /** `gateway.status`: what `hermes gateway status` prints (issue 3 "Process and discovery"). */
@@ -208,6 +230,8 @@ export const Methods = {
   'model.set': { params: ModelSetParams, result: ModelSetResult },
   'profile.list': { params: Empty.optional(), result: ProfileListResult },
   'slash.exec': { params: SlashExecParams, result: SlashExecResult },
+  'secrets.set': { params: SecretsSetParams, result: Ok },
+  'secrets.status': { params: SecretsStatusParams, result: SecretsStatusResult },
   'cron.list': { params: CronListParams, result: CronListResult },
   'cron.pause': { params: CronJobRef, result: CronJobResult },
   'cron.resume': { params: CronJobRef, result: CronJobResult },

@@ -1,0 +1,25 @@
+/**
+ * RPC handlers for a profile's secrets (`.env`): `secrets.set` writes one key (the TUI's first-run
+ * model setup sends the API key the user typed), `secrets.status` says which keys have a value.
+ * A value is written 0600 through core's `setSecret`, never logged, and never sent to a client.
+ */
+import { lookupSecret, setSecret } from '@hermes/core/config/secrets';
+import type { HandlerRegistry } from '../rpc/types.js';
+import type { SessionRegistry } from './session-registry.js';
+
+/** Registers `secrets.set` and `secrets.status` on the daemon's dispatcher. */
+export function registerSecretsHandlers(rpc: HandlerRegistry, sessions: SessionRegistry): void {
+  rpc.register('secrets.set', async (p, conn) => {
+    const profile = sessions.profile(p.profile ?? conn.profile);
+    profile.home.ensure();
+    setSecret(profile.home, p.name, p.value);
+    // sessions created from now on read the new key
+    profile.reload();
+    return { ok: true as const };
+  });
+
+  rpc.register('secrets.status', async (p, conn) => {
+    const secrets = sessions.profile(p.profile ?? conn.profile).secrets;
+    return { set: Object.fromEntries(p.names.map((n) => [n, lookupSecret(secrets, n) !== undefined])) };
+  });
+}
