@@ -271,10 +271,11 @@ export async function removeJob(ctx: CronContext, ref: string): Promise<CronJob>
 }
 
 /**
- * Makes a job due now, so the next tick (within a minute in the daemon) runs it; the schedule
- * continues as before afterwards. Used by the `cronjob` tool's `run` (a chat turn does not wait
- * for a whole agent run). `hermes cron run` runs at once instead (see tick.ts `runJobNow`).
- * @throws CronJobError for an unknown or completed job.
+ * Makes a job due now, so the next tick (within a minute in the daemon) runs it. A cron job then
+ * continues at its next regular time; an interval job's cadence restarts from this run. Used by
+ * the `cronjob` tool's `run` (a chat turn does not wait for a whole agent run); `hermes cron run`
+ * runs at once instead (tick.ts `runJobNow`).
+ * @throws CronJobError for an unknown, paused, completed or failed job.
  */
 export async function triggerJob(ctx: CronContext, ref: string): Promise<CronJob> {
   const { now, store } = cronRuntime(ctx);
@@ -283,9 +284,8 @@ export async function triggerJob(ctx: CronContext, ref: string): Promise<CronJob
       const job = findJob(jobs, ref);
       if (job.state === 'completed' || job.state === 'error')
         throw new CronJobError(`job ${job.id} is ${job.state}; edit its schedule to run it again`);
-      const current = ms(job.next_run_at);
-      if (!(current <= now)) job.next_run_at = iso(now);
       if (job.state === 'paused') throw new CronJobError(`job ${job.id} is paused; resume it first`);
+      if (!(ms(job.next_run_at) <= now)) job.next_run_at = iso(now);
       return structuredClone(job);
     },
     { repairCorrupt: true },
