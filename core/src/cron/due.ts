@@ -5,7 +5,8 @@
  *
  * For every enabled, scheduled job whose `next_run_at` has come:
  * - a run marker of a process that no longer exists (killed during a run) is cleared and the run
- *   recorded as interrupted; a marker of a live process means the job is still running: this
+ *   recorded as interrupted (only markers of this host can be checked; another host's marker is
+ *   trusted until that host clears it); a marker of a live process means the job is still running: this
  *   occurrence is skipped (and the next time advanced, so runs never pile up);
  * - a one-shot due less than 2 minutes ago fires; later than that it is not run (state `error`,
  *   `last_status` `error`, reason "missed");
