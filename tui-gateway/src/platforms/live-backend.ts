@@ -43,6 +43,8 @@ interface Turn {
   sink: TurnSink;
   started: boolean;
   text: string;
+  /** Message of the turn's `error` event, if any. */
+  error?: string;
   resolve: (o: TurnOutcome) => void;
 }
 
@@ -112,13 +114,17 @@ class PlatformConnection implements Connection {
     const turn = this.current;
     if (!turn) return;
     if (ev.type === 'turn.end') {
-      this.finish(turn, { status: String(p.status ?? 'error'), text: turn.text });
+      this.finish(turn, {
+        status: String(p.status ?? 'error'),
+        text: turn.text,
+        ...(turn.error ? { error: turn.error } : {}),
+      });
       return;
     }
     if (ev.type === 'message.complete') turn.text = String(p.text ?? '');
     if (ev.type === 'session.usage' && typeof p.context_tokens === 'number')
       this.onUsage(this.live.id, p.context_tokens);
-    if (ev.type === 'error' && !turn.text) turn.text = '';
+    if (ev.type === 'error' && typeof p.message === 'string') turn.error = p.message;
     try {
       turn.sink.onEvent({ type: ev.type, payload: p });
     } catch {
