@@ -17,6 +17,7 @@ import { statSync } from 'node:fs';
 import { loadConfig } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { fireDue, runJobNow, tick, type TickOptions } from '@hermes/core/cron/tick';
+import type { CronDelivery } from '@hermes/core/cron/delivery';
 import type { CronContext } from '@hermes/core/cron/jobs';
 import { CronStore } from '@hermes/core/cron/store';
 import {
@@ -42,6 +43,12 @@ export interface CronServiceOptions {
   shutdownSignal?: AbortSignal;
   /** Replaces model clients (tests). */
   modelClientFactory?: (home: HermesHome, model?: string) => ModelClient;
+  /**
+   * Delivery of a profile's results (default: core's `createCronDelivery`, which serves `local`
+   * and files and reports platform targets as not available yet). The messaging gateway passes
+   * one built with its `PlatformSender`.
+   */
+  delivery?: (home: HermesHome) => CronDelivery;
   /** Overrides `cron.tick_interval` of the default profile, ms (tests). */
   intervalMs?: number;
   /** Overrides `cron.trigger` of the default profile. */
@@ -170,6 +177,7 @@ export class CronService {
       signal: this.abort.signal,
       onChanged: (reason, ids) => this.notify(profile, reason, ids),
       ...(factory ? { modelClient: (job: CronJob) => factory(home, job.model ?? undefined) } : {}),
+      ...(this.opts.delivery ? { delivery: this.opts.delivery(home) } : {}),
     };
   }
 
