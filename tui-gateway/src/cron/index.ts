@@ -3,6 +3,7 @@
  * registers the `cron.*` methods, starts the trigger and stops it on shutdown; `withCronSlash`
  * routes `/cron …` of `slash.exec` to cron and everything else to the session layer's handler.
  */
+import type { CronDelivery } from '@hermes/core/cron/delivery';
 import type { HermesHome } from '@hermes/core/home/home';
 import type { ModelClient } from '@hermes/core/model/types';
 import type { DaemonContext } from '../lifecycle/daemon.js';
@@ -18,6 +19,8 @@ export interface StartCronOptions {
   profiles: () => string[];
   modelClientFactory?: (home: HermesHome, model?: string) => ModelClient;
   intervalMs?: number;
+  /** Delivery per profile (the messaging gateway's platform sender); default local and files only. */
+  delivery?: (home: HermesHome) => CronDelivery;
 }
 
 /**
@@ -34,6 +37,7 @@ export function startCron(rpc: HandlerRegistry, ctx: DaemonContext, opts: StartC
     shutdownSignal: ctx.shutdownSignal,
     ...(opts.modelClientFactory ? { modelClientFactory: opts.modelClientFactory } : {}),
     ...(opts.intervalMs ? { intervalMs: opts.intervalMs } : {}),
+    ...(opts.delivery ? { delivery: opts.delivery } : {}),
   });
   registerCronHandlers(rpc, service);
   void service.start().catch((err: unknown) => ctx.log.error('cron: start failed', err));
