@@ -4,6 +4,7 @@
  * and the cron ticker (`./cron/`: `cron.*` methods, `/cron`, drained with the sessions).
  */
 import { startCron, withCronSlash, type CronService } from './cron/index.js';
+import { cronDeliveryWithPlatforms } from './cron/platform-delivery.js';
 import type { DaemonOptions } from './lifecycle/daemon.js';
 import { withPlatformAdapters } from './platforms/adapter-host.js';
 import { listProfileNames, ProfileRuntime } from './sessions/profile-runtime.js';
@@ -82,6 +83,7 @@ export async function defaultDaemonHooks(
           ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
           : {}),
         ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
+        delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
       });
       registerSessionHandlers(withCronSlash(rpc, cron), registry);
       registerSecretsHandlers(rpc, registry);

@@ -1,0 +1,45 @@
+/**
+ * Cron delivery to chat platforms through the messaging gateway (issue 7 "delivered … to a
+ * platform"; issue 6 delivery targets): `local`/`file:` stay with cron's own delivery, platform
+ * targets go through `deliverMessage`, which uses the daemon's connected adapter when there is
+ * one and the platform's standalone sender otherwise.
+ */
+import { loadConfig } from '@hermes/core/config/config-file';
+import { loadSecrets } from '@hermes/core/config/secrets';
+import {
+  createCronDelivery,
+  type CronDelivery,
+  type CronMessage,
+  type PlatformSender,
+} from '@hermes/core/cron/delivery';
+import { deliverMessage } from '@hermes/core/gateway/delivery';
+import { platformRegistry } from '@hermes/core/gateway/registry';
+import { registerBundledPlatforms } from '../platforms/bundled.js';
+import type { HermesHome } from '@hermes/core/home/home';
+
+/** A `PlatformSender` for one profile home. */
+export function platformSender(home: HermesHome, log?: (line: string) => void): PlatformSender {
+  registerBundledPlatforms();
+  return {
+    supports: (platform) => platformRegistry.isRegistered(platform),
+    async send(target, msg: CronMessage) {
+      const text = [target.platform, target.chatId, target.threadId].filter(Boolean).join(':');
+      const r = await deliverMessage(
+        { target: text, text: msg.text, jobId: msg.job.id, jobName: msg.job.name },
+        {
+          profile: home.profile,
+          home,
+          config: loadConfig(home),
+          secrets: loadSecrets(home),
+          ...(log ? { log } : {}),
+        },
+      );
+      if (!r.ok) throw new Error(r.error ?? `delivery to ${r.target} failed`);
+    },
+  };
+}
+
+/** Cron's delivery for a home with platform targets wired to the messaging gateway. */
+export function cronDeliveryWithPlatforms(home: HermesHome, log?: (line: string) => void): CronDelivery {
+  return createCronDelivery(home, platformSender(home, log));
+}
