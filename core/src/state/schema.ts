@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { SessionDBError } from './errors.js';
 
 /** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
 export const CORE_DDL = `
@@ -58,7 +58,9 @@ export const FTS_TRIGGERS = ['messages_fts_ai', 'messages_fts_ad', 'messages_fts
 /**
  * The FTS5 index (external content: it stores only the inverted index, the text stays in
  * `messages`) and its triggers. unicode61 splits on punctuation, so `gpt-4o` is indexed as the
- * tokens `gpt`, `4o`, which the quoted phrase `"gpt-4o"` matches (fts-query.ts).
+ * tokens `gpt`, `4o`, which the quoted phrase `"gpt-4o"` matches (fts-query.ts). Rows whose
+ * status is `streaming` (a reply still being written, checkpointed every 250 ms) are not indexed
+ * until they get their final status, so the checkpoint does not re-index the whole text each time.
  */
 export const FTS_DDL = `
 CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
@@ -68,17 +70,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
 );
 CREATE TRIGGER IF NOT EXISTS messages_fts_ai AFTER INSERT ON messages BEGIN
   INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+  SELECT new.id, new.content, new.tool_name, new.tool_calls WHERE new.status IS NOT 'streaming';
 END;
 CREATE TRIGGER IF NOT EXISTS messages_fts_ad AFTER DELETE ON messages BEGIN
   INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+  SELECT 'delete', old.id, old.content, old.tool_name, old.tool_calls WHERE old.status IS NOT 'streaming';
 END;
-CREATE TRIGGER IF NOT EXISTS messages_fts_au AFTER UPDATE OF content, tool_name, tool_calls ON messages BEGIN
+CREATE TRIGGER IF NOT EXISTS messages_fts_au AFTER UPDATE OF content, tool_name, tool_calls, status ON messages BEGIN
   INSERT INTO messages_fts(messages_fts, rowid, content, tool_name, tool_calls)
-  VALUES ('delete', old.id, old.content, old.tool_name, old.tool_calls);
+  SELECT 'delete', old.id, old.content, old.tool_name, old.tool_calls WHERE old.status IS NOT 'streaming';
   INSERT INTO messages_fts(rowid, content, tool_name, tool_calls)
-  VALUES (new.id, new.content, new.tool_name, new.tool_calls);
+  SELECT new.id, new.content, new.tool_name, new.tool_calls WHERE new.status IS NOT 'streaming';
 END;
 `;
 
@@ -141,6 +143,9 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
     throw newerSchemaError(file, before.version);
   }
   db.exec(CORE_DDL);
+  // v1 → v2: the sync triggers skip `streaming` rows (a partial reply rewritten every 250 ms is
+  // indexed once, when it is final), so the old triggers are replaced.
+  if (before.version === 1) for (const t of FTS_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${t}`);
   db.exec(FTS_DDL);
   let rebuiltFts = false;
   if (before.version !== 0 && (!before.hasFts || !before.hasTriggers)) {
