@@ -130,12 +130,15 @@ describe('replay', () => {
     // events.since reads the ring without joining the fan-out
     const peek = await k2.c.call('session.events.since', { session_id: sid, since_seq: lastSeq });
     expect(peek.truncated).toBe(false);
+    // the staying client may not have received the newest of those events yet
+    await a.until((e) => e.session_id === sid && e.seq >= peek.seq, 'the staying client to catch up (peek)');
     expect(peek.events).toEqual(a.of(sid, lastSeq).filter((e) => e.seq <= peek.seq));
     const listed = await k2.c.call('session.list', {});
     expect(listed.sessions.find((s) => s.id === sid)?.clients).toBe(1);
     const r = await k2.c.call('session.attach', { session_id: sid, since_seq: lastSeq });
     if (r.kind !== 'replay') throw new Error(`expected a replay, got ${r.kind}`);
     expect(r.events[0]!.seq).toBe(lastSeq + 1);
+    await a.until((e) => e.session_id === sid && e.seq >= r.seq, 'the staying client to catch up (replay)');
     expect(r.events).toEqual(a.of(sid, lastSeq).filter((e) => e.seq <= r.seq));
     await a.until(is('turn.end', sid), 'turn.end');
     await k2.until(is('turn.end', sid), 'turn.end');
