@@ -2,7 +2,8 @@
  * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
  * 1. `--version` answers before anything heavy loads;
  * 2. the profile flag is resolved before any other code runs (seed 001 §3.1);
- * 3. yargs parses the rest; each command module imports its package only when it runs.
+ * 3. a plain `hermes tui` (the default command) runs without yargs;
+ * 4. yargs parses the rest; each command module imports its package only when it runs.
  */
 import { readFileSync } from 'node:fs';
 import { CliExit } from './context.js';
@@ -21,6 +22,13 @@ async function main(): Promise<number> {
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
   const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
+  // a plain `hermes tui` (also bare `hermes`) starts without loading yargs
+  const tui = await import('./commands/tui.js');
+  const plain = tui.plainTuiArgs(argv);
+  if (plain) {
+    await tui.runTuiCommand({ home, version }, plain);
+    return Number(process.exitCode ?? 0);
+  }
   const { buildCli } = await import('./cli.js');
   await buildCli({ home, version }, argv).parseAsync();
   return Number(process.exitCode ?? 0);

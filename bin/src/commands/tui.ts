@@ -2,7 +2,14 @@
  * `hermes tui [-p PROFILE] [--session ID | --continue | --new]` (issue 4 "Start and attach"): finds
  * the daemon through the discovery file, starts it when absent (and waits until it answers), then
  * runs the Ink TUI attached to it. Also the default command (`hermes` alone, `npm start`).
+ *
+ * Start-up speed matters here (issue 4 bench: launch to composer ≤ 350 ms), so a plain `hermes
+ * tui` skips yargs (`plainTuiArgs`, called by main.ts), a running daemon is recognised from its
+ * discovery file without loading the daemon's client (zod, the protocol schemas), and config.yaml
+ * is only parsed when it mentions the one setting read here.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 
@@ -10,6 +17,85 @@ import type { CliContext } from '../context.js';
 export async function daemonCommand(): Promise<string[]> {
   const { realpathSync } = await import('node:fs');
   return [process.execPath, realpathSync(process.argv[1]!), 'gateway', 'run', '--detached'];
+}
+
+/** Options of one `hermes tui` run. */
+export interface TuiArgs {
+  session?: string;
+  new?: boolean;
+  continue?: boolean;
+}
+
+/**
+ * Reads argv (profile flag already removed) when it is a plain `hermes tui` or bare `hermes` with
+ * only the TUI's own options; null for anything else (help, other commands, unknown or conflicting
+ * options), which yargs then parses and reports.
+ */
+export function plainTuiArgs(argv: readonly string[]): TuiArgs | null {
+  const rest = argv[0] === 'tui' ? argv.slice(1) : argv;
+  const out: TuiArgs = {};
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (a === '-n' || a === '--new') out.new = true;
+    else if (a === '-c' || a === '--continue') out.continue = true;
+    else if ((a === '-s' || a === '--session') && rest[i + 1] !== undefined && !rest[i + 1]!.startsWith('-'))
+      out.session = rest[++i]!;
+    else if (a.startsWith('--session=') && a.length > 10) out.session = a.slice(10);
+    else return null;
+  }
+  const chosen = [out.session !== undefined, Boolean(out.new), Boolean(out.continue)].filter(Boolean);
+  return chosen.length > 1 ? null : out;
+}
+
+/**
+ * True when the discovery file names a live daemon process. On Linux the pid's command line must
+ * also be a gateway's (a reused pid is not taken for the daemon); elsewhere a live pid is enough —
+ * the TUI keeps reconnecting if it is not answering.
+ */
+export function daemonSeemsRunning(root: string): boolean {
+  let pid: unknown;
+  try {
+    pid = (JSON.parse(readFileSync(join(root, 'tui-gateway.json'), 'utf8')) as { pid?: unknown }).pid;
+    if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('gateway');
+  } catch {
+    return false;
+  }
+}
+
+/** `tui.alternate_screen` of the profile's config (parsed only when the file mentions it). */
+async function alternateScreen(ctx: CliContext): Promise<boolean> {
+  try {
+    if (!readFileSync(ctx.home.configFile, 'utf8').includes('alternate_screen')) return false;
+    const { loadConfig } = await import('@hermes/core/config/config-file');
+    return loadConfig(ctx.home).tui.alternate_screen;
+  } catch {
+    return false; // no file, or a broken config: the daemon reports that on attach
+  }
+}
+
+/** Starts the daemon when it is not running, then runs the TUI until the user exits. */
+export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
+  if (!daemonSeemsRunning(ctx.home.root)) {
+    const { startBackground } = await import('@hermes/tui-gateway/lifecycle/control');
+    await startBackground({ root: ctx.home.root, command: await daemonCommand(), timeoutMs: 20_000 });
+  }
+  const altScreen = await alternateScreen(ctx);
+  const { runTui } = await import('@hermes/ui-tui/run');
+  await runTui({
+    root: ctx.home.root,
+    profile: ctx.home.profile,
+    version: ctx.version,
+    mode: args.session !== undefined ? 'session' : args.new ? 'new' : 'continue',
+    ...(args.session !== undefined ? { session: args.session } : {}),
+    altScreen,
+  });
 }
 
 /** Builds the `tui` command (also `$0`). */
@@ -36,25 +122,11 @@ export function tuiCommand(ctx: CliContext): CommandModule {
           }
           return true;
         }),
-    handler: async (argv) => {
-      const { startBackground } = await import('@hermes/tui-gateway/lifecycle/control');
-      await startBackground({ root: ctx.home.root, command: await daemonCommand(), timeoutMs: 20_000 });
-      const { loadConfig } = await import('@hermes/core/config/config-file');
-      let altScreen = false;
-      try {
-        altScreen = loadConfig(ctx.home).tui.alternate_screen;
-      } catch {
-        /* the daemon reports a broken config on attach */
-      }
-      const { runTui } = await import('@hermes/ui-tui');
-      await runTui({
-        root: ctx.home.root,
-        profile: ctx.home.profile,
-        version: ctx.version,
-        mode: argv.session !== undefined ? 'session' : argv.new ? 'new' : 'continue',
+    handler: async (argv) =>
+      runTuiCommand(ctx, {
         ...(argv.session !== undefined ? { session: String(argv.session) } : {}),
-        altScreen,
-      });
-    },
+        ...(argv.new ? { new: true } : {}),
+        ...(argv.continue ? { continue: true } : {}),
+      }),
   };
 }

@@ -15,7 +15,10 @@ afterEach(() => {
   for (const c of controllers.splice(0)) c.dispose();
 });
 
-async function app(setup: (client: FakeClient) => void = () => {}) {
+async function app(
+  setup: (client: FakeClient) => void = () => {},
+  props: Partial<Parameters<typeof App>[0]> = {},
+) {
   const client = new FakeClient();
   setup(client);
   const controller = new SessionController({ client, cwd: '/work', throttleMs: 0, ready: loadMarkdown() });
@@ -28,6 +31,8 @@ async function app(setup: (client: FakeClient) => void = () => {}) {
       writeRaw={(d) => raw.push(d)}
       onExit={() => exited++}
       exitWindowMs={5_000}
+      probeLocal={async () => []}
+      {...props}
     />,
   );
   await controller.start({ mode: 'continue' });
@@ -215,5 +220,70 @@ describe('App', () => {
     await client.attach('s1');
     await waitFor(() => client.callsTo('prompt.submit').length === 1);
     expect(client.callsTo('prompt.submit')[0]).toEqual({ session_id: 's1', text: 'later' });
+  });
+
+  it('/history N prints older messages of the session from session.history', async () => {
+    const older = [stored('user', 'first ever question'), stored('assistant', 'first ever answer')];
+    const recent = stored('user', 'latest question');
+    const { r, client } = await app((c) => {
+      c.handlers.set('session.attach', () => snapshotResult({ messages: [recent], has_more: true }));
+      c.handlers.set('session.history', () => ({ messages: older, has_more: false }));
+    });
+    await r.waitFor('› latest question');
+    await r.press('/history 2', keys.enter);
+    const f = await r.waitFor('end of earlier messages');
+    expect(client.callsTo('session.history')).toEqual([{ session_id: 's1', before: recent.id, limit: 2 }]);
+    expect(f).toContain('── 2 earlier messages of this session ──');
+    expect(f.indexOf('first ever answer')).toBeGreaterThan(f.indexOf('latest question'));
+    await r.press('/history', keys.enter);
+    await r.waitFor('No older messages in this session.');
+    await r.press('/history x', keys.enter);
+    await r.waitFor('Usage: /history [N]');
+  });
+
+  it('Ctrl+G edits the composer text in the external editor; a failure is shown', async () => {
+    const results = [{ text: 'from the editor' }, { error: 'The editor (vi) exited with 1' }];
+    const { r, client } = await app(undefined, { editExternally: () => results.shift()! });
+    await r.press('draft', '\u0007');
+    await r.waitFor('› from the editor');
+    await r.press('\u0007');
+    await r.waitFor('The editor (vi) exited with 1');
+    await r.press(keys.enter);
+    await waitFor(() => client.callsTo('prompt.submit').length === 1);
+    expect(client.callsTo('prompt.submit')[0]).toEqual({ session_id: 's1', text: 'from the editor' });
+  });
+
+  it('with no model configured, shows the setup card instead of the composer and saves the choice', async () => {
+    const { r, client } = await app(
+      (c) => {
+        c.handlers.set('config.get', () => ({ value: { default: '', provider: 'auto' } }));
+        c.handlers.set('secrets.status', (p) => ({
+          set: Object.fromEntries((p.names as string[]).map((n) => [n, false])),
+        }));
+        c.handlers.set('config.set', () => ({ ok: true }));
+        c.handlers.set('secrets.set', () => ({ ok: true }));
+        c.handlers.set('model.list', () => ({ models: [], current: 'llama3.2' }));
+      },
+      {
+        probeLocal: async () => [
+          { name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3.2'] },
+        ],
+      },
+    );
+    const f = await r.waitFor('Ollama (running here)');
+    expect(f).toContain('No model is configured for profile "default" yet');
+    expect(f).not.toContain('Type a message');
+    expect(client.callsTo('session.attach')).toEqual([]);
+    await r.press('1');
+    await r.waitFor('Which model?');
+    await r.press(keys.enter);
+    await waitFor(() => client.callsTo('session.attach').length === 1);
+    await r.waitFor('Model set up: llama3.2 at http://127.0.0.1:11434/v1');
+    await r.waitFor('Type a message');
+    expect(client.callsTo('config.set')).toEqual([
+      { key: 'model.provider', value: 'custom' },
+      { key: 'model.base_url', value: 'http://127.0.0.1:11434/v1' },
+      { key: 'model.default', value: 'llama3.2' },
+    ]);
   });
 });

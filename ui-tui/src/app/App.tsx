@@ -10,14 +10,17 @@ import { ApprovalCard } from '../components/ApprovalCard.js';
 import { ClarifyPrompt } from '../components/ClarifyPrompt.js';
 import { Composer } from '../components/Composer.js';
 import { useColumns, useNow, useRows } from '../components/hooks.js';
+import { ModelSetup } from '../components/ModelSetup.js';
 import { Picker, type PickerItem } from '../components/Picker.js';
 import { StatusBar } from '../components/StatusBar.js';
 import { StreamingMessage } from '../components/StreamingMessage.js';
 import { theme } from '../components/theme.js';
 import { ToolLine } from '../components/ToolLine.js';
 import { Transcript } from '../components/Transcript.js';
+import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe.js';
 import type { InputHistory } from '../state/input-history.js';
 import { errorText, type SessionController } from './controller.js';
+import type { EditResult } from './external-editor.js';
 import { runInput } from './slash.js';
 
 /** Props of `App`. */
@@ -33,6 +36,11 @@ export interface AppProps {
   exitWindowMs?: number;
   /** Called when the user exits, before the app unmounts. */
   onExit?: () => void;
+  /** Ctrl+G: edits text in `$EDITOR` (runTui passes `editExternally` with the terminal handover). */
+  editExternally?: (text: string) => EditResult;
+  /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
+  probeLocal?: () => Promise<FoundServer[]>;
+  probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
 }
 
 interface PickerState {
@@ -49,6 +57,9 @@ export function App({
   writeRaw = (d) => process.stdout.write(d),
   exitWindowMs = 2000,
   onExit,
+  editExternally,
+  probeLocal = () => probeLocalServers(),
+  probeUrl = (url) => probeServer(url, 3000),
 }: AppProps): React.JSX.Element {
   const store = controller.store;
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
@@ -66,7 +77,8 @@ export function App({
   const now = useNow(1000, state.tools.length > 0);
 
   const request = state.requests[0];
-  const composerActive = !request && !picker;
+  const setup = state.setup;
+  const composerActive = !request && !picker && !setup;
   const width = Math.max(20, cols);
 
   useEffect(() => {
@@ -115,6 +127,17 @@ export function App({
       setPicker({ title, items, onPick }),
   };
 
+  const onExternalEdit = editExternally
+    ? (text: string): string | null => {
+        const r = editExternally(text);
+        if ('error' in r) {
+          controller.notice(r.error, 'warn');
+          return null;
+        }
+        return r.text;
+      }
+    : undefined;
+
   const onSubmit = (text: string): void => {
     armedAt.current = 0;
     setExitArmed(false);
@@ -161,6 +184,16 @@ export function App({
             onAnswer={(answer) => controller.answerClarify(request.requestId, answer)}
           />
         ) : null}
+        {setup ? (
+          <ModelSetup
+            profile={setup.profile}
+            width={width}
+            onDone={(choice) => controller.completeModelSetup(choice)}
+            onSkip={() => controller.skipModelSetup()}
+            probeLocal={probeLocal}
+            probeUrl={probeUrl}
+          />
+        ) : null}
         {picker ? (
           <Picker
             title={picker.title}
@@ -177,19 +210,22 @@ export function App({
           <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
         ) : null}
         <Box marginTop={1} flexDirection="column">
-          <Composer
-            isActive={composerActive}
-            busy={state.busy}
-            width={width}
-            {...(history ? { history } : {})}
-            queued={state.queued}
-            onSubmit={onSubmit}
-            onEscape={onEscape}
-            onCtrlC={onCtrlC}
-            onExit={exit}
-            onToggleDetails={() => setToolDetails((v) => !v)}
-            placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
-          />
+          {setup ? null : (
+            <Composer
+              isActive={composerActive}
+              busy={state.busy}
+              width={width}
+              {...(history ? { history } : {})}
+              queued={state.queued}
+              onSubmit={onSubmit}
+              onEscape={onEscape}
+              onCtrlC={onCtrlC}
+              onExit={exit}
+              onToggleDetails={() => setToolDetails((v) => !v)}
+              {...(onExternalEdit ? { onExternalEdit } : {})}
+              placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+            />
+          )}
           <StatusBar
             profile={state.profile}
             model={state.session?.model || state.defaultModel}

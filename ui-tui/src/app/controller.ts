@@ -7,6 +7,7 @@
 import type { SessionInfo, ServerRequestMethod } from '@hermes/core/protocol';
 import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
 import type { GatewayClientLike, ServerRequestHandler } from '../client/types.js';
+import type { SetupChoice } from '../setup/model-setup.js';
 import {
   initialSessionState,
   requestView,
@@ -15,6 +16,7 @@ import {
 } from '../state/session-store.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
+import { ModelSetupFlow } from './setup-flow.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
 export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
@@ -58,10 +60,24 @@ export class SessionController {
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => number;
   private outbox: string[] = [];
+  /** The start in progress (connect, then the first attach or the setup card). */
+  private starting: Promise<void> | null = null;
+  private readonly setup: ModelSetupFlow;
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
     this.now = opts.now ?? Date.now;
+    const store = (): SessionState => this.state;
+    this.setup = new ModelSetupFlow({
+      client: opts.client,
+      get state() {
+        return store();
+      },
+      dispatch: (a) => this.dispatch(a),
+      notice: (text, tone) => this.notice(text, tone),
+      open: (target) => this.open(target),
+      refreshModel: () => this.refreshModel(),
+    });
     this.store = createStore(sessionReducer, initialSessionState(), {
       throttleMs: opts.throttleMs ?? 33,
       isUrgent,
@@ -98,17 +114,42 @@ export class SessionController {
 
   /** Connects (retrying until the daemon answers) and opens the start session. */
   async start(target: StartTarget): Promise<void> {
-    if (this.client.state !== 'connected') await this.client.connect({ retry: true });
-    await this.opts.ready;
+    const run = async (): Promise<void> => {
+      if (this.client.state !== 'connected') await this.client.connect({ retry: true });
+      await this.opts.ready;
+      await this.openOrSetup(target);
+    };
+    this.starting = run();
     try {
-      await this.open(target);
-    } catch (err) {
-      this.notice(errorText(err), 'error');
+      await this.starting;
+    } finally {
+      this.starting = null;
     }
+  }
+
+  /** Waits for the start session while it is being opened (input typed during start-up). */
+  private async attached(): Promise<void> {
+    if (!this.state.sessionId && this.starting) await this.starting.catch(() => {});
+  }
+
+  /** Opens the model setup card when the profile has no usable model, or when `force` (`/setup`). */
+  checkModelSetup(force = false): Promise<boolean> {
+    return this.setup.check(force);
+  }
+
+  /** Saves the setup choice through the daemon, closes the card and opens the waiting session. */
+  completeModelSetup(choice: SetupChoice): Promise<void> {
+    return this.setup.complete(choice);
+  }
+
+  /** Closes the setup card without a model (Esc). */
+  skipModelSetup(): void {
+    this.setup.skip();
   }
 
   /** Sends a prompt (queued by the daemon while a turn runs; kept here while disconnected). */
   async submit(text: string): Promise<void> {
+    await this.attached();
     const sessionId = this.state.sessionId;
     if (!sessionId || this.client.state !== 'connected') {
       this.outbox.push(text);
@@ -169,7 +210,25 @@ export class SessionController {
     this.dropAllWaiting();
     await this.client.switchProfile(profile);
     this.notice(`Profile: ${profile}`);
-    await this.open({ mode: 'continue' });
+    await this.openOrSetup({ mode: 'continue' }, true);
+  }
+
+  /**
+   * Prints up to `limit` stored messages older than the oldest one loaded (`/history [N]`). They
+   * follow what the terminal already shows, between a header and a footer (`<Static>` prints once
+   * and cannot insert above); the scrollback above keeps what was printed before.
+   */
+  async loadOlder(limit = 50): Promise<void> {
+    const { sessionId, oldestMessageId, hasMore } = this.state;
+    if (!sessionId) return this.notice('No session attached.', 'warn');
+    if (oldestMessageId === null || !hasMore) return this.notice('No older messages in this session.');
+    const r = await this.client.call('session.history', {
+      session_id: sessionId,
+      before: oldestMessageId,
+      limit,
+    });
+    if (this.state.sessionId !== sessionId) return;
+    this.dispatch({ type: 'older', messages: r.messages, hasMore: r.has_more });
   }
 
   /** Reads the profile's default model (shown in the status bar when the session names none). */
@@ -184,6 +243,7 @@ export class SessionController {
 
   /** Runs a command on the daemon (`slash.exec`) and shows its output. */
   async slashExec(command: string): Promise<void> {
+    await this.attached();
     const sessionId = this.state.sessionId;
     if (!sessionId) return this.notice('No session attached.', 'warn');
     const r = await this.client.call('slash.exec', { session_id: sessionId, command });
@@ -219,6 +279,15 @@ export class SessionController {
 
   private dispatch(action: SessionAction): void {
     this.store.dispatch(action);
+  }
+
+  /** Opens a session, or first the model setup when the profile has no usable model. */
+  private async openOrSetup(target: StartTarget, detachFirst = false): Promise<void> {
+    try {
+      await this.setup.openOrSetup(target, detachFirst);
+    } catch (err) {
+      this.notice(errorText(err), 'error');
+    }
   }
 
   private async open(target: StartTarget): Promise<void> {

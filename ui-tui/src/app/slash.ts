@@ -20,11 +20,15 @@ export interface SlashUi {
   openPicker(title: string, items: PickerItem[], onPick: (index: number) => void): void;
 }
 
+/** Messages `/history` prints by default, and at most. */
+export const HISTORY_DEFAULT = 50;
+export const HISTORY_MAX = 500;
+
 /** The keys, for /help. */
 export const KEY_HELP = [
   'Enter send · Shift+Enter / Alt+Enter / \\+Enter / Ctrl+J newline · ↑/↓ history',
   'Esc or Ctrl+C interrupt a turn · Ctrl+C twice on an empty composer or Ctrl+D exit (the turn keeps running)',
-  'Ctrl+O tool details · Tab completes a /command',
+  'Ctrl+O tool details · Ctrl+G edit the message in $EDITOR · Tab completes a /command',
 ];
 
 /** Help text: commands and keys. */
@@ -80,6 +84,17 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
         return await ctl.resume(args);
       case 'model':
         return await modelCommand(args, ctl, ui);
+      case 'setup':
+        if (!(await ctl.checkModelSetup(true)))
+          ctl.notice('The daemon cannot tell the model settings.', 'warn');
+        return;
+      case 'history': {
+        const n = args ? Number(args) : HISTORY_DEFAULT;
+        if (!Number.isInteger(n) || n < 1 || n > HISTORY_MAX) {
+          return ctl.notice(`Usage: /history [N] (1–${HISTORY_MAX}, default ${HISTORY_DEFAULT})`, 'warn');
+        }
+        return await ctl.loadOlder(n);
+      }
       case 'profile':
         return await profileCommand(args, ctl, ui);
       case 'clear':

@@ -58,7 +58,13 @@ describe('parseInput', () => {
 describe('completeCommands', () => {
   it('lists prefix matches first, then inner matches', () => {
     expect(completeCommands('/').length).toBe(COMMANDS.length);
-    expect(completeCommands('/s').map((c) => c.name)).toEqual(['sessions', 'resume', 'usage']);
+    expect(completeCommands('/s').map((c) => c.name)).toEqual([
+      'sessions',
+      'setup',
+      'resume',
+      'usage',
+      'history',
+    ]);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);
     expect(completeCommands('/ex').map((c) => c.name)).toEqual(['quit']);
   });

@@ -173,6 +173,28 @@ describe('Composer', () => {
     expect(calls).toEqual(['exit']);
   });
 
+  it('Ctrl+G hands the text to the external editor and shows what comes back', async () => {
+    const given: string[] = [];
+    const { r, sent } = await composer({
+      onExternalEdit: (t) => {
+        given.push(t);
+        return given.length === 1 ? `${t}\nwritten in the editor` : null;
+      },
+    });
+    await r.press('draft');
+    await r.waitFor('› draft');
+    await r.press('\u0007');
+    await r.waitFor('written in the editor');
+    expect(given).toEqual(['draft']);
+    expect(sent).toEqual([]);
+    await r.press('\u0007'); // the editor failed: the text is kept
+    await r.waitFor('written in the editor');
+    expect(given).toEqual(['draft', 'draft\nwritten in the editor']);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['draft\nwritten in the editor']);
+  });
+
   it('shows queued prompts', async () => {
     const { r } = await composer({ queued: [{ prompt_id: 'q1', text: 'do this next' }] });
     expect(r.text()).toContain('⏳ queued: do this next');

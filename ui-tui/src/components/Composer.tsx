@@ -5,7 +5,8 @@
  * accepts, Up/Down choose, Esc closes). Queued prompts are shown above it.
  *
  * Keys it does not use are handed to the App: Esc (`onEscape`), Ctrl+C (`onCtrlC`, after
- * clearing a non-empty composer when idle), Ctrl+D on an empty composer (`onExit`).
+ * clearing a non-empty composer when idle), Ctrl+D on an empty composer (`onExit`), Ctrl+G (the
+ * text goes to `$EDITOR` through `onExternalEdit` and comes back edited).
  */
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import { Box, Text, useInput, type Key } from 'ink';
@@ -37,6 +38,11 @@ export interface ComposerProps {
   onToggleDetails?: () => void;
   /** Called with the text whenever it changes. */
   onChange?: (text: string) => void;
+  /**
+   * Ctrl+G: edits the text in an external editor (`$EDITOR`) and returns the new text, or null
+   * to keep it (the editor failed).
+   */
+  onExternalEdit?: (text: string) => string | null;
 }
 
 const PASTE_START = '[200~';
@@ -147,6 +153,11 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     }
     if (key.ctrl && input === 'o') {
       props.onToggleDetails?.();
+      return;
+    }
+    if (key.ctrl && input === 'g') {
+      const edited = props.onExternalEdit?.(s.text);
+      if (edited !== null && edited !== undefined) update(ed.editorOf(cleanInput(edited)));
       return;
     }
     if (key.escape) {

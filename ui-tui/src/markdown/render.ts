@@ -24,11 +24,14 @@ const byWidth = new Map<string, Renderer>();
 /** Loads the markdown libraries (once); resolves when `renderMarkdown` renders for real. */
 export function loadMarkdown(): Promise<void> {
   loading ??= (async () => {
-    const [marked, mt, hl] = await Promise.all([
+    const [marked, mt, hlModule] = await Promise.all([
       import('marked'),
       import('marked-terminal'),
       import('cli-highlight'),
     ]);
+    // cli-highlight is CommonJS: its functions are named exports under Node, but only on
+    // `default` in the esbuild bundle (scripts/bundle.mjs)
+    const hl = typeof hlModule.highlight === 'function' ? hlModule : hlModule.default;
     libs = {
       Marked: marked.Marked,
       markedTerminal: mt.markedTerminal as unknown as Libs['markedTerminal'],

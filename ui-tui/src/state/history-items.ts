@@ -103,7 +103,11 @@ export function newDraftsAfter(
   shown: TranscriptItem[],
   drafts: ItemDraft[],
 ): { fresh: ItemDraft[]; gap: boolean } {
-  const shownKeys = shown.map(itemKey).filter((k): k is string => k !== null);
+  // messages printed by /history are older than the snapshot: never matched against it
+  const shownKeys = shown
+    .filter((i) => !i.older)
+    .map(itemKey)
+    .filter((k): k is string => k !== null);
   if (shownKeys.length === 0) return { fresh: drafts, gap: false };
   const keys = drafts.map(itemKey);
   const last = shownKeys[shownKeys.length - 1];

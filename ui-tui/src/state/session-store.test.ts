@@ -304,4 +304,32 @@ describe('sessionReducer', () => {
     expect(s.items).toEqual([]);
     expect(s.lastReply).toBe('reply');
   });
+
+  it('/history prints older messages after what is shown, between a header and a footer', () => {
+    const m1 = stored('user', 'oldest question');
+    const m2 = stored('assistant', 'oldest answer');
+    const m3 = stored('user', 'recent question');
+    const m4 = stored('assistant', 'recent answer');
+    let s = run([attach({ messages: [m3, m4], has_more: true })]);
+    expect(s.oldestMessageId).toBe(m3.id);
+    s = run([{ type: 'older', messages: [m1, m2], hasMore: false }], s);
+    expect(texts(s)).toEqual([
+      'user:recent question',
+      'assistant:recent answer',
+      'notice:── 2 earlier messages of this session ──',
+      'user:oldest question',
+      'assistant:oldest answer',
+      'notice:── end of earlier messages (the session starts here) ──',
+    ]);
+    expect(s.items.filter((i) => i.older).length).toBe(2);
+    expect(s.oldestMessageId).toBe(m1.id);
+    expect(s.hasMore).toBe(false);
+    expect(s.lastReply).toBe('recent answer');
+    // a refetch after a reconnect keeps the cursor and matches only the newest items
+    const m5 = stored('user', 'while away');
+    s = run([attach({ messages: [m3, m4, m5], has_more: true })], s);
+    expect(texts(s).slice(-1)).toEqual(['user:while away']);
+    expect(s.oldestMessageId).toBe(m1.id);
+    expect(s.hasMore).toBe(false);
+  });
 });

@@ -3,13 +3,14 @@
  * It applies a `session.attach` result (snapshot or replay), then live events in seq order,
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
-import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
+import type { SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
 import type { AttachResult, ConnectionState } from '../client/types.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
-import type { ItemDraft, OpenRequestView, RunningToolView, SessionState, TranscriptItem } from './types.js';
+import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
+import type { OpenRequestView, RunningToolView, SessionState } from './types.js';
 
-/** Most finished items kept in memory (older ones stay in the terminal's scrollback). */
-export const MAX_ITEMS = 500;
+export { appendItems, MAX_ITEMS } from './transcript-window.js';
+
 const MAX_SEEN_REQUESTS = 50;
 
 /** What can happen to the session view. */
@@ -23,6 +24,8 @@ export type SessionAction =
   | { type: 'notice'; text: string; tone?: 'info' | 'warn' | 'error' }
   | { type: 'clear' }
   | { type: 'model'; model: string | null }
+  | { type: 'setup'; setup: { profile: string } | null }
+  | { type: 'older'; messages: StoredMessage[]; hasMore: boolean }
   | { type: 'detached' };
 
 /** The state before anything is attached. */
@@ -35,6 +38,7 @@ export function initialSessionState(): SessionState {
     items: [],
     nextN: 0,
     hasMore: false,
+    oldestMessageId: null,
     streaming: null,
     tools: [],
     queued: [],
@@ -50,19 +54,8 @@ export function initialSessionState(): SessionState {
     profile: null,
     lastReply: null,
     defaultModel: null,
+    setup: null,
   };
-}
-
-/** Appends drafts with fresh ordinals, trimming the window to `MAX_ITEMS`. */
-export function appendItems(state: SessionState, drafts: ItemDraft[]): SessionState {
-  if (drafts.length === 0) return state;
-  let n = state.nextN;
-  const added: TranscriptItem[] = drafts.map((d) => ({ ...d, n: n++ }));
-  let items = state.items.concat(added);
-  if (items.length > MAX_ITEMS) items = items.slice(items.length - MAX_ITEMS);
-  let lastReply = state.lastReply;
-  for (const d of drafts) if (d.kind === 'assistant') lastReply = d.text;
-  return { ...state, items, nextN: n, lastReply };
 }
 
 /** Reduces one action. */
@@ -86,6 +79,10 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       return { ...state, items: [] };
     case 'model':
       return { ...state, defaultModel: action.model };
+    case 'setup':
+      return { ...state, setup: action.setup };
+    case 'older':
+      return applyOlder(state, action.messages, action.hasMore);
     case 'detached':
       return {
         ...initialSessionState(),
@@ -96,6 +93,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
         profile: state.profile,
         lastReply: state.lastReply,
         defaultModel: state.defaultModel,
+        setup: state.setup,
       };
   }
 }
@@ -172,7 +170,7 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     ...sessionFields(result.session),
     epoch: result.epoch,
     lastSeq: result.seq,
-    hasMore: result.has_more,
+    ...oldestAfterSnapshot(state, result, sameSession),
     // a turn can run with no message streaming (tools, approvals): no empty live row then
     streaming:
       inflight && (inflight.text || inflight.reasoning)

@@ -43,8 +43,11 @@ export interface NoticeItem {
 /** An item before it is placed in the transcript. */
 export type ItemDraft = UserItem | AssistantItem | ToolItem | NoticeItem;
 
-/** A transcript item; `n` is its ordinal, unique and increasing for the TUI's life. */
-export type TranscriptItem = ItemDraft & { n: number };
+/**
+ * A transcript item; `n` is its ordinal, unique and increasing for the TUI's life. `older` marks
+ * messages printed by `/history` (older than the attach snapshot, printed after it).
+ */
+export type TranscriptItem = ItemDraft & { n: number; older?: boolean };
 
 /** A tool that is still running. */
 export interface RunningToolView {
@@ -96,8 +99,10 @@ export interface SessionState {
   items: TranscriptItem[];
   /** Ordinal the next item gets. */
   nextN: number;
-  /** True when older messages exist than the first one attached. */
+  /** True when older messages exist than the oldest one loaded. */
   hasMore: boolean;
+  /** Id of the oldest stored message loaded (attach snapshot or `/history`); null when none. */
+  oldestMessageId: number | null;
   /** Assistant text (and reasoning) streaming in, not yet finished. */
   streaming: { text: string; reasoning: string } | null;
   tools: RunningToolView[];
@@ -120,4 +125,6 @@ export interface SessionState {
   lastReply: string | null;
   /** The profile's default model (shown when the session names none). */
   defaultModel: string | null;
+  /** The first-run model setup card is open (the profile has no usable model). */
+  setup: { profile: string } | null;
 }

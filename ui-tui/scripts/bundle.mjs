@@ -1,0 +1,33 @@
+/**
+ * Bundles the heavy half of the TUI (dist/app/start.js: Ink, React, Yoga, the app; markdown and
+ * highlighting in lazily loaded chunks) into dist/bundle/ with esbuild, run after `tsc -b` by
+ * `npm run build`. Loading one bundle instead of a few hundred modules cuts the TUI's start-up
+ * (module resolution, CJS export scanning) several times; `run.ts` falls back to dist/app/start.js
+ * when the bundle is missing or older than it.
+ */
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(pkg, 'dist', 'bundle');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { start: join(pkg, 'dist', 'app', 'start.js') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Ink's React DevTools hook, only loaded with DEV=true, needs a package we do not ship
+  external: ['react-devtools-core'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+  // bundled CommonJS modules that call require() get a real one
+  banner: {
+    js: "import { createRequire as __hermesRequire } from 'node:module'; const require = __hermesRequire(import.meta.url);",
+  },
+  legalComments: 'none',
+  logLevel: 'warning',
+});

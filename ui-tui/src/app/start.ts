@@ -1,0 +1,110 @@
+/**
+ * The heavy half of `runTui` (loaded after the first frame is painted): the gateway client, the
+ * session controller, input history, and the Ink render of the App.
+ */
+import { render } from 'ink';
+import { createElement } from 'react';
+import { endpointFromDiscovery, readDiscovery } from '../client/discovery.js';
+import { GatewayClient } from '../client/gateway-client.js';
+import { applyColorEnv } from '../components/theme.js';
+import { loadMarkdown } from '../markdown/render.js';
+import { DaemonNotRunningError, historyPath, type RunTuiOptions } from '../run.js';
+import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
+import { App } from './App.js';
+import { SessionController, type StartTarget } from './controller.js';
+import { editExternally, terminalHandover } from './external-editor.js';
+
+/**
+ * Runs `erase` right before the next write to `stream` (Ink's first frame), so the painted first
+ * frame is replaced without a blank moment in between.
+ */
+function eraseBeforeFirstWrite(stream: NodeJS.WriteStream, erase: () => void): void {
+  const write = stream.write;
+  stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<typeof write>) {
+    stream.write = write;
+    erase();
+    return write.apply(stream, args);
+  } as typeof write;
+}
+
+function startTarget(opts: RunTuiOptions): StartTarget {
+  if (opts.mode === 'new') return { mode: 'new' };
+  if (opts.mode === 'session') return { mode: 'session', session: opts.session ?? '' };
+  return { mode: 'continue' };
+}
+
+/**
+ * Connects, renders the App and resolves when the user exits.
+ * @param beforeRender called right before Ink's first frame (erases the painted first frame).
+ */
+export async function startTui(opts: RunTuiOptions, beforeRender: () => void = () => {}): Promise<void> {
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  const target = startTarget(opts);
+  applyColorEnv();
+
+  const client = new GatewayClient({
+    endpoint: async () => {
+      const d = await readDiscovery(opts.root);
+      if (!d) throw new DaemonNotRunningError(opts.root);
+      return endpointFromDiscovery(d);
+    },
+    version: opts.version,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    // a local daemon: retrying often is cheap, and a restarted one is found within ~3 s
+    backoff: { maxMs: 3_000 },
+  });
+  const history = new InputHistory();
+  let historyFile: string | null = null;
+  client.on('connected', (init) => {
+    const path = historyPath(opts.root, init.profile);
+    if (path === historyFile) return;
+    historyFile = path;
+    void loadHistory(path).then((entries) => {
+      if (historyFile === path) history.replace(entries);
+    });
+  });
+  // the markdown libraries load after the first frame (the composer shows first); the first
+  // attach waits for them so history prints rendered
+  let markdownReady!: () => void;
+  const ready = new Promise<void>((r) => (markdownReady = r));
+  const controller = new SessionController({ client, cwd: opts.cwd ?? process.cwd(), ready });
+
+  const write = (s: string): void => {
+    if (stdout.isTTY) stdout.write(s);
+  };
+  const handover = terminalHandover({ stdin, stdout, altScreen: Boolean(opts.altScreen) });
+  write('\u001b[?2004h'); // bracketed paste: a multi-line paste stays one message
+  if (opts.altScreen) write('\u001b[?1049h');
+  eraseBeforeFirstWrite(stdout, beforeRender);
+  const instance = render(
+    createElement(App, {
+      controller,
+      history,
+      onSubmitted: (text: string) => {
+        if (historyFile) void appendHistory(historyFile, text).catch(() => {});
+      },
+      writeRaw: (d: string) => stdout.write(d),
+      editExternally: (text: string) => editExternally(text, { terminal: handover }),
+    }),
+    {
+      stdin,
+      stdout,
+      ...(opts.stderr ? { stderr: opts.stderr } : {}),
+      exitOnCtrlC: false,
+      kittyKeyboard: { mode: 'auto' },
+    },
+  );
+  setTimeout(() => void loadMarkdown().then(markdownReady, markdownReady), 0);
+  void controller.start(target).catch((err: unknown) => {
+    controller.notice(`Could not start: ${err instanceof Error ? err.message : String(err)}`, 'error');
+  });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    if (opts.altScreen) write('\u001b[?1049l');
+    write('\u001b[?2004l');
+    controller.dispose();
+    client.close();
+  }
+}

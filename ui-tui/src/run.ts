@@ -1,0 +1,98 @@
+/**
+ * `runTui`, the light entry of the TUI (`@hermes/ui-tui/run`, what `hermes tui` loads): it checks
+ * the terminal and the daemon, paints the first frame (`splash.ts`), and only then loads Ink,
+ * React and the app (`app/start.ts`, bundled into one file by `scripts/bundle.mjs`), which take
+ * most of the start-up.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { startTui } from './app/start.js';
+import { discoveryPath, readDiscovery } from './client/discovery.js';
+import { paintSplash } from './splash.js';
+
+/** Options of `runTui`. */
+export interface RunTuiOptions {
+  /** The Hermes root (`~/.hermes` or `$HERMES_HOME`'s root): where `tui-gateway.json` is. */
+  root: string;
+  /** Profile to work in; default: the daemon's active profile. */
+  profile?: string;
+  /** Session id or exact title, for `mode: 'session'`. */
+  session?: string;
+  /** `continue` (latest session of the profile, the default), `new`, or `session`. */
+  mode: 'continue' | 'new' | 'session';
+  /** Version of the CLI, sent in `initialize`. */
+  version: string;
+  /** Working directory for new sessions (default: `process.cwd()`). */
+  cwd?: string;
+  /** Use the terminal's alternate screen (default false: scrollback and copy-mode keep working). */
+  altScreen?: boolean;
+  /** Streams (default: the process's). */
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+}
+
+/** The daemon's discovery file is missing: start the daemon first. */
+export class DaemonNotRunningError extends Error {
+  constructor(readonly root: string) {
+    super(
+      `the Hermes daemon is not running (no ${discoveryPath(root)}); start it with "hermes gateway start"`,
+    );
+    this.name = 'DaemonNotRunningError';
+  }
+}
+
+/** Where a profile's TUI input history lives: in the profile's home (`<root>` or `<root>/profiles/<name>`). */
+export function historyPath(root: string, profile: string): string {
+  return profile === 'default'
+    ? join(root, 'tui_history.jsonl')
+    : join(root, 'profiles', profile, 'tui_history.jsonl');
+}
+
+/**
+ * Loads the app: the esbuild bundle of `app/start.js` (dist/bundle/start.js, made by `npm run
+ * build`) when it exists and is not older than the last compile (dist/.tsbuildinfo), else the
+ * modules (in tests, which run the sources, and after a `tsc`-only build).
+ */
+async function loadStart(): Promise<typeof startTui> {
+  const bundle = new URL('./bundle/start.js', import.meta.url);
+  const compiled = new URL('./.tsbuildinfo', import.meta.url);
+  try {
+    if (statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs) {
+      return ((await import(bundle.href)) as { startTui: typeof startTui }).startTui;
+    }
+  } catch {
+    // no bundle here: load the modules
+  }
+  return (await import('./app/start.js')).startTui;
+}
+
+/**
+ * Runs the TUI until the user exits: connects to the daemon named by the discovery file (again
+ * before every reconnect, as a restarted daemon has a new port and token), attaches the session,
+ * and renders the app. Exiting detaches only: a running turn keeps running in the daemon.
+ * @throws DaemonNotRunningError when no discovery file exists; Error when stdin is not a terminal.
+ */
+export async function runTui(opts: RunTuiOptions): Promise<void> {
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  if (!stdin.isTTY) throw new Error('hermes tui needs an interactive terminal (stdin is not a TTY)');
+  if (opts.mode === 'session' && !opts.session) {
+    throw new Error('runTui: mode "session" needs a session id or title');
+  }
+  if (!(await readDiscovery(opts.root))) throw new DaemonNotRunningError(opts.root);
+  // the alternate screen is switched to by the app: no first frame on the normal screen then
+  const splash = opts.altScreen
+    ? null
+    : paintSplash({ stdin, stdout, ...(opts.profile ? { profile: opts.profile } : {}) });
+  let start: typeof startTui;
+  try {
+    start = await loadStart();
+  } catch (err) {
+    splash?.handOff();
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdout.write('\u001b[?2004l\u001b[?25h');
+    throw err;
+  }
+  await start(opts, () => splash?.handOff());
+}

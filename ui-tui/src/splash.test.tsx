@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { App } from './app/App.js';
+import { SessionController } from './app/controller.js';
+import { paintSplash, splashLines } from './splash.js';
+import { FakeClient } from './testing/fake-client.js';
+import { renderInk } from './testing/ink.js';
+
+const plain = (s: string): string =>
+  s.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g'), '');
+
+function streams(tty = true) {
+  const written: string[] = [];
+  const raw: boolean[] = [];
+  const stdin = { isTTY: tty, setRawMode: (on: boolean) => raw.push(on) } as unknown as NodeJS.ReadStream;
+  const stdout = {
+    isTTY: tty,
+    columns: 60,
+    write: (d: string) => written.push(d),
+  } as unknown as NodeJS.WriteStream;
+  return { stdin, stdout, written, raw };
+}
+
+describe('splash', () => {
+  it('draws the composer box and a status line at the terminal width, as the App does', () => {
+    const lines = splashLines(60, 'work', false);
+    expect(lines[0]).toBe('');
+    expect(lines[1]).toBe(`╭${'─'.repeat(58)}╮`);
+    expect(plain(lines[2]!)).toBe(`│ ›  Type a message · / for commands${' '.repeat(22)} │`);
+    expect(plain(lines[2]!)).toHaveLength(60);
+    expect(lines[3]).toBe(`╰${'─'.repeat(58)}╯`);
+    expect(lines[4]).toBe('work · ◌ connecting · ◇ idle');
+    expect(splashLines(60, undefined, true)[1]).toContain('\u001b[36m');
+  });
+
+  it('matches the composer of the App’s first frame', async () => {
+    const controller = new SessionController({ client: new FakeClient(), cwd: '/w', throttleMs: 0 });
+    const r = await renderInk(<App controller={controller} />);
+    const frame = r.text().split('\n');
+    const box = frame.findIndex((l) => l.includes('Type a message'));
+    const lines = splashLines(100, undefined, false).map(plain);
+    expect(frame.slice(box - 2, box + 2)).toEqual(lines.slice(0, 4));
+    r.unmount();
+    controller.dispose();
+  });
+
+  it('paints with raw mode on, returns the cursor to where the frame began, and erases it once', () => {
+    const s = streams();
+    const splash = paintSplash({ ...s, profile: 'default', env: { TERM: 'xterm-256color' } });
+    expect(s.raw).toEqual([true]);
+    expect(s.written[0]).toContain('\u001b[?2004h');
+    expect(s.written[0]!.endsWith('\r\u001b[4A')).toBe(true);
+    expect(plain(s.written[0]!)).toContain('Type a message');
+    splash.handOff();
+    splash.handOff();
+    expect(s.written.slice(1)).toEqual(['\u001b[J']);
+  });
+
+  it('paints nothing in CI, on a dumb terminal, or without a terminal', () => {
+    for (const [env, tty] of [
+      [{ CI: 'true' }, true],
+      [{ TERM: 'dumb' }, true],
+      [{}, false],
+    ] as const) {
+      const s = streams(tty);
+      paintSplash({ ...s, env }).handOff();
+      expect(s.written).toEqual([]);
+      expect(s.raw).toEqual([]);
+    }
+    const s = streams();
+    paintSplash({ ...s, env: { CI: 'false' } });
+    expect(s.written).toHaveLength(1);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The bounded window of transcript items: appending with fresh ordinals (older items leave the
+ * window; the terminal's scrollback keeps them), and older stored messages printed by `/history`
+ * with the cursor that says how far back the TUI has loaded.
+ */
+import type { StoredMessage } from '@hermes/core/protocol';
+import type { AttachResult } from '../client/types.js';
+import { draftsFromHistory } from './history-items.js';
+import type { ItemDraft, SessionState, TranscriptItem } from './types.js';
+
+/** Most finished items kept in memory (older ones stay in the terminal's scrollback). */
+export const MAX_ITEMS = 500;
+/**
+ * Appends drafts with fresh ordinals, trimming the window to `MAX_ITEMS`.
+ * @param older the drafts are older messages printed by `/history` (not the newest reply).
+ */
+export function appendItems(state: SessionState, drafts: ItemDraft[], older = false): SessionState {
+  if (drafts.length === 0) return state;
+  let n = state.nextN;
+  const added: TranscriptItem[] = drafts.map((d) => ({ ...d, n: n++, ...(older ? { older } : {}) }));
+  let items = state.items.concat(added);
+  if (items.length > MAX_ITEMS) items = items.slice(items.length - MAX_ITEMS);
+  let lastReply = state.lastReply;
+  if (!older) for (const d of drafts) if (d.kind === 'assistant') lastReply = d.text;
+  return { ...state, items, nextN: n, lastReply };
+}
+
+/**
+ * Prints messages older than the oldest loaded one (`/history`) between a header and a footer.
+ * `<Static>` cannot print above what the terminal already shows, so they come after it.
+ */
+export function applyOlder(state: SessionState, messages: StoredMessage[], hasMore: boolean): SessionState {
+  const oldestMessageId = messages[0]?.id ?? state.oldestMessageId;
+  if (messages.length === 0) return { ...state, hasMore: false, oldestMessageId };
+  const count = `${messages.length} earlier message${messages.length === 1 ? '' : 's'}`;
+  const end = hasMore ? 'older ones: /history again' : 'the session starts here';
+  let s = appendItems(state, [{ kind: 'notice', text: `── ${count} of this session ──`, tone: 'info' }]);
+  s = appendItems(s, draftsFromHistory(messages, null), true);
+  s = appendItems(s, [{ kind: 'notice', text: `── end of earlier messages (${end}) ──`, tone: 'info' }]);
+  return { ...s, hasMore, oldestMessageId };
+}
+
+/** The history cursor after a snapshot: a same-session refetch keeps what `/history` loaded. */
+export function oldestAfterSnapshot(
+  state: SessionState,
+  result: Extract<AttachResult, { kind: 'snapshot' }>,
+  sameSession: boolean,
+): Pick<SessionState, 'hasMore' | 'oldestMessageId'> {
+  const first = result.messages[0]?.id ?? null;
+  const kept = state.oldestMessageId;
+  if (sameSession && kept !== null && (first === null || kept < first)) {
+    return { hasMore: state.hasMore, oldestMessageId: kept };
+  }
+  return { hasMore: result.has_more, oldestMessageId: first };
+}
