@@ -232,6 +232,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     res.on('close', () => {
       if (!res.writableFinished) rec.clientClosedAt = Date.now();
     });
+    res.on('finish', () => (rec.finishedAt = Date.now()));
     events.emit('request');
 
     if (method === 'POST' && path === '/v1/chat/completions') return answerChat(rec, res);

@@ -112,6 +112,8 @@ export interface RecordedRequest {
   at: number;
   /** Set to `Date.now()` when the client closed the connection before the answer was complete. */
   clientClosedAt?: number;
+  /** Set to `Date.now()` when the whole answer was written (e.g. the end of a stream). */
+  finishedAt?: number;
 }
 
 /** A step computed from the request (in-process only; not expressible in JSON). */
