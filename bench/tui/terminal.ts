@@ -1,0 +1,147 @@
+/**
+ * What the TUI benchmarks share: a world (temp root, scripted model, running daemon, private tmux
+ * server), async pane polling (the in-process model server keeps streaming while we poll), and
+ * reading a process's CPU time and RSS from /proc.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { SessionDB } from '@hermes/core/state/session-db';
+import { startFakeModelServer, type FakeModelServer } from '../../tests/support/fake-model-server.js';
+import { killDaemons } from '../../tests/support/gateway-process.js';
+import { HERMES_BIN, makeTestHome, runHermes } from '../../tests/support/hermes-cli.js';
+import { Tmux } from '../../tests/support/tmux.js';
+
+const run = promisify(execFile);
+
+/** A root with a daemon running against a scripted model, and a tmux server to open TUIs in. */
+export interface World {
+  root: string;
+  model: FakeModelServer;
+  tmux: Tmux;
+  /** Opens `hermes tui ARGS` in a new window; returns its target. */
+  openTui(name: string, ...args: string[]): string;
+  /** Captures a pane without blocking the event loop. */
+  capture(target: string): Promise<string>;
+  /** Polls a pane every `intervalMs` until `test` holds; returns the time it did (performance.now()). */
+  until(
+    target: string,
+    test: (screen: string) => boolean,
+    timeoutMs?: number,
+    intervalMs?: number,
+  ): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a world. `prepare` runs before the daemon starts (e.g. to fill the state.db).
+ */
+export async function world(prepare: (root: string) => void = () => {}): Promise<World> {
+  const model = await startFakeModelServer();
+  const root = makeTestHome({ modelUrl: model.url });
+  prepare(root);
+  const started = await runHermes(root, ['gateway', 'start']);
+  if (started.code !== 0) throw new Error(`hermes gateway start failed: ${started.stderr}`);
+  const tmux = new Tmux(`hermes-bench-${process.pid}-${Date.now().toString(36)}`, { cols: 120, rows: 40 });
+  const env = { HERMES_HOME: root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1' };
+  tmux.open('base', ['sleep', '86400']); // keeps the tmux session while TUI windows come and go
+  const capture = async (target: string): Promise<string> =>
+    (await run('tmux', ['-L', tmux.socket, 'capture-pane', '-p', '-t', target], { encoding: 'utf8' })).stdout;
+  return {
+    root,
+    model,
+    tmux,
+    openTui: (name, ...args) => tmux.open(name, [process.execPath, HERMES_BIN, 'tui', ...args], env),
+    capture,
+    async until(target, test, timeoutMs = 30_000, intervalMs = 5) {
+      const deadline = performance.now() + timeoutMs;
+      for (;;) {
+        const screen = await capture(target);
+        const t = performance.now();
+        if (test(screen)) return t;
+        if (t > deadline) throw new Error(`timed out waiting on ${target}:\n${screen}`);
+        await new Promise((r) => setTimeout(r, intervalMs));
+      }
+    },
+    async close() {
+      tmux.kill();
+      killDaemons(root);
+      await model.close();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The pid of the `hermes tui` node process of a pane. */
+export function tuiPid(tmux: Tmux, target: string): number {
+  const pid = tmux.pid(target);
+  const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  if (!cmd.includes(HERMES_BIN))
+    throw new Error(`pane ${target} runs ${cmd.replace(/\0/g, ' ')}, not hermes`);
+  return pid;
+}
+
+/** User + system CPU time of a process, ms (from /proc/<pid>/stat, clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state): utime is field 14, stime field 15
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Resident set size of a process, MB. */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** The status bar of a screen (its last non-empty line). */
+export function statusBar(screen: string): string {
+  return (
+    screen
+      .split('\n')
+      .filter((l) => l.trim())
+      .pop() ?? ''
+  );
+}
+
+/** A reply of about `tokens` tokens (4 characters each, as the fake model counts), ending in `last`. */
+export function replyOf(tokens: number, last: string): string {
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda'];
+  const out: string[] = [];
+  let chars = 0;
+  for (let i = 0; chars < tokens * 4 - last.length; i++) {
+    const w = i % 97 === 96 ? '\n\n' : words[i % words.length]!;
+    out.push(w);
+    chars += w.length + 1;
+  }
+  return `${out.join(' ')} ${last}`;
+}
+
+/**
+ * Writes a session of `count` messages (user/assistant turns, a few lines each) straight into the
+ * default profile's state.db. @returns the session's title.
+ */
+export function seedSession(root: string, title: string, count: number): string {
+  const db = SessionDB.open(join(root, 'state.db'));
+  try {
+    const s = db.createSession({ source: 'tui', title, model: 'fake-model', cwd: root });
+    const batch = [];
+    for (let i = 0; i < count; i++) {
+      batch.push(
+        i % 2 === 0
+          ? { role: 'user' as const, content: `question ${i}: how does part ${i} of the system work?` }
+          : {
+              role: 'assistant' as const,
+              content: `Answer ${i}. Part ${i} reads its input, checks it, and writes a **result**.\n\n- step one\n- step two\n\nSee \`part_${i}.ts\`.`,
+            },
+      );
+      if (batch.length === 500) db.appendMessages(s.id, batch.splice(0));
+    }
+    if (batch.length) db.appendMessages(s.id, batch);
+  } finally {
+    db.close();
+  }
+  return title;
+}
