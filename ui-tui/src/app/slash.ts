@@ -51,6 +51,8 @@ export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerI
   return sessions.map((s) => ({
     label: s.title || s.preview || s.id,
     detail: [
+      // where the session comes from: tui, cli, cron, irc, telegram … (platform sessions too)
+      s.source,
       formatAge(s.started_at, now),
       `${s.message_count} msgs`,
       ...(s.busy ? ['busy'] : []),

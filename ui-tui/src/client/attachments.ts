@@ -96,6 +96,12 @@ export class Attachments {
       }
       if (ev.seq <= t.lastSeq) return;
       t.lastSeq = ev.seq;
+      // after context compression the same live session continues under its child's id
+      const next = ev.type === 'session.compressed' ? ev.payload.session_id : undefined;
+      if (typeof next === 'string' && next !== ev.session_id) {
+        this.sessions.delete(ev.session_id);
+        this.sessions.set(next, t);
+      }
     }
     this.onEvent(ev);
   }

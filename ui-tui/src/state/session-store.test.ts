@@ -332,4 +332,25 @@ describe('sessionReducer', () => {
     expect(s.oldestMessageId).toBe(m1.id);
     expect(s.hasMore).toBe(false);
   });
+
+  it('follows a context compression to the child session id and keeps applying its events', () => {
+    const s = run([
+      attach({}),
+      ev('session.compressed', 5, {
+        parent_session_id: 's1',
+        session_id: 's2',
+        before_tokens: 9000,
+        after_tokens: 1200,
+        compressions: 1,
+      }),
+      {
+        type: 'event',
+        event: wire('turn.start', 6, { prompt_id: 'p6', text: 'after compact' }, 's2'),
+        now: 0,
+      },
+    ]);
+    expect(s.sessionId).toBe('s2');
+    expect(texts(s)).toContain('notice:Context compressed (#1): context 9000 → ~1200 tokens.');
+    expect(texts(s)).toContain('user:after compact');
+  });
 });

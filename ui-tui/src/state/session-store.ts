@@ -299,6 +299,22 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
     }
     case 'status.update':
       return { ...s, activity: str('state') || null, activityText: str('text') || null };
+    case 'session.compressed': {
+      // the conversation continues in a child session: later events carry its id
+      const next = str('session_id');
+      const n = typeof p.compressions === 'number' ? p.compressions : 1;
+      const before = typeof p.before_tokens === 'number' ? p.before_tokens : null;
+      const after = typeof p.after_tokens === 'number' ? p.after_tokens : null;
+      const sizes = before !== null && after !== null ? `: context ${before} → ~${after} tokens` : '';
+      return appendItems(
+        {
+          ...s,
+          ...(next ? { sessionId: next } : {}),
+          ...(after !== null && s.usage ? { usage: { ...s.usage, contextTokens: after } } : {}),
+        },
+        [{ kind: 'notice', text: `Context compressed (#${n})${sizes}.`, tone: 'info' }],
+      );
+    }
     case 'session.usage': {
       const u = p.usage as { total_tokens?: number } | undefined;
       return {
