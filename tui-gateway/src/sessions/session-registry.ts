@@ -87,6 +87,11 @@ export class SessionRegistry {
         );
       }
       this.profiles.set(name, p);
+      try {
+        p.warmUp((line) => this.opts.log?.(line)); // start its MCP servers early (issue 8)
+      } catch (err) {
+        this.opts.log?.(`profile ${name}: ${(err as Error).message}`);
+      }
     }
     return p;
   }
@@ -183,6 +188,7 @@ export class SessionRegistry {
       db: profile.db,
       config: profile.config,
       secrets: profile.secrets,
+      tools: profile.tools(),
       ...(this.opts.modelClientFactory ? { modelClient: this.opts.modelClientFactory(profile) } : {}),
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,

@@ -1,0 +1,87 @@
+/**
+ * MCP servers in the daemon (issue 8 "MCP client"): a profile's servers start with its runtime,
+ * `/mcp` reports them, and a session opened once they are ready calls their tools. Another
+ * profile never sees them. Run `npm run build` first.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { killDaemons, tempRoot, waitFor } from './support/gateway-process.js';
+import {
+  is,
+  recordingClient,
+  startGateway,
+  writeConfig,
+  type RecordingClient,
+} from './support/gateway-session-kit.js';
+
+let root: string;
+let model: FakeModelServer;
+let client: RecordingClient;
+const echo = join(process.cwd(), 'tests', 'support', 'mcp-echo-server.ts');
+
+beforeAll(async () => {
+  root = tempRoot('hermes-mcp-');
+  model = await startFakeModelServer();
+  writeConfig(
+    root,
+    model.url,
+    `mcp_servers:\n  echo:\n    command: ${process.execPath}\n    args: ["--import", "tsx", ${JSON.stringify(echo)}]\n    cwd: ${JSON.stringify(process.cwd())}\n`,
+  );
+  mkdirSync(join(root, 'profiles', 'work'), { recursive: true });
+  writeFileSync(
+    join(root, 'profiles', 'work', 'config.yaml'),
+    `model:\n  provider: custom\n  base_url: ${model.url}\n  default: fake\n`,
+  );
+  await startGateway(root);
+  client = await recordingClient(root, 'mcp-test');
+});
+afterAll(async () => {
+  client?.c.socket.terminate();
+  killDaemons(root);
+  await model?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('MCP in the daemon', () => {
+  it("offers the profile's MCP tools and runs them; /mcp shows the server", async () => {
+    const probe = await client.c.call('session.create', { cwd: root });
+    await waitFor(
+      async () => {
+        const r = await client.c.call('slash.exec', { session_id: probe.session.id, command: '/mcp' });
+        return /echo \(stdio\) ready/.test(r.output) ? r : undefined;
+      },
+      'the echo MCP server to be ready',
+      20_000,
+    );
+    const { session } = await client.c.call('session.create', { cwd: root });
+    await client.c.call('session.attach', { session_id: session.id });
+    const before = model.requests.length;
+    model.push(
+      { toolCalls: [{ name: 'mcp_echo_echo', arguments: { text: 'via-daemon-mcp' } }] },
+      { text: 'echoed' },
+    );
+    await client.c.call('prompt.submit', { session_id: session.id, text: 'echo it' });
+    await client.until(is('turn.end', session.id), 'the turn ends');
+    const offered = model.requests[before]!.body.tools as Array<{ function: { name: string } }>;
+    expect(offered.map((t) => t.function.name)).toContain('mcp_echo_echo');
+    const msgs = model.requests[before + 1]!.body.messages as Array<{ role: string; content: string }>;
+    expect(msgs.find((m) => m.role === 'tool')?.content).toContain('echo: via-daemon-mcp');
+  }, 40_000);
+
+  it('another profile does not see them', async () => {
+    const work = await connectDaemon(
+      { root },
+      { name: 'mcp-work', capabilities: { approvals: false }, profile: 'work' },
+    );
+    try {
+      const { session } = await work.call('session.create', { cwd: root });
+      const r = await work.call('slash.exec', { session_id: session.id, command: '/mcp' });
+      expect(r.output).toMatch(/No MCP servers configured/);
+    } finally {
+      await work.close();
+    }
+  });
+});
