@@ -20,7 +20,7 @@ const layer = (files, banned) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -39,7 +39,9 @@ describe('cron delivery to a platform', () => {
       );
       expect(got).toHaveLength(1);
       expect(got[0]!.body).toContain('Inbox summary: 3 mails');
-      const expected = createHmac('sha256', 's3cret-s3cret-s3cret').update(`${got[0]!.ts}.${got[0]!.body}`).digest('hex');
+      const expected = createHmac('sha256', 's3cret-s3cret-s3cret')
+        .update(`${got[0]!.ts}.${got[0]!.body}`)
+        .digest('hex');
       expect(got[0]!.sig).toBe(`sha256=${expected}`);
     } finally {
       server.close();
