@@ -394,8 +394,17 @@ export class LiveSession {
   /** Clears queued prompts (shutdown). */
   dropQueue(): void {
     if (this.queue.length === 0) return;
+    const dropped = this.queue;
     this.queue = [];
     this.emit('prompt.queued', { queued: [] });
+    // tell every client which prompts did not run, with their text, so nothing is lost silently
+    const list = dropped
+      .map((q) => `- ${q.text.length > 200 ? `${q.text.slice(0, 200)}…` : q.text}`)
+      .join('\n');
+    this.emit('error', {
+      message: `The daemon is shutting down: ${dropped.length} queued prompt(s) were not run. Send again after it restarts:\n${list}`,
+      kind: 'shutdown',
+    });
   }
 
   /** Frees the ring's memory (unload). */
