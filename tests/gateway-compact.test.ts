@@ -3,42 +3,20 @@
  * the summary comes from the scripted model, the session continues in a child session, and
  * clients keep working with the old id as well as the new one.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, tempRoot } from './support/gateway-process.js';
-import {
-  is,
-  recordingClient,
-  startGateway,
-  writeConfig,
-  type RecordingClient,
-} from './support/gateway-session-kit.js';
+import { describe, expect, it } from 'vitest';
+import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
 
-let root: string;
-let model: FakeModelServer;
-let client: RecordingClient;
-
-beforeAll(async () => {
-  root = tempRoot('hermes-compact-');
-  model = await startFakeModelServer();
+const gw = useGateway('hermes-compact-', (root, url) =>
   writeConfig(
     root,
-    model.url,
+    url,
     '  context_length: 10000\ncompression:\n  protect_last_n: 2\n  target_ratio: 0.05\n',
-  );
-  await startGateway(root);
-  client = await recordingClient(root, 'compact-test');
-});
-afterAll(async () => {
-  client?.c.socket.terminate();
-  killDaemons(root);
-  await model?.close();
-  rmSync(root, { recursive: true, force: true });
-});
+  ),
+);
 
 describe('/compact through the daemon', () => {
   it('compresses into a child session; the old id keeps routing to it', async () => {
+    const { client, root, model } = gw;
     const { session } = await client.c.call('session.create', { title: 'compact me', cwd: root });
     const oldId = session.id;
     await client.c.call('session.attach', { session_id: oldId });

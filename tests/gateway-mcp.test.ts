@@ -3,50 +3,31 @@
  * `/mcp` reports them, and a session opened once they are ready calls their tools. Another
  * profile never sees them. Run `npm run build` first.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, tempRoot, waitFor } from './support/gateway-process.js';
-import {
-  is,
-  recordingClient,
-  startGateway,
-  writeConfig,
-  type RecordingClient,
-} from './support/gateway-session-kit.js';
+import { waitFor } from './support/gateway-process.js';
+import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
 
-let root: string;
-let model: FakeModelServer;
-let client: RecordingClient;
 const echo = join(process.cwd(), 'tests', 'support', 'mcp-echo-server.ts');
 
-beforeAll(async () => {
-  root = tempRoot('hermes-mcp-');
-  model = await startFakeModelServer();
+const gw = useGateway('hermes-mcp-', (root, url) => {
   writeConfig(
     root,
-    model.url,
+    url,
     `mcp_servers:\n  echo:\n    command: ${process.execPath}\n    args: ["--import", "tsx", ${JSON.stringify(echo)}]\n    cwd: ${JSON.stringify(process.cwd())}\n`,
   );
   mkdirSync(join(root, 'profiles', 'work'), { recursive: true });
   writeFileSync(
     join(root, 'profiles', 'work', 'config.yaml'),
-    `model:\n  provider: custom\n  base_url: ${model.url}\n  default: fake\n`,
+    `model:\n  provider: custom\n  base_url: ${url}\n  default: fake\n`,
   );
-  await startGateway(root);
-  client = await recordingClient(root, 'mcp-test');
-});
-afterAll(async () => {
-  client?.c.socket.terminate();
-  killDaemons(root);
-  await model?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe('MCP in the daemon', () => {
   it("offers the profile's MCP tools and runs them; /mcp shows the server", async () => {
+    const { client, root, model } = gw;
     const probe = await client.c.call('session.create', { cwd: root });
     await waitFor(
       async () => {
@@ -72,6 +53,7 @@ describe('MCP in the daemon', () => {
   }, 40_000);
 
   it('another profile does not see them', async () => {
+    const { root } = gw;
     const work = await connectDaemon(
       { root },
       { name: 'mcp-work', capabilities: { approvals: false }, profile: 'work' },

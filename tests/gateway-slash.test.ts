@@ -3,44 +3,23 @@
  * message (issue 8 "Skills"), `/rollback` restores files from a checkpoint (issue 8
  * "Checkpoints"), `/mcp` reports the profile's servers. Run `npm run build` first.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, tempRoot } from './support/gateway-process.js';
-import {
-  is,
-  recordingClient,
-  startGateway,
-  writeConfig,
-  type RecordingClient,
-} from './support/gateway-session-kit.js';
+import { describe, expect, it } from 'vitest';
+import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
 
-let root: string;
-let model: FakeModelServer;
-let client: RecordingClient;
-
-beforeAll(async () => {
-  root = tempRoot('hermes-slash-');
-  model = await startFakeModelServer();
-  writeConfig(root, model.url);
+const gw = useGateway('hermes-slash-', (root, url) => {
+  writeConfig(root, url);
   mkdirSync(join(root, 'skills', 'deploy'), { recursive: true });
   writeFileSync(
     join(root, 'skills', 'deploy', 'SKILL.md'),
     '---\nname: deploy\ndescription: Ship the app\n---\nStep 1: run the secret-deploy-marker script.\n',
   );
-  await startGateway(root);
-  client = await recordingClient(root, 'slash-test');
-});
-afterAll(async () => {
-  client?.c.socket.terminate();
-  killDaemons(root);
-  await model?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 describe('daemon slash commands', () => {
   it('/<skill> sends the skill body as the user message', async () => {
+    const { client, root, model } = gw;
     const { session } = await client.c.call('session.create', { cwd: root });
     await client.c.call('session.attach', { session_id: session.id });
     model.push({ text: 'deploying' });
@@ -57,6 +36,7 @@ describe('daemon slash commands', () => {
   });
 
   it('/rollback restores a file the agent changed', async () => {
+    const { client, root, model } = gw;
     const work = join(root, 'project');
     mkdirSync(work, { recursive: true });
     writeFileSync(join(work, 'notes.txt'), 'original\n');
@@ -77,6 +57,7 @@ describe('daemon slash commands', () => {
   });
 
   it('/mcp reports that no servers are configured', async () => {
+    const { client, root } = gw;
     const { session } = await client.c.call('session.create', { cwd: root });
     const r = await client.c.call('slash.exec', { session_id: session.id, command: '/mcp' });
     expect(r.output).toMatch(/No MCP servers configured/);

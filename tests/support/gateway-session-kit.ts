@@ -4,11 +4,13 @@
  * server, clients that record every event they receive, and small waiting helpers. Every wait
  * has a deadline (gateway-process.ts `waitFor`).
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { connectDaemon, type DaemonClient, type DiscoveryInfo } from '@hermes/tui-gateway';
-import { aliveDiscovery, hermes, waitFor } from './gateway-process.js';
+import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
+import { aliveDiscovery, hermes, killDaemons, tempRoot, waitFor } from './gateway-process.js';
 
 /** Writes `<root>/config.yaml`: the fake model plus extra YAML lines (e.g. `gateway:\n  drain_timeout: 1`). */
 export function writeConfig(root: string, modelUrl: string, extra = ''): void {
@@ -100,4 +102,37 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => 
 /** A text of `n` distinct words, so any prefix/suffix mix-up shows in a comparison. */
 export function words(n: number, tag = 'w'): string {
   return Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
+}
+
+/** A daemon in a temp root with an in-process fake model and one recording client. */
+export interface GatewayFixture {
+  root: string;
+  model: FakeModelServer;
+  client: RecordingClient;
+}
+
+/**
+ * Registers `beforeAll`/`afterAll` that start a fake model, write the root's files (`setup`,
+ * default: `writeConfig` only), start the daemon and connect a recording client; and stop it
+ * all afterwards. The returned object is filled in `beforeAll`.
+ */
+export function useGateway(
+  prefix: string,
+  setup: (root: string, modelUrl: string) => void = (root, url) => writeConfig(root, url),
+): GatewayFixture {
+  const fx = {} as GatewayFixture;
+  beforeAll(async () => {
+    fx.root = tempRoot(prefix);
+    fx.model = await startFakeModelServer();
+    setup(fx.root, fx.model.url);
+    await startGateway(fx.root);
+    fx.client = await recordingClient(fx.root, `${prefix}client`);
+  });
+  afterAll(async () => {
+    fx.client?.c.socket.terminate();
+    if (fx.root) killDaemons(fx.root);
+    await fx.model?.close();
+    if (fx.root) rmSync(fx.root, { recursive: true, force: true });
+  });
+  return fx;
 }
