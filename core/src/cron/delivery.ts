@@ -16,6 +16,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { DeliveryTarget as GatewayDeliveryTarget } from '../gateway/delivery-target.js';
 import type { HermesHome } from '../home/home.js';
 import type { CronJob, JobOrigin } from './types.js';
 
@@ -44,30 +45,31 @@ export class DeliveryUnavailableError extends Error {
   }
 }
 
-const PLATFORM_RE = /^[a-z][a-z0-9_-]{0,31}$/;
-
 /**
- * Parses one target string.
+ * Parses one target string: `file:<absolute path>` here, every other form through the messaging
+ * gateway's `DeliveryTarget.parse` (one grammar for both; platform names lower-cased, chat and
+ * thread ids keep their case).
  * @throws DeliveryTargetError naming what is wrong.
  */
 export function parseDeliveryTarget(text: string): DeliveryTarget {
   const t = text.trim();
-  if (t === 'local') return { kind: 'local' };
-  if (t === 'origin') return { kind: 'origin' };
   if (t.startsWith('file:')) {
     const path = t.slice(5);
     if (!isAbsolute(path)) throw new DeliveryTargetError(t, 'a file target needs an absolute path');
     return { kind: 'file', path };
   }
-  const [platform, chatId, threadId, ...rest] = t.split(':');
-  if (!platform || !PLATFORM_RE.test(platform) || rest.length > 0 || chatId === '' || threadId === '') {
-    throw new DeliveryTargetError(t, 'not a known form');
+  let parsed: GatewayDeliveryTarget;
+  try {
+    parsed = GatewayDeliveryTarget.parse(t);
+  } catch (err) {
+    throw new DeliveryTargetError(t, (err as Error).message);
   }
+  if (parsed.kind !== 'platform') return { kind: parsed.kind };
   return {
     kind: 'platform',
-    platform,
-    ...(chatId ? { chatId } : {}),
-    ...(threadId ? { threadId } : {}),
+    platform: parsed.platform!,
+    ...(parsed.chatId ? { chatId: parsed.chatId } : {}),
+    ...(parsed.threadId ? { threadId: parsed.threadId } : {}),
   };
 }
 
