@@ -40,11 +40,11 @@ describe('parseInput', () => {
   });
 
   it('marks unknown commands for slash.exec', () => {
-    expect(parseInput('/status now')).toEqual({
+    expect(parseInput('/deploy now')).toEqual({
       kind: 'unknown',
-      name: 'status',
+      name: 'deploy',
       args: 'now',
-      raw: '/status now',
+      raw: '/deploy now',
     });
   });
 
@@ -61,6 +61,7 @@ describe('completeCommands', () => {
     expect(completeCommands('/s').map((c) => c.name)).toEqual([
       'sessions',
       'setup',
+      'status',
       'resume',
       'usage',
       'history',

@@ -35,7 +35,21 @@ export const COMMANDS: readonly SlashCommand[] = [
   },
   { name: 'profile', args: 'NAME', description: 'Switch profile (same daemon) and re-attach', run: 'local' },
   { name: 'usage', description: 'Token usage of this session', run: 'daemon' },
-  { name: 'compact', description: 'Compress the conversation history', run: 'daemon' },
+  { name: 'compact', args: 'FOCUS', description: 'Compress the conversation history', run: 'daemon' },
+  {
+    name: 'cron',
+    args: 'list|pause ID|resume ID|run ID|output ID|suggestions',
+    description: 'Scheduled jobs of this profile',
+    run: 'daemon',
+  },
+  {
+    name: 'rollback',
+    args: 'list|diff N|N',
+    description: "List, diff or restore file checkpoints of this session's folder",
+    run: 'daemon',
+  },
+  { name: 'mcp', args: 'list|reload', description: 'MCP servers of this profile', run: 'daemon' },
+  { name: 'status', description: 'Session state, clients attached, model', run: 'daemon' },
   {
     name: 'history',
     args: 'N',
