@@ -46,6 +46,14 @@ describe('/compact through the daemon', () => {
       'session.info with the new id',
     );
     expect(info.payload.session).toMatchObject({ id: newId, parent_session_id: oldId, live: true });
+    // clients learn that the session is idle again once the compaction is over
+    await client.until(
+      (e) =>
+        e.type === 'session.info' &&
+        e.session_id === newId &&
+        (e.payload.session as { busy?: boolean }).busy === false,
+      'session.info saying the session is idle after /compact',
+    );
 
     // a prompt sent with the OLD id runs in the child, with the summary and the tail
     model.push({ text: 'continued after compact' });

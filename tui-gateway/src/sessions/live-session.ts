@@ -192,6 +192,7 @@ export class LiveSession {
       .finally(() => {
         this.current = undefined;
         this.runner = undefined;
+        this.emit('session.info', { session: this.info() }); // clients learn it is idle again
         if (this.queue.length > 0) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
       });
     return run;
