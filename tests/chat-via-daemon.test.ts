@@ -2,6 +2,8 @@
  * `hermes chat -q` while a daemon runs (issue 3 "One writer per session"): the turn runs in the
  * daemon, attached clients see it live, and an in-process writer is refused with the owner named.
  */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
@@ -60,5 +62,20 @@ describe('hermes chat -q with a running daemon', () => {
     } finally {
       await watcher.close();
     }
+  });
+
+  it('denies a dangerous command at once when run headless through the daemon (no hang)', async () => {
+    const victim = join(root, 'victim');
+    mkdirSync(victim, { recursive: true });
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
+      { text: 'ok then' },
+    );
+    const started = Date.now();
+    const run = await runHermes(root, ['chat', '-q', 'delete it']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(run.stderr).toMatch(/denied \(no terminal to ask\)/);
+    expect(existsSync(victim)).toBe(true);
   });
 });

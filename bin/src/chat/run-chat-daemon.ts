@@ -7,6 +7,7 @@ import type { AgentEvent, WireEvent } from '@hermes/core/protocol';
 import type { DaemonClient } from '@hermes/tui-gateway/client/client';
 import type { CliContext } from '../context.js';
 import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
+import { askApprovalOnTerminal } from './ask-approval.js';
 import { createTextRenderer } from './text-renderer.js';
 
 /**
@@ -46,6 +47,19 @@ export async function runChatViaDaemon(
       `${JSON.stringify({ type: 'session.info', session_id: sessionId, payload: { session_id: sessionId, title: s.title, model: s.model, cwd: s.cwd, via: 'daemon' } })}\n`,
     );
   }
+
+  // Approvals of our turn: asked on a terminal, denied at once headless (as in process); the
+  // first answer wins, so a TUI attached to the session may also answer.
+  client.onServerRequest('approval.request', async (p) => {
+    if (p.session_id !== sessionId) return { choice: 'deny' };
+    const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p.command, p.description) : 'deny';
+    if (choice === 'deny' && !process.stdin.isTTY) {
+      process.stderr.write(
+        `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (hermes tui --session ${sessionId})\n`,
+      );
+    }
+    return { choice };
+  });
 
   let promptId: string | undefined;
   let mine = false; // our turn has started: events belong to it

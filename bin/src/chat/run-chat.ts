@@ -4,15 +4,16 @@
  * Ctrl+C (the partial turn is persisted).
  */
 import { existsSync } from 'node:fs';
-import { createInterface, type Interface } from 'node:readline/promises';
+import { createInterface } from 'node:readline/promises';
 import type { DaemonClient } from '@hermes/tui-gateway/client/client';
 import { openAgentSession, type SessionSelector } from '@hermes/core/agent/session-runtime';
 import type { AgentEvent } from '@hermes/core/protocol';
-import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
+import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
 import type { McpManager } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { CliContext } from '../context.js';
+import { askApprovalOnTerminal } from './ask-approval.js';
 import { createTextRenderer } from './text-renderer.js';
 
 /** Parsed options of `hermes chat`. */
@@ -54,7 +55,7 @@ async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | und
       {
         name: 'hermes-chat',
         version: ctx.version,
-        capabilities: { approvals: false },
+        capabilities: { approvals: true },
         profile: ctx.home.profile,
         timeoutMs: 5_000,
       },
@@ -80,7 +81,7 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
   let sessionId = '';
   const onEvent = (e: AgentEvent): void => render(e, sessionId);
   const onApproval: ApprovalCallback | undefined =
-    rl && process.stdin.isTTY ? (req) => askApproval(rl, req.command, req.description) : undefined;
+    rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req.command, req.description, rl) : undefined;
 
   const mcp = await startMcp(ctx);
   const opened = openAgentSession({
@@ -175,20 +176,4 @@ function writeJson(obj: unknown): void {
 
 function jsonRenderer(): (e: AgentEvent, sessionId: string) => void {
   return (e, sessionId) => writeJson({ type: e.type, session_id: sessionId, payload: e.payload });
-}
-
-async function askApproval(rl: Interface, command: string, description: string): Promise<ApprovalChoice> {
-  process.stderr.write(
-    `\n⚠ The agent wants to run a command flagged as dangerous (${description}):\n  ${command}\n`,
-  );
-  const answer = (await rl.question('Allow? [o]nce / [s]ession / [a]lways / [d]eny: ')).trim().toLowerCase();
-  const map: Record<string, ApprovalChoice> = {
-    o: 'once',
-    once: 'once',
-    s: 'session',
-    session: 'session',
-    a: 'always',
-    always: 'always',
-  };
-  return map[answer] ?? 'deny';
 }
