@@ -203,6 +203,8 @@ export class SessionController {
   /** Starts and attaches a new session. */
   async newSession(): Promise<void> {
     await this.open({ mode: 'new' });
+    const id = this.state.sessionId;
+    this.notice(`New session${id ? ` ${id}` : ''}. The previous one stays in /sessions.`);
   }
 
   /** Switches profile inside the same daemon, then opens that profile's latest session. */

@@ -18,6 +18,16 @@ export const theme = {
 } as const;
 
 /** Turns colours off when `NO_COLOR` is set to a non-empty value (https://no-color.org). */
-export function applyColorEnv(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') chalk.level = 0;
+export function applyColorEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  isTTY: boolean = Boolean(process.stdout.isTTY),
+): void {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') {
+    chalk.level = 0;
+    return;
+  }
+  // chalk turns colour off whenever a CI variable exists; `CI=false` on a terminal means a person
+  if (chalk.level === 0 && env.CI === 'false' && isTTY && env.TERM !== 'dumb' && env.FORCE_COLOR !== '0') {
+    chalk.level = /256/.test(env.TERM ?? '') || env.COLORTERM ? 2 : 1;
+  }
 }
