@@ -142,6 +142,13 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
       }
       const text = line.trim();
       if (text === '/quit' || text === '/exit') return 0;
+      if (text === '/help') {
+        process.stderr.write(
+          'This is the plain line chat. Commands: /help, /quit (or Ctrl+D). Ctrl+C interrupts a reply.\n' +
+            'For the full terminal UI (sessions, models, profiles, /compact …) run: hermes tui\n',
+        );
+        continue;
+      }
       if (!text) continue;
       controller = new AbortController();
       interrupts = 0;
