@@ -84,7 +84,10 @@ export class SessionController {
     });
     const c = this.client;
     this.unsubscribe.push(
-      c.on('state', (state) => this.dispatch({ type: 'connection', state })),
+      c.on('state', (state) => {
+        this.dispatch({ type: 'connection', state });
+        this.hintWhenLost(state);
+      }),
       c.on('connected', (init, info) => {
         this.dispatch({ type: 'connected', connectionId: init.connection_id, profile: init.profile });
         if (info.epochChanged) this.notice('The daemon restarted; re-attaching.', 'warn');
@@ -201,6 +204,25 @@ export class SessionController {
   }
 
   /** Starts and attaches a new session. */
+  private lostTimer: NodeJS.Timeout | undefined;
+
+  /** After a few seconds without the daemon, say once how to bring it back (it may be stopped). */
+  private hintWhenLost(state: string): void {
+    if (state === 'connected') {
+      clearTimeout(this.lostTimer);
+      this.lostTimer = undefined;
+      return;
+    }
+    if (state !== 'reconnecting' || this.lostTimer) return;
+    this.lostTimer = setTimeout(() => {
+      this.notice(
+        'Lost the connection to the daemon; still retrying. If it was stopped, start it again with: hermes gateway start',
+        'warn',
+      );
+    }, 5_000);
+    this.lostTimer.unref?.();
+  }
+
   async newSession(): Promise<void> {
     await this.open({ mode: 'new' });
     const id = this.state.sessionId;
