@@ -147,7 +147,14 @@ export async function runCron(
     }
     case 'run': {
       const outcome = await runJobNow(tickOpts, args.id);
-      out(outcome, formatOutcome(outcome));
+      // the help promises the result: show the saved output after the summary
+      let text = '';
+      try {
+        text = outcome.outputFile ? readFileSync(outcome.outputFile, 'utf8').trimEnd() : '';
+      } catch {
+        text = '';
+      }
+      out(outcome, `${formatOutcome(outcome)}${text ? `\n${text}\n` : ''}`);
       if (outcome.status === 'error') throw new CliExit(1);
       return;
     }
