@@ -299,6 +299,62 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     ),
     description: 'git checkout/restore . (discards all uncommitted changes)',
   },
+  // --- indirection the other patterns cannot see through ---------------------------------------
+  {
+    key: 'pipe-into-shell',
+    pattern: rx(
+      String.raw`\|\s*(?:sudo\s+(?:-\S+\s+)*)?${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node|php)\s*(?:-[a-z]*\s*)*(?:$|[;&|\n)])`,
+    ),
+    description: 'pipe generated text into a shell or interpreter',
+  },
+  {
+    key: 'variable-as-command',
+    pattern: rx(
+      String.raw`(?:^|[;&|\n(\x60]|\$\()\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*["']?\$\{?[A-Za-z_@*!#?0-9]`,
+    ),
+    description: 'run a command whose name comes from a variable (hides what runs)',
+  },
+  {
+    key: 'eval-command',
+    pattern: rx(String.raw`${CMD}eval\b`),
+    description: 'eval a constructed command',
+  },
+  {
+    key: 'download-then-run',
+    pattern: rx(
+      String.raw`\b(?:curl|wget)\b[^\n]*(?:;|&&|\n)\s*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)\s+\S|(?:\.|source)\s+\S|chmod\s+\S*x)`,
+    ),
+    description: 'download a file and then run it',
+  },
+  {
+    key: 'destroy-file-contents',
+    pattern: rx(String.raw`${CMD}(?:shred|wipe|srm)\b`),
+    description: 'destroy file contents beyond recovery (shred)',
+  },
+  {
+    key: 'chown-recursive',
+    pattern: rx(String.raw`${CMD}chown\s+(?:-\S+\s+)*-[a-z]*R`),
+    description: 'change ownership recursively (chown -R)',
+  },
+  {
+    key: 'touch-home-dotfiles',
+    pattern: rx(
+      String.raw`(?:>>?\s*|\b(?:ln|mv|cp|tee|sed|dd|install|rsync|unlink|rm|truncate)\b${SEG}\s)["']?(?:~|\$HOME|\$\{HOME\})/?(?:\.[\w.-]+)?(?:\s|["']|$)`,
+    ),
+    description: 'replace, move or overwrite the home folder or a shell/profile dotfile',
+  },
+  {
+    key: 'touch-hermes-home',
+    pattern: rx(String.raw`\$\{?HERMES_HOME\b|/\.hermes(?:/|\b)`),
+    description: "touch Hermes's own home (config.yaml, .env keys, sessions, cron jobs)",
+  },
+  {
+    key: 'write-agent-config-files',
+    pattern: rx(
+      String.raw`(?:>>?|\btee\b|\bsed\b${SEG}\s-i|\b(?:mv|cp|rm|dd|install|rsync|unlink|ln|truncate|chmod|yq|perl)\b)${SEG}(?:^|[\s/"'=])(?:config\.yaml|\.env|jobs\.json|state\.db)(?:\s|["']|$|[;&|])`,
+    ),
+    description: 'change a config.yaml, .env, jobs.json or state.db file (settings, keys, jobs, sessions)',
+  },
   // --- packages and containers --------------------------------------------------------------------
   {
     key: 'package-remove',
