@@ -94,7 +94,7 @@ describe('hermes profile (compiled CLI)', () => {
   it('runs chat -q and sessions list in the selected profile only, with only its own secrets', async () => {
     const { root, user, work } = rootWithWork();
     await ok(hermes(root, user, ['profile', 'create', 'work', '--clone']));
-    writeFileSync(join(work, '.env'), 'WORK_SECRET=w-secret-4711\n', { mode: 0o600 });
+    writeFileSync(join(work, '.env'), 'WORK_SECRET=ws4711\n', { mode: 0o600 });
     const prompt = 'print the work secret';
     const turn = () =>
       model.push(
@@ -105,11 +105,11 @@ describe('hermes profile (compiled CLI)', () => {
     turn();
     const inDefault = await ok(hermes(root, user, ['chat', '-q', prompt]));
     expect(inDefault.stdout).toContain('secret=[]');
-    expect(inDefault.stdout).not.toContain('w-secret-4711');
+    expect(inDefault.stdout).not.toContain('ws4711');
 
     turn();
     const inWork = await ok(hermes(root, user, ['-p', 'work', 'chat', '-q', prompt]));
-    expect(inWork.stdout).toContain('secret=[w-secret-4711]');
+    expect(inWork.stdout).toContain('secret=[ws4711]');
 
     // the same prompt landed in two different state.db files
     expect(userPrompts(join(root, 'state.db'))).toEqual([prompt]);

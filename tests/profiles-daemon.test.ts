@@ -21,11 +21,12 @@ const clients: DaemonClient[] = [];
 beforeAll(async () => {
   model = await startFakeModelServer();
   // both profiles pass WORK_SECRET through to the terminal tool; only work's .env defines it
+  // (values under 8 chars: longer secrets are redacted from tool output, see redactSecrets)
   root = makeTestHome({ modelUrl: model.url, config: 'terminal:\n  env_passthrough: [WORK_SECRET]' });
   work = join(root, 'profiles', 'work');
   const created = await runHermes(root, ['profile', 'create', 'work', '--clone']);
   expect(created.code, created.stderr).toBe(0);
-  writeFileSync(join(work, '.env'), 'WORK_SECRET=w-daemon-secret\n', { mode: 0o600 });
+  writeFileSync(join(work, '.env'), 'WORK_SECRET=wd4711\n', { mode: 0o600 });
   const started = await runHermes(root, ['gateway', 'start']);
   expect(started.code, started.stderr).toBe(0);
 });
@@ -90,8 +91,8 @@ describe('one daemon serving default and work', () => {
     const inDefault = await turn(def, prompt);
     const inWork = await turn(wrk, prompt);
     expect(inDefault.toolOutput).toContain('secret=[]');
-    expect(inDefault.toolOutput).not.toContain('w-daemon-secret');
-    expect(inWork.toolOutput).toContain('secret=[w-daemon-secret]');
+    expect(inDefault.toolOutput).not.toContain('wd4711');
+    expect(inWork.toolOutput).toContain('secret=[wd4711]');
 
     // two different state.db files, each holding only its own session
     expect(existsSync(join(root, 'state.db'))).toBe(true);
@@ -141,12 +142,12 @@ describe('one daemon serving default and work', () => {
     for (const c of clients.splice(0)) await c.close();
     expect((await runHermes(root, ['profile', 'delete', 'work', '--yes'])).code).toBe(0);
     expect((await runHermes(root, ['profile', 'create', 'work', '--clone'])).code).toBe(0);
-    writeFileSync(join(work, '.env'), 'WORK_SECRET=second-life\n', { mode: 0o600 });
+    writeFileSync(join(work, '.env'), 'WORK_SECRET=sl4711\n', { mode: 0o600 });
 
     const again = await connect('work');
     const second = await turn(again, 'second life');
-    expect(second.toolOutput).toContain('secret=[second-life]');
-    expect(second.toolOutput).not.toContain('w-daemon-secret');
+    expect(second.toolOutput).toContain('secret=[sl4711]');
+    expect(second.toolOutput).not.toContain('wd4711');
     expect(storedPrompts(join(work, 'state.db'))).toEqual([{ session: second.id, text: 'second life' }]);
     expect((await again.call('session.list', {})).sessions.map((s) => s.id)).toEqual([second.id]);
   });

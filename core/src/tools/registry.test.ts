@@ -137,3 +137,19 @@ describe('runTool', () => {
     expect(small.content.length).toBeLessThanOrEqual(1_000);
   });
 });
+
+describe('secret redaction', () => {
+  it("replaces the profile's secret values in tool results", async () => {
+    const { redactSecrets } = await import('./registry.js');
+    const r = redactSecrets(
+      {
+        ok: true,
+        content: 'OPENAI_API_KEY=sk-SECRETVALUE-12345\nshort=abc',
+        summary: 'sk-SECRETVALUE-12345',
+      },
+      { OPENAI_API_KEY: 'sk-SECRETVALUE-12345', SHORT: 'abc' },
+    );
+    expect(r.content).toBe('OPENAI_API_KEY=[REDACTED:OPENAI_API_KEY]\nshort=abc');
+    expect(r.summary).toBe('[REDACTED:OPENAI_API_KEY]');
+  });
+});

@@ -193,5 +193,28 @@ export async function runTool(
     const message = err instanceof Error ? err.message : String(err);
     result = { ok: false, content: `${tool.name} failed: ${message}`, summary: message.slice(0, 120) };
   }
-  return capResult(result, tool.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+  return capResult(redactSecrets(result, ctx.secrets), tool.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+}
+
+/** Secrets shorter than this are not redacted (too likely to match ordinary text), chars. */
+export const MIN_REDACTED_SECRET_CHARS = 8;
+
+/**
+ * Replaces the value of every secret of the profile (`.env`) found in a tool result with
+ * `[REDACTED:<NAME>]`, so a key the agent reads (`cat .env`, `env`, a config dump) never reaches
+ * the model, the transcript or a frontend.
+ */
+export function redactSecrets(result: ToolResult, secrets: Readonly<Record<string, string>>): ToolResult {
+  let content = result.content;
+  let summary = result.summary;
+  const entries = Object.entries(secrets)
+    .filter(([, v]) => v.length >= MIN_REDACTED_SECRET_CHARS)
+    .sort((a, b) => b[1].length - a[1].length);
+  for (const [name, value] of entries) {
+    if (content.includes(value)) content = content.split(value).join(`[REDACTED:${name}]`);
+    if (summary?.includes(value)) summary = summary.split(value).join(`[REDACTED:${name}]`);
+  }
+  return content === result.content && summary === result.summary
+    ? result
+    : { ...result, content, ...(summary !== undefined ? { summary } : {}) };
 }
