@@ -3,7 +3,8 @@
  * message (issue 8 "Skills"), `/rollback` restores files from a checkpoint (issue 8
  * "Checkpoints"), `/mcp` reports the profile's servers. Run `npm run build` first.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
@@ -36,8 +37,9 @@ describe('daemon slash commands', () => {
   });
 
   it('/rollback restores a file the agent changed', async () => {
-    const { client, root, model } = gw;
-    const work = join(root, 'project');
+    const { client, model } = gw;
+    // a project folder outside the Hermes root (the file tools may not write inside it)
+    const work = mkdtempSync(join(tmpdir(), 'hermes-slash-project-'));
     mkdirSync(work, { recursive: true });
     writeFileSync(join(work, 'notes.txt'), 'original\n');
     const { session } = await client.c.call('session.create', { cwd: work });

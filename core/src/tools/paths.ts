@@ -2,10 +2,11 @@
  * Path handling shared by the file tools (`read_file`, `write_file`, `patch`, `search_files`).
  *
  * Relative paths resolve against the session's working directory (`ctx.cwd`), `~` against the
- * user's home. Writes into the profile's own `config.yaml` and `.env` are refused: they hold the
- * approval settings and the keys, and a model that could edit them could switch the guard off
- * (DESIGN §6: "the model can never bypass or see the guard"). The `write-hermes-config`
- * dangerous pattern covers the same files on the terminal side.
+ * user's home. Writes into the Hermes root (every profile's config.yaml, .env, state.db, cron
+ * jobs …) are refused except its workspace/ and skills/ folders, and reading keys (.env,
+ * auth.json, the discovery file) is refused: a model that could edit or read them could switch
+ * the guard off or leak keys (DESIGN §6). The `touch-hermes-home` and `write-agent-config-files`
+ * dangerous patterns cover the terminal side.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -34,16 +35,42 @@ function real(p: string): string {
   }
 }
 
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** Folders of a home the file tools may write in (the rest of the Hermes root is its own state). */
+const WRITABLE_HOME_DIRS = ['workspace', 'skills'];
+
 /**
- * Why a write to `abs` is refused, or undefined when it is allowed. Refuses the profile's
- * `config.yaml` and `.env` (also through a symlink).
+ * Why a write to `abs` is refused, or undefined when it is allowed. Refuses everything inside
+ * the Hermes root (every profile: config.yaml, .env, state.db, cron/jobs.json, pairing, the
+ * discovery file …) except the home's `workspace/` and `skills/` folders, also through a symlink:
+ * a model that could edit them could switch the guard off, schedule itself or read keys.
  */
 export function protectedWriteReason(ctx: ToolContext, abs: string): string | undefined {
   const target = real(abs);
-  for (const file of [ctx.home.configFile, ctx.home.envFile]) {
-    if (target === real(file) || resolve(abs) === resolve(file)) {
-      return `${abs} is Hermes's own settings file; the agent may not edit it. Ask the user to change it (hermes config set …).`;
-    }
+  const root = real(ctx.home.root);
+  for (const t of [target, resolve(abs)]) {
+    if (!inside(root, t)) continue;
+    if (WRITABLE_HOME_DIRS.some((d) => inside(real(join(ctx.home.dir, d)), t))) return undefined;
+    return `${abs} is inside Hermes's own home (${ctx.home.root}: settings, keys, sessions, jobs); the agent may not edit it. Ask the user to change it (hermes config set …).`;
+  }
+  return undefined;
+}
+
+/**
+ * Why reading `abs` is refused, or undefined when allowed: the `.env` (keys) and `auth.json`
+ * files of any profile under the Hermes root, and the daemon's discovery file (its token).
+ */
+export function protectedReadReason(ctx: ToolContext, abs: string): string | undefined {
+  const target = real(abs);
+  const root = real(ctx.home.root);
+  if (!inside(root, target) && !inside(ctx.home.root, resolve(abs))) return undefined;
+  const name = target.split('/').pop() ?? '';
+  if (name === '.env' || name === 'auth.json' || name === 'tui-gateway.json' || name.endsWith('.env')) {
+    return `${abs} holds Hermes's keys or tokens; the agent may not read it.`;
   }
   return undefined;
 }

@@ -14,7 +14,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { intArg, stringArg, toolError } from './args.js';
-import { displayPath, resolveToolPath } from './paths.js';
+import { displayPath, protectedReadReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Default and largest `limit`, lines. */
@@ -87,6 +87,8 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
   const shown = displayPath(ctx.cwd, file);
   if (BLOCKED_DEVICES.has(file))
     return toolError('read_file', `${file} is a device that never ends; not read`);
+  const refused = protectedReadReason(ctx, file);
+  if (refused) return toolError('read_file', refused);
 
   let size: number;
   try {

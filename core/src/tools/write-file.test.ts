@@ -60,7 +60,7 @@ describe('write_file', () => {
     for (const file of [ctx.home.configFile, ctx.home.envFile]) {
       const r = await write({ path: file, content: 'approvals: {mode: off}\n' });
       expect(r.ok).toBe(false);
-      expect(r.content).toContain("Hermes's own settings file");
+      expect(r.content).toContain("inside Hermes's own home");
     }
   });
 
@@ -68,5 +68,37 @@ describe('write_file', () => {
     const r = await write({ path: 'x.txt' });
     expect(r.ok).toBe(false);
     expect(r.content).toContain('missing required argument: "content"');
+  });
+});
+
+describe('the Hermes home is off limits to the file tools', () => {
+  it('refuses cron/jobs.json and state.db but allows workspace/; read_file refuses .env', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { makeToolContext } = await import('./testing.js');
+    const { runTool } = await import('./registry.js');
+    const { writeFileTool } = await import('./write-file.js');
+    const { readFileTool } = await import('./read-file.js');
+    const ctx = makeToolContext(mkdtempSync(join(tmpdir(), 'hermes-home-guard-')));
+    for (const rel of ['cron/jobs.json', 'state.db', 'profiles/work/.env']) {
+      const r = await runTool(
+        writeFileTool,
+        JSON.stringify({ path: join(ctx.home.root, rel), content: 'x' }),
+        ctx,
+      );
+      expect(r.ok, rel).toBe(false);
+    }
+    const ok = await runTool(
+      writeFileTool,
+      JSON.stringify({ path: join(ctx.home.dir, 'workspace', 'notes.md'), content: 'x' }),
+      ctx,
+    );
+    expect(ok.ok).toBe(true);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(ctx.home.envFile, 'OPENAI_API_KEY=sk-abcdefgh12345\n');
+    const read = await runTool(readFileTool, JSON.stringify({ path: ctx.home.envFile }), ctx);
+    expect(read.ok).toBe(false);
+    expect(read.content).toMatch(/keys or tokens/);
   });
 });
