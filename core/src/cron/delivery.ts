@@ -15,7 +15,7 @@
  * `DeliveryUnavailableError` ("not available yet"), recorded in the job's `last_delivery_error`.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { DeliveryTarget as GatewayDeliveryTarget } from '../gateway/delivery-target.js';
 import type { HermesHome } from '../home/home.js';
 import type { CronJob, JobOrigin } from './types.js';
@@ -140,9 +140,18 @@ export function createCronDelivery(
       case 'local':
         appendSection(localInboxFile(home), msg, now());
         return;
-      case 'file':
+      case 'file': {
+        // never into Hermes's own files (config.yaml, .env, jobs.json …): a job's output is text
+        // from the model and must not become settings or keys
+        const rel = relative(resolve(home.root), resolve(target.path));
+        if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+          throw new Error(
+            `file target ${target.path} is inside the Hermes home ${home.root}; deliver elsewhere or use local`,
+          );
+        }
         appendSection(target.path, msg, now());
         return;
+      }
       case 'origin':
         return deliver(originTarget(msg.job.origin), msg);
       case 'platform': {

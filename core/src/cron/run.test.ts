@@ -2,7 +2,8 @@
  * Runs against the scripted model server: output file, local delivery, wrapping, silence,
  * failures, the pre-run scan, the cron tool set, approvals in cron, repeat counts (issue 7).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
@@ -113,11 +114,14 @@ describe('runClaimedJob', () => {
 
   it('delivers the bare reply when cron.wrap_response is false, and to files', async () => {
     const { ctx } = setup({ cron: { wrap_response: false } });
-    const file = join(ctx.home.dir, 'out', 'deliveries.md');
-    const job = await claimed(ctx, { deliver: ['local', `file:${file}`] });
+    const file = join(mkdtempSync(join(tmpdir(), 'cron-out-')), 'deliveries.md');
+    const inHome = join(ctx.home.dir, '.env');
+    const job = await claimed(ctx, { deliver: ['local', `file:${file}`, `file:${inHome}`] });
     model.push({ text: 'plain text' });
     const out = await runClaimedJob(deps(ctx), job);
     expect(out.delivered).toEqual(['local', `file:${file}`]);
+    // never into Hermes's own files: text from the model must not become keys or settings
+    expect(existsSync(inHome)).toBe(false);
     expect(inbox(ctx)).toMatch(/-->\nplain text\n/);
     expect(inbox(ctx)).not.toContain('Cron job "weather"');
     expect(readFileSync(file, 'utf8')).toContain('plain text');
