@@ -100,3 +100,11 @@ describe('.env secrets', () => {
     expect(existsSync(home.envFile)).toBe(true);
   });
 });
+
+describe('config keys', () => {
+  it('refuses prototype keys', () => {
+    const home = freshHome();
+    expect(() => setConfigValue(home, '__proto__.polluted', 1)).toThrow(/not keys/);
+    expect(() => setConfigValue(home, 'constructor.prototype.x', 1)).toThrow(/not keys/);
+  });
+});

@@ -86,6 +86,9 @@ export function loadConfig(home: HermesHome): HermesConfig {
 function splitKey(key: string): string[] {
   const parts = key.split('.').map((p) => p.trim());
   if (parts.some((p) => p === '')) throw new Error(`Invalid config key "${key}"`);
+  if (parts.some((p) => p === '__proto__' || p === 'constructor' || p === 'prototype')) {
+    throw new Error(`Invalid config key "${key}": "__proto__", "constructor" and "prototype" are not keys`);
+  }
   return parts;
 }
 

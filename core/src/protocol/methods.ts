@@ -133,7 +133,11 @@ export const ModelInfo = z.object({
 export const ModelListParams = z.object({ profile: ProfileName.optional() });
 export const ModelListResult = z.object({ models: z.array(ModelInfo), current: z.string() });
 export const ModelSetParams = z.object({
-  model: z.string().min(1),
+  model: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^\s]+$/, 'a model id is one word without spaces or line breaks'),
   session_id: z.string().optional(),
   profile: ProfileName.optional(),
 });
@@ -157,7 +161,14 @@ export const SlashExecResult = z.object({
 });
 
 /** Name of a secret in a home's `.env`: an environment-variable name such as `OPENROUTER_API_KEY`. */
-const SecretName = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'not a valid secret name');
+/** Variables that change how processes start; never settable as a secret. */
+const PROCESS_CONTROL_VARS =
+  /^(?:PATH|HOME|SHELL|USER|IFS|ENV|BASH_ENV|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5LIB|PERL5OPT|RUBYOPT|LD_[A-Z0-9_]*|DYLD_[A-Z0-9_]*|HERMES_HOME|GIT_[A-Z0-9_]*)$/;
+const SecretNameSyntax = z.string().regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'not a valid secret name');
+const SecretName = SecretNameSyntax.refine(
+  (n) => !PROCESS_CONTROL_VARS.test(n),
+  'this variable controls how programs start and cannot be set as a secret',
+);
 export const SecretsSetParams = z.object({
   profile: ProfileName.optional(),
   name: SecretName,
@@ -170,7 +181,7 @@ export const SecretsSetParams = z.object({
 });
 export const SecretsStatusParams = z.object({
   profile: ProfileName.optional(),
-  names: z.array(SecretName).min(1).max(32),
+  names: z.array(SecretNameSyntax).min(1).max(32),
 });
 /** Which of the asked secrets have a value (in the profile's `.env` or the daemon's environment). */
 export const SecretsStatusResult = z.object({ set: z.record(z.string(), z.boolean()) });

@@ -71,3 +71,9 @@ describe('secrets.set / secrets.status', () => {
     expect(Methods['secrets.set'].params.safeParse({ name: 'lower', value: 'x' }).success).toBe(false);
   });
 });
+
+describe('secrets.set refuses process-control variables', () => {
+  it.each(['PATH', 'NODE_OPTIONS', 'LD_PRELOAD', 'HERMES_HOME'])('refuses %s', (name) => {
+    expect(Methods['secrets.set'].params.safeParse({ name, value: '/tmp/evil' }).success).toBe(false);
+  });
+});
