@@ -34,6 +34,18 @@ export const CRON_THREAT_PATTERNS: readonly ThreatPattern[] = [
       /\b(?:ignore|forget|override)\s+(?:\w+\s+){0,4}(?:previous|prior|above|earlier|preceding|all|any|your)\s+(?:\w+\s+){0,3}(?:instructions?|rules|prompts?|directions|guidelines)\b/i,
   },
   {
+    id: 'forget_context',
+    description: 'tells the agent to forget or disregard what it was told before',
+    pattern:
+      /\b(?:forget|disregard|discard|drop|abandon)\s+(?:\w+\s+){0,3}(?:everything|all|anything)?\s*(?:you\s+(?:were|have\s+been)\s+(?:told|given|instructed)|(?:prior|previous|earlier|preceding|above)\s+(?:\w+\s+){0,2}(?:directives?|instructions?|messages?|context|orders?|commands?))/i,
+  },
+  {
+    id: 'chat_template_tokens',
+    description: 'contains chat-template control tokens that fake a system or assistant turn',
+    pattern:
+      /<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|^\s*(?:system|assistant)\s*:/im,
+  },
+  {
     id: 'disregard_rules',
     description: 'tells the agent to disregard its rules',
     pattern: /\bdisregard\s+(?:\w+\s+){0,3}(?:instructions?|rules|guidelines|policies|prompt)\b/i,
