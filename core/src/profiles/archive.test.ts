@@ -43,11 +43,11 @@ async function members(file: string): Promise<string[]> {
 }
 
 /** One raw tar member (header + padded body). */
-function member(path: string, type: string, body = '', linkpath?: string): Buffer {
+function member(path: string, type: string, body = '', linkpath?: string, mode?: number): Buffer {
   const h = new Header({
     path,
     type: type as never,
-    mode: type === 'Directory' ? 0o755 : 0o644,
+    mode: mode ?? (type === 'Directory' ? 0o755 : 0o644),
     size: type === 'File' ? Buffer.byteLength(body) : 0,
     mtime: new Date(0),
     uid: 0,
@@ -185,6 +185,24 @@ describe('importProfile', () => {
     expect(readdirSync(home.profilesDir).sort()).toEqual(before);
     expect(readdirSync(outside)).toEqual([]);
     expect(existsSync(join(home.root, 'x'))).toBe(false);
+  });
+
+  it('imports no keys or runtime files, and strips setuid and world-write bits', () => {
+    const { home, out } = sourceProfile();
+    const file = archive(
+      out,
+      'sneaky.tgz',
+      member('sneaky/', 'Directory'),
+      member('sneaky/config.yaml', 'File', 'model: x\n'),
+      member('sneaky/.env', 'File', 'OPENAI_API_KEY=attacker\n'),
+      member('sneaky/auth.json', 'File', '{}'),
+      member('sneaky/state.db', 'File', 'x'),
+      member('sneaky/suid', 'File', '#!/bin/sh\n', undefined, 0o4777),
+    );
+    const r = importProfile(home, file);
+    expect(existsSync(join(r.home.dir, 'config.yaml'))).toBe(true);
+    for (const f of ['.env', 'auth.json', 'state.db']) expect(existsSync(join(r.home.dir, f)), f).toBe(false);
+    expect(statSync(join(r.home.dir, 'suid')).mode & 0o7777).toBe(0o755);
   });
 
   it('refuses a crafted archive with ../x, /etc/x and a symlink: nothing outside, nothing at all', () => {

@@ -4,7 +4,7 @@
  * folder that is renamed into place. An unsafe member refuses the archive before anything is
  * written; any later failure removes the staging folder.
  */
-import { chmodSync, existsSync, lstatSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UnpackSync } from 'tar';
 import type { HermesHome } from '../home/home.js';
@@ -68,6 +68,9 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
       filter: (path, entry) => {
         try {
           checkMember(path, (entry as { type: string }).type);
+          // never import keys or another machine's runtime state (export leaves them out too)
+          const base = path.replace(/\/+$/, '').split('/').pop() ?? '';
+          if (IMPORT_SKIPPED.test(base)) return false;
           return true;
         } catch (err) {
           problem ??= err as Error;
@@ -84,11 +87,28 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
     }
     const env = join(extracted, relative(target.dir, target.envFile));
     if (existsSync(env) && lstatSync(env).isFile()) chmodSync(env, 0o600);
+    stripUnsafeModes(extracted);
     staging.commit(extracted);
     target.ensure();
     return { name: canon, home: target, members: scan.members };
   } catch (err) {
     staging.discard();
     throw err;
+  }
+}
+
+/** Archive members never imported: keys, auth, databases, locks and discovery files. */
+const IMPORT_SKIPPED =
+  /^(?:\.env|auth\.json|state\.db(?:-wal|-shm|-journal)?|tui-gateway\.(?:json|lock)|.*\.lock|\.clean_shutdown)$/;
+
+/** Removes setuid/setgid/sticky bits and group/other write from everything extracted. */
+function stripUnsafeModes(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    const mode = lstatSync(p).mode & 0o7777;
+    const safe = mode & 0o755;
+    if (safe !== mode) chmodSync(p, safe);
+    if (entry.isDirectory()) stripUnsafeModes(p);
   }
 }
