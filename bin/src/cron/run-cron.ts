@@ -148,7 +148,7 @@ export async function runCron(
     case 'run': {
       const outcome = await runJobNow(tickOpts, args.id);
       // the help promises the result: show the saved output after the summary
-      let text = '';
+      let text: string;
       try {
         text = outcome.outputFile ? readFileSync(outcome.outputFile, 'utf8').trimEnd() : '';
       } catch {
