@@ -64,4 +64,16 @@ describe('daemon slash commands', () => {
     const r = await client.c.call('slash.exec', { session_id: session.id, command: '/mcp' });
     expect(r.output).toMatch(/No MCP servers configured/);
   });
+
+  it('session.create names a bad cwd or an over-long title as invalid params', async () => {
+    const { client } = gw;
+    await expect(client.c.call('session.create', { cwd: '/nonexistent/hermes-dir' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('cwd'),
+    });
+    await expect(client.c.call('session.create', { title: 'x'.repeat(100_000) })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('title'),
+    });
+  });
 });

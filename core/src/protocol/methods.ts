@@ -42,8 +42,9 @@ export const SessionCreateParams = z.object({
     .string()
     .regex(/^[a-z0-9_:-]{1,32}$/)
     .optional(),
-  cwd: z.string().optional(),
-  title: z.string().optional(),
+  /** Absolute working directory for the session's tools; must exist. */
+  cwd: z.string().min(1).max(4096).optional(),
+  title: z.string().max(200).optional(),
   model: z.string().optional(),
 });
 export const SessionCreateResult = z.object({ session: SessionInfo });

@@ -3,6 +3,8 @@
  * session.interrupt, config.*, model.*, profile.list, slash.exec. Each works inside the profile
  * of the connection (or the `profile` param), never across profiles.
  */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { getConfigValue, setConfigValue } from '@hermes/core/config/config-file';
 import { ConfigError } from '@hermes/core/config/errors';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
@@ -25,6 +27,12 @@ function configError(err: unknown): never {
 /** Registers the session layer's methods on the daemon's dispatcher. */
 export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionRegistry): void {
   rpc.register('session.create', async (p, conn) => {
+    if (p.cwd !== undefined && !isAbsolute(p.cwd)) {
+      throw new RpcMethodError(RpcErrorCode.InvalidParams, `cwd: "${p.cwd}" is not an absolute path`);
+    }
+    if (p.cwd !== undefined && !existsSync(p.cwd)) {
+      throw new RpcMethodError(RpcErrorCode.InvalidParams, `cwd: folder "${p.cwd}" does not exist`);
+    }
     const live = sessions.create(profileOf(conn, p.profile), {
       ...(p.cwd ? { cwd: p.cwd } : {}),
       ...(p.title ? { title: p.title } : {}),
