@@ -65,7 +65,8 @@ export interface MutateTx {
   unchanged(): void;
 }
 
-const REQUIRED_DEFAULTS = (): Omit<CronJob, 'id' | 'prompt' | 'schedule'> => ({
+/** The value of every optional job field when a file (or a test) leaves it out. */
+export const jobDefaults = (): Omit<CronJob, 'id' | 'prompt' | 'schedule'> => ({
   name: '',
   skills: [],
   model: null,
@@ -115,7 +116,7 @@ export function normalizeJob(raw: unknown, i: number): CronJob {
   if (!j.schedule || typeof j.schedule !== 'object' || typeof j.schedule.kind !== 'string') {
     throw new Error(`job ${j.id} has no "schedule"`);
   }
-  const { name, ...defaults } = REQUIRED_DEFAULTS();
+  const { name, ...defaults } = jobDefaults();
   const job = { id: j.id, name, prompt: j.prompt, schedule: j.schedule, ...defaults, ...j } as CronJob;
   if (!job.name) job.name = job.id;
   if (!Array.isArray(job.deliver)) job.deliver = typeof job.deliver === 'string' ? [job.deliver] : ['local'];

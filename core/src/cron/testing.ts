@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import type { CronContext } from './jobs.js';
-import { iso, type CronJob } from './types.js';
+import { jobDefaults } from './store.js';
+import type { CronJob } from './types.js';
 
 /** A settable clock: `clock()` reads, `clock.set(ms)` / `clock.advance(ms)` move it. */
 export interface TestClock {
@@ -38,26 +39,11 @@ export function cronTestContext(
 /** A job object with defaults (for pure tests of `decideDue` and the bench). */
 export function makeJob(over: Partial<CronJob> & Pick<CronJob, 'id'>): CronJob {
   return {
+    ...jobDefaults(),
     name: over.id,
     prompt: 'do the thing',
-    skills: [],
-    model: null,
     schedule: { kind: 'interval', minutes: 60 },
     schedule_display: 'every 1h',
-    repeat: { times: null, completed: 0 },
-    enabled: true,
-    state: 'scheduled',
-    paused_at: null,
-    created_at: iso(0),
-    next_run_at: null,
-    last_run_at: null,
-    last_status: null,
-    last_error: null,
-    last_delivery_error: null,
-    deliver: ['local'],
-    origin: null,
-    cwd: null,
-    running: null,
     ...over,
   };
 }
