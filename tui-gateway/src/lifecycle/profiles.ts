@@ -1,25 +1,15 @@
 /**
- * Default profile lookups for `initialize` when the daemon is started without a `profiles` /
- * `activeProfile` hook (DESIGN §4: profile `default` is the root, named ones live in
- * `<root>/profiles/<name>/`; the sticky selection is `<root>/active_profile`).
+ * Profile lookups for `initialize` and the session layer (DESIGN §4, seed 001 §7): profile
+ * `default` is the root, named ones live in `<root>/profiles/<name>/`; the sticky selection is
+ * `<root>/active_profile`. One scan for the whole daemon: core's `profilesToServe`.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { readActiveProfile } from '@hermes/core/home/home';
-import { DEFAULT_PROFILE, isValidProfileId } from '@hermes/core/home/profile-name';
+import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
+import { profilesToServe } from '@hermes/core/profiles/serve';
 
 /** `default` plus every folder of `<root>/profiles/` whose name is a valid profile id, sorted. */
 export function listProfileNames(root: string): string[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(join(root, 'profiles'), { withFileTypes: true })
-      .filter((d) => d.isDirectory() && isValidProfileId(d.name) && d.name !== DEFAULT_PROFILE)
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    /* no profiles folder */
-  }
-  return [DEFAULT_PROFILE, ...names];
+  return profilesToServe(root).map((p) => p.name);
 }
 
 /** The sticky profile (`<root>/active_profile`) or `default`. */

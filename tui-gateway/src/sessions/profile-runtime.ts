@@ -8,7 +8,6 @@ import { loadConfig } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
-import { profilesToServe } from '@hermes/core/profiles/serve';
 import { SessionDB } from '@hermes/core/state/session-db';
 import type { McpManager } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
@@ -118,10 +117,5 @@ export class ProfileRuntime {
   }
 }
 
-/**
- * The profiles under a root (seed 001 §7 `profiles_to_serve`, core/src/profiles/serve.ts):
- * `default` plus every valid folder in `<root>/profiles/`, sorted. A directory scan only.
- */
-export function listProfileNames(root: string): string[] {
-  return profilesToServe(root).map((p) => p.name);
-}
+/** The profiles under a root (seed 001 §7 `profiles_to_serve`); one scan for the daemon. */
+export { listProfileNames } from '../lifecycle/profiles.js';
