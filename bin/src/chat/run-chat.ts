@@ -11,6 +11,9 @@ import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
 import type { McpManager } from '@hermes/core/mcp/manager';
+import { loadConfig } from '@hermes/core/config/config-file';
+import type { HermesConfig } from '@hermes/core/config/schema';
+import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { CliContext } from '../context.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
@@ -83,12 +86,17 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
   const onApproval: ApprovalCallback | undefined =
     rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req.command, req.description, rl) : undefined;
 
-  const mcp = await startMcp(ctx);
+  // read once here and handed to the session (start-up speed: no second parse of config.yaml)
+  const config = loadConfig(ctx.home);
+  const secrets = loadSecrets(ctx.home);
+  const mcp = await startMcp(ctx, config, secrets);
   const opened = openAgentSession({
     home: ctx.home,
     source: 'cli',
     select,
     cwd: process.cwd(),
+    config,
+    secrets,
     ...(mcp ? { tools: [...builtinTools(), ...mcp.tools()] } : {}),
     ...(opts.model ? { model: opts.model } : {}),
     ...(opts.yolo ? { approvalMode: 'off' as const } : {}),
@@ -165,14 +173,15 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
 }
 
 /** Starts this profile's MCP servers when config.yaml names any (issue 8 "MCP client"). */
-async function startMcp(ctx: CliContext): Promise<McpManager | undefined> {
-  const { loadConfig } = await import('@hermes/core/config/config-file');
-  const config = loadConfig(ctx.home);
+async function startMcp(
+  ctx: CliContext,
+  config: HermesConfig,
+  secrets: Secrets,
+): Promise<McpManager | undefined> {
   if (Object.keys(config.mcp_servers ?? {}).length === 0) return undefined;
   const { createMcpManager } = await import('@hermes/core/mcp/manager');
-  const { loadSecrets } = await import('@hermes/core/config/secrets');
   return createMcpManager(ctx.home, config, {
-    secrets: loadSecrets(ctx.home),
+    secrets,
     log: (line) => process.stderr.write(`  … ${line}\n`),
   });
 }
