@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe('profilesToServe (seed 001 §7)', () => {
     const home = rootWithProfiles();
     for (const junk of ['.staging-x-1', 'Bad Name', 'default']) {
       const p = join(home.profilesDir, junk);
-      if (!existsSync(p)) mkdtempSync(p);
+      if (!existsSync(p)) mkdirSync(p);
     }
     writeFileSync(join(home.profilesDir, 'file-not-dir'), '');
     expect(profileNames(home)).toEqual(['default', 'alpha', 'work']);
