@@ -3,8 +3,13 @@
  * classifies (frames.ts), enforces the handshake (`initialize` first, once — DESIGN §5
  * "Handshake"), validates params with `Methods[method].params`, runs the handler and answers.
  *
+ * Requests that arrive while the connection's `initialize` is still being handled (a client may
+ * pipeline `initialize` + `session.create` in one write) wait for it and are then dispatched in
+ * arrival order, after the `initialize` answer; if `initialize` fails they get -32000. At most
+ * `MAX_WAITING_FOR_INIT` wait per connection (more → -32000 at once).
+ *
  * Error mapping: unknown method → -32601; known method without a registered handler → -32601;
- * not initialized → -32000; bad params → -32602 naming the zod issue paths; `RpcMethodError` →
+ * not initialized (no `initialize` received yet) → -32000; bad params → -32602 naming the zod issue paths; `RpcMethodError` →
  * its code; any other exception → -32603 with its message (stack logged). Handlers run
  * concurrently; a handler that never resolves only delays its own answer.
  */
@@ -14,6 +19,16 @@ import type { WsConnection } from '../transport/connection.js';
 import { formatIssues, summarizeIssues } from './errors.js';
 import { classifyFrame, errorFrame, successFrame } from './frames.js';
 import { RpcMethodError, type Handler, type HandlerRegistry } from './types.js';
+
+/** Requests one connection may pipeline behind an `initialize` that is still running. */
+export const MAX_WAITING_FOR_INIT = 256;
+
+/** A request held until the connection's `initialize` finished. */
+interface WaitingRequest {
+  id: RpcId;
+  method: string;
+  params: unknown;
+}
 
 /** Options of the dispatcher. */
 export interface DispatcherOptions {
@@ -32,6 +47,8 @@ export interface DispatcherOptions {
 /** Routes frames of every connection to handlers. */
 export class Dispatcher implements HandlerRegistry {
   private readonly handlers = new Map<string, Handler<MethodName>>();
+  /** Per connection: requests received while its `initialize` runs, in arrival order. */
+  private readonly waitingForInit = new WeakMap<WsConnection, WaitingRequest[]>();
   /** Requests being handled right now (all connections). */
   inFlight = 0;
 
@@ -95,6 +112,18 @@ export class Dispatcher implements HandlerRegistry {
     if (name === 'initialize') {
       if (conn.initialized || conn.initializing)
         return fail(RpcErrorCode.NotInitialized, 'already initialized');
+    } else if (!conn.initialized && conn.initializing) {
+      // pipelined behind a running `initialize`: answered after it, in arrival order
+      const waiting = this.waitingForInit.get(conn) ?? [];
+      if (waiting.length >= MAX_WAITING_FOR_INIT) {
+        return fail(
+          RpcErrorCode.NotInitialized,
+          `not initialized: more than ${MAX_WAITING_FOR_INIT} requests sent before "initialize" was answered`,
+        );
+      }
+      waiting.push({ id, method, params });
+      this.waitingForInit.set(conn, waiting);
+      return;
     } else if (!conn.initialized) {
       return fail(RpcErrorCode.NotInitialized, `not initialized: call "initialize" before "${method}"`);
     }
@@ -144,7 +173,33 @@ export class Dispatcher implements HandlerRegistry {
       return fail(RpcErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     } finally {
       this.inFlight--;
-      if (name === 'initialize') conn.initializing = false;
+      if (name === 'initialize') {
+        conn.initializing = false;
+        this.releaseWaiting(conn);
+      }
+    }
+  }
+
+  /**
+   * Dispatches the requests that waited for `initialize`, in arrival order (its answer is queued
+   * already). After a failed `initialize` each gets the not-initialized error.
+   */
+  private releaseWaiting(conn: WsConnection): void {
+    const waiting = this.waitingForInit.get(conn);
+    if (!waiting) return;
+    this.waitingForInit.delete(conn);
+    for (const w of waiting) {
+      if (conn.initialized) {
+        void this.dispatch(conn, w.id, w.method, w.params);
+      } else {
+        conn.sendFrame(
+          errorFrame(
+            w.id,
+            RpcErrorCode.NotInitialized,
+            `not initialized: the "initialize" before "${w.method}" failed`,
+          ),
+        );
+      }
     }
   }
 }

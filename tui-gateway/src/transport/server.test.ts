@@ -117,6 +117,50 @@ describe('handshake', () => {
     expect((await c.call('ping')).pong).toBe(true);
   });
 
+  it('answers requests pipelined behind initialize (same write), in order, after it', async () => {
+    const c = await client({ initialize: false });
+    const answers: Array<Record<string, unknown>> = [];
+    c.onFrame((f) => answers.push(f));
+    // one TCP write: the daemon reads all three frames before `initialize` has been answered
+    const tcp = (c.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    tcp.cork();
+    const init = c.call('initialize', {
+      client: { name: 'pipe', version: '1' },
+      capabilities: { approvals: false },
+    });
+    const slash = c.call('slash.exec', { session_id: 's', command: 'pipelined' });
+    const ping = c.call('ping');
+    tcp.uncork();
+    expect((await init).server.version).toBe('9.9.9');
+    expect(await slash).toEqual({ output: 'ran pipelined', handled: true });
+    expect((await ping).pong).toBe(true);
+    // in arrival order, `initialize` first
+    expect(
+      answers.map((f) =>
+        Object.keys(f.result as object)
+          .sort()
+          .join(),
+      ),
+    ).toEqual(['connection_id,epoch,profile,profiles,server', 'handled,output', 'pong,time']);
+  });
+
+  it('pipelined requests behind a failed initialize get -32000 naming it', async () => {
+    const c = await client({ initialize: false });
+    const tcp = (c.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    tcp.cork();
+    const init = c.call('initialize', {
+      client: { name: 'pipe', version: '1' },
+      capabilities: { approvals: false },
+      profile: 'no-such-profile',
+    });
+    const ping = c.call('ping');
+    tcp.uncork();
+    expect((await rpcError(init)).code).toBe(RpcErrorCode.ProfileNotFound);
+    const refused = await rpcError(ping);
+    expect(refused.code).toBe(RpcErrorCode.NotInitialized);
+    expect(refused.message).toMatch(/"initialize" before "ping" failed/);
+  });
+
   it('refuses an unknown profile', async () => {
     const err = await connectDaemon(
       { port: daemon.port, token: daemon.token },
