@@ -1,5 +1,6 @@
 /**
- * The SessionDB schema (issue 2 "SessionDB", seed 000 §5.1): `sessions`, `messages`, and the FTS5
+ * The SessionDB schema (issue 2 "SessionDB", seed 000 §5.1): `sessions`, `messages`,
+ * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3), and the FTS5
  * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
  * triggers. `PRAGMA user_version` carries the schema version.
  *
@@ -10,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { SessionDBError } from './errors.js';
 
 /** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
 export const CORE_DDL = `
@@ -47,6 +48,15 @@ CREATE TABLE IF NOT EXISTS messages (
   status        TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, id);
+
+CREATE TABLE IF NOT EXISTS queued_prompts (
+  prompt_id  TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id),
+  text       TEXT NOT NULL,
+  queued_by  TEXT,
+  queued_at  INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_queued_prompts_session ON queued_prompts(session_id);
 `;
 
 /** Name of the FTS5 table. */
@@ -142,6 +152,7 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
   if (before.version > SCHEMA_VERSION) {
     throw newerSchemaError(file, before.version);
   }
+  // v2 → v3: CORE_DDL adds the `queued_prompts` table (nothing else changes)
   db.exec(CORE_DDL);
   // v1 → v2: the sync triggers skip `streaming` rows (a partial reply rewritten every 250 ms is
   // indexed once, when it is final), so the old triggers are replaced.

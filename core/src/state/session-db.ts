@@ -23,6 +23,7 @@ import type {
   MessagePatch,
   MessageRecord,
   NewMessage,
+  QueuedPromptRecord,
   SearchHit,
   SearchOptions,
   SessionExport,
@@ -193,6 +194,7 @@ export class SessionDB extends StateStore {
   deleteSession(id: string): number {
     return this.write('deleteSession', this.bookkeepingBudgetMs, () => {
       const n = this.stmt('DELETE FROM messages WHERE session_id = ?').run(id).changes;
+      this.stmt('DELETE FROM queued_prompts WHERE session_id = ?').run(id);
       this.stmt('UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?').run(id);
       if (this.stmt('DELETE FROM sessions WHERE id = ?').run(id).changes === 0) {
         throw new SessionNotFoundError(id, this.file);
@@ -388,6 +390,58 @@ export class SessionDB extends StateStore {
     });
     if (!out) throw new SessionNotFoundError(id, this.file);
     return out;
+  }
+
+  // ── queued prompts (the daemon's per-session prompt queue, schema v3) ────────────────────
+
+  /**
+   * Stores a prompt waiting behind a running turn (kept across a daemon crash).
+   * @throws SessionNotFoundError; SessionDBError `EINVAL` naming a bad field, `EEXIST` for a used id.
+   */
+  queuePrompt(
+    sessionId: string,
+    p: { promptId: string; text: string; by?: string; queuedAt?: number },
+  ): void {
+    const promptId = optionalText(p.promptId, 'promptId', this.file);
+    const text = optionalText(p.text, 'text', this.file);
+    if (!promptId || !text)
+      throw new SessionDBError(`${this.file}: a queued prompt needs promptId and text`, this.file, 'EINVAL');
+    const by = optionalText(p.by, 'by', this.file);
+    this.write('queuePrompt', this.transcriptBudgetMs, () => {
+      if (!this.stmt('SELECT 1 FROM sessions WHERE id = ?').get(sessionId))
+        throw new SessionNotFoundError(sessionId, this.file);
+      try {
+        this.stmt(
+          'INSERT INTO queued_prompts (prompt_id, session_id, text, queued_by, queued_at) VALUES (?, ?, ?, ?, ?)',
+        ).run(promptId, sessionId, text, by, p.queuedAt ?? Date.now());
+      } catch (err) {
+        if (sqliteCode(err) !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw err;
+        throw new SessionDBError(`${this.file}: prompt "${promptId}" is already queued`, this.file, 'EEXIST');
+      }
+    });
+  }
+
+  /** Removes a queued prompt (its turn started, or it was dropped). @returns false when it was not stored. */
+  unqueuePrompt(promptId: string): boolean {
+    return this.write(
+      'unqueuePrompt',
+      this.bookkeepingBudgetMs,
+      () => this.stmt('DELETE FROM queued_prompts WHERE prompt_id = ?').run(promptId).changes > 0,
+    );
+  }
+
+  /** A session's queued prompts, in the order they were queued. */
+  queuedPrompts(sessionId: string): QueuedPromptRecord[] {
+    return this.read('queuedPrompts', () =>
+      this.stmt('SELECT * FROM queued_prompts WHERE session_id = ? ORDER BY rowid').all(sessionId),
+    ) as QueuedPromptRecord[];
+  }
+
+  /** Moves the queued prompts of a session to another (context compression continued it there). */
+  moveQueuedPrompts(fromId: string, toId: string): void {
+    this.write('moveQueuedPrompts', this.bookkeepingBudgetMs, () =>
+      this.stmt('UPDATE queued_prompts SET session_id = ? WHERE session_id = ?').run(toId, fromId),
+    );
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────

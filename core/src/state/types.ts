@@ -25,6 +25,20 @@ export interface SessionRecord {
   updated_at: number;
 }
 
+/**
+ * One row of `queued_prompts`: a prompt submitted to a live session while a turn ran, stored
+ * until its turn starts so a daemon crash does not lose it. Times are epoch ms.
+ */
+export interface QueuedPromptRecord {
+  /** `p-…`, unique per database. */
+  prompt_id: string;
+  session_id: string;
+  text: string;
+  /** Who submitted it (connection id or client name), or null. */
+  queued_by: string | null;
+  queued_at: number;
+}
+
 /** One row of `messages`. */
 export interface MessageRecord {
   id: number;
