@@ -2,15 +2,20 @@
  * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
  * 1. `--version` answers before anything heavy loads;
  * 2. the profile flag is resolved before any other code runs (seed 001 §3.1);
- * 3. a plain `hermes tui` (the default command) runs without yargs;
+ * 3. a plain `hermes tui` (the default command) and a plain `hermes chat` run without yargs;
  * 4. yargs parses the rest; each command module imports its package only when it runs.
  */
 import { readFileSync } from 'node:fs';
 import { CliExit } from './context.js';
 
-const version = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+/** Set by bin/scripts/bundle.mjs in the bundled build (whose files sit one folder deeper). */
+declare const __HERMES_VERSION__: string | undefined;
+
+const version =
+  typeof __HERMES_VERSION__ === 'string'
+    ? __HERMES_VERSION__
+    : (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+        .version;
 
 async function main(): Promise<number> {
   const raw = process.argv.slice(2);
@@ -22,7 +27,15 @@ async function main(): Promise<number> {
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
   const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
-  // a plain `hermes tui` (also bare `hermes`) starts without loading yargs
+  // a plain `hermes chat …` and `hermes tui` (also bare `hermes`) start without loading yargs
+  if (argv[0] === 'chat') {
+    const { plainChatArgs } = await import('./commands/chat.js');
+    const opts = plainChatArgs(argv);
+    if (opts) {
+      const { runChat } = await import('./chat/run-chat.js');
+      return runChat({ home, version }, opts);
+    }
+  }
   const tui = await import('./commands/tui.js');
   const plain = tui.plainTuiArgs(argv);
   if (plain) {

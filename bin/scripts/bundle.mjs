@@ -1,0 +1,40 @@
+/**
+ * Bundles the compiled CLI (dist/main.js: yargs, the command modules, core, the daemon) into
+ * dist/bundle/ with esbuild, run after `tsc -b` by `npm run build`. One bundle with lazily loaded
+ * chunks instead of several hundred modules cuts start-up (module resolution and linking) roughly
+ * in half: it is what brings `hermes chat -q` to its first model request within the issue-2 budget
+ * (bench `chat.first_request`). `bin/hermes` falls back to dist/main.js when the bundle is missing
+ * or older than any compiled package it contains.
+ *
+ * Left outside the bundle, loaded from their packages at run time:
+ * - better-sqlite3: a native addon found relative to its own package;
+ * - @hermes/ui-tui: has its own bundle (ui-tui/scripts/bundle.mjs) found relative to its package;
+ * - platform plugins: loaded by a computed specifier when a platform is enabled.
+ */
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(pkg, 'dist', 'bundle');
+const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { main: join(pkg, 'dist', 'main.js') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', '@hermes/ui-tui', '@hermes/ui-tui/*', '@hermes/platform-*'],
+  // main.ts reads its version from ../package.json unless this constant is defined
+  define: { __HERMES_VERSION__: JSON.stringify(version) },
+  // bundled CommonJS modules that call require() get a real one
+  banner: {
+    js: "import { createRequire as __hermesRequire } from 'node:module'; const require = __hermesRequire(import.meta.url);",
+  },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
