@@ -11,12 +11,22 @@
  * - `restoreCheckpoint` first snapshots the current state (so a restore can be undone by
  *   restoring that snapshot), then rewrites the files that differ and deletes files that did
  *   not exist in the checkpoint. Excluded files (`node_modules/`, `.env` …) are never touched.
+ * - Each project keeps at most `maxSnapshots` checkpoints (config `checkpoints.max_snapshots`):
+ *   older ones are dropped after a new one is stored and unreachable objects are collected now and
+ *   then (`prune.ts`). Retained checkpoints get new hashes when older ones are dropped.
  * - Every operation holds the store lock (`withStoreLock`).
  */
-import { copyFileSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { HermesHome } from '../home/home.js';
+import { prepareExcludes, splitZ, stageAndWriteTree } from './staging.js';
+import {
+  CHECKPOINT_MAX_SNAPSHOTS,
+  checkpointAliases,
+  enforceSnapshotLimit,
+  type RetentionOptions,
+} from './prune.js';
 import {
   ensureStore,
   git,
@@ -32,10 +42,9 @@ import {
   type StorePaths,
 } from './store.js';
 
-/** Directories with more files than this are not snapshotted. */
-export const CHECKPOINT_MAX_FILES = 50_000;
-/** Files larger than this are left out of snapshots, bytes. */
-export const CHECKPOINT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export type { RetentionOptions } from './prune.js';
+
+export { CHECKPOINT_MAX_FILES, CHECKPOINT_MAX_FILE_BYTES } from './staging.js';
 /** Default number of checkpoints `listCheckpoints` returns. */
 export const CHECKPOINT_LIST_LIMIT = 50;
 
@@ -57,6 +66,8 @@ export interface CreateResult {
   hash?: string;
   /** Why nothing was stored: `unchanged`, `empty`, `too broad`, `too many files`. */
   skipped?: string;
+  /** Older checkpoints dropped to stay within `maxSnapshots` (absent: none). */
+  pruned?: number;
 }
 
 /** One checkpoint as listed. */
@@ -117,74 +128,9 @@ export function tooBroadReason(dir: string): string | undefined {
   return undefined;
 }
 
-const splitZ = (s: string): string[] => s.split('\0').filter((x) => x !== '');
-
-function escapeIgnore(rel: string): string {
-  return `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`;
-}
-
-/** Writes the project's excludes file (oversize files, a store inside the project); returns the oversize paths. */
-async function prepareExcludes(paths: StorePaths, project: ProjectPaths): Promise<string[] | 'too many'> {
-  const lines: string[] = [];
-  const storeRel = relative(project.workdir, paths.base);
-  if (storeRel === '' || (!storeRel.startsWith('..') && !isAbsolute(storeRel)))
-    lines.push(`${escapeIgnore(storeRel.split(sep).join('/'))}/`);
-  writeFileSync(project.excludes, lines.length ? `${lines.join('\n')}\n` : '');
-  const listed = await git(
-    paths.store,
-    [
-      '-c',
-      `core.excludesFile=${project.excludes}`,
-      'ls-files',
-      '-z',
-      '--cached',
-      '--others',
-      '--exclude-standard',
-    ],
-    { workdir: project.workdir, index: project.index },
-  );
-  const files = [...new Set(splitZ(listed))];
-  if (files.length > CHECKPOINT_MAX_FILES) return 'too many';
-  const oversize: string[] = [];
-  for (const rel of files) {
-    try {
-      if (statSync(join(project.workdir, rel)).size > CHECKPOINT_MAX_FILE_BYTES) oversize.push(rel);
-    } catch {
-      /* vanished or unreadable */
-    }
-  }
-  if (oversize.length) {
-    lines.push(...oversize.map(escapeIgnore));
-    writeFileSync(project.excludes, `${lines.join('\n')}\n`);
-  }
-  return oversize;
-}
-
 async function refTip(paths: StorePaths, project: ProjectPaths): Promise<string | undefined> {
   const r = await runGit(paths.store, ['rev-parse', '--verify', '--quiet', `${project.ref}^{commit}`]);
   return r.ok && r.stdout.trim() ? r.stdout.trim() : undefined;
-}
-
-/** Stages the directory into `index` (the project's or a temporary one). */
-async function stageAll(paths: StorePaths, project: ProjectPaths, index: string, oversize: string[]) {
-  for (let i = 0; i < oversize.length; i += 200) {
-    await git(
-      paths.store,
-      ['rm', '--cached', '-q', '--ignore-unmatch', '--', ...oversize.slice(i, i + 200)],
-      {
-        workdir: project.workdir,
-        index,
-      },
-    );
-  }
-  await git(
-    paths.store,
-    ['-c', `core.excludesFile=${project.excludes}`, 'add', '-A', '--ignore-errors', '.'],
-    {
-      workdir: project.workdir,
-      index,
-    },
-  );
 }
 
 /** Takes a snapshot (caller holds the lock). */
@@ -197,10 +143,7 @@ async function snapshot(
   const oversize = await prepareExcludes(paths, project);
   if (oversize === 'too many') return { created: false, skipped: 'too many files' };
   const parent = await refTip(paths, project);
-  await stageAll(paths, project, project.index, oversize);
-  const tree = (
-    await git(paths.store, ['write-tree'], { workdir: project.workdir, index: project.index })
-  ).trim();
+  const tree = await stageAndWriteTree(paths, project, project.index, oversize);
   if (parent) {
     const parentTree = (await git(paths.store, ['rev-parse', `${parent}^{tree}`])).trim();
     if (parentTree === tree) return { created: false, hash: parent, skipped: 'unchanged' };
@@ -236,8 +179,7 @@ async function currentTree(paths: StorePaths, project: ProjectPaths): Promise<st
     } catch {
       /* no index yet */
     }
-    await stageAll(paths, project, tmp, oversize);
-    return (await git(paths.store, ['write-tree'], { workdir: project.workdir, index: tmp })).trim();
+    return await stageAndWriteTree(paths, project, tmp, oversize);
   } finally {
     rmSync(tmp, { force: true });
   }
@@ -247,20 +189,33 @@ async function currentTree(paths: StorePaths, project: ProjectPaths): Promise<st
  * Snapshots `cwd` into the home's shadow store.
  * @param home whose `checkpoints/` holds the store.
  * @param cwd the working directory (absolute or relative to the process's cwd).
- * @returns `created: false` with `skipped` when nothing was stored (see `CreateResult`).
+ * @param opts.maxSnapshots checkpoints kept for this directory (default 50); older ones are dropped.
+ * @returns `created: false` with `skipped` when nothing was stored (see `CreateResult`); `hash`
+ *   is the new checkpoint's hash after any pruning.
  * @throws Error when git is missing or a git step fails (callers in the agent log and go on).
  */
 export async function createCheckpoint(
   home: HermesHome,
   cwd: string,
   label: CheckpointLabel,
+  opts: RetentionOptions = {},
 ): Promise<CreateResult> {
   if (tooBroadReason(cwd)) return { created: false, skipped: 'too broad' };
   const paths = storePaths(home);
   const project = projectPaths(paths, cwd);
   if (!statSync(project.workdir).isDirectory())
     throw new CheckpointError(`${project.workdir} is not a directory`);
-  return withStoreLock(paths, () => snapshot(paths, project, label));
+  return withStoreLock(paths, async () => {
+    const r = await snapshot(paths, project, label);
+    if (!r.created) return r;
+    const { dropped, renamed } = await enforceSnapshotLimit(
+      paths,
+      project,
+      opts.maxSnapshots ?? CHECKPOINT_MAX_SNAPSHOTS,
+    );
+    if (dropped === 0) return r;
+    return { ...r, hash: renamed.get(r.hash!) ?? r.hash, pruned: dropped };
+  });
 }
 
 function parseLog(out: string): Omit<CheckpointInfo, 'files'>[] {
@@ -338,7 +293,7 @@ export function listCheckpointProjects(home: HermesHome): ProjectMeta[] {
 
 /**
  * Finds a checkpoint of `cwd` from what a user typed: a list number (`1` = newest) or a commit
- * hash prefix (4–40 hex digits).
+ * hash prefix (4–40 hex digits), also a hash it had before pruning re-created it.
  * @throws CheckpointError when there is no such checkpoint of this directory.
  */
 export async function resolveCheckpoint(home: HermesHome, cwd: string, token: string): Promise<string> {
@@ -355,7 +310,11 @@ export async function resolveCheckpoint(home: HermesHome, cwd: string, token: st
   }
   if (!/^[0-9a-f]{4,40}$/i.test(t))
     throw new CheckpointError(`"${t}" is neither a checkpoint number nor a commit hash.`);
-  const matches = entries.filter((e) => e.hash.startsWith(t.toLowerCase()));
+  let matches = entries.filter((e) => e.hash.startsWith(t.toLowerCase()));
+  if (matches.length === 0) {
+    const current = new Set(checkpointAliases(paths, project, t.toLowerCase())); // pruning re-created it
+    matches = entries.filter((e) => current.has(e.hash));
+  }
   if (matches.length === 0) throw new CheckpointError(`No checkpoint ${t} for ${project.workdir}.`);
   if (matches.length > 1)
     throw new CheckpointError(`"${t}" matches ${matches.length} checkpoints; give more digits.`);
@@ -408,13 +367,16 @@ function removeEmptyParents(workdir: string, file: string): void {
  * snapshotted first (`undo`). Files changed since the checkpoint are written back; files the
  * checkpoint did not have are deleted (only files the store tracks: excluded ones are never touched).
  * @param opts.file restore only this path (relative to `cwd`).
+ * @param opts.maxSnapshots when given, checkpoints beyond it are dropped after the restore (the
+ *   undo snapshot may push the count over); `restored` and `undo` then carry the new hashes, and
+ *   `restored` may name a checkpoint that was dropped.
  * @throws CheckpointError for an unknown checkpoint or a path outside `cwd`; Error when git fails.
  */
 export async function restoreCheckpoint(
   home: HermesHome,
   cwd: string,
   token: string,
-  opts: { file?: string; session?: string } = {},
+  opts: { file?: string; session?: string } & RetentionOptions = {},
 ): Promise<RestoreResult> {
   const hash = await resolveCheckpoint(home, cwd, token);
   const paths = storePaths(home);
@@ -457,6 +419,13 @@ export async function restoreCheckpoint(
         });
       }
     }
-    return { restored: hash, ...(undo ? { undo } : {}), written, deleted };
+    // only now may the undo snapshot's count make the restored checkpoint go (the original's order)
+    const renamed =
+      opts.maxSnapshots !== undefined
+        ? (await enforceSnapshotLimit(paths, project, opts.maxSnapshots)).renamed
+        : new Map<string, string>();
+    const restored = renamed.get(hash) ?? hash;
+    const undoHash = undo ? (renamed.get(undo) ?? undo) : undefined;
+    return { restored, ...(undoHash ? { undo: undoHash } : {}), written, deleted };
   });
 }

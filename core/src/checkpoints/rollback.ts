@@ -84,13 +84,15 @@ export function formatRestore(dir: string, r: RestoreResult, style: RollbackStyl
  * @param args everything after `/rollback`.
  * @param opts.session recorded on the undo snapshot.
  * @param opts.style how hints name the commands (default `slash`).
+ * @param opts.maxSnapshots the profile's `checkpoints.max_snapshots`: a restore's undo snapshot
+ *   then never leaves more than that many checkpoints (absent: no pruning on restore).
  * @throws Error only when git itself fails (missing, broken store).
  */
 export async function runRollbackCommand(
   home: HermesHome,
   cwd: string,
   args: string,
-  opts: { session?: string; style?: RollbackStyle } = {},
+  opts: { session?: string; style?: RollbackStyle; maxSnapshots?: number } = {},
 ): Promise<string> {
   const style = opts.style ?? 'slash';
   const dir = normalizeWorkdir(cwd);
@@ -112,6 +114,7 @@ export async function runRollbackCommand(
     const r = await restoreCheckpoint(home, dir, rest[0], {
       ...(file ? { file } : {}),
       ...(opts.session ? { session: opts.session } : {}),
+      ...(opts.maxSnapshots !== undefined ? { maxSnapshots: opts.maxSnapshots } : {}),
     });
     return formatRestore(dir, r, style);
   } catch (err) {

@@ -10,8 +10,11 @@
  *     indexes/<hash16>          one git index per project
  *     projects/<hash16>.json    one metadata file per project: {workdir, created_at, last_touch}
  *     excludes/<hash16>         per-project excludes (oversize files), rewritten at each snapshot
+ *     renamed/<hash16>.json     old → current hash of checkpoints re-created by pruning (prune.ts)
  *     info/exclude              default excludes (dependencies, build output, caches, secrets)
  *   store.lock                  cross-process lock (proper-lockfile) held by every operation
+ *   gc-pending                  a history rewrite left unreachable objects (prune.ts)
+ *   last-gc                     ms since the epoch of the last `git gc` (throttle, prune.ts)
  * ```
  * `<hash16>` is the first 16 hex digits of sha256(absolute real path of the working directory).
  *

@@ -7,7 +7,7 @@
  * `beforeFileChange` to tools through `ToolContext.beforeFileChange`. `write_file` and `patch` call
  * it with the file they are about to write; `terminal` calls it with its working directory and the
  * command, and a snapshot is taken only when the command looks like it changes files
- * (`looksFileMutating`). A failure is appended to `<home>/logs/checkpoints.log` and never stops
+ * (`looksFileMutating`). Each directory keeps `checkpoints.max_snapshots` checkpoints. A failure is appended to `<home>/logs/checkpoints.log` and never stops
  * the tool.
  */
 import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
@@ -124,11 +124,16 @@ export class CheckpointTracker {
     const existing = this.done.get(dir);
     if (existing) return existing;
     const turn = this.turn;
-    const p = createCheckpoint(this.opts.home, dir, {
-      reason: this.prompt ? `before turn ${turn}: ${this.prompt}` : `before turn ${turn}`,
-      turn,
-      session: this.opts.sessionId,
-    }).then(
+    const p = createCheckpoint(
+      this.opts.home,
+      dir,
+      {
+        reason: this.prompt ? `before turn ${turn}: ${this.prompt}` : `before turn ${turn}`,
+        turn,
+        session: this.opts.sessionId,
+      },
+      { maxSnapshots: this.opts.config.checkpoints?.max_snapshots },
+    ).then(
       () => undefined,
       (err: unknown) => this.fail(dir, err),
     );
