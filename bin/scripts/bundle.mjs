@@ -29,8 +29,12 @@ await build({
   platform: 'node',
   target: 'node20',
   external: ['better-sqlite3', '@hermes/ui-tui', '@hermes/ui-tui/*', '@hermes/platform-*'],
-  // main.ts reads its version from ../package.json unless this constant is defined
-  define: { __HERMES_VERSION__: JSON.stringify(version) },
+  // main.ts reads its version from ../package.json unless this constant is defined; the build id
+  // keys caches of derived data (core/src/config/config-cache.ts), so a rebuild invalidates them
+  define: {
+    __HERMES_VERSION__: JSON.stringify(version),
+    __HERMES_BUILD_ID__: JSON.stringify(`${version}+${Date.now().toString(36)}`),
+  },
   // bundled CommonJS modules that call require() get a real one
   banner: {
     js: "import { createRequire as __hermesRequire } from 'node:module'; const require = __hermesRequire(import.meta.url);",

@@ -7,6 +7,11 @@ export interface CliContext {
   home: HermesHome;
   /** Version of the CLI package. */
   version: string;
+  /**
+   * Identifies this build for caches of derived data (config-cache.ts): set in the bundled build
+   * (version and bundle time), absent in an unbundled one, which then caches nothing.
+   */
+  build?: string;
 }
 
 /** Thrown by a command to exit with a code and a one-line message on stderr. */

@@ -10,6 +10,9 @@ import { CliExit } from './context.js';
 
 /** Set by bin/scripts/bundle.mjs in the bundled build (whose files sit one folder deeper). */
 declare const __HERMES_VERSION__: string | undefined;
+/** Set by bin/scripts/bundle.mjs: version and bundle time, naming this build for caches. */
+declare const __HERMES_BUILD_ID__: string | undefined;
+const build = typeof __HERMES_BUILD_ID__ === 'string' ? __HERMES_BUILD_ID__ : undefined;
 
 const version =
   typeof __HERMES_VERSION__ === 'string'
@@ -33,7 +36,7 @@ async function main(): Promise<number> {
     const opts = plainChatArgs(argv);
     if (opts) {
       const { runChat } = await import('./chat/run-chat.js');
-      return runChat({ home, version }, opts);
+      return runChat({ home, version, ...(build ? { build } : {}) }, opts);
     }
   }
   const tui = await import('./commands/tui.js');
@@ -43,7 +46,7 @@ async function main(): Promise<number> {
     return Number(process.exitCode ?? 0);
   }
   const { buildCli } = await import('./cli.js');
-  await buildCli({ home, version }, argv).parseAsync();
+  await buildCli({ home, version, ...(build ? { build } : {}) }, argv).parseAsync();
   return Number(process.exitCode ?? 0);
 }
 

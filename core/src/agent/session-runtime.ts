@@ -3,7 +3,6 @@
  * system prompt. Shared by `hermes chat` (in process) and the daemon, so every entry point runs
  * the same engine (DESIGN §1).
  */
-import { loadConfig } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
 import { loadSecrets, type Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
@@ -41,8 +40,18 @@ export interface OpenSessionOptions extends Pick<
   modelClient?: ModelClient;
   /** Replaces the tool set. */
   tools?: ToolDefinition[];
-  /** Preloaded config/secrets of this home (the daemon caches them). */
-  config?: HermesConfig;
+  /**
+   * Resolves the tool set again at every turn (`AgentOptions.toolSource`): the daemon and
+   * `hermes chat` pass the built-ins plus the MCP tools ready at that moment. Also gives the
+   * opening tool set when `tools` is absent.
+   */
+  toolSource?: () => ToolDefinition[];
+  /**
+   * The home's validated config, loaded by the caller (the daemon keeps one per profile; the CLI
+   * reads it through the config cache): this module does not import the YAML parser or zod.
+   */
+  config: HermesConfig;
+  /** Preloaded secrets of this home (default: read from its `.env`). */
   secrets?: Secrets;
 }
 
@@ -60,13 +69,13 @@ export interface OpenedSession {
 
 /**
  * Opens (or creates) a session and builds its agent.
- * @throws ConfigError for a broken config.yaml; Error for an unknown session id or when
+ * @throws Error for an unknown session id or when
  *   `continue` finds no session (it then creates one instead — see below).
  */
 export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   const { home } = opts;
   home.ensure();
-  const config = opts.config ?? loadConfig(home);
+  const { config } = opts;
   const secrets = opts.secrets ?? loadSecrets(home);
   const ownDb = !opts.db;
   const db = opts.db ?? SessionDB.open(home.stateDbFile);
@@ -79,7 +88,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
         envFile: home.envFile,
         ...(opts.model ? { modelOverride: opts.model } : {}),
       });
-    const tools = opts.tools ?? builtinTools();
+    const tools = opts.tools ?? opts.toolSource?.() ?? builtinTools();
 
     let session: SessionRecord | undefined;
     if (opts.select.kind === 'id') {
@@ -124,6 +133,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       store: db,
       model,
       tools,
+      ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
       systemPrompt,
       history,
       contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),

@@ -51,13 +51,14 @@ export const ROOT_INFRA_EXCLUDE: ReadonlySet<string> = new Set([
   '.clean_shutdown',
 ]);
 
-/** Runtime state written by processes, never copied or exported at any depth. */
+/** Runtime state and caches written by processes, never copied or exported at any depth. */
 const RUNTIME_NAMES: ReadonlySet<string> = new Set([
   'gateway.pid',
   'gateway_state.json',
   'processes.json',
   'auth.lock',
   '.update_check',
+  '.config_cache.json', // core/src/config/config-cache.ts: keyed by this home's config.yaml inode
 ]);
 
 /**
