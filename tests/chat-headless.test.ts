@@ -170,6 +170,19 @@ describe('hermes chat -q', () => {
     expect(run.stderr).toContain('approvals.mode');
   });
 
+  it('warns once on stderr about an unknown config key, naming the file, and still answers', async () => {
+    const root = makeTestHome({ modelUrl: model.url, config: 'approval:\n  mode: off' });
+    model.push({ text: 'answer despite typo' });
+    const run = await runHermes(root, ['chat', '-q', 'hi']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('answer despite typo');
+    expect(run.stdout).not.toContain('unknown key');
+    const warnings = run.stderr.split('\n').filter((l) => l.includes('unknown key'));
+    expect(warnings).toEqual([
+      `hermes: warning: ${join(root, 'config.yaml')}: unknown key "approval" (did you mean "approvals"?); it is kept but Hermes does not use it`,
+    ]);
+  });
+
   it('continues the latest session with --continue and finds tool output by search', async () => {
     const root = makeTestHome({ modelUrl: model.url });
     model.push(

@@ -11,7 +11,7 @@ import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
 import type { McpManager } from '@hermes/core/mcp/manager';
-import { loadConfig } from '@hermes/core/config/config-file';
+import { loadConfigWithWarnings, type ConfigWarning } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { builtinTools } from '@hermes/core/tools/registry';
@@ -35,9 +35,13 @@ export const EXIT_INTERRUPTED = 130;
 /**
  * Runs `hermes chat`; resolves with the process exit code. A one-shot (`-q`) goes through the
  * running daemon when there is one (unless `--yolo` or `-m`, which apply to this process only);
- * otherwise the turn runs here, holding the session's one-writer lock.
+ * otherwise the turn runs here, holding the session's one-writer lock. config.yaml is read once
+ * here; its unknown keys are printed to stderr once, whichever way the turn runs.
+ * @throws ConfigError for a broken config.yaml.
  */
 export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
+  const { config, warnings } = loadConfigWithWarnings(ctx.home);
+  printConfigWarnings(warnings);
   if (opts.query !== undefined && !opts.yolo && !opts.model) {
     const client = await connectRunningDaemon(ctx);
     if (client) {
@@ -45,7 +49,12 @@ export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<numbe
       return runChatViaDaemon(ctx, client, opts);
     }
   }
-  return runChatInProcess(ctx, opts);
+  return runChatInProcess(ctx, opts, config);
+}
+
+/** Unknown config keys, one line each on stderr (stdout belongs to the reply / JSON events). */
+function printConfigWarnings(warnings: readonly ConfigWarning[]): void {
+  for (const w of warnings) process.stderr.write(`hermes: warning: ${w.message}\n`);
 }
 
 /** A client of the daemon serving this root, or undefined when none runs. */
@@ -70,7 +79,7 @@ async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | und
   }
 }
 
-async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<number> {
+async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: HermesConfig): Promise<number> {
   const select: SessionSelector = opts.session
     ? { kind: 'id', id: opts.session }
     : opts.continue
@@ -86,8 +95,7 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions): Promise<num
   const onApproval: ApprovalCallback | undefined =
     rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req.command, req.description, rl) : undefined;
 
-  // read once here and handed to the session (start-up speed: no second parse of config.yaml)
-  const config = loadConfig(ctx.home);
+  // config was read once by runChat and is handed to the session (no second parse of config.yaml)
   const secrets = loadSecrets(ctx.home);
   const mcp = await startMcp(ctx, config, secrets);
   const opened = openAgentSession({

@@ -6,6 +6,8 @@
  *   never overwritten in that case.
  * - A file older than `CONFIG_VERSION` is migrated on load after a backup copy is written
  *   (`config.yaml.bak-v<old>-<ms>`).
+ * - Keys the schema does not know are kept, and reported as `ConfigWarning`s by
+ *   `loadConfigWithWarnings` (with a "did you mean" for a near-miss); see unknown-keys.ts.
  * - `setConfigValue` edits one dotted key through the YAML document API, so comments and unknown
  *   keys survive, validates the result and writes atomically.
  */
@@ -15,6 +17,19 @@ import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_VERSION, ConfigSchema, type HermesConfig } from './schema.js';
+import { findUnknownKeys } from './unknown-keys.js';
+
+/** A key of `config.yaml` that Hermes does not use (kept in the file and in the config). */
+export interface ConfigWarning {
+  /** Absolute path of the file. */
+  file: string;
+  /** Dotted path of the unknown key (`model.defualt`, `fallback_providers[0].modle`). */
+  key: string;
+  /** Dotted path of the known key it is probably a typo of (`model.default`). */
+  suggestion?: string;
+  /** One line for people: file, key, suggestion. */
+  message: string;
+}
 
 type Migration = (doc: Document) => void;
 
@@ -67,20 +82,49 @@ function validate(file: string, data: unknown): HermesConfig {
  * @throws ConfigError for unparsable YAML or an invalid value (naming the key).
  */
 export function loadConfig(home: HermesHome): HermesConfig {
+  return loadConfigWithWarnings(home).config;
+}
+
+/**
+ * Loads the home's configuration like `loadConfig`, and also lists the keys of the file the
+ * schema does not know (after migration). Frontends show these: `hermes config check`,
+ * `hermes chat` (stderr), the daemon's log.
+ * @throws ConfigError for unparsable YAML or an invalid value (naming the key).
+ */
+export function loadConfigWithWarnings(home: HermesHome): {
+  config: HermesConfig;
+  warnings: ConfigWarning[];
+} {
   const file = home.configFile;
-  if (!existsSync(file)) return validate(file, {});
+  if (!existsSync(file)) return { config: validate(file, {}), warnings: [] };
   const doc = parseFile(file);
   const version = Number(doc.get('_config_version') ?? 0);
-  if (Number.isInteger(version) && version < CONFIG_VERSION) {
-    // Validate the migrated result before touching anything on disk.
+  const migrate = Number.isInteger(version) && version < CONFIG_VERSION;
+  if (migrate) {
     for (let v = version; v < CONFIG_VERSION; v++) MIGRATIONS[v]?.(doc);
     doc.set('_config_version', CONFIG_VERSION);
-    const config = validate(file, doc.toJS());
+  }
+  const data: unknown = doc.toJS();
+  // Validate the (migrated) result before touching anything on disk.
+  const config = validate(file, data);
+  if (migrate) {
     copyFileSync(file, `${file}.bak-v${version}-${Date.now()}`);
     writeFileAtomic(file, doc.toString(), 0o600);
-    return config;
   }
-  return validate(file, doc.toJS());
+  return { config, warnings: unknownKeyWarnings(file, data) };
+}
+
+/** The warnings for the unknown keys of `data`, the parsed content of `file`. */
+function unknownKeyWarnings(file: string, data: unknown): ConfigWarning[] {
+  return findUnknownKeys(data, ConfigSchema).map(({ path, suggestion }) => ({
+    file,
+    key: path,
+    ...(suggestion ? { suggestion } : {}),
+    message:
+      `${file}: unknown key "${path}"` +
+      (suggestion ? ` (did you mean "${suggestion}"?)` : '') +
+      '; it is kept but Hermes does not use it',
+  }));
 }
 
 function splitKey(key: string): string[] {

@@ -18,6 +18,7 @@
  * ```
  */
 import { z } from 'zod';
+import { openSections } from '../config/open-sections.js';
 import { PLATFORM_NAME_RE } from './delivery-target.js';
 
 /** A reset policy as written in config (fields optional; see reset-policy.ts). */
@@ -30,7 +31,10 @@ export const ResetPolicyConfigSchema = z.looseObject({
 /** User ids may be written as YAML numbers (Telegram); they are compared as strings. */
 const UserId = z.union([z.string(), z.number()]).transform((v) => String(v).trim());
 
-/** Settings every platform understands; adapters add their own keys. */
+/**
+ * Settings every platform understands; adapters add their own keys, so the section is marked open
+ * (its unknown keys are not reported by the config check).
+ */
 export const PlatformConfigSchema = z.looseObject({
   /** Start this platform with the daemon. */
   enabled: z.boolean().default(false),
@@ -74,6 +78,8 @@ export const PlatformConfigSchema = z.looseObject({
   /** Working directory of new sessions from this platform (default: the home's workspace/). */
   cwd: z.string().optional(),
 });
+// adapters own the rest of the section: the unknown-key check of config.yaml stays out of it
+PlatformConfigSchema.register(openSections, { owner: 'the platform adapter' });
 export type PlatformConfig = z.infer<typeof PlatformConfigSchema>;
 
 /** `platforms:` — platform name → its settings. */

@@ -24,6 +24,28 @@ describe('listProfileNames', () => {
   });
 });
 
+describe('ProfileRuntime config', () => {
+  it('logs the unknown keys of config.yaml through the registry log when the profile is loaded', async () => {
+    const root = rootWith(['work', '']);
+    writeFileSync(
+      join(root, 'profiles', 'work', 'config.yaml'),
+      '_config_version: 2\nmodle:\n  default: x\n',
+    );
+    const lines: string[] = [];
+    const registry = new SessionRegistry({ root, epoch: 'e', log: (l) => lines.push(l) });
+    const work = registry.profile('work');
+    expect((work.config as Record<string, unknown>).modle).toEqual({ default: 'x' });
+    const warnings = lines.filter((l) => l.includes('unknown key'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('profile work: warning:');
+    expect(warnings[0]).toContain(join(root, 'profiles', 'work', 'config.yaml'));
+    expect(warnings[0]).toContain('did you mean "model"?');
+    void work.config; // cached: not logged again
+    expect(lines.filter((l) => l.includes('unknown key'))).toHaveLength(1);
+    await registry.drain(1000);
+  });
+});
+
 describe('ProfileRuntime isolation', () => {
   it('keeps each profile’s secrets and database apart', () => {
     const root = rootWith(['work', 'WORK_SECRET=w\n']);

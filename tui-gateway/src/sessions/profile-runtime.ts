@@ -4,7 +4,7 @@
  * profile never sees another's keys, files or sessions.
  */
 import { statSync } from 'node:fs';
-import { loadConfig } from '@hermes/core/config/config-file';
+import { loadConfigWithWarnings } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
@@ -34,9 +34,14 @@ export class ProfileRuntime {
 
   private readonly identity: string | undefined;
 
+  /**
+   * @param log where the daemon's log lines go; unknown config.yaml keys are logged there each
+   *   time the config is (re-)read.
+   */
   constructor(
     root: string,
     readonly name: string,
+    private readonly log?: (line: string) => void,
   ) {
     this.home = new HermesHome(root, name);
     this.identity = folderIdentity(this.home.dir);
@@ -51,9 +56,16 @@ export class ProfileRuntime {
     return this.identity !== undefined && folderIdentity(this.home.dir) === this.identity;
   }
 
-  /** The validated config (cached). @throws ConfigError for a broken config.yaml. */
+  /**
+   * The validated config (cached); its unknown keys are logged when it is read.
+   * @throws ConfigError for a broken config.yaml.
+   */
   get config(): HermesConfig {
-    this.cachedConfig ??= loadConfig(this.home);
+    if (!this.cachedConfig) {
+      const { config, warnings } = loadConfigWithWarnings(this.home);
+      for (const w of warnings) this.log?.(`profile ${this.name}: warning: ${w.message}`);
+      this.cachedConfig = config;
+    }
     return this.cachedConfig;
   }
 

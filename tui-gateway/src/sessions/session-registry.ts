@@ -79,7 +79,7 @@ export class SessionRegistry {
       p = undefined;
     }
     if (!p) {
-      p = new ProfileRuntime(this.opts.root, name);
+      p = new ProfileRuntime(this.opts.root, name, (line) => this.opts.log?.(line));
       if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
         throw new RpcMethodError(
           RpcErrorCode.ProfileNotFound,
