@@ -19,7 +19,9 @@ export const AUTO_CONTINUE_PROMPT =
 
 /**
  * With `gateway.auto_continue: true` in a profile's config, sessions that a crash or an
- * interrupted drain left unfinished are continued by the daemon itself (issue 3).
+ * interrupted drain left unfinished are continued by the daemon itself (issue 3), and the
+ * prompts that were queued behind the interrupted turn (held, prompt-queue.ts) run after it.
+ * Without it, held prompts wait for the user (`/queue run` / `/queue drop`).
  */
 function autoContinue(
   registry: SessionRegistry,
@@ -40,8 +42,11 @@ function autoContinue(
           log(`profile ${profile}: not continuing cron session ${id} (cron runs at most once)`);
           continue;
         }
-        registry.get(profile, id).submit(AUTO_CONTINUE_PROMPT, 'auto_continue');
-        log(`profile ${profile}: continuing session ${id}`);
+        const live = registry.get(profile, id);
+        live.submit(AUTO_CONTINUE_PROMPT, 'auto_continue');
+        // the prompts queued behind the interrupted turn run after its continuation
+        const held = live.runHeld();
+        log(`profile ${profile}: continuing session ${id}${held ? ` (then ${held} held prompt(s))` : ''}`);
       } catch (err) {
         log(`profile ${profile}: cannot continue session ${id}: ${(err as Error).message}`);
       }

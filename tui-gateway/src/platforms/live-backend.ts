@@ -102,12 +102,20 @@ class PlatformConnection implements Connection {
       return;
     }
     if (ev.type === 'prompt.queued') {
-      // a queue cleared by shutdown drops prompts that never start: settle them
-      const queued = new Set(((p.queued as Array<{ prompt_id: string }>) ?? []).map((q) => q.prompt_id));
+      // prompts dropped from the queue, or held by a shutdown, never start here: settle them
+      const queued = new Set(
+        ((p.queued as Array<{ prompt_id: string; held?: boolean }>) ?? [])
+          .filter((q) => !q.held)
+          .map((q) => q.prompt_id),
+      );
       setImmediate(() => {
         for (const t of [...this.turns.values()])
           if (!t.started && t.promptId && !queued.has(t.promptId))
-            this.finish(t, { status: 'interrupted', text: '', error: 'the prompt was dropped (shutdown)' });
+            this.finish(t, {
+              status: 'interrupted',
+              text: '',
+              error: 'the prompt was not run (shutdown or dropped)',
+            });
       });
       return;
     }

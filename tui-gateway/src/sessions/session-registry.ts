@@ -12,6 +12,7 @@ import { SessionLockedError, type SessionLock } from '@hermes/core/state/session
 import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError } from '../rpc/types.js';
+import { drainTurns } from './drain.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
@@ -27,6 +28,8 @@ export interface SessionRegistryOptions {
   /** Replaces the model client of every agent (tests). */
   modelClientFactory?: (profile: ProfileRuntime, model?: string) => ModelClient;
   idleUnloadMs?: number;
+  /** A turn silent this long during a drain is interrupted, ms (default `DRAIN_STALL_MS`, drain.ts). */
+  drainStallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -188,8 +191,7 @@ export class SessionRegistry {
       db: profile.db,
       config: profile.config,
       secrets: profile.secrets,
-      // resolved again at every turn: MCP servers that get ready later (or go by /mcp reload) show up
-      toolSource: () => profile.tools(),
+      tools: profile.tools(),
       ...(this.opts.modelClientFactory ? { modelClient: this.opts.modelClientFactory(profile) } : {}),
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,
@@ -216,6 +218,7 @@ export class SessionRegistry {
         budget: this.budget,
         epoch: this.opts.epoch,
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
+        log: (line) => this.opts.log?.(line),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => open(hooks).agent,
       });
@@ -304,8 +307,10 @@ export class SessionRegistry {
 
   /**
    * Graceful shutdown (issue 3 "Liveness, shutdown, restart"): refuse new prompts, mark running
-   * sessions `resume_pending` before waiting, let turns drain up to `timeoutMs`, interrupt the
-   * rest, and write `<root>/.clean_shutdown` only if everything drained.
+   * sessions `resume_pending` before waiting, hold the queued prompts (kept stored, shown held
+   * after the restart), let turns that make progress finish within `timeoutMs` and interrupt the
+   * stuck ones at once and the rest at the deadline (drain.ts), and write
+   * `<root>/.clean_shutdown` only if no turn had to be interrupted.
    * @returns whether the drain finished cleanly.
    */
   async drain(timeoutMs: number): Promise<boolean> {
@@ -313,21 +318,20 @@ export class SessionRegistry {
     const entries = [...this.live.values()];
     const busy = entries.filter((e) => e.live.busy);
     for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'resume_pending');
-    for (const e of entries) e.live.dropQueue();
-    const all = Promise.all(busy.map((e) => e.live.idle()));
-    let timer: NodeJS.Timeout | undefined;
-    const clean = await Promise.race([
-      all.then(() => true),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (!clean) {
-      for (const e of busy) e.live.interrupt();
-      await Promise.race([all, new Promise((r) => setTimeout(r, 2_000).unref())]);
-      // interrupted sessions stay `resume_pending`: the next start marks them interrupted (and
-      // continues them with gateway.auto_continue)
-    } else {
-      for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'idle');
+    for (const e of entries) e.live.holdQueue();
+    const { clean, interrupted } = await drainTurns(
+      busy.map((e) => e.live),
+      {
+        timeoutMs,
+        ...(this.opts.drainStallMs !== undefined ? { stallMs: this.opts.drainStallMs } : {}),
+        log: (line) => this.opts.log?.(line),
+      },
+    );
+    // interrupted sessions stay `resume_pending`: the next start marks them interrupted (and
+    // continues them with gateway.auto_continue); the turns that ended by themselves are idle
+    for (const e of busy) {
+      if (interrupted.includes(e.live.id) || e.live.busy) continue;
+      this.profile(e.live.profile).db.setSessionState(e.live.id, 'idle');
     }
     for (const e of [...this.live.values()]) this.unload(e.live.profile, e.live.id);
     for (const p of this.profiles.values()) p.close();

@@ -13,6 +13,7 @@ const HELP = `Commands handled by the daemon:
   /rollback [list | diff N | N [FILE]]  list, inspect or restore file checkpoints of this session's folder
   /mcp [list | reload]  MCP servers of this profile and their state
   /SKILL-NAME [TEXT]  load a saved skill (see skills_list) and run it with TEXT
+  /queue [run | drop]  prompts waiting in this session's queue; run the held ones; discard them all
   /title TEXT   rename this session
   /usage        token usage of this session
   /status       session state, clients attached, model
@@ -52,6 +53,39 @@ async function compact(
   };
 }
 
+/**
+ * `/queue`, `/queue run`, `/queue drop`: the prompts waiting in a session's queue, including the
+ * held ones a stopped or crashed daemon left (prompt-queue.ts).
+ */
+function queueCommand(sessions: SessionRegistry, conn: Connection, sessionId: string, arg: string): string {
+  const live = sessions.get(conn.profile, sessionId);
+  const line = (q: { text: string; held?: boolean }, i: number): string =>
+    `${i + 1}. ${q.held ? '[held] ' : ''}${q.text.length > 120 ? `${q.text.slice(0, 120)}…` : q.text}`;
+  switch (arg.toLowerCase()) {
+    case '': {
+      const queued = live.queued();
+      if (queued.length === 0) return 'No prompt is waiting.';
+      const held = queued.some((q) => q.held)
+        ? '\nHeld prompts did not run before the daemon stopped: /queue run runs them, /queue drop discards the queue.'
+        : '';
+      return `${queued.length} prompt(s) waiting:\n${queued.map(line).join('\n')}${held}`;
+    }
+    case 'run': {
+      if (sessions.isDraining) return 'The daemon is shutting down; run them after it restarts.';
+      const wasBusy = live.busy;
+      const n = live.runHeld();
+      if (n === 0) return 'No held prompt.';
+      return `${wasBusy ? 'After the running turn: running' : 'Running'} ${n} held prompt(s).`;
+    }
+    case 'drop': {
+      const dropped = live.dropQueued();
+      return dropped.length === 0 ? 'No prompt is waiting.' : `Dropped ${dropped.length} prompt(s).`;
+    }
+    default:
+      return `Unknown /queue argument "${arg}": use /queue, /queue run or /queue drop.`;
+  }
+}
+
 /** Runs one slash command for a session. Unknown commands answer `handled: false`. */
 export function runSlashCommand(
   sessions: SessionRegistry,
@@ -84,6 +118,8 @@ export function runSlashCommand(
       if (live) live.emit('session.info', { session: live.info() });
       return { output: `Title set to "${arg}".`, handled: true };
     }
+    case 'queue':
+      return { output: queueCommand(sessions, conn, sessionId, arg), handled: true };
     case 'usage': {
       const total = record.prompt_tokens + record.completion_tokens;
       return {
