@@ -7,9 +7,12 @@
  * - `add {a, b}` → the sum as text, plus `structuredContent {sum}`;
  * - `fail {message}` → an error result (`isError: true`) carrying the message;
  * - `exit {code}` → the process exits at once (a crash while connected).
- * With `--name NAME` the server reports that name in `initialize`. It writes `mcp-echo-server
- * ready` on stderr once connected, so stderr capture can be checked.
+ * With `--name NAME` the server reports that name in `initialize`. With `--wait-for FILE` it
+ * answers nothing (not even `initialize`) until FILE exists: a server that is slow to start, made
+ * ready by the test at a moment of its choosing. It writes `mcp-echo-server ready` on stderr once
+ * connected, so stderr capture can be checked.
  */
+import { existsSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -50,6 +53,10 @@ server.registerTool(
   { description: 'Exit the server process at once', inputSchema: { code: z.number().int() } },
   async ({ code }) => process.exit(code),
 );
+
+const gateIdx = process.argv.indexOf('--wait-for');
+const gate = gateIdx > 0 ? process.argv[gateIdx + 1] : undefined;
+if (gate) while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
 
 await server.connect(new StdioServerTransport());
 process.stderr.write('mcp-echo-server ready\n');

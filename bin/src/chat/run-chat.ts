@@ -105,7 +105,8 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: Herm
     cwd: process.cwd(),
     config,
     secrets,
-    ...(mcp ? { tools: [...builtinTools(), ...mcp.tools()] } : {}),
+    // resolved at every turn: a server's tools/list_changed reaches the session's next turn
+    ...(mcp ? { toolSource: () => [...builtinTools(), ...mcp.tools()] } : {}),
     ...(opts.model ? { model: opts.model } : {}),
     ...(opts.yolo ? { approvalMode: 'off' as const } : {}),
     ...(onApproval ? { onApproval } : {}),

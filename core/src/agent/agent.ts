@@ -49,7 +49,15 @@ export interface AgentOptions {
   cwd: string;
   store: TranscriptStore;
   model: ModelClient;
+  /** The tools offered to the model (the first turn's, when `toolSource` is set). */
   tools: ToolDefinition[];
+  /**
+   * Resolves the tool set again at the start of every turn, so tools of an MCP server that became
+   * ready after the session opened (or was removed by `/mcp reload`) are offered from the next
+   * turn on. They travel in each request's `tools` array; the system prompt is not rebuilt
+   * (stays byte-stable). Absent: `tools` for the whole session.
+   */
+  toolSource?: () => ToolDefinition[];
   /** The session's system prompt, stable for the session. */
   systemPrompt: string;
   /** Earlier messages of the session (no system message). */
@@ -104,7 +112,9 @@ export class Agent {
   readonly todos: TodoItem[] = [];
   private history: ChatMessage[];
   private readonly opts: AgentOptions;
-  private readonly toolsByName: Map<string, ToolDefinition>;
+  /** The tools of the current turn (see `AgentOptions.toolSource`). */
+  private tools: ToolDefinition[];
+  private toolsByName: Map<string, ToolDefinition>;
   private readonly checkCommand: (command: string, signal: AbortSignal) => Promise<ApprovalVerdict>;
   private busy = false;
   /** Snapshots before the first file change of a turn per directory (issue 8; never a tool). */
@@ -117,6 +127,7 @@ export class Agent {
     this.opts = opts;
     this.currentSessionId = opts.sessionId;
     this.history = repairToolPairs(opts.history ?? []);
+    this.tools = opts.tools;
     this.toolsByName = new Map(opts.tools.map((t) => [t.name, t]));
     const guard = createApprovalGuard({
       config: opts.config,
@@ -238,6 +249,17 @@ export class Agent {
     return [...this.history];
   }
 
+  /** Takes the tool set of this turn from `toolSource` (keeps the last one when it throws). */
+  private refreshTools(): void {
+    if (!this.opts.toolSource) return;
+    try {
+      this.tools = this.opts.toolSource();
+      this.toolsByName = new Map(this.tools.map((t) => [t.name, t]));
+    } catch {
+      /* a failing source leaves the previous turn's tools */
+    }
+  }
+
   private emit(event: AgentEvent): void {
     try {
       this.opts.onEvent?.(event);
@@ -272,6 +294,7 @@ export class Agent {
     this.persist({ role: 'user', content: text });
     this.history.push({ role: 'user', content: text });
     this.checkpoints.newTurn(text);
+    this.refreshTools();
     let usage = zeroUsage();
     let lastText = '';
     let overflowRetried = false;
@@ -391,7 +414,7 @@ export class Agent {
     return this.opts.model.stream(
       {
         messages,
-        tools: toolSchemas(this.opts.tools),
+        tools: toolSchemas(this.tools),
         signal,
         ...(this.opts.modelId ? { model: this.opts.modelId } : {}),
       },
@@ -496,7 +519,7 @@ export class Agent {
         ...(this.opts.delegation
           ? {
               delegate: this.opts.delegation({
-                options: this.opts,
+                options: { ...this.opts, tools: this.tools },
                 sessionId: this.sessionId,
                 toolId,
                 emit: (e) => this.emit(e),

@@ -14,7 +14,9 @@ export interface CheckpointSink {
   append(msg: NewMessage): number;
   update(
     id: number,
-    patch: Partial<Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>>,
+    patch: Partial<
+      Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status' | 'outcome'>
+    >,
   ): void;
 }
 
@@ -68,6 +70,7 @@ export class StreamCheckpoint {
       reasoning: msg.reasoning ?? null,
       finish_reason: msg.finish_reason ?? null,
       status: msg.status ?? null,
+      outcome: msg.outcome ?? null,
     });
   }
 }

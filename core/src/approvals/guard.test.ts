@@ -67,7 +67,7 @@ describe('createApprovalGuard', () => {
   it('mode smart asks like manual', async () => {
     const { requests, callback } = answering('once');
     const g = guard({ mode: 'smart', callback });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
     expect(requests).toHaveLength(1);
   });
 
@@ -91,6 +91,26 @@ describe('createApprovalGuard', () => {
     expect(requests[0]!.patternKeys).toEqual(expect.arrayContaining(['recursive-delete', 'sudo-rm']));
   });
 
+  it('tells who answered (an answer with `by`), and records timeouts as a deny by timeout', async () => {
+    const g = guard({ callback: async () => ({ choice: 'session', by: 'connection:c1' }) });
+    expect(await g.check(RM)).toEqual({
+      allowed: true,
+      reason: 'approved',
+      asked: { choice: 'session', by: 'connection:c1' },
+    });
+    const plain = answering('once');
+    expect((await guard({ callback: plain.callback }).check(RM)).asked).toEqual({
+      choice: 'once',
+      by: 'user',
+    });
+    const silent = guard({ callback: () => new Promise(() => {}), timeoutMs: 20 });
+    expect(await silent.check(RM)).toMatchObject({
+      allowed: false,
+      reason: 'timeout',
+      asked: { choice: 'deny', by: 'timeout' },
+    });
+  });
+
   it('sends the frontend a complete request', async () => {
     const { requests, callback } = answering('once');
     await guard({ callback }).check(RM);
@@ -106,15 +126,15 @@ describe('createApprovalGuard', () => {
   it('once allows this time only', async () => {
     const { requests, callback } = answering('once');
     const g = guard({ callback });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
     expect(requests).toHaveLength(2);
   });
 
   it('session remembers the pattern for the rest of the session only', async () => {
     const { requests, callback } = answering('session');
     const g = guard({ callback });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
     expect(await g.check('rm -r other')).toEqual({ allowed: true, reason: 'session' });
     expect(requests).toHaveLength(1);
     expect(g.sessionApprovals()).toEqual(['recursive-delete']);
@@ -132,7 +152,7 @@ describe('createApprovalGuard', () => {
     );
     const { requests, callback } = answering('always');
     const g = guard({ config: loadConfig(home), callback });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
     expect(await g.check('rm -r again')).toEqual({ allowed: true, reason: 'allowlist' });
     expect(requests).toHaveLength(1);
     expect(loadConfig(home).command_allowlist).toEqual(['git-reset-hard', 'recursive-delete']);
@@ -162,7 +182,7 @@ describe('createApprovalGuard', () => {
     writeFileSync(home.configFile, 'approvals: [broken\n');
     const errors: unknown[] = [];
     const g = guard({ callback: answering('always').callback, onError: (e) => errors.push(e) });
-    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'approved' });
+    expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
     expect(errors).toHaveLength(1);
     expect(readFileSync(home.configFile, 'utf8')).toBe('approvals: [broken\n');
   });

@@ -115,21 +115,26 @@ async function ask(
   req: ApprovalRequest,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<ApprovalChoice | 'timeout' | 'interrupted'> {
+): Promise<{ answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string }> {
   const ctrl = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
-  const stop = new Promise<'timeout' | 'interrupted'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    onAbort = () => resolve('interrupted');
+  type Asked = { answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string };
+  const stop = new Promise<Asked>((resolve) => {
+    timer = setTimeout(() => resolve({ answer: 'timeout', by: 'timeout' }), timeoutMs);
+    onAbort = () => resolve({ answer: 'interrupted', by: 'interrupt' });
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
     const answer = Promise.resolve()
       .then(() => callback(req, ctrl.signal))
       .then(
-        (choice) => (APPROVAL_CHOICES.includes(choice) ? choice : 'deny'),
-        () => 'deny' as const,
+        (a): Asked => {
+          const choice = typeof a === 'string' ? a : a?.choice;
+          const by = typeof a === 'object' && typeof a?.by === 'string' ? a.by : 'user';
+          return APPROVAL_CHOICES.includes(choice) ? { answer: choice, by } : { answer: 'deny', by };
+        },
+        (): Asked => ({ answer: 'deny', by: 'error' }),
       );
     return await Promise.race([answer, stop]);
   } finally {
@@ -210,15 +215,16 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       patternKeys: matches.map((m) => m.key),
       choices: APPROVAL_CHOICES,
     };
-    const answer = await ask(opts.callback, request, timeoutMs, signal);
+    const { answer, by } = await ask(opts.callback, request, timeoutMs, signal);
+    const asked = { choice: answer === 'timeout' || answer === 'interrupted' ? 'deny' : answer, by } as const;
     switch (answer) {
       case 'timeout':
       case 'interrupted':
-        return deny(answer);
+        return { ...deny(answer), asked };
       case 'deny':
-        return deny('denied');
+        return { ...deny('denied'), asked };
       case 'once':
-        return { allowed: true, reason: 'approved' };
+        return { allowed: true, reason: 'approved', asked };
       case 'session':
       case 'always':
         for (const m of matches) sessionKeys.add(m.key);
@@ -229,7 +235,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
             opts.onError?.(err);
           }
         }
-        return { allowed: true, reason: 'approved' };
+        return { allowed: true, reason: 'approved', asked };
     }
   }
 

@@ -23,9 +23,25 @@ export interface ApprovalRequest {
  * Asks a human. Resolves with the choice; the guard treats a rejection, an abort or a timeout as
  * `deny` (fail closed).
  */
-export type ApprovalCallback = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalChoice>;
+export type ApprovalCallback = (
+  req: ApprovalRequest,
+  signal: AbortSignal,
+) => Promise<ApprovalChoice | ApprovalAnswer>;
 
-/** The guard's verdict for one command. */
-export type ApprovalVerdict =
+/**
+ * A choice with who gave it (`connection:<id>`, `timeout`, `interrupt` … as in the protocol's
+ * `request.resolved`), for frontends that record it.
+ */
+export interface ApprovalAnswer {
+  choice: ApprovalChoice;
+  by: string;
+}
+
+/**
+ * The guard's verdict for one command. `asked` is set when a human was asked: the answer, or
+ * `deny` by `timeout` / `interrupt` when none came.
+ */
+export type ApprovalVerdict = (
   | { allowed: true; reason: 'safe' | 'mode_off' | 'allowlist' | 'session' | 'approved' }
-  | { allowed: false; reason: 'denied' | 'timeout' | 'no_frontend' | 'interrupted'; message: string };
+  | { allowed: false; reason: 'denied' | 'timeout' | 'no_frontend' | 'interrupted'; message: string }
+) & { asked?: ApprovalAnswer };

@@ -11,8 +11,9 @@
  *   `failed` with a message (plus the end of its stderr for stdio servers); the others work.
  * - A server whose connection drops later becomes `failed`; its tools then answer with an error
  *   saying so until `reload`.
- * - A `tools/list_changed` notification refreshes the server's tools (seen by sessions opened
- *   afterwards).
+ * - A `tools/list_changed` notification refreshes the server's tools. `tools()` is read again
+ *   at every turn of a session (`AgentOptions.toolSource`), so a server that gets ready after a
+ *   session opened, changes its tools or is removed by `reload` shows on that session's next turn.
  * - stdio servers get the SDK's minimal environment (HOME, PATH, SHELL, TERM, USER, LOGNAME) plus
  *   their `env`; the profile's secrets reach a server only through `${NAME}` in its config.
  */
@@ -328,7 +329,7 @@ export async function runMcpCommand(
   if (verb === 'reload') {
     if (!config) return 'reload needs the current config';
     const status = await manager.reload(config.mcp_servers);
-    return `Reloaded.\n${formatMcpStatus(status)}\nNew sessions see added or removed tools; open sessions keep their tool list.`;
+    return `Reloaded.\n${formatMcpStatus(status)}\nSessions see added or removed tools from their next turn.`;
   }
   if (verb === 'list' || verb === 'status') return formatMcpStatus(manager.status());
   return 'Usage: /mcp [list|reload]';

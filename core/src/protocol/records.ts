@@ -26,6 +26,21 @@ export const SessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
+/**
+ * What a live client showed for a message, recorded when it was stored, so a client reading the
+ * history later shows the same: a tool call's outcome (`ok`, `summary`, `duration_ms`, as in
+ * `tool.complete`) and the approvals answered while it ran (`choice` and `by`, as in
+ * `request.resolved`); a failed reply's `error` (as in the `error` event).
+ */
+export const MessageOutcome = z.object({
+  ok: z.boolean().optional(),
+  summary: z.string().optional(),
+  duration_ms: z.number().optional(),
+  approvals: z.array(z.object({ choice: z.string(), by: z.string() })).optional(),
+  error: z.string().optional(),
+});
+export type MessageOutcome = z.infer<typeof MessageOutcome>;
+
 /** A stored message (system messages are not sent to clients). */
 export const StoredMessage = z.object({
   id: z.number().int(),
@@ -37,6 +52,8 @@ export const StoredMessage = z.object({
   tool_name: z.string().nullable().optional(),
   timestamp: z.number(),
   status: z.string().nullable().optional(),
+  /** What live clients showed for it (tool outcome, approvals, error); absent when unknown. */
+  outcome: MessageOutcome.optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -75,16 +92,7 @@ export const Inflight = z.object({
 export type Inflight = z.infer<typeof Inflight>;
 
 /** A prompt waiting for the running turn to end. */
-export const QueuedPrompt = z.object({
-  prompt_id: z.string(),
-  text: z.string(),
-  by: z.string().optional(),
-  /**
-   * Kept from a daemon that stopped or crashed before running it: it does not run by itself
-   * (`/queue run` runs the held prompts, `/queue drop` discards the queue).
-   */
-  held: z.boolean().optional(),
-});
+export const QueuedPrompt = z.object({ prompt_id: z.string(), text: z.string(), by: z.string().optional() });
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 
 /** A server request still waiting for an answer (shown to a client that attaches later). */

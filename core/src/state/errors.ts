@@ -8,7 +8,7 @@ export class SessionDBError extends Error {
   /**
    * @param file absolute path of the database file concerned.
    * @param code SQLite error code (`SQLITE_BUSY`, `SQLITE_CORRUPT_VTAB` …) or one of ours
-   *   (`ENOENT`, `ENOSESSION`, `ENOMESSAGE`, `EINVAL`, `ESCHEMA`, `EAMBIGUOUS`).
+   *   (`ENOENT`, `ENOSESSION`, `ENOMESSAGE`, `EINVAL`, `ESCHEMA`, `EAMBIGUOUS`, `ECORRUPT`).
    */
   constructor(
     message: string,
@@ -55,7 +55,7 @@ export function isLockError(err: unknown): boolean {
  * SQLITE_CORRUPT* (a damaged index, or "malformed database schema" from duplicate schema
  * entries), or a missing piece of the FTS schema ("no such table: main.messages_fts",
  * "vtable constructor failed: messages_fts"). Damage to `sessions`/`messages` themselves also
- * matches; the repair then fails to cure it and the original error is reported.
+ * matches; the store locates corruption first (damage.ts) and reports that without repairing.
  */
 export function isRepairableError(err: unknown): boolean {
   const code = sqliteCode(err);

@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS messages (
   timestamp     INTEGER NOT NULL,
   finish_reason TEXT,
   reasoning     TEXT,
-  status        TEXT
+  status        TEXT,
+  outcome       TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, id);
 
@@ -94,6 +95,12 @@ CREATE TRIGGER IF NOT EXISTS messages_fts_au AFTER UPDATE OF content, tool_name,
 END;
 `;
 
+function hasColumn(db: Database.Database, table: string, column: string): boolean {
+  return (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some(
+    (c) => c.name === column,
+  );
+}
+
 /** The error for a file written by a newer hermes. */
 export function newerSchemaError(file: string, version: number): SessionDBError {
   return new SessionDBError(
@@ -113,6 +120,8 @@ export interface SchemaState {
   hasFts: boolean;
   /** All three sync triggers exist. */
   hasTriggers: boolean;
+  /** `messages` has the `outcome` column (added in v3). */
+  hasOutcome: boolean;
 }
 
 /** Reads the schema state without taking a write lock. Throws what SQLite throws (e.g. a
@@ -131,12 +140,15 @@ export function inspectSchema(db: Database.Database): SchemaState {
     hasCore: names.has('sessions') && names.has('messages'),
     hasFts: names.has(FTS_TABLE),
     hasTriggers: FTS_TRIGGERS.every((t) => names.has(t)),
+    hasOutcome: names.has('messages') && hasColumn(db, 'messages', 'outcome'),
   };
 }
 
 /** True when nothing needs creating or migrating. */
 export function schemaIsCurrent(state: SchemaState): boolean {
-  return state.version === SCHEMA_VERSION && state.hasCore && state.hasFts && state.hasTriggers;
+  return (
+    state.version === SCHEMA_VERSION && state.hasCore && state.hasFts && state.hasTriggers && state.hasOutcome
+  );
 }
 
 /**
@@ -157,6 +169,8 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
   // v1 → v2: the sync triggers skip `streaming` rows (a partial reply rewritten every 250 ms is
   // indexed once, when it is final), so the old triggers are replaced.
   if (before.version === 1) for (const t of FTS_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${t}`);
+  // v3 also adds `messages.outcome` (JSON: what frontends showed for a tool call or a failed reply)
+  if (before.hasCore && !before.hasOutcome) db.exec('ALTER TABLE messages ADD COLUMN outcome TEXT');
   db.exec(FTS_DDL);
   let rebuiltFts = false;
   if (before.version !== 0 && (!before.hasFts || !before.hasTriggers)) {

@@ -44,7 +44,7 @@ export { CHECKPOINT_EVERY, type SessionDBOptions } from './store.js';
 export { SessionDBError, SessionNotFoundError } from './errors.js';
 
 const MESSAGE_COLUMNS =
-  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status';
+  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome';
 
 /** The session database of one home. Synchronous; one instance per process and file is enough. */
 export class SessionDB extends StateStore {
@@ -290,7 +290,7 @@ export class SessionDB extends StateStore {
       if (bump.run(rows.length, now, sessionId).changes === 0)
         throw new SessionNotFoundError(sessionId, this.file);
       const insert = this.stmt(
-        `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       return rows.map((r) => Number(insert.run(sessionId, ...r).lastInsertRowid));
     });
@@ -298,7 +298,7 @@ export class SessionDB extends StateStore {
 
   /**
    * Changes fields of a stored message (`content`, `tool_calls`, `finish_reason`, `reasoning`,
-   * `status`), e.g. to finish a reply persisted while it streamed. The index follows.
+   * `status`, `outcome`), e.g. to finish a reply persisted while it streamed. The index follows.
    * @throws SessionDBError `ENOMESSAGE` for an unknown id, `EINVAL` for another field.
    */
   updateMessage(id: number, patch: MessagePatch): void {

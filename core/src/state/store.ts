@@ -2,7 +2,9 @@
  * `StateStore`: the connection machinery under `SessionDB` (seed 000 §5.1–5.3) — opening writer
  * or read-only connections, write transactions (`BEGIN IMMEDIATE`) retried with jitter inside a
  * time budget, a passive WAL checkpoint every `CHECKPOINT_EVERY` writes, and one self-repair
- * attempt per process when the search index turns out to be damaged.
+ * attempt per process when the search index turns out to be damaged. Damage outside the index
+ * (the tables themselves, the header, not SQLite at all) is never "repaired": it is reported as a
+ * `DatabaseDamagedError` that names the file and says how to recover (damage.ts).
  */
 import type Database from 'better-sqlite3';
 import {
@@ -13,6 +15,7 @@ import {
   openWriter,
   type WarnFn,
 } from './connection.js';
+import { DatabaseDamagedError, isCorruptionError, locateDamage } from './damage.js';
 import { isLockError, isRepairableError, SessionDBError, sqliteCode } from './errors.js';
 import { claimRepair, repairStateDb } from './repair.js';
 import { createSchema, inspectSchema, newerSchemaError, SCHEMA_VERSION, schemaIsCurrent } from './schema.js';
@@ -64,7 +67,8 @@ export class StateStore {
   /**
    * Opens the connection: read-only (schema only inspected) or writer (journal mode, pragmas,
    * schema created or migrated; a damaged index repaired once).
-   * @throws SessionDBError naming the file.
+   * @throws SessionDBError naming the file; `DatabaseDamagedError` (`ECORRUPT`) when the file is
+   *   damaged beyond the search index or is not SQLite at all.
    */
   protected openConnection(): void {
     if (this.readonly) {
@@ -78,15 +82,20 @@ export class StateStore {
         this.mode = String(this.db.pragma('journal_mode', { simple: true }));
       } catch (err) {
         this.db.close();
-        throw this.wrap('open', err);
+        throw this.damageOf(err) ?? this.wrap('open', err);
       }
       return;
     }
     try {
       this.connect();
     } catch (err) {
-      if (!(err instanceof SessionDBError) && this.tryRepair(err)) return;
-      this.closeQuietly();
+      let repaired = false;
+      try {
+        repaired = !(err instanceof SessionDBError) && this.tryRepair(err);
+      } finally {
+        if (!repaired) this.closeQuietly();
+      }
+      if (repaired) return;
       throw this.wrap('open', err);
     }
   }
@@ -214,12 +223,31 @@ export class StateStore {
   }
 
   /**
+   * For a corruption error (damage.ts): the `DatabaseDamagedError` when the damage lies outside
+   * the search index, else undefined (index damage, or it could not be located, e.g. the check
+   * itself was locked out).
+   */
+  private damageOf(err: unknown): DatabaseDamagedError | undefined {
+    if (err instanceof SessionDBError || !isCorruptionError(err)) return undefined;
+    try {
+      const damaged = locateDamage(this.file, err);
+      return damaged.length > 0 ? new DatabaseDamagedError(this.file, damaged, err) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * Runs the self-repair (seed 000 §5.3) when `err` looks like index damage, this is a writer and
-   * no repair of this file was tried in this process yet; then reconnects.
+   * no repair of this file was tried in this process yet; then reconnects. Corruption is first
+   * located: damage outside the index is reported, never repaired (readers too).
    * @returns true when repaired and reconnected (the caller retries its operation once).
-   * @throws SessionDBError when the connection cannot be reopened afterwards.
+   * @throws DatabaseDamagedError when the tables, schema or header are damaged (nothing changed);
+   *   SessionDBError when the connection cannot be reopened after a repair.
    */
   private tryRepair(err: unknown): boolean {
+    const damaged = this.damageOf(err);
+    if (damaged) throw damaged;
     if (this.readonly || !isRepairableError(err) || !claimRepair(this.file)) return false;
     this.closeQuietly();
     const report = repairStateDb(this.file);

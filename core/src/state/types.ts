@@ -55,6 +55,11 @@ export interface MessageRecord {
   reasoning: string | null;
   /** `complete`, `interrupted`, `error`, `max_turns`; null for user/tool messages. */
   status: MessageStatus | null;
+  /**
+   * JSON of what frontends showed when the message was stored (`MessageOutcome` of the protocol):
+   * a tool call's outcome, summary, duration and approvals; a failed reply's error. Null if none.
+   */
+  outcome: string | null;
 }
 
 /** Fields a caller supplies when appending a message. */
@@ -69,17 +74,25 @@ export type NewMessage = Omit<
   | 'finish_reason'
   | 'reasoning'
   | 'status'
+  | 'outcome'
 > &
   Partial<
     Pick<
       MessageRecord,
-      'timestamp' | 'tool_calls' | 'tool_call_id' | 'tool_name' | 'finish_reason' | 'reasoning' | 'status'
+      | 'timestamp'
+      | 'tool_calls'
+      | 'tool_call_id'
+      | 'tool_name'
+      | 'finish_reason'
+      | 'reasoning'
+      | 'status'
+      | 'outcome'
     >
   >;
 
 /** Fields of a stored message that `SessionDB.updateMessage` may change (finishing a partial reply). */
 export type MessagePatch = Partial<
-  Pick<MessageRecord, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>
+  Pick<MessageRecord, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status' | 'outcome'>
 >;
 
 /** Arguments of `SessionDB.createSession`. */

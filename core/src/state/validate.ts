@@ -7,7 +7,14 @@ export const MAX_TITLE_CHARS = 200;
 /** Roles a message may have. */
 export const MESSAGE_ROLES: readonly MessageRecord['role'][] = ['system', 'user', 'assistant', 'tool'];
 /** Fields `updateMessage` accepts. */
-export const PATCHABLE_FIELDS = ['content', 'tool_calls', 'finish_reason', 'reasoning', 'status'] as const;
+export const PATCHABLE_FIELDS = [
+  'content',
+  'tool_calls',
+  'finish_reason',
+  'reasoning',
+  'status',
+  'outcome',
+] as const;
 
 const invalid = (file: string, message: string): SessionDBError =>
   new SessionDBError(`${file}: ${message}`, file, 'EINVAL');
@@ -79,6 +86,7 @@ export function messageValues(msg: NewMessage, file: string, now: number): unkno
     optionalText(msg.finish_reason, 'finish_reason', file),
     optionalText(msg.reasoning, 'reasoning', file),
     optionalText(msg.status, 'status', file),
+    optionalText(msg.outcome, 'outcome', file),
   ];
 }
 

@@ -59,6 +59,18 @@ export class OpenRequests {
     signal?: AbortSignal,
     abortedBy: () => string = () => 'interrupt',
   ): Promise<string | null> {
+    return this.askWho(kind, params, timeoutMs, fallback, signal, abortedBy).then((r) => r.answer);
+  }
+
+  /** `ask`, resolving also with who answered (the `by` of `request.resolved`). */
+  askWho(
+    kind: Kind,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    fallback: string | null,
+    signal?: AbortSignal,
+    abortedBy: () => string = () => 'interrupt',
+  ): Promise<{ answer: string | null; by: string }> {
     const requestId = `${kind}-${randomBytes(6).toString('hex')}`;
     const created = this.now();
     const open: OpenRequest = {
@@ -73,7 +85,7 @@ export class OpenRequests {
       created_at: created,
       expires_at: created + timeoutMs,
     };
-    return new Promise<string | null>((resolve) => {
+    return new Promise<{ answer: string | null; by: string }>((resolve) => {
       const settle = (answer: unknown, by: string): void => {
         const p = this.pending.get(requestId);
         if (!p) return; // already settled: a late answer is ignored
@@ -83,7 +95,7 @@ export class OpenRequests {
         for (const ctl of p.sent.values()) ctl.abort();
         const value = answer === undefined ? fallback : (answer as string | null);
         this.onResolved(requestId, value, by);
-        resolve(value);
+        resolve({ answer: value, by });
       };
       const onAbort = (): void => settle(fallback, abortedBy());
       const timer = setTimeout(() => settle(fallback, 'timeout'), timeoutMs);

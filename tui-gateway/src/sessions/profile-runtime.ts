@@ -89,14 +89,12 @@ export class ProfileRuntime {
    * profile, so one profile's servers never appear in another's sessions.
    */
   mcp(log?: (line: string) => void): Promise<McpManager> {
-    this.mcpManager ??= import('@hermes/core/mcp/manager').then(({ createMcpManager }) =>
-      createMcpManager(this.home, this.config, { secrets: this.secrets, ...(log ? { log } : {}) }).then(
-        (m) => {
-          this.readyMcp = m;
-          return m;
-        },
-      ),
-    );
+    this.mcpManager ??= import('@hermes/core/mcp/manager').then(async ({ McpManager }) => {
+      const m = new McpManager({ home: this.home, secrets: this.secrets, ...(log ? { log } : {}) });
+      this.readyMcp = m; // its tools() lists each server as soon as that one is ready
+      await m.start(this.config.mcp_servers);
+      return m;
+    });
     return this.mcpManager;
   }
 
@@ -107,8 +105,9 @@ export class ProfileRuntime {
   }
 
   /**
-   * Tools for a new session: the built-ins plus the tools of this profile's MCP servers that have
-   * finished starting (servers still starting join sessions opened after they are ready).
+   * Tools for a session's next turn: the built-ins plus the tools of this profile's MCP servers
+   * that are ready now (sessions call this at every turn, so a server that gets ready later, or
+   * is removed by `/mcp reload`, shows up or goes on their next turn).
    */
   tools(): ToolDefinition[] {
     return this.readyMcp ? [...builtinTools(), ...this.readyMcp.tools()] : builtinTools();

@@ -1,9 +1,12 @@
 /**
  * Turns stored history (a snapshot's messages and in-flight turn) into transcript item drafts,
  * and merges a fresh snapshot into what is already on screen without duplicating or dropping a
- * message (after a reconnect with `truncated`, or a daemon restart).
+ * message (after a reconnect with `truncated`, or a daemon restart). Items are built by the same
+ * functions as live events (event-items.ts), from the outcome stored with each message, so
+ * history reads as the turn did live.
  */
 import type { Inflight, StoredMessage } from '@hermes/core/protocol';
+import { assistantDraft, errorDraft, resolutionDraft, toolDraft } from './event-items.js';
 import type { ItemDraft, TranscriptItem } from './types.js';
 
 /** Largest tool result kept as expandable detail, characters. */
@@ -29,7 +32,12 @@ function parseArgs(json: string): Record<string, unknown> {
  * A stored `streaming` assistant message is the in-flight reply itself: it is left to the live
  * part while a turn runs, and shown as interrupted when no turn runs (the daemon died mid-reply).
  */
-export function draftsFromHistory(messages: StoredMessage[], inflight: Inflight | null): ItemDraft[] {
+export function draftsFromHistory(
+  messages: StoredMessage[],
+  inflight: Inflight | null,
+  /** This client's connection id (words who answered an approval). */
+  connectionId: string | null = null,
+): ItemDraft[] {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   const out: ItemDraft[] = [];
   for (const m of messages) {
@@ -39,22 +47,28 @@ export function draftsFromHistory(messages: StoredMessage[], inflight: Inflight 
     } else if (m.role === 'assistant') {
       for (const c of m.tool_calls ?? []) calls.set(c.id, { name: c.name, args: parseArgs(c.arguments) });
       if (m.status === 'streaming' && inflight) continue;
-      if (content.trim().length === 0) continue;
+      // live: the `error` event, then the reply's `message.complete`
+      if (m.outcome?.error !== undefined) out.push(errorDraft(m.outcome.error));
       const status = m.status === 'streaming' ? 'interrupted' : (m.status ?? 'complete');
-      out.push({ kind: 'assistant', text: content, status });
+      const item = assistantDraft(content, status);
+      if (item) out.push(item);
     } else {
       const id = m.tool_call_id ?? `tool-${m.id}`;
       const call = calls.get(id);
-      out.push({
-        kind: 'tool',
-        toolId: id,
-        name: m.tool_name ?? call?.name ?? 'tool',
-        args: call?.args ?? {},
-        summary: firstLine(content),
-        ok: null,
-        durationMs: null,
-        detail: content.length > TOOL_DETAIL_MAX ? `${content.slice(0, TOOL_DETAIL_MAX)}…` : content,
-      });
+      const o = m.outcome;
+      // live: approvals are answered while the tool runs, before its `tool.complete`
+      for (const a of o?.approvals ?? []) out.push(resolutionDraft('approval', a.choice, a.by, connectionId));
+      out.push(
+        toolDraft({
+          toolId: id,
+          name: m.tool_name ?? call?.name ?? 'tool',
+          args: call?.args ?? {},
+          summary: o?.summary || firstLine(content),
+          ok: o?.ok ?? null,
+          durationMs: o?.duration_ms ?? null,
+          detail: content.length > TOOL_DETAIL_MAX ? `${content.slice(0, TOOL_DETAIL_MAX)}…` : content,
+        }),
+      );
     }
   }
   if (inflight) {
@@ -64,15 +78,16 @@ export function draftsFromHistory(messages: StoredMessage[], inflight: Inflight 
     const known = new Set(out.flatMap((d) => (d.kind === 'tool' ? [d.toolId] : [])));
     for (const t of inflight.completed_tools ?? []) {
       if (known.has(t.tool_id)) continue;
-      out.push({
-        kind: 'tool',
-        toolId: t.tool_id,
-        name: t.name || 'tool',
-        args: {},
-        summary: t.summary,
-        ok: t.ok,
-        durationMs: t.duration_ms,
-      });
+      out.push(
+        toolDraft({
+          toolId: t.tool_id,
+          name: t.name || 'tool',
+          args: {},
+          summary: t.summary,
+          ok: t.ok,
+          durationMs: t.duration_ms,
+        }),
+      );
     }
   }
   return out;
@@ -109,7 +124,9 @@ export function newDraftsAfter(
     .map(itemKey)
     .filter((k): k is string => k !== null);
   if (shownKeys.length === 0) return { fresh: drafts, gap: false };
-  const keys = drafts.map(itemKey);
+  // notices (approval outcomes, errors) have no identity: matched through the items around them
+  const at = drafts.flatMap((d, i) => (itemKey(d) === null ? [] : [i]));
+  const keys = at.map((i) => itemKey(drafts[i]!));
   const last = shownKeys[shownKeys.length - 1];
   for (let j = keys.length - 1; j >= 0; j--) {
     if (keys[j] !== last) continue;
@@ -123,7 +140,7 @@ export function newDraftsAfter(
         break;
       }
     }
-    if (ok) return { fresh: drafts.slice(j + 1), gap: false };
+    if (ok) return { fresh: drafts.slice(at[j]! + 1), gap: false };
   }
   return { fresh: drafts, gap: true };
 }

@@ -5,11 +5,13 @@
  */
 import type { SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
 import type { AttachResult, ConnectionState } from '../client/types.js';
+import { assistantDraft, errorDraft, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { OpenRequestView, RunningToolView, SessionState } from './types.js';
 
 export { appendItems, MAX_ITEMS } from './transcript-window.js';
+export { describeResolution } from './event-items.js';
 
 const MAX_SEEN_REQUESTS = 50;
 
@@ -162,7 +164,7 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     );
     return { ...s, requests, seenRequests: seen, lastSeq: Math.max(s.lastSeq, result.seq) };
   }
-  const drafts = draftsFromHistory(result.messages, result.inflight);
+  const drafts = draftsFromHistory(result.messages, result.inflight, state.connectionId);
   const inflight = result.inflight;
   const requests = openRequests(result.open_requests);
   let s: SessionState = {
@@ -261,11 +263,12 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
         streaming: { text: s.streaming?.text ?? '', reasoning: (s.streaming?.reasoning ?? '') + str('text') },
       };
     case 'message.complete': {
-      const text = str('text');
+      const status = str('status');
+      // a failed reply keeps what streamed before the error (as stored, and as history shows it)
+      const text = str('text') || (status === 'error' ? (s.streaming?.text ?? '') : '');
+      const item = assistantDraft(text, status);
       const next = { ...s, streaming: null };
-      return text.trim()
-        ? appendItems(next, [{ kind: 'assistant', text, status: str('status') || 'complete' }])
-        : next;
+      return item ? appendItems(next, [item]) : next;
     }
     case 'tool.start': {
       const tool: RunningToolView = {
@@ -286,15 +289,14 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
       const running = s.tools.find((t) => t.toolId === p.tool_id);
       const next = { ...s, tools: s.tools.filter((t) => t.toolId !== p.tool_id) };
       return appendItems(next, [
-        {
-          kind: 'tool',
+        toolDraft({
           toolId: str('tool_id'),
           name: running?.name ?? 'tool',
           args: running?.args ?? {},
           summary: str('summary') || running?.summary || '',
           ok: p.ok === true,
           durationMs: typeof p.duration_ms === 'number' ? p.duration_ms : null,
-        },
+        }),
       ]);
     }
     case 'status.update':
@@ -331,42 +333,10 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
     case 'request.resolved':
       return resolveRequest(s, str('request_id'), p.choice, str('by'));
     case 'error':
-      return appendItems(s, [{ kind: 'notice', text: `Error: ${str('message')}`, tone: 'error' }]);
+      return appendItems(s, [errorDraft(str('message'))]);
     default:
       return s;
   }
-}
-
-/** Words a resolved request: which answer was given, and by whom. */
-export function describeResolution(
-  kind: 'approval' | 'clarify',
-  choice: unknown,
-  by: string,
-  connectionId: string | null,
-): { text: string; tone: 'info' | 'warn' } {
-  const who =
-    by === `connection:${connectionId}`
-      ? 'answered here'
-      : by.startsWith('connection:')
-        ? 'answered in another window'
-        : by === 'timeout'
-          ? 'no answer in time'
-          : by === 'interrupt'
-            ? 'turn interrupted'
-            : `by ${by}`;
-  if (kind === 'clarify') {
-    return choice === null || choice === undefined
-      ? { text: `Question cancelled (${who})`, tone: 'warn' }
-      : { text: `Question answered: ${String(choice)} (${who})`, tone: 'info' };
-  }
-  const words: Record<string, string> = {
-    once: '✓ Approved once',
-    session: '✓ Approved for this session',
-    always: '✓ Approved always',
-  };
-  const c = typeof choice === 'string' ? choice : 'deny';
-  const text = words[c] ?? '✗ Denied';
-  return { text: `${text} (${who})`, tone: text.startsWith('✗') ? 'warn' : 'info' };
 }
 
 function resolveRequest(state: SessionState, requestId: string, choice: unknown, by: string): SessionState {
@@ -375,6 +345,5 @@ function resolveRequest(state: SessionState, requestId: string, choice: unknown,
   const next = { ...state, requests: state.requests.filter((r) => r.requestId !== requestId) };
   if (!known) return next;
   const kind = req?.kind ?? (requestId.startsWith('clarify') ? 'clarify' : 'approval');
-  const { text, tone } = describeResolution(kind, choice, by, state.connectionId);
-  return appendItems(next, [{ kind: 'notice', text, tone }]);
+  return appendItems(next, [resolutionDraft(kind, choice, by, state.connectionId)]);
 }

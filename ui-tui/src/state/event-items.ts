@@ -1,0 +1,85 @@
+/**
+ * The one mapping from what happened in a turn to transcript item drafts, used both for live
+ * events (session-store.ts) and for stored history (history-items.ts), so a transcript rebuilt
+ * from history reads the same as it did live: tool lines with their outcome mark, summary and
+ * duration, approval outcomes, errors, interrupted replies.
+ */
+import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
+
+/** A finished tool call as `tool.complete` (live) or a stored outcome (history) tells it. */
+export interface ToolFacts {
+  toolId: string;
+  name: string;
+  args: Record<string, unknown>;
+  summary: string;
+  ok: boolean | null;
+  durationMs: number | null;
+  detail?: string;
+}
+
+/** The item of a finished tool call. */
+export function toolDraft(f: ToolFacts): ToolItem {
+  return {
+    kind: 'tool',
+    toolId: f.toolId,
+    name: f.name,
+    args: f.args,
+    summary: f.summary,
+    ok: f.ok,
+    durationMs: f.durationMs,
+    ...(f.detail !== undefined ? { detail: f.detail } : {}),
+  };
+}
+
+/** The item of a finished assistant reply; null when it has no text (nothing to show). */
+export function assistantDraft(text: string, status: string): AssistantItem | null {
+  return text.trim() ? { kind: 'assistant', text, status: status || 'complete' } : null;
+}
+
+/** The notice of a failed turn (`error` event, or a stored reply's error). */
+export function errorDraft(message: string): NoticeItem {
+  return { kind: 'notice', text: `Error: ${message}`, tone: 'error' };
+}
+
+/** Words a resolved request: which answer was given, and by whom. */
+export function describeResolution(
+  kind: 'approval' | 'clarify',
+  choice: unknown,
+  by: string,
+  connectionId: string | null,
+): { text: string; tone: 'info' | 'warn' } {
+  const who =
+    by === `connection:${connectionId}`
+      ? 'answered here'
+      : by.startsWith('connection:')
+        ? 'answered in another window'
+        : by === 'timeout'
+          ? 'no answer in time'
+          : by === 'interrupt'
+            ? 'turn interrupted'
+            : `by ${by}`;
+  if (kind === 'clarify') {
+    return choice === null || choice === undefined
+      ? { text: `Question cancelled (${who})`, tone: 'warn' }
+      : { text: `Question answered: ${String(choice)} (${who})`, tone: 'info' };
+  }
+  const words: Record<string, string> = {
+    once: '✓ Approved once',
+    session: '✓ Approved for this session',
+    always: '✓ Approved always',
+  };
+  const c = typeof choice === 'string' ? choice : 'deny';
+  const text = words[c] ?? '✗ Denied';
+  return { text: `${text} (${who})`, tone: text.startsWith('✗') ? 'warn' : 'info' };
+}
+
+/** The notice of a resolved request (`request.resolved`, or an approval stored with a tool call). */
+export function resolutionDraft(
+  kind: 'approval' | 'clarify',
+  choice: unknown,
+  by: string,
+  connectionId: string | null,
+): NoticeItem {
+  const { text, tone } = describeResolution(kind, choice, by, connectionId);
+  return { kind: 'notice', text, tone };
+}

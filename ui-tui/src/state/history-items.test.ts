@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { snapshotResult, stored, wire } from '../testing/fixtures.js';
+import { draftsFromHistory, newDraftsAfter } from './history-items.js';
+import { initialSessionState, sessionReducer, type SessionAction } from './session-store.js';
+import type { ItemDraft, SessionState } from './types.js';
+
+const run = (actions: SessionAction[], from: SessionState = initialSessionState()): SessionState =>
+  actions.reduce(sessionReducer, from);
+const connected: SessionAction = { type: 'connected', connectionId: 'c1', profile: 'default' };
+const drafts = (s: SessionState): ItemDraft[] => s.items.map(({ n: _n, ...d }) => d);
+
+/** One turn: an approved command, a failing tool, a reply; then a turn that fails. */
+const events = [
+  wire('turn.start', 1, { prompt_id: 'p1', text: 'clean up' }),
+  wire('tool.start', 2, { tool_id: 't1', name: 'terminal', args: { command: 'rm -rf x' } }),
+  wire('request.resolved', 3, { request_id: 'approval-1', choice: 'once', by: 'connection:c1' }),
+  wire('tool.complete', 4, { tool_id: 't1', ok: true, summary: 'exit 0', duration_ms: 40 }),
+  wire('tool.start', 5, { tool_id: 't2', name: 'read_file', args: { path: 'nope' } }),
+  wire('tool.complete', 6, { tool_id: 't2', ok: false, summary: 'nope does not exist', duration_ms: 2 }),
+  wire('message.start', 7),
+  wire('message.delta', 8, { text: 'Done.' }),
+  wire('message.complete', 9, { text: 'Done.', status: 'complete' }),
+  wire('turn.end', 10, { prompt_id: 'p1', status: 'complete' }),
+  wire('turn.start', 11, { prompt_id: 'p2', text: 'again' }),
+  wire('message.start', 12),
+  wire('message.delta', 13, { text: 'Half a rep' }),
+  wire('error', 14, { message: 'the model went away' }),
+  wire('message.complete', 15, { text: '', status: 'error', error: 'the model went away' }),
+  wire('turn.end', 16, { prompt_id: 'p2', status: 'error' }),
+];
+
+/** The same turns as the daemon stores them. */
+const messages = [
+  stored('user', 'clean up'),
+  stored('assistant', '', {
+    tool_calls: [
+      { id: 't1', name: 'terminal', arguments: '{"command":"rm -rf x"}' },
+      { id: 't2', name: 'read_file', arguments: '{"path":"nope"}' },
+    ],
+  }),
+  stored('tool', 'exit code 0', {
+    tool_call_id: 't1',
+    tool_name: 'terminal',
+    outcome: {
+      ok: true,
+      summary: 'exit 0',
+      duration_ms: 40,
+      approvals: [{ choice: 'once', by: 'connection:c1' }],
+    },
+  }),
+  stored('tool', 'Error: nope does not exist', {
+    tool_call_id: 't2',
+    tool_name: 'read_file',
+    outcome: { ok: false, summary: 'nope does not exist', duration_ms: 2 },
+  }),
+  stored('assistant', 'Done.'),
+  stored('user', 'again'),
+  stored('assistant', 'Half a rep', { status: 'error', outcome: { error: 'the model went away' } }),
+];
+
+describe('history items', () => {
+  it('a turn rebuilt from stored history gives the items the live events gave', () => {
+    const live = run([
+      connected,
+      { type: 'attach', result: snapshotResult(), now: 0 },
+      {
+        type: 'request',
+        request: {
+          requestId: 'approval-1',
+          kind: 'approval',
+          params: { command: 'rm -rf x', description: '', choices: [] },
+        },
+      },
+      ...events.map((event): SessionAction => ({ type: 'event', event, now: 0 })),
+    ]);
+    const history = run([
+      connected,
+      { type: 'attach', result: snapshotResult({ messages, seq: 16 }), now: 0 },
+    ]);
+    // the stored turn has tool details (the result text) the live one did not get
+    const liveDrafts = drafts(live);
+    const historyDrafts = drafts(history).map((d) => {
+      if (d.kind !== 'tool') return d;
+      const { detail: _detail, ...rest } = d;
+      return rest;
+    });
+    expect(historyDrafts).toEqual(liveDrafts);
+    expect(liveDrafts.map((d) => (d.kind === 'notice' ? d.text : d.kind))).toEqual([
+      'user',
+      '✓ Approved once (answered here)',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+      'Error: the model went away',
+      'assistant',
+    ]);
+    expect(liveDrafts.filter((d) => d.kind === 'tool').map((d) => d.kind === 'tool' && d.ok)).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('history without outcomes (older sessions) still shows the calls, with an unknown outcome', () => {
+    const old = draftsFromHistory(
+      [stored('user', 'hi'), stored('tool', 'some output', { tool_call_id: 'x', tool_name: 'terminal' })],
+      null,
+    );
+    expect(old[1]).toMatchObject({ kind: 'tool', ok: null, durationMs: null, summary: 'some output' });
+  });
+
+  it('an approval answered elsewhere is worded from this connection', () => {
+    const d = draftsFromHistory(
+      [
+        stored('tool', 'blocked', {
+          tool_call_id: 'x',
+          outcome: { ok: false, summary: 'blocked', approvals: [{ choice: 'deny', by: 'connection:c9' }] },
+        }),
+      ],
+      null,
+      'c1',
+    );
+    expect(d[0]).toEqual({ kind: 'notice', text: '✗ Denied (answered in another window)', tone: 'warn' });
+  });
+
+  it('matching a refetched snapshot skips over approval and error notices', () => {
+    const all = draftsFromHistory(messages, null, 'c1');
+    const shown = all.slice(0, 4).map((d, n) => ({ ...d, n })); // up to the first tool line
+    const { fresh, gap } = newDraftsAfter(shown, all);
+    expect(gap).toBe(false);
+    expect(fresh).toEqual(all.slice(4));
+  });
+});
