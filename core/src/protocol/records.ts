@@ -92,7 +92,16 @@ export const Inflight = z.object({
 export type Inflight = z.infer<typeof Inflight>;
 
 /** A prompt waiting for the running turn to end. */
-export const QueuedPrompt = z.object({ prompt_id: z.string(), text: z.string(), by: z.string().optional() });
+export const QueuedPrompt = z.object({
+  prompt_id: z.string(),
+  text: z.string(),
+  by: z.string().optional(),
+  /**
+   * Kept from a daemon that stopped or crashed before running it: it does not run by itself
+   * (`/queue run` runs the held prompts, `/queue drop` discards the queue).
+   */
+  held: z.boolean().optional(),
+});
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 
 /** A server request still waiting for an answer (shown to a client that attaches later). */

@@ -23,6 +23,7 @@ import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
 import { OpenRequests } from './open-requests.js';
+import { PromptQueue, type PromptQueueStore } from './prompt-queue.js';
 import { ReplayRing, type RingBudget } from './replay-ring.js';
 
 /** The agent as the live session drives it. */
@@ -39,11 +40,12 @@ export interface AgentHooks {
   onClarify: ClarifyCallback;
 }
 
-/** Read access to the session's stored state (the profile's SessionDB). */
-export interface SessionStore {
+/** The session's stored state (the profile's SessionDB): records, lifecycle state, prompt queue. */
+export interface SessionStore extends PromptQueueStore {
   getSession(id: string): SessionRecord | undefined;
   getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
   setSessionState(id: string, state: string): void;
+  moveQueuedPrompts(fromId: string, toId: string): void;
 }
 
 /** Construction options. */
@@ -60,6 +62,8 @@ export interface LiveSessionOptions {
   onIdle?: (s: LiveSession) => void;
   /** Called after `id` changed (context compression continued in a child session). */
   onIdChange?: (s: LiveSession, oldId: string) => void;
+  /** Where problems of bookkeeping (the stored queue) are reported. */
+  log?: (line: string) => void;
   now?: () => number;
 }
 
@@ -115,12 +119,14 @@ export class LiveSession {
   readonly clients = new Set<Connection>();
   seq = 0;
   lastActivity: number;
+  /** Epoch ms of the running turn's start or its latest agent event (drain's stall check). */
+  lastProgress = 0;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
   private readonly requests: OpenRequests;
   private inflight: Inflight | null = null;
-  private queue: QueuedPrompt[] = [];
+  private readonly queue: PromptQueue;
   private current: { promptId: string; controller: AbortController } | undefined;
   private runner: Promise<void> | undefined;
   private readonly now: () => number;
@@ -131,6 +137,11 @@ export class LiveSession {
     this.now = opts.now ?? Date.now;
     this.lastActivity = this.now();
     this.ring = new ReplayRing(opts.budget);
+    this.queue = new PromptQueue(
+      opts.store,
+      () => this.id,
+      (m) => opts.log?.(m),
+    );
     this.requests = new OpenRequests(
       () => this.id,
       () => this.clients,
@@ -177,10 +188,16 @@ export class LiveSession {
   }
 
   private onAgentEvent(e: AgentEvent): void {
+    this.lastProgress = this.now();
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
     if (e.type !== 'session.compressed' || e.payload.session_id === this.id) return;
     const oldId = this.id;
     this.id = e.payload.session_id;
+    try {
+      this.opts.store.moveQueuedPrompts(oldId, this.id); // the stored queue follows the session
+    } catch (err) {
+      this.opts.log?.(`session ${this.id}: cannot move its stored queue: ${(err as Error).message}`);
+    }
     if (this.busy) this.setState('running');
     this.opts.onIdChange?.(this, oldId);
     this.emit('session.info', { session: this.info() });
@@ -196,6 +213,7 @@ export class LiveSession {
     if (this.runner) throw new Error('a turn is running; use /compact when it has finished');
     const controller = new AbortController();
     this.current = { promptId: 'compact', controller };
+    this.lastProgress = this.now();
     const run = this.agent.compact(focus, controller.signal);
     this.runner = run
       .then(
@@ -206,7 +224,8 @@ export class LiveSession {
         this.current = undefined;
         this.runner = undefined;
         this.emit('session.info', { session: this.info() }); // clients learn it is idle again
-        if (this.queue.length > 0) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
+        if (this.queue.hasRunnable)
+          this.runner = this.drainQueue(true).finally(() => (this.runner = undefined));
       });
     return run;
   }
@@ -316,7 +335,7 @@ export class LiveSession {
       messages: window.map(toStoredMessage),
       has_more: hasMore,
       inflight: this.inflight ? structuredClone(this.inflight) : null,
-      queued: [...this.queue],
+      queued: this.queue.list(),
       open_requests: this.requests.list(),
       seq: this.seq,
       epoch: this.opts.epoch,
@@ -332,7 +351,9 @@ export class LiveSession {
   }
 
   /**
-   * Submits a prompt: runs now when idle, else queues it (two clients typing share one queue).
+   * Submits a prompt: runs now when idle, else queues it (two clients typing share one queue); a
+   * prompt that waits is stored until its turn starts (prompt-queue.ts). Held prompts do not
+   * make a new one wait.
    * @param by who submitted it (connection id or client name).
    */
   submit(text: string, by?: string): MethodResult<'prompt.submit'> {
@@ -341,22 +362,23 @@ export class LiveSession {
       text,
       ...(by ? { by } : {}),
     };
-    const wasBusy = this.busy || this.queue.length > 0;
-    this.queue.push(prompt);
-    if (wasBusy) this.emit('prompt.queued', { queued: [...this.queue] });
+    const wasBusy = this.busy || this.queue.hasRunnable;
+    this.queue.add(prompt, wasBusy);
+    if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
     if (!this.runner) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
     return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
   }
 
-  private async drainQueue(): Promise<void> {
-    let first = true;
-    while (this.queue.length > 0) {
-      const prompt = this.queue.shift()!;
+  /** @param announced the first prompt was listed in `prompt.queued` (it waited): re-list on start. */
+  private async drainQueue(announced = false): Promise<void> {
+    let first = !announced;
+    for (let prompt = this.queue.takeNext(); prompt; prompt = this.queue.takeNext()) {
       // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
-      if (!first) this.emit('prompt.queued', { queued: [...this.queue] });
+      if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
       first = false;
       const controller = new AbortController();
       this.current = { promptId: prompt.prompt_id, controller };
+      this.lastProgress = this.now();
       this.opts.store.setSessionState(this.id, 'running');
       this.emit('turn.start', {
         prompt_id: prompt.prompt_id,
@@ -405,20 +427,44 @@ export class LiveSession {
     while (this.runner) await this.runner;
   }
 
-  /** Clears queued prompts (shutdown). */
-  dropQueue(): void {
-    if (this.queue.length === 0) return;
-    const dropped = this.queue;
-    this.queue = [];
-    this.emit('prompt.queued', { queued: [] });
-    // tell every client which prompts did not run, with their text, so nothing is lost silently
-    const list = dropped
+  /**
+   * Shutdown: the waiting prompts will not run in this daemon. They stay stored and come back
+   * held after the restart; every client is told so, with their text.
+   */
+  holdQueue(): void {
+    if (this.queue.holdAll() === 0) return;
+    const waiting = this.queue.list();
+    this.emit('prompt.queued', { queued: waiting });
+    const list = waiting
       .map((q) => `- ${q.text.length > 200 ? `${q.text.slice(0, 200)}…` : q.text}`)
       .join('\n');
     this.emit('error', {
-      message: `The daemon is shutting down: ${dropped.length} queued prompt(s) were not run. Send again after it restarts:\n${list}`,
+      message:
+        `The daemon is shutting down: ${waiting.length} queued prompt(s) did not run. They are kept in ` +
+        `this session's queue: after the restart /queue run runs them, /queue drop discards them.\n${list}`,
       kind: 'shutdown',
     });
+  }
+
+  /** `/queue run`: lets held prompts run (after the running turn, if any). @returns how many. */
+  runHeld(): number {
+    const n = this.queue.release();
+    if (n === 0) return 0;
+    this.emit('prompt.queued', { queued: this.queue.list() });
+    if (!this.runner) this.runner = this.drainQueue(true).finally(() => (this.runner = undefined));
+    return n;
+  }
+
+  /** `/queue drop`: discards every waiting prompt (held or not). @returns the prompts dropped. */
+  dropQueued(): QueuedPrompt[] {
+    const dropped = this.queue.dropAll();
+    if (dropped.length > 0) this.emit('prompt.queued', { queued: [] });
+    return dropped;
+  }
+
+  /** The waiting prompts, in queue order (held ones included). */
+  queued(): QueuedPrompt[] {
+    return this.queue.list();
   }
 
   /** Frees the ring's memory (unload). */

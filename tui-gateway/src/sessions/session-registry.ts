@@ -191,7 +191,8 @@ export class SessionRegistry {
       db: profile.db,
       config: profile.config,
       secrets: profile.secrets,
-      tools: profile.tools(),
+      // resolved again at every turn: MCP servers that get ready later (or go by /mcp reload) show up
+      toolSource: () => profile.tools(),
       ...(this.opts.modelClientFactory ? { modelClient: this.opts.modelClientFactory(profile) } : {}),
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,
