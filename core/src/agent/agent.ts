@@ -24,6 +24,7 @@ import { dropOldestTurns } from './overflow.js';
 import type { DelegationParent } from './subagent.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
+import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
 export interface TranscriptStore {
@@ -32,7 +33,9 @@ export interface TranscriptStore {
   /** Rewrites fields of a stored message (the streaming checkpoint, then its final form). */
   updateMessage(
     id: number,
-    patch: Partial<Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status'>>,
+    patch: Partial<
+      Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status' | 'outcome'>
+    >,
   ): void;
   /** Adds token usage to the session's counters. */
   addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
@@ -122,6 +125,8 @@ export class Agent {
   /** Prompt tokens of the latest model call (how full the context is; estimated after compressing). */
   contextTokens = 0;
   private readonly compressor: ContextCompressor;
+  /** Outcomes of running tool calls, stored with their results. */
+  private readonly outcomes = new ToolOutcomes();
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -349,6 +354,7 @@ export class Agent {
           content: e?.partial?.text ?? '',
           status: 'error',
           finish_reason: 'error',
+          outcome: errorOutcome(message),
         });
         this.emit({ type: 'error', payload: { message, ...(e ? { kind: e.kind } : {}) } });
         this.emit({
@@ -483,6 +489,7 @@ export class Agent {
           content: result.content,
           tool_call_id: call.id,
           tool_name: call.function.name,
+          outcome: this.outcomes.take(call.id),
         });
         this.history.push({
           role: 'tool',
@@ -497,7 +504,10 @@ export class Agent {
   private runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     return runToolCall(call, {
       tools: this.toolsByName,
-      emit: (e) => this.emit(e),
+      emit: (e) => {
+        this.outcomes.noteEvent(e);
+        this.emit(e);
+      },
       signal,
       context: (toolId) => ({
         home: this.opts.home,
@@ -508,9 +518,12 @@ export class Agent {
         signal,
         checkCommand: (command) => {
           this.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
-          return this.checkCommand(command, signal).finally(() =>
-            this.emit({ type: 'status.update', payload: { state: 'tools' } }),
-          );
+          return this.checkCommand(command, signal)
+            .then((v) => {
+              if (v.asked) this.outcomes.noteApproval(toolId, v.asked);
+              return v;
+            })
+            .finally(() => this.emit({ type: 'status.update', payload: { state: 'tools' } }));
         },
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,
