@@ -11,7 +11,8 @@ import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
 import type { McpManager } from '@hermes/core/mcp/manager';
-import { loadConfigWithWarnings, type ConfigWarning } from '@hermes/core/config/config-file';
+import type { ConfigWarning } from '@hermes/core/config/config-file';
+import { loadConfigCached } from '@hermes/core/config/config-cache';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { builtinTools } from '@hermes/core/tools/registry';
@@ -36,11 +37,12 @@ export const EXIT_INTERRUPTED = 130;
  * Runs `hermes chat`; resolves with the process exit code. A one-shot (`-q`) goes through the
  * running daemon when there is one (unless `--yolo` or `-m`, which apply to this process only);
  * otherwise the turn runs here, holding the session's one-writer lock. config.yaml is read once
- * here; its unknown keys are printed to stderr once, whichever way the turn runs.
+ * here (through the config cache: an unchanged file is not parsed again by the same build); its
+ * unknown keys are printed to stderr once, whichever way the turn runs.
  * @throws ConfigError for a broken config.yaml.
  */
 export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
-  const { config, warnings } = loadConfigWithWarnings(ctx.home);
+  const { config, warnings } = await loadConfigCached(ctx.home, ctx.build);
   printConfigWarnings(warnings);
   if (opts.query !== undefined && !opts.yolo && !opts.model) {
     const client = await connectRunningDaemon(ctx);

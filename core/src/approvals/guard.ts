@@ -26,7 +26,6 @@
  * to pre-approve low-risk matches; that needs the model client and comes later.
  */
 import { randomUUID } from 'node:crypto';
-import { loadConfig, setConfigValue } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
@@ -172,7 +171,9 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       return;
     }
     if (writer === true) {
-      // Re-read the file so entries written by another process or session are kept.
+      // Re-read the file so entries written by another process or session are kept. Loaded here,
+      // not at start-up: the YAML parser and zod stay off `hermes chat`'s path (config-cache.ts).
+      const { loadConfig, setConfigValue } = await import('../config/config-file.js');
       const current = loadConfig(opts.home).command_allowlist;
       const next = [...current];
       for (const k of keys) if (!next.includes(k)) next.push(k);

@@ -4,8 +4,18 @@
  * so the provider's prompt cache stays valid.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+
+/**
+ * The YAML parser, loaded on the first SKILL.md with front matter: a home without skills (and
+ * every `hermes chat` start-up, which builds the index) does not pay for loading it.
+ */
+let parseYaml: ((text: string) => unknown) | undefined;
+function yamlParse(text: string): unknown {
+  parseYaml ??= (createRequire(import.meta.url)('yaml') as { parse: (t: string) => unknown }).parse;
+  return parseYaml(text);
+}
 
 /** One skill as listed in the index. */
 export interface SkillSummary {
@@ -23,7 +33,7 @@ export function parseSkillFile(text: string): { meta: Record<string, unknown>; b
   if (!m) return { meta: {}, body: text };
   let meta: Record<string, unknown> = {};
   try {
-    const parsed: unknown = parseYaml(m[1]!);
+    const parsed: unknown = yamlParse(m[1]!);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
       meta = parsed as Record<string, unknown>;
   } catch {

@@ -16,7 +16,8 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { intArg, stringArg, toolError } from './args.js';
 import { displayPath, resolveToolPath } from './paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
@@ -47,9 +48,13 @@ export function hasRipgrep(env: NodeJS.ProcessEnv = process.env): boolean {
   return rgCache;
 }
 
+let picomatch: typeof picomatchType | undefined;
+
 /** A name filter for `target: "files"` and `file_glob`: basename match unless the glob has a `/`. */
 export function nameMatcher(glob: string): (relPath: string) => boolean {
   const g = /[*?[\]{}]/.test(glob) ? glob : `*${glob}*`;
+  // required on first use, not at start-up (every agent loads this module with the tool set)
+  picomatch ??= createRequire(import.meta.url)('picomatch') as typeof picomatchType;
   return picomatch(g, { basename: !g.includes('/'), dot: true });
 }
 
