@@ -6,11 +6,12 @@
  * jobs …) are refused except its workspace/ and skills/ folders, and reading keys (.env,
  * auth.json, the discovery file) is refused: a model that could edit or read them could switch
  * the guard off or leak keys (DESIGN §6). The `touch-hermes-home` and `write-agent-config-files`
- * dangerous patterns cover the terminal side.
+ * dangerous patterns cover the terminal side. System and credential paths outside the root
+ * (~/.ssh, shell start-up files, /etc …) are refused by `sensitive-paths.ts`.
  */
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { resolveRealPath, sensitiveWriteReason } from './sensitive-paths.js';
 import type { ToolContext } from './types.js';
 
 /** Expands `~` / `~/…` and resolves `p` against `cwd`. Returns an absolute path. */
@@ -27,13 +28,8 @@ export function displayPath(cwd: string, abs: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? abs : rel;
 }
 
-function real(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
+/** The real path, also of a file not created yet (see `resolveRealPath`). */
+const real = resolveRealPath;
 
 function inside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
@@ -47,9 +43,12 @@ const WRITABLE_HOME_DIRS = ['workspace', 'skills'];
  * Why a write to `abs` is refused, or undefined when it is allowed. Refuses everything inside
  * the Hermes root (every profile: config.yaml, .env, state.db, cron/jobs.json, pairing, the
  * discovery file …) except the home's `workspace/` and `skills/` folders, also through a symlink:
- * a model that could edit them could switch the guard off, schedule itself or read keys.
+ * a model that could edit them could switch the guard off, schedule itself or read keys. Refuses
+ * system and credential paths anywhere (`sensitiveWriteReason`: ~/.ssh, shell rc files, /etc …).
  */
 export function protectedWriteReason(ctx: ToolContext, abs: string): string | undefined {
+  const sensitive = sensitiveWriteReason(abs);
+  if (sensitive) return sensitive;
   const target = real(abs);
   const root = real(ctx.home.root);
   for (const t of [target, resolve(abs)]) {

@@ -1,0 +1,145 @@
+/**
+ * The write deny-list of the file tools (`write_file`, `patch`): system and credential paths the
+ * agent's file tools never write, whatever the working directory.
+ *
+ * Source of the rule: the original Hermes (`agent/file_safety.py`: `build_write_denied_paths`,
+ * `build_write_denied_prefixes`, and the system prefixes `/etc/`, `/boot/`, `/usr/lib/systemd/`,
+ * `/private/etc/`), which refuses these writes outright. Shell commands touching the same files
+ * need the user's approval here (approvals/dangerous-patterns.ts: `write-etc`, `tee-etc`,
+ * `write-credentials` …); the file tools have no approval prompt, so they refuse — at least as
+ * strict as the terminal.
+ *
+ * Both the path as written and its real path are checked, and the real path is found even for a
+ * file that does not exist yet (the deepest existing folder is resolved) or for a dangling
+ * symlink (followed by hand), so `notes.txt -> ~/.ssh/authorized_keys` is refused too.
+ */
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+
+/** Files under the user's home that hold credentials or run code at log-in / on every git call. */
+const HOME_FILES = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.netrc',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.gitconfig',
+];
+
+/** Folders under the user's home: keys, cloud credentials, auto-started units. */
+const HOME_DIRS = [
+  '.ssh',
+  '.aws',
+  '.gnupg',
+  '.kube',
+  '.docker',
+  '.azure',
+  '.config/gh',
+  '.config/gcloud',
+  '.config/systemd',
+  '.config/autostart',
+  '.config/fish',
+];
+
+/** System folders: configuration, boot, system binaries and units, devices, cron spools. */
+const SYSTEM_DIRS = [
+  '/etc',
+  '/private/etc',
+  '/boot',
+  '/bin',
+  '/sbin',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/lib/systemd',
+  '/lib/systemd',
+  '/var/spool/cron',
+  '/dev',
+  '/proc',
+  '/sys',
+];
+
+/** Folder names that hold keys wherever they are (another user's `~/.ssh`, a mounted home). */
+const KEY_DIR_NAMES = new Set(['.ssh', '.gnupg']);
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * The real absolute path of `p` even when it does not exist: symlinks in every existing part are
+ * resolved (a dangling final symlink is followed by hand, up to 40 hops), missing parts are
+ * appended as written.
+ */
+export function resolveRealPath(p: string): string {
+  let cur = resolve(p);
+  const missing: string[] = [];
+  for (let hops = 0; hops < 40;) {
+    try {
+      return join(realpathSync(cur), ...missing);
+    } catch {
+      /* does not exist (or a dangling link): look closer */
+    }
+    try {
+      if (lstatSync(cur).isSymbolicLink()) {
+        cur = resolve(dirname(cur), readlinkSync(cur));
+        hops++;
+        continue;
+      }
+    } catch {
+      /* not there at all */
+    }
+    const parent = dirname(cur);
+    if (parent === cur) break;
+    missing.unshift(basename(cur));
+    cur = parent;
+  }
+  return join(cur, ...missing);
+}
+
+/** `p` and its real path (the real path of each deny-list entry too: macOS `/etc` → `/private/etc`). */
+function forms(p: string): string[] {
+  const real = resolveRealPath(p);
+  return real === p ? [p] : [p, real];
+}
+
+/**
+ * Why the file tools may not write `abs`, or undefined when the path is not a system or
+ * credential path.
+ * @param abs absolute path as the tool resolved it (`~` already expanded).
+ * @param userHome the user's home folder (default `os.homedir()`, i.e. `$HOME`).
+ * @returns a one-line refusal naming the path and the protected location.
+ */
+export function sensitiveWriteReason(abs: string, userHome: string = homedir()): string | undefined {
+  const candidates = forms(resolve(abs));
+  const refuse = (what: string): string =>
+    `refused: ${abs} is a protected system or credential path (${what}); the file tools never write there. ` +
+    'If the user wants this change, they can make it themselves.';
+  for (const rel of HOME_FILES) {
+    const entry = join(userHome, rel);
+    if (forms(entry).some((e) => candidates.includes(e))) return refuse(`~/${rel}`);
+  }
+  for (const rel of HOME_DIRS) {
+    const entry = join(userHome, rel);
+    if (forms(entry).some((e) => candidates.some((c) => inside(e, c)))) return refuse(`~/${rel}/`);
+  }
+  for (const dir of SYSTEM_DIRS) {
+    if (forms(dir).some((e) => candidates.some((c) => inside(e, c)))) return refuse(`${dir}/`);
+  }
+  for (const c of candidates) {
+    const keyDir = c.split(sep).find((part) => KEY_DIR_NAMES.has(part));
+    if (keyDir) return refuse(`a ${keyDir}/ folder`);
+  }
+  return undefined;
+}
