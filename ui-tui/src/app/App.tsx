@@ -21,6 +21,7 @@ import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe
 import type { InputHistory } from '../state/input-history.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
+import { useResizeRedraw } from './resize-redraw.js';
 import { runInput } from './slash.js';
 
 /** Props of `App`. */
@@ -70,6 +71,8 @@ export function App({
   }, [app, onExit]);
   const cols = useColumns();
   const rows = useRows();
+  // a resize clears the terminal: the transcript is printed again at the new width
+  const redrawKey = useResizeRedraw();
   const [picker, setPicker] = useState<PickerState | null>(null);
   const [toolDetails, setToolDetails] = useState(false);
   const [exitArmed, setExitArmed] = useState(false);
@@ -150,7 +153,13 @@ export function App({
 
   return (
     <>
-      <Transcript items={state.items} nextN={state.nextN} width={width} toolDetails={toolDetails} />
+      <Transcript
+        key={redrawKey}
+        items={state.items}
+        nextN={state.nextN}
+        width={width}
+        toolDetails={toolDetails}
+      />
       <Box flexDirection="column" width={width}>
         {state.streaming ? (
           <StreamingMessage
