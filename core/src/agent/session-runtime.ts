@@ -11,7 +11,7 @@ import { contextWindowFor } from '../model/context-windows.js';
 import type { ModelClient } from '../model/types.js';
 import { SessionDB } from '../state/session-db.js';
 import type { SessionRecord } from '../state/types.js';
-import { builtinTools } from '../tools/registry.js';
+import { availableTools, builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { historyFromRecords } from './history.js';
@@ -38,7 +38,7 @@ export interface OpenSessionOptions extends Pick<
   db?: SessionDB;
   /** Replaces the model client (tests, delegation). */
   modelClient?: ModelClient;
-  /** Replaces the tool set. */
+  /** Replaces the tool set (still filtered by `availableTools`). */
   tools?: ToolDefinition[];
   /**
    * Resolves the tool set again at every turn (`AgentOptions.toolSource`): the daemon and
@@ -88,7 +88,11 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
         envFile: home.envFile,
         ...(opts.model ? { modelOverride: opts.model } : {}),
       });
-    const tools = opts.tools ?? opts.toolSource?.() ?? builtinTools();
+    // Only tools that can work in this profile are offered (`ToolDefinition.available`).
+    const offered = (list: ToolDefinition[]): ToolDefinition[] => availableTools(list, { config, secrets });
+    const source = opts.toolSource;
+    const toolSource = source ? () => offered(source()) : undefined;
+    const tools = offered(opts.tools ?? source?.() ?? builtinTools());
 
     let session: SessionRecord | undefined;
     if (opts.select.kind === 'id') {
@@ -133,7 +137,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       store: db,
       model,
       tools,
-      ...(opts.toolSource ? { toolSource: opts.toolSource } : {}),
+      ...(toolSource ? { toolSource } : {}),
       systemPrompt,
       history,
       contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),

@@ -44,6 +44,13 @@ export const ConfigSchema = z.looseObject({
       mode: z.enum(['manual', 'smart', 'off']).default('manual'),
       /** Seconds to wait for an answer before denying. */
       timeout: positiveInt.default(300),
+      /**
+       * Model id of the smart check (`mode: smart`, core/src/approvals/smart.ts), asked through the
+       * session's provider and keys; absent → the session's model.
+       */
+      smart_model: z.string().min(1).optional(),
+      /** Seconds the smart check may take (retries included); past it the user is asked instead. */
+      smart_timeout: z.number().positive().default(8),
       /** What a dangerous command inside a cron run does: no human is there (issue 7). */
       cron_mode: z.enum(['deny', 'allow']).default('deny'),
     })
@@ -68,6 +75,37 @@ export const ConfigSchema = z.looseObject({
     .looseObject({
       timeout: positiveInt.default(300),
       max_tool_calls: positiveInt.default(50),
+    })
+    .prefault({}),
+  /** The `web_search` / `web_extract` tools (core/src/tools/web/; documented in core/README.md). */
+  web: z
+    .looseObject({
+      /**
+       * Search backend of `web_search`: `auto` picks tavily (TAVILY_API_KEY), then brave
+       * (BRAVE_API_KEY), then searxng (when `searxng_url` is set); `none` hides the tool.
+       */
+      search_provider: z.enum(['auto', 'none', 'tavily', 'brave', 'searxng']).default('auto'),
+      /** Base URL of the Tavily API (override for proxies and tests). */
+      tavily_url: z.url().default('https://api.tavily.com'),
+      /** Base URL of the Brave Search API (override for proxies and tests). */
+      brave_url: z.url().default('https://api.search.brave.com'),
+      /** Base URL of a SearXNG instance with the JSON format enabled; empty = none. */
+      searxng_url: z.union([z.url(), z.literal('')]).default(''),
+      /** Timeout of one search request, seconds. */
+      search_timeout: positiveInt.default(30),
+      /**
+       * Lets `web_extract` fetch loopback, private, link-local and other internal addresses (SSRF
+       * guard off). Cloud metadata endpoints stay refused.
+       */
+      allow_private_urls: z.boolean().default(false),
+      /** Timeout of one page fetch (all redirects included), seconds. */
+      extract_timeout: positiveInt.default(30),
+      /** Largest response body read per page, bytes; a longer body is cut there. */
+      extract_max_bytes: positiveInt.default(5_000_000),
+      /** Longest text returned per page, chars; the rest is cut with a note. */
+      extract_max_chars: positiveInt.default(20_000),
+      /** Redirects followed per page. */
+      max_redirects: z.number().int().nonnegative().default(5),
     })
     .prefault({}),
   /** Shadow-git snapshots before the agent edits files (issue 8 "Checkpoints"). */

@@ -10,9 +10,10 @@
 import { mkdirSync } from 'node:fs';
 import { buildSystemPrompt } from '../agent/system-prompt.js';
 import type { HermesConfig } from '../config/schema.js';
+import { loadSecrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { SessionDB } from '../state/session-db.js';
-import { builtinTools } from '../tools/registry.js';
+import { availableTools, builtinTools } from '../tools/registry.js';
 import type { NewPlatformSession } from './backend.js';
 import { writeRouteRecord } from './route-record.js';
 
@@ -41,7 +42,7 @@ export function createPlatformSession(
     home,
     config,
     cwd: init.cwd,
-    toolNames: builtinTools().map((t) => t.name),
+    toolNames: availableTools(builtinTools(), { config, secrets: loadSecrets(home) }).map((t) => t.name),
     extra: init.systemPromptExtra,
   });
   const title = init.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) || null;

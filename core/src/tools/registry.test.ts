@@ -47,6 +47,8 @@ describe('builtinTools / toolSchemas', () => {
       write_file: ['path', 'content'],
       patch: ['path', 'old_string', 'new_string', 'replace_all'],
       search_files: ['pattern', 'target', 'path', 'file_glob', 'limit'],
+      web_search: ['query', 'limit'],
+      web_extract: ['urls'],
       todo: ['todos', 'merge'],
       memory: ['action', 'target', 'content', 'old_text'],
       clarify: ['question', 'choices'],
@@ -60,12 +62,19 @@ describe('builtinTools / toolSchemas', () => {
     const readOnly = builtinTools()
       .filter((t) => t.readOnly)
       .map((t) => t.name);
-    expect(readOnly).toEqual(['read_file', 'search_files', 'skills_list', 'skill_view']);
+    expect(readOnly).toEqual([
+      'read_file',
+      'search_files',
+      'web_search',
+      'web_extract',
+      'skills_list',
+      'skill_view',
+    ]);
   });
 
   it('produces OpenAI function schemas', () => {
     const schemas = toolSchemas(builtinTools());
-    expect(schemas).toHaveLength(14);
+    expect(schemas).toHaveLength(16);
     for (const s of schemas) {
       expect(s.type).toBe('function');
       expect(s.function.description.length).toBeGreaterThan(20);

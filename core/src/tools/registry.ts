@@ -24,7 +24,9 @@ import { searchFilesTool } from './search-files.js';
 import { skillManageTool, skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
+import type { ToolContext, ToolDefinition, ToolEnv, ToolResult } from './types.js';
+import { webExtractTool } from './web/web-extract.js';
+import { webSearchTool } from './web/web-search.js';
 import { writeFileTool } from './write-file.js';
 
 /** Default cap on a tool result's `content`, chars. */
@@ -38,10 +40,11 @@ export interface OpenAIToolSchema {
 
 /**
  * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
- * todo, memory, clarify, skills_list, skill_view, skill_manage, execute_code, cronjob,
- * delegate_task. A new array each call (callers may filter it). `delegate_task` works only where
- * the agent offers `ctx.delegate` (`AgentOptions.delegation`). MCP tools are not here: they come
- * per profile from `McpManager` (`../mcp/`).
+ * web_search, web_extract, todo, memory, clarify, skills_list, skill_view, skill_manage,
+ * execute_code, cronjob, delegate_task. A new array each call (callers may filter it; a session
+ * offers only `availableTools` of it, so `web_search` drops out without a search provider).
+ * `delegate_task` works only where the agent offers `ctx.delegate` (`AgentOptions.delegation`).
+ * MCP tools are not here: they come per profile from `McpManager` (`../mcp/`).
  */
 export function builtinTools(): ToolDefinition[] {
   return [
@@ -50,6 +53,8 @@ export function builtinTools(): ToolDefinition[] {
     writeFileTool,
     patchTool,
     searchFilesTool,
+    webSearchTool,
+    webExtractTool,
     todoTool,
     memoryTool,
     clarifyTool,
@@ -60,6 +65,23 @@ export function builtinTools(): ToolDefinition[] {
     cronjobTool,
     delegateTool,
   ];
+}
+
+/**
+ * The tools that can work in this profile: those without an `available` check, and those whose
+ * check returns true for `env` (a check that throws counts as unavailable). Order kept. Sessions
+ * offer only these to the model, so a tool that would always fail (e.g. `web_search` without a
+ * provider) is never shown.
+ */
+export function availableTools(tools: readonly ToolDefinition[], env: ToolEnv): ToolDefinition[] {
+  return tools.filter((t) => {
+    if (!t.available) return true;
+    try {
+      return t.available(env);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** The `tools` array of a Chat Completions request for these tools (order kept). */

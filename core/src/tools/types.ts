@@ -58,6 +58,13 @@ export interface ToolResult {
   summary?: string;
 }
 
+/** What decides whether a tool is offered in a session (`ToolDefinition.available`). */
+export interface ToolEnv {
+  config: HermesConfig;
+  /** The profile's secrets (`.env`); keys exported in the process environment count too. */
+  secrets: Secrets;
+}
+
 /** A tool: JSON schema for the model, handler, and scheduling facts. */
 export interface ToolDefinition {
   name: string;
@@ -70,5 +77,11 @@ export interface ToolDefinition {
   maxResultChars?: number;
   /** Short summary of the arguments for `tool.start` (e.g. the command). */
   summarize?(args: Record<string, unknown>): string;
+  /**
+   * False when the tool cannot work in this profile (e.g. `web_search` without a configured
+   * provider): it is then not offered to the model at all (`availableTools` in registry.ts).
+   * Absent: always offered. Must be cheap and must not throw.
+   */
+  available?(env: ToolEnv): boolean;
   handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }

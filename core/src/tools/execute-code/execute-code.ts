@@ -312,7 +312,8 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
       const allowed = new Set<string>(EXEC_ALLOWED_TOOLS);
-      const tools = all.filter((t) => allowed.has(t.name));
+      const usable = registry.availableTools(all, { config: ctx.config, secrets: ctx.secrets });
+      const tools = usable.filter((t) => allowed.has(t.name));
       return runScript({
         code,
         language,
