@@ -6,60 +6,26 @@
  *   they are listed **held** in the session's queue, never run by themselves; `/queue run` runs
  *   them, `/queue drop` discards them.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { QueuedPrompt } from '@hermes/core/protocol';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { hermes, killDaemons, pidRuns, tempRoot, waitFor } from './support/gateway-process.js';
+import { hermes, pidRuns, waitFor } from './support/gateway-process.js';
 import {
   deltaText,
   is,
-  recordingClient,
   startGateway,
-  writeConfig,
+  showSession,
+  useDaemonRoots,
   type RecordingClient,
+  type ShownMessage,
 } from './support/gateway-session-kit.js';
 
-let model: FakeModelServer;
-const roots: string[] = [];
-const open: RecordingClient[] = [];
+const fx = useDaemonRoots('hermes-drainq-');
+const root = (configExtra = ''): string => fx.root(configExtra);
+const client = (r: string, name: string): Promise<RecordingClient> => fx.client(r, name);
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.c.socket.terminate();
-  for (const root of roots.splice(0)) {
-    killDaemons(root);
-    rmSync(root, { recursive: true, force: true });
-  }
-});
-afterAll(async () => {
-  await model?.close();
-});
-
-function root(configExtra = ''): string {
-  const r = tempRoot('hermes-drainq-');
-  roots.push(r);
-  writeConfig(r, model.url, configExtra);
-  return r;
-}
-
-async function client(r: string, name: string): Promise<RecordingClient> {
-  const c = await recordingClient(r, name);
-  open.push(c);
-  return c;
-}
-
-type Row = { role: string; content: string | null; status?: string | null };
+type Row = ShownMessage;
 const rows = (messages: Row[]) =>
   messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content, m.status ?? null]);
-
-async function showSession(r: string, id: string): Promise<{ session: { state: string }; messages: Row[] }> {
-  const out = await hermes(r, ['sessions', 'show', id, '--json']);
-  expect(out.code, out.stderr).toBe(0);
-  return JSON.parse(out.stdout) as { session: { state: string }; messages: Row[] };
-}
 
 const queueOf = (e: { payload: Record<string, unknown> }): QueuedPrompt[] =>
   e.payload.queued as QueuedPrompt[];
@@ -81,7 +47,7 @@ describe('hermes gateway stop while a model call hangs', () => {
     const sid = session.id;
     await a.c.call('session.attach', { session_id: sid });
     const partial = 'partial before the hang';
-    model.push({ hang: true, text: partial, chunkSize: 5 });
+    fx.model.push({ hang: true, text: partial, chunkSize: 5 });
     await a.c.call('prompt.submit', { session_id: sid, text: 'hang please' });
     await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
     const queued = await a.c.call('prompt.submit', { session_id: sid, text: 'queued behind it' });
@@ -137,7 +103,7 @@ describe('kill -9 with a prompt queued behind a running turn', () => {
     const { session } = await a.c.call('session.create', { title: 'queue-crash' });
     const sid = session.id;
     await a.c.call('session.attach', { session_id: sid });
-    model.push({ hang: true, text: 'half', chunkSize: 4 });
+    fx.model.push({ hang: true, text: 'half', chunkSize: 4 });
     await a.c.call('prompt.submit', { session_id: sid, text: 'running' });
     await waitFor(() => deltaText(a.of(sid)) === 'half', 'the partial text');
     const queued = await a.c.call('prompt.submit', { session_id: sid, text: 'typed while it ran' });
@@ -159,7 +125,7 @@ describe('kill -9 with a prompt queued behind a running turn', () => {
     expect(listed.output).toContain('1. [held] typed while it ran');
 
     // a new prompt runs at once and the held one stays held after it
-    model.push({ text: 'answer to new' }, { text: 'answer to held' });
+    fx.model.push({ text: 'answer to new' }, { text: 'answer to held' });
     const fresh = await b.c.call('prompt.submit', { session_id: sid, text: 'new one' });
     expect(fresh.status).toBe('started');
     const end = await b.until(is('turn.end', sid), 'turn.end of the new prompt');

@@ -4,64 +4,29 @@
  * reply are there, marked interrupted, nothing else lost, a new epoch). Real `hermes gateway`
  * processes in temp roots (run `npm run build` first); the model is a scripted server here.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { RpcFailureError } from '@hermes/tui-gateway';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { hermes, killDaemons, pidRuns, tempRoot, waitFor } from './support/gateway-process.js';
+import { hermes, pidRuns, waitFor } from './support/gateway-process.js';
 import {
   deltaText,
   is,
-  recordingClient,
   startGateway,
   words,
-  writeConfig,
+  showSession,
+  useDaemonRoots,
   type RecordingClient,
+  type ShownMessage,
 } from './support/gateway-session-kit.js';
 
-let model: FakeModelServer;
-const roots: string[] = [];
-const open: RecordingClient[] = [];
+const fx = useDaemonRoots('hermes-restart-');
+const root = (configExtra = ''): string => fx.root(configExtra);
+const client = (r: string, name: string): Promise<RecordingClient> => fx.client(r, name);
 
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterEach(() => {
-  for (const r of open.splice(0)) r.c.socket.terminate();
-  for (const root of roots.splice(0)) {
-    killDaemons(root);
-    rmSync(root, { recursive: true, force: true });
-  }
-});
-afterAll(async () => {
-  await model?.close();
-});
-
-function root(configExtra = ''): string {
-  const r = tempRoot('hermes-restart-');
-  roots.push(r);
-  writeConfig(r, model.url, configExtra);
-  return r;
-}
-
-async function client(r: string, name: string): Promise<RecordingClient> {
-  const c = await recordingClient(r, name);
-  open.push(c);
-  return c;
-}
-
-type Row = { role: string; content: string | null; status?: string | null };
+type Row = ShownMessage;
 const rows = (messages: Row[]) => messages.map((m) => [m.role, m.content, m.status ?? null]);
-
-/** `hermes sessions show ID --json` (read straight from state.db by another process). */
-async function showSession(r: string, id: string): Promise<{ session: { state: string }; messages: Row[] }> {
-  const out = await hermes(r, ['sessions', 'show', id, '--json']);
-  expect(out.code, out.stderr).toBe(0);
-  const parsed = JSON.parse(out.stdout) as { session: { state: string }; messages: Row[] };
-  return { ...parsed, messages: parsed.messages.filter((m) => m.role !== 'system') };
-}
 
 describe('hermes gateway stop mid-turn', () => {
   it('lets a turn that ends within drain_timeout finish, then writes .clean_shutdown', async () => {
@@ -73,7 +38,7 @@ describe('hermes gateway stop mid-turn', () => {
     const sid = session.id;
     await a.c.call('session.attach', { session_id: sid });
     const reply = words(200, 'd'); // ~4 s: still streaming when the stop arrives
-    model.push({ text: reply, chunkSize: 4, delayMs: 20 });
+    fx.model.push({ text: reply, chunkSize: 4, delayMs: 20 });
     await a.c.call('prompt.submit', { session_id: sid, text: 'finish me' });
     await a.until(is('message.delta', sid), 'first delta');
 
@@ -107,7 +72,7 @@ describe('hermes gateway stop mid-turn', () => {
     const sid = session.id;
     await a.c.call('session.attach', { session_id: sid });
     const partial = 'streamed before the stop';
-    model.push({ hang: true, text: partial, chunkSize: 6 });
+    fx.model.push({ hang: true, text: partial, chunkSize: 6 });
     await a.c.call('prompt.submit', { session_id: sid, text: 'never ends' });
     await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
 
@@ -142,14 +107,14 @@ describe('kill -9 mid-turn, then start', () => {
     const { session } = await a.c.call('session.create', { title: 'crash' });
     const sid = session.id;
     for (const id of [idle.id, sid]) await a.c.call('session.attach', { session_id: id });
-    model.push({ text: 'bystander reply' }, { text: 'first answer' });
+    fx.model.push({ text: 'bystander reply' }, { text: 'first answer' });
     await a.c.call('prompt.submit', { session_id: idle.id, text: 'hello bystander' });
     await a.until(is('turn.end', idle.id), 'bystander turn.end');
     await a.c.call('prompt.submit', { session_id: sid, text: 'one' });
     await a.until(is('turn.end', sid), 'first turn.end');
 
     const reply = words(200, 'k');
-    model.push({ text: reply, chunkSize: 4, delayMs: 15 });
+    fx.model.push({ text: reply, chunkSize: 4, delayMs: 15 });
     const mark = a.lastSeq(sid);
     await a.c.call('prompt.submit', { session_id: sid, text: 'two' });
     const firstDelta = await a.until(is('message.delta', sid, mark), 'first delta');
@@ -194,11 +159,11 @@ describe('kill -9 mid-turn, then start', () => {
       ['assistant', 'bystander reply', 'complete'],
     ]);
     // the interrupted session goes on, with its whole history sent to the model
-    const before = model.requests.length;
-    model.push({ text: 'after the crash' });
+    const before = fx.model.requests.length;
+    fx.model.push({ text: 'after the crash' });
     await b.c.call('prompt.submit', { session_id: sid, text: 'three' });
     expect((await b.until(is('turn.end', sid), 'turn.end')).payload.status).toBe('complete');
-    const sent = (model.requests[before]!.body as { messages: Row[] }).messages.filter(
+    const sent = (fx.model.requests[before]!.body as { messages: Row[] }).messages.filter(
       (m) => m.role !== 'system',
     );
     expect(sent.map((m) => [m.role, m.content])).toEqual([
@@ -221,7 +186,7 @@ describe('one writer per session', () => {
     const { session } = await a.c.call('session.create', { title: 'one-writer' });
     const sid = session.id;
     await a.c.call('session.attach', { session_id: sid });
-    model.push({ text: words(120, 'busy'), chunkSize: 4, delayMs: 20 }, { text: 'reply for the cli' });
+    fx.model.push({ text: words(120, 'busy'), chunkSize: 4, delayMs: 20 }, { text: 'reply for the cli' });
     await a.c.call('prompt.submit', { session_id: sid, text: 'from the tui' });
     await a.until(is('message.delta', sid), 'first delta');
 

@@ -6,7 +6,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { connectDaemon, type DaemonClient, type DiscoveryInfo } from '@hermes/tui-gateway';
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
@@ -135,4 +135,72 @@ export function useGateway(
     if (fx.root) rmSync(fx.root, { recursive: true, force: true });
   });
   return fx;
+}
+
+/** Per-test daemon roots sharing one fake model (see `useDaemonRoots`). */
+export interface DaemonRootsFixture {
+  /** The fake model server, started in `beforeAll`. */
+  readonly model: FakeModelServer;
+  /** A fresh temp root whose config.yaml points at the model, plus `configExtra` YAML lines. */
+  root(configExtra?: string): string;
+  /** A recording client of the daemon serving `root`, closed after the test. */
+  client(root: string, name: string): Promise<RecordingClient>;
+}
+
+/**
+ * Registers hooks for tests that start, stop and kill daemons themselves: one fake model for the
+ * file, and after each test every client made through the fixture is closed and every root's
+ * daemons are killed and the root removed.
+ */
+export function useDaemonRoots(prefix: string): DaemonRootsFixture {
+  let model: FakeModelServer | undefined;
+  const roots: string[] = [];
+  const open: RecordingClient[] = [];
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+  });
+  afterEach(() => {
+    for (const r of open.splice(0)) r.c.socket.terminate();
+    for (const root of roots.splice(0)) {
+      killDaemons(root);
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  afterAll(async () => {
+    await model?.close();
+  });
+  return {
+    get model(): FakeModelServer {
+      if (!model) throw new Error('useDaemonRoots: the model starts in beforeAll');
+      return model;
+    },
+    root(configExtra = ''): string {
+      const r = tempRoot(prefix);
+      roots.push(r);
+      writeConfig(r, this.model.url, configExtra);
+      return r;
+    },
+    async client(root: string, name: string): Promise<RecordingClient> {
+      const c = await recordingClient(root, name);
+      open.push(c);
+      return c;
+    },
+  };
+}
+
+/** A stored message as `hermes sessions show --json` prints it. */
+export type ShownMessage = { role: string; content: string | null; status?: string | null };
+
+/**
+ * `hermes sessions show ID --json` in another process (read straight from state.db), without the
+ * system message. Fails the test when the command fails.
+ */
+export async function showSession(
+  root: string,
+  id: string,
+): Promise<{ session: { state: string }; messages: ShownMessage[] }> {
+  const out = await hermes(root, ['sessions', 'show', id, '--json']);
+  expect(out.code, out.stderr).toBe(0);
+  const parsed = JSON.parse(out.stdout) as { session: { state: string }; messages: ShownMessage[] };
+  return { ...parsed, messages: parsed.messages.filter((m) => m.role !== 'system') };
 }
