@@ -4,19 +4,10 @@
  * with one composer box, lines no wider than the pane (nothing left of the old frame, which tmux
  * would re-wrap into long joined lines), and the reply printed once in the whole scrollback.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons } from './support/gateway-process.js';
-import { HERMES_BIN, makeTestHome, runHermes } from './support/hermes-cli.js';
-import { hasTmux, Tmux } from './support/tmux.js';
-
-const tmux = new Tmux(`hermes-resize-test-${process.pid}-${Date.now().toString(36)}`, {
-  cols: 120,
-  rows: 40,
-});
-let model: FakeModelServer;
-let root: string;
+import { describe, expect, it } from 'vitest';
+import { HERMES_BIN } from './support/hermes-cli.js';
+import { hasTmux } from './support/tmux.js';
+import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 const count = (hay: string, needle: string): number => hay.split(needle).length - 1;
 const reply = ['RZ-START', ...Array.from({ length: 150 }, (_, i) => `w${i + 1}`), 'RZ-END'].join(' ');
@@ -36,21 +27,10 @@ function clean(screen: string, cols: number): boolean {
 const describeTmux = hasTmux() ? describe.sequential : describe.skip;
 
 describeTmux('hermes tui: resizing the terminal', () => {
-  beforeAll(async () => {
-    model = await startFakeModelServer();
-    root = makeTestHome({ modelUrl: model.url });
-    const r = await runHermes(root, ['gateway', 'start']);
-    expect(r.code, r.stderr).toBe(0);
-  });
-
-  afterAll(async () => {
-    tmux.kill();
-    killDaemons(root);
-    await model?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const fx = useTuiTmux('hermes-resize-test');
 
   it('narrower, then wider: a clean redraw each time, the reply once in the scrollback', async () => {
+    const { tmux, model, root } = fx;
     const env = { HERMES_HOME: root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1' };
     const w = tmux.open('main', [process.execPath, HERMES_BIN, 'tui', '--new'], env);
     await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));

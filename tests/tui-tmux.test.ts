@@ -5,18 +5,15 @@
  * attached TUI, profiles, and the first-run model setup. Every wait polls the pane with a
  * deadline; nothing sleeps.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectDaemon } from '@hermes/tui-gateway';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, waitFor } from './support/gateway-process.js';
-import { HERMES_BIN, makeTestHome, runHermes } from './support/hermes-cli.js';
-import { hasTmux, Tmux } from './support/tmux.js';
+import { describe, expect, it } from 'vitest';
+import { waitFor } from './support/gateway-process.js';
+import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
+import { hasTmux } from './support/tmux.js';
+import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
-const tmux = new Tmux(`hermes-tui-test-${process.pid}-${Date.now().toString(36)}`, { cols: 120, rows: 40 });
-let model: FakeModelServer;
-let root: string;
 let env: Record<string, string>;
 
 /** `hermes tui ARGS` as a pane command. */
@@ -42,9 +39,7 @@ const statusBar = (screen: string): string =>
 const describeTmux = hasTmux() ? describe.sequential : describe.skip;
 
 describeTmux('hermes tui in tmux', () => {
-  beforeAll(async () => {
-    model = await startFakeModelServer();
-    root = makeTestHome({ modelUrl: model.url });
+  const fx = useTuiTmux('hermes-tui-test', { cols: 120, rows: 40 }, (root) => {
     const editor = join(root, 'test-editor.sh');
     writeFileSync(editor, `#!/bin/sh\nprintf '%s\\nadded by the editor\\n' "$(cat "$1")" > "$1"\n`);
     chmodSync(editor, 0o755);
@@ -57,21 +52,13 @@ describeTmux('hermes tui in tmux', () => {
       OPENAI_API_KEY: '',
       OPENROUTER_API_KEY: '',
     };
-    const r = await runHermes(root, ['gateway', 'start']);
-    expect(r.code, r.stderr).toBe(0);
   });
-
-  afterAll(async () => {
-    tmux.kill();
-    killDaemons(root);
-    await model?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  const { tmux } = fx;
 
   it('streams the reply as it arrives and shows the tool call line; Ctrl+G edits in $EDITOR', async () => {
     const w = tmux.open('main', tui('--new'), env);
     await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
-    model.push(
+    fx.model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo tmux-tool-ok' } }] },
       { text: longReply('R1', 60), chunkSize: 8, delayMs: 40 },
     );
@@ -105,7 +92,7 @@ describeTmux('hermes tui in tmux', () => {
     await tmux.waitFor(p2, (s) => s.includes('“two-panes”') && s.includes('2 clients'));
     await tmux.waitFor(p1, '2 clients');
 
-    model.push({ text: longReply('SHARED', 20), chunkSize: 8, delayMs: 20 });
+    fx.model.push({ text: longReply('SHARED', 20), chunkSize: 8, delayMs: 20 });
     tmux.type(p1, 'say it to both', 'Enter');
     for (const p of [p1, p2]) {
       const s = await tmux.waitFor(p, (x) => x.includes('SHARED-END') && statusBar(x).includes('◇ idle'), {
@@ -115,9 +102,9 @@ describeTmux('hermes tui in tmux', () => {
       expect(s).toContain('› say it to both');
     }
 
-    const scratch = join(root, 'scratch-dir');
+    const scratch = join(fx.root, 'scratch-dir');
     mkdirSync(scratch);
-    model.push(
+    fx.model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${scratch}` } }] },
       { text: 'APPROVAL-DONE' },
     );
@@ -138,14 +125,17 @@ describeTmux('hermes tui in tmux', () => {
     await tmux.waitFor(w, 'Type a message');
     tmux.type(w, '/title kill-test', 'Enter');
     await tmux.waitFor(w, '“kill-test”');
-    model.push({ text: longReply('KILL', 120), chunkSize: 8, delayMs: 40 });
+    fx.model.push({ text: longReply('KILL', 120), chunkSize: 8, delayMs: 40 });
     tmux.type(w, 'a long answer please', 'Enter');
     const mid = await tmux.waitFor(w, 'KILL-START');
     expect(mid).not.toContain('KILL-END');
     process.kill(tmux.pid(w), 'SIGKILL');
     await waitFor(() => tmux.dead(w), 'the killed TUI to exit');
 
-    const probe = await connectDaemon({ root }, { name: 'test-probe', capabilities: { approvals: false } });
+    const probe = await connectDaemon(
+      { root: fx.root },
+      { name: 'test-probe', capabilities: { approvals: false } },
+    );
     try {
       const { sessions } = await probe.call('session.list', { limit: 50 });
       const id = sessions.find((s) => s.title === 'kill-test')!.id;
@@ -179,13 +169,13 @@ describeTmux('hermes tui in tmux', () => {
   it('shows the lost connection when the daemon stops, and re-attaches by itself after it starts', async () => {
     const w = 'hermes:main';
     await tmux.waitFor(w, (s) => statusBar(s).includes('● connected'));
-    const stop = await runHermes(root, ['gateway', 'stop']);
+    const stop = await runHermes(fx.root, ['gateway', 'stop']);
     expect(stop.code, stop.stderr).toBe(0);
     await tmux.waitFor(w, (s) => /○ disconnected|◌ reconnecting/.test(statusBar(s)));
-    const start = await runHermes(root, ['gateway', 'start']);
+    const start = await runHermes(fx.root, ['gateway', 'start']);
     expect(start.code, start.stderr).toBe(0);
     await tmux.waitFor(w, (s) => statusBar(s).includes('● connected'), { timeoutMs: 25_000 });
-    model.push({ text: 'AFTER-RESTART reply' });
+    fx.model.push({ text: 'AFTER-RESTART reply' });
     tmux.type(w, 'are you back?', 'Enter');
     const s = await tmux.waitFor(
       w,
@@ -195,22 +185,25 @@ describeTmux('hermes tui in tmux', () => {
   });
 
   it('`hermes tui -p work` and `/profile work` show only the work profile’s sessions', async () => {
-    const home = join(root, 'profiles', 'work');
+    const home = join(fx.root, 'profiles', 'work');
     mkdirSync(home, { recursive: true });
     writeFileSync(
       join(home, 'config.yaml'),
-      `_config_version: 2\nmodel:\n  provider: custom\n  base_url: ${model.url}\n  default: fake-model\n`,
+      `_config_version: 2\nmodel:\n  provider: custom\n  base_url: ${fx.model.url}\n  default: fake-model\n`,
     );
     const w = tmux.open('work', tui('-p', 'work', '--new'), env);
     await tmux.waitFor(w, (s) => s.includes('Type a message') && statusBar(s).startsWith('work ·'));
     tmux.type(w, '/title work-topic', 'Enter');
     await tmux.waitFor(w, '“work-topic”');
-    model.push({ text: 'WORK-REPLY' });
+    fx.model.push({ text: 'WORK-REPLY' });
     tmux.type(w, 'work-only question', 'Enter');
     await tmux.waitFor(w, 'WORK-REPLY');
 
     // what each profile holds, asked of the daemon directly
-    const probe = await connectDaemon({ root }, { name: 'test-probe', capabilities: { approvals: false } });
+    const probe = await connectDaemon(
+      { root: fx.root },
+      { name: 'test-probe', capabilities: { approvals: false } },
+    );
     const names = async (profile: string): Promise<string[]> =>
       (await probe.call('session.list', { profile, limit: 100 })).sessions.map((x) => x.title || x.id);
     const [work, defaults] = [await names('work'), await names('default')];
@@ -238,8 +231,8 @@ describeTmux('hermes tui in tmux', () => {
 
   it('first run with no model: the setup writes the profile’s config and key through the daemon', async () => {
     for (const name of ['fresh', 'keyed']) {
-      mkdirSync(join(root, 'profiles', name), { recursive: true });
-      writeFileSync(join(root, 'profiles', name, 'config.yaml'), '_config_version: 2\n');
+      mkdirSync(join(fx.root, 'profiles', name), { recursive: true });
+      writeFileSync(join(fx.root, 'profiles', name, 'config.yaml'), '_config_version: 2\n');
     }
     const w = tmux.open('fresh', tui('-p', 'fresh'), env);
     // the local probe has answered: the card is up and listening to keys
@@ -249,15 +242,15 @@ describeTmux('hermes tui in tmux', () => {
     expect(card).not.toContain('Type a message');
     tmux.keys(w, /(\d)\. Another OpenAI-compatible server/.exec(card)![1]!);
     await tmux.waitFor(w, 'Base URL');
-    tmux.type(w, `${model.port}/v1`, 'Enter'); // after the prefilled http://127.0.0.1:
+    tmux.type(w, `${fx.model.port}/v1`, 'Enter'); // after the prefilled http://127.0.0.1:
     await tmux.waitFor(w, (s) => s.includes('Which model?') && s.includes('fake-model'));
     tmux.keys(w, 'Enter');
     await tmux.waitFor(w, (s) => s.includes('Model set up: fake-model') && s.includes('Type a message'));
-    const config = readFileSync(join(root, 'profiles', 'fresh', 'config.yaml'), 'utf8');
+    const config = readFileSync(join(fx.root, 'profiles', 'fresh', 'config.yaml'), 'utf8');
     expect(config).toContain('provider: custom');
-    expect(config).toContain(`base_url: ${model.url}`);
+    expect(config).toContain(`base_url: ${fx.model.url}`);
     expect(config).toContain('default: fake-model');
-    model.push({ text: 'FRESH-REPLY' });
+    fx.model.push({ text: 'FRESH-REPLY' });
     tmux.type(w, 'hello fresh profile', 'Enter');
     await tmux.waitFor(w, 'FRESH-REPLY');
 
@@ -276,13 +269,13 @@ describeTmux('hermes tui in tmux', () => {
       scrollback: true,
     });
     expect(saved).not.toContain(key);
-    const envFile = join(root, 'profiles', 'keyed', '.env');
+    const envFile = join(fx.root, 'profiles', 'keyed', '.env');
     expect(readFileSync(envFile, 'utf8')).toContain(`OPENROUTER_API_KEY=${key}`);
     expect(statSync(envFile).mode & 0o777).toBe(0o600);
-    const keyedConfig = readFileSync(join(root, 'profiles', 'keyed', 'config.yaml'), 'utf8');
+    const keyedConfig = readFileSync(join(fx.root, 'profiles', 'keyed', 'config.yaml'), 'utf8');
     expect(keyedConfig).toContain('provider: openrouter');
     expect(keyedConfig).not.toContain(key);
-    const log = join(root, 'logs', 'tui-gateway.log');
+    const log = join(fx.root, 'logs', 'tui-gateway.log');
     if (existsSync(log)) expect(readFileSync(log, 'utf8')).not.toContain(key);
   });
 });
