@@ -35,6 +35,7 @@ import {
 } from './checkpoints.js';
 import { projectHash, storePaths } from './store.js';
 import { CheckpointTracker, checkpointDirFor, looksFileMutating } from './tracker.js';
+import { gitIn } from './testing.js';
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -42,18 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 
-const sh = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
+const sh = gitIn;
 
 /** A git repository with two committed files, plus an ignored dependency folder and a .env. */
 function makeRepo(root: string, name: string): string {

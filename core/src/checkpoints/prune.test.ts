@@ -4,7 +4,6 @@
  * the shadow store (throttled), retained ones still restore, and other projects and the user's own
  * repository are never touched. Everything runs real git.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,19 +14,9 @@ import { createCheckpoint, listCheckpoints, restoreCheckpoint } from './checkpoi
 import { CHECKPOINT_GC_INTERVAL_MS, maybeGcStore } from './prune.js';
 import { projectPaths, runGit, storePaths } from './store.js';
 import { CheckpointTracker } from './tracker.js';
+import { gitIn } from './testing.js';
 
-const sh = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-    },
-  });
+const sh = gitIn;
 
 function setup() {
   const root = mkdtempSync(join(tmpdir(), 'ckpt-prune-'));

@@ -1,33 +1,15 @@
-import {
-  closeSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DatabaseDamagedError, isCorruptionError, locateDamage } from './damage.js';
 import { resetRepairClaimsForTests } from './repair.js';
-import { SessionDB } from './session-db.js';
+import { useStateDbFile } from './testing.js';
 
-let dir: string;
-let file: string;
-let warnings: string[];
-const dbs: SessionDB[] = [];
-const open = (opts: { readonly?: boolean } = {}): SessionDB => {
-  const d = SessionDB.open(file, { warn: (m) => warnings.push(m), ...opts });
-  dbs.push(d);
-  return d;
-};
+const fx = useStateDbFile('hermes-damage-', resetRepairClaimsForTests);
+const open = fx.open;
 
-/** A real database (3 sessions × 150 messages) checkpointed into the main file; its page map. */
+/** A real database (3 sessions × 150 messages) checkpointed into the main fx.file; its page map. */
 function seed(): { pages: { name: string; pageno: number; pagetype: string }[]; pageSize: number } {
   const d = open();
   for (let s = 0; s < 3; s++) {
@@ -39,7 +21,7 @@ function seed(): { pages: { name: string; pageno: number; pagetype: string }[]; 
       });
   }
   d.close();
-  const raw = new Database(file);
+  const raw = new Database(fx.file);
   try {
     raw.pragma('wal_checkpoint(TRUNCATE)');
     return {
@@ -55,14 +37,14 @@ function seed(): { pages: { name: string; pageno: number; pagetype: string }[]; 
   }
 }
 
-/** Writes a page of garbage bytes over page `pageno` (1-based) of the file. */
+/** Writes a page of garbage bytes over page `pageno` (1-based) of the fx.file. */
 function garbleLastLeafOf(table: string): void {
   const { pages, pageSize } = seed();
   const page = [...pages].reverse().find((p) => p.name === table && p.pagetype === 'leaf');
   if (!page) throw new Error(`no leaf page of ${table}`);
   const junk = Buffer.alloc(pageSize);
   for (let i = 0; i < pageSize; i++) junk[i] = (i * 7919 + 13) & 0xff;
-  const fd = openSync(file, 'r+');
+  const fd = openSync(fx.file, 'r+');
   try {
     writeSync(fd, junk, 0, pageSize, (page.pageno - 1) * pageSize);
   } finally {
@@ -70,8 +52,8 @@ function garbleLastLeafOf(table: string): void {
   }
 }
 
-const digest = (): string => createHash('sha256').update(readFileSync(file)).digest('hex');
-const backups = (): string[] => readdirSync(dir).filter((n) => n.includes('.repair-'));
+const digest = (): string => createHash('sha256').update(readFileSync(fx.file)).digest('hex');
+const backups = (): string[] => readdirSync(fx.dir).filter((n) => n.includes('.repair-'));
 
 function expectDamaged(fn: () => unknown, where: string): DatabaseDamagedError {
   let err: unknown;
@@ -83,28 +65,17 @@ function expectDamaged(fn: () => unknown, where: string): DatabaseDamagedError {
   expect(err).toBeInstanceOf(DatabaseDamagedError);
   const e = err as DatabaseDamagedError;
   expect(e.code).toBe('ECORRUPT');
-  expect(e.file).toBe(file);
+  expect(e.file).toBe(fx.file);
   expect(e.damaged.join(' ')).toContain(where);
-  expect(e.message).toContain(`${file} is damaged`);
+  expect(e.message).toContain(`${fx.file} is damaged`);
   expect(e.message).toContain('nothing was deleted or changed');
-  expect(e.message).toMatch(new RegExp(`mv "${file}" "${file}\\.corrupt-\\d{4}-\\d\\d-\\d\\dT`));
+  expect(e.message).toMatch(new RegExp(`mv "${fx.file}" "${fx.file}\\.corrupt-\\d{4}-\\d\\d-\\d\\dT`));
   expect(e.message).not.toMatch(/search index damaged/);
   return e;
 }
 
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hermes-damage-'));
-  file = join(dir, 'state.db');
-  warnings = [];
-  resetRepairClaimsForTests();
-});
-afterEach(() => {
-  for (const d of dbs.splice(0)) d.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('damage outside the search index is reported, never "repaired"', () => {
-  it('a garbage page in messages: a clear error naming the table, no repair, file untouched', () => {
+  it('a garbage page in messages: a clear error naming the table, no repair, fx.file untouched', () => {
     garbleLastLeafOf('messages');
     const before = digest();
     const d = open(); // the damaged page is not read at open
@@ -113,7 +84,7 @@ describe('damage outside the search index is reported, never "repaired"', () => 
       for (const s of d.listSessions()) d.getMessages(s.id);
     }, 'table "messages"');
     expectDamaged(() => d.search('pelican149'), 'table "messages"'); // its row is on the damaged page
-    expect(warnings.filter((w) => w.includes('search index'))).toEqual([]);
+    expect(fx.warnings.filter((w) => w.includes('search index'))).toEqual([]);
     expect(backups()).toEqual([]);
     expect(d.getSession(session.id)?.title).toBe(session.title); // the intact table still reads
     d.close();
@@ -127,42 +98,42 @@ describe('damage outside the search index is reported, never "repaired"', () => 
     expect(backups()).toEqual([]);
   });
 
-  it('a file that is not SQLite at all: refused at open, naming the file, left as it was', () => {
-    writeFileSync(file, 'these are my notes, not a database\n'.repeat(200));
+  it('a fx.file that is not SQLite at all: refused at open, naming the fx.file, left as it was', () => {
+    writeFileSync(fx.file, 'these are my notes, not a database\n'.repeat(200));
     const before = digest();
     const e = expectDamaged(() => open(), 'file header');
     expect(e.message).toContain('file is not a database');
     expectDamaged(() => open({ readonly: true }), 'file header');
     expect(digest()).toBe(before);
-    expect(readdirSync(dir).sort()).toEqual(['state.db']);
+    expect(readdirSync(fx.dir).sort()).toEqual(['state.db']);
   });
 
-  it('a garbage file header: refused at open', () => {
+  it('a garbage fx.file header: refused at open', () => {
     seed();
-    const fd = openSync(file, 'r+');
+    const fd = openSync(fx.file, 'r+');
     writeSync(fd, Buffer.alloc(100, 0x5a), 0, 100, 0);
     closeSync(fd);
     expectDamaged(() => open(), 'file header');
   });
 
-  it('names the -wal file in the recovery command when there is one', () => {
+  it('names the -wal fx.file in the recovery command when there is one', () => {
     garbleLastLeafOf('messages');
     const d = open();
-    d.createSession({ source: 'cli' }); // leaves a -wal beside the file
+    d.createSession({ source: 'cli' }); // leaves a -wal beside the fx.file
     const e = expectDamaged(() => {
       for (const s of d.listSessions()) d.getMessages(s.id);
     }, 'messages');
-    expect(e.message).toContain(`mv "${file}-wal" "${file}.corrupt-`);
+    expect(e.message).toContain(`mv "${fx.file}-wal" "${fx.file}.corrupt-`);
   });
 });
 
 describe('damage inside the search index is still repaired', () => {
   it('a garbage page of the FTS index: rebuilt from messages, search works, messages intact', () => {
     garbleLastLeafOf('messages_fts_data');
-    expect(locateDamage(file)).toEqual([]);
+    expect(locateDamage(fx.file)).toEqual([]);
     const d = open();
     expect(d.search('pelican7').length).toBeGreaterThan(0);
-    expect(warnings.some((w) => w.includes('search index damaged') && w.includes('repaired'))).toBe(true);
+    expect(fx.warnings.some((w) => w.includes('search index damaged') && w.includes('repaired'))).toBe(true);
     expect(backups().length).toBeGreaterThan(0);
     for (const s of d.listSessions()) expect(d.getMessages(s.id)).toHaveLength(150);
   });

@@ -1,20 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { repairStateDb, verifyFts } from './repair.js';
-import { SessionDB, SessionDBError } from './session-db.js';
+import { useStateDbFile } from './testing.js';
+import { SessionDBError } from './session-db.js';
 
-let dir: string;
-let file: string;
-let warnings: string[];
-const dbs: SessionDB[] = [];
-const open = (opts: { readonly?: boolean } = {}): SessionDB => {
-  const d = SessionDB.open(file, { warn: (m) => warnings.push(m), ...opts });
-  dbs.push(d);
-  return d;
-};
+const fx = useStateDbFile('hermes-repair-');
+const open = fx.open;
 
 /** A database with 3 sessions × 40 messages; returns the ids of one session. */
 function seed(): string {
@@ -37,7 +29,7 @@ function seed(): string {
 
 /** Everything stored in the data tables, to prove the repair never touched them. */
 function snapshot(): string {
-  const raw = new Database(file, { readonly: true });
+  const raw = new Database(fx.file, { readonly: true });
   try {
     return JSON.stringify([
       raw.prepare('SELECT * FROM sessions ORDER BY id').all(),
@@ -50,7 +42,7 @@ function snapshot(): string {
 
 /** Runs `fn` on a raw connection with defensive mode off (shadow tables and schema writable). */
 function damage(fn: (raw: Database.Database) => void): void {
-  const raw = new Database(file);
+  const raw = new Database(fx.file);
   raw.unsafeMode(true);
   try {
     fn(raw);
@@ -60,16 +52,6 @@ function damage(fn: (raw: Database.Database) => void): void {
 }
 
 const deleteIndexBlocks = (raw: Database.Database) => raw.exec(`DELETE FROM messages_fts_data WHERE id > 10`); // keeps the structure record, loses segments
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hermes-repair-'));
-  file = join(dir, 'state.db');
-  warnings = [];
-});
-afterEach(() => {
-  for (const d of dbs.splice(0)) d.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('self-repair of the search index (seed 000 §5.3)', () => {
   it('rebuilds a corrupted index in place on search, after a backup, without touching messages', () => {
@@ -81,8 +63,8 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     expect(hits).toHaveLength(3);
     expect(hits[0]!.snippet).toContain('[pelican7]');
     expect(snapshot()).toBe(before);
-    expect(warnings.join('\n')).toMatch(/search index damaged .*repaired \(rebuild: .*backup at .*\.bak/);
-    expect(readdirSync(dir).some((f) => /^state\.db\.repair-.*\.bak$/.test(f))).toBe(true);
+    expect(fx.warnings.join('\n')).toMatch(/search index damaged .*repaired \(rebuild: .*backup at .*\.bak/);
+    expect(readdirSync(fx.dir).some((f) => /^state\.db\.repair-.*\.bak$/.test(f))).toBe(true);
   });
 
   it('repairs when a write hits the damaged index, and the write then succeeds', () => {
@@ -102,7 +84,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     const d = open();
     expect(d.search('pelican3')).toHaveLength(3);
     expect(snapshot()).toBe(before);
-    expect(warnings.join('\n')).toMatch(/search index was missing; rebuilt/);
+    expect(fx.warnings.join('\n')).toMatch(/search index was missing; rebuilt/);
   });
 
   it('recovers from an FTS table dropped under a running writer (drop and recreate)', () => {
@@ -112,7 +94,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     const id = d.appendMessage(sid, { role: 'user', content: 'cormorant' });
     expect(d.search('cormorant').map((h) => h.message_id)).toEqual([id]);
     expect(d.search('pelican3')).toHaveLength(3);
-    expect(warnings.join('\n')).toMatch(/repaired \(recreate-fts: /);
+    expect(fx.warnings.join('\n')).toMatch(/repaired \(recreate-fts: /);
   });
 
   it('removes a duplicate schema entry that breaks every statement', () => {
@@ -129,14 +111,14 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
         .run(row.type, row.name, row.tbl_name, row.rootpage, row.sql);
       raw.pragma('writable_schema = OFF');
     });
-    const probe = new Database(file);
+    const probe = new Database(fx.file);
     expect(() => probe.prepare('SELECT count(*) FROM messages').get()).toThrow(/malformed database schema/);
     probe.close();
 
     const d = open();
     expect(d.search('pelican1')).toHaveLength(3);
     expect(snapshot()).toBe(before);
-    expect(warnings.join('\n')).toMatch(/repaired \(dedupe-schema: removed 1 duplicate schema entry/);
+    expect(fx.warnings.join('\n')).toMatch(/repaired \(dedupe-schema: removed 1 duplicate schema entry/);
   });
 
   it('drops and recreates the FTS schema when a shadow table is gone', () => {
@@ -147,7 +129,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
       raw.exec(`DELETE FROM sqlite_master WHERE name = 'messages_fts_data'`);
       raw.pragma('writable_schema = OFF');
     });
-    const report = repairStateDb(file);
+    const report = repairStateDb(fx.file);
     expect(report.repaired).toBe(true);
     expect(report.steps.map((s) => `${s.step}:${s.ok}`)).toEqual([
       'backup:true',
@@ -157,7 +139,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     ]);
     expect(report.backup && existsSync(report.backup)).toBeTruthy();
     expect(snapshot()).toBe(before);
-    const raw = new Database(file);
+    const raw = new Database(fx.file);
     expect(() => verifyFts(raw)).not.toThrow();
     expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
     raw.close();
@@ -173,7 +155,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     expect(() => d.search('pelican2')).toThrow(SessionDBError);
     expect(() => d.search('pelican2')).toThrow(/corruption found/);
     expect(d.countMessages(sid)).toBe(40);
-    expect(warnings.filter((w) => w.includes('search index damaged'))).toHaveLength(1);
+    expect(fx.warnings.filter((w) => w.includes('search index damaged'))).toHaveLength(1);
   });
 
   it('a read-only connection never repairs: it falls back to a substring search', () => {
@@ -183,7 +165,7 @@ describe('self-repair of the search index (seed 000 §5.3)', () => {
     const hits = r.search('pelican5');
     expect(hits).toHaveLength(3);
     expect(hits[0]!.snippet).toContain('[pelican5]');
-    expect(warnings).toEqual([]);
-    expect(readdirSync(dir).some((f) => f.includes('.repair-'))).toBe(false);
+    expect(fx.warnings).toEqual([]);
+    expect(readdirSync(fx.dir).some((f) => f.includes('.repair-'))).toBe(false);
   });
 });
