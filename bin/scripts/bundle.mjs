@@ -15,6 +15,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeEsmBundle } from '../../scripts/esbuild-node-esm.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(pkg, 'dist', 'bundle');
@@ -23,11 +24,7 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { main: join(pkg, 'dist', 'main.js') },
   outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
+  ...nodeEsmBundle,
   external: ['better-sqlite3', '@hermes/ui-tui', '@hermes/ui-tui/*', '@hermes/platform-*'],
   // main.ts reads its version from ../package.json unless this constant is defined; the build id
   // keys caches of derived data (core/src/config/config-cache.ts), so a rebuild invalidates them
@@ -35,10 +32,4 @@ await build({
     __HERMES_VERSION__: JSON.stringify(version),
     __HERMES_BUILD_ID__: JSON.stringify(`${version}+${Date.now().toString(36)}`),
   },
-  // bundled CommonJS modules that call require() get a real one
-  banner: {
-    js: "import { createRequire as __hermesRequire } from 'node:module'; const require = __hermesRequire(import.meta.url);",
-  },
-  legalComments: 'none',
-  logLevel: 'warning',
 });

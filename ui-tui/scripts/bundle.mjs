@@ -9,6 +9,7 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeEsmBundle } from '../../scripts/esbuild-node-esm.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(pkg, 'dist', 'bundle');
@@ -16,18 +17,8 @@ rmSync(outdir, { recursive: true, force: true });
 await build({
   entryPoints: { start: join(pkg, 'dist', 'app', 'start.js') },
   outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
+  ...nodeEsmBundle,
   // Ink's React DevTools hook, only loaded with DEV=true, needs a package we do not ship
   external: ['react-devtools-core'],
   define: { 'process.env.NODE_ENV': '"production"' },
-  // bundled CommonJS modules that call require() get a real one
-  banner: {
-    js: "import { createRequire as __hermesRequire } from 'node:module'; const require = __hermesRequire(import.meta.url);",
-  },
-  legalComments: 'none',
-  logLevel: 'warning',
 });
