@@ -9,11 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from '@hermes/core/agent/agent';
-import { ConfigSchema } from '@hermes/core/config/schema';
-import { HermesHome } from '@hermes/core/home/home';
-import { createModelClient } from '@hermes/core/model/client';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { createTestAgent } from '@hermes/core/agent/testing';
 import type { ToolDefinition } from '@hermes/core/tools/types';
 import { startFakeModelServer } from '../tests/support/fake-model-server.js';
 import { HERMES_BIN } from '../tests/support/hermes-cli.js';
@@ -88,12 +84,6 @@ export const benchmarks: Benchmark[] = [
     goal: 20,
     async run() {
       const server = await startFakeModelServer();
-      const root = mkdtempSync(join(tmpdir(), 'bench-loop-'));
-      const home = new HermesHome(root).ensure();
-      const config = ConfigSchema.parse({
-        model: { provider: 'custom', base_url: server.url, default: 'fake' },
-      });
-      const db = SessionDB.open(home.stateDbFile);
       const noop: ToolDefinition = {
         name: 'noop',
         description: 'does nothing',
@@ -105,26 +95,21 @@ export const benchmarks: Benchmark[] = [
       const out: number[] = [];
       try {
         for (let run = 0; run < 8; run++) {
-          const session = db.createSession({ source: 'bench' });
-          const agent = new Agent({
-            home,
-            config,
-            secrets: {},
-            sessionId: session.id,
-            cwd: root,
-            store: db,
-            model: createModelClient({ config, secrets: {} }),
+          const { agent, db } = createTestAgent({
+            modelUrl: server.url,
+            prefix: 'bench-loop-',
             tools: [noop],
             systemPrompt: 'bench',
+            session: { source: 'bench' },
           });
           for (let i = 0; i < K; i++) server.push({ toolCalls: [{ name: 'noop' }] });
           server.push({ text: 'done' });
           const t0 = performance.now();
           await agent.runTurn('go');
           out.push((performance.now() - t0) / (K + 1));
+          db.close();
         }
       } finally {
-        db.close();
         await server.close();
       }
       return out;

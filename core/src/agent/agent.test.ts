@@ -8,13 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import { ConfigSchema } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
-import { createModelClient } from '../model/client.js';
-import type { AgentEvent } from '../protocol/events.js';
-import { SessionDB } from '../state/session-db.js';
 import { builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { Agent } from './agent.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { createTestAgent } from './testing.js';
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -23,28 +20,7 @@ beforeAll(async () => {
 afterAll(() => model.close());
 
 function setup(tools: ToolDefinition[] = builtinTools(), extra: Record<string, unknown> = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'agent-'));
-  const home = new HermesHome(join(root, 'home')).ensure();
-  const config = ConfigSchema.parse({
-    model: { provider: 'custom', base_url: model.url, default: 'fake' },
-    ...extra,
-  });
-  const db = SessionDB.open(home.stateDbFile);
-  const session = db.createSession({ source: 'test', cwd: root });
-  const events: AgentEvent[] = [];
-  const agent = new Agent({
-    home,
-    config,
-    secrets: {},
-    sessionId: session.id,
-    cwd: root,
-    store: db,
-    model: createModelClient({ config, secrets: {} }),
-    tools,
-    systemPrompt: 'You are a test agent.',
-    onEvent: (e) => events.push(e),
-  });
-  return { root, home, db, session, agent, events };
+  return createTestAgent({ modelUrl: model.url, tools, config: extra });
 }
 
 /** A read-only tool that records when it ran. */

@@ -2,31 +2,23 @@
  * Context compression with a real SessionDB and the scripted model: where the history is cut,
  * compression at the threshold (usage override), on a 413, and on demand (`compact`).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startFakeModelServer,
   type FakeModelServer,
   type RecordedRequest,
 } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
-import { createModelClient } from '../model/client.js';
 import type { ChatMessage } from '../model/types.js';
 import type { AgentEvent, AgentEventPayload } from '../protocol/events.js';
-import { SessionDB } from '../state/session-db.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { Agent } from './agent.js';
 import {
   SUMMARIZER_SYSTEM_PROMPT,
   SUMMARY_PREFIX,
   assembleCompressed,
   planCompression,
 } from './compression-plan.js';
-import { toNewMessage } from './compressor.js';
 import { historyFromRecords } from './history.js';
+import { createTestAgent } from './testing.js';
 
 type Sent = Array<{
   role: string;
@@ -53,34 +45,16 @@ const lookupTool: ToolDefinition = {
 };
 
 function setup(compression: Record<string, unknown> = {}, history: ChatMessage[] = []) {
-  const root = mkdtempSync(join(tmpdir(), 'compress-'));
-  const home = new HermesHome(join(root, 'home')).ensure();
-  const config = ConfigSchema.parse({
-    model: { provider: 'custom', base_url: model.url, default: 'fake', context_length: 10_000 },
-    compression: { threshold: 0.5, target_ratio: 0.05, protect_last_n: 3, ...compression },
-  });
-  const db = SessionDB.open(home.stateDbFile);
-  const session = db.createSession({ source: 'tui', cwd: root, title: 'long work' });
-  db.appendMessages(session.id, [
-    { role: 'system', content: 'You are a test agent.' },
-    ...history.map(toNewMessage),
-  ]);
-  const events: AgentEvent[] = [];
-  const agent = new Agent({
-    home,
-    config,
-    secrets: {},
-    sessionId: session.id,
-    cwd: root,
-    store: db,
-    model: createModelClient({ config, secrets: {} }),
+  return createTestAgent({
+    modelUrl: model.url,
+    prefix: 'compress-',
+    model: { context_length: 10_000 },
+    config: { compression: { threshold: 0.5, target_ratio: 0.05, protect_last_n: 3, ...compression } },
+    session: { source: 'tui', title: 'long work' },
     tools: [lookupTool],
-    systemPrompt: 'You are a test agent.',
     history,
-    contextWindow: 10_000,
-    onEvent: (e) => events.push(e),
+    agent: { contextWindow: 10_000 },
   });
-  return { db, session, agent, events };
 }
 
 const sent = (r: RecordedRequest): Sent => r.body.messages as Sent;

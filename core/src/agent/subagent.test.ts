@@ -3,9 +3,6 @@
  * answered by the scripted model. Overlap of parallel sub-agents is measured by a function step
  * that holds each sub-agent's first request until both have arrived.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   startFakeModelServer,
@@ -13,16 +10,12 @@ import {
   type FunctionStep,
   type RecordedRequest,
 } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
-import { createModelClient } from '../model/client.js';
 import type { AgentEvent, AgentEventPayload } from '../protocol/events.js';
-import { SessionDB } from '../state/session-db.js';
 import { clarifyTool } from '../tools/clarify.js';
 import { delegateTool } from '../tools/delegate.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { Agent } from './agent.js';
 import { subagentDelegation } from './subagent.js';
+import { createTestAgent } from './testing.js';
 
 type Msg = { role: string; content: string | null };
 
@@ -43,26 +36,14 @@ const lookupTool: ToolDefinition = {
 };
 
 function setup() {
-  const root = mkdtempSync(join(tmpdir(), 'subagent-'));
-  const home = new HermesHome(join(root, 'home')).ensure();
-  const config = ConfigSchema.parse({ model: { provider: 'custom', base_url: model.url, default: 'fake' } });
-  const db = SessionDB.open(home.stateDbFile);
-  const session = db.createSession({ source: 'tui', cwd: root });
-  const events: AgentEvent[] = [];
-  const agent = new Agent({
-    home,
-    config,
-    secrets: {},
-    sessionId: session.id,
-    cwd: root,
-    store: db,
-    model: createModelClient({ config, secrets: {} }),
+  return createTestAgent({
+    modelUrl: model.url,
+    prefix: 'subagent-',
+    session: { source: 'tui' },
     tools: [delegateTool, lookupTool, clarifyTool],
     systemPrompt: 'You are the parent.',
-    delegation: subagentDelegation,
-    onEvent: (e) => events.push(e),
+    agent: { delegation: subagentDelegation },
   });
-  return { db, session, agent, events };
 }
 
 const messages = (r: RecordedRequest): Msg[] => r.body.messages as Msg[];
