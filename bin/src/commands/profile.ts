@@ -51,7 +51,7 @@ export function profileCommand(ctx: CliContext): CommandModule {
                 type: 'boolean',
                 default: false,
                 describe:
-                  'Copy everything but history (state.db, sessions, checkpoints, logs) and runtime files',
+                  'Copy everything but history (state.db, sessions, checkpoints, logs) and runtime files; cron jobs arrive paused',
               })
               .option('from', {
                 type: 'string',

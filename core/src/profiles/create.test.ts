@@ -10,6 +10,8 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseJobsText, renderJobsFile } from '../cron/store.js';
+import { makeJob } from '../cron/testing.js';
 import { HermesHome, HOME_SUBDIRS } from '../home/home.js';
 import { createProfile } from './create.js';
 import type { ProfileError } from './errors.js';
@@ -168,6 +170,28 @@ describe('createProfile', () => {
     expect(readdirSync(made.home.sessionsDir)).toEqual([]);
     expect(readdirSync(made.home.checkpointsDir)).toEqual([]);
     expect(readdirSync(made.home.logsDir)).toEqual([]);
+  });
+
+  it('--clone-all brings the cron jobs paused, so one daemon does not fire them twice', () => {
+    const home = populatedRoot();
+    const jobs = [
+      makeJob({
+        id: 'aaaaaaaaaaaa',
+        name: 'daily',
+        running: { pid: 1, host: 'h', since: 'x', for_time: null },
+      }),
+      makeJob({ id: 'bbbbbbbbbbbb', name: 'done', state: 'completed', enabled: false, next_run_at: null }),
+    ];
+    writeFileSync(home.cronJobsFile, renderJobsFile(jobs, Date.now()));
+    const made = createProfile(home, 'full', { mode: 'clone-all' });
+    const cloned = parseJobsText(readFileSync(made.home.cronJobsFile, 'utf8'));
+    expect(cloned.map((j) => [j.id, j.state, j.enabled, j.running])).toEqual([
+      ['aaaaaaaaaaaa', 'paused', false, null],
+      ['bbbbbbbbbbbb', 'completed', false, null],
+    ]);
+    expect(cloned[0]!.paused_at).not.toBeNull();
+    // the source keeps its schedule
+    expect(parseJobsText(readFileSync(home.cronJobsFile, 'utf8'))[0]!.state).toBe('scheduled');
   });
 
   it('--clone-all from a named profile copies its own files, and --from picks the source', () => {
