@@ -4,7 +4,7 @@
  * Parsed into a per-home map with dotenv's parser and never copied into `process.env`, so two
  * profiles served by one daemon never see each other's keys. Written with mode 0600.
  */
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { parse } from 'dotenv';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -20,7 +20,8 @@ export function loadSecrets(home: HermesHome): Secrets {
   const file = home.envFile;
   if (!existsSync(file)) return {};
   try {
-    chmodSync(file, 0o600);
+    // only when needed: a chmod changes the file's ctime, which the daemon watches (stat-on-use)
+    if ((statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
   } catch {
     /* not ours to change; still readable */
   }

@@ -186,6 +186,14 @@ export class SessionDB extends StateStore {
   }
 
   /**
+   * Sets the model a session uses (the daemon follows `model.default` of config.yaml per turn).
+   * @throws SessionNotFoundError; SessionDBError `EINVAL` for a malformed model id.
+   */
+  setSessionModel(id: string, model: string): void {
+    this.updateSession('setSessionModel', id, 'model = ?', [optionalText(model, 'model', this.file)]);
+  }
+
+  /**
    * Deletes a session and all its messages (and their index entries). Sessions that named it as
    * parent keep existing with `parent_session_id` null.
    * @returns the number of messages deleted.
