@@ -1,4 +1,7 @@
 /** Types of the approval guard (issue 2 "Approvals", DESIGN §6). */
+import type { SmartAssessment } from './smart.js';
+
+export type { SmartAssessment, SmartVerdict } from './smart.js';
 
 /** The answers a user can give to an approval request. */
 export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny';
@@ -12,11 +15,20 @@ export interface ApprovalRequest {
   requestId: string;
   sessionId: string;
   command: string;
-  /** Human description of the matched dangerous pattern(s). */
+  /**
+   * Human description of the matched dangerous pattern(s); in smart mode followed by the smart
+   * check's verdict and reason (`— smart check: …`), so every frontend shows it.
+   */
   description: string;
   /** Stable keys of the matched patterns; `session`/`always` approve these. */
   patternKeys: string[];
+  /**
+   * What the user may answer: all four, or only `once`/`deny` after the smart check judged the
+   * command dangerous (an override for this one command; nothing is remembered).
+   */
   choices: readonly ApprovalChoice[];
+  /** The smart check's assessment that led to asking (smart mode only). */
+  smart?: SmartAssessment;
 }
 
 /**
@@ -39,9 +51,10 @@ export interface ApprovalAnswer {
 
 /**
  * The guard's verdict for one command. `asked` is set when a human was asked: the answer, or
- * `deny` by `timeout` / `interrupt` when none came.
+ * `deny` by `timeout` / `interrupt` when none came. `smart` is set when the smart check ran;
+ * `smart_approved` means it approved the command and nobody was asked.
  */
 export type ApprovalVerdict = (
-  | { allowed: true; reason: 'safe' | 'mode_off' | 'allowlist' | 'session' | 'approved' }
+  | { allowed: true; reason: 'safe' | 'mode_off' | 'allowlist' | 'session' | 'approved' | 'smart_approved' }
   | { allowed: false; reason: 'denied' | 'timeout' | 'no_frontend' | 'interrupted'; message: string }
-) & { asked?: ApprovalAnswer };
+) & { asked?: ApprovalAnswer; smart?: SmartAssessment };
