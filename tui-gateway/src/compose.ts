@@ -78,6 +78,7 @@ export async function defaultDaemonHooks(
         root,
         epoch: ctx.epoch,
         log: (l) => ctx.log.info(l),
+        broadcast: (e) => ctx.broadcast(e), // config.changed
         ...registryOverrides,
       });
       const factory = registryOverrides.modelClientFactory;

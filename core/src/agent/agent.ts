@@ -4,8 +4,10 @@
  * events (DESIGN §5 names) and persists every message as it completes.
  */
 import { createApprovalGuard } from '../approvals/guard.js';
+import { smartCheckFor } from '../approvals/smart.js';
 import { CheckpointTracker } from '../checkpoints/tracker.js';
-import type { ApprovalCallback, ApprovalVerdict } from '../approvals/types.js';
+import type { ApprovalGuard } from '../approvals/guard.js';
+import type { ApprovalCallback } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
@@ -84,6 +86,13 @@ export interface AgentOptions {
   delegation?: (parent: DelegationParent) => DelegateCapability;
 }
 
+/**
+ * What `Agent.reconfigure` swaps between turns: the profile's config and secrets as re-read from
+ * disk, and a model client built from them. The system prompt is not among them (it stays
+ * byte-stable for the session).
+ */
+export type AgentSettings = Pick<AgentOptions, 'config' | 'secrets' | 'model'>;
+
 /** How a turn ended. */
 export interface TurnResult {
   status: MessageStatus;
@@ -114,17 +123,17 @@ export class Agent {
   /** The session's task list (`todo` tool), kept across turns. */
   readonly todos: TodoItem[] = [];
   private history: ChatMessage[];
-  private readonly opts: AgentOptions;
+  private opts: AgentOptions;
   /** The tools of the current turn (see `AgentOptions.toolSource`). */
   private tools: ToolDefinition[];
   private toolsByName: Map<string, ToolDefinition>;
-  private readonly checkCommand: (command: string, signal: AbortSignal) => Promise<ApprovalVerdict>;
+  private guard: ApprovalGuard;
   private busy = false;
   /** Snapshots before the first file change of a turn per directory (issue 8; never a tool). */
   private readonly checkpoints: CheckpointTracker;
   /** Prompt tokens of the latest model call (how full the context is; estimated after compressing). */
   contextTokens = 0;
-  private readonly compressor: ContextCompressor;
+  private compressor: ContextCompressor;
   /** Outcomes of running tool calls, stored with their results. */
   private readonly outcomes = new ToolOutcomes();
 
@@ -134,22 +143,66 @@ export class Agent {
     this.history = repairToolPairs(opts.history ?? []);
     this.tools = opts.tools;
     this.toolsByName = new Map(opts.tools.map((t) => [t.name, t]));
+    // the tracker reads the config through the agent, so `reconfigure` reaches it
+    const current = (): HermesConfig => this.opts.config;
+    this.checkpoints = new CheckpointTracker({
+      home: opts.home,
+      sessionId: opts.sessionId,
+      get config() {
+        return current();
+      },
+    });
+    [this.guard, this.compressor] = this.fromSettings([], 0);
+  }
+
+  /** The approval guard and compressor of the current settings (keeping session approvals and the count). */
+  private fromSettings(sessionApprovals: string[], compressions: number): [ApprovalGuard, ContextCompressor] {
+    const { opts } = this;
     const guard = createApprovalGuard({
       config: opts.config,
       home: opts.home,
       sessionId: opts.sessionId,
+      sessionApprovals,
       ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
       ...(opts.onApproval ? { callback: opts.onApproval } : {}),
+      // the smart check's tokens count for the session (its id changes when compressed)
+      smart: smartCheckFor(opts.config, opts.model, opts.modelId, (u) =>
+        this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
+      ),
     });
-    this.checkCommand = (command, signal) => guard.check(command, signal);
-    this.checkpoints = new CheckpointTracker(opts);
-    this.compressor = new ContextCompressor({
+    const compressor = new ContextCompressor({
       config: opts.config,
       model: opts.model,
       store: opts.store,
       contextWindow:
         opts.contextWindow ?? contextWindowFor(opts.modelId ?? opts.model.defaultModel, opts.config),
     });
+    compressor.compressions = compressions;
+    return [guard, compressor];
+  }
+
+  /** The config and secrets in use (the constructor's, or the last `reconfigure`'s). */
+  get settings(): Pick<AgentSettings, 'config' | 'secrets'> {
+    return { config: this.opts.config, secrets: this.opts.secrets };
+  }
+
+  /**
+   * Swaps the config, secrets and model client between turns (the daemon re-reads config.yaml
+   * and `.env` when they change on disk): the next model call, tool run, approval check
+   * (`approvals.*`, `command_allowlist`; `session` approvals are kept), compression threshold,
+   * checkpoint setting, `agent.max_turns` and which tools are available (with a `toolSource`)
+   * use them. The context window is recomputed for the new model. The system prompt, history
+   * and todos are kept.
+   * @throws Error while a turn runs (settings never change in the middle of one).
+   */
+  reconfigure(next: AgentSettings): void {
+    if (this.busy) throw new Error(`session ${this.sessionId} is running a turn; reconfigure after it`);
+    const contextWindow = contextWindowFor(this.opts.modelId ?? next.model.defaultModel, next.config);
+    this.opts = { ...this.opts, ...next, contextWindow };
+    [this.guard, this.compressor] = this.fromSettings(
+      this.guard.sessionApprovals(),
+      this.compressor.compressions,
+    );
   }
 
   /** Context compressions done by this agent so far. */
@@ -518,7 +571,20 @@ export class Agent {
         signal,
         checkCommand: (command) => {
           this.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
-          return this.checkCommand(command, signal)
+          return this.guard
+            .check(command, signal, (a) => {
+              this.outcomes.noteSmart(toolId, a);
+              this.emit({
+                type: 'approval.smart',
+                payload: {
+                  tool_id: toolId,
+                  verdict: a.verdict,
+                  reason: a.reason,
+                  ...(a.model ? { model: a.model } : {}),
+                  ...(a.failed ? { failed: true } : {}),
+                },
+              });
+            })
             .then((v) => {
               if (v.asked) this.outcomes.noteApproval(toolId, v.asked);
               return v;

@@ -88,8 +88,11 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
         envFile: home.envFile,
         ...(opts.model ? { modelOverride: opts.model } : {}),
       });
-    // Only tools that can work in this profile are offered (`ToolDefinition.available`).
-    const offered = (list: ToolDefinition[]): ToolDefinition[] => availableTools(list, { config, secrets });
+    // Only tools that can work in this profile are offered (`ToolDefinition.available`), judged
+    // at every turn by the agent's settings of that turn (`Agent.reconfigure` may change them).
+    const built: { agent?: Agent } = {};
+    const offered = (list: ToolDefinition[]): ToolDefinition[] =>
+      availableTools(list, built.agent?.settings ?? { config, secrets });
     const source = opts.toolSource;
     const toolSource = source ? () => offered(source()) : undefined;
     const tools = offered(opts.tools ?? source?.() ?? builtinTools());
@@ -147,6 +150,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
     });
+    built.agent = agent;
     return { session, agent, db, config, created, close: () => (ownDb ? db.close() : undefined) };
   } catch (err) {
     if (ownDb) db.close();

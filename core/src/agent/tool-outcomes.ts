@@ -3,7 +3,7 @@
  * answered while it ran), kept until the call's result is stored, where it becomes the message's
  * `outcome` (protocol `MessageOutcome`): a client reading the history later shows the same lines.
  */
-import type { ApprovalAnswer } from '../approvals/types.js';
+import type { ApprovalAnswer, SmartAssessment } from '../approvals/types.js';
 import type { AgentEvent } from '../protocol/events.js';
 import type { MessageOutcome } from '../protocol/records.js';
 
@@ -25,6 +25,21 @@ export class ToolOutcomes {
   noteApproval(toolId: string, asked: ApprovalAnswer): void {
     const o = this.entry(toolId);
     (o.approvals ??= []).push({ choice: asked.choice, by: asked.by });
+  }
+
+  /**
+   * Records the smart check's verdict on a command of the tool, when it decided something:
+   * `approve` as `{choice: 'once', by: 'smart', reason}`, `deny` as `{choice: 'deny', …}` (the
+   * user's answer follows as its own entry). `escalate` is not recorded (the user's answer is).
+   */
+  noteSmart(toolId: string, a: SmartAssessment): void {
+    if (a.verdict === 'escalate') return;
+    const o = this.entry(toolId);
+    (o.approvals ??= []).push({
+      choice: a.verdict === 'approve' ? 'once' : 'deny',
+      by: 'smart',
+      reason: a.reason,
+    });
   }
 
   /** The stored form (JSON) of a call's outcome, forgotten afterwards; null when none was seen. */

@@ -64,7 +64,7 @@ describe('createApprovalGuard', () => {
     expect(await fromConfig.check(RM)).toEqual({ allowed: true, reason: 'mode_off' });
   });
 
-  it('mode smart asks like manual', async () => {
+  it('mode smart without a reviewer model (no smart options) asks like manual', async () => {
     const { requests, callback } = answering('once');
     const g = guard({ mode: 'smart', callback });
     expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });

@@ -22,13 +22,18 @@
  * command of its kind: `always` on `rm -rf build` also allows later recursive deletes. That is
  * the original agent's rule; the prompt says which patterns matched so the user can judge.
  *
- * Mode `smart` currently behaves like `manual` (asks the user). The original asks a second model
- * to pre-approve low-risk matches; that needs the model client and comes later.
+ * Mode `smart` (smart.ts) adds one step before 4, only when a human could be asked (a callback
+ * exists; headless and cron contexts keep the rules above): an auxiliary model judges the
+ * command. `approve` → allowed (`smart_approved`) without asking, for this command only; `deny`
+ * → the user is asked but may only answer `once` or `deny`, and nothing is remembered;
+ * `escalate`, and every failure of the check → the user is asked as in manual mode. The request's
+ * description carries the check's one-line reason. Without `smart` options it asks like manual.
  */
 import { randomUUID } from 'node:crypto';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
+import { assessCommand, type SmartAssessment, type SmartCheckOptions } from './smart.js';
 import {
   APPROVAL_CHOICES,
   type ApprovalCallback,
@@ -37,7 +42,7 @@ import {
   type ApprovalVerdict,
 } from './types.js';
 
-/** Approval mode: `manual` asks, `smart` asks (for now), `off` never asks. */
+/** Approval mode: `manual` asks, `smart` lets a model approve low-risk matches first, `off` never asks. */
 export type ApprovalMode = 'manual' | 'smart' | 'off';
 
 /** Writes the profile's new full allowlist somewhere durable. */
@@ -64,6 +69,13 @@ export interface ApprovalGuardOptions {
   persistAllowlist?: boolean | AllowlistWriter;
   /** Told when persisting an `always` approval fails (the command is still allowed this time). */
   onError?: (err: unknown) => void;
+  /** How mode `smart` reaches its reviewer model; absent → `smart` asks like `manual`. */
+  smart?: SmartCheckOptions;
+  /**
+   * Pattern keys already approved with `session` in this session: a guard rebuilt for a changed
+   * config (the daemon re-reads config.yaml per turn) keeps them.
+   */
+  sessionApprovals?: Iterable<string>;
 }
 
 /** A session's approval guard. */
@@ -73,9 +85,15 @@ export interface ApprovalGuard {
   /**
    * Decides whether `command` may run, asking the user when needed.
    * @param signal aborting it (an interrupt) while the user is asked denies the command.
+   * @param onSmart told the smart check's assessment as soon as it is known (before the user is
+   *   asked), so frontends can show it live; exceptions it throws are ignored.
    * @returns never rejects; every failure is a denial with a `message` for the model.
    */
-  check(command: string, signal?: AbortSignal): Promise<ApprovalVerdict>;
+  check(
+    command: string,
+    signal?: AbortSignal,
+    onSmart?: (assessment: SmartAssessment) => void,
+  ): Promise<ApprovalVerdict>;
   /** Pattern keys approved with `session` (or `always`) during this guard's life. */
   sessionApprovals(): string[];
 }
@@ -107,6 +125,16 @@ export function denialMessage(reason: Denied['reason'], description: string, tim
 function describe(matches: DangerousMatch[]): string {
   return matches.map((m) => m.description).join('; ');
 }
+
+/** The description shown to the user, with the smart check's verdict and reason appended. */
+function describeWithSmart(description: string, a: SmartAssessment | undefined): string {
+  if (!a) return description;
+  const what = a.failed ? 'no verdict' : a.verdict === 'deny' ? 'judged dangerous' : 'unsure';
+  return `${description} — smart check: ${what} (${a.reason})`;
+}
+
+/** Only `once` and `deny`: the choices after the smart check judged a command dangerous. */
+const OVERRIDE_CHOICES: readonly ApprovalChoice[] = ['once', 'deny'];
 
 /** Resolves with the callback's choice, or with the reason no valid answer came. */
 async function ask(
@@ -160,7 +188,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     allowlist.add(normalizeCommand(entry));
   };
   opts.config.command_allowlist.forEach(allow);
-  const sessionKeys = new Set<string>();
+  const sessionKeys = new Set<string>(opts.sessionApprovals ?? []);
 
   const allowlisted = (m: DangerousMatch): boolean => allowlist.has(m.key) || allowlist.has(m.description);
 
@@ -187,7 +215,11 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     next.forEach(allow);
   }
 
-  async function check(command: string, signal?: AbortSignal): Promise<ApprovalVerdict> {
+  async function check(
+    command: string,
+    signal?: AbortSignal,
+    onSmart?: (assessment: SmartAssessment) => void,
+  ): Promise<ApprovalVerdict> {
     const matches = detectDangerousCommand(command);
     if (matches.length === 0) return { allowed: true, reason: 'safe' };
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
@@ -208,26 +240,45 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     if (signal?.aborted) return deny('interrupted');
     if (!opts.callback) return deny('no_frontend');
 
+    let smart: SmartAssessment | undefined;
+    if (mode === 'smart' && opts.smart) {
+      smart = await assessCommand(opts.smart, command, description, signal);
+      try {
+        onSmart?.(smart);
+      } catch {
+        /* display only */
+      }
+      if (signal?.aborted) return { ...deny('interrupted'), smart };
+      if (smart.verdict === 'approve') return { allowed: true, reason: 'smart_approved', smart };
+    }
+    // A smart DENY still reaches the owner, but only as a one-time override (original agent).
+    const overrideOnly = smart?.verdict === 'deny';
+
     const request: ApprovalRequest = {
       requestId: randomUUID(),
       sessionId: opts.sessionId,
       command,
-      description,
+      description: describeWithSmart(description, smart),
       patternKeys: matches.map((m) => m.key),
-      choices: APPROVAL_CHOICES,
+      choices: overrideOnly ? OVERRIDE_CHOICES : APPROVAL_CHOICES,
+      ...(smart ? { smart } : {}),
     };
     const { answer, by } = await ask(opts.callback, request, timeoutMs, signal);
     const asked = { choice: answer === 'timeout' || answer === 'interrupted' ? 'deny' : answer, by } as const;
+    const extra = smart ? { asked, smart } : { asked };
     switch (answer) {
       case 'timeout':
       case 'interrupted':
-        return { ...deny(answer), asked };
+        return { ...deny(answer), ...extra };
       case 'deny':
-        return { ...deny('denied'), asked };
+        return { ...deny('denied'), ...extra };
       case 'once':
-        return { allowed: true, reason: 'approved', asked };
+        return { allowed: true, reason: 'approved', ...extra };
       case 'session':
       case 'always':
+        // not offered after a smart DENY; a frontend answering it anyway gets a one-time approval
+        if (overrideOnly)
+          return { allowed: true, reason: 'approved', ...extra, asked: { choice: 'once', by } };
         for (const m of matches) sessionKeys.add(m.key);
         if (answer === 'always') {
           try {
@@ -236,7 +287,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
             opts.onError?.(err);
           }
         }
-        return { allowed: true, reason: 'approved', asked };
+        return { allowed: true, reason: 'approved', ...extra };
     }
   }
 

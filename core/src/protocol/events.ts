@@ -121,6 +121,21 @@ export const SubagentCompletePayload = z.object({
   error: z.string().optional(),
 });
 
+/**
+ * The smart approval check (`approvals.mode: smart`) judged a flagged command of tool `tool_id`:
+ * `approve` → it runs without asking; `deny` → the user is asked, with only `once`/`deny`;
+ * `escalate` → the user is asked as in manual mode. `failed` marks a check that gave no usable
+ * verdict (error, timeout, malformed answer), which always escalates. `reason` is one line.
+ */
+export const ApprovalSmartPayload = z.object({
+  tool_id: z.string(),
+  verdict: z.enum(['approve', 'deny', 'escalate']),
+  reason: z.string(),
+  /** Model that answered, when one did. */
+  model: z.string().optional(),
+  failed: z.boolean().optional(),
+});
+
 /** Event type → payload schema, for the events an agent turn emits. */
 export const AgentEventPayloads = {
   'message.start': MessageStartPayload,
@@ -136,6 +151,7 @@ export const AgentEventPayloads = {
   'subagent.start': SubagentStartPayload,
   'subagent.progress': SubagentProgressPayload,
   'subagent.complete': SubagentCompletePayload,
+  'approval.smart': ApprovalSmartPayload,
   error: ErrorPayload,
 } as const;
 

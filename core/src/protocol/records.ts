@@ -30,13 +30,17 @@ export type SessionInfo = z.infer<typeof SessionInfo>;
  * What a live client showed for a message, recorded when it was stored, so a client reading the
  * history later shows the same: a tool call's outcome (`ok`, `summary`, `duration_ms`, as in
  * `tool.complete`) and the approvals answered while it ran (`choice` and `by`, as in
- * `request.resolved`); a failed reply's `error` (as in the `error` event).
+ * `request.resolved`; a verdict of the smart check has `by: "smart"`, `choice` `once` (approved
+ * without asking) or `deny` (judged dangerous, the user was asked next) and the check's one-line
+ * `reason`, as in `approval.smart`); a failed reply's `error` (as in the `error` event).
  */
 export const MessageOutcome = z.object({
   ok: z.boolean().optional(),
   summary: z.string().optional(),
   duration_ms: z.number().optional(),
-  approvals: z.array(z.object({ choice: z.string(), by: z.string() })).optional(),
+  approvals: z
+    .array(z.object({ choice: z.string(), by: z.string(), reason: z.string().optional() }))
+    .optional(),
   error: z.string().optional(),
 });
 export type MessageOutcome = z.infer<typeof MessageOutcome>;

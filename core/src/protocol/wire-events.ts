@@ -9,6 +9,21 @@ import { AgentEventPayloads } from './events.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 
+/**
+ * `config.changed` (session_id `*`): a profile's config.yaml or `.env` changed on disk (or
+ * through `config.set`/`model.set`/`secrets.set`), or config.yaml was edited into something
+ * unusable. Secrets are never in it.
+ */
+export const ConfigChangedPayload = z.object({
+  profile: z.string(),
+  /** Files whose new content is now in use: `config.yaml`, `.env`. Empty when only `error` changed. */
+  files: z.array(z.string()),
+  /** `model.default` of the config in use after the change, when set. */
+  model: z.string().optional(),
+  /** config.yaml on disk is broken: the last good config stays in use until it is fixed. */
+  error: z.object({ file: z.string(), key: z.string().optional(), message: z.string() }).optional(),
+});
+
 /** Session-level events emitted by the daemon (not by the agent loop). */
 export const SessionEventPayloads = {
   /** Session metadata changed (title, model, clients attached, state). */
@@ -30,6 +45,8 @@ export const SessionEventPayloads = {
   'gateway.shutdown': z.object({ reason: z.string(), drain_timeout_ms: z.number() }),
   /** Cron jobs of a profile changed (created, edited, claimed, ran …). session_id is `*`. */
   'cron.changed': CronChangedPayload,
+  /** A profile's config or secrets changed, or its config.yaml broke. session_id is `*`. */
+  'config.changed': ConfigChangedPayload,
 } as const;
 
 /** Every event payload schema by type. */

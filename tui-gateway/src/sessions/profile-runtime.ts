@@ -4,14 +4,14 @@
  * profile never sees another's keys, files or sessions.
  */
 import { statSync } from 'node:fs';
-import { loadConfigWithWarnings } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
-import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
+import type { Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
 import { SessionDB } from '@hermes/core/state/session-db';
 import type { McpManager } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { ToolDefinition } from '@hermes/core/tools/types';
+import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
 
 /** Device and inode of a folder, or undefined when it does not exist. */
 function folderIdentity(dir: string): string | undefined {
@@ -23,11 +23,13 @@ function folderIdentity(dir: string): string | undefined {
   }
 }
 
-/** One profile's loaded resources. Config and secrets are re-read by `reload()`. */
+/**
+ * One profile's loaded resources. Config and secrets are re-read when their files change on disk
+ * (`refresh()`, profile-config.ts) or at once by `reload()`.
+ */
 export class ProfileRuntime {
   readonly home: HermesHome;
-  private cachedConfig: HermesConfig | undefined;
-  private cachedSecrets: Secrets | undefined;
+  private readonly files: ProfileConfigFiles;
   private database: SessionDB | undefined;
   private mcpManager: Promise<McpManager> | undefined;
   private readyMcp: McpManager | undefined;
@@ -36,15 +38,19 @@ export class ProfileRuntime {
 
   /**
    * @param log where the daemon's log lines go; unknown config.yaml keys are logged there each
-   *   time the config is (re-)read.
+   *   time the config is (re-)read, and so are reloads and broken edits.
+   * @param onChange told after a `refresh()`/`reload()` that changed something (the registry
+   *   tells clients and sessions).
    */
   constructor(
     root: string,
     readonly name: string,
-    private readonly log?: (line: string) => void,
+    log?: (line: string) => void,
+    private readonly onChange?: (profile: ProfileRuntime, change: ProfileChange) => void,
   ) {
     this.home = new HermesHome(root, name);
     this.identity = folderIdentity(this.home.dir);
+    this.files = new ProfileConfigFiles(this.home, `profile ${name}`, log);
   }
 
   /**
@@ -57,22 +63,36 @@ export class ProfileRuntime {
   }
 
   /**
-   * The validated config (cached); its unknown keys are logged when it is read.
-   * @throws ConfigError for a broken config.yaml.
+   * The validated config in use (cached; the last good one while config.yaml is broken after an
+   * edit); its unknown keys are logged when it is read.
+   * @throws ConfigError for a config.yaml that is broken at its first read.
    */
   get config(): HermesConfig {
-    if (!this.cachedConfig) {
-      const { config, warnings } = loadConfigWithWarnings(this.home);
-      for (const w of warnings) this.log?.(`profile ${this.name}: warning: ${w.message}`);
-      this.cachedConfig = config;
-    }
-    return this.cachedConfig;
+    return this.files.getConfig();
   }
 
-  /** This profile's secrets only (cached). */
+  /** This profile's secrets only (cached until `.env` changes). */
   get secrets(): Secrets {
-    this.cachedSecrets ??= loadSecrets(this.home);
-    return this.cachedSecrets;
+    return this.files.getSecrets();
+  }
+
+  /** Increases each time the config or secrets in use change (see `refresh`). */
+  get configVersion(): number {
+    return this.files.version;
+  }
+
+  /** config.yaml as edited on disk cannot be used (the last good config is in use), or undefined. */
+  get configProblem(): ConfigProblem | undefined {
+    return this.files.problem;
+  }
+
+  /**
+   * Re-reads config.yaml and `.env` if they changed on disk (stat-on-use: cheap enough for every
+   * session open and turn start) and tells `onChange`. Never throws.
+   * @returns what changed, or undefined.
+   */
+  refresh(): ProfileChange | undefined {
+    return this.changed(this.files.refresh());
   }
 
   /** The profile's SessionDB, opened on first use. */
@@ -113,10 +133,18 @@ export class ProfileRuntime {
     return this.readyMcp ? [...builtinTools(), ...this.readyMcp.tools()] : builtinTools();
   }
 
-  /** Drops cached config and secrets so the next access re-reads the files. */
+  /**
+   * Re-reads config and secrets now, whatever the files' stamps say (after `config.set`,
+   * `secrets.set`, `/mcp reload`), and tells `onChange` when something changed. Never throws:
+   * a broken config.yaml keeps the last good config (`configProblem`).
+   */
   reload(): void {
-    this.cachedConfig = undefined;
-    this.cachedSecrets = undefined;
+    this.changed(this.files.refresh(true));
+  }
+
+  private changed(change: ProfileChange | undefined): ProfileChange | undefined {
+    if (change && !change.same) this.onChange?.(this, change);
+    return change;
   }
 
   close(): void {

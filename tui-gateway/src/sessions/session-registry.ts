@@ -6,7 +6,8 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
-import type { SessionInfo } from '@hermes/core/protocol';
+import { createModelClient } from '@hermes/core/model/client';
+import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
 import type { SessionRecord } from '@hermes/core/state/types';
@@ -14,12 +15,21 @@ import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
+import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
+import { SessionConfigFollower } from './session-config.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 
 /** Idle live sessions with no client are unloaded after this long, ms (issue 3: e.g. 6 h). */
 export const IDLE_UNLOAD_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * How often the loaded profiles' config.yaml and `.env` are stat'ed between uses, ms, so clients
+ * learn of an edit (`config.changed`) while no session is busy. Session opens and turn starts
+ * check anyway.
+ */
+export const CONFIG_POLL_MS = 2_000;
 
 /** Options of the registry. */
 export interface SessionRegistryOptions {
@@ -31,6 +41,10 @@ export interface SessionRegistryOptions {
   /** A turn silent this long during a drain is interrupted, ms (default `DRAIN_STALL_MS`, drain.ts). */
   drainStallMs?: number;
   log?: (line: string) => void;
+  /** Sends an event to every client (`DaemonContext.broadcast`): `config.changed`. */
+  broadcast?: (event: WireEvent) => void;
+  /** Interval of the config-file check, ms (default `CONFIG_POLL_MS`; 0: only on use). */
+  configPollMs?: number;
 }
 
 interface Entry {
@@ -38,6 +52,8 @@ interface Entry {
   lock: SessionLock;
   /** Locks of the child sessions compression moved the live session to. */
   childLocks: SessionLock[];
+  /** Brings the session onto its profile's config as it changes (session-config.ts). */
+  follower: SessionConfigFollower;
 }
 
 const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
@@ -51,11 +67,19 @@ export class SessionRegistry {
   private readonly budget = new RingBudget();
   private draining = false;
   private readonly sweepTimer: NodeJS.Timeout;
+  private readonly configTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: SessionRegistryOptions) {
     const every = Math.min(opts.idleUnloadMs ?? IDLE_UNLOAD_MS, 60_000);
     this.sweepTimer = setInterval(() => this.unloadIdle(), every);
     this.sweepTimer.unref();
+    const poll = opts.configPollMs ?? CONFIG_POLL_MS;
+    if (poll > 0) {
+      this.configTimer = setInterval(() => {
+        for (const p of this.profiles.values()) p.refresh();
+      }, poll);
+      this.configTimer.unref();
+    }
   }
 
   /** True once shutdown began: no new prompts. */
@@ -69,7 +93,7 @@ export class SessionRegistry {
   }
 
   /**
-   * The runtime of a profile.
+   * The runtime of a profile, its config and secrets re-read first when their files changed.
    * @throws RpcMethodError(ProfileNotFound) for a profile that does not exist.
    */
   profile(name: string = DEFAULT_PROFILE): ProfileRuntime {
@@ -82,7 +106,12 @@ export class SessionRegistry {
       p = undefined;
     }
     if (!p) {
-      p = new ProfileRuntime(this.opts.root, name, (line) => this.opts.log?.(line));
+      p = new ProfileRuntime(
+        this.opts.root,
+        name,
+        (line) => this.opts.log?.(line),
+        (rt, change) => this.configChanged(rt, change),
+      );
       if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
         throw new RpcMethodError(
           RpcErrorCode.ProfileNotFound,
@@ -95,8 +124,52 @@ export class SessionRegistry {
       } catch (err) {
         this.opts.log?.(`profile ${name}: ${(err as Error).message}`);
       }
+    } else {
+      p.refresh();
     }
     return p;
+  }
+
+  /**
+   * A profile's config.yaml or `.env` changed on disk (or broke): every client gets
+   * `config.changed` (its profile, the files, the model now configured, the error), and the idle
+   * sessions of the profile show their new model (busy ones at their next turn).
+   */
+  private configChanged(profile: ProfileRuntime, change: ProfileChange): void {
+    let model: string | undefined;
+    try {
+      model = profile.config.model.default || undefined;
+    } catch {
+      model = undefined;
+    }
+    const { problem } = change;
+    try {
+      this.opts.broadcast?.({
+        type: 'config.changed',
+        session_id: '*',
+        seq: 0,
+        ts: Date.now(),
+        payload: {
+          profile: profile.name,
+          files: change.files,
+          ...(model ? { model } : {}),
+          ...(problem
+            ? {
+                error: {
+                  file: problem.file,
+                  message: problem.message,
+                  ...(problem.key ? { key: problem.key } : {}),
+                },
+              }
+            : {}),
+        },
+      });
+    } catch (err) {
+      this.opts.log?.(`config.changed broadcast failed: ${(err as Error).message}`);
+    }
+    for (const e of this.live.values()) {
+      if (e.live.profile === profile.name) e.follower.sync(e.live, !e.live.busy);
+    }
   }
 
   private hasLiveSessions(profile: string): boolean {
@@ -147,7 +220,7 @@ export class SessionRegistry {
         `no session "${sessionId}" in profile "${profileName}"`,
       );
     }
-    return this.load(profile, record.id, (hooks) =>
+    return this.load(profile, record.id, {}, (hooks) =>
       openAgentSession(this.openOptions(profile, { kind: 'id', id: record.id }, hooks)),
     );
   }
@@ -159,6 +232,7 @@ export class SessionRegistry {
   ): LiveSession {
     if (this.draining) throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down');
     const profile = this.profile(profileName);
+    const builtWith = profile.configVersion;
     let target: AgentHooks | undefined;
     const forward: AgentHooks = {
       onEvent: (e) => target?.onEvent(e),
@@ -172,7 +246,8 @@ export class SessionRegistry {
       ...(o.source ? { source: o.source } : {}),
       ...(o.model ? { model: o.model } : {}),
     });
-    return this.load(profile, opened.session.id, (hooks) => {
+    const pinned = o.model ? { pinnedModel: o.model } : {};
+    return this.load(profile, opened.session.id, { ...pinned, builtWith }, (hooks) => {
       target = hooks;
       return opened;
     });
@@ -200,7 +275,27 @@ export class SessionRegistry {
     };
   }
 
-  private load(profile: ProfileRuntime, id: string, open: (hooks: AgentHooks) => OpenedSession): LiveSession {
+  /** A client for the profile's current config (the test factory when there is one). */
+  private modelClient(profile: ProfileRuntime, model: string | undefined): ModelClient {
+    if (this.opts.modelClientFactory) return this.opts.modelClientFactory(profile, model);
+    return createModelClient({
+      config: profile.config,
+      secrets: profile.secrets,
+      envFile: profile.home.envFile,
+      ...(model ? { modelOverride: model } : {}),
+    });
+  }
+
+  /**
+   * @param how `pinnedModel`: the session keeps this model whatever config says; `builtWith`: the
+   *   profile's config version the agent `open` returns was built with (default: when it runs).
+   */
+  private load(
+    profile: ProfileRuntime,
+    id: string,
+    how: { pinnedModel?: string; builtWith?: number },
+    open: (hooks: AgentHooks) => OpenedSession,
+  ): LiveSession {
     let lock: SessionLock;
     try {
       // the lock error adds "(pid N)" itself; a holder killed by kill -9 is taken over at once
@@ -210,20 +305,34 @@ export class SessionRegistry {
         throw new RpcMethodError(RpcErrorCode.SessionLocked, err.message);
       throw err;
     }
+    const follower = new SessionConfigFollower({
+      profile,
+      store: profile.db,
+      ...(how.pinnedModel ? { pinnedModel: how.pinnedModel } : {}),
+      modelClient: (model) => this.modelClient(profile, model),
+      log: (line) => this.opts.log?.(line),
+    });
     try {
-      const live = new LiveSession({
+      let live: LiveSession | undefined = undefined;
+      live = new LiveSession({
         id,
         profile: profile.name,
         store: profile.db,
-        approvalTimeoutS: profile.config.approvals.timeout,
+        // read at every question: follows `approvals.timeout` as config.yaml changes
+        get approvalTimeoutS() {
+          return profile.config.approvals.timeout;
+        },
         budget: this.budget,
         epoch: this.opts.epoch,
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         log: (line) => this.opts.log?.(line),
         // called on the session's first turn, not here (see LiveSession `agent`)
-        createAgent: (hooks) => open(hooks).agent,
+        createAgent: (hooks) => {
+          const builtWith = how.builtWith ?? profile.configVersion;
+          return follower.wrap(open(hooks).agent, builtWith, () => live);
+        },
       });
-      this.live.set(key(profile.name, id), { live, lock, childLocks: [] });
+      this.live.set(key(profile.name, id), { live, lock, childLocks: [], follower });
       return live;
     } catch (err) {
       lock.release();
@@ -337,6 +446,7 @@ export class SessionRegistry {
     for (const e of [...this.live.values()]) this.unload(e.live.profile, e.live.id);
     for (const p of this.profiles.values()) p.close();
     clearInterval(this.sweepTimer);
+    clearInterval(this.configTimer);
     const marker = `${this.opts.root}/.clean_shutdown`;
     if (clean) writeFileSync(marker, `${new Date().toISOString()}\n`);
     else rmSync(marker, { force: true });

@@ -1,0 +1,153 @@
+/**
+ * `Agent.reconfigure`: config, secrets and model client swapped between turns (the daemon
+ * re-reads config.yaml / .env), with the system prompt, history and session approvals kept.
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import type { ApprovalRequest } from '../approvals/types.js';
+import { ConfigSchema } from '../config/schema.js';
+import { HermesHome } from '../home/home.js';
+import { createModelClient } from '../model/client.js';
+import { SessionDB } from '../state/session-db.js';
+import { builtinTools } from '../tools/registry.js';
+import { Agent } from './agent.js';
+
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(() => model.close());
+
+const configFor = (id: string, extra: Record<string, unknown> = {}) =>
+  ConfigSchema.parse({
+    model: { provider: 'custom', base_url: model.url, default: id, api_key_env: 'K' },
+    checkpoints: { enabled: false },
+    ...extra,
+  });
+
+describe('Agent.reconfigure', () => {
+  it('sends the next turn with the new model and key, the same system prompt and the history', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
+    const home = new HermesHome(join(root, 'home')).ensure();
+    const db = SessionDB.open(home.stateDbFile);
+    const session = db.createSession({ source: 'test', cwd: root });
+    const config = configFor('first-model');
+    const agent = new Agent({
+      home,
+      config,
+      secrets: { K: 'key-1' },
+      sessionId: session.id,
+      cwd: root,
+      store: db,
+      model: createModelClient({ config, secrets: { K: 'key-1' } }),
+      tools: builtinTools(),
+      systemPrompt: 'You are a test agent.',
+    });
+    const before = model.requests.length;
+    await agent.runTurn('hello');
+    const next = configFor('second-model');
+    agent.reconfigure({
+      config: next,
+      secrets: { K: 'key-2' },
+      model: createModelClient({ config: next, secrets: { K: 'key-2' } }),
+    });
+    await agent.runTurn('again');
+    const [a, b] = model.requests.slice(before);
+    expect(a!.body.model).toBe('first-model');
+    expect(b!.body.model).toBe('second-model');
+    expect(a!.headers.authorization).toBe('Bearer key-1');
+    expect(b!.headers.authorization).toBe('Bearer key-2');
+    expect(b!.body.messages[0]).toEqual(a!.body.messages[0]);
+    expect(b!.body.messages.map((m: { content: string }) => m.content)).toContain('hello');
+    db.close();
+  });
+
+  it('keeps session approvals and applies the new approvals mode', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
+    const home = new HermesHome(join(root, 'home')).ensure();
+    const db = SessionDB.open(home.stateDbFile);
+    const session = db.createSession({ source: 'test', cwd: root });
+    const asked: ApprovalRequest[] = [];
+    const config = configFor('m');
+    const opts = {
+      home,
+      config,
+      secrets: { K: 'k' },
+      sessionId: session.id,
+      cwd: root,
+      store: db,
+      model: createModelClient({ config, secrets: { K: 'k' } }),
+      tools: builtinTools(),
+      systemPrompt: 'sys',
+      onApproval: async (req: ApprovalRequest) => {
+        asked.push(req);
+        return 'session' as const;
+      },
+    };
+    const agent = new Agent(opts);
+    for (const d of ['a', 'b', 'c']) mkdirSync(join(root, d));
+    const rm = (d: string) => ({ name: 'terminal', arguments: { command: `rm -rf ${join(root, d)}` } });
+
+    model.push({ toolCalls: [rm('a')] }, { text: 'done' });
+    await agent.runTurn('remove a');
+    expect(asked).toHaveLength(1);
+    expect(existsSync(join(root, 'a'))).toBe(false);
+
+    // a changed config (another model): the `session` approval of recursive deletes is kept
+    const next = configFor('m2');
+    agent.reconfigure({
+      config: next,
+      secrets: { K: 'k' },
+      model: createModelClient({ config: next, secrets: { K: 'k' } }),
+    });
+    model.push({ toolCalls: [rm('b')] }, { text: 'done' });
+    await agent.runTurn('remove b');
+    expect(asked).toHaveLength(1);
+    expect(existsSync(join(root, 'b'))).toBe(false);
+
+    // approvals.mode: off from the new config lets every match run without asking
+    const fresh = new Agent({ ...opts, config: configFor('m') });
+    const off = configFor('m', { approvals: { mode: 'off' } });
+    fresh.reconfigure({
+      config: off,
+      secrets: { K: 'k' },
+      model: createModelClient({ config: off, secrets: { K: 'k' } }),
+    });
+    model.push({ toolCalls: [rm('c')] }, { text: 'done' });
+    await fresh.runTurn('remove c');
+    expect(asked).toHaveLength(1);
+    expect(existsSync(join(root, 'c'))).toBe(false);
+    db.close();
+  });
+
+  it('refuses while a turn runs', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
+    const home = new HermesHome(join(root, 'home')).ensure();
+    const db = SessionDB.open(home.stateDbFile);
+    const session = db.createSession({ source: 'test', cwd: root });
+    const config = configFor('m');
+    const settings = {
+      config,
+      secrets: { K: 'k' },
+      model: createModelClient({ config, secrets: { K: 'k' } }),
+    };
+    const agent = new Agent({
+      ...settings,
+      home,
+      sessionId: session.id,
+      cwd: root,
+      store: db,
+      tools: [],
+      systemPrompt: 's',
+    });
+    model.push({ text: 'slow', delayMs: 300 });
+    const running = agent.runTurn('x');
+    expect(() => agent.reconfigure(settings)).toThrow(/running a turn/);
+    await running;
+    expect(() => agent.reconfigure(settings)).not.toThrow();
+    db.close();
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Keeps a live session on its profile's current config (config.yaml / `.env` edited while the
+ * daemon runs; profile-config.ts detects it). What changes when:
+ *
+ * - **At the next turn start** (never inside a running turn): the agent gets the new config,
+ *   secrets and a model client built from them (`Agent.reconfigure`): `model.*` and
+ *   `fallback_providers` (the next model request), API keys, `approvals.*` and
+ *   `command_allowlist`, `compression.*`, `checkpoints.*`, `agent.max_turns`, tool settings.
+ * - **Never within a session**: the system prompt (byte-stable for the provider's prompt cache;
+ *   SOUL.md, memory and skills index are read when a session opens). New sessions get it all.
+ * - **The model**: a session created with an explicit `model` keeps it; the others follow
+ *   `model.default`. The stored session's model is updated (and `session.info` sent, so status
+ *   bars show it) as soon as an idle session learns of the change, else when its next turn starts.
+ * - **A broken config.yaml**: the last good config stays; each session is told once per error
+ *   with an `error` event `{kind: "config"}`.
+ */
+import type { Agent, AgentSettings } from '@hermes/core/agent/agent';
+import type { ModelClient } from '@hermes/core/model/types';
+import type { SessionRecord } from '@hermes/core/state/types';
+import type { LiveSession, SessionAgent } from './live-session.js';
+import type { ProfileRuntime } from './profile-runtime.js';
+
+/** What the follower needs from the profile's database. */
+export interface SessionModelStore {
+  getSession(id: string): SessionRecord | undefined;
+  setSessionModel(id: string, model: string): void;
+}
+
+/** Options of `SessionConfigFollower`. */
+export interface SessionConfigFollowerOptions {
+  profile: ProfileRuntime;
+  store: SessionModelStore;
+  /** The model given at `session.create` (kept whatever config says); absent: `model.default`. */
+  pinnedModel?: string;
+  /** Builds a model client from the profile's current config and secrets. */
+  modelClient: (pinnedModel: string | undefined) => ModelClient;
+  log?: (line: string) => void;
+}
+
+/** One live session's view of its profile's config changes. */
+export class SessionConfigFollower {
+  private applied = -1;
+  private reportedProblem = 0;
+  private agent: Pick<Agent, 'reconfigure'> | undefined;
+
+  constructor(private readonly o: SessionConfigFollowerOptions) {}
+
+  /**
+   * Wraps the agent the live session drives: each turn (and `/compact`) first re-checks the
+   * profile's files and, when the config or secrets changed since the agent was built, swaps them.
+   * @param builtWith the profile's `configVersion` the agent was built with.
+   */
+  wrap(agent: Agent, builtWith: number, live: () => LiveSession | undefined): SessionAgent {
+    this.agent = agent;
+    this.applied = builtWith;
+    const before = (): void => {
+      this.o.profile.refresh();
+      const l = live();
+      this.apply(l?.id ?? '?');
+      if (l) this.sync(l, true);
+    };
+    return {
+      runTurn: (text, signal) => {
+        before();
+        return agent.runTurn(text, signal);
+      },
+      compact: (focus, signal) => {
+        before();
+        return agent.compact(focus, signal);
+      },
+    };
+  }
+
+  /**
+   * Gives the agent the profile's current settings when they changed since it got them.
+   * @throws Error when no model client can be built from the new config (the turn reports it).
+   */
+  private apply(sessionId: string): void {
+    const { profile } = this.o;
+    if (!this.agent || profile.configVersion === this.applied) return;
+    const version = profile.configVersion;
+    const settings: AgentSettings = {
+      config: profile.config,
+      secrets: profile.secrets,
+      model: this.o.modelClient(this.o.pinnedModel),
+    };
+    this.agent.reconfigure(settings);
+    this.applied = version;
+    this.o.log?.(
+      `session ${sessionId}: now on config v${version} of profile ${profile.name} (model ${settings.model.defaultModel})`,
+    );
+  }
+
+  /** The model the session uses under the current config, or undefined when none is set. */
+  private model(): string | undefined {
+    if (this.o.pinnedModel) return this.o.pinnedModel;
+    try {
+      return this.o.profile.config.model.default || undefined;
+    } catch {
+      return undefined; // never loaded successfully: nothing to follow
+    }
+  }
+
+  /**
+   * Tells the session's clients what changed: a config problem (once per error), and — with
+   * `withModel`, i.e. when no turn of the old model is running — the model it now uses, stored
+   * in the session record and sent as `session.info`. Never throws.
+   */
+  sync(live: LiveSession, withModel: boolean): void {
+    const problem = this.o.profile.configProblem;
+    if (problem && problem.id !== this.reportedProblem) {
+      this.reportedProblem = problem.id;
+      live.emit('error', {
+        message: `${problem.message} (the last good config stays in use until the file is fixed)`,
+        kind: 'config',
+      });
+    }
+    const model = withModel ? this.model() : undefined;
+    if (!model) return;
+    try {
+      if (this.o.store.getSession(live.id)?.model === model) return;
+      this.o.store.setSessionModel(live.id, model);
+      live.emit('session.info', { session: live.info() });
+    } catch (err) {
+      this.o.log?.(`session ${live.id}: cannot store its new model: ${(err as Error).message}`);
+    }
+  }
+}
