@@ -55,6 +55,23 @@ describe('cronjob tool', () => {
     expect(listJobs({ home: c.home, config: c.config })).toEqual([]);
   });
 
+  it('refuses file: delivery targets from the model (only the user sets those), on create and update', async () => {
+    const c = ctx();
+    const made = await call(c, {
+      action: 'create',
+      schedule: 'every 1h',
+      prompt: 'notes',
+      deliver: 'local, file:/root/.local/lib/python3/site-packages/x.pth',
+    });
+    expect(made.ok).toBe(false);
+    expect(made.content).toMatch(/file: delivery targets can only be set by the user/);
+    expect(listJobs({ home: c.home, config: c.config })).toEqual([]);
+    await call(c, { action: 'create', schedule: 'every 1h', prompt: 'notes' });
+    const id = listJobs({ home: c.home, config: c.config })[0]!.id;
+    expect((await call(c, { action: 'update', job_id: id, deliver: 'FILE:/tmp/x' })).ok).toBe(false);
+    expect(listJobs({ home: c.home, config: c.config })[0]!.deliver).toEqual(['origin']);
+  });
+
   it('returns errors the model can read: missing fields, injections, unknown ids and actions', async () => {
     const c = ctx();
     expect((await call(c, { action: 'create', prompt: 'x' })).content).toMatch(

@@ -57,6 +57,15 @@ async function handle(args: Record<string, unknown>, ctx: ToolContext): Promise<
     ...(typeof args.repeat === 'number' ? { repeat: args.repeat } : {}),
     ...(Array.isArray(args.skills) ? { skills: args.skills.map(String) } : {}),
   };
+  // the model may not pick a file on disk as a target: a job's reply would be appended there
+  // unattended, outside the file tools' guard (trial report: a `.pth` file became code). The user
+  // can still set one with `hermes cron add|edit --deliver file:…`.
+  if (fields.deliver?.split(',').some((t) => t.trim().toLowerCase().startsWith('file:'))) {
+    return fail(
+      'file: delivery targets can only be set by the user (hermes cron add/edit --deliver file:/path); ' +
+        "use 'origin', 'local' or '<platform>:<chat id>'",
+    );
+  }
   switch (action) {
     case 'list': {
       const list = jobs.listJobs(cron).map(jobSummary);
@@ -126,7 +135,7 @@ export const cronjobTool: ToolDefinition = {
     'Actions: create (schedule + prompt), list, update (job_id + fields to change), pause, resume, remove, run (due at the next tick). ' +
     "Schedules: '30m' / '2h' / '1d' = once, that long from now; 'every 2h' = repeatedly; a 5-field cron expression like '0 9 * * 1-5'; " +
     "or an ISO time like '2026-12-01T09:00'. The prompt must be self-contained: the job runs in a fresh session that cannot see this chat. " +
-    "Results go back to this chat by default (deliver 'origin'); also 'local', 'file:/absolute/path', '<platform>:<chat id>'. " +
+    "Results go back to this chat by default (deliver 'origin'); also 'local' or '<platform>:<chat id>'. " +
     'A job whose reply is exactly [SILENT] delivers nothing (useful for monitors).',
   parameters: {
     type: 'object',
@@ -139,7 +148,7 @@ export const cronjobTool: ToolDefinition = {
       deliver: {
         type: 'string',
         description:
-          "Where results go: 'origin' (default), 'local', 'file:/path', '<platform>:<chat id>'; comma-separated for several",
+          "Where results go: 'origin' (default), 'local', '<platform>:<chat id>'; comma-separated for several",
       },
       repeat: {
         type: 'integer',

@@ -15,9 +15,10 @@
  * `DeliveryUnavailableError` ("not available yet"), recorded in the job's `last_delivery_error`.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { DeliveryTarget as GatewayDeliveryTarget } from '../gateway/delivery-target.js';
 import type { HermesHome } from '../home/home.js';
+import { resolveRealPath, sensitiveWriteReason } from '../tools/sensitive-paths.js';
 import type { CronJob, JobOrigin } from './types.js';
 
 /** A parsed delivery target. */
@@ -141,15 +142,19 @@ export function createCronDelivery(
         appendSection(localInboxFile(home), msg, now());
         return;
       case 'file': {
-        // never into Hermes's own files (config.yaml, .env, jobs.json …): a job's output is text
-        // from the model and must not become settings or keys
-        const rel = relative(resolve(home.root), resolve(target.path));
+        // never into Hermes's own files (config.yaml, .env, jobs.json …) nor system or credential
+        // paths (~/.ssh, shell rc files, /etc …, the file tools' deny-list): a job's output is
+        // text from the model and must not become settings, keys or code. Symlinks resolved first.
+        const real = resolveRealPath(target.path);
+        const rel = relative(resolveRealPath(home.root), real);
         if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
           throw new Error(
             `file target ${target.path} is inside the Hermes home ${home.root}; deliver elsewhere or use local`,
           );
         }
-        appendSection(target.path, msg, now());
+        const sensitive = sensitiveWriteReason(real);
+        if (sensitive) throw new Error(`file target ${target.path}: ${sensitive}`);
+        appendSection(real, msg, now());
         return;
       }
       case 'origin':

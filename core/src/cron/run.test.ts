@@ -2,9 +2,17 @@
  * Runs against the scripted model server: output file, local delivery, wrapping, silence,
  * failures, the pre-run scan, the cron tool set, approvals in cron, repeat counts (issue 7).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import { localInboxFile, type CronDelivery, type DeliveryTarget } from './delivery.js';
@@ -116,12 +124,27 @@ describe('runClaimedJob', () => {
     const { ctx } = setup({ cron: { wrap_response: false } });
     const file = join(mkdtempSync(join(tmpdir(), 'cron-out-')), 'deliveries.md');
     const inHome = join(ctx.home.dir, '.env');
-    const job = await claimed(ctx, { deliver: ['local', `file:${file}`, `file:${inHome}`] });
+    // a symlink outside the home pointing into it, and a system path
+    const viaLink = join(dirname(file), 'link-to-home');
+    symlinkSync(ctx.home.dir, viaLink);
+    const system = '/etc/hermes-cron-test-never-written.md';
+    const job = await claimed(ctx, {
+      deliver: [
+        'local',
+        `file:${file}`,
+        `file:${inHome}`,
+        `file:${join(viaLink, 'config.yaml')}`,
+        `file:${system}`,
+      ],
+    });
     model.push({ text: 'plain text' });
     const out = await runClaimedJob(deps(ctx), job);
     expect(out.delivered).toEqual(['local', `file:${file}`]);
-    // never into Hermes's own files: text from the model must not become keys or settings
+    // never into Hermes's own files (not even through a symlink) nor system/credential paths
     expect(existsSync(inHome)).toBe(false);
+    expect(existsSync(join(ctx.home.dir, 'config.yaml'))).toBe(false);
+    expect(existsSync(system)).toBe(false);
+    expect(listJobs(ctx)[0]!.last_delivery_error).toMatch(/protected system or credential path/);
     expect(inbox(ctx)).toMatch(/-->\nplain text\n/);
     expect(inbox(ctx)).not.toContain('Cron job "weather"');
     expect(readFileSync(file, 'utf8')).toContain('plain text');
