@@ -45,7 +45,14 @@ export const ToolCompletePayload = z.object({
   ok: z.boolean(),
   summary: z.string(),
   duration_ms: z.number().nonnegative(),
+  /**
+   * The result text the model receives (what a command printed), at most `TOOL_DETAIL_MAX_CHARS`:
+   * a longer one keeps its head and tail around a `… N characters left out …` line.
+   */
+  detail: z.string().optional(),
 });
+/** Longest `detail` of a `tool.complete`, characters. */
+export const TOOL_DETAIL_MAX_CHARS = 8_000;
 export const StatusUpdatePayload = z.object({
   state: z.enum(['thinking', 'tools', 'retrying', 'compressing', 'waiting_approval', 'idle']),
   text: z.string().optional(),
