@@ -31,6 +31,14 @@ describe('StatusBar', () => {
     );
   });
 
+  it('says responding while the reply streams, and waiting for approval', async () => {
+    const r = await renderInk(<StatusBar {...props({ activity: 'responding', width: 40, clients: 1 })} />);
+    expect(r.text()).toBe('work · ● connected · ◆ responding 1m05s');
+    r.rerender(<StatusBar {...props({ activity: 'waiting_approval', width: 50, clients: 1 })} />);
+    await r.waitFor('approval');
+    expect(r.text()).toBe('work · ● connected · ◆ waiting for approval 1m05s');
+  });
+
   it('shows idle and the connection state', async () => {
     const r = await renderInk(
       <StatusBar {...props({ busy: false, connection: 'reconnecting', clients: 1 })} />,

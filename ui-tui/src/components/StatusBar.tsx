@@ -19,7 +19,7 @@ export interface StatusBarProps {
   connection: ConnectionState;
   clients: number | null;
   busy: boolean;
-  /** `thinking`, `tools`, `waiting_approval` … */
+  /** `thinking`, `responding`, `tools`, `waiting_approval` … */
   activity: string | null;
   turnStartedAt: number | null;
   width?: number;
@@ -36,6 +36,7 @@ const CONNECTION: Record<ConnectionState, { text: string; color: string }> = {
 
 const ACTIVITY: Record<string, string> = {
   thinking: 'thinking',
+  responding: 'responding',
   tools: 'running tools',
   retrying: 'retrying',
   compressing: 'compressing',

@@ -59,12 +59,47 @@ describe('ToolLine', () => {
     ]);
   });
 
-  it('expands to the result text, capped', async () => {
+  it('expands to the result text: its first and last lines around the number left out', async () => {
     const detail = Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n');
-    const r = await renderInk(<ToolLine tool={tool({ detail })} expanded />);
+    const r = await renderInk(<ToolLine tool={tool({ detail: `${detail}\u001b[2J` })} expanded />);
     const lines = r.text().split('\n');
+    expect(lines).toHaveLength(22);
     expect(lines[1]).toBe('  row 0');
-    expect(lines.at(-1)).toBe('  … +10 more lines');
+    expect(lines[10]).toBe('  row 9');
+    expect(lines[11]).toBe('  … 10 more lines …');
+    expect(lines[12]).toBe('  row 20');
+    expect(lines.at(-1)).toBe('  row 29[2J'); // the escape character is gone
+    expect(r.lastFrame()).not.toContain('\u001b[2J');
+    // collapsed: the line alone
+    r.rerender(<ToolLine tool={tool({ detail })} />);
+    await r.waitFor((f) => !f.includes('row 0'));
+    expect(r.text()).toBe('✓ Ran ls -la → exit 0, 12 lines · 1.2s');
+  });
+
+  it('words a command the approval guard refused as blocked, not as run', async () => {
+    const r = await renderInk(
+      <ToolLine
+        tool={tool({
+          args: { command: 'git reset --hard HEAD' },
+          ok: false,
+          summary: 'blocked (denied)',
+          blocked: 'denied',
+        })}
+      />,
+    );
+    expect(r.text()).toBe('✗ Blocked git reset --hard HEAD (denied) · 1.2s');
+  });
+
+  it('words a running command whose approval is open as waiting for approval', async () => {
+    const waiting = {
+      toolId: 't3',
+      name: 'terminal',
+      args: { command: 'rm -rf build' },
+      startedAt: 1_000,
+      awaitingApproval: true,
+    };
+    const r = await renderInk(<ToolLine tool={waiting} now={3_000} />);
+    expect(r.text()).toBe('⋯ Waiting for approval: rm -rf build · 2.0s');
   });
 
   it('cuts a long command to the width and strips escape sequences', async () => {

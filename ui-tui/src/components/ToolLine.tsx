@@ -1,7 +1,9 @@
 /**
  * One line per tool call: outcome mark, verb, short argument summary, result summary and
  * duration. Expanded, it shows details below: a coloured diff for file edits, else the result
- * text or the arguments. File edits always show their diff (shorter when collapsed).
+ * text (its first and last lines) or the arguments. File edits always show their diff (shorter
+ * when collapsed). A call the approval guard refused reads `✗ Blocked CMD (denied)`; a running
+ * call whose approval is still open reads `⋯ Waiting for approval: CMD`.
  */
 import { Box, Text } from 'ink';
 import { colorDiff, editDiff } from '../markdown/diff.js';
@@ -40,12 +42,27 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
       : tool.ok === false
         ? theme.error
         : theme.muted;
-  const verb = toolVerb(tool.name, !finished);
+  const blocked = finished ? tool.blocked : undefined;
+  const verb =
+    blocked !== undefined
+      ? 'Blocked'
+      : !finished && tool.awaitingApproval
+        ? 'Waiting for approval:'
+        : toolVerb(tool.name, !finished);
   const args = cleanText(argsSummary(tool.args, finished ? undefined : tool.summary));
-  const result = cleanText(finished ? oneLine(tool.summary) : tool.progress ? oneLine(tool.progress) : '');
+  const result = cleanText(
+    blocked !== undefined
+      ? ''
+      : finished
+        ? oneLine(tool.summary)
+        : tool.progress
+          ? oneLine(tool.progress)
+          : '',
+  );
+  const reason = blocked !== undefined ? cleanText(` (${oneLine(blocked)})`) : '';
   const ms = finished ? tool.durationMs : now !== undefined ? now - tool.startedAt : null;
   const duration = ms !== null && ms !== undefined ? formatDuration(ms) : '';
-  const fixed = 2 + verb.length + 1 + (duration ? duration.length + 3 : 0);
+  const fixed = 2 + verb.length + 1 + reason.length + (duration ? duration.length + 3 : 0);
   const room = Math.max(10, width - fixed);
   const argText = truncate(args, Math.max(8, Math.floor(room * (result ? 0.6 : 1))));
   const resultText =
@@ -54,7 +71,7 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
   const diff = editDiff(tool.name, tool.args, expanded ? 40 : COLLAPSED_DIFF_LINES);
   let details: string | null = null;
   if (diff) details = colorDiff(diff);
-  else if (expanded && finished && tool.detail) details = capLines(tool.detail, DETAIL_LINES);
+  else if (expanded && finished && tool.detail) details = capLines(cleanText(tool.detail), DETAIL_LINES);
   else if (expanded && Object.keys(tool.args).length)
     details = capLines(JSON.stringify(tool.args, null, 2), DETAIL_LINES);
 
@@ -62,6 +79,7 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         <Text color={markColor}>{mark}</Text> <Text bold>{verb}</Text> {argText}
+        {reason ? <Text color={theme.muted}>{reason}</Text> : null}
         {resultText ? <Text color={theme.muted}> → {resultText}</Text> : null}
         {duration ? <Text color={theme.muted}> · {duration}</Text> : null}
       </Text>
@@ -74,8 +92,19 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
   );
 }
 
-function capLines(text: string, max: number): string {
+/**
+ * At most `max` lines of a text: the first ones and the last ones (where a command's errors and
+ * exit code are), with `… N more lines …` between them.
+ */
+export function capLines(text: string, max: number): string {
   const lines = text.replace(/\s+$/, '').split('\n');
   if (lines.length <= max) return lines.join('\n');
-  return [...lines.slice(0, max), `… +${lines.length - max} more lines`].join('\n');
+  const tail = Math.floor(max / 2);
+  const head = max - tail;
+  const hidden = lines.length - max;
+  return [
+    ...lines.slice(0, head),
+    `… ${hidden} more line${hidden === 1 ? '' : 's'} …`,
+    ...lines.slice(-tail),
+  ].join('\n');
 }

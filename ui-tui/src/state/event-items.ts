@@ -17,8 +17,28 @@ export interface ToolFacts {
   detail?: string;
 }
 
-/** The item of a finished tool call. */
+/** Largest tool result kept as expandable detail, characters (as the daemon's `tool.complete`). */
+export const TOOL_DETAIL_MAX = 8_000;
+
+/**
+ * A tool result cut to `TOOL_DETAIL_MAX` the way the daemon cuts `tool.complete`'s `detail`: head
+ * and tail around a marker, so a result from history reads as the live one did.
+ */
+export function capDetail(text: string): string {
+  if (text.length <= TOOL_DETAIL_MAX) return text;
+  const half = TOOL_DETAIL_MAX / 2;
+  return `${text.slice(0, half)}\n… ${text.length - 2 * half} characters left out …\n${text.slice(-half)}`;
+}
+
+/** Summary of a command the approval guard stopped before it ran: `blocked (denied)`. */
+const BLOCKED = /^blocked \((.+)\)$/;
+
+/**
+ * The item of a finished tool call. A call the approval guard refused (summary `blocked (REASON)`)
+ * never ran: it carries `blocked` with the reason, so it reads `✗ Blocked CMD (denied)`.
+ */
 export function toolDraft(f: ToolFacts): ToolItem {
+  const blocked = f.ok !== true ? BLOCKED.exec(f.summary.trim())?.[1] : undefined;
   return {
     kind: 'tool',
     toolId: f.toolId,
@@ -27,7 +47,8 @@ export function toolDraft(f: ToolFacts): ToolItem {
     summary: f.summary,
     ok: f.ok,
     durationMs: f.durationMs,
-    ...(f.detail !== undefined ? { detail: f.detail } : {}),
+    ...(f.detail ? { detail: capDetail(f.detail) } : {}),
+    ...(blocked !== undefined ? { blocked } : {}),
   };
 }
 

@@ -14,19 +14,40 @@ const events = [
   wire('turn.start', 1, { prompt_id: 'p1', text: 'clean up' }),
   wire('tool.start', 2, { tool_id: 't1', name: 'terminal', args: { command: 'rm -rf x' } }),
   wire('request.resolved', 3, { request_id: 'approval-1', choice: 'once', by: 'connection:c1' }),
-  wire('tool.complete', 4, { tool_id: 't1', ok: true, summary: 'exit 0', duration_ms: 40 }),
+  wire('tool.complete', 4, {
+    tool_id: 't1',
+    ok: true,
+    summary: 'exit 0',
+    duration_ms: 40,
+    detail: 'exit code 0',
+  }),
   wire('tool.start', 5, { tool_id: 't2', name: 'read_file', args: { path: 'nope' } }),
-  wire('tool.complete', 6, { tool_id: 't2', ok: false, summary: 'nope does not exist', duration_ms: 2 }),
-  wire('message.start', 7),
-  wire('message.delta', 8, { text: 'Done.' }),
-  wire('message.complete', 9, { text: 'Done.', status: 'complete' }),
-  wire('turn.end', 10, { prompt_id: 'p1', status: 'complete' }),
-  wire('turn.start', 11, { prompt_id: 'p2', text: 'again' }),
-  wire('message.start', 12),
-  wire('message.delta', 13, { text: 'Half a rep' }),
-  wire('error', 14, { message: 'the model went away' }),
-  wire('message.complete', 15, { text: '', status: 'error', error: 'the model went away' }),
-  wire('turn.end', 16, { prompt_id: 'p2', status: 'error' }),
+  wire('tool.complete', 6, {
+    tool_id: 't2',
+    ok: false,
+    summary: 'nope does not exist',
+    duration_ms: 2,
+    detail: 'Error: nope does not exist',
+  }),
+  wire('tool.start', 7, { tool_id: 't3', name: 'terminal', args: { command: 'git reset --hard' } }),
+  wire('request.resolved', 8, { request_id: 'approval-2', choice: 'deny', by: 'connection:c1' }),
+  wire('tool.complete', 9, {
+    tool_id: 't3',
+    ok: false,
+    summary: 'blocked (denied)',
+    duration_ms: 900,
+    detail: 'BLOCKED: denied by the user',
+  }),
+  wire('message.start', 10),
+  wire('message.delta', 11, { text: 'Done.' }),
+  wire('message.complete', 12, { text: 'Done.', status: 'complete' }),
+  wire('turn.end', 13, { prompt_id: 'p1', status: 'complete' }),
+  wire('turn.start', 14, { prompt_id: 'p2', text: 'again' }),
+  wire('message.start', 15),
+  wire('message.delta', 16, { text: 'Half a rep' }),
+  wire('error', 17, { message: 'the model went away' }),
+  wire('message.complete', 18, { text: '', status: 'error', error: 'the model went away' }),
+  wire('turn.end', 19, { prompt_id: 'p2', status: 'error' }),
 ];
 
 /** The same turns as the daemon stores them. */
@@ -36,6 +57,7 @@ const messages = [
     tool_calls: [
       { id: 't1', name: 'terminal', arguments: '{"command":"rm -rf x"}' },
       { id: 't2', name: 'read_file', arguments: '{"path":"nope"}' },
+      { id: 't3', name: 'terminal', arguments: '{"command":"git reset --hard"}' },
     ],
   }),
   stored('tool', 'exit code 0', {
@@ -52,6 +74,16 @@ const messages = [
     tool_call_id: 't2',
     tool_name: 'read_file',
     outcome: { ok: false, summary: 'nope does not exist', duration_ms: 2 },
+  }),
+  stored('tool', 'BLOCKED: denied by the user', {
+    tool_call_id: 't3',
+    tool_name: 'terminal',
+    outcome: {
+      ok: false,
+      summary: 'blocked (denied)',
+      duration_ms: 900,
+      approvals: [{ choice: 'deny', by: 'connection:c1' }],
+    },
   }),
   stored('assistant', 'Done.'),
   stored('user', 'again'),
@@ -71,24 +103,29 @@ describe('history items', () => {
           params: { command: 'rm -rf x', description: '', choices: [] },
         },
       },
+      {
+        type: 'request',
+        request: {
+          requestId: 'approval-2',
+          kind: 'approval',
+          params: { command: 'git reset --hard', description: '', choices: [] },
+        },
+      },
       ...events.map((event): SessionAction => ({ type: 'event', event, now: 0 })),
     ]);
     const history = run([
       connected,
-      { type: 'attach', result: snapshotResult({ messages, seq: 16 }), now: 0 },
+      { type: 'attach', result: snapshotResult({ messages, seq: 19 }), now: 0 },
     ]);
-    // the stored turn has tool details (the result text) the live one did not get
+    // tool details (the result text) too: live from tool.complete's detail, stored as the content
     const liveDrafts = drafts(live);
-    const historyDrafts = drafts(history).map((d) => {
-      if (d.kind !== 'tool') return d;
-      const { detail: _detail, ...rest } = d;
-      return rest;
-    });
-    expect(historyDrafts).toEqual(liveDrafts);
+    expect(drafts(history)).toEqual(liveDrafts);
     expect(liveDrafts.map((d) => (d.kind === 'notice' ? d.text : d.kind))).toEqual([
       'user',
       '✓ Approved once (answered here)',
       'tool',
+      'tool',
+      '✗ Denied (answered here)',
       'tool',
       'assistant',
       'user',
@@ -98,7 +135,10 @@ describe('history items', () => {
     expect(liveDrafts.filter((d) => d.kind === 'tool').map((d) => d.kind === 'tool' && d.ok)).toEqual([
       true,
       false,
+      false,
     ]);
+    // the denied command never ran: it is marked blocked, with the reason
+    expect(liveDrafts.at(-5)).toMatchObject({ kind: 'tool', toolId: 't3', blocked: 'denied' });
   });
 
   it('history without outcomes (older sessions) still shows the calls, with an unknown outcome', () => {

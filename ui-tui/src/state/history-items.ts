@@ -9,9 +9,6 @@ import type { Inflight, StoredMessage } from '@hermes/core/protocol';
 import { assistantDraft, errorDraft, resolutionDraft, toolDraft } from './event-items.js';
 import type { ItemDraft, TranscriptItem } from './types.js';
 
-/** Largest tool result kept as expandable detail, characters. */
-export const TOOL_DETAIL_MAX = 4_000;
-
 /** First non-empty line of a text, shortened. */
 export function firstLine(text: string, max = 120): string {
   const line = text.split('\n').find((l) => l.trim().length > 0) ?? '';
@@ -66,7 +63,7 @@ export function draftsFromHistory(
           summary: o?.summary || firstLine(content),
           ok: o?.ok ?? null,
           durationMs: o?.duration_ms ?? null,
-          detail: content.length > TOOL_DETAIL_MAX ? `${content.slice(0, TOOL_DETAIL_MAX)}…` : content,
+          detail: content,
         }),
       );
     }

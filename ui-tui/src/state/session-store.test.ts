@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotResult, sessionInfo, stored, wire } from '../testing/fixtures.js';
-import { initialSessionState, MAX_ITEMS, sessionReducer, type SessionAction } from './session-store.js';
+import {
+  initialSessionState,
+  MAX_ITEMS,
+  runningToolsView,
+  sessionReducer,
+  type SessionAction,
+} from './session-store.js';
 import type { SessionState } from './types.js';
 
 function run(actions: SessionAction[], from: SessionState = initialSessionState()): SessionState {
@@ -93,6 +99,62 @@ describe('sessionReducer', () => {
     ]);
     expect(s.streaming).toBeNull();
     expect(s.busy).toBe(true);
+  });
+
+  it('says responding while reply text streams, thinking before it and during reasoning', () => {
+    const s = run([
+      attach({ seq: 0 }),
+      ev('turn.start', 1, { prompt_id: 'p', text: 'go' }),
+      ev('status.update', 2, { state: 'thinking' }),
+      ev('message.start', 3),
+      ev('reasoning.delta', 4, { text: 'hmm' }),
+    ]);
+    expect(s.activity).toBe('thinking');
+    const streaming = run([ev('message.delta', 5, { text: 'Hel' })], s);
+    expect(streaming.activity).toBe('responding');
+    expect(run([ev('reasoning.delta', 6, { text: 'again' })], streaming).activity).toBe('thinking');
+    expect(run([ev('status.update', 6, { state: 'tools' })], streaming).activity).toBe('tools');
+    // a client attaching mid-reply
+    const late = run([
+      attach({
+        inflight: { prompt: 'p', text: 'Hel', reasoning: '', tools: [], started_at: 1, status: 'thinking' },
+        session: sessionInfo({ busy: true }),
+      }),
+    ]);
+    expect(late.activity).toBe('responding');
+  });
+
+  it("keeps a tool's result text from tool.complete as its detail", () => {
+    const s = run([
+      attach({ seq: 0 }),
+      ev('tool.start', 1, { tool_id: 't1', name: 'terminal', args: { command: 'seq 3' } }),
+      ev('tool.complete', 2, {
+        tool_id: 't1',
+        ok: true,
+        summary: 'exit 0',
+        duration_ms: 5,
+        detail: '1\n2\n3',
+      }),
+    ]);
+    expect(s.items.at(-1)).toMatchObject({ kind: 'tool', detail: '1\n2\n3' });
+  });
+
+  it('marks the running tool an open approval is about as waiting for approval', () => {
+    const tools = [
+      { toolId: 't1', name: 'terminal', args: { command: 'ls' }, startedAt: 0 },
+      { toolId: 't2', name: 'terminal', args: { command: 'rm -rf build' }, startedAt: 0 },
+    ];
+    const approval = {
+      requestId: 'a1',
+      kind: 'approval' as const,
+      params: { command: 'rm -rf build', description: 'recursive delete', choices: ['once', 'deny'] },
+    };
+    expect(runningToolsView({ tools, requests: [] })).toBe(tools);
+    const view = runningToolsView({ tools, requests: [approval] });
+    expect(view.map((t) => t.awaitingApproval ?? false)).toEqual([false, true]);
+    // not matched by its command (e.g. a command inside execute_code): the only running tool
+    const one = runningToolsView({ tools: [tools[0]!], requests: [approval] });
+    expect(one[0]!.awaitingApproval).toBe(true);
   });
 
   it('applies live events in order and drops duplicates', () => {

@@ -189,7 +189,7 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     requests,
     seenRequests: requests.map((r) => r.requestId),
     busy: result.session.busy ?? inflight !== null,
-    activity: inflight?.status ?? null,
+    activity: inflight?.text ? respondingAfter(inflight.status) : (inflight?.status ?? null),
     activityText: null,
     turnStartedAt: inflight?.started_at ?? null,
     ...(sameSession ? {} : { usage: null }),
@@ -205,6 +205,26 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     ]);
   }
   return appendItems(s, fresh);
+}
+
+/** The activity of an in-flight turn that has streamed text: `responding` instead of `thinking`. */
+function respondingAfter(activity: string | null | undefined): string {
+  return !activity || activity === 'thinking' ? 'responding' : activity;
+}
+
+/**
+ * The running tools as the live part shows them: the one an open approval request is about is
+ * marked `awaitingApproval` (it has not started). Matched by its command, or the only one running.
+ */
+export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>): RunningToolView[] {
+  const commands = new Set(state.requests.flatMap((r) => (r.kind === 'approval' ? [r.params.command] : [])));
+  if (commands.size === 0) return state.tools;
+  const byCommand = (t: RunningToolView): boolean =>
+    typeof t.args.command === 'string' && commands.has(t.args.command);
+  const matched = state.tools.some(byCommand);
+  return state.tools.map((t) =>
+    byCommand(t) || (!matched && state.tools.length === 1) ? { ...t, awaitingApproval: true } : t,
+  );
 }
 
 function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionState {
@@ -256,11 +276,14 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
       return {
         ...s,
         streaming: { text: (s.streaming?.text ?? '') + str('text'), reasoning: s.streaming?.reasoning ?? '' },
+        // text arriving means the model answers now, whatever the last status said
+        activity: str('text') ? 'responding' : s.activity,
       };
     case 'reasoning.delta':
       return {
         ...s,
         streaming: { text: s.streaming?.text ?? '', reasoning: (s.streaming?.reasoning ?? '') + str('text') },
+        activity: s.activity === 'responding' ? 'thinking' : s.activity,
       };
     case 'message.complete': {
       const status = str('status');
@@ -296,6 +319,7 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
           summary: str('summary') || running?.summary || '',
           ok: p.ok === true,
           durationMs: typeof p.duration_ms === 'number' ? p.duration_ms : null,
+          detail: str('detail'),
         }),
       ]);
     }

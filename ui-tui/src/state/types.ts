@@ -29,8 +29,10 @@ export interface ToolItem {
   /** Outcome; null when unknown (rebuilt from stored history). */
   ok: boolean | null;
   durationMs: number | null;
-  /** Full result text, when known (stored history), capped. */
+  /** The result text (what the tool printed), capped; absent when the daemon did not send it. */
   detail?: string;
+  /** Why the approval guard refused to run it (`denied`, `timeout` …): it never ran. */
+  blocked?: string;
 }
 
 /** A line the TUI adds itself: resolved approvals, errors, command output. */
@@ -58,6 +60,8 @@ export interface RunningToolView {
   startedAt: number;
   /** Latest progress line. */
   progress?: string;
+  /** An approval request for it is open: it waits for an answer and has not started. */
+  awaitingApproval?: boolean;
 }
 
 /** Params of an approval request as the card needs them. */
@@ -111,7 +115,10 @@ export interface SessionState {
   /** Ids of requests shown recently (to word `request.resolved`). */
   seenRequests: string[];
   busy: boolean;
-  /** `thinking`, `tools`, `waiting_approval` … from `status.update`. */
+  /**
+   * `thinking`, `tools`, `waiting_approval` … from `status.update`; `responding` while reply text
+   * streams in (set here from `message.delta`, not sent by the daemon).
+   */
   activity: string | null;
   activityText: string | null;
   /** When the running turn began, epoch ms. */
