@@ -165,6 +165,10 @@ export async function runProfile(
       case 'import': {
         const r = importProfile(home, args.file, args.name ? { name: args.name } : {});
         out(`Imported profile "${r.name}" from ${resolve(args.file)} into ${r.home.dir}\n`);
+        if (r.disabled.length) {
+          out('Switched off until you trust the archive:\n');
+          for (const line of r.disabled) out(`  - ${line}\n`);
+        }
         return;
       }
       case 'alias': {

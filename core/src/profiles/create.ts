@@ -6,13 +6,12 @@
  * A full clone's cron jobs arrive paused: one daemon serves every profile, so active copies would
  * fire twice (issue 5 "Left out" of the first session; resume them in the clone to use them).
  */
-import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
-import { iso } from '../cron/types.js';
-import { parseJobsText, renderJobsFile } from '../cron/store.js';
+import { chmodSync, existsSync, lstatSync } from 'node:fs';
 import type { HermesHome } from '../home/home.js';
 import { DEFAULT_PROFILE, validateNewProfileName } from '../home/profile-name.js';
 import { copyTree } from './copy-tree.js';
 import { ProfileError } from './errors.js';
+import { pauseAllJobs } from './import-quarantine.js';
 import { existingProfile } from './lookup.js';
 import { writeProfileMeta } from './meta.js';
 import {
@@ -23,29 +22,6 @@ import {
   ROOT_INFRA_EXCLUDE,
 } from './rules.js';
 import { createStaging } from './staging.js';
-
-/**
- * Pauses every job of a cloned `cron/jobs.json` that could still fire (`paused_at` now, no running
- * marker), so the clone does not run the source's schedule a second time. A file that does not
- * parse is left as it is: the clone's own cron store reports it.
- */
-function pauseClonedJobs(file: string, now = Date.now()): void {
-  if (!existsSync(file)) return;
-  let jobs;
-  try {
-    jobs = parseJobsText(readFileSync(file, 'utf8'));
-  } catch {
-    return;
-  }
-  for (const job of jobs) {
-    job.running = null;
-    if (job.state !== 'scheduled') continue;
-    job.enabled = false;
-    job.state = 'paused';
-    job.paused_at = iso(now);
-  }
-  writeFileSync(file, renderJobsFile(jobs, now), { mode: 0o600 });
-}
 
 /** How the new profile is filled. */
 export type CreateMode = 'blank' | 'clone' | 'clone-all';
@@ -120,7 +96,7 @@ export function createProfile(
       );
     }
     staging.ensureLayout();
-    if (mode === 'clone-all') pauseClonedJobs(staging.pathOf(target.cronJobsFile));
+    if (mode === 'clone-all') pauseAllJobs(staging.pathOf(target.cronJobsFile));
     const env = staging.pathOf(target.envFile);
     if (existsSync(env) && lstatSync(env).isFile()) chmodSync(env, 0o600);
     if (opts.description?.trim()) {

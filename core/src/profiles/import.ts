@@ -2,7 +2,8 @@
  * `hermes profile import FILE [--name NAME]` (seed 001 §9.2, issue 5): the archive is read once
  * into memory, every member is checked (scanArchive), and only then extracted into a staging
  * folder that is renamed into place. An unsafe member refuses the archive before anything is
- * written; any later failure removes the staging folder.
+ * written; any later failure removes the staging folder. What an archive could switch on
+ * (cron jobs, loosened approvals, MCP commands, hooks) arrives switched off (import-quarantine.ts).
  */
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import type { HermesHome } from '../home/home.js';
 import { DEFAULT_PROFILE, normalizeProfileName, validateNewProfileName } from '../home/profile-name.js';
 import { checkMember, scanArchive } from './archive-safety.js';
 import { ProfileError } from './errors.js';
+import { quarantineImportedProfile } from './import-quarantine.js';
 import { createStaging } from './staging.js';
 
 /** What `importProfile` did. */
@@ -19,6 +21,12 @@ export interface ImportedProfile {
   home: HermesHome;
   /** Members extracted (files and folders). */
   members: number;
+  /**
+   * What was switched off because an archive is untrusted (paused cron jobs, reset approval
+   * settings, disabled MCP servers, hooks set aside), one line each with how to turn it back on
+   * (import-quarantine.ts).
+   */
+  disabled: string[];
 }
 
 /**
@@ -90,7 +98,8 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
     stripUnsafeModes(extracted);
     staging.commit(extracted);
     target.ensure();
-    return { name: canon, home: target, members: scan.members };
+    const disabled = quarantineImportedProfile(target, canon);
+    return { name: canon, home: target, members: scan.members, disabled };
   } catch (err) {
     staging.discard();
     throw err;
