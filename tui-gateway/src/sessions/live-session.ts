@@ -10,11 +10,9 @@ import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/ty
 import type {
   AgentEvent,
   Inflight,
-  MessageOutcome,
   MethodResult,
   QueuedPrompt,
   SessionInfo,
-  StoredMessage,
   WireEvent,
 } from '@hermes/core/protocol';
 import type { MessageRecord, SessionRecord } from '@hermes/core/state/types';
@@ -22,6 +20,8 @@ import type { ClarifyCallback } from '@hermes/core/tools/types';
 import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
+import { toStoredMessage } from './stored-message.js';
+import { TurnStartError, turnErrorPayload } from './turn-errors.js';
 import { OpenRequests } from './open-requests.js';
 import { PromptQueue, type PromptQueueStore } from './prompt-queue.js';
 import { ReplayRing, type RingBudget } from './replay-ring.js';
@@ -67,45 +67,10 @@ export interface LiveSessionOptions {
   now?: () => number;
 }
 
+export { toStoredMessage } from './stored-message.js';
+
 /** Default number of stored messages in an attach snapshot. */
 export const DEFAULT_HISTORY_WINDOW = 200;
-
-/** Converts a stored record to the wire shape (system messages are dropped by callers). */
-export function toStoredMessage(r: MessageRecord): StoredMessage {
-  let toolCalls: StoredMessage['tool_calls'];
-  if (r.tool_calls) {
-    try {
-      const parsed = JSON.parse(r.tool_calls) as Array<{
-        id: string;
-        function: { name: string; arguments: string };
-      }>;
-      toolCalls = parsed.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
-    } catch {
-      toolCalls = undefined;
-    }
-  }
-  return {
-    id: r.id,
-    role: r.role as StoredMessage['role'],
-    content: r.content,
-    ...(toolCalls ? { tool_calls: toolCalls } : {}),
-    tool_call_id: r.tool_call_id,
-    tool_name: r.tool_name,
-    timestamp: r.timestamp,
-    status: r.status,
-    ...outcomeOf(r.outcome),
-  };
-}
-
-function outcomeOf(json: string | null | undefined): { outcome?: MessageOutcome } {
-  if (!json) return {};
-  try {
-    const v: unknown = JSON.parse(json);
-    return v && typeof v === 'object' && !Array.isArray(v) ? { outcome: v as MessageOutcome } : {};
-  } catch {
-    return {};
-  }
-}
 
 /** One live session. */
 export class LiveSession {
@@ -214,7 +179,13 @@ export class LiveSession {
     const controller = new AbortController();
     this.current = { promptId: 'compact', controller };
     this.lastProgress = this.now();
-    const run = this.agent.compact(focus, controller.signal);
+    let run: Promise<CompressionOutcome | undefined>;
+    try {
+      run = this.agent.compact(focus, controller.signal);
+    } catch (err) {
+      this.current = undefined; // e.g. the new config cannot build a model client: not busy
+      throw err;
+    }
     this.runner = run
       .then(
         () => undefined,
@@ -224,8 +195,7 @@ export class LiveSession {
         this.current = undefined;
         this.runner = undefined;
         this.emit('session.info', { session: this.info() }); // clients learn it is idle again
-        if (this.queue.hasRunnable)
-          this.runner = this.drainQueue(true).finally(() => (this.runner = undefined));
+        if (this.queue.hasRunnable) this.startRunner(true);
       });
     return run;
   }
@@ -254,7 +224,13 @@ export class LiveSession {
 
   /** Session metadata for clients. */
   info(): SessionInfo {
-    const r = this.opts.store.getSession(this.id);
+    let r: SessionRecord | undefined;
+    try {
+      r = this.opts.store.getSession(this.id);
+    } catch (err) {
+      // sent with every session.info event: a failing read must not break the caller's path
+      this.opts.log?.(`session ${this.id}: cannot read its record: ${(err as Error).message}`);
+    }
     return {
       id: this.id,
       profile: this.profile,
@@ -365,39 +341,68 @@ export class LiveSession {
     const wasBusy = this.busy || this.queue.hasRunnable;
     this.queue.add(prompt, wasBusy);
     if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
-    if (!this.runner) this.runner = this.drainQueue().finally(() => (this.runner = undefined));
+    this.startRunner();
     return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
   }
 
-  /** @param announced the first prompt was listed in `prompt.queued` (it waited): re-list on start. */
+  /**
+   * Runs the runnable prompts one after the other. Never rejects: a failure outside a turn
+   * (bookkeeping) is logged, and every turn ends with `turn.end` (runPrompt).
+   * @param announced the first prompt was listed in `prompt.queued` (it waited): re-list on start.
+   */
   private async drainQueue(announced = false): Promise<void> {
-    let first = !announced;
-    for (let prompt = this.queue.takeNext(); prompt; prompt = this.queue.takeNext()) {
-      // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
-      if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
-      first = false;
-      const controller = new AbortController();
-      this.current = { promptId: prompt.prompt_id, controller };
-      this.lastProgress = this.now();
-      this.opts.store.setSessionState(this.id, 'running');
+    try {
+      let first = !announced;
+      for (let prompt = this.queue.takeNext(); prompt; prompt = this.queue.takeNext()) {
+        // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
+        if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
+        first = false;
+        await this.runPrompt(prompt);
+      }
+      if (this.clients.size === 0) this.opts.onIdle?.(this);
+    } catch (err) {
+      this.opts.log?.(`session ${this.id}: running its queue failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Starts `drainQueue` unless it runs; `runner` is cleared when it is done. */
+  private startRunner(announced = false): void {
+    if (this.runner) return;
+    this.runner = this.drainQueue(announced).finally(() => (this.runner = undefined));
+  }
+
+  /**
+   * Runs one prompt as a turn: `turn.start`, the agent's events, `turn.end`. Every failure — the
+   * session state cannot be stored (disk full, damaged database), the agent cannot be built
+   * (broken config), the turn throws — ends the turn the same way: an `error` event naming the
+   * cause (`kind` `storage` / `config` when known), `turn.end` with status `error`, the session
+   * idle again for the next prompt.
+   */
+  private async runPrompt(prompt: QueuedPrompt): Promise<void> {
+    const controller = new AbortController();
+    this.current = { promptId: prompt.prompt_id, controller };
+    this.lastProgress = this.now();
+    let status = 'error';
+    try {
       this.emit('turn.start', {
         prompt_id: prompt.prompt_id,
         text: prompt.text,
         ...(prompt.by ? { by: prompt.by } : {}),
       });
-      let status = 'error';
       try {
-        const r = await this.agent.runTurn(prompt.text, controller.signal);
-        status = r.status;
+        this.opts.store.setSessionState(this.id, 'running'); // crash recovery relies on it
       } catch (err) {
-        this.emit('error', { message: (err as Error).message });
-      } finally {
-        this.current = undefined;
-        this.setState(status === 'interrupted' ? 'interrupted' : 'idle');
-        this.emit('turn.end', { prompt_id: prompt.prompt_id, status });
+        throw new TurnStartError(err);
       }
+      const r = await this.agent.runTurn(prompt.text, controller.signal);
+      status = r.status;
+    } catch (err) {
+      this.emit('error', turnErrorPayload(err));
+    } finally {
+      this.current = undefined;
+      this.setState(status === 'interrupted' ? 'interrupted' : 'idle');
+      this.emit('turn.end', { prompt_id: prompt.prompt_id, status });
     }
-    if (this.clients.size === 0) this.opts.onIdle?.(this);
   }
 
   /**
@@ -451,7 +456,7 @@ export class LiveSession {
     const n = this.queue.release();
     if (n === 0) return 0;
     this.emit('prompt.queued', { queued: this.queue.list() });
-    if (!this.runner) this.runner = this.drainQueue(true).finally(() => (this.runner = undefined));
+    this.startRunner(true);
     return n;
   }
 

@@ -121,7 +121,10 @@ export class ProfileRuntime {
   /** Starts the MCP servers when the config names any (called when the profile is first used). */
   warmUp(log?: (line: string) => void): void {
     const servers = (this.config as { mcp_servers?: Record<string, unknown> }).mcp_servers;
-    if (servers && Object.keys(servers).length > 0) void this.mcp(log);
+    if (servers && Object.keys(servers).length > 0)
+      this.mcp(log).catch((err: unknown) =>
+        log?.(`profile ${this.name}: MCP servers failed to start: ${(err as Error).message}`),
+      );
   }
 
   /**

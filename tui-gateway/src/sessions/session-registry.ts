@@ -415,6 +415,15 @@ export class SessionRegistry {
     return n;
   }
 
+  /** Stores a session's state during a drain; a failure (disk full) is logged, the drain goes on. */
+  private storeState(live: LiveSession, state: string): void {
+    try {
+      this.profile(live.profile).db.setSessionState(live.id, state);
+    } catch (err) {
+      this.opts.log?.(`shutdown: session ${live.id}: cannot store state ${state}: ${(err as Error).message}`);
+    }
+  }
+
   /**
    * Graceful shutdown (issue 3 "Liveness, shutdown, restart"): refuse new prompts, mark running
    * sessions `resume_pending` before waiting, hold the queued prompts (kept stored, shown held
@@ -427,7 +436,7 @@ export class SessionRegistry {
     this.draining = true;
     const entries = [...this.live.values()];
     const busy = entries.filter((e) => e.live.busy);
-    for (const e of busy) this.profile(e.live.profile).db.setSessionState(e.live.id, 'resume_pending');
+    for (const e of busy) this.storeState(e.live, 'resume_pending');
     for (const e of entries) e.live.holdQueue();
     const { clean, interrupted } = await drainTurns(
       busy.map((e) => e.live),
@@ -441,7 +450,7 @@ export class SessionRegistry {
     // continues them with gateway.auto_continue); the turns that ended by themselves are idle
     for (const e of busy) {
       if (interrupted.includes(e.live.id) || e.live.busy) continue;
-      this.profile(e.live.profile).db.setSessionState(e.live.id, 'idle');
+      this.storeState(e.live, 'idle');
     }
     for (const e of [...this.live.values()]) this.unload(e.live.profile, e.live.id);
     for (const p of this.profiles.values()) p.close();

@@ -1,0 +1,177 @@
+/**
+ * A live session whose stored state cannot be written (disk full, trial report #9): every turn
+ * still ends with `error` + `turn.end`, the session is idle again, nothing rejects unhandled.
+ */
+import { describe, expect, it } from 'vitest';
+import type { WireEvent } from '@hermes/core/protocol';
+import { SessionDBError } from '@hermes/core/state/errors';
+import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state/types';
+import type { Connection } from '../rpc/types.js';
+import { LiveSession, type SessionAgent, type SessionStore } from './live-session.js';
+import { RingBudget } from './replay-ring.js';
+
+const FULL = 'database or disk is full';
+
+/** A store whose writes fail while `full` is set, like SessionDB on a full disk. */
+function fullDiskStore(): SessionStore & { full: boolean; states: string[] } {
+  const store = {
+    full: false,
+    states: [] as string[],
+    write(what: string): void {
+      if (store.full) throw new SessionDBError(`/h/state.db: ${what}: ${FULL}`, '/h/state.db', 'SQLITE_FULL');
+    },
+    getSession: (): SessionRecord | undefined => undefined,
+    getMessages: () => [],
+    setSessionState(_id: string, state: string): void {
+      store.write('setSessionState');
+      store.states.push(state);
+    },
+    moveQueuedPrompts: (): void => store.write('moveQueuedPrompts'),
+    queuePrompt: (): void => store.write('queuePrompt'),
+    unqueuePrompt: (): boolean => {
+      store.write('unqueuePrompt');
+      return true;
+    },
+    queuedPrompts: (): QueuedPromptRecord[] => [],
+  };
+  return store;
+}
+
+function client(events: WireEvent[]): Connection {
+  return {
+    id: 'c-1',
+    clientName: 'test',
+    capabilities: { approvals: true },
+    profile: 'default',
+    closed: false,
+    notify: (e) => events.push(e),
+    request: () => new Promise(() => {}),
+    onClose: () => {},
+  };
+}
+
+function session(store: SessionStore, agent: SessionAgent, log: string[] = []): LiveSession {
+  return new LiveSession({
+    id: 's1',
+    profile: 'default',
+    store,
+    createAgent: () => agent,
+    approvalTimeoutS: 300,
+    budget: new RingBudget(),
+    epoch: 'e',
+    log: (l) => log.push(l),
+  });
+}
+
+const turnEvents = (events: WireEvent[]): Array<[string, unknown]> =>
+  events
+    .filter((e) => ['turn.start', 'error', 'turn.end'].includes(e.type))
+    .map((e) => [e.type, e.type === 'turn.end' ? e.payload.status : e.payload.kind]);
+
+describe('LiveSession on a full disk', () => {
+  it('a turn whose state cannot be stored ends with error + turn.end, and the next prompt runs', async () => {
+    const store = fullDiskStore();
+    const ran: string[] = [];
+    const live = session(store, {
+      runTurn: async (text) => {
+        ran.push(text);
+        return { status: 'complete', text: 'ok' };
+      },
+    });
+    const events: WireEvent[] = [];
+    live.attach(client(events));
+
+    store.full = true;
+    expect(live.submit('one').status).toBe('started');
+    await live.idle();
+    expect(turnEvents(events)).toEqual([
+      ['turn.start', undefined],
+      ['error', 'storage'],
+      ['turn.end', 'error'],
+    ]);
+    const error = events.find((e) => e.type === 'error')!;
+    expect(String(error.payload.message)).toMatch(/^the turn could not start: .*database or disk is full/);
+    expect(ran).toEqual([]); // not run: it could not even be recorded
+    expect(live.busy).toBe(false);
+
+    // space freed: the next prompt starts at once (the session is not stuck busy) and runs
+    store.full = false;
+    events.length = 0;
+    expect(live.submit('two').status).toBe('started');
+    await live.idle();
+    expect(ran).toEqual(['two']);
+    expect(turnEvents(events)).toEqual([
+      ['turn.start', undefined],
+      ['turn.end', 'complete'],
+    ]);
+    expect(store.states).toEqual(['running', 'idle']);
+  });
+
+  it('a queued prompt behind a failing turn is answered too', async () => {
+    const store = fullDiskStore();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const live = session(store, {
+      runTurn: async () => {
+        await gate;
+        throw new SessionDBError(`/h/state.db: updateMessage: ${FULL}`, '/h/state.db', 'SQLITE_FULL');
+      },
+    });
+    const events: WireEvent[] = [];
+    live.attach(client(events));
+    expect(live.submit('one').status).toBe('started');
+    store.full = true; // the disk fills during the turn
+    expect(live.submit('two').status).toBe('queued');
+    release();
+    await live.idle();
+    expect(turnEvents(events)).toEqual([
+      ['turn.start', undefined],
+      ['error', 'storage'],
+      ['turn.end', 'error'],
+      ['turn.start', undefined],
+      ['error', 'storage'],
+      ['turn.end', 'error'],
+    ]);
+    expect(live.busy).toBe(false);
+    expect(live.queued()).toEqual([]);
+  });
+
+  it('an agent that cannot be built fails the turn, not the session', async () => {
+    const store = fullDiskStore();
+    const live = new LiveSession({
+      id: 's1',
+      profile: 'default',
+      store,
+      createAgent: () => {
+        throw new Error('no model client: model.default is not set');
+      },
+      approvalTimeoutS: 300,
+      budget: new RingBudget(),
+      epoch: 'e',
+    });
+    const events: WireEvent[] = [];
+    live.attach(client(events));
+    live.submit('one');
+    await live.idle();
+    expect(turnEvents(events)).toEqual([
+      ['turn.start', undefined],
+      ['error', undefined],
+      ['turn.end', 'error'],
+    ]);
+    expect(live.busy).toBe(false);
+  });
+
+  it('/compact that fails before it starts leaves the session idle', async () => {
+    const store = fullDiskStore();
+    const live = session(store, {
+      runTurn: async () => ({ status: 'complete', text: '' }),
+      compact: () => {
+        throw new Error('cannot build a model client');
+      },
+    });
+    await expect(live.compact()).rejects.toThrow('cannot build a model client');
+    expect(live.busy).toBe(false);
+    expect(live.submit('next').status).toBe('started');
+    await live.idle();
+  });
+});
