@@ -68,4 +68,17 @@ describe('webhook signatures (HMAC-SHA256 over "<ts>.<body>")', () => {
     expect(v.verify(h[TIMESTAMP_HEADER], h[SIGNATURE_HEADER], body)).toBe(true);
     expect(v.verify(h[TIMESTAMP_HEADER], h[SIGNATURE_HEADER], body)).toBe('replayed');
   });
+
+  it('refuses a replay whose signature header is padded (spaces, NBSP) as the same request', () => {
+    const h = signedHeaders(SECRET, body.toString(), T);
+    const v = new SignatureVerifier(SECRET, () => T);
+    expect(v.verify(h[TIMESTAMP_HEADER], h[SIGNATURE_HEADER], body)).toBe(true);
+    for (const padded of [
+      `${h[SIGNATURE_HEADER]}\u00a0`,
+      ` ${h[SIGNATURE_HEADER]}`,
+      `${h[SIGNATURE_HEADER]}\u00a0\u00a0`,
+    ]) {
+      expect(v.verify(h[TIMESTAMP_HEADER], padded, body), JSON.stringify(padded)).toBe('replayed');
+    }
+  });
 });
