@@ -64,6 +64,8 @@ describe('config.yaml', () => {
     const backups = readdirSync(home.dir).filter((f) => f.startsWith('config.yaml.bak-v0-'));
     expect(backups).toHaveLength(1);
     expect(readFileSync(join(home.dir, backups[0]!), 'utf8')).toContain('model: gpt-4o');
+    expect(statSync(join(home.dir, backups[0]!)).mode & 0o777).toBe(0o600);
+    expect(statSync(home.configFile).mode & 0o777).toBe(0o600);
     const migrated = readFileSync(home.configFile, 'utf8');
     expect(migrated).toContain('# my settings');
     expect(migrated).toContain(`_config_version: ${CONFIG_VERSION}`);
@@ -98,6 +100,17 @@ describe('.env secrets', () => {
     expect(lookupSecret(loadSecrets(home), 'OPENAI_API_KEY', {})).toBe('sk-test 123');
     expect(lookupSecret({}, 'X', { X: 'from-env' })).toBe('from-env');
     expect(existsSync(home.envFile)).toBe(true);
+  });
+
+  it('keeps the other lines byte for byte, even in another encoding; a new value is UTF-8', () => {
+    const home = freshHome();
+    const latin1Line = Buffer.from('# caf\xe9 notes, not UTF-8\nOLD=1\n', 'latin1');
+    writeFileSync(home.envFile, latin1Line, { mode: 0o600 });
+    setSecret(home, 'NEW_KEY', 'naïve');
+    const bytes = readFileSync(home.envFile);
+    expect(bytes.subarray(0, latin1Line.length).equals(latin1Line)).toBe(true);
+    expect(bytes.subarray(latin1Line.length).toString('utf8')).toBe('NEW_KEY="naïve"\n');
+    expect(loadSecrets(home).NEW_KEY).toBe('naïve');
   });
 });
 

@@ -8,16 +8,16 @@
  *   (`config.yaml.bak-v<old>-<ms>`).
  * - Keys the schema does not know are kept, and reported as `ConfigWarning`s by
  *   `loadConfigWithWarnings` (with a "did you mean" for a near-miss); see unknown-keys.ts.
- * - `setConfigValue` edits one dotted key through the YAML document API, so comments and unknown
- *   keys survive, validates the result and writes atomically.
+ * - `setConfigValue` / `unsetConfigValue` edit one dotted key through the YAML document API, so
+ *   comments and unknown keys survive, validate the result and write atomically.
  */
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { Document, isMap, parseDocument } from 'yaml';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_VERSION, ConfigSchema, type HermesConfig } from './schema.js';
-import { findUnknownKeys } from './unknown-keys.js';
+import { findUnknownKeys, type UnknownKey } from './unknown-keys.js';
 
 /** A key of `config.yaml` that Hermes does not use (kept in the file and in the config). */
 export interface ConfigWarning {
@@ -108,7 +108,9 @@ export function loadConfigWithWarnings(home: HermesHome): {
   // Validate the (migrated) result before touching anything on disk.
   const config = validate(file, data);
   if (migrate) {
-    copyFileSync(file, `${file}.bak-v${version}-${Date.now()}`);
+    const backup = `${file}.bak-v${version}-${Date.now()}`;
+    copyFileSync(file, backup);
+    chmodSync(backup, 0o600); // as private as the config it backs up is written
     writeFileAtomic(file, doc.toString(), 0o600);
   }
   return { config, warnings: unknownKeyWarnings(file, data) };
@@ -150,17 +152,30 @@ export function getConfigValue(config: HermesConfig, key: string): unknown {
 }
 
 /**
- * Parses a command-line value as YAML so `true`, `30`, `[a, b]` keep their types; anything that
- * does not parse stays a string.
+ * Parses a command-line value as YAML so `true`, `30`, `[a, b]` keep their types, and `null` / `~`
+ * is the YAML null (not the string "null"; removing a key is `unsetConfigValue`). An empty text
+ * and anything that does not parse stay a string.
  */
 export function parseConfigValue(text: string): unknown {
+  if (text.trim() === '') return text;
   try {
     const doc = parseDocument(text);
     if (doc.errors.length > 0) return text;
-    return doc.toJS() ?? text;
+    return doc.toJS();
   } catch {
     return text;
   }
+}
+
+/**
+ * The keys Hermes does not know that setting `key` to `value` would write: `key` itself
+ * (`model.temprature`, with the suggestion `model.temperature`), a parent of it (`modle` for
+ * `modle.default`) or a key inside an object value. Keys already in the file are not looked at.
+ */
+export function unknownKeysAt(key: string, value: unknown): UnknownKey[] {
+  const doc = new Document({});
+  doc.setIn(splitKey(key), value);
+  return findUnknownKeys(doc.toJS(), ConfigSchema);
 }
 
 /**
@@ -178,4 +193,29 @@ export function setConfigValue(home: HermesHome, key: string, value: unknown): H
   home.ensure();
   writeFileAtomic(file, doc.toString(), 0o600);
   return config;
+}
+
+/**
+ * Removes one dotted key from `config.yaml`, keeping comments and every other key; a parent
+ * mapping left empty by the removal goes too (`modle.default` takes `modle:` with it when that
+ * was its only key). The effective value falls back to the default.
+ * @returns whether the key was in the file (false: nothing written).
+ * @throws ConfigError when the result would be invalid (the file is left as it was).
+ */
+export function unsetConfigValue(home: HermesHome, key: string): boolean {
+  const file = home.configFile;
+  const path = splitKey(key);
+  if (!existsSync(file)) return false;
+  loadConfig(home); // migrate first; refuses a broken file before editing it
+  const doc = parseFile(file);
+  if (!doc.hasIn(path)) return false;
+  doc.deleteIn(path);
+  for (let depth = path.length - 1; depth > 0; depth--) {
+    const parent = doc.getIn(path.slice(0, depth), true);
+    if (!isMap(parent) || parent.items.length > 0) break;
+    doc.deleteIn(path.slice(0, depth));
+  }
+  validate(file, doc.toJS());
+  writeFileAtomic(file, doc.toString(), 0o600);
+  return true;
 }

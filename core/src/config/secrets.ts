@@ -53,10 +53,13 @@ function quote(value: string): string {
 export function setSecret(home: HermesHome, name: string, value: string | undefined): void {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid secret name "${name}"`);
   const file = home.envFile;
-  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+  // the other lines are kept byte for byte (latin1 maps each byte to one char and back), so a
+  // line in another encoding is never turned into U+FFFD; only the new line is encoded as UTF-8
+  const lines = existsSync(file) ? readFileSync(file, 'latin1').split('\n') : [];
   const re = new RegExp(`^\\s*(export\\s+)?${name}\\s*=`);
   const kept = lines.filter((l) => !re.test(l));
   while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  if (value !== undefined) kept.push(`${name}=${quote(value)}`);
-  writeFileAtomic(file, kept.join('\n') + '\n', 0o600);
+  const parts = kept.map((l) => Buffer.from(`${l}\n`, 'latin1'));
+  if (value !== undefined) parts.push(Buffer.from(`${name}=${quote(value)}\n`, 'utf8'));
+  writeFileAtomic(file, Buffer.concat(parts), 0o600);
 }

@@ -206,6 +206,7 @@ describe('importProfile', () => {
     expect(existsSync(join(r.home.dir, 'config.yaml'))).toBe(true);
     for (const f of ['.env', 'auth.json', 'state.db']) expect(existsSync(join(r.home.dir, f)), f).toBe(false);
     expect(statSync(join(r.home.dir, 'suid')).mode & 0o7777).toBe(0o755);
+    expect(statSync(r.home.dir).mode & 0o777).toBe(0o700);
   });
 
   it('switches off what an archive could run: cron jobs paused, loosened approvals reset, MCP off, hooks aside', () => {

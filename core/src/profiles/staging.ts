@@ -43,6 +43,8 @@ export function createStaging(target: HermesHome, purpose = 'staging'): Staging 
         throw new ProfileError('EEXIST', `profile "${target.profile}" already exists (${target.dir})`);
       }
       renameSync(from, target.dir);
+      // a profile folder is private whatever the archive said about its top folder
+      chmodSync(target.dir, 0o700);
       if (from !== dir) rmSync(dir, { recursive: true, force: true });
     },
     discard() {
