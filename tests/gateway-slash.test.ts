@@ -1,7 +1,8 @@
 /**
  * Daemon slash commands across real processes: `/<skill>` loads the skill body as the user
  * message (issue 8 "Skills"), `/rollback` restores files from a checkpoint (issue 8
- * "Checkpoints"), `/mcp` reports the profile's servers. Run `npm run build` first.
+ * "Checkpoints"), `/mcp` reports the profile's servers, `/tools` the tools offered. Run `npm run build`
+ * first.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,18 @@ describe('daemon slash commands', () => {
     const { session } = await client.c.call('session.create', { cwd: root });
     const r = await client.c.call('slash.exec', { session_id: session.id, command: '/mcp' });
     expect(r.output).toMatch(/No MCP servers configured/);
+  });
+
+  it('/tools lists the tools a turn offers, and /help names it', async () => {
+    const { client, root } = gw;
+    const { session } = await client.c.call('session.create', { cwd: root });
+    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/tools' });
+    expect(r.handled).toBe(true);
+    expect(r.output).toMatch(/^\d+ tools:/);
+    expect(r.output).toMatch(/^ {2}terminal +\S/m);
+    expect(r.output).toMatch(/^ {2}read_file +\S/m);
+    const help = await client.c.call('slash.exec', { session_id: session.id, command: '/help' });
+    expect(help.output).toMatch(/^ {2}\/tools +tools the model can use/m);
   });
 
   it('session.create names a bad cwd or an over-long title as invalid params', async () => {

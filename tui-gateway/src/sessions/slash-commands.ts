@@ -5,6 +5,7 @@
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
 import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
+import { availableTools } from '@hermes/core/tools/registry';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -14,6 +15,7 @@ const HELP = `Commands handled by the daemon:
   /mcp [list | reload]  MCP servers of this profile and their state
   /SKILL-NAME [TEXT]  load a saved skill (see skills_list) and run it with TEXT
   /queue [run | drop]  prompts waiting in this session's queue; run the held ones; discard them all
+  /tools        tools the model can use in this session
   /title TEXT   rename this session
   /usage        token usage of this session
   /status       session state, clients attached, model
@@ -86,6 +88,21 @@ function queueCommand(sessions: SessionRegistry, conn: Connection, sessionId: st
   }
 }
 
+/**
+ * `/tools`: the tools a turn of this profile offers the model (built-ins that can work here, plus
+ * the tools of its ready MCP servers), one line each with the first sentence of its description.
+ */
+function toolsCommand(profile: ReturnType<SessionRegistry['profile']>): string {
+  const tools = availableTools(profile.tools(), { config: profile.config, secrets: profile.secrets });
+  if (tools.length === 0) return 'No tools are available.';
+  const w = Math.max(...tools.map((t) => t.name.length)) + 2;
+  const line = (t: { name: string; description: string }): string => {
+    const first = (t.description.split(/(?<=\.)\s|\n/)[0] ?? '').trim();
+    return `  ${t.name.padEnd(w)}${first.length > 100 ? `${first.slice(0, 99)}…` : first}`;
+  };
+  return [`${tools.length} tools:`, ...tools.map(line)].join('\n');
+}
+
 /** Runs one slash command for a session. Unknown commands answer `handled: false`. */
 export function runSlashCommand(
   sessions: SessionRegistry,
@@ -120,6 +137,8 @@ export function runSlashCommand(
     }
     case 'queue':
       return { output: queueCommand(sessions, conn, sessionId, arg), handled: true };
+    case 'tools':
+      return { output: toolsCommand(profile), handled: true };
     case 'usage': {
       const total = record.prompt_tokens + record.completion_tokens;
       return {

@@ -76,7 +76,7 @@ describe('App', () => {
     client.event(wire('message.delta', 3, { text: 'Hi! Let me ' }));
     client.event(wire('message.delta', 4, { text: 'look.' }));
     await r.waitFor('Hi! Let me look.');
-    expect(r.text()).toContain('◆ thinking');
+    expect(r.text()).toContain('◆ responding');
     client.event(wire('tool.start', 5, { tool_id: 't1', name: 'terminal', args: { command: 'ls' } }));
     await r.waitFor('⋯ Running ls');
     client.event(wire('tool.complete', 6, { tool_id: 't1', ok: true, summary: '3 files', duration_ms: 40 }));
@@ -180,9 +180,11 @@ describe('App', () => {
     );
     await r.press('/help', keys.enter);
     await r.waitFor('/sessions');
+    // the daemon is asked for its commands too
+    expect(client.callsTo('slash.exec')).toEqual([{ session_id: 's1', command: '/help' }]);
     await r.press('/status', keys.enter);
     await r.waitFor('daemon ran /status');
-    expect(client.callsTo('slash.exec')).toEqual([{ session_id: 's1', command: '/status' }]);
+    expect(client.callsTo('slash.exec').at(-1)).toEqual({ session_id: 's1', command: '/status' });
     await r.press('/copy', keys.enter);
     await waitFor(() => raw.length === 1);
     expect(raw[0]).toContain(Buffer.from('copy me').toString('base64'));

@@ -5,7 +5,7 @@
 import type { SessionInfo } from '@hermes/core/protocol';
 import { osc52 } from '../commands/osc52.js';
 import { parseInput } from '../commands/parse.js';
-import { COMMANDS } from '../commands/table.js';
+import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
 import type { PickerItem } from '../components/Picker.js';
 import { errorText, type SessionController } from './controller.js';
@@ -23,28 +23,6 @@ export interface SlashUi {
 /** Messages `/history` prints by default, and at most. */
 export const HISTORY_DEFAULT = 50;
 export const HISTORY_MAX = 500;
-
-/** The keys, for /help. */
-export const KEY_HELP = [
-  'Enter send · Shift+Enter / Alt+Enter / \\+Enter / Ctrl+J newline · ↑/↓ history',
-  'Esc or Ctrl+C interrupt a turn · Ctrl+C twice on an empty composer or Ctrl+D exit (the turn keeps running)',
-  'Ctrl+O tool details · Ctrl+G edit the message in $EDITOR · Tab completes a /command',
-];
-
-/** Help text: commands and keys. */
-export function helpText(): string {
-  const w = Math.max(...COMMANDS.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0))) + 2;
-  const lines = COMMANDS.map(
-    (c) => `  /${`${c.name}${c.args ? ` ${c.args}` : ''}`.padEnd(w)} ${c.description}`,
-  );
-  return [
-    'Commands:',
-    ...lines,
-    'Keys:',
-    ...KEY_HELP.map((k) => `  ${k}`),
-    'Other /commands go to the daemon.',
-  ].join('\n');
-}
 
 /** Picker rows for sessions: title, age, preview, message count. */
 export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerItem[] {
@@ -70,7 +48,7 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
   try {
     switch (command.name) {
       case 'help':
-        return ctl.notice(helpText());
+        return ctl.notice(helpText(await daemonHelp(ctl)));
       case 'new':
         return await ctl.newSession();
       case 'sessions': {
@@ -127,6 +105,18 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
     }
   } catch (err) {
     ctl.notice(`/${command.name}: ${errorText(err)}`, 'error');
+  }
+}
+
+/** The daemon's `/help` answer (its commands), or null when it cannot be asked now. */
+async function daemonHelp(ctl: SessionController): Promise<string | null> {
+  const sessionId = ctl.state.sessionId;
+  if (!sessionId || ctl.state.connection !== 'connected') return null;
+  try {
+    const r = await ctl.client.call('slash.exec', { session_id: sessionId, command: '/help' });
+    return r.handled ? r.output : null;
+  } catch {
+    return null;
   }
 }
 

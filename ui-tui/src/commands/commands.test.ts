@@ -21,6 +21,8 @@ describe('command table', () => {
       'detach',
       'quit',
       'copy',
+      'queue',
+      'tools',
     ]) {
       expect(names).toContain(n);
     }
@@ -64,6 +66,7 @@ describe('completeCommands', () => {
       'status',
       'resume',
       'usage',
+      'tools',
       'history',
     ]);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);

@@ -49,6 +49,13 @@ export const COMMANDS: readonly SlashCommand[] = [
     run: 'daemon',
   },
   { name: 'mcp', args: 'list|reload', description: 'MCP servers of this profile', run: 'daemon' },
+  { name: 'tools', description: 'Tools this session can use', run: 'daemon' },
+  {
+    name: 'queue',
+    args: 'run|drop',
+    description: 'Prompts waiting for the running turn; run the held ones, or discard them all',
+    run: 'daemon',
+  },
   { name: 'status', description: 'Session state, clients attached, model', run: 'daemon' },
   {
     name: 'history',
