@@ -63,6 +63,10 @@ export class SessionController {
   /** The start in progress (connect, then the first attach or the setup card). */
   private starting: Promise<void> | null = null;
   private readonly setup: ModelSetupFlow;
+  /** The session this TUI had open in each profile it left (`/profile` brings it back). */
+  private readonly sessionByProfile = new Map<string, string>();
+  /** The session open before `/detach` (named in the exit hint). */
+  private lastSession: SessionController['exitSession'] = null;
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
@@ -229,12 +233,41 @@ export class SessionController {
     this.notice(`New session${id ? ` ${id}` : ''}. The previous one stays in /sessions.`);
   }
 
-  /** Switches profile inside the same daemon, then opens that profile's latest session. */
+  /**
+   * Switches profile inside the same daemon, then opens the session this TUI last had open in
+   * that profile (the profile's latest one the first time). The status bar's model is the new
+   * profile's from then on.
+   */
   async switchProfile(profile: string): Promise<void> {
+    const { profile: from, sessionId } = this.state;
+    if (from && sessionId) this.sessionByProfile.set(from, sessionId);
     this.dropAllWaiting();
     await this.client.switchProfile(profile);
+    this.dispatch({ type: 'model', model: null });
+    void this.refreshModel();
     this.notice(`Profile: ${profile}`);
+    const back = this.sessionByProfile.get(profile);
+    if (back) {
+      try {
+        await this.setup.openOrSetup({ mode: 'session', session: back }, true);
+        return;
+      } catch {
+        this.sessionByProfile.delete(profile); // gone meanwhile (deleted): the latest one then
+      }
+    }
     await this.openOrSetup({ mode: 'continue' }, true);
+  }
+
+  /**
+   * The session to name when the TUI exits (kept after `/detach`): id, title, profile, and
+   * whether a turn is running. Null when none was ever opened.
+   */
+  get exitSession(): { id: string; title: string | null; profile: string; busy: boolean } | null {
+    const s = this.state;
+    if (s.sessionId && s.profile) {
+      return { id: s.sessionId, title: s.session?.title ?? null, profile: s.profile, busy: s.busy };
+    }
+    return this.lastSession;
   }
 
   /**
@@ -276,6 +309,7 @@ export class SessionController {
 
   /** Detaches from the session (it keeps running in the daemon). */
   async detach(): Promise<void> {
+    this.lastSession = this.exitSession;
     const sessionId = this.state.sessionId;
     if (sessionId) await this.client.detach(sessionId).catch(() => {});
     this.dispatch({ type: 'detached' });

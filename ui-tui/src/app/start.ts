@@ -6,12 +6,14 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { endpointFromDiscovery, readDiscovery } from '../client/discovery.js';
 import { GatewayClient } from '../client/gateway-client.js';
+import { cleanText } from '../util/sanitize.js';
 import { applyColorEnv } from '../components/theme.js';
 import { loadMarkdown } from '../markdown/render.js';
 import { DaemonNotRunningError, historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
 import { SessionController, type StartTarget } from './controller.js';
+import { exitHint } from './exit-hint.js';
 import { editExternally, terminalHandover } from './external-editor.js';
 
 /**
@@ -56,7 +58,9 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   });
   const history = new InputHistory();
   let historyFile: string | null = null;
+  let startProfile: string | null = null;
   client.on('connected', (init) => {
+    startProfile ??= init.profile;
     const path = historyPath(opts.root, init.profile);
     if (path === historyFile) return;
     historyFile = path;
@@ -84,7 +88,6 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
       onSubmitted: (text: string) => {
         if (historyFile) void appendHistory(historyFile, text).catch(() => {});
       },
-      writeRaw: (d: string) => stdout.write(d),
       editExternally: (text: string) => editExternally(text, { terminal: handover }),
     }),
     {
@@ -104,6 +107,8 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   } finally {
     if (opts.altScreen) write('\u001b[?1049l');
     write('\u001b[?2004l');
+    const hint = exitHint(controller.exitSession, startProfile);
+    if (hint) write(`${cleanText(hint)}\n`);
     controller.dispose();
     client.close();
   }
