@@ -4,9 +4,10 @@
  * status bar. Keys: Esc or Ctrl+C during a turn interrupt it; Ctrl+C twice on an empty composer
  * or Ctrl+D exit; exiting never stops a running turn (the daemon keeps it).
  */
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ApprovalCard } from '../components/ApprovalCard.js';
+import { BoundedColumn, ClippedTail } from '../components/BoundedColumn.js';
 import { ClarifyPrompt } from '../components/ClarifyPrompt.js';
 import { Composer } from '../components/Composer.js';
 import { useColumns, useNow, useRows } from '../components/hooks.js';
@@ -31,7 +32,11 @@ export interface AppProps {
   history?: InputHistory;
   /** Called with every sent input (to persist the history). */
   onSubmitted?: (text: string) => void;
-  /** Writes raw bytes to the terminal (OSC 52, clearing the screen); default: stdout. */
+  /**
+   * Writes raw bytes to the terminal (OSC 52, clearing the screen). Default: through Ink, which
+   * erases the live part, writes the bytes and draws the live part again at once (after a screen
+   * clear, the composer and status bar are back without waiting for a key).
+   */
   writeRaw?: (data: string) => void;
   /** Window for a second Ctrl+C to exit, ms (default 2000). */
   exitWindowMs?: number;
@@ -55,7 +60,7 @@ export function App({
   controller,
   history,
   onSubmitted,
-  writeRaw = (d) => process.stdout.write(d),
+  writeRaw,
   exitWindowMs = 2000,
   onExit,
   editExternally,
@@ -65,6 +70,7 @@ export function App({
   const store = controller.store;
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
   const app = useApp();
+  const { write: inkWrite } = useStdout();
   const exit = useCallback(() => {
     onExit?.();
     app.exit();
@@ -125,7 +131,7 @@ export function App({
 
   const ui = {
     exit,
-    writeRaw,
+    writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
   };
@@ -148,7 +154,9 @@ export function App({
     runInput(text, controller, ui).catch((e: unknown) => controller.notice(errorText(e), 'error'));
   };
 
-  const reserved = 4 + (state.tools.length > 0 ? state.tools.length + 1 : 0) + (request ? 10 : 0);
+  // a first guess of the rows left for the stream (BoundedColumn enforces the limit)
+  const reserved =
+    5 + state.queued.length + (state.tools.length > 0 ? state.tools.length + 1 : 0) + (request ? 10 : 0);
   const streamLines = Math.max(3, rows - reserved - 4);
 
   return (
@@ -160,97 +168,102 @@ export function App({
         width={width}
         toolDetails={toolDetails}
       />
-      <Box flexDirection="column" width={width}>
+      {/* the live part stays shorter than the terminal (see BoundedColumn): the stream gives way */}
+      <BoundedColumn maxHeight={rows - 1} width={width}>
         {state.streaming ? (
-          <StreamingMessage
-            text={state.streaming.text}
-            reasoning={state.streaming.reasoning}
-            width={width}
-            maxLines={streamLines}
-          />
-        ) : null}
-        {state.tools.length > 0 ? (
-          <Box flexDirection="column" marginTop={state.streaming ? 0 : 1}>
-            {state.tools.map((t) => (
-              <ToolLine key={t.toolId} tool={t} now={now} width={width} expanded={toolDetails} />
-            ))}
-          </Box>
-        ) : null}
-        {request?.kind === 'approval' ? (
-          <ApprovalCard
-            key={request.requestId}
-            params={request.params}
-            width={width}
-            waiting={state.requests.length - 1}
-            onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
-          />
-        ) : null}
-        {request?.kind === 'clarify' ? (
-          <ClarifyPrompt
-            key={request.requestId}
-            params={request.params}
-            width={width}
-            onAnswer={(answer) => controller.answerClarify(request.requestId, answer)}
-          />
-        ) : null}
-        {setup ? (
-          <ModelSetup
-            profile={setup.profile}
-            width={width}
-            onDone={(choice) => controller.completeModelSetup(choice)}
-            onSkip={() => controller.skipModelSetup()}
-            probeLocal={probeLocal}
-            probeUrl={probeUrl}
-          />
-        ) : null}
-        {picker ? (
-          <Picker
-            title={picker.title}
-            items={picker.items}
-            width={width}
-            onCancel={() => setPicker(null)}
-            onPick={(i) => {
-              setPicker(null);
-              picker.onPick(i);
-            }}
-          />
-        ) : null}
-        {exitArmed ? (
-          <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
-        ) : null}
-        <Box marginTop={1} flexDirection="column">
-          {setup ? null : (
-            <Composer
-              isActive={composerActive}
-              busy={state.busy}
+          <ClippedTail>
+            <StreamingMessage
+              text={state.streaming.text}
+              reasoning={state.streaming.reasoning}
               width={width}
-              {...(history ? { history } : {})}
-              queued={state.queued}
-              onSubmit={onSubmit}
-              onEscape={onEscape}
-              onCtrlC={onCtrlC}
-              onExit={exit}
-              onToggleDetails={() => setToolDetails((v) => !v)}
-              {...(onExternalEdit ? { onExternalEdit } : {})}
-              placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+              maxLines={streamLines}
             />
-          )}
-          <StatusBar
-            profile={state.profile}
-            model={state.session?.model || state.defaultModel}
-            contextTokens={state.usage?.contextTokens ?? null}
-            contextWindow={state.usage?.contextWindow ?? null}
-            cwd={state.session?.cwd ?? null}
-            title={state.session?.title ?? null}
-            connection={state.connection}
-            clients={state.session?.clients ?? null}
-            busy={state.busy}
-            activity={state.activity}
-            turnStartedAt={state.turnStartedAt}
-            width={width}
-          />
+          </ClippedTail>
+        ) : null}
+        <Box flexDirection="column" flexShrink={0}>
+          {state.tools.length > 0 ? (
+            <Box flexDirection="column" marginTop={state.streaming ? 0 : 1}>
+              {state.tools.map((t) => (
+                <ToolLine key={t.toolId} tool={t} now={now} width={width} expanded={toolDetails} />
+              ))}
+            </Box>
+          ) : null}
+          {request?.kind === 'approval' ? (
+            <ApprovalCard
+              key={request.requestId}
+              params={request.params}
+              width={width}
+              waiting={state.requests.length - 1}
+              onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
+            />
+          ) : null}
+          {request?.kind === 'clarify' ? (
+            <ClarifyPrompt
+              key={request.requestId}
+              params={request.params}
+              width={width}
+              onAnswer={(answer) => controller.answerClarify(request.requestId, answer)}
+            />
+          ) : null}
+          {setup ? (
+            <ModelSetup
+              profile={setup.profile}
+              width={width}
+              onDone={(choice) => controller.completeModelSetup(choice)}
+              onSkip={() => controller.skipModelSetup()}
+              probeLocal={probeLocal}
+              probeUrl={probeUrl}
+            />
+          ) : null}
+          {picker ? (
+            <Picker
+              title={picker.title}
+              items={picker.items}
+              width={width}
+              onCancel={() => setPicker(null)}
+              onPick={(i) => {
+                setPicker(null);
+                picker.onPick(i);
+              }}
+            />
+          ) : null}
+          {exitArmed ? (
+            <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
+          ) : null}
+          <Box marginTop={1} flexDirection="column">
+            {setup ? null : (
+              <Composer
+                isActive={composerActive}
+                busy={state.busy}
+                width={width}
+                {...(history ? { history } : {})}
+                queued={state.queued}
+                onSubmit={onSubmit}
+                onEscape={onEscape}
+                onCtrlC={onCtrlC}
+                onExit={exit}
+                onToggleDetails={() => setToolDetails((v) => !v)}
+                {...(onExternalEdit ? { onExternalEdit } : {})}
+                placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+              />
+            )}
+            <StatusBar
+              profile={state.profile}
+              model={state.session?.model || state.defaultModel}
+              contextTokens={state.usage?.contextTokens ?? null}
+              contextWindow={state.usage?.contextWindow ?? null}
+              cwd={state.session?.cwd ?? null}
+              title={state.session?.title ?? null}
+              connection={state.connection}
+              clients={state.session?.clients ?? null}
+              busy={state.busy}
+              activity={state.activity}
+              turnStartedAt={state.turnStartedAt}
+              width={width}
+            />
+          </Box>
         </Box>
-      </Box>
+      </BoundedColumn>
     </>
   );
 }

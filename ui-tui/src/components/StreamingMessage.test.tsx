@@ -45,6 +45,17 @@ describe('StreamingMessage', () => {
     expect(renders).toBeLessThan(20);
   });
 
+  it('a new reply replaces the old one at once, whatever the throttle', async () => {
+    const old = Array.from({ length: 20 }, (_, i) => `old ${i}`).join('\n\n');
+    const r = await renderInk(<StreamingMessage text="old" width={80} maxLines={5} throttleMs={60_000} />);
+    r.rerender(<StreamingMessage text={old} width={80} maxLines={5} throttleMs={60_000} />);
+    await r.waitFor('old 19');
+    // the next turn starts in the render where the last one ends: same component, new text
+    r.rerender(<StreamingMessage text="" width={80} maxLines={5} throttleMs={60_000} />);
+    const f = await r.waitFor('…', 2_000);
+    expect(f).not.toContain('old');
+  });
+
   it('shows the reasoning line before any text', async () => {
     const r = await renderInk(
       <StreamingMessage text="" reasoning={'Let me think\nabout files'} width={80} maxLines={5} />,

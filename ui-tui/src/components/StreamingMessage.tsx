@@ -34,7 +34,10 @@ export function StreamingMessage({
   throttleMs = 33,
   render = renderMarkdown,
 }: StreamingMessageProps): React.JSX.Element | null {
-  const shown = useThrottled(text, throttleMs);
+  const throttled = useThrottled(text, throttleMs);
+  // A new reply (the next turn starts in the same render as the last one ends) shows at once: the
+  // throttled value would still be the old reply, a screenful printed a second time.
+  const shown = text.startsWith(throttled) ? throttled : text;
   const renderer = useMemo(() => new StreamingRenderer(render), [render]);
   const tail = useMemo(
     () => (shown ? renderer.tail(shown, width - 2, Math.max(1, maxLines)) : null),
