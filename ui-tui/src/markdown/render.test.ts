@@ -64,6 +64,30 @@ describe('renderMarkdown', () => {
     expect(out).toContain('const x = "s";');
   });
 
+  it('keeps single newlines as line breaks; lists, tables and code blocks stay intact', () => {
+    chalk.level = 0;
+    const lines = Array.from({ length: 3 }, (_, i) => `Line ${i + 1}: output`).join('\n');
+    expect(renderMarkdown(lines, 60).split('\n')).toEqual([
+      'Line 1: output',
+      'Line 2: output',
+      'Line 3: output',
+    ]);
+    const plain = renderMarkdown(doc, 60);
+    expect(plain).toMatch(/\* first\n\s*\* second/);
+    expect(plain).toMatch(/│ a\s+│ b\s+│/);
+    expect(renderMarkdown('```\none\ntwo\n```', 60)).toBe('  one\n  two');
+  });
+
+  it('a bold span cut by the wrap is bold on both lines', () => {
+    chalk.level = 1;
+    const out = renderMarkdown('A long answer with some words in it, then **bold words** at the end.', 46);
+    const lines = out.split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    const second = lines.find((l) => strip(l).startsWith('words'));
+    expect(second, JSON.stringify(out)).toBeDefined();
+    expect(second!.startsWith(`${ESC}[1m`)).toBe(true);
+  });
+
   it('reflows paragraphs to the width', () => {
     chalk.level = 0;
     const out = renderMarkdown('word '.repeat(40), 30);

@@ -1,11 +1,13 @@
 /**
  * Markdown for the terminal: marked + marked-terminal, fenced code highlighted by cli-highlight
- * with ANSI-name colours, diffs coloured. The libraries are loaded on demand (`loadMarkdown`), so
+ * with ANSI-name colours, diffs coloured. A single newline is a line break, as in GFM comments
+ * and chat UIs (models write line-by-line output that way); each line carries its own styles. The libraries are loaded on demand (`loadMarkdown`), so
  * start-up does not wait for them; until then `renderMarkdown` returns the text as is.
  */
 import chalk from 'chalk';
 import type { Marked, Tokens } from 'marked';
 import { stripControls } from '../util/sanitize.js';
+import { carryStyles } from './ansi-lines.js';
 import { colorDiff } from './diff.js';
 import { codeTheme } from './highlight-theme.js';
 
@@ -67,7 +69,8 @@ export function renderCode(code: string, lang: string | undefined): string {
 }
 
 function build(l: Libs, width: number): Renderer {
-  const m = new l.Marked();
+  // single newlines stay line breaks (GFM `breaks`): models write lines of output and lists so
+  const m = new l.Marked({ breaks: true });
   const id = (s: string): string => s;
   m.use(
     l.markedTerminal(
@@ -110,7 +113,7 @@ function build(l: Libs, width: number): Renderer {
   });
   return (text) => {
     const out = m.parse(text, { async: false });
-    return out.replace(/\s+$/, '');
+    return carryStyles(out.replace(/\s+$/, ''));
   };
 }
 
