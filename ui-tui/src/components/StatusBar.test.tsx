@@ -46,8 +46,12 @@ describe('StatusBar', () => {
     expect(r.text()).toBe('work · m1 · ctx 12k/128k (10%) · ~/app · “Fix it” · ◌ reconnecting · ◇ idle');
   });
 
-  it('drops the cwd, then the title, then the model when narrow; state stays', async () => {
+  it('drops the cwd, then the title, then the context, then the model when narrow; state stays', async () => {
     const r = await renderInk(<StatusBar {...props({ width: 78 })} />);
-    expect(r.text()).toBe('work · ctx 12k/128k (10%) · ● connected · 2 clients · ◆ running tools 1m05s');
+    expect(r.text()).toBe('work · m1 · ● connected · 2 clients · ◆ running tools 1m05s');
+    // 60 columns, idle, one client: the model stays, the context counter goes first
+    r.rerender(<StatusBar {...props({ width: 60, model: 'fake-model', busy: false, clients: 1 })} />);
+    await r.waitFor('idle');
+    expect(r.text()).toBe('work · fake-model · ● connected · ◇ idle');
   });
 });

@@ -51,14 +51,15 @@ export function StatusBar(props: StatusBarProps): React.JSX.Element {
   // drop: the higher, the sooner a part goes when the line is too narrow (0: never)
   const parts: Array<{ text: string; color?: string; drop: number }> = [];
   if (props.profile) parts.push({ text: props.profile, color: theme.accent, drop: 1 });
-  if (props.model) parts.push({ text: props.model, drop: 3 });
+  // the model outlasts the context counter: which model answers matters more than how full it is
+  if (props.model) parts.push({ text: props.model, drop: 2 });
   if (props.contextTokens !== null) {
     const pct =
       props.contextWindow && props.contextWindow > 0
         ? ` (${Math.round((props.contextTokens / props.contextWindow) * 100)}%)`
         : '';
     const of = props.contextWindow ? `/${formatTokens(props.contextWindow)}` : '';
-    parts.push({ text: `ctx ${formatTokens(props.contextTokens)}${of}${pct}`, drop: 2 });
+    parts.push({ text: `ctx ${formatTokens(props.contextTokens)}${of}${pct}`, drop: 3 });
   }
   if (props.cwd) parts.push({ text: tildePath(props.cwd), drop: 5 });
   if (props.title) parts.push({ text: `“${truncate(cleanText(props.title), 30)}”`, drop: 4 });
