@@ -113,3 +113,35 @@ describe('ToolLine', () => {
     expect(r.lastFrame()).not.toContain('\u001b]52');
   });
 });
+
+describe('ToolLine: the todo list', () => {
+  const list = {
+    todos: [
+      { id: '1', content: 'Read the code', status: 'completed' },
+      { id: '2', content: 'Write the fix', status: 'in_progress' },
+      { id: '3', content: 'Run the tests', status: 'pending' },
+    ],
+    summary: { total: 3 },
+  };
+
+  it('shows the items with their status under one space-separated line', async () => {
+    const t = tool({ name: 'todo', args: { todos: [] }, summary: '1/3 done', detail: JSON.stringify(list) });
+    const r = await renderInk(<ToolLine tool={t} width={80} />);
+    expect(r.text().split('\n')).toEqual([
+      '✓ Updated todos → 1/3 done · 1.2s',
+      '  ☒ Read the code',
+      '  ◐ Write the fix',
+      '  ☐ Run the tests',
+    ]);
+  });
+
+  it('falls back to the arguments of a call that wrote the whole list', async () => {
+    const t = tool({ name: 'todo', args: { todos: list.todos }, summary: '1/3 done', durationMs: null });
+    const r = await renderInk(<ToolLine tool={t} width={80} />);
+    expect(r.text()).toContain('◐ Write the fix');
+    // a merge names only the changed items: not the list
+    r.rerender(<ToolLine tool={{ ...t, args: { todos: list.todos.slice(0, 1), merge: true } }} width={80} />);
+    await r.waitFor((f) => !f.includes('Write the fix'));
+    expect(r.text()).toBe('✓ Updated todos → 1/3 done');
+  });
+});

@@ -10,7 +10,7 @@ import { colorDiff, editDiff } from '../markdown/diff.js';
 import type { RunningToolView, ToolItem } from '../state/types.js';
 import { cleanText, formatDuration, oneLine, truncate } from './format.js';
 import { theme } from './theme.js';
-import { argsSummary, toolVerb } from './tool-format.js';
+import { argsSummary, todoList, toolVerb } from './tool-format.js';
 
 /** Props of `ToolLine`. */
 export interface ToolLineProps {
@@ -69,8 +69,10 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
     result && result !== args ? truncate(result, Math.max(0, room - argText.length - 3)) : '';
 
   const diff = editDiff(tool.name, tool.args, expanded ? 40 : COLLAPSED_DIFF_LINES);
+  const todos = finished && tool.name === 'todo' ? todoList(tool.args, tool.detail) : null;
   let details: string | null = null;
   if (diff) details = colorDiff(diff);
+  else if (todos) details = capLines(cleanText(todos), DETAIL_LINES);
   else if (expanded && finished && tool.detail) details = capLines(cleanText(tool.detail), DETAIL_LINES);
   else if (expanded && Object.keys(tool.args).length)
     details = capLines(JSON.stringify(tool.args, null, 2), DETAIL_LINES);
@@ -78,7 +80,8 @@ export function ToolLine({ tool, expanded = false, width = 80, now }: ToolLinePr
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <Text color={markColor}>{mark}</Text> <Text bold>{verb}</Text> {argText}
+        <Text color={markColor}>{mark}</Text> <Text bold>{verb}</Text>
+        {argText ? ` ${argText}` : ''}
         {reason ? <Text color={theme.muted}>{reason}</Text> : null}
         {resultText ? <Text color={theme.muted}> → {resultText}</Text> : null}
         {duration ? <Text color={theme.muted}> · {duration}</Text> : null}

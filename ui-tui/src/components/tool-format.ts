@@ -38,3 +38,32 @@ export function argsSummary(args: Record<string, unknown>, summary?: string): st
   const first = Object.entries(args).find(([, v]) => typeof v === 'string' || typeof v === 'number');
   return first ? `${first[0]}=${oneLine(String(first[1]))}` : '';
 }
+
+const TODO_MARK: Record<string, string> = { pending: '☐', in_progress: '◐', completed: '☒', cancelled: '⊘' };
+
+/**
+ * The task list a `todo` call left, one line per item with its status mark (`☐ pending`,
+ * `◐ in progress`, `☒ done`, `⊘ cancelled`): from the result (the whole list) when the daemon sent
+ * it, else from the arguments of a call that wrote the whole list. Null when neither tells.
+ */
+export function todoList(args: Record<string, unknown>, detail: string | undefined): string | null {
+  let items: unknown = undefined;
+  if (detail) {
+    try {
+      items = (JSON.parse(detail) as { todos?: unknown }).todos;
+    } catch {
+      /* a cut or foreign result: fall back to the arguments */
+    }
+  }
+  if (!Array.isArray(items) && args.merge !== true) items = args.todos;
+  if (!Array.isArray(items) || items.length === 0) return null;
+  return items
+    .map((raw) => {
+      const t = (raw ?? {}) as { content?: unknown; status?: unknown };
+      const status = typeof t.status === 'string' ? t.status : 'pending';
+      const text =
+        typeof t.content === 'string' && t.content.trim() ? oneLine(t.content) : '(no description)';
+      return `${TODO_MARK[status] ?? TODO_MARK.pending} ${text}`;
+    })
+    .join('\n');
+}
