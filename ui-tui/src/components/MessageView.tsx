@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink';
 import { renderMarkdown } from '../markdown/render.js';
 import type { TranscriptItem } from '../state/types.js';
-import { cleanText } from './format.js';
+import { cleanText, wrapWords } from './format.js';
 import { theme } from './theme.js';
 import { ToolLine } from './ToolLine.js';
 
@@ -48,7 +48,7 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
     case 'notice':
       return (
         <Text color={item.tone === 'error' ? theme.error : item.tone === 'warn' ? theme.warn : theme.muted}>
-          {cleanText(item.text)}
+          {wrapWords(cleanText(item.text), width)}
         </Text>
       );
   }

@@ -60,3 +60,44 @@ export function formatAge(ts: number, now = Date.now()): string {
   if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
   return `${Math.floor(s / 86_400)}d ago`;
 }
+
+/**
+ * Word-wraps plain text to `width` columns: breaks at spaces (no space left at a line start), a
+ * word longer than the width is cut, and a wrapped line keeps the indentation its line started
+ * with, plus `hang` more columns for the lines after the first (a hanging indent).
+ */
+export function wrapWords(text: string, width: number, hang = 0): string {
+  const w = Math.max(10, Math.floor(width));
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const indent = /^ */.exec(line)![0];
+    const words = line.slice(indent.length).split(/ +/).filter(Boolean);
+    if (words.length === 0) {
+      out.push(line.trimEnd());
+      continue;
+    }
+    let cur = indent;
+    let lead = indent; // what an empty line of this paragraph starts with
+    for (let word of words) {
+      const empty = cur.length === lead.length;
+      if (!empty && cur.length + 1 + word.length <= w) {
+        cur += ` ${word}`;
+        continue;
+      }
+      if (!empty) {
+        out.push(cur);
+        lead = indent + ' '.repeat(Math.min(hang, Math.max(0, w - indent.length - 10)));
+        cur = lead;
+      }
+      while (cur.length + word.length > w) {
+        const room = Math.max(1, w - cur.length);
+        out.push(cur + word.slice(0, room));
+        word = word.slice(room);
+        cur = lead;
+      }
+      cur += word;
+    }
+    out.push(cur);
+  }
+  return out.join('\n');
+}
