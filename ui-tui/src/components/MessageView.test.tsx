@@ -33,6 +33,11 @@ describe('wrapWords', () => {
       ].join('\n'),
     );
     expect(wrapWords('a\n\nb', 20)).toBe('a\n\nb');
+    // aligned columns stay aligned, also on a line that wraps
+    expect(wrapWords('  /new      start a session', 40)).toBe('  /new      start a session');
+    expect(wrapWords('  /new      start a new session now', 24)).toBe(
+      '  /new      start a new\n  session now',
+    );
     expect(wrapWords('x'.repeat(25), 10)).toBe(['x'.repeat(10), 'x'.repeat(10), 'x'.repeat(5)].join('\n'));
   });
 });

@@ -70,18 +70,20 @@ export function wrapWords(text: string, width: number, hang = 0): string {
   const w = Math.max(10, Math.floor(width));
   const out: string[] = [];
   for (const line of text.split('\n')) {
-    const indent = /^ */.exec(line)![0];
-    const words = line.slice(indent.length).split(/ +/).filter(Boolean);
-    if (words.length === 0) {
-      out.push(line.trimEnd());
+    if (line.length <= w) {
+      out.push(line); // fits: spacing (aligned columns) kept as it is
       continue;
     }
+    const indent = /^ */.exec(line)![0];
+    // each word with the spaces before it (kept inside a line, dropped at a break)
+    const words = [...line.slice(indent.length).matchAll(/( *)(\S+)/g)].map((m) => [m[1]!, m[2]!] as const);
     let cur = indent;
     let lead = indent; // what an empty line of this paragraph starts with
-    for (let word of words) {
+    for (const [gap, w0] of words) {
+      let word = w0;
       const empty = cur.length === lead.length;
-      if (!empty && cur.length + 1 + word.length <= w) {
-        cur += ` ${word}`;
+      if (!empty && cur.length + gap.length + word.length <= w) {
+        cur += gap + word;
         continue;
       }
       if (!empty) {
