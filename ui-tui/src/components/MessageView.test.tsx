@@ -26,7 +26,7 @@ describe('wrapWords', () => {
   it('keeps each line’s indentation, adds a hanging indent, cuts words longer than the width', () => {
     expect(wrapWords('  /setup  choose a provider and model for this profile', 24, 9)).toBe(
       [
-        '  /setup choose a',
+        '  /setup  choose a',
         '           provider and',
         '           model for',
         '           this profile',
