@@ -26,6 +26,7 @@ import { dropOldestTurns } from './overflow.js';
 import type { DelegationParent } from './subagent.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
+import { checkWithGuard, type GuardSubject } from './guard-check.js';
 import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
@@ -554,6 +555,16 @@ export class Agent {
     );
   }
 
+  /** `checkWithGuard` (guard-check.ts) with this agent's guard, outcomes and events. */
+  private checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject) {
+    return checkWithGuard(
+      { guard: this.guard, outcomes: this.outcomes, emit: (e) => this.emit(e) },
+      toolId,
+      signal,
+      what,
+    );
+  }
+
   private runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     return runToolCall(call, {
       tools: this.toolsByName,
@@ -569,28 +580,8 @@ export class Agent {
         sessionId: this.sessionId,
         cwd: this.opts.cwd,
         signal,
-        checkCommand: (command) => {
-          this.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
-          return this.guard
-            .check(command, signal, (a) => {
-              this.outcomes.noteSmart(toolId, a);
-              this.emit({
-                type: 'approval.smart',
-                payload: {
-                  tool_id: toolId,
-                  verdict: a.verdict,
-                  reason: a.reason,
-                  ...(a.model ? { model: a.model } : {}),
-                  ...(a.failed ? { failed: true } : {}),
-                },
-              });
-            })
-            .then((v) => {
-              if (v.asked) this.outcomes.noteApproval(toolId, v.asked);
-              return v;
-            })
-            .finally(() => this.emit({ type: 'status.update', payload: { state: 'tools' } }));
-        },
+        checkCommand: (command) => this.checkWithGuard(toolId, signal, command),
+        checkScript: (script) => this.checkWithGuard(toolId, signal, script),
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),

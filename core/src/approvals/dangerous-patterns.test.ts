@@ -84,6 +84,74 @@ const DANGEROUS: [string, string][] = [
   ['cat $HERMES_HOME/.env', 'touch-hermes-home'],
   ['echo approvals: off >> config.yaml', 'write-agent-config-files'],
   ['sed -i s/manual/off/ config.yaml', 'write-agent-config-files'],
+  // adversarial trial, finding 2: inline code, credential files by absolute path, persistence
+  ["cd ~ && python3 - <<'PY'\nopen('x','a').write('y')\nPY", 'script-inline-exec'],
+  ['python3 - <<EOF\nimport os\nEOF', 'script-inline-exec'],
+  ['python -c "print(1)"', 'script-inline-exec'],
+  ['node -e "1"', 'script-inline-exec'],
+  ["perl -e 'system(1)'", 'script-inline-exec'],
+  ["ruby -e 'puts 1'", 'script-inline-exec'],
+  ['node - <<JS\nconsole.log(1)\nJS', 'script-inline-exec'],
+  ['bash -c "$(echo cm0= | base64 -d)"', 'shell-inline-exec'],
+  ['sh <<EOF\nrm x\nEOF', 'shell-heredoc'],
+  ['bash - <<EOF\nls\nEOF', 'shell-heredoc'],
+  ['cat key.pub >> /root/.ssh/authorized_keys', 'credential-files'],
+  ['echo x >> $HOME/.ssh/config', 'credential-files'],
+  ['cp k /home/alice/.ssh/id_ed25519', 'credential-files'],
+  ['echo "alias ls=evil" >> /home/bob/.bashrc', 'credential-files'],
+  ['echo x >> /Users/carol/.zshrc', 'credential-files'],
+  ['tee -a /root/.profile < x', 'credential-files'],
+  ['install -m 644 /tmp/k ~/.ssh/authorized_keys', 'credential-files'],
+  ['rsync /tmp/k ~/.ssh/authorized_keys', 'credential-files'],
+  ['mv /tmp/creds ~/.aws/credentials', 'credential-files'],
+  ['echo ssh-rsa AAA >> /srv/x/authorized_keys', 'ssh-authorized-keys'],
+  ['cd ~/.ssh; cat /tmp/k >> authorized_keys', 'ssh-authorized-keys'],
+  ['cd ~/.ssh; cat /tmp/k >> config', 'cd-credential-dir'],
+  ['cd ~ ; cd .ssh ; cp /tmp/k id_rsa', 'cd-credential-dir'],
+  ['cat ~/.ssh/id_rsa', 'read-credentials'],
+  ['cat /root/.aws/credentials', 'read-credentials'],
+  ['sudo install -m 755 evil /usr/bin/ls', 'copy-into-system-dir'],
+  ['cp evil.service /usr/lib/systemd/system/', 'copy-into-system-dir'],
+  ['echo x | tee /boot/grub/grub.cfg', 'copy-into-system-dir'],
+  ['rsync -a evil /etc/cron.d/', 'copy-into-system-dir'],
+  ['echo cm0= | base64 -d > /tmp/x.sh; bash /tmp/x.sh', 'decode-then-run'],
+  ['base64 --decode p.b64 > p.sh && chmod +x p.sh && ./p.sh', 'decode-then-run'],
+  ['source /tmp/a', 'source-file'],
+  ['printf "rm -rf ~" > /tmp/a; . /tmp/a', 'source-file'],
+  ['crontab /tmp/mycron', 'crontab-install'],
+  ['echo "* * * * * x" | crontab -', 'crontab-install'],
+  ['crontab -u root /tmp/c', 'crontab-install'],
+  ['systemctl --user enable evil', 'service-enable'],
+  ['systemctl --user start evil.service', 'service-enable'],
+  ['launchctl load ~/Library/LaunchAgents/evil.plist', 'service-enable'],
+  ['tar xf evil.tar -C /', 'extract-to-sensitive'],
+  ['tar -xzf evil.tgz --directory=/etc', 'extract-to-sensitive'],
+  ['tar xf evil.tar -C ~', 'extract-to-sensitive'],
+  ['tar xf evil.tar -C ~/.ssh', 'extract-to-sensitive'],
+  ['unzip evil.zip -d /usr/local', 'extract-to-sensitive'],
+  ['npx rimraf ~', 'rimraf-outside'],
+  ['npm exec -- rimraf /x', 'rimraf-outside'],
+  ['rimraf $HOME/projects', 'rimraf-outside'],
+  ['npx rimraf ../other', 'rimraf-outside'],
+];
+
+/** Commands flagged only with the actual folders (`hermesRoot`, `userHome`) passed in. */
+const CONTEXT = { hermesRoot: '/tmp/hb-x/root', userHome: '/tmp/fakehome2' };
+const DANGEROUS_IN_CONTEXT: [string, string][] = [
+  ['sqlite3 /tmp/hb-x/root/state.db "select * from messages"', 'touch-hermes-home'],
+  ['grep KEY /tmp/hb-x/root/.env', 'touch-hermes-home'],
+  ['cat /tmp/hb-x/root/profiles/work/memories/MEMORY.md', 'touch-hermes-home'],
+  ['cd /tmp/hb-x/root && cat .env', 'touch-hermes-home'],
+  ['ls "/tmp/hb-x/root"', 'touch-hermes-home'],
+  ['echo ssh-rsa A >> /tmp/fakehome2/.ssh/known', 'credential-files'],
+  ['echo x >> /tmp/fakehome2/.bashrc', 'credential-files'],
+  ['cd /tmp/fakehome2/.ssh && cat k >> config', 'cd-credential-dir'],
+];
+const SAFE_IN_CONTEXT = [
+  'ls /tmp/hb-x/rootless',
+  'cat /tmp/fakehome2/notes.txt',
+  'echo x >> /tmp/fakehome2/project/.bashrc.example',
+  'git status',
 ];
 
 const SAFE = [
@@ -124,6 +192,22 @@ const SAFE = [
   'mkdir -p build && cp a b',
   'git restore --staged .',
   'git checkout -b feature',
+  'ls',
+  'cat file',
+  'cat README.md > /tmp/out.txt',
+  'npm test',
+  'node -v',
+  'python3 -m venv .venv',
+  'tar xzf release.tar.gz -C build',
+  'tar czf out.tgz src',
+  'tar xpf release.tar',
+  'crontab -l',
+  'npx rimraf dist',
+  'ls ~/.config',
+  'cat ~/.ssh/id_ed25519.pub',
+  'ssh-keygen -lf key.pub',
+  'cp notes.txt /tmp/notes.txt',
+  'echo $PATH',
 ];
 
 describe('DANGEROUS_PATTERNS', () => {
@@ -152,6 +236,23 @@ describe('detectDangerousCommand', () => {
 
   it.each(SAFE)('does not flag %j', (command) => {
     expect(detectDangerousCommand(command)).toEqual([]);
+  });
+
+  it.each(DANGEROUS_IN_CONTEXT)('flags %j as %s given the actual root and home', (command, key) => {
+    expect(detectDangerousCommand(command, CONTEXT).map((m) => m.key)).toContain(key);
+    // the root is not named .hermes: without the context only the generic forms are known
+    if (key === 'touch-hermes-home') expect(detectDangerousCommand(command)).toEqual([]);
+  });
+
+  it.each(SAFE_IN_CONTEXT)('does not flag %j given the actual root and home', (command) => {
+    expect(detectDangerousCommand(command, CONTEXT)).toEqual([]);
+  });
+
+  it('reports a key once even when the static and the context pattern both match', () => {
+    const keys = detectDangerousCommand('cat ~/.hermes/.env', { hermesRoot: '/root/.hermes' }).map(
+      (m) => m.key,
+    );
+    expect(keys.filter((k) => k === 'touch-hermes-home')).toHaveLength(1);
   });
 
   it('errs on the side of asking: a quoted mention of rm -rf is flagged too', () => {
@@ -191,8 +292,13 @@ describe('detectDangerousCommand', () => {
       'base64 ' + '-d '.repeat(50_000),
       'bash ' + '/a'.repeat(100_000),
       'f' + '(){ '.repeat(50_000),
+      'base64 -d > x ' + 'a '.repeat(100_000),
+      'cd ~/.ssh ' + 'x '.repeat(100_000),
+      'tar ' + '-C '.repeat(50_000),
+      'crontab ' + '-u x '.repeat(40_000),
+      'cp ' + '/etc/x '.repeat(30_000) + 'y',
     ];
-    for (const cmd of huge) expect(Array.isArray(detectDangerousCommand(cmd))).toBe(true);
+    for (const cmd of huge) expect(Array.isArray(detectDangerousCommand(cmd, CONTEXT))).toBe(true);
     expect(detectDangerousCommand('git ' + 'push '.repeat(1_000) + '--force').map((m) => m.key)).toContain(
       'git-force-push',
     );

@@ -17,6 +17,7 @@
  * `"rm" -rf "/"`.
  */
 import stripAnsi from 'strip-ansi';
+import { contextPatterns, PATH_PATTERNS, type PathContext } from './dangerous-paths.js';
 
 /** One dangerous-command pattern. Every `pattern` carries the `i` flag (case is ignored). */
 export interface DangerousPattern {
@@ -243,16 +244,53 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   },
   {
     key: 'shell-heredoc',
-    pattern: rx(String.raw`${WORD_START}${PATH_PREFIX}${SHELLS}\s+(?:-\S+\s+)*<<`),
+    pattern: rx(String.raw`${WORD_START}${PATH_PREFIX}${SHELLS}\s+(?:-\S*\s+)*<<`),
     description: 'run a shell script from a here-document',
   },
   {
     key: 'script-inline-exec',
     pattern: rx(
-      String.raw`\b(?:python[0-9.]*|pypy3?)\s+(?:-[a-z]+\s+)*-[a-z]*c|\b(?:node|nodejs|bun|deno)\s+(?:[^\s;&|]+\s+)*?(?:-e|-p|--eval|--print|eval)(?=[\s=]|$)|\b(?:perl|ruby)\s+(?:-\S+\s+)*-[a-z]*e\b|\bphp\s+(?:-\S+\s+)*-r\b|\b(?:python[0-9.]*|node|perl|ruby|php)\s+(?:-\S+\s+)*<<`,
+      String.raw`\b(?:python[0-9.]*|pypy3?)\s+(?:-[a-z]+\s+)*-[a-z]*c|\b(?:node|nodejs|bun|deno)\s+(?:[^\s;&|]+\s+)*?(?:-e|-p|--eval|--print|eval)(?=[\s=]|$)|\b(?:perl|ruby)\s+(?:-\S+\s+)*-[a-z]*e\b|\bphp\s+(?:-\S+\s+)*-r\b|\b(?:python[0-9.]*|pypy3?|node|nodejs|bun|deno|perl|ruby|php)\s+(?:-\S*\s+)*<<`,
     ),
-    description: 'run inline code (python -c / node -e / perl -e)',
+    description: 'run inline code the guard cannot inspect (python -c / node -e / perl -e / python3 - <<EOF)',
   },
+  {
+    key: 'decode-then-run',
+    pattern: rx(
+      String.raw`\b(?:base64|base32|xxd|openssl)\b${upTo(String.raw`\s(?:-d|-D|--decode|-r)\b`, String.raw`[^\n]`)}[^\n]*>[\s\S]*(?:;|&&|\|\||\n)\s*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)|source|\.|chmod)\s`,
+    ),
+    description: 'decode text into a file and then run it (obfuscated script)',
+  },
+  {
+    key: 'source-file',
+    pattern: rx(String.raw`${CMD}(?:source|\.)\s+["']?[^\s;&|]`),
+    description: 'run a file in the current shell (source / .), which the guard cannot inspect',
+  },
+  {
+    key: 'crontab-install',
+    pattern: rx(String.raw`\bcrontab\s+(?:-u\s+\S+\s+)?(?:-(?=\s|$|[;&|)])|(?!-)[^\s;&|])`),
+    description: 'replace the crontab with a file or piped text (crontab FILE / crontab -)',
+  },
+  {
+    key: 'service-enable',
+    pattern: rx(
+      String.raw`\bsystemctl\s+(?:-\S+\s+)*(?:enable|start|restart|reenable|link|preset|edit|set-environment|import-environment)\b|\blaunchctl\s+(?:-\S+\s+)*(?:load|bootstrap|submit|enable|kickstart|setenv)\b`,
+    ),
+    description: 'start, enable or install a service (systemctl enable / start, launchctl load)',
+  },
+  {
+    key: 'extract-to-sensitive',
+    pattern: rx(
+      String.raw`\b(?:tar|bsdtar|unzip|7z|cpio)\b${SEG}\s(?:-C\s*|--directory[=\s]|-d\s*|-o)["']?(?:/|~/?|\$\{?HOME\}?/?|/(?:etc|usr|bin|sbin|boot|lib|lib64|root|home|var|opt|Users)\b[^\s;&|]*|(?:~|\$\{?HOME\}?)/\.[^\s;&|]*)["']?(?=\s|$|[;&|)])`,
+    ),
+    description: 'extract an archive into / , the home folder or a system folder',
+  },
+  {
+    key: 'rimraf-outside',
+    pattern: rx(String.raw`\brimraf\b${SEG}\s(?:--\s+)?["']?(?:/|~|\$\{?HOME\b|\.\.(?:/|\s|$))`),
+    description: 'delete recursively outside the project (rimraf /, ~ or ..)',
+  },
+  ...PATH_PATTERNS,
   // --- databases --------------------------------------------------------------------------------
   {
     key: 'sql-drop',
@@ -388,15 +426,23 @@ export function normalizeCommand(command: string): string {
   return s.trim();
 }
 
+/** Where this process's folders are, for the path-aware patterns (dangerous-paths.ts). */
+export type DetectOptions = PathContext;
+
 /**
  * Finds the dangerous patterns a shell command matches.
- * @returns one entry per matching pattern, in table order; empty for a safe command.
+ * @param opts the running Hermes root and the user's home: with them, writes to the home's
+ *   credential files by absolute path and any mention of the root's path are flagged too
+ *   (`contextPatterns`); without, only the generic forms (`~/.ssh`, `/root/.ssh`, `.hermes`).
+ * @returns one entry per matching pattern key, in table order (context patterns after);
+ *   empty for a safe command.
  */
-export function detectDangerousCommand(command: string): DangerousMatch[] {
+export function detectDangerousCommand(command: string, opts: DetectOptions = {}): DangerousMatch[] {
   const normalized = normalizeCommand(command);
   const variants = [normalized, normalized.replace(/["']/g, '')];
   const found: DangerousMatch[] = [];
-  for (const p of DANGEROUS_PATTERNS) {
+  for (const p of [...DANGEROUS_PATTERNS, ...contextPatterns(opts)]) {
+    if (found.some((f) => f.key === p.key)) continue;
     if (variants.some((v) => p.pattern.test(v))) found.push({ key: p.key, description: p.description });
   }
   return found;

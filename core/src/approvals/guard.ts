@@ -22,6 +22,14 @@
  * command of its kind: `always` on `rm -rf build` also allows later recursive deletes. That is
  * the original agent's rule; the prompt says which patterns matched so the user can judge.
  *
+ * Scripts (`execute_code`) go through `checkScript`: arbitrary code the patterns cannot inspect,
+ * so every script counts as matching the pseudo-pattern `execute-code` and then follows the same
+ * steps (mode `off` runs it; `command_allowlist`/`session` entries `execute-code` cover it; else
+ * the user is asked, shown the language and the script's head; headless and cron deny). The
+ * original Hermes gates execute_code the same way (tools/approval.py `check_execute_code_guard`,
+ * pattern key `execute_code`), but only where a gateway or ask surface exists; here every context
+ * with a user asks, since the script's own file and process calls bypass every other check.
+ *
  * Mode `smart` (smart.ts) adds one step before 4, only when a human could be asked (a callback
  * exists; headless and cron contexts keep the rules above): an auxiliary model judges the
  * command. `approve` → allowed (`smart_approved`) without asking, for this command only; `deny`
@@ -30,6 +38,7 @@
  * description carries the check's one-line reason. Without `smart` options it asks like manual.
  */
 import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
@@ -72,6 +81,11 @@ export interface ApprovalGuardOptions {
   /** How mode `smart` reaches its reviewer model; absent → `smart` asks like `manual`. */
   smart?: SmartCheckOptions;
   /**
+   * The user's home folder for the path-aware patterns (credential files by absolute path);
+   * default `os.homedir()`. The Hermes root they protect is `home.root`.
+   */
+  userHome?: string;
+  /**
    * Pattern keys already approved with `session` in this session: a guard rebuilt for a changed
    * config (the daemon re-reads config.yaml per turn) keeps them.
    */
@@ -94,8 +108,53 @@ export interface ApprovalGuard {
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
   ): Promise<ApprovalVerdict>;
+  /**
+   * Decides whether an `execute_code` script may run (see the file comment), asking the user
+   * when needed; same contract as `check`.
+   */
+  checkScript(
+    script: ScriptApproval,
+    signal?: AbortSignal,
+    onSmart?: (assessment: SmartAssessment) => void,
+  ): Promise<ApprovalVerdict>;
   /** Pattern keys approved with `session` (or `always`) during this guard's life. */
   sessionApprovals(): string[];
+}
+
+/** A script to approve: its full text and language (`javascript`, `python`). */
+export interface ScriptApproval {
+  code: string;
+  language: string;
+}
+
+/** The pseudo-pattern every `execute_code` script matches; `session`/`always` store this key. */
+export const EXECUTE_CODE_KEY = 'execute-code';
+
+/** Most of a script shown in the approval request, characters and lines. */
+export const SCRIPT_SHOWN_CHARS = 6_000;
+export const SCRIPT_SHOWN_LINES = 120;
+
+/** What the user is told a script approval is about. */
+export function scriptDescription(language: string): string {
+  return `run a ${language} script (execute_code): arbitrary code with your user's access, which can read, change or delete files and start programs without passing the command checks`;
+}
+
+/**
+ * The text shown as the approval request's `command` for a script: a header naming the language,
+ * then the script's head (at most `SCRIPT_SHOWN_LINES` lines and `SCRIPT_SHOWN_CHARS` chars) and a
+ * line saying how much is not shown.
+ */
+export function scriptRequestText(script: ScriptApproval): string {
+  const lines = script.code.split('\n');
+  let shown = lines.slice(0, SCRIPT_SHOWN_LINES).join('\n');
+  if (shown.length > SCRIPT_SHOWN_CHARS) shown = shown.slice(0, SCRIPT_SHOWN_CHARS);
+  const rest = script.code.length - shown.length;
+  const hiddenLines = lines.length - shown.split('\n').length;
+  const more =
+    rest > 0
+      ? `\n… (${rest.toLocaleString('en-US')} more chars${hiddenLines > 0 ? `, ${hiddenLines} more lines` : ''} not shown)`
+      : '';
+  return `execute_code (${script.language}):\n${shown}${more}`;
 }
 
 type Denied = Extract<ApprovalVerdict, { allowed: false }>;
@@ -108,8 +167,13 @@ const DO_NOT_RETRY =
  * Builds the denial the model receives as the tool result.
  * @param reason why it was denied; `timeoutSec` is used for `timeout`.
  */
-export function denialMessage(reason: Denied['reason'], description: string, timeoutSec?: number): string {
-  const what = `a command flagged as dangerous (${description})`;
+export function denialMessage(
+  reason: Denied['reason'],
+  description: string,
+  timeoutSec?: number,
+  subject = 'a command flagged as dangerous',
+): string {
+  const what = `${subject} (${description})`;
   switch (reason) {
     case 'denied':
       return `BLOCKED: The user denied ${what}. ${DO_NOT_RETRY}`;
@@ -215,18 +279,48 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     next.forEach(allow);
   }
 
+  const userHome = opts.userHome ?? homedir();
+
   async function check(
     command: string,
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
   ): Promise<ApprovalVerdict> {
-    const matches = detectDangerousCommand(command);
+    const matches = detectDangerousCommand(command, { hermesRoot: opts.home.root, userHome });
     if (matches.length === 0) return { allowed: true, reason: 'safe' };
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
-
     if (allowlist.has(normalizeCommand(command))) {
       return { allowed: true, reason: 'allowlist' };
     }
+    return decide({ matches, shown: command, reviewed: command, signal, onSmart });
+  }
+
+  async function checkScript(
+    script: ScriptApproval,
+    signal?: AbortSignal,
+    onSmart?: (assessment: SmartAssessment) => void,
+  ): Promise<ApprovalVerdict> {
+    if (mode === 'off') return { allowed: true, reason: 'mode_off' };
+    const matches = [{ key: EXECUTE_CODE_KEY, description: scriptDescription(script.language) }];
+    // the reviewer sees the whole script; the user its head (the request stays readable)
+    const reviewed = `execute_code (${script.language}):\n${script.code}`;
+    const subject = 'a script';
+    return decide({ matches, shown: scriptRequestText(script), reviewed, signal, onSmart, subject });
+  }
+
+  /** Steps 3 and 4 of the file comment for matched patterns. */
+  async function decide(d: {
+    matches: DangerousMatch[];
+    /** The request's `command` (what the user sees). */
+    shown: string;
+    /** What the smart check judges. */
+    reviewed: string;
+    signal: AbortSignal | undefined;
+    onSmart: ((assessment: SmartAssessment) => void) | undefined;
+    /** What was flagged, for the denial message. */
+    subject?: string;
+  }): Promise<ApprovalVerdict> {
+    const { matches, signal, onSmart } = d;
     if (matches.every((m) => allowlisted(m) || sessionKeys.has(m.key))) {
       return { allowed: true, reason: matches.every(allowlisted) ? 'allowlist' : 'session' };
     }
@@ -235,14 +329,14 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     const deny = (reason: Denied['reason']): Denied => ({
       allowed: false,
       reason,
-      message: denialMessage(reason, description, Math.round(timeoutMs / 1000)),
+      message: denialMessage(reason, description, Math.round(timeoutMs / 1000), d.subject),
     });
     if (signal?.aborted) return deny('interrupted');
     if (!opts.callback) return deny('no_frontend');
 
     let smart: SmartAssessment | undefined;
     if (mode === 'smart' && opts.smart) {
-      smart = await assessCommand(opts.smart, command, description, signal);
+      smart = await assessCommand(opts.smart, d.reviewed, description, signal);
       try {
         onSmart?.(smart);
       } catch {
@@ -257,7 +351,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     const request: ApprovalRequest = {
       requestId: randomUUID(),
       sessionId: opts.sessionId,
-      command,
+      command: d.shown,
       description: describeWithSmart(description, smart),
       patternKeys: matches.map((m) => m.key),
       choices: overrideOnly ? OVERRIDE_CHOICES : APPROVAL_CHOICES,
@@ -291,5 +385,5 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     }
   }
 
-  return { mode, check, sessionApprovals: () => [...sessionKeys] };
+  return { mode, check, checkScript, sessionApprovals: () => [...sessionKeys] };
 }

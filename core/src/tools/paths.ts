@@ -4,7 +4,7 @@
  * Relative paths resolve against the session's working directory (`ctx.cwd`), `~` against the
  * user's home. Writes into the Hermes root (every profile's config.yaml, .env, state.db, cron
  * jobs …) are refused except its workspace/ and skills/ folders, and reading keys (.env,
- * auth.json, the discovery file) is refused: a model that could edit or read them could switch
+ * auth.json, the discovery file) or another profile's files is refused: a model that could edit or read them could switch
  * the guard off or leak keys (DESIGN §6). The `touch-hermes-home` and `write-agent-config-files`
  * dangerous patterns cover the terminal side. System and credential paths outside the root
  * (~/.ssh, shell start-up files, /etc …) are refused by `sensitive-paths.ts`.
@@ -60,10 +60,48 @@ export function protectedWriteReason(ctx: ToolContext, abs: string): string | un
 }
 
 /**
- * Why reading `abs` is refused, or undefined when allowed: the `.env` (keys) and `auth.json`
- * files of any profile under the Hermes root, and the daemon's discovery file (its token).
+ * Why `abs` belongs to another profile, or undefined when it does not. Profiles never see each
+ * other's data (DESIGN §1; adversarial trial finding 8): a named profile may not reach the root
+ * home (the default profile's config, memories, sessions, state.db, logs, the discovery file) nor
+ * other `profiles/<name>` folders; the default profile may not reach `profiles/*`. Checked on the
+ * path as written and on its real path (a symlink into another profile counts).
+ */
+export function foreignProfileReason(ctx: ToolContext, abs: string): string | undefined {
+  const own = [ctx.home.dir, real(ctx.home.dir)];
+  const roots = [ctx.home.root, real(ctx.home.root)];
+  const profiles = roots.map((r) => join(r, 'profiles'));
+  const isDefault = own.some((d) => roots.includes(d));
+  for (const t of [resolve(abs), real(abs)]) {
+    if (!roots.some((r) => inside(r, t))) continue;
+    if (isDefault) {
+      const profilesEntry = profiles.some((p) => inside(p, t) && t !== p);
+      if (!profilesEntry) continue;
+    } else if (own.some((d) => inside(d, t))) {
+      continue;
+    }
+    return `${abs} belongs to another Hermes profile (profiles never see each other's data); the agent may not read it.`;
+  }
+  return undefined;
+}
+
+/**
+ * True when the folder `dir` may hold another profile's files: it is inside the Hermes root or
+ * contains it. Lets a search skip `foreignProfileReason` per result when it cannot matter.
+ */
+export function mayHoldForeignProfiles(ctx: ToolContext, dir: string): boolean {
+  const roots = [ctx.home.root, real(ctx.home.root)];
+  const dirs = [resolve(dir), real(dir)];
+  return roots.some((r) => dirs.some((d) => inside(r, d) || inside(d, r)));
+}
+
+/**
+ * Why reading `abs` is refused, or undefined when allowed: another profile's files
+ * (`foreignProfileReason`), the `.env` (keys) and `auth.json` files of any profile under the
+ * Hermes root, and the daemon's discovery file (its token).
  */
 export function protectedReadReason(ctx: ToolContext, abs: string): string | undefined {
+  const foreign = foreignProfileReason(ctx, abs);
+  if (foreign) return foreign;
   const target = real(abs);
   const root = real(ctx.home.root);
   if (!inside(root, target) && !inside(ctx.home.root, resolve(abs))) return undefined;

@@ -9,11 +9,15 @@
  *   for an integer, `"true"` for a boolean, a JSON string for an array or object, as models send
  *   those) and enums enforced, errors naming the field;
  * - an exception thrown by the handler becomes `<tool> failed: <message>`;
+ * - secret values are replaced by `[REDACTED:<NAME>]` (`redactSecrets`): the profile's `.env`, the
+ *   credential-looking variables of this process's environment and the daemon's bearer token
+ *   (`ambientSecrets` in child-env.ts);
  * - `content` is capped at `tool.maxResultChars` (default 100,000 chars) keeping head and tail
  *   around a marker that says how much was cut.
  */
 import { cronjobTool } from '../cron/cronjob-tool.js';
 import { capHeadTail } from '../util/head-tail.js';
+import { ambientSecrets } from './child-env.js';
 import { clarifyTool } from './clarify.js';
 import { delegateTool } from './delegate.js';
 import { executeCodeTool } from './execute-code/execute-code.js';
@@ -215,16 +219,19 @@ export async function runTool(
     const message = err instanceof Error ? err.message : String(err);
     result = { ok: false, content: `${tool.name} failed: ${message}`, summary: message.slice(0, 120) };
   }
-  return capResult(redactSecrets(result, ctx.secrets), tool.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
+  // the profile's `.env` values, credential variables of this process and the daemon's token
+  const secrets = { ...ambientSecrets(ctx.home.root), ...ctx.secrets };
+  return capResult(redactSecrets(result, secrets), tool.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS);
 }
 
 /** Secrets shorter than this are not redacted (too likely to match ordinary text), chars. */
 export const MIN_REDACTED_SECRET_CHARS = 8;
 
 /**
- * Replaces the value of every secret of the profile (`.env`) found in a tool result with
- * `[REDACTED:<NAME>]`, so a key the agent reads (`cat .env`, `env`, a config dump) never reaches
- * the model, the transcript or a frontend.
+ * Replaces the value of every secret in `secrets` (name → value; `runTool` passes the profile's
+ * `.env` plus `ambientSecrets`) found in a tool result with `[REDACTED:<NAME>]`, so a key the
+ * agent reads (`cat .env`, `env`, a config dump) never reaches the model, the transcript or a
+ * frontend. A literal substitution: an encoded key (base64 …) is not caught.
  */
 export function redactSecrets(result: ToolResult, secrets: Readonly<Record<string, string>>): ToolResult {
   let content = result.content;

@@ -13,13 +13,15 @@
  *   forces one engine (tests use it to cover both).
  * - Paths are shown relative to the working directory when inside it; long lines are cut at
  *   300 chars.
+ * - Another profile's home is never searched or shown (`foreignProfileReason`): a `path` inside
+ *   one is refused, and results inside one are dropped when a wider folder is searched.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join, relative, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { intArg, stringArg, toolError } from './args.js';
-import { displayPath, resolveToolPath } from './paths.js';
+import { displayPath, foreignProfileReason, mayHoldForeignProfiles, resolveToolPath } from './paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -164,7 +166,8 @@ async function search(engine: 'rg' | 'js', q: Query, ctx: ToolContext): Promise<
   if (q.target === 'files') {
     const all = engine === 'rg' ? await filesRg(q, ctx) : await listFilesJs(q.root);
     if (typeof all === 'string') return all;
-    return filterNames(all, q).map((f) => displayPath(ctx.cwd, f));
+    const own = mayHoldForeignProfiles(ctx, q.root) ? all.filter((f) => !foreignProfileReason(ctx, f)) : all;
+    return filterNames(own, q).map((f) => displayPath(ctx.cwd, f));
   }
   let hits: ContentHit[] | string;
   if (engine === 'rg') {
@@ -182,7 +185,10 @@ async function search(engine: 'rg' | 'js', q: Query, ctx: ToolContext): Promise<
     }
   }
   if (typeof hits === 'string') return hits;
-  return hits.map((h) => `${displayPath(ctx.cwd, h.file)}:${h.line}:${cut(h.text)}`);
+  const check = mayHoldForeignProfiles(ctx, q.root);
+  return hits
+    .filter((h) => !check || !foreignProfileReason(ctx, h.file))
+    .map((h) => `${displayPath(ctx.cwd, h.file)}:${h.line}:${cut(h.text)}`);
 }
 
 /**
@@ -205,6 +211,11 @@ export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): Too
     } catch {
       return toolError('search_files', `path ${displayPath(ctx.cwd, root)} does not exist`);
     }
+    // a folder holding the own profile (the root, for a named one) is searched, others' files dropped
+    const refused = foreignProfileReason(ctx, root);
+    const rel = relative(root, ctx.home.dir);
+    const holdsOwn = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    if (refused && !holdsOwn) return toolError('search_files', refused);
     const wanted = Math.min(limit, SEARCH_MAX_LIMIT);
     const q: Query = {
       root,

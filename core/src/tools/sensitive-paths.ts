@@ -17,8 +17,11 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
-/** Files under the user's home that hold credentials or run code at log-in / on every git call. */
-const HOME_FILES = [
+/**
+ * Files under the user's home that hold credentials or run code at log-in / on every git call
+ * (relative to the home). Also used by the terminal's dangerous patterns (approvals/dangerous-paths.ts).
+ */
+export const HOME_FILES: readonly string[] = [
   '.bashrc',
   '.bash_profile',
   '.bash_login',
@@ -37,8 +40,8 @@ const HOME_FILES = [
   '.gitconfig',
 ];
 
-/** Folders under the user's home: keys, cloud credentials, auto-started units. */
-const HOME_DIRS = [
+/** Folders under the user's home: keys, cloud credentials, auto-started units (relative to the home). */
+export const HOME_DIRS: readonly string[] = [
   '.ssh',
   '.aws',
   '.gnupg',
@@ -52,8 +55,8 @@ const HOME_DIRS = [
   '.config/fish',
 ];
 
-/** System folders: configuration, boot, system binaries and units, devices, cron spools. */
-const SYSTEM_DIRS = [
+/** System folders: configuration, boot, system binaries and units, devices, cron spools (absolute). */
+export const SYSTEM_DIRS: readonly string[] = [
   '/etc',
   '/private/etc',
   '/boot',

@@ -212,6 +212,58 @@ describe('terminal', () => {
   });
 });
 
+describe('buildChildEnv credentials (adversarial trial, finding 6)', () => {
+  it('`env` in the terminal shows no provider key of the daemon environment', async () => {
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = 'sk-env-leak-999999';
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'term-env-'));
+      const r = await runTool(terminalTool, JSON.stringify({ command: 'env' }), makeToolContext(dir));
+      expect(r.ok).toBe(true);
+      expect(r.content).not.toContain('OPENAI_API_KEY');
+      expect(r.content).not.toContain('sk-env-leak-999999');
+      expect(r.content).toMatch(/^PATH=/m);
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('drops credential-looking variables, keeps the rest, and lets env_passthrough bring names back', () => {
+    const base = {
+      PATH: '/bin',
+      HOME: '/h',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm',
+      SSH_AUTH_SOCK: '/tmp/agent.sock',
+      HTTPS_PROXY: 'http://proxy:3128',
+      TOKENIZERS_PARALLELISM: 'false',
+      OPENAI_API_KEY: 'a',
+      ANTHROPIC_API_KEY: 'b',
+      OPENROUTER_API_KEY: 'c',
+      AWS_SECRET_ACCESS_KEY: 'd',
+      AWS_ACCESS_KEY_ID: 'e',
+      AWS_SESSION_TOKEN: 'f',
+      GITHUB_TOKEN: 'g',
+      SLACK_BOT_TOKEN: 'h',
+      DB_PASSWORD: 'i',
+      PGPASSWORD: 'j',
+      MY_CLIENT_SECRET: 'k',
+      GOOGLE_APPLICATION_CREDENTIALS: 'l',
+      NPM_TOKEN: 'm',
+    };
+    const config = defaultConfig();
+    expect(Object.keys(buildChildEnv(config, {}, base)).sort()).toEqual(
+      ['HOME', 'HTTPS_PROXY', 'LANG', 'PATH', 'SSH_AUTH_SOCK', 'TERM', 'TOKENIZERS_PARALLELISM'].sort(),
+    );
+    config.terminal.env_passthrough = ['GITHUB_TOKEN', 'FROM_DOTENV'];
+    const env = buildChildEnv(config, { FROM_DOTENV: 'x' }, base);
+    expect(env.GITHUB_TOKEN).toBe('g');
+    expect(env.FROM_DOTENV).toBe('x');
+    expect(env.OPENAI_API_KEY).toBeUndefined();
+  });
+});
+
 describe('buildChildEnv profile home', () => {
   it("points HERMES_HOME at the session's own profile home", () => {
     const env = buildChildEnv(

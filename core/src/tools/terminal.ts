@@ -5,8 +5,9 @@
  *   error result carrying the guard's message, and nothing runs.
  * - It runs as `<shell> -c <command>` (bash when installed, else `$SHELL`, else `/bin/sh`) in
  *   `workdir` (relative to the session's cwd) or the session's cwd, with stdin closed.
- * - The child's environment is this process's environment plus only the secrets named in
- *   `terminal.env_passthrough` (taken from the profile's `.env`); other secrets never reach it.
+ * - The child's environment is this process's environment without credential variables
+ *   (`OPENAI_API_KEY`, `GITHUB_TOKEN` … see child-env.ts), plus only the variables named in
+ *   `terminal.env_passthrough` (from the profile's `.env`, else this environment).
  * - stdout and stderr are collected interleaved, ANSI escapes stripped, and capped at 50,000
  *   chars keeping the first 40% and the last 60% (the end usually holds the error).
  * - The child is the leader of its own process group. On timeout (`timeout` seconds, default
@@ -16,9 +17,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
-import type { HermesConfig } from '../config/schema.js';
-import type { Secrets } from '../config/secrets.js';
 import { HeadTailBuffer } from '../util/head-tail.js';
+import { buildChildEnv } from './child-env.js';
 import { intArg, stringArg, toolError } from './args.js';
 import { resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -41,28 +41,8 @@ export function resolveShell(env: NodeJS.ProcessEnv = process.env): string {
   return '/bin/sh';
 }
 
-/**
- * The child's environment: `base` (normally `process.env`) plus the secrets named in
- * `config.terminal.env_passthrough` that exist in `secrets`. No other secret is included.
- * `HERMES_HOME` is set to `homeDir` (the session's profile home) when given, so `hermes` run by
- * the agent acts on its own profile (issue 5 isolation).
- */
-export function buildChildEnv(
-  config: HermesConfig,
-  secrets: Secrets,
-  base: NodeJS.ProcessEnv = process.env,
-  homeDir?: string,
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
-  // a `hermes` run by the agent acts on the session's own profile, never the daemon's root
-  if (homeDir) env.HERMES_HOME = homeDir;
-  for (const name of config.terminal.env_passthrough) {
-    const value = secrets[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
+/** The child's environment (credential variables removed): see child-env.ts. */
+export { buildChildEnv } from './child-env.js';
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {

@@ -10,7 +10,8 @@ import type { ToolContext } from './types.js';
 
 /**
  * Builds a context rooted in `root` (an existing temp folder): home `<root>/home` (created),
- * cwd `<root>/work` (created), default config, no secrets, a guard that allows everything, no
+ * cwd `<root>/work` (created), default config, no secrets, a guard that allows every command and
+ * script, no
  * clarify callback, an empty task list, progress ignored. Anything can be overridden.
  */
 export function makeToolContext(root: string, overrides: Partial<ToolContext> = {}): ToolContext {
@@ -25,6 +26,7 @@ export function makeToolContext(root: string, overrides: Partial<ToolContext> = 
     cwd,
     signal: new AbortController().signal,
     checkCommand: async () => ({ allowed: true, reason: 'safe' }),
+    checkScript: async () => ({ allowed: true, reason: 'approved' }),
     todos: [],
     progress: () => {},
     ...overrides,

@@ -31,6 +31,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Checks a shell command against the dangerous-command guard, asking the user if needed. */
   checkCommand(command: string): Promise<ApprovalVerdict>;
+  /**
+   * Checks an `execute_code` script with the same guard (approvals/guard.ts `checkScript`): every
+   * script needs approval unless `approvals.mode` is off or `execute-code` is allowlisted or
+   * approved for the session; headless and cron contexts deny.
+   */
+  checkScript(script: { code: string; language: string }): Promise<ApprovalVerdict>;
   /** Asks the user a question; undefined when no frontend can answer (headless). */
   clarify?: ClarifyCallback;
   /** The session's task list, shared across turns of the session. */

@@ -9,6 +9,12 @@
  * turn's checkpoint. Only the script's stdout returns to the model (stderr too when the script
  * fails).
  *
+ * The script itself can read, write and delete files and start programs directly, bypassing
+ * those checks, so running it is an approval-gated action (`ctx.checkScript`, the guard's
+ * `execute-code` pseudo-pattern: once/session/always/deny; `approvals.mode: off` skips it;
+ * headless and cron contexts deny). Its environment carries no credential variables
+ * (`buildChildEnv`, child-env.ts) and its output gets the registry's secret redaction.
+ *
  * Limits, each reported in the result with a line starting `[execute_code: …]` when hit:
  * - time: `code_execution.timeout` seconds (default 300); then the script's process group is
  *   killed (SIGTERM, SIGKILL 500 ms later) and tool calls in flight are interrupted;
@@ -23,7 +29,8 @@ import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HeadTailBuffer } from '../../util/head-tail.js';
 import { stringArg, toolError } from '../args.js';
-import { buildChildEnv, KILL_GRACE_MS } from '../terminal.js';
+import { buildChildEnv } from '../child-env.js';
+import { KILL_GRACE_MS } from '../terminal.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { startRpcServer } from './rpc-server.js';
 import { javascriptStub, pythonBootstrap, pythonStub, type StubTool } from './stubs.js';
@@ -285,7 +292,8 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       '(read_file lines look like "     1|text"); a failed call throws (HermesToolError / ToolError) with ' +
       'that text. JavaScript functions are async: await them. Only stdout comes back to you (stderr too if ' +
       `the script fails). Limits: code_execution.timeout seconds (default 300), code_execution.max_tool_calls ` +
-      `(default 50), ${fmt(EXEC_MAX_STDOUT_CHARS)} chars of stdout. Dangerous terminal commands still need approval. ` +
+      `(default 50), ${fmt(EXEC_MAX_STDOUT_CHARS)} chars of stdout. The user may have to approve the script ` +
+      'before it runs (if denied, do not retry it another way); dangerous terminal commands inside still need approval. ' +
       'Use plain tool calls for one or two steps; use this for many.',
     parameters: {
       type: 'object',
@@ -309,6 +317,11 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       const code = stringArg(args, 'code') ?? '';
       const language = (stringArg(args, 'language') ?? 'javascript') as ScriptLanguage;
       if (code.trim() === '') return toolError('execute_code', 'argument "code" must not be empty');
+      // arbitrary code: its own file and process calls pass no other check, so the whole script
+      // needs approval first (the guard's `checkScript`; fails closed headless and in cron)
+      const verdict = await ctx.checkScript({ code, language });
+      if (!verdict.allowed)
+        return { ok: false, content: verdict.message, summary: `blocked (${verdict.reason})` };
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
       const allowed = new Set<string>(EXEC_ALLOWED_TOOLS);

@@ -1,0 +1,58 @@
+/**
+ * How a tool call's approval check runs in the agent loop: a shell command (`ctx.checkCommand`)
+ * or an `execute_code` script (`ctx.checkScript`) goes to the session's approval guard, while the
+ * frontends are told that the turn waits for approval (`status.update`), what the smart check
+ * judged (`approval.smart`), and the answer is kept for the stored tool result's outcome.
+ */
+import type { ApprovalGuard, ScriptApproval } from '../approvals/guard.js';
+import type { ApprovalVerdict, SmartAssessment } from '../approvals/types.js';
+import type { AgentEvent } from '../protocol/events.js';
+import type { ToolOutcomes } from './tool-outcomes.js';
+
+/** What is checked: a shell command, or a script with its language. */
+export type GuardSubject = string | ScriptApproval;
+
+/** The agent's parts a check uses. */
+export interface GuardCheckDeps {
+  guard: ApprovalGuard;
+  outcomes: ToolOutcomes;
+  /** Emits an event of the turn (never throws). */
+  emit(event: AgentEvent): void;
+}
+
+/**
+ * Checks `what` for tool call `toolId` with the guard (see the file comment).
+ * @param signal the turn's signal: aborting it while the user is asked denies.
+ * @returns the guard's verdict; never rejects (the guard fails closed).
+ */
+export function checkWithGuard(
+  deps: GuardCheckDeps,
+  toolId: string,
+  signal: AbortSignal,
+  what: GuardSubject,
+): Promise<ApprovalVerdict> {
+  deps.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
+  const onSmart = (a: SmartAssessment): void => {
+    deps.outcomes.noteSmart(toolId, a);
+    deps.emit({
+      type: 'approval.smart',
+      payload: {
+        tool_id: toolId,
+        verdict: a.verdict,
+        reason: a.reason,
+        ...(a.model ? { model: a.model } : {}),
+        ...(a.failed ? { failed: true } : {}),
+      },
+    });
+  };
+  const verdict =
+    typeof what === 'string'
+      ? deps.guard.check(what, signal, onSmart)
+      : deps.guard.checkScript(what, signal, onSmart);
+  return verdict
+    .then((v) => {
+      if (v.asked) deps.outcomes.noteApproval(toolId, v.asked);
+      return v;
+    })
+    .finally(() => deps.emit({ type: 'status.update', payload: { state: 'tools' } }));
+}
