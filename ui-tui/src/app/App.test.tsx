@@ -87,6 +87,52 @@ describe('App', () => {
     expect(count(f, '› hello there')).toBe(1);
   });
 
+  it('Ctrl+O prints the transcript again with tool output under tool lines, and says so', async () => {
+    const { r, client } = await app();
+    const output = Array.from({ length: 200 }, (_, i) => String(i + 1)).join('\n');
+    client.event(wire('tool.start', 1, { tool_id: 't1', name: 'terminal', args: { command: 'seq 1 200' } }));
+    client.event(
+      wire('tool.complete', 2, {
+        tool_id: 't1',
+        ok: true,
+        summary: 'exit 0',
+        duration_ms: 18,
+        detail: output,
+      }),
+    );
+    await r.waitFor('✓ Ran seq 1 200 → exit 0');
+    expect(r.text()).not.toContain('190 more lines');
+    await r.press(keys.ctrlO);
+    const f = await r.waitFor('Tool output shown under each tool call (Ctrl+O hides it).');
+    expect(f).toMatch(/✓ Ran seq 1 200 → exit 0 · 18ms\n {2}1\n {2}2\n/);
+    expect(f).toContain('  … 180 more lines …\n  191\n');
+    await r.press(keys.ctrlO);
+    const hidden = await r.waitFor('Tool output hidden (Ctrl+O shows it).');
+    // printed again without the output (the test terminal keeps the earlier print above)
+    expect(hidden.slice(hidden.lastIndexOf('✓ Ran seq'))).not.toContain('more lines');
+  });
+
+  it('words the command an open approval is about as waiting for approval, not running', async () => {
+    const { r, client } = await app();
+    client.event(
+      wire('tool.start', 1, { tool_id: 't1', name: 'terminal', args: { command: 'rm -rf build' } }),
+    );
+    await r.waitFor('⋯ Running rm -rf build');
+    const answer = client.request('approval.request', {
+      session_id: 's1',
+      request_id: 'approval-1',
+      command: 'rm -rf build',
+      description: 'recursive delete',
+      choices: ['once', 'deny'],
+    });
+    const f = await r.waitFor('⚠ Approval needed');
+    expect(f).toContain('⋯ Waiting for approval: rm -rf build');
+    expect(f).not.toContain('Running rm');
+    await r.press('o');
+    await expect(answer).resolves.toEqual({ choice: 'once' });
+    await r.waitFor('⋯ Running rm -rf build');
+  });
+
   it('shows an approval card that takes the keyboard, and answers with the key pressed', async () => {
     const { r, client } = await app();
     const answer = client.request('approval.request', {

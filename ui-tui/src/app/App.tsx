@@ -20,10 +20,12 @@ import { ToolLine } from '../components/ToolLine.js';
 import { Transcript } from '../components/Transcript.js';
 import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe.js';
 import type { InputHistory } from '../state/input-history.js';
+import { runningToolsView } from '../state/session-store.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
 import { useResizeRedraw } from './resize-redraw.js';
 import { runInput } from './slash.js';
+import { useToolDetails } from './tool-details.js';
 
 /** Props of `App`. */
 export interface AppProps {
@@ -80,7 +82,9 @@ export function App({
   // a resize clears the terminal: the transcript is printed again at the new width
   const redrawKey = useResizeRedraw();
   const [picker, setPicker] = useState<PickerState | null>(null);
-  const [toolDetails, setToolDetails] = useState(false);
+  // Ctrl+O: tool output under tool lines (the transcript is printed again)
+  const details = useToolDetails();
+  const toolDetails = details.shown;
   const [exitArmed, setExitArmed] = useState(false);
   const armedAt = useRef(0);
   const now = useNow(1000, state.tools.length > 0);
@@ -162,7 +166,7 @@ export function App({
   return (
     <>
       <Transcript
-        key={redrawKey}
+        key={`${redrawKey}.${details.key}`}
         items={state.items}
         nextN={state.nextN}
         width={width}
@@ -183,7 +187,7 @@ export function App({
         <Box flexDirection="column" flexShrink={0}>
           {state.tools.length > 0 ? (
             <Box flexDirection="column" marginTop={state.streaming ? 0 : 1}>
-              {state.tools.map((t) => (
+              {runningToolsView(state).map((t) => (
                 <ToolLine key={t.toolId} tool={t} now={now} width={width} expanded={toolDetails} />
               ))}
             </Box>
@@ -227,6 +231,7 @@ export function App({
               }}
             />
           ) : null}
+          {details.hint ? <Text color={theme.muted}>{details.hint}</Text> : null}
           {exitArmed ? (
             <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
           ) : null}
@@ -242,7 +247,7 @@ export function App({
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}
-                onToggleDetails={() => setToolDetails((v) => !v)}
+                onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
                 placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
               />

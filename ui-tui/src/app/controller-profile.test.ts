@@ -77,16 +77,16 @@ describe('exitHint', () => {
 
   it('names the session and how to resume it', () => {
     expect(exitHint(session, 'default')).toBe(
-      'Session “Fix the build” (20260101_ab12) stays in the daemon, which runs in the background. ' +
-        'Resume it: hermes tui -s 20260101_ab12 (latest session: hermes tui -c)',
+      'Session “Fix the build” stays in the daemon (in the background). ' +
+        'Resume: hermes tui -s 20260101_ab12 · the latest: hermes tui -c',
     );
   });
 
   it('says a running turn keeps running, and names another profile than the start one', () => {
     const hint = exitHint({ ...session, title: null, profile: 'work', busy: true }, 'default');
     expect(hint).toBe(
-      'Session (20260101_ab12) keeps running in the daemon, which runs in the background. ' +
-        'Resume it: hermes tui -p work -s 20260101_ab12 (latest session: hermes tui -p work -c)',
+      'Session keeps running in the daemon (in the background). ' +
+        'Resume: hermes tui -p work -s 20260101_ab12 · the latest: hermes tui -p work -c',
     );
     expect(exitHint(null, 'default')).toBeNull();
   });

@@ -22,7 +22,7 @@ export function exitHint(session: ExitSession | null, startProfile: string | nul
   const title = session.title ? ` “${session.title.replace(/\s+/g, ' ').slice(0, 60)}”` : '';
   const state = session.busy ? 'keeps running in the daemon' : 'stays in the daemon';
   return (
-    `Session${title} (${session.id}) ${state}, which runs in the background. ` +
-    `Resume it: hermes tui${p} -s ${session.id} (latest session: hermes tui${p} -c)`
+    `Session${title} ${state} (in the background). ` +
+    `Resume: hermes tui${p} -s ${session.id} · the latest: hermes tui${p} -c`
   );
 }

@@ -32,6 +32,9 @@ export function parseDaemonHelp(text: string): DaemonCommand[] {
   return out;
 }
 
+/** Widest usage column of the help; longer usages run into their description. */
+const USAGE_COLUMN = 24;
+
 function usage(c: SlashCommand): string {
   return `/${[c.name, ...(c.aliases ?? [])].join(', /')}${c.args ? ` ${c.args}` : ''}`;
 }
@@ -42,8 +45,9 @@ function usage(c: SlashCommand): string {
  */
 export function helpText(daemonHelp: string | null = null): string {
   const extra = (daemonHelp ? parseDaemonHelp(daemonHelp) : []).filter((d) => !findCommand(d.name));
+  // a long usage (/cron's) does not push every description to the right: it takes two spaces
   const rows = (list: Array<{ usage: string; description: string }>, w: number): string[] =>
-    list.map((r) => `  ${r.usage.padEnd(w)} ${r.description}`);
+    list.map((r) => `  ${r.usage.length < w ? r.usage.padEnd(w) : `${r.usage} `} ${r.description}`);
   const local = COMMANDS.filter((c) => c.run === 'local').map((c) => ({
     usage: usage(c),
     description: c.description,
@@ -55,7 +59,7 @@ export function helpText(daemonHelp: string | null = null): string {
     })),
     ...extra,
   ];
-  const w = Math.max(...[...local, ...daemon].map((r) => r.usage.length)) + 1;
+  const w = Math.min(USAGE_COLUMN, Math.max(...[...local, ...daemon].map((r) => r.usage.length)) + 1);
   return [
     'Commands of this window:',
     ...rows(local, w),
