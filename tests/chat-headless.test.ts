@@ -64,7 +64,7 @@ describe('hermes chat -q', () => {
   it('exits 130 on Ctrl+C mid-stream and keeps the partial reply', async () => {
     const root = makeTestHome({ modelUrl: model.url });
     model.push({ hang: true, text: 'The partial answer starts here' });
-    const p = spawnHermes(root, ['chat', '-q', 'write a long essay']);
+    const p = spawnHermes(root, ['chat', '-q', 'write a long essay'], { input: '' });
     await p.waitForOutput(/partial answer starts here/);
     p.child.kill('SIGINT');
     const run = await p.exited;

@@ -9,7 +9,7 @@ import type { WireEvent } from '@hermes/core/protocol';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { killDaemons } from './support/gateway-process.js';
-import { makeTestHome, runHermes } from './support/hermes-cli.js';
+import { makeTestHome, runHermes, spawnHermes } from './support/hermes-cli.js';
 
 let model: FakeModelServer;
 let root: string;
@@ -78,4 +78,47 @@ describe('hermes chat -q with a running daemon', () => {
     expect(run.stderr).toMatch(/denied \(no terminal to ask\)/);
     expect(existsSync(victim)).toBe(true);
   });
+
+  it('adds piped stdin to the prompt, and refuses an empty prompt before creating a session', async () => {
+    const before = model.requests.length;
+    const count = (await watcherSessions()).length;
+    const empty = await runHermes(root, ['chat', '-q'], { input: '  \n' });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('chat -q needs a prompt');
+    expect(empty.stderr).not.toMatch(/invalid params/);
+    expect(await watcherSessions()).toHaveLength(count);
+
+    model.push({ text: 'piped ok' });
+    const run = await runHermes(root, ['chat', '-q', 'summarize stdin'], { input: 'from the pipe\n' });
+    expect(run.code, run.stderr).toBe(0);
+    const msgs = (model.requests[before]!.body as { messages: Array<{ role: string; content: string }> })
+      .messages;
+    expect(msgs.filter((m) => m.role === 'user').at(-1)?.content).toBe(
+      'summarize stdin\n\n<stdin>\nfrom the pipe\n</stdin>',
+    );
+  });
+
+  it('ends quietly with 141 when the reader closes stdout, interrupting the turn in the daemon', async () => {
+    model.push({ hang: true, text: 'a reply that would go on for ever' });
+    const p = spawnHermes(root, ['chat', '-q', 'long essay'], { input: '' });
+    p.child.stdout!.destroy(); // as `| head` does: the first reply text written fails with EPIPE
+    const run = await p.exited;
+    expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(run.code).toBe(141);
+    const latest = (await watcherSessions())[0]!;
+    expect(latest.state).toBe('interrupted');
+  });
 });
+
+/** The sessions of the daemon's profile, newest first. */
+async function watcherSessions(): Promise<Array<{ id: string; state?: string }>> {
+  const client = await connectDaemon({ root }, { name: 'lister', capabilities: { approvals: false } });
+  try {
+    return (await client.call('session.list', { limit: 100 })).sessions as Array<{
+      id: string;
+      state?: string;
+    }>;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,23 +1,26 @@
 /**
  * `hermes chat -q` through a running daemon (issue 3 "One writer per session"): the turn runs in
  * the daemon's live session, so attached TUIs see it live and the session has one writer. The
- * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130).
+ * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
+ * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */
 import type { AgentEvent, WireEvent } from '@hermes/core/protocol';
 import type { DaemonClient } from '@hermes/tui-gateway/client/client';
 import type { CliContext } from '../context.js';
 import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
+import type { ClosedOutput } from './closed-output.js';
 import { createTextRenderer } from './text-renderer.js';
 
 /**
  * Runs one turn through the daemon.
- * @returns the exit code (0 complete, 1 error, 130 interrupted).
+ * @returns the exit code (0 complete, 1 error, 130 interrupted, 141 stdout closed).
  */
 export async function runChatViaDaemon(
   ctx: CliContext,
   client: DaemonClient,
   opts: ChatOptions,
+  output: ClosedOutput,
 ): Promise<number> {
   let sessionId: string;
   if (opts.session) {
@@ -26,7 +29,11 @@ export async function runChatViaDaemon(
     if (!match) throw new Error(`no session "${opts.session}" in profile ${ctx.home.profile}`);
     sessionId = match.id;
   } else if (opts.continue) {
-    const latest = (await client.call('session.list', { limit: 1 })).sessions[0];
+    // the last interactive session, this folder's first (sessions/continue.ts), as in process
+    const { findContinueSession } = await import('../sessions/continue.js');
+    const found = await findContinueSession(ctx.home, process.cwd());
+    const latest =
+      found === undefined ? (await client.call('session.list', { limit: 1 })).sessions[0] : found;
     sessionId = latest
       ? latest.id
       : (await client.call('session.create', { source: 'cli', cwd: process.cwd() })).session.id;
@@ -63,6 +70,12 @@ export async function runChatViaDaemon(
 
   let promptId: string | undefined;
   let mine = false; // our turn has started: events belong to it
+  const interruptOurTurn = (): void =>
+    void client.call('session.interrupt', { session_id: sessionId }).catch(() => undefined);
+  // `| head` closed stdout: stop our turn once it runs (never a turn queued before it)
+  output.onClose(() => {
+    if (mine) interruptOurTurn();
+  });
   let lastError: string | undefined;
   let finish: (status: string) => void = () => {};
   const done = new Promise<string>((resolve) => (finish = resolve));
@@ -71,7 +84,10 @@ export async function runChatViaDaemon(
   const early: WireEvent[] = [];
   const handle = (ev: WireEvent): void => {
     if (ev.session_id !== sessionId) return;
-    if (ev.type === 'turn.start' && ev.payload.prompt_id === promptId) mine = true;
+    if (ev.type === 'turn.start' && ev.payload.prompt_id === promptId) {
+      mine = true;
+      if (output.closed) interruptOurTurn();
+    }
     if (!mine) return;
     if (ev.type === 'turn.end' && ev.payload.prompt_id === promptId) return finish(String(ev.payload.status));
     if (ev.type === 'error') lastError = String(ev.payload.message ?? '');
@@ -91,7 +107,7 @@ export async function runChatViaDaemon(
   const onSigint = (): void => {
     interrupts++;
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
-    void client.call('session.interrupt', { session_id: sessionId }).catch(() => undefined);
+    interruptOurTurn();
   };
   process.on('SIGINT', onSigint);
   try {
@@ -101,6 +117,7 @@ export async function runChatViaDaemon(
     if (submitted.status === 'queued')
       process.stderr.write('  … queued behind the running turn of this session\n');
     const status = await done;
+    if (output.closed) return output.exitCode;
     if (status === 'interrupted') return EXIT_INTERRUPTED;
     if (status === 'disconnected') {
       process.stderr.write(

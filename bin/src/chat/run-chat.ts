@@ -1,12 +1,18 @@
 /**
- * The in-process chat frontend of `hermes chat`: one turn (`-q`) streamed to stdout, or a simple
- * line-by-line chat. Exit codes: 0 success, 1 error (message on stderr), 130 interrupted by
- * Ctrl+C (the partial turn is persisted).
+ * The in-process chat frontend of `hermes chat`: one turn (`-q`, with piped stdin added to the
+ * prompt) streamed to stdout, or a simple line-by-line chat. Exit codes: 0 success, 1 error
+ * (message on stderr), 130 interrupted by Ctrl+C (the partial turn is persisted), 141 when the
+ * reader of stdout went away (`| head`: the turn is stopped, as by Ctrl+C).
  */
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { DaemonClient } from '@hermes/tui-gateway/client/client';
-import { openAgentSession, type SessionSelector } from '@hermes/core/agent/session-runtime';
+import {
+  openAgentSession,
+  type OpenedSession,
+  type SessionSelector,
+} from '@hermes/core/agent/session-runtime';
+import type { TurnResult } from '@hermes/core/agent/agent';
 import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
@@ -18,6 +24,8 @@ import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { CliContext } from '../context.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
+import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
+import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
 
 /** Parsed options of `hermes chat`. */
@@ -34,24 +42,29 @@ export interface ChatOptions {
 export const EXIT_INTERRUPTED = 130;
 
 /**
- * Runs `hermes chat`; resolves with the process exit code. A one-shot (`-q`) goes through the
- * running daemon when there is one (unless `--yolo` or `-m`, which apply to this process only);
+ * Runs `hermes chat`; resolves with the process exit code. The prompt of a one-shot (`-q`) is
+ * its text plus piped stdin (stdin-prompt.ts), checked before any session is created. A
+ * one-shot goes through the running daemon when there is one (unless `--yolo` or `-m`, which
+ * apply to this process only);
  * otherwise the turn runs here, holding the session's one-writer lock. config.yaml is read once
  * here (through the config cache: an unchanged file is not parsed again by the same build); its
  * unknown keys are printed to stderr once, whichever way the turn runs.
  * @throws ConfigError for a broken config.yaml.
  */
 export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
+  const output = watchClosedOutput(); // before the first write: `| head` may close stdout any time
   const { config, warnings } = await loadConfigCached(ctx.home, ctx.build);
   printConfigWarnings(warnings);
+  if (opts.query !== undefined) opts = { ...opts, query: await oneShotPrompt(opts.query, process.stdin) };
+  if (output.closed) return output.exitCode;
   if (opts.query !== undefined && !opts.yolo && !opts.model) {
     const client = await connectRunningDaemon(ctx);
     if (client) {
       const { runChatViaDaemon } = await import('./run-chat-daemon.js');
-      return runChatViaDaemon(ctx, client, opts);
+      return runChatViaDaemon(ctx, client, opts, output);
     }
   }
-  return runChatInProcess(ctx, opts, config);
+  return runChatInProcess(ctx, opts, config, output);
 }
 
 /** Unknown config keys, one line each on stderr (stdout belongs to the reply / JSON events). */
@@ -81,7 +94,12 @@ async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | und
   }
 }
 
-async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: HermesConfig): Promise<number> {
+async function runChatInProcess(
+  ctx: CliContext,
+  opts: ChatOptions,
+  config: HermesConfig,
+  output: ClosedOutput,
+): Promise<number> {
   const select: SessionSelector = opts.session
     ? { kind: 'id', id: opts.session }
     : opts.continue
@@ -132,6 +150,8 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: Herm
   }
 
   let controller = new AbortController();
+  // `| head` closed stdout: stop the turn as Ctrl+C would, then end quietly
+  output.onClose(() => controller.abort());
   let interrupts = 0;
   const onSigint = (): void => {
     interrupts++;
@@ -141,7 +161,8 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: Herm
   process.on('SIGINT', onSigint);
   try {
     if (!interactive) {
-      const result = await opened.agent.runTurn(opts.query ?? '', controller.signal);
+      const result = await runTurn(opened, opts.query ?? '', controller.signal);
+      if (output.closed) return output.exitCode;
       if (result.status === 'interrupted') return EXIT_INTERRUPTED;
       if (result.status === 'error') {
         process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
@@ -171,7 +192,8 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: Herm
       if (!text) continue;
       controller = new AbortController();
       interrupts = 0;
-      const result = await opened.agent.runTurn(text, controller.signal);
+      const result = await runTurn(opened, text, controller.signal);
+      if (output.closed) return output.exitCode;
       if (result.status === 'error') process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
     }
   } finally {
@@ -180,6 +202,30 @@ async function runChatInProcess(ctx: CliContext, opts: ChatOptions, config: Herm
     lock.release();
     opened.close();
     await mcp?.close();
+  }
+}
+
+/**
+ * One turn of the in-process agent, with the session's state kept as the daemon keeps it:
+ * `running` during the turn, then `idle` (also after a failed turn, whose stored reply carries
+ * the error) or `interrupted`. A one-shot thus never leaves its session looking `active`.
+ */
+async function runTurn(opened: OpenedSession, text: string, signal: AbortSignal): Promise<TurnResult> {
+  const setState = (state: string): void => {
+    try {
+      opened.db.setSessionState(opened.session.id, state);
+    } catch {
+      /* bookkeeping only: the transcript is what matters */
+    }
+  };
+  setState('running');
+  let status = 'error';
+  try {
+    const result = await opened.agent.runTurn(text, signal);
+    status = result.status;
+    return result;
+  } finally {
+    setState(status === 'interrupted' ? 'interrupted' : 'idle');
   }
 }
 

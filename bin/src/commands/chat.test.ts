@@ -34,6 +34,8 @@ describe('plainChatArgs (the fast path of `hermes chat`)', () => {
     ['chat', '--continue'],
     ['chat', '--session', '20260101_120000_abcdef', '-q', 'x'],
     ['chat', '--session=my title'],
+    ['chat', '-s', '20260101_120000_abcdef', '-q', 'x'],
+    ['chat', '-q', 'x', '-s', 'my title', '--json'],
     ['chat', '-m', 'openai/gpt-5', '-q', '42'],
     ['chat', '--model=fake', '--json'],
   ];
@@ -59,6 +61,9 @@ describe('plainChatArgs (the fast path of `hermes chat`)', () => {
       ['chat', '--json=true'],
       ['chat', '--no-json'],
       ['chat', '--session', 'x', '--continue'],
+      ['chat', '-s', 'x', '-c'],
+      ['chat', '-s', 'x', '--session', 'y'],
+      ['chat', '-s'],
       ['chat', '-qhi'],
     ]) {
       expect(plainChatArgs(argv), argv.join(' ')).toBeNull();

@@ -1,4 +1,7 @@
-/** `hermes chat [-q TEXT] [--session ID | --continue] [--json] [--yolo] [-m MODEL]` (issue 2 "Headless chat"). */
+/**
+ * `hermes chat [-q TEXT] [-s/--session ID | --continue] [--json] [--yolo] [-m MODEL]` (issue 2
+ * "Headless chat"). With `-q`, text piped on stdin is added to the prompt (or is the prompt).
+ */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 import type { ChatOptions } from '../chat/run-chat.js';
@@ -6,6 +9,7 @@ import type { ChatOptions } from '../chat/run-chat.js';
 const VALUE_FLAGS: Record<string, 'query' | 'session' | 'model'> = {
   '-q': 'query',
   '--query': 'query',
+  '-s': 'session',
   '--session': 'session',
   '-m': 'model',
   '--model': 'model',
@@ -22,7 +26,7 @@ const BOOLEAN_FLAGS: Record<string, 'continue' | 'json' | 'yolo'> = {
  * of CPU at start-up, a quarter of the issue-2 budget for `chat -q` to reach the model), or null
  * when the line needs yargs: help, an unknown or repeated flag, a value that looks like a flag,
  * `--session` with `--continue` (yargs reports those). Accepts `chat` followed by `-q/--query TEXT`,
- * `--session ID`, `-m/--model ID` (also `--flag=value`), `-c/--continue`, `--json`, `--yolo`, and
+ * `-s/--session ID`, `-m/--model ID` (also `--flag=value`), `-c/--continue`, `--json`, `--yolo`, and
  * yields exactly what the yargs command below would (chat.test.ts compares the two).
  */
 export function plainChatArgs(argv: readonly string[]): ChatOptions | null {
@@ -58,8 +62,17 @@ export function chatCommand(ctx: CliContext): CommandModule {
     describe: 'Chat with the agent: one turn with -q, else a line-by-line chat',
     builder: (y) =>
       y
-        .option('query', { alias: 'q', type: 'string', describe: 'Run one turn with this text and exit' })
-        .option('session', { type: 'string', describe: 'Continue the session with this id (or exact title)' })
+        .option('query', {
+          alias: 'q',
+          type: 'string',
+          describe:
+            'Run one turn with this text and exit; text piped on stdin is added to it (or is the prompt)',
+        })
+        .option('session', {
+          alias: 's',
+          type: 'string',
+          describe: 'Continue the session with this id (or exact title)',
+        })
         .option('continue', {
           alias: 'c',
           type: 'boolean',

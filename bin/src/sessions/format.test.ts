@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, formatAge, formatSearchHits, summarizeToolCalls, truncate } from './format.js';
+import {
+  displayWidth,
+  formatAge,
+  formatSearchHits,
+  storedError,
+  summarizeToolCalls,
+  truncate,
+} from './format.js';
 
 describe('sessions formatting', () => {
   it('formats ages', () => {
@@ -42,5 +49,14 @@ describe('sessions formatting', () => {
     );
     expect(formatSearchHits([hit], 'match', { now: 0, color: true })).toContain('\u001b[1mmatch\u001b[22m');
     expect(formatSearchHits([], 'zzz', { now: 0 })).toBe('No messages match "zzz".\n');
+  });
+
+  it('reads the error a failed reply stored in its outcome', () => {
+    expect(storedError({ outcome: JSON.stringify({ error: '400 model not found' }) })).toBe(
+      '400 model not found',
+    );
+    expect(storedError({ outcome: JSON.stringify({ ok: true }) })).toBeUndefined();
+    expect(storedError({ outcome: 'not json' })).toBeUndefined();
+    expect(storedError({ outcome: null })).toBeUndefined();
   });
 });

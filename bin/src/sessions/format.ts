@@ -145,6 +145,17 @@ function messageBody(m: MessageRecord, full: boolean): string[] {
   return text ? lines.map((l) => `  ${l}`) : [];
 }
 
+/** The error a failed reply stored in its outcome (the `error` event's message), if any. */
+export function storedError(m: Pick<MessageRecord, 'outcome'>): string | undefined {
+  if (!m.outcome) return undefined;
+  try {
+    const o = JSON.parse(m.outcome) as { error?: unknown };
+    return typeof o.error === 'string' && o.error ? o.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `hermes sessions show` view: a header with the session's facts, then the transcript. */
 export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { full?: boolean }): string {
   const s = exp.session;
@@ -170,6 +181,8 @@ export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { 
     out.push('');
     out.push(`${dim(`[${time}]`, opts.color)} ${bold(who, opts.color)}${status}`);
     out.push(...messageBody(m, Boolean(opts.full)));
+    const error = storedError(m);
+    if (error) out.push(`  error: ${error}`);
     for (const call of summarizeToolCalls(m.tool_calls, (opts.width ?? 100) - 4)) out.push(`  → ${call}`);
   }
   if (!opts.full && exp.messages.some((m) => m.role === 'system')) {
@@ -224,6 +237,8 @@ export function formatMarkdown(exp: SessionExport): string {
       const fence = m.role === 'tool' || m.role === 'system' ? codeFence(m.content) : '';
       out.push(...(fence ? [fence, m.content, fence] : [m.content]), '');
     }
+    const error = storedError(m);
+    if (error) out.push(`> error: ${error}`, '');
     for (const call of summarizeToolCalls(m.tool_calls, 200)) out.push(`- calls \`${call}\``);
     if (m.tool_calls) out.push('');
   }
