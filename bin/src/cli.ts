@@ -12,32 +12,44 @@ import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
 import { tuiCommand } from './commands/tui.js';
 
+/**
+ * The help to point a usage error at: `hermes config --help` for a `hermes config …` line (the
+ * first word that names one of `commands`), else `hermes --help`.
+ */
+export function usageHint(argv: readonly string[], commands: readonly string[]): string {
+  const first = argv.find((a) => !a.startsWith('-'));
+  const command = commands.find((c) => c === first);
+  return `Run "hermes ${command ? `${command} ` : ''}--help" for usage.`;
+}
+
 /** Builds the parser for `argv` (profile flag already removed). */
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
-  return yargs(argv)
-    .scriptName('hermes')
-    .version(ctx.version)
-    .option('profile', {
-      alias: 'p',
-      type: 'string',
-      describe: 'Profile to use (resolved before the command runs)',
-      global: true,
-    })
-    .command(chatCommand(ctx))
-    .command(checkpointsCommand(ctx))
-    .command(configCommand(ctx))
-    .command(cronCommand(ctx))
-    .command(gatewayCommand(ctx))
-    .command(pairingCommand(ctx))
-    .command(profileCommand(ctx))
-    .command(sessionsCommand(ctx))
-    .command(skillsCommand(ctx))
-    .command(tuiCommand(ctx))
+  const commands = [
+    chatCommand(ctx),
+    checkpointsCommand(ctx),
+    configCommand(ctx),
+    cronCommand(ctx),
+    gatewayCommand(ctx),
+    pairingCommand(ctx),
+    profileCommand(ctx),
+    sessionsCommand(ctx),
+    skillsCommand(ctx),
+    tuiCommand(ctx),
+  ];
+  const names = commands.map((c) => String([c.command].flat()[0]).split(' ')[0]!);
+  let parser = yargs(argv).scriptName('hermes').version(ctx.version).option('profile', {
+    alias: 'p',
+    type: 'string',
+    describe: 'Profile to use (resolved before the command runs)',
+    global: true,
+  });
+  for (const command of commands) parser = parser.command(command);
+  return parser
     .strict()
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;
-      process.stderr.write(`hermes: ${msg}\nRun "hermes --help" for usage.\n`);
+      process.stderr.write(`hermes: ${msg}\n${usageHint(argv, names)}\n`);
       process.exit(1);
     })
     .help()

@@ -1,6 +1,7 @@
 /**
- * `hermes checkpoints list | diff N | restore N [FILE]` (issue 8 "Checkpoints and rollback"):
+ * `hermes checkpoints [list] | diff N | restore N [FILE]` (issue 8 "Checkpoints and rollback"):
  * the shadow-git snapshots the agent took of a working directory (default: the current one).
+ * Bare `hermes checkpoints` lists.
  * The work is in `@hermes/core/checkpoints/rollback`, loaded only when the command runs.
  */
 import { resolve } from 'node:path';
@@ -20,13 +21,21 @@ async function run(ctx: CliContext, dir: string | undefined, args: string): Prom
   process.stdout.write(`${out.replace(/\n+$/, '')}\n`);
 }
 
+/** `hermes checkpoints list`: the checkpoints of `dir` (default: the current directory). */
+async function list(ctx: CliContext, dir: string | undefined, json: boolean): Promise<void> {
+  if (!json) return run(ctx, dir, 'list');
+  const { listCheckpoints } = await import('@hermes/core/checkpoints/checkpoints');
+  const found = await listCheckpoints(ctx.home, resolve(dir ?? process.cwd()));
+  process.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
+}
+
 /** Builds the `checkpoints` command and its sub-commands for the selected profile. */
 export function checkpointsCommand(ctx: CliContext): CommandModule {
   return {
     command: 'checkpoints',
     describe: 'List, diff or restore the snapshots taken before the agent edited files',
     builder: (y) =>
-      y
+      withDir(y)
         .command(
           'list',
           'List the checkpoints of a directory, newest first',
@@ -36,12 +45,7 @@ export function checkpointsCommand(ctx: CliContext): CommandModule {
               default: false,
               describe: 'Print JSON instead of text',
             }),
-          async (a) => {
-            if (!a.json) return run(ctx, a.dir, 'list');
-            const { listCheckpoints } = await import('@hermes/core/checkpoints/checkpoints');
-            const list = await listCheckpoints(ctx.home, resolve(a.dir ?? process.cwd()));
-            process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-          },
+          (a) => list(ctx, a.dir, a.json),
         )
         .command(
           'diff <checkpoint>',
@@ -58,7 +62,11 @@ export function checkpointsCommand(ctx: CliContext): CommandModule {
               .positional('file', { type: 'string', describe: 'Only this file (relative to the directory)' }),
           (a) => run(ctx, a.dir, `restore ${String(a.checkpoint)}${a.file ? ` ${a.file}` : ''}`),
         )
-        .demandCommand(1, 'Give a sub-command: list, diff or restore'),
-    handler: () => undefined,
+        .option('json', {
+          type: 'boolean',
+          default: false,
+          describe: 'Print JSON (bare checkpoints: the list)',
+        }),
+    handler: (a) => list(ctx, a.dir as string | undefined, Boolean(a.json)),
   };
 }

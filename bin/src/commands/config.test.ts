@@ -5,6 +5,7 @@ import { ConfigError } from '@hermes/core/config/errors';
 import { HermesHome } from '@hermes/core/home/home';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildCli } from '../cli.js';
+import { CliExit } from '../context.js';
 
 let home: HermesHome;
 
@@ -69,13 +70,110 @@ describe('hermes config check', () => {
   });
 });
 
+/** Runs `hermes ARGS` expecting a failure; returns the error. */
+async function refused(...argv: string[]): Promise<Error> {
+  return hermes(...argv).then(
+    () => {
+      throw new Error(`hermes ${argv.join(' ')} succeeded`);
+    },
+    (e: unknown) => e as Error,
+  );
+}
+
 describe('hermes config set', () => {
-  it('warns on stderr when the key it wrote is unknown, and is quiet for a known key', async () => {
-    const typo = await hermes('config', 'set', 'modle.default', 'gpt-x');
+  it('refuses a key Hermes does not know, with a did-you-mean, and writes nothing', async () => {
+    writeFileSync(home.configFile, '_config_version: 2\n# my model\nmodel:\n  default: a\n');
+    const before = readFileSync(home.configFile, 'utf8');
+    const err = await refused('config', 'set', 'modle.default', 'gpt-x');
+    expect(err).toBeInstanceOf(CliExit);
+    expect(err.message).toContain('unknown config key "modle" (did you mean "model"?)');
+    expect(err.message).toContain('--force');
+    expect((await refused('config', 'set', 'approvals.timout', '5')).message).toContain(
+      '"approvals.timout" (did you mean "approvals.timeout"?)',
+    );
+    expect((await refused('config', 'set', 'approvals', '{mode: off, timout: 5}')).message).toContain(
+      '"approvals.timout"',
+    );
+    expect(readFileSync(home.configFile, 'utf8')).toBe(before);
+  });
+
+  it('writes an unknown key with --force, with a warning, and is quiet for a known key', async () => {
+    const typo = await hermes('config', 'set', 'modle.default', 'gpt-x', '--force');
     expect(typo.out).toBe(`modle.default set in ${home.configFile}\n`);
     expect(typo.err).toContain('unknown key "modle" (did you mean "model"?)');
     expect(readFileSync(home.configFile, 'utf8')).toContain('modle:');
     const ok = await hermes('config', 'set', 'model.default', 'gpt-y');
     expect(ok.err).toBe('');
+    const platform = await hermes('config', 'set', 'platforms.irc.server', 'irc.example');
+    expect(platform.err).toBe('');
+  });
+
+  it('stores null as the YAML null, not the string "null"', async () => {
+    await hermes('config', 'set', 'compression.summary_model', 'small-model');
+    await hermes('config', 'set', 'weird_plugin', 'null', '--force');
+    const text = readFileSync(home.configFile, 'utf8');
+    expect(text).toMatch(/^weird_plugin: null$/m);
+    expect(text).not.toContain('"null"');
+    expect((await hermes('config', 'get', 'weird_plugin')).out).toBe('null\n');
+  });
+
+  it('refuses an empty model.default', async () => {
+    await hermes('config', 'set', 'model.default', 'm1');
+    for (const empty of ['', '  ', 'null']) {
+      const err = await refused('config', 'set', 'model.default', empty);
+      expect(err.message).toContain('model.default cannot be empty');
+    }
+    expect((await hermes('config', 'get', 'model.default')).out).toBe('m1\n');
+  });
+
+  it('points usage errors at hermes config --help', async () => {
+    expect((await refused('config', 'set')).message).toContain('hermes config --help');
+    expect((await refused('config', 'set', 'model.default')).message).toContain('hermes config --help');
+    expect((await refused('config', 'unset')).message).toContain('hermes config --help');
+  });
+});
+
+describe('hermes config unset', () => {
+  it('removes the key and a parent left empty, keeping comments and other keys', async () => {
+    writeFileSync(
+      home.configFile,
+      '_config_version: 2\n# which model\nmodel:\n  default: m # pinned\nmodle:\n  default: typo\napprovals:\n  timeout: 5\n',
+    );
+    const { out } = await hermes('config', 'unset', 'modle.default');
+    expect(out).toBe(`modle.default removed from ${home.configFile} (it now has its default value)\n`);
+    await hermes('config', 'unset', 'approvals.timeout');
+    const text = readFileSync(home.configFile, 'utf8');
+    expect(text).toBe('_config_version: 2\n# which model\nmodel:\n  default: m # pinned\n');
+    expect((await hermes('config', 'get', 'approvals.timeout')).out).toBe('300\n');
+  });
+
+  it('says so when the key is not in the file', async () => {
+    writeFileSync(home.configFile, '_config_version: 2\n');
+    const err = await refused('config', 'unset', 'model.default');
+    expect(err.message).toBe(`no key "model.default" in ${home.configFile}; nothing removed`);
+  });
+});
+
+describe('hermes config show', () => {
+  it('prints the effective config as YAML with secrets hidden; bare `config` and `get` do the same', async () => {
+    writeFileSync(
+      home.configFile,
+      '_config_version: 2\nmodel:\n  default: m\n  api_key_env: MY_KEY\nmy_plugin:\n  api_key: sk-very-secret\n  bot_token: 123:abc\n  max_tokens: 5\n',
+    );
+    const { out } = await hermes('config', 'show');
+    expect(out).toContain('model:\n  default: m\n');
+    expect(out).toContain('  api_key: <hidden>\n');
+    const shown = JSON.parse((await hermes('config', 'show', '--json')).out) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(shown.model!.default).toBe('m');
+    expect(shown.model!.api_key_env).toBe('MY_KEY');
+    expect(shown.approvals!.timeout).toBe(300); // defaults are filled in
+    expect(shown.my_plugin).toEqual({ api_key: '<hidden>', bot_token: '<hidden>', max_tokens: 5 });
+    expect(out).not.toContain('sk-very-secret');
+    expect((await hermes('config')).out).toBe(out);
+    expect((await hermes('config', 'get')).out).toBe(out);
+    expect((await hermes('config', 'get', 'my_plugin.api_key')).out).toBe('<hidden>\n');
   });
 });

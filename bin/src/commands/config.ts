@@ -1,64 +1,55 @@
 /**
- * `hermes config get KEY | set KEY VALUE | path | check` (issue 2 "Home and config").
- * `check` validates config.yaml and lists keys Hermes does not know (with a "did you mean"); exit
- * 0 when the file is usable (unknown keys are warnings: they are kept), 1 when it is broken.
+ * `hermes config [show] | get [KEY] | set KEY VALUE | unset KEY | path | check` (issue 2 "Home and
+ * config"). The work is in `../config/run-config.ts`, loaded only when the command runs.
+ * - `show` (also bare `hermes config`, and `get` without a key) prints the whole effective config
+ *   as YAML (`--json`: JSON), secrets masked.
+ * - `set` parses VALUE as YAML (`true`, `30`, `[a, b]`; `null` is the YAML null) and refuses a key
+ *   Hermes does not know (with a "did you mean") unless `--force`, and an empty `model.default`.
+ * - `unset` removes a key from config.yaml (comments kept); its value falls back to the default.
+ * - `check` validates config.yaml and lists unknown keys; exit 0 when the file is usable, 1 when
+ *   it is broken.
  */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 
+/** The sub-commands of `hermes config`. */
+export const CONFIG_ACTIONS = ['show', 'get', 'set', 'unset', 'path', 'check'] as const;
+
+/** One sub-command of `hermes config`. */
+export type ConfigAction = (typeof CONFIG_ACTIONS)[number];
+
 /** Builds the `config` command for the selected profile. */
 export function configCommand(ctx: CliContext): CommandModule {
   return {
-    command: 'config <action> [key] [value]',
-    describe: 'Read or change config.yaml of the selected profile',
+    command: 'config [action] [key] [value]',
+    describe: 'Show, read or change config.yaml of the selected profile',
     builder: (y) =>
       y
         .positional('action', {
-          choices: ['get', 'set', 'path', 'check'] as const,
-          describe: 'get KEY | set KEY VALUE | path | check',
+          choices: CONFIG_ACTIONS,
+          default: 'show',
+          describe: 'show | get [KEY] | set KEY VALUE | unset KEY | path | check',
         })
         .positional('key', { type: 'string', describe: 'Dotted key, e.g. model.default' })
-        .positional('value', { type: 'string', describe: 'New value, parsed as YAML (true, 30, [a, b])' })
-        .option('json', { type: 'boolean', default: false, describe: 'Print the value as JSON' }),
+        .positional('value', {
+          type: 'string',
+          describe: 'New value, parsed as YAML (true, 30, [a, b]; null is the YAML null)',
+        })
+        .option('json', { type: 'boolean', default: false, describe: 'Print JSON (get, show)' })
+        .option('force', {
+          type: 'boolean',
+          default: false,
+          describe: 'set: write a key Hermes does not know (kept, unused)',
+        }),
     handler: async (argv) => {
-      const { loadConfig, loadConfigWithWarnings, getConfigValue, setConfigValue, parseConfigValue } =
-        await import('@hermes/core/config/config-file');
-      const { CliExit } = await import('../context.js');
-      const action = argv.action as string;
-      const key = argv.key as string | undefined;
-      if (action === 'path') {
-        process.stdout.write(`${ctx.home.configFile}\n`);
-        return;
-      }
-      if (action === 'check') {
-        const { warnings } = loadConfigWithWarnings(ctx.home); // a broken file throws ConfigError → exit 1
-        for (const w of warnings) process.stdout.write(`warning: ${w.message}\n`);
-        process.stdout.write(
-          warnings.length === 0
-            ? `${ctx.home.configFile}: OK\n`
-            : `${ctx.home.configFile}: valid, ${warnings.length} unknown key(s)\n`,
-        );
-        return;
-      }
-      if (!key) throw new CliExit(1, `config ${action} needs a KEY`);
-      if (action === 'get') {
-        const value = getConfigValue(loadConfig(ctx.home), key);
-        if (value === undefined) throw new CliExit(1, `no config key "${key}"`);
-        const text =
-          argv.json || (typeof value === 'object' && value !== null)
-            ? JSON.stringify(value, null, 2)
-            : String(value);
-        process.stdout.write(`${text}\n`);
-        return;
-      }
-      if (argv.value === undefined) throw new CliExit(1, `config set ${key} needs a VALUE`);
-      setConfigValue(ctx.home, key, parseConfigValue(String(argv.value)));
-      process.stdout.write(`${key} set in ${ctx.home.configFile}\n`);
-      // a key Hermes does not know is written all the same; say so, as `config check` would
-      for (const w of loadConfigWithWarnings(ctx.home).warnings) {
-        if (w.key === key || w.key.startsWith(`${key}.`) || key.startsWith(`${w.key}.`))
-          process.stderr.write(`hermes: warning: ${w.message}\n`);
-      }
+      const { runConfig } = await import('../config/run-config.js');
+      runConfig(ctx, {
+        action: argv.action as ConfigAction,
+        json: Boolean(argv.json),
+        force: Boolean(argv.force),
+        ...(argv.key !== undefined ? { key: String(argv.key) } : {}),
+        ...(argv.value !== undefined ? { value: String(argv.value) } : {}),
+      });
     },
   };
 }

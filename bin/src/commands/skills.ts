@@ -1,9 +1,30 @@
 /**
- * `hermes skills list | show NAME | remove NAME` (issue 8 "Skills"): the selected profile's
- * `skills/<name>/SKILL.md`. Loads `@hermes/core/skills/*` only when the command runs.
+ * `hermes skills [list] | show NAME | remove NAME [--yes]` (issue 8 "Skills"): the selected
+ * profile's `skills/<name>/SKILL.md`. Bare `hermes skills` lists; `remove` asks on a terminal
+ * unless `--yes`. Loads `@hermes/core/skills/*` only when the command runs.
  */
-import type { CommandModule } from 'yargs';
+import { join } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
+
+const withJson = <T>(y: Argv<T>) =>
+  y.option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of text' });
+
+/** `hermes skills list`: name and description of each skill, or JSON. */
+async function listSkillsCommand(ctx: CliContext, json: boolean): Promise<void> {
+  const { listSkills } = await import('@hermes/core/skills/skills-index');
+  const skills = listSkills(ctx.home.skillsDir);
+  if (json) {
+    process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
+    return;
+  }
+  if (skills.length === 0) {
+    process.stdout.write(`No skills in ${ctx.home.skillsDir}\n`);
+    return;
+  }
+  const width = Math.max(...skills.map((s) => s.name.length));
+  for (const s of skills) process.stdout.write(`${s.name.padEnd(width)}  ${s.description}\n`);
+}
 
 /** Builds the `skills` command and its sub-commands for the selected profile. */
 export function skillsCommand(ctx: CliContext): CommandModule {
@@ -15,22 +36,8 @@ export function skillsCommand(ctx: CliContext): CommandModule {
         .command(
           'list',
           'List skills (name and description)',
-          (c) =>
-            c.option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of text' }),
-          async (a) => {
-            const { listSkills } = await import('@hermes/core/skills/skills-index');
-            const skills = listSkills(ctx.home.skillsDir);
-            if (a.json) {
-              process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
-              return;
-            }
-            if (skills.length === 0) {
-              process.stdout.write(`No skills in ${ctx.home.skillsDir}\n`);
-              return;
-            }
-            const width = Math.max(...skills.map((s) => s.name.length));
-            for (const s of skills) process.stdout.write(`${s.name.padEnd(width)}  ${s.description}\n`);
-          },
+          (c) => withJson(c),
+          (a) => listSkillsCommand(ctx, a.json),
         )
         .command(
           'show <name>',
@@ -46,20 +53,44 @@ export function skillsCommand(ctx: CliContext): CommandModule {
         )
         .command(
           'remove <name>',
-          'Delete a skill (its whole folder)',
-          (c) => c.positional('name', { type: 'string', demandOption: true }),
+          'Delete a skill (its whole folder); asks first on a terminal',
+          (c) =>
+            c.positional('name', { type: 'string', demandOption: true }).option('yes', {
+              alias: 'y',
+              type: 'boolean',
+              default: false,
+              describe: 'Do not ask on a terminal',
+            }),
           async (a) => {
-            const { deleteSkill } = await import('@hermes/core/skills/skill-store');
+            const { deleteSkill, skillDir } = await import('@hermes/core/skills/skill-store');
             const { CliExit } = await import('../context.js');
+            const name = String(a.name);
+            if (!a.yes && process.stdin.isTTY) {
+              const { existsSync } = await import('node:fs');
+              let dir: string;
+              try {
+                dir = skillDir(ctx.home, name);
+              } catch (err) {
+                throw new CliExit(1, (err as Error).message);
+              }
+              if (!existsSync(join(dir, 'SKILL.md')))
+                throw new CliExit(
+                  1,
+                  `no skill "${name}" in ${ctx.home.skillsDir} (hermes skills lists them)`,
+                );
+              const { confirm } = await import('../confirm.js');
+              if (!(await confirm(`Remove skill "${name}" and everything in ${dir}? [y/N] `)))
+                throw new CliExit(1, 'not removed');
+            }
             try {
-              const dir = deleteSkill(ctx.home, String(a.name));
+              const dir = deleteSkill(ctx.home, name);
               process.stdout.write(`Removed ${dir}\n`);
             } catch (err) {
               throw new CliExit(1, (err as Error).message);
             }
           },
         )
-        .demandCommand(1, 'Give a sub-command: list, show or remove'),
-    handler: () => undefined,
+        .option('json', { type: 'boolean', default: false, describe: 'Print JSON (bare skills: the list)' }),
+    handler: (a) => listSkillsCommand(ctx, Boolean(a.json)),
   };
 }
