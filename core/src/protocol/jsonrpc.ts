@@ -27,6 +27,11 @@ export const RpcErrorCode = {
   ConfigInvalid: -32006,
   /** A frame larger than the limit. */
   FrameTooLarge: -32007,
+  /**
+   * The profile exists but cannot be used now (its state.db is damaged); the message names the
+   * file, what is wrong and how to recover. The daemon's other profiles are unaffected.
+   */
+  ProfileUnavailable: -32008,
 } as const;
 export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
 

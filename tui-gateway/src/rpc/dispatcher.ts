@@ -10,12 +10,14 @@
  *
  * Error mapping: unknown method → -32601; known method without a registered handler → -32601;
  * not initialized (no `initialize` received yet) → -32000; bad params → -32602 naming the zod issue paths; `RpcMethodError` →
- * its code; any other exception → -32603 with its message (stack logged). Handlers run
+ * its code; core's config and damaged-database errors → -32006 / -32008 (domain-errors.ts); any
+ * other exception → -32603 with its message (stack logged). Handlers run
  * concurrently; a handler that never resolves only delays its own answer.
  */
 import { Methods, RpcErrorCode, type MethodName, type RpcId } from '@hermes/core/protocol';
 import type { Logger } from '../lifecycle/logger.js';
 import type { WsConnection } from '../transport/connection.js';
+import { domainRpcError } from './domain-errors.js';
 import { formatIssues, summarizeIssues } from './errors.js';
 import { classifyFrame, errorFrame, successFrame } from './frames.js';
 import { RpcMethodError, type Handler, type HandlerRegistry } from './types.js';
@@ -169,6 +171,8 @@ export class Dispatcher implements HandlerRegistry {
       conn.sendFrame(frame);
     } catch (err) {
       if (err instanceof RpcMethodError) return fail(err.code, err.message, err.data);
+      const mapped = domainRpcError(err);
+      if (mapped) return fail(mapped.code, mapped.message, mapped.data);
       this.opts.log.error(`handler of ${method} failed (connection ${conn.id})`, err);
       return fail(RpcErrorCode.InternalError, err instanceof Error ? err.message : String(err));
     } finally {

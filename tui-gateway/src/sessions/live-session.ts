@@ -111,6 +111,9 @@ export class LiveSession {
       () => this.id,
       () => this.clients,
       (requestId, answer, by) => this.emit('request.resolved', { request_id: requestId, choice: answer, by }),
+      this.now,
+      // an unusable answer denies (open-requests.ts); every client learns why
+      (message) => this.emit('error', { message, kind: 'request' }),
     );
     // The agent withdraws a question (aborts `signal`) on an interrupt, or when its own timeout
     // (the same `approvals.timeout`) runs out first: name which one in `request.resolved`.

@@ -3,9 +3,19 @@
  * across clients"): sent to every attached client that declared the capability, and to clients
  * that attach later; the first answer wins; everyone then gets `request.resolved`; no answer
  * before the deadline → the fail-closed default (deny / cancelled). Interrupt resolves them too.
+ *
+ * Decision (docs/protocol.md "Server requests"): a client that answers with a JSON-RPC error or
+ * with an answer that is not allowed (an approval `choice` that was not among the offered
+ * `choices` — exact, lower-case, no spaces — or a result of the wrong shape) has answered: the
+ * request is settled at once with the fail-closed answer (deny / cancelled), like an explicit
+ * deny, and the session's clients get an `error` event (`kind: "request"`) naming the request,
+ * what was wrong and the allowed values. It is not kept open for a better answer: a client that
+ * sent garbage would otherwise leave the command waiting for the whole `approvals.timeout`.
+ * A client that closes its connection without answering has not answered: others still can.
  */
 import { randomBytes } from 'node:crypto';
 import type { OpenRequest, ServerRequestMethod } from '@hermes/core/protocol';
+import { RpcFailureError } from '../rpc/errors.js';
 import type { Connection } from '../rpc/types.js';
 
 type Kind = 'approval' | 'clarify';
@@ -25,6 +35,9 @@ interface Pending {
 /** What resolving a request tells the session (for its `request.resolved` event). */
 export type ResolvedListener = (requestId: string, answer: string | null, by: string) => void;
 
+/** Told when a client's answer was refused (then the request is settled fail-closed). */
+export type InvalidAnswerListener = (message: string) => void;
+
 /** The open server requests of one session. */
 export class OpenRequests {
   private readonly pending = new Map<string, Pending>();
@@ -35,6 +48,7 @@ export class OpenRequests {
     private readonly clients: () => Iterable<Connection>,
     private readonly onResolved: ResolvedListener,
     private readonly now: () => number = Date.now,
+    private readonly onInvalidAnswer: InvalidAnswerListener = () => {},
   ) {}
 
   /** The still-open requests, oldest first (for snapshots). */
@@ -125,6 +139,22 @@ export class OpenRequests {
     for (const p of [...this.pending.values()]) p.settle(undefined, by);
   }
 
+  /** Settles `p` fail-closed because `conn` answered something unusable, and says so. */
+  private refuse(p: Pending, conn: Connection, what: string): void {
+    if (!this.pending.has(p.open.request_id)) return; // settled meanwhile: nothing to refuse
+    const kind = p.open.kind;
+    const allowed =
+      kind === 'approval'
+        ? `allowed: ${((p.open.params.choices as string[] | undefined) ?? []).map((c) => `"${c}"`).join(', ')}`
+        : 'allowed: {"answer": <text>} or {"answer": null} to cancel';
+    const outcome = kind === 'approval' ? 'the command was denied' : 'the question was cancelled';
+    this.onInvalidAnswer(
+      `${METHOD[kind]} ${p.open.request_id}: connection ${conn.id} gave no usable answer (${what}; ` +
+        `${allowed}): ${outcome}`,
+    );
+    p.settle(undefined, `connection:${conn.id}`);
+  }
+
   private sendTo(conn: Connection, only?: Pending): void {
     const targets = only ? [only] : [...this.pending.values()];
     for (const p of targets) {
@@ -138,11 +168,17 @@ export class OpenRequests {
         .request(METHOD[kind], p.open.params as never, ctl.signal)
         .then((result) => {
           const r = result as { choice?: string; answer?: string | null };
-          p.settle(kind === 'approval' ? r.choice : r.answer, `connection:${conn.id}`);
+          if (kind === 'clarify') return p.settle(r.answer, `connection:${conn.id}`);
+          const offered = (p.open.params.choices as string[] | undefined) ?? [];
+          if (typeof r.choice === 'string' && offered.includes(r.choice))
+            return p.settle(r.choice, `connection:${conn.id}`);
+          this.refuse(p, conn, `the choice ${JSON.stringify(r.choice)} was not offered`);
         })
-        .catch(() => {
-          // the client closed, errored or was aborted: others may still answer
+        .catch((err: unknown) => {
           p.sent.delete(conn);
+          // a JSON-RPC error or a result of the wrong shape is an answer, and not a usable one
+          if (err instanceof RpcFailureError) this.refuse(p, conn, `${err.message} [${err.code}]`);
+          // else the client closed or the request was withdrawn: others may still answer
         });
     }
   }

@@ -7,11 +7,23 @@ import { statSync } from 'node:fs';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import type { Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { RpcErrorCode } from '@hermes/core/protocol';
+import { SessionDB, SessionDBError } from '@hermes/core/state/session-db';
 import type { McpManager } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { ToolDefinition } from '@hermes/core/tools/types';
+import { RpcMethodError } from '../rpc/types.js';
 import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
+
+/** Identity and version of a file (inode, size, mtime), or `absent`. */
+function fileStamp(file: string): string {
+  try {
+    const st = statSync(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
+}
 
 /** Device and inode of a folder, or undefined when it does not exist. */
 function folderIdentity(dir: string): string | undefined {
@@ -35,6 +47,8 @@ export class ProfileRuntime {
   private readyMcp: McpManager | undefined;
 
   private readonly identity: string | undefined;
+  /** The damaged state.db's stamp when opening it failed, and the error to answer with. */
+  private damaged: { stamp: string; error: RpcMethodError } | undefined;
 
   /**
    * @param log where the daemon's log lines go; unknown config.yaml keys are logged there each
@@ -95,13 +109,46 @@ export class ProfileRuntime {
     return this.changed(this.files.refresh());
   }
 
-  /** The profile's SessionDB, opened on first use. */
+  /**
+   * The profile's SessionDB, opened on first use.
+   * @throws RpcMethodError(ProfileUnavailable) while its state.db is damaged: the message names the
+   *   file, what is wrong and how to recover. The failure is remembered until the file changes
+   *   (moved aside, restored), so a damaged file is not re-examined at every request.
+   */
   get db(): SessionDB {
     if (!this.database) {
-      this.home.ensure();
-      this.database = SessionDB.open(this.home.stateDbFile);
+      const stamp = fileStamp(this.home.stateDbFile);
+      if (this.damaged && this.damaged.stamp === stamp) throw this.damaged.error;
+      this.damaged = undefined;
+      try {
+        this.home.ensure();
+        this.database = SessionDB.open(this.home.stateDbFile);
+      } catch (err) {
+        if (!(err instanceof SessionDBError && err.code === 'ECORRUPT')) throw err;
+        const error = new RpcMethodError(
+          RpcErrorCode.ProfileUnavailable,
+          `profile "${this.name}" is unavailable: ${err.message}`,
+          { profile: this.name, file: err.file },
+        );
+        this.damaged = { stamp, error };
+        throw error;
+      }
     }
     return this.database;
+  }
+
+  /**
+   * Why this profile cannot be used (its state.db is damaged), or undefined. Opens the database
+   * if it is not open yet.
+   */
+  unavailable(): string | undefined {
+    try {
+      void this.db;
+      return undefined;
+    } catch (err) {
+      const damaged = this.damaged;
+      return damaged && err === damaged.error ? damaged.error.message : undefined;
+    }
   }
 
   /**
