@@ -135,7 +135,7 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
         )
         .command(
           'delete <id>',
-          'Delete a session and all its messages',
+          'Delete a session and all its messages (refused while it is live; see --force)',
           (c) =>
             withJson(c)
               .positional('id', {
@@ -148,8 +148,13 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
                 type: 'boolean',
                 default: false,
                 describe: 'Do not ask on a terminal',
+              })
+              .option('force', {
+                type: 'boolean',
+                default: false,
+                describe: 'Also delete a session live in the daemon (ends it there first)',
               }),
-          (a) => run(ctx, { action: 'delete', json: a.json, id: String(a.id), yes: a.yes }),
+          (a) => run(ctx, { action: 'delete', json: a.json, id: String(a.id), yes: a.yes, force: a.force }),
         )
         .demandCommand(1, 'Give a sessions sub-command: list, show, search, export, rename, delete'),
     handler: () => {},

@@ -87,15 +87,31 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     await startBackground({ root: ctx.home.root, command: await daemonCommand(), timeoutMs: 20_000 });
   }
   const altScreen = await alternateScreen(ctx);
+  const target = args.session !== undefined || args.new ? undefined : await continueTarget(ctx);
+  const session = args.session ?? target?.id;
   const { runTui } = await import('@hermes/ui-tui/run');
   await runTui({
     root: ctx.home.root,
     profile: ctx.home.profile,
     version: ctx.version,
-    mode: args.session !== undefined ? 'session' : args.new ? 'new' : 'continue',
-    ...(args.session !== undefined ? { session: args.session } : {}),
+    mode: session !== undefined ? 'session' : args.new || target === null ? 'new' : 'continue',
+    ...(session !== undefined ? { session } : {}),
     altScreen,
   });
+}
+
+/**
+ * What `--continue` (the default) opens: the last interactive session, this folder's first
+ * (sessions/continue.ts); null for a new one when the profile has none; undefined when the
+ * database cannot be read (the TUI then asks the daemon for its newest session).
+ */
+async function continueTarget(ctx: CliContext): Promise<{ id: string } | null | undefined> {
+  const { findContinueSession, continueElsewhereNote } = await import('../sessions/continue.js');
+  const found = await findContinueSession(ctx.home, process.cwd());
+  if (!found) return found;
+  const note = continueElsewhereNote(found, process.cwd(), 'hermes tui -n');
+  if (note) process.stderr.write(`${note}\n`);
+  return { id: found.id };
 }
 
 /** Builds the `tui` command (also `$0`). */
@@ -113,7 +129,8 @@ export function tuiCommand(ctx: CliContext): CommandModule {
         .option('continue', {
           alias: 'c',
           type: 'boolean',
-          describe: "Resume the profile's most recent session (default)",
+          describe:
+            'Resume the last interactive (tui/cli) session by last activity, one of this folder first (default)',
         })
         .option('new', { alias: 'n', type: 'boolean', describe: 'Start a new session' })
         .check((a) => {

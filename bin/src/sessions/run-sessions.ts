@@ -17,6 +17,7 @@ import {
   formatSessionTable,
   type FormatOptions,
 } from './format.js';
+import { readableHits, titleOrPreview, withPreviews } from './previews.js';
 
 /** Parsed arguments of one `hermes sessions` action. */
 export type SessionsArgs =
@@ -25,7 +26,7 @@ export type SessionsArgs =
   | { action: 'search'; json: boolean; query: string; limit: number; session?: string }
   | { action: 'export'; json: boolean; id: string; output?: string }
   | { action: 'rename'; json: boolean; id: string; title: string }
-  | { action: 'delete'; json: boolean; id: string; yes: boolean };
+  | { action: 'delete'; json: boolean; id: string; yes: boolean; force?: boolean };
 
 /** Where output goes (stdout by default; tests pass a collector). */
 export interface SessionsIO {
@@ -99,8 +100,8 @@ export async function runSessions(
           ...(args.source ? { source: args.source } : {}),
           ...(args.query ? { query: args.query } : {}),
         };
-        const sessions = db ? db.listSessions(opts) : [];
-        io.write(args.json ? json(sessions) : formatSessionTable(sessions, fmt));
+        const sessions = db ? withPreviews(db, db.listSessions(opts)) : [];
+        io.write(args.json ? json(sessions) : formatSessionTable(sessions.map(titleOrPreview), fmt));
         return;
       }
       case 'show': {
@@ -114,7 +115,9 @@ export async function runSessions(
         const hits = db
           ? db.search(args.query, { limit: args.limit, ...(sessionId ? { sessionId } : {}) })
           : [];
-        io.write(args.json ? json(hits) : formatSearchHits(hits, args.query, fmt));
+        io.write(
+          args.json ? json(hits) : formatSearchHits(readableHits(db!, hits, args.query), args.query, fmt),
+        );
         return;
       }
       case 'export': {
@@ -140,6 +143,8 @@ export async function runSessions(
       }
       case 'delete': {
         const s = resolve(db, args.id, file);
+        const { ensureNotLive } = await import('./live-guard.js');
+        await ensureNotLive(ctx, s, Boolean(args.force)); // refused while a process holds it live
         if (!args.yes && process.stdin.isTTY && !(await confirm(`Delete ${describe(s)}? [y/N] `))) {
           throw new CliExit(1, 'not deleted');
         }

@@ -177,7 +177,8 @@ describe('Agent context compression', () => {
     expect(ev!.after_tokens).toBeLessThan(ev!.before_tokens);
     expect(agent.sessionId).toBe(ev!.session_id);
     const child = db.getSession(agent.sessionId)!;
-    expect(child).toMatchObject({ parent_session_id: session.id, title: 'long work', source: 'tui' });
+    // titles are unique: the continuation is "long work (2)", so /resume by title is never ambiguous
+    expect(child).toMatchObject({ parent_session_id: session.id, title: 'long work (2)', source: 'tui' });
     expect(db.getSession(session.id)).toMatchObject({ state: 'ended', end_reason: 'compressed' });
     const parentMsgs = db.getMessages(session.id, { limit: 1000 });
     expect(parentMsgs.filter((m) => m.role === 'tool')).toHaveLength(6);

@@ -102,7 +102,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       session = db.getSession(opts.select.id) ?? db.findSessionByTitle(opts.select.id);
       if (!session) throw new Error(`no session "${opts.select.id}" in ${home.stateDbFile}`);
     } else if (opts.select.kind === 'continue') {
-      session = db.latestSession();
+      session = db.continueSession({ cwd: opts.cwd }); // last interactive one, this folder first
     }
 
     let created = false;

@@ -15,6 +15,13 @@ import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } f
 import { buildFtsQuery, hasCjk } from './fts-query.js';
 import { ftsSearch, likeSearch } from './search.js';
 import { newSessionId, sessionIdProblem } from './session-id.js';
+import {
+  applyAutoTitle,
+  continueCandidate,
+  firstPrompts,
+  titleHolder,
+  uniqueTitle,
+} from './session-picks.js';
 import { StateStore, type SessionDBOptions } from './store.js';
 import type {
   CreateSessionOptions,
@@ -65,7 +72,8 @@ export class SessionDB extends StateStore {
   // ── sessions ────────────────────────────────────────────────────────────────────────────
 
   /**
-   * Creates a session in state `active`.
+   * Creates a session in state `active`. A title another session has gets the next free number
+   * ("title (2)"), so a title names one session (session-picks.ts).
    * @throws SessionDBError `EINVAL` (bad source/id/title), `EEXIST` (explicit id already used).
    */
   createSession(opts: CreateSessionOptions): SessionRecord {
@@ -79,7 +87,6 @@ export class SessionDB extends StateStore {
     const now = opts.startedAt ?? Date.now();
     const values = [
       source,
-      title,
       optionalText(opts.model, 'model', this.file),
       optionalText(opts.cwd, 'cwd', this.file),
       optionalText(opts.parentSessionId, 'parentSessionId', this.file),
@@ -91,9 +98,9 @@ export class SessionDB extends StateStore {
       try {
         this.write('createSession', this.transcriptBudgetMs, () =>
           this.stmt(
-            `INSERT INTO sessions (id, source, title, model, cwd, parent_session_id, started_at, updated_at)
+            `INSERT INTO sessions (id, title, source, model, cwd, parent_session_id, started_at, updated_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(id, ...values),
+          ).run(id, title && uniqueTitle((sql) => this.stmt(sql), title), ...values),
         );
         return this.getSession(id)!;
       } catch (err) {
@@ -177,11 +184,30 @@ export class SessionDB extends StateStore {
   }
 
   /**
+   * The session `--continue` resumes: the cli/tui session with the latest activity, preferring
+   * one whose folder is `cwd` (api_server, platform, cron and subagent sessions are never picked).
+   */
+  continueSession(opts: { cwd?: string } = {}): SessionRecord | undefined {
+    return this.read('continueSession', () => continueCandidate((sql) => this.stmt(sql), opts.cwd));
+  }
+
+  /** The first user prompt of each of these sessions (for previews); sessions without one are absent. */
+  firstPrompts(ids: readonly string[]): Map<string, string> {
+    return this.read('firstPrompts', () => firstPrompts((sql) => this.stmt(sql), ids));
+  }
+
+  /**
    * Sets or clears (null/empty) a session's title.
-   * @throws SessionNotFoundError; SessionDBError `EINVAL` for a title over 200 characters.
+   * @throws SessionNotFoundError; SessionDBError `EINVAL` for a title over 200 characters,
+   *   `EEXIST` for a title another session has (titles name one session).
    */
   renameSession(id: string, title: string | null): void {
     const t = normalizeTitle(title, this.file);
+    const holder = t
+      ? this.read('renameSession', () => titleHolder((sql) => this.stmt(sql), t, id))
+      : undefined;
+    if (holder)
+      throw new SessionDBError(`title "${t}" is already used by session ${holder}`, this.file, 'EEXIST');
     this.updateSession('renameSession', id, 'title = ?', [t]);
   }
 
@@ -286,17 +312,23 @@ export class SessionDB extends StateStore {
     return this.appendMessages(sessionId, [msg])[0]!;
   }
 
-  /** Appends several messages in one transaction (imports, benchmarks). Same rules as `appendMessage`. */
+  /**
+   * Appends several messages in one transaction (imports, benchmarks). Same rules as
+   * `appendMessage`. The first user prompt of an untitled cli/tui session titles it
+   * (session-picks.ts `autoTitleFrom`, made unique).
+   */
   appendMessages(sessionId: string, msgs: readonly NewMessage[]): number[] {
     const now = Date.now();
     const rows = msgs.map((m) => messageValues(m, this.file, now));
     if (rows.length === 0) return [];
+    const prompt = msgs.find((m) => m.role === 'user' && m.content)?.content;
     return this.write('appendMessage', this.transcriptBudgetMs, () => {
       const bump = this.stmt(
         'UPDATE sessions SET message_count = message_count + ?, updated_at = ? WHERE id = ?',
       );
       if (bump.run(rows.length, now, sessionId).changes === 0)
         throw new SessionNotFoundError(sessionId, this.file);
+      if (prompt) applyAutoTitle((sql) => this.stmt(sql), sessionId, prompt);
       const insert = this.stmt(
         `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
