@@ -2,6 +2,7 @@
  * Human-readable output of `hermes cron` (pure functions: jobs and results in, text out). JSON
  * output does not pass through here.
  */
+import { blockedNote } from '@hermes/core/cron/blocked';
 import type { RunOutcome } from '@hermes/core/cron/run';
 import type { TickHealth, TickStatus } from '@hermes/core/cron/status';
 import type { TickResult } from '@hermes/core/cron/tick';
@@ -36,6 +37,11 @@ function state(job: CronJob): string {
 
 function last(job: CronJob): string {
   if (!job.last_status) return 'never ran';
+  if (job.last_status === 'blocked') {
+    // `N command(s) blocked: CMD…` without the how-to (cron list is a table; cron run prints it)
+    const what = (job.last_error ?? '').split(/\.(?: |$)/)[0]!.replace(/ (was|were) blocked:/, ' blocked:');
+    return `blocked: ${what.length > 70 ? `${what.slice(0, 69)}…` : what}`;
+  }
   return job.last_status === 'error'
     ? `error: ${(job.last_error ?? '').split('\n')[0]!.slice(0, 60)}`
     : job.last_status;
@@ -75,6 +81,7 @@ export function formatJob(job: CronJob, now: number, zone: string): string {
 /** One run's result (`hermes cron run`, `hermes cron tick`). */
 export function formatOutcome(o: RunOutcome): string {
   const head = `${o.jobId} ${o.name}: ${o.status}${o.error ? ` (${o.error.split('\n')[0]})` : ''}`;
+  const blocked = o.blockedCommands?.length ? [`  ${blockedNote(o.blockedCommands)}`] : [];
   const delivered =
     o.status === 'silent'
       ? 'nothing delivered (silent reply)'
@@ -83,6 +90,7 @@ export function formatOutcome(o: RunOutcome): string {
         : 'not delivered';
   return [
     head,
+    ...blocked,
     `  output: ${o.outputFile}`,
     `  ${delivered}${o.deliveryErrors.length ? `; failed: ${o.deliveryErrors.join('; ')}` : ''}`,
     ...(o.removed ? ['  reached its repeat count: removed'] : []),
@@ -124,7 +132,7 @@ export function formatStatus(args: {
     .map((j) => Date.parse(j.next_run_at ?? ''))
     .filter(Number.isFinite)
     .sort((a, b) => a - b)[0];
-  const failed = jobs.filter((j) => j.last_status === 'error');
+  const failed = jobs.filter((j) => j.last_status === 'error' || j.last_status === 'blocked');
   return [
     `Cron: ${verdict}`,
     `  last tick:    ${ago(s.last_tick_at)}${s.last_ticker ? ` by ${s.last_ticker}` : ''}`,

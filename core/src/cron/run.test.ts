@@ -235,6 +235,40 @@ describe('runClaimedJob', () => {
     expect(existsSync(join(work, 'victim'))).toBe(true);
   });
 
+  it('a run whose command was blocked is `blocked`, naming the command and how to allow it', async () => {
+    const { ctx } = setup();
+    const work = join(ctx.home.dir, 'work');
+    mkdirSync(join(work, 'c2'), { recursive: true });
+    const job = await claimed(ctx, { cwd: work, name: 'clean c2' });
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf c2' } }] },
+      { text: 'cron finished' },
+    );
+    const out = await runClaimedJob(deps(ctx), job);
+    expect(out.status).toBe('blocked');
+    expect(out.blockedCommands).toEqual([{ command: 'rm -rf c2', why: 'approval' }]);
+    const stored = listJobs(ctx).find((j) => j.id === job.id)!;
+    expect(stored.last_status).toBe('blocked');
+    expect(stored.last_error).toMatch(/1 command was blocked: rm -rf c2\..*approvals\.cron_mode allow/);
+    expect(outputs(ctx, job.id)[0]).toMatch(
+      /Status: blocked[\s\S]*## Blocked commands\n\n1 command was blocked: rm -rf c2/,
+    );
+    expect(inbox(ctx)).toMatch(/cron finished[\s\S]*⚠ 1 command was blocked: rm -rf c2/);
+  });
+
+  it('a silent reply after a blocked command still tells the user', async () => {
+    const { ctx } = setup();
+    const job = await claimed(ctx, { cwd: ctx.home.dir });
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'hermes gateway restart' } }] },
+      { text: '[SILENT]' },
+    );
+    const out = await runClaimedJob(deps(ctx), job);
+    expect(out.status).toBe('blocked');
+    expect(out.delivered).toEqual(['local']);
+    expect(inbox(ctx)).toMatch(/1 command was blocked: hermes gateway restart\. A cron job may never stop/);
+  });
+
   it('approvals.cron_mode allow lets dangerous commands run', async () => {
     const { ctx } = setup({ approvals: { cron_mode: 'allow' } });
     const work = join(ctx.home.dir, 'work');

@@ -13,6 +13,9 @@
  *    answer); `terminal` refuses commands that stop or restart the daemon. Dangerous commands
  *    follow `approvals.cron_mode`: `deny` (default) denies them unasked, with the allowlist
  *    emptied for the run so it never widens this; `allow` lets them run.
+ *    A command blocked this way (or a daemon stop/restart) makes the run `blocked`, not `ok`: the
+ *    status, `last_error`, the output file and the delivered text name the commands and how to
+ *    allow them (user-trial finding 4).
  * 3. Save `<home>/cron/output/<job id>/<UTC time>.md` (prompt, status, reply or error).
  * 4. Deliver: a reply that is exactly `[SILENT]` or `NO_REPLY` delivers nothing; another reply is
  *    delivered wrapped with the job's name and a note that the agent cannot see replies (unless
@@ -23,6 +26,7 @@
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Agent } from '../agent/agent.js';
 import { openAgentSession } from '../agent/session-runtime.js';
 import { loadConfig } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
@@ -33,6 +37,7 @@ import { acquireSessionLock } from '../state/session-lock.js';
 import { builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { blockedNote, type BlockedCommand } from './blocked.js';
 import { createCronDelivery, parseDeliveryTarget, type CronDelivery } from './delivery.js';
 import { jobOutputDir } from './jobs.js';
 import { isGatewayLifecycleCommand, scanCronPrompt } from './scan.js';
@@ -75,6 +80,8 @@ export interface RunOutcome {
   /** The job reached its repeat count and was removed. */
   removed: boolean;
   sessionId?: string;
+  /** Commands the run's tools were refused (status `blocked`). */
+  blockedCommands: BlockedCommand[];
 }
 
 /** True when a reply is exactly a silence marker (surrounding whitespace ignored). */
@@ -122,19 +129,26 @@ export function failureNotice(job: Pick<CronJob, 'name' | 'id'>, error: string, 
   return `Cron job "${job.name}" (${job.id}) failed: ${first}\nDetails: ${outputFile}`;
 }
 
-/** The tools of a cron run (see the module doc). */
-export function cronTools(base: ToolDefinition[] = builtinTools()): ToolDefinition[] {
+/**
+ * The tools of a cron run (see the module doc).
+ * @param onBlocked told of each command the terminal tool refused (approval guard or lifecycle).
+ */
+export function cronTools(
+  base: ToolDefinition[] = builtinTools(),
+  onBlocked?: (b: BlockedCommand) => void,
+): ToolDefinition[] {
   return base
     .filter((t) => !CRON_EXCLUDED_TOOLS.includes(t.name))
-    .map((t) => (t.name === 'terminal' ? guardTerminal(t) : t));
+    .map((t) => (t.name === 'terminal' ? guardTerminal(t, onBlocked) : t));
 }
 
-function guardTerminal(tool: ToolDefinition): ToolDefinition {
+function guardTerminal(tool: ToolDefinition, onBlocked?: (b: BlockedCommand) => void): ToolDefinition {
   return {
     ...tool,
     async handler(args, ctx) {
       const command = typeof args.command === 'string' ? args.command : '';
       if (isGatewayLifecycleCommand(command)) {
+        onBlocked?.({ command, why: 'lifecycle' });
         return {
           ok: false,
           content:
@@ -142,7 +156,10 @@ function guardTerminal(tool: ToolDefinition): ToolDefinition {
           summary: 'blocked: daemon lifecycle',
         };
       }
-      return tool.handler(args, ctx);
+      const result = await tool.handler(args, ctx);
+      // terminal.ts: a denial by the approval guard is `ok: false`, summary `blocked (<reason>)`
+      if (!result.ok && result.summary?.startsWith('blocked')) onBlocked?.({ command, why: 'approval' });
+      return result;
     },
   };
 }
@@ -161,7 +178,7 @@ function outputFileFor(home: HermesHome, jobId: string, startedMs: number): stri
 function renderOutput(
   job: CronJob,
   startedMs: number,
-  r: { status: string; text: string; error?: string; sessionId?: string },
+  r: { status: string; text: string; error?: string; sessionId?: string; blocked?: string },
 ): string {
   const lines = [
     `# Cron job: ${job.name}`,
@@ -178,6 +195,7 @@ function renderOutput(
     '',
   ];
   if (r.error) lines.push('## Error', '', r.error, '');
+  if (r.blocked) lines.push('## Blocked commands', '', r.blocked, '');
   if (r.text) lines.push('## Response', '', r.text, '');
   return lines.join('\n');
 }
@@ -188,6 +206,8 @@ interface AgentRun {
   error?: string;
   sessionId?: string;
   blocked: boolean;
+  /** Commands refused during the run. */
+  blockedCommands: BlockedCommand[];
 }
 
 async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Promise<AgentRun> {
@@ -195,10 +215,11 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
   try {
     prompt = assemblePrompt(deps.home, job);
   } catch (err) {
-    return { ok: false, text: '', error: (err as Error).message, blocked: false };
+    return { ok: false, text: '', error: (err as Error).message, blocked: false, blockedCommands: [] };
   }
   const scan = scanCronPrompt(prompt, 'assembled prompt (skills + prompt)');
-  if (!scan.ok) return { ok: false, text: '', error: scan.message, blocked: true };
+  if (!scan.ok) return { ok: false, text: '', error: scan.message, blocked: true, blockedCommands: [] };
+  const blockedCommands: BlockedCommand[] = [];
 
   const runConfig: HermesConfig = {
     ...config,
@@ -213,7 +234,7 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
     select: { kind: 'new', title: `cron: ${job.name}` },
     cwd: job.cwd ?? deps.home.path('workspace'),
     config: runConfig,
-    tools: cronTools(),
+    tools: cronTools(undefined, (b) => blockedCommands.push(b)),
     ...(job.model ? { model: job.model } : {}),
     ...(deps.modelClient
       ? { modelClient: typeof deps.modelClient === 'function' ? deps.modelClient(job) : deps.modelClient }
@@ -221,32 +242,35 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
   });
   const lock = acquireSessionLock(deps.home, opened.session.id, `hermes cron (pid ${process.pid})`);
   try {
-    const turn = await opened.agent.runTurn(prompt, signal);
-    const sessionId = opened.session.id;
-    if (turn.status === 'complete') {
-      if (turn.text.trim() === '')
-        return { ok: false, text: '', error: 'the agent gave an empty reply', sessionId, blocked: false };
-      return { ok: true, text: turn.text, sessionId, blocked: false };
-    }
-    if (turn.status === 'interrupted') {
-      const why = timeout.aborted
-        ? `timed out after ${config.cron.timeout} s (cron.timeout)`
-        : 'interrupted (daemon shutting down)';
-      return { ok: false, text: '', error: why, sessionId, blocked: false };
-    }
-    if (turn.status === 'error')
-      return { ok: false, text: '', error: turn.error ?? 'the model call failed', sessionId, blocked: false };
-    return {
-      ok: false,
-      text: '',
-      error: `stopped without a final answer (${turn.status})`,
-      sessionId,
-      blocked: false,
-    };
+    const turn = await runTurn(opened.agent, prompt, signal, timeout, config);
+    return { ...turn, sessionId: opened.session.id, blocked: false, blockedCommands };
   } finally {
     lock.release();
     opened.close();
   }
+}
+
+/** One turn's result as a cron run sees it. */
+async function runTurn(
+  agent: Pick<Agent, 'runTurn'>,
+  prompt: string,
+  signal: AbortSignal,
+  timeout: AbortSignal,
+  config: HermesConfig,
+): Promise<{ ok: boolean; text: string; error?: string }> {
+  const turn = await agent.runTurn(prompt, signal);
+  if (turn.status === 'complete') {
+    if (turn.text.trim() === '') return { ok: false, text: '', error: 'the agent gave an empty reply' };
+    return { ok: true, text: turn.text };
+  }
+  if (turn.status === 'interrupted') {
+    const why = timeout.aborted
+      ? `timed out after ${config.cron.timeout} s (cron.timeout)`
+      : 'interrupted (daemon shutting down)';
+    return { ok: false, text: '', error: why };
+  }
+  if (turn.status === 'error') return { ok: false, text: '', error: turn.error ?? 'the model call failed' };
+  return { ok: false, text: '', error: `stopped without a final answer (${turn.status})` };
 }
 
 /**
@@ -271,9 +295,12 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
       text: '',
       error: `could not start the run: ${(err as Error).message}`,
       blocked: false,
+      blockedCommands: [],
     };
   }
-  const status: RunStatus = !run.ok ? 'error' : isSilentReply(run.text) ? 'silent' : 'ok';
+  // a reply after blocked commands is `blocked` (also a silent one: the user must learn of it)
+  const note = run.blockedCommands.length ? blockedNote(run.blockedCommands) : undefined;
+  const status: RunStatus = !run.ok ? 'error' : note ? 'blocked' : isSilentReply(run.text) ? 'silent' : 'ok';
   const outputFile = outputFileFor(deps.home, job.id, startedMs);
   writeFileAtomic(
     outputFile,
@@ -282,6 +309,7 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
       text: run.text,
       ...(run.error ? { error: run.error } : {}),
       ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+      ...(note ? { blocked: note } : {}),
     }),
     0o600,
   );
@@ -289,11 +317,13 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
   const delivered: string[] = [];
   const deliveryErrors: string[] = [];
   if (status !== 'silent') {
-    const text = run.ok
-      ? config.cron.wrap_response
-        ? wrapResponse(job, run.text)
-        : run.text.trim()
-      : failureNotice(job, run.error ?? 'failed', outputFile);
+    const reply = isSilentReply(run.text) ? '' : run.text;
+    const text = !run.ok
+      ? failureNotice(job, run.error ?? 'failed', outputFile)
+      : note && !reply
+        ? `Cron job "${job.name}" (${job.id}): ${note}\nDetails: ${outputFile}`
+        : (config.cron.wrap_response ? wrapResponse(job, reply) : reply.trim()) +
+          (note ? `\n\n⚠ ${note}` : '');
     for (const t of job.deliver) {
       try {
         await delivery.deliver(parseDeliveryTarget(t), { job, text, failure: !run.ok, outputFile });
@@ -313,7 +343,7 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     stored.running = null;
     stored.last_run_at = iso(startedMs);
     stored.last_status = status;
-    stored.last_error = run.ok ? null : (run.error ?? 'failed');
+    stored.last_error = run.ok ? (note ?? null) : (run.error ?? 'failed');
     stored.last_delivery_error = deliveryErrors.length ? deliveryErrors.join('; ') : null;
     stored.repeat = { ...stored.repeat, completed: stored.repeat.completed + 1 };
     if (stored.schedule.kind === 'once') {
@@ -329,7 +359,7 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     return false;
   });
   deps.log?.(
-    `cron: job ${job.id} ${status}${run.error ? `: ${run.error}` : ''}; output ${outputFile}` +
+    `cron: job ${job.id} ${status}${run.error ? `: ${run.error}` : ''}${note ? `: ${note}` : ''}; output ${outputFile}` +
       `${delivered.length ? `; delivered to ${delivered.join(', ')}` : ''}${deliveryErrors.length ? `; delivery failed: ${deliveryErrors.join('; ')}` : ''}`,
   );
   return {
@@ -344,5 +374,6 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     deliveryErrors,
     removed,
     ...(run.sessionId ? { sessionId: run.sessionId } : {}),
+    blockedCommands: run.blockedCommands,
   };
 }

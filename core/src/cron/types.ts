@@ -18,8 +18,11 @@ export type Schedule =
 /** `scheduled` waits for its next run; `paused` is kept but never fires; `completed` ran out; `error` cannot run. */
 export type JobState = 'scheduled' | 'paused' | 'completed' | 'error';
 
-/** How the last run ended. `silent`: the reply was the silence marker, nothing was delivered. */
-export type RunStatus = 'ok' | 'silent' | 'error';
+/**
+ * How a run ended: `ok` (a reply), `silent` (a silence marker), `error` (no reply), `blocked` (a
+ * reply, but commands were blocked because nobody could approve them; `last_error` names them).
+ */
+export type RunStatus = 'ok' | 'silent' | 'error' | 'blocked';
 
 /**
  * Where a job came from: the chat the `cronjob` tool was called in, or nothing (`hermes cron add`).

@@ -19,7 +19,7 @@ export const CronJobInfo = z.object({
   enabled: z.boolean(),
   next_run_at: z.string().nullable(),
   last_run_at: z.string().nullable(),
-  /** `ok`, `silent`, `error`, or null before the first run. */
+  /** `ok`, `silent`, `error`, `blocked` (commands were refused; `last_error` names them), or null before the first run. */
   last_status: z.string().nullable(),
   last_error: z.string().nullable(),
   last_delivery_error: z.string().nullable(),

@@ -112,7 +112,7 @@ const CRON_HELP = `/cron                      list this profile's cron jobs
 function line(j: CronJob): string {
   const next = j.next_run_at ? j.next_run_at.replace('T', ' ').slice(0, 16) : '-';
   const last = j.last_status
-    ? `${j.last_status}${j.last_status === 'error' && j.last_error ? `: ${j.last_error.split('\n')[0]!.slice(0, 50)}` : ''}`
+    ? `${j.last_status}${(j.last_status === 'error' || j.last_status === 'blocked') && j.last_error ? `: ${j.last_error.split('\n')[0]!.slice(0, 80)}` : ''}`
     : 'never ran';
   return `${j.id}  ${j.name}  [${j.schedule_display}]  ${j.running ? 'running' : j.state}  next ${next} UTC  last ${last}`;
 }
