@@ -71,6 +71,11 @@ export interface HermesModelClient extends ModelClient {
   readonly baseURL: string | undefined;
   /** Context window of `model` (default: the default model) in tokens; see context-windows.ts. */
   contextWindow(model?: string): number;
+  /**
+   * Model ids the primary provider lists (`GET /models`); undefined when it cannot say (no
+   * provider, an error, or `signal` aborted). Never throws.
+   */
+  listModels(signal?: AbortSignal): Promise<string[] | undefined>;
 }
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
@@ -330,5 +335,14 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     provider: primary?.provider ?? config.model.provider,
     baseURL: primary?.baseURL,
     contextWindow: (model?: string) => contextWindowFor(model ?? defaultModel, config),
+    listModels: async (signal?: AbortSignal) => {
+      if (!primary) return undefined;
+      try {
+        const list = await sdkFor(primary, poolFor(primary).current()).models.list({ signal });
+        return list.data.map((m) => m.id);
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

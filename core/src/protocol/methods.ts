@@ -142,7 +142,13 @@ export const ModelSetParams = z.object({
   session_id: z.string().optional(),
   profile: ProfileName.optional(),
 });
-export const ModelSetResult = z.object({ model: z.string() });
+export const ModelSetResult = z.object({
+  model: z.string(),
+  /** What to show the user: the model and what it applies to (this session, new sessions), plus `warning`. */
+  message: z.string().optional(),
+  /** The provider lists its models and this id is not among them (the switch happened anyway). */
+  warning: z.string().optional(),
+});
 
 export const ProfileInfo = z.object({
   name: z.string(),

@@ -8,8 +8,8 @@
  *   `command_allowlist`, `compression.*`, `checkpoints.*`, `agent.max_turns`, tool settings.
  * - **Never within a session**: the system prompt (byte-stable for the provider's prompt cache;
  *   SOUL.md, memory and skills index are read when a session opens). New sessions get it all.
- * - **The model**: a session created with an explicit `model` keeps it; the others follow
- *   `model.default`. The stored session's model is updated (and `session.info` sent, so status
+ * - **The model**: a session created with an explicit `model`, or switched with `/model ID`
+ *   (`pin`), keeps it; the others follow `model.default`. The stored session's model is updated (and `session.info` sent, so status
  *   bars show it) as soon as an idle session learns of the change, else when its next turn starts.
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
@@ -42,8 +42,21 @@ export class SessionConfigFollower {
   private applied = -1;
   private reportedProblem = 0;
   private agent: Pick<Agent, 'reconfigure'> | undefined;
+  private pinned: string | undefined;
+  private repinned = false;
 
-  constructor(private readonly o: SessionConfigFollowerOptions) {}
+  constructor(private readonly o: SessionConfigFollowerOptions) {
+    this.pinned = o.pinnedModel;
+  }
+
+  /**
+   * Pins the session to `model` (`/model ID`): its next turn rebuilds the model client for it,
+   * and later `model.default` edits no longer move it.
+   */
+  pin(model: string): void {
+    this.pinned = model;
+    this.repinned = true; // reconfigure at the next turn even if the config did not change
+  }
 
   /**
    * Wraps the agent the live session drives: each turn (and `/compact`) first re-checks the
@@ -77,15 +90,16 @@ export class SessionConfigFollower {
    */
   private apply(sessionId: string): void {
     const { profile } = this.o;
-    if (!this.agent || profile.configVersion === this.applied) return;
+    if (!this.agent || (profile.configVersion === this.applied && !this.repinned)) return;
     const version = profile.configVersion;
     const settings: AgentSettings = {
       config: profile.config,
       secrets: profile.secrets,
-      model: this.o.modelClient(this.o.pinnedModel),
+      model: this.o.modelClient(this.pinned),
     };
     this.agent.reconfigure(settings);
     this.applied = version;
+    this.repinned = false;
     this.o.log?.(
       `session ${sessionId}: now on config v${version} of profile ${profile.name} (model ${settings.model.defaultModel})`,
     );
@@ -93,7 +107,7 @@ export class SessionConfigFollower {
 
   /** The model the session uses under the current config, or undefined when none is set. */
   private model(): string | undefined {
-    if (this.o.pinnedModel) return this.o.pinnedModel;
+    if (this.pinned) return this.pinned;
     try {
       return this.o.profile.config.model.default || undefined;
     } catch {

@@ -7,16 +7,42 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { getConfigValue, setConfigValue } from '@hermes/core/config/config-file';
 import { ConfigError } from '@hermes/core/config/errors';
+import { createModelClient } from '@hermes/core/model/client';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
 import { toStoredMessage } from './live-session.js';
+import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { runSlashCommand } from './slash-commands.js';
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
+}
+
+/** How long `/model` waits for the provider's model list, ms. */
+export const MODEL_LIST_TIMEOUT_MS = 2_000;
+
+/**
+ * A warning when the profile's provider lists its models and `model` is not among them;
+ * undefined when it is, or when the list cannot be had within `MODEL_LIST_TIMEOUT_MS`.
+ */
+async function unlistedModelWarning(profile: ProfileRuntime, model: string): Promise<string | undefined> {
+  let client;
+  try {
+    client = createModelClient({
+      config: profile.config,
+      secrets: profile.secrets,
+      envFile: profile.home.envFile,
+    });
+  } catch {
+    return undefined;
+  }
+  const ids = await client.listModels(AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS));
+  if (!ids || ids.length === 0 || ids.includes(model)) return undefined;
+  const some = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ', …' : '');
+  return `Warning: ${client.baseURL ?? client.provider} does not list "${model}" (it has ${some}); the next turn may fail.`;
 }
 
 function configError(err: unknown): never {
@@ -101,9 +127,16 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         RpcErrorCode.ShuttingDown,
         'the daemon is shutting down; try again after it restarts',
       );
-    return sessions
-      .get(conn.profile, p.session_id)
-      .submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
+    const live = sessions.get(conn.profile, p.session_id);
+    if (!sessions.profile(conn.profile).db.getSession(live.id)) {
+      // deleted from state.db while loaded (an older `hermes sessions delete`): say so, never drop it
+      if (!live.busy) sessions.unload(conn.profile, live.id);
+      throw new RpcMethodError(
+        RpcErrorCode.SessionNotFound,
+        `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
+      );
+    }
+    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
@@ -145,6 +178,8 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     return { models, current };
   });
 
+  // `/model ID`: the session switches from its next turn (pinned, status bars told at once) and
+  // the id becomes the profile's default for new sessions, as in Python Hermes
   rpc.register('model.set', async (p, conn) => {
     const profile = sessions.profile(profileOf(conn, p.profile));
     try {
@@ -153,7 +188,19 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
       configError(err);
     }
     profile.reload();
-    return { model: p.model };
+    const live =
+      p.session_id && profile.name === conn.profile
+        ? sessions.pinModel(conn.profile, p.session_id, p.model)
+        : undefined;
+    const warning = await unlistedModelWarning(profile, p.model);
+    const scope = live
+      ? 'this session from its next turn; also the default for new sessions'
+      : 'the default for new sessions';
+    return {
+      model: p.model,
+      message: `Model: ${p.model} (${scope})${warning ? `\n${warning}` : ''}`,
+      ...(warning ? { warning } : {}),
+    };
   });
 
   rpc.register('profile.list', async (_p, conn) => ({

@@ -10,6 +10,7 @@ import { createModelClient } from '@hermes/core/model/client';
 import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
+import { previewText } from '@hermes/core/state/session-picks';
 import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError } from '../rpc/types.js';
@@ -340,6 +341,19 @@ export class SessionRegistry {
     }
   }
 
+  /**
+   * Switches a session to `model` from its next turn (`/model ID`), loading it if needed; an idle
+   * one stores and shows it (`session.info`) at once.
+   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   */
+  pinModel(profileName: string, id: string, model: string): LiveSession {
+    const live = this.get(profileName, id);
+    const e = this.live.get(key(profileName, live.id))!;
+    e.follower.pin(model);
+    e.follower.sync(live, !live.busy);
+    return live;
+  }
+
   /** Re-keys a live session whose id changed (compression) and keeps its old id as an alias. */
   private moved(profile: ProfileRuntime, live: LiveSession, oldId: string): void {
     const entry = this.live.get(key(profile.name, oldId));
@@ -369,9 +383,11 @@ export class SessionRegistry {
 
   /** SessionInfo of a stored session (live details when loaded). */
   describe(profile: ProfileRuntime, r: SessionRecord): SessionInfo {
+    // the first user prompt, for pickers (also of live and long sessions)
+    const first = profile.db.firstPrompts([r.id]).get(r.id);
+    const preview = first ? { preview: previewText(first, 120) } : {};
     const live = this.live.get(key(profile.name, r.id))?.live; // not through aliases
-    if (live) return live.info();
-    const first = profile.db.getMessages(r.id, { limit: 3 }).find((m) => m.role === 'user');
+    if (live) return { ...live.info(), ...preview };
     return {
       id: r.id,
       profile: profile.name,
@@ -387,7 +403,7 @@ export class SessionRegistry {
       live: false,
       busy: false,
       clients: 0,
-      ...(first?.content ? { preview: first.content.slice(0, 120) } : {}),
+      ...preview,
     };
   }
 
