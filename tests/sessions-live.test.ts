@@ -77,3 +77,16 @@ describe('model.set with a session (/model ID)', () => {
     expect(model.requests.at(-1)!.body.model).toBe('gpt-imaginary');
   });
 });
+
+describe('/title', () => {
+  it('refuses a title another session has (titles name one session)', async () => {
+    const { client, root } = gw;
+    await client.c.call('session.create', { cwd: root, title: 'Taken title' });
+    const { session } = await client.c.call('session.create', { cwd: root });
+    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/title taken TITLE' });
+    expect(r).toMatchObject({
+      handled: true,
+      output: expect.stringMatching(/^Title not changed: .*already used by session/),
+    });
+  });
+});

@@ -130,7 +130,11 @@ export function runSlashCommand(
       );
     case 'title': {
       if (!arg) return { output: `Title: ${record.title ?? '(none)'}`, handled: true };
-      profile.db.renameSession(sessionId, arg);
+      try {
+        profile.db.renameSession(sessionId, arg);
+      } catch (err) {
+        return { output: `Title not changed: ${(err as Error).message}.`, handled: true }; // e.g. taken
+      }
       const live = sessions.peek(conn.profile, sessionId);
       if (live) live.emit('session.info', { session: live.info() });
       return { output: `Title set to "${arg}".`, handled: true };
