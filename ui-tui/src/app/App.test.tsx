@@ -236,6 +236,21 @@ describe('App', () => {
     expect(raw[0]).toContain(Buffer.from('copy me').toString('base64'));
   });
 
+  it('/model ID shows what the daemon says changed, and its warning', async () => {
+    const { r, client } = await app((c) => {
+      c.handlers.set('model.set', (p) => ({
+        model: String(p.model),
+        message: `Model: ${String(p.model)} (this session from its next turn; also the default for new sessions)`,
+        warning: 'gpt-imaginary is not in the provider’s model list',
+      }));
+      c.handlers.set('config.get', () => ({ value: 'gpt-imaginary' }));
+    });
+    await r.press('/model gpt-imaginary', keys.enter);
+    const f = await r.waitFor('this session from its next turn');
+    expect(f).toContain('not in the provider’s model list');
+    expect(client.callsTo('model.set')).toEqual([{ model: 'gpt-imaginary', session_id: 's1' }]);
+  });
+
   it('/sessions opens a picker and resumes the picked session', async () => {
     const { r, client } = await app((c) =>
       c.handlers.set('session.list', (p) =>

@@ -124,7 +124,9 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
   const sessionId = ctl.state.sessionId;
   const set = async (model: string): Promise<void> => {
     const r = await ctl.client.call('model.set', { model, ...(sessionId ? { session_id: sessionId } : {}) });
-    ctl.notice(`Model: ${r.model}`);
+    // the daemon says what changed (this session from its next turn, the default for new ones)
+    ctl.notice(r.message ?? `Model: ${r.model}`);
+    if (r.warning) ctl.notice(r.warning, 'warn');
     await ctl.refreshModel();
   };
   if (args) return set(args);
