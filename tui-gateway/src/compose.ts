@@ -57,7 +57,7 @@ function autoContinue(
 /** The hooks a full daemon runs with (`registerHandlers`, `drain`, `stats`, `profiles`). */
 export type DaemonHooks = Pick<
   DaemonOptions,
-  'registerHandlers' | 'drain' | 'stats' | 'profiles' | 'activeProfile'
+  'registerHandlers' | 'drain' | 'stats' | 'profiles' | 'activeProfile' | 'unavailableProfiles'
 >;
 
 /**
@@ -73,7 +73,7 @@ export async function defaultDaemonHooks(
   const { cronIntervalMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
-      const recovered = recoverAfterCrash(root, (line) => ctx.log.info(line));
+      const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
       registry = new SessionRegistry({
         root,
         epoch: ctx.epoch,
@@ -93,7 +93,9 @@ export async function defaultDaemonHooks(
       });
       registerSessionHandlers(withCronSlash(rpc, cron), registry);
       registerSecretsHandlers(rpc, registry);
-      autoContinue(registry, recovered, (l) => ctx.log.info(l));
+      // remembered by the registry: initialize and profile.list report them, requests get -32008
+      for (const name of recovery.unavailable) registry.profile(name).unavailable();
+      autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
     },
     drain: async ({ timeoutMs }) => {
       const [sessions, jobs] = await Promise.all([
@@ -107,5 +109,6 @@ export async function defaultDaemonHooks(
       return { sessions_live: s.sessions_live, clients_attached: s.clients };
     },
     profiles: () => listProfileNames(root),
+    unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
   });
 }

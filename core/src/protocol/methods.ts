@@ -33,6 +33,11 @@ export const InitializeResult = z.object({
   connection_id: z.string(),
   profile: z.string(),
   profiles: z.array(z.string()),
+  /**
+   * Served profiles that cannot be used now (their state.db is damaged), with the error — file,
+   * what is wrong, how to recover. Requests in such a profile get -32008; absent when none.
+   */
+  unavailable_profiles: z.array(z.object({ profile: z.string(), error: z.string() })).optional(),
 });
 
 export const SessionCreateParams = z.object({
@@ -156,6 +161,8 @@ export const ProfileInfo = z.object({
   active: z.boolean(),
   model: z.string().optional(),
   description: z.string().optional(),
+  /** Set when the profile cannot be used now (damaged state.db): why, and how to recover. */
+  unavailable: z.string().optional(),
 });
 export const ProfileListResult = z.object({ profiles: z.array(ProfileInfo), active: z.string() });
 

@@ -91,6 +91,8 @@ export interface DaemonOptions {
   profiles?: () => string[] | Promise<string[]>;
   /** Profile of a connection whose `initialize` names none (default: `<root>/active_profile`). */
   activeProfile?: () => string;
+  /** Served profiles that cannot be used now, with why (`initialize`'s `unavailable_profiles`). */
+  unavailableProfiles?: () => Array<{ profile: string; error: string }>;
   /** `gateway.drain_timeout` in ms (default 30,000). */
   drainTimeoutMs?: number;
   /** Also log to stderr (default false; `hermes gateway run` sets it). */
@@ -206,6 +208,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
       epoch,
       profiles: opts.profiles ?? (() => listProfileNames(home.root)),
       activeProfile: opts.activeProfile ?? (() => activeProfileName(home.root)),
+      ...(opts.unavailableProfiles ? { unavailableProfiles: opts.unavailableProfiles } : {}),
       onInitialized: (conn) => {
         log.info(`connection ${conn.id} initialized: client ${conn.clientName}, profile ${conn.profile}`);
         for (const cb of initCallbacks) {

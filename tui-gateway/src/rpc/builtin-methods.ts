@@ -18,13 +18,17 @@ export interface InitializeDeps {
   profiles: () => string[] | Promise<string[]>;
   /** The profile a connection starts in when `initialize` names none. */
   activeProfile: () => string;
+  /** Served profiles that cannot be used now, with why (reported, not refused). */
+  unavailableProfiles?: () => Array<{ profile: string; error: string }>;
   /** Called once the connection is initialized, before the answer is sent. */
   onInitialized: (conn: Connection) => void;
 }
 
 /**
  * Builds the `initialize` handler. A named profile that the daemon does not serve → -32005
- * ProfileNotFound.
+ * ProfileNotFound. A profile that is served but unavailable (damaged state.db) is accepted — the
+ * client learns why from `unavailable_profiles`, and its requests get -32008 — so a TUI can
+ * still start in it, show the error and switch profile.
  */
 export function makeInitialize(deps: InitializeDeps): Handler<'initialize'> {
   return async (params, conn): Promise<MethodResult<'initialize'>> => {
@@ -38,7 +42,15 @@ export function makeInitialize(deps: InitializeDeps): Handler<'initialize'> {
     }
     (conn as WsConnection).markInitialized(params, profile);
     deps.onInitialized(conn);
-    return { server: deps.server, epoch: deps.epoch, connection_id: conn.id, profile, profiles };
+    const unavailable = deps.unavailableProfiles?.() ?? [];
+    return {
+      server: deps.server,
+      epoch: deps.epoch,
+      connection_id: conn.id,
+      profile,
+      profiles,
+      ...(unavailable.length > 0 ? { unavailable_profiles: unavailable } : {}),
+    };
   };
 }
 

@@ -10,22 +10,39 @@ import { SessionDB } from '@hermes/core/state/session-db';
 import { listProfileNames } from './profile-runtime.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 
-/**
- * @returns per profile, the ids of sessions marked interrupted (empty after a clean shutdown,
- *   except for sessions a drain had to interrupt, which it marked itself).
- */
-export function recoverAfterCrash(
-  root: string,
-  log: (line: string) => void = () => {},
-): Record<string, string[]> {
+/** What start-up recovery did. */
+export interface RecoveryResult {
+  /**
+   * Per profile, the ids of sessions marked interrupted (empty after a clean shutdown, except for
+   * sessions a drain had to interrupt, which it marked itself).
+   */
+  interrupted: Record<string, string[]>;
+  /**
+   * Profiles whose state.db could not be opened (damaged): skipped, logged with the recovery
+   * steps. The daemon serves the other profiles; these answer ProfileUnavailable.
+   */
+  unavailable: string[];
+}
+
+/** Marks what a crashed daemon left running as interrupted, in every profile that can be opened. */
+export function recoverAfterCrash(root: string, log: (line: string) => void = () => {}): RecoveryResult {
   const marker = join(root, '.clean_shutdown');
   const clean = existsSync(marker);
   rmSync(marker, { force: true });
   const out: Record<string, string[]> = {};
+  const unavailable: string[] = [];
   for (const name of listProfileNames(root)) {
     const home = new HermesHome(root, name);
     if (!existsSync(home.stateDbFile)) continue;
-    const db = SessionDB.open(home.stateDbFile);
+    let db: SessionDB;
+    try {
+      db = SessionDB.open(home.stateDbFile);
+    } catch (err) {
+      // one damaged profile must not stop the daemon for all the others
+      unavailable.push(name);
+      log(`profile ${name} is unavailable: ${(err as Error).message}`);
+      continue;
+    }
     try {
       const ids = db.recoverInterrupted((id) => {
         try {
@@ -47,5 +64,5 @@ export function recoverAfterCrash(
       db.close();
     }
   }
-  return out;
+  return { interrupted: out, unavailable };
 }

@@ -10,6 +10,7 @@ import { ConfigError } from '@hermes/core/config/errors';
 import { createModelClient } from '@hermes/core/model/client';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import { RpcErrorCode } from '@hermes/core/protocol';
+import { domainRpcError } from '../rpc/domain-errors.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
 import { toStoredMessage } from './live-session.js';
@@ -45,9 +46,9 @@ async function unlistedModelWarning(profile: ProfileRuntime, model: string): Pro
   return `Warning: ${client.baseURL ?? client.provider} does not list "${model}" (it has ${some}); the next turn may fail.`;
 }
 
+/** Rethrows a ConfigError as -32006 naming the file and key (the same answer as every method). */
 function configError(err: unknown): never {
-  if (err instanceof ConfigError) throw new RpcMethodError(RpcErrorCode.ConfigInvalid, err.message);
-  throw err;
+  throw (err instanceof ConfigError && domainRpcError(err)) || err;
 }
 
 /** Registers the session layer's methods on the daemon's dispatcher. */
@@ -203,19 +204,29 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     };
   });
 
-  rpc.register('profile.list', async (_p, conn) => ({
-    active: conn.profile,
-    profiles: sessions.profileNames().map((name) => {
-      const rt = sessions.profile(name);
-      let model: string | undefined;
-      try {
-        model = rt.config.model.default || undefined;
-      } catch {
-        model = undefined;
-      }
-      return { name, path: rt.home.dir, active: name === conn.profile, ...(model ? { model } : {}) };
-    }),
-  }));
+  rpc.register('profile.list', async (_p, conn) => {
+    const unavailable = new Map(sessions.unavailableProfiles().map((u) => [u.profile, u.error]));
+    return {
+      active: conn.profile,
+      profiles: sessions.profileNames().map((name) => {
+        const rt = sessions.profile(name);
+        let model: string | undefined;
+        try {
+          model = rt.config.model.default || undefined;
+        } catch {
+          model = undefined;
+        }
+        const why = unavailable.get(name);
+        return {
+          name,
+          path: rt.home.dir,
+          active: name === conn.profile,
+          ...(model ? { model } : {}),
+          ...(why ? { unavailable: why } : {}),
+        };
+      }),
+    };
+  });
 
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
 }

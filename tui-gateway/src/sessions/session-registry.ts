@@ -88,6 +88,20 @@ export class SessionRegistry {
     return this.draining;
   }
 
+  /**
+   * The profiles known to be unusable now (their state.db is damaged), with the error their
+   * requests get. Only loaded profiles are looked at (start-up recovery loads the damaged ones);
+   * one whose file was moved aside or restored since is re-checked and leaves the list.
+   */
+  unavailableProfiles(): Array<{ profile: string; error: string }> {
+    const out: Array<{ profile: string; error: string }> = [];
+    for (const p of this.profiles.values()) {
+      const error = p.unavailable();
+      if (error) out.push({ profile: p.name, error });
+    }
+    return out.sort((a, b) => a.profile.localeCompare(b.profile));
+  }
+
   /** Names of every profile under the root. */
   profileNames(): string[] {
     return listProfileNames(this.opts.root);
