@@ -23,6 +23,28 @@ describe('ToolLine', () => {
     expect(r.text()).toBe('✓ Ran ls -la → exit 0, 12 lines · 1.2s');
   });
 
+  it('names a script by language and length, and a page read by its URL', async () => {
+    const code = 'console.log(1)\nconsole.log(2)\nconsole.log(3)';
+    const script = tool({
+      name: 'execute_code',
+      args: { code, language: 'javascript' },
+      summary: 'exit 0 · 0 tool calls',
+    });
+    const r = await renderInk(<ToolLine tool={script} width={80} />);
+    expect(r.text()).toBe('✓ Ran code javascript script, 3 lines → exit 0 · 0 tool calls · 1.2s');
+    r.rerender(
+      <ToolLine
+        tool={tool({
+          name: 'web_extract',
+          args: { urls: ['https://a.example/x', 'https://b.example'] },
+          summary: '2 pages',
+        })}
+        width={80}
+      />,
+    );
+    await r.waitFor((f) => f.includes('Read page https://a.example/x +1 more → 2 pages'));
+  });
+
   it('marks a failure and an unknown outcome', async () => {
     const r = await renderInk(<ToolLine tool={tool({ ok: false, summary: 'exit 2' })} />);
     expect(r.text()).toMatch(/^✗ Ran ls -la → exit 2 · 1\.2s$/);

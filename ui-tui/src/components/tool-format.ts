@@ -17,6 +17,7 @@ const VERBS: Record<string, [done: string, running: string]> = {
   delegate_task: ['Delegated', 'Delegating'],
   web_search: ['Searched the web', 'Searching the web'],
   web_fetch: ['Fetched', 'Fetching'],
+  web_extract: ['Read page', 'Reading page'],
 };
 
 /** The verb of a tool call: `Ran`, `Edited` … (or `Running`, `Editing` … while it runs). */
@@ -31,6 +32,16 @@ const ARG_KEYS = ['command', 'path', 'pattern', 'query', 'url', 'name', 'questio
 /** A short summary of the arguments: the daemon's summary, else the most telling argument. */
 export function argsSummary(args: Record<string, unknown>, summary?: string): string {
   if (summary && summary.trim()) return oneLine(summary);
+  // a script reads as its language and length, not as its first characters
+  if (typeof args.code === 'string') {
+    const lines = args.code.split('\n').length;
+    const lang = typeof args.language === 'string' && args.language ? args.language : 'script';
+    return `${lang} script, ${lines} line${lines === 1 ? '' : 's'}`;
+  }
+  if (Array.isArray(args.urls) && args.urls.length) {
+    const urls = args.urls.filter((u): u is string => typeof u === 'string');
+    return oneLine(urls.length > 1 ? `${urls[0]} +${urls.length - 1} more` : (urls[0] ?? ''));
+  }
   for (const k of ARG_KEYS) {
     const v = args[k];
     if (typeof v === 'string' && v.trim()) return oneLine(v);
