@@ -7,103 +7,26 @@ import { createApprovalGuard } from '../approvals/guard.js';
 import { smartCheckFor } from '../approvals/smart.js';
 import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalGuard } from '../approvals/guard.js';
-import type { ApprovalCallback } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
-import type { Secrets } from '../config/secrets.js';
-import type { HermesHome } from '../home/home.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import { ModelError } from '../model/errors.js';
-import type { ChatMessage, ChatResult, ModelClient, ToolCall } from '../model/types.js';
-import type { AgentEvent, CompressionReason, MessageStatus, Usage } from '../protocol/events.js';
+import type { ChatMessage, ChatResult, ToolCall } from '../model/types.js';
+import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
 import { toolSchemas } from '../tools/registry.js';
-import type { DelegateCapability } from '../tools/delegate-types.js';
-import type { ClarifyCallback, TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
+import type { TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { repairToolPairs } from './history.js';
 import { dropOldestTurns } from './overflow.js';
-import type { DelegationParent } from './subagent.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
 import { checkWithGuard, type GuardSubject } from './guard-check.js';
 import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
-
-/** Where the loop persists messages; `SessionDB` satisfies it. */
-export interface TranscriptStore {
-  /** Appends one message; returns its id. */
-  appendMessage(sessionId: string, msg: NewMessage): number;
-  /** Rewrites fields of a stored message (the streaming checkpoint, then its final form). */
-  updateMessage(
-    id: number,
-    patch: Partial<
-      Pick<NewMessage, 'content' | 'tool_calls' | 'finish_reason' | 'reasoning' | 'status' | 'outcome'>
-    >,
-  ): void;
-  /** Adds token usage to the session's counters. */
-  addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
-}
+import type { AgentOptions, AgentSettings, TurnResult } from './agent-types.js';
 
 export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
-
-/** Everything one agent (one session) needs. */
-export interface AgentOptions {
-  home: HermesHome;
-  config: HermesConfig;
-  secrets: Secrets;
-  sessionId: string;
-  cwd: string;
-  store: TranscriptStore;
-  model: ModelClient;
-  /** The tools offered to the model (the first turn's, when `toolSource` is set). */
-  tools: ToolDefinition[];
-  /**
-   * Resolves the tool set again at the start of every turn, so tools of an MCP server that became
-   * ready after the session opened (or was removed by `/mcp reload`) are offered from the next
-   * turn on. They travel in each request's `tools` array; the system prompt is not rebuilt
-   * (stays byte-stable). Absent: `tools` for the whole session.
-   */
-  toolSource?: () => ToolDefinition[];
-  /** The session's system prompt, stable for the session. */
-  systemPrompt: string;
-  /** Earlier messages of the session (no system message). */
-  history?: ChatMessage[];
-  /** Overrides `approvals.mode` (`off` for --yolo). */
-  approvalMode?: 'manual' | 'smart' | 'off';
-  /** Asks a human to approve a dangerous command; absent → such commands are denied. */
-  onApproval?: ApprovalCallback;
-  /** Asks a human a question; absent → `clarify` returns an error result. */
-  onClarify?: ClarifyCallback;
-  /** Receives every event of every turn. Must not throw (exceptions are swallowed). */
-  onEvent?: (event: AgentEvent) => void;
-  /** Context window of the model in tokens, for `session.usage`. */
-  contextWindow?: number;
-  /** Model id sent with every call of this agent (a sub-agent's own model); default the client's. */
-  modelId?: string;
-  /**
-   * Gives tool calls a `ctx.delegate` (for `delegate_task`): `subagentDelegation` of subagent.ts,
-   * set by `openAgentSession`. Absent → `delegate_task` reports that it is unavailable.
-   */
-  delegation?: (parent: DelegationParent) => DelegateCapability;
-}
-
-/**
- * What `Agent.reconfigure` swaps between turns: the profile's config and secrets as re-read from
- * disk, and a model client built from them. The system prompt is not among them (it stays
- * byte-stable for the session).
- */
-export type AgentSettings = Pick<AgentOptions, 'config' | 'secrets' | 'model'>;
-
-/** How a turn ended. */
-export interface TurnResult {
-  status: MessageStatus;
-  /** Text of the last assistant message. */
-  text: string;
-  /** Token usage summed over the turn's model calls. */
-  usage: Usage;
-  /** Error text when status is `error`. */
-  error?: string;
-}
+export type { AgentOptions, AgentSettings, TranscriptStore, TurnResult } from './agent-types.js';
 
 const zeroUsage = (): Usage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 
