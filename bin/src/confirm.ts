@@ -1,4 +1,7 @@
-/** A yes/no question on the terminal, for commands that delete things (`skills remove`). */
+/**
+ * A yes/no question on the terminal, for commands that delete or create things (skills, sessions,
+ * profiles, cron suggestions).
+ */
 
 /**
  * Asks `question` on stderr and reads one line from stdin.

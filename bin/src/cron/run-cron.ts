@@ -24,6 +24,7 @@ import { runJobNow, tick, type TickOptions } from '@hermes/core/cron/tick';
 import { resolveTimeZone } from '@hermes/core/cron/timezone';
 import { CliExit, type CliContext } from '../context.js';
 import { formatJob, formatJobTable, formatOutcome, formatStatus, formatTick } from './format.js';
+import { confirm } from '../confirm.js';
 
 /** Fields `add` and `edit` accept. */
 export interface JobFields {
@@ -82,17 +83,6 @@ export function latestOutput(ctx: CronContext, id: string): string | undefined {
     .filter((f) => f.endsWith('.md'))
     .sort();
   return files.length ? join(dir, files[files.length - 1]!) : undefined;
-}
-
-async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return false;
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 /**
@@ -207,7 +197,10 @@ export async function runCron(
         throw new CliExit(1, `unknown suggestions action "${args.sub}" (accept, decline)`);
       const s = listSuggestions(ctx.home, { all: true }).find((x) => x.key === args.key);
       const yes =
-        args.yes || (s ? await confirm(`Create the job "${s.title}" (${s.schedule})? [y/N] `) : false);
+        args.yes ||
+        (s && process.stdin.isTTY
+          ? await confirm(`Create the job "${s.title}" (${s.schedule})? [y/N] `)
+          : false);
       if (!yes)
         throw new CliExit(
           1,

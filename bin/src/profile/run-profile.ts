@@ -18,6 +18,7 @@ import { listProfiles, showProfile } from '@hermes/core/profiles/summary';
 import { useProfile } from '@hermes/core/profiles/use';
 import { CliExit, type CliContext } from '../context.js';
 import { formatProfileDetails, formatProfileTable } from './format.js';
+import { confirm } from '../confirm.js';
 
 /** Parsed arguments of one `hermes profile` action. */
 export type ProfileArgs =
@@ -65,16 +66,6 @@ function hermesCommand(pathEnv: string): string {
     }
   }
   return resolve(process.argv[1] ?? 'hermes');
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
 }
 
 /**

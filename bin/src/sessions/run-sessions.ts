@@ -18,6 +18,7 @@ import {
   type FormatOptions,
 } from './format.js';
 import { readableHits, titleOrPreview, withPreviews } from './previews.js';
+import { confirm } from '../confirm.js';
 
 /** Parsed arguments of one `hermes sessions` action. */
 export type SessionsArgs =
@@ -65,17 +66,6 @@ function resolve(db: SessionDB | null, ref: string, file: string): SessionRecord
 
 const describe = (s: SessionRecord): string =>
   `${s.id}${s.title ? ` ("${s.title}")` : ''} with ${s.message_count} message${s.message_count === 1 ? '' : 's'}`;
-
-/** Asks a yes/no question on the terminal; true only for an answer starting with y. */
-async function confirm(question: string): Promise<boolean> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
-}
 
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
