@@ -4,31 +4,14 @@ import { join } from 'node:path';
 import { ConfigError } from '@hermes/core/config/errors';
 import { HermesHome } from '@hermes/core/home/home';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCli } from '../cli.js';
+import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';
 
 let home: HermesHome;
 
 /** Runs `hermes ARGS` in process; returns what it wrote to stdout and stderr. */
-async function hermes(...argv: string[]): Promise<{ out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    await buildCli({ home, version: 'test' }, argv).parseAsync();
-    return { out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const hermes = (...argv: string[]): Promise<{ out: string; err: string }> =>
+  runCliInProcess(home, argv, { captureStderr: true });
 
 beforeEach(() => {
   home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-config-cmd-'))).ensure();

@@ -4,27 +4,14 @@ import { join } from 'node:path';
 import { HermesHome } from '@hermes/core/home/home';
 import { SessionDB } from '@hermes/core/state/session-db';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCli } from '../cli.js';
+import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';
 
 let root: string;
 let home: HermesHome;
-let out: string;
 
 /** Runs `hermes ARGS` in process; returns stdout. */
-async function hermes(...argv: string[]): Promise<string> {
-  out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await buildCli({ home, version: 'test' }, argv).parseAsync();
-    return out;
-  } finally {
-    spy.mockRestore();
-  }
-}
+const hermes = async (...argv: string[]): Promise<string> => (await runCliInProcess(home, argv)).out;
 
 async function failure(...argv: string[]): Promise<CliExit> {
   const err = await hermes(...argv).then(

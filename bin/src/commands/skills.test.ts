@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HermesHome } from '@hermes/core/home/home';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildCli } from '../cli.js';
+import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';
 
 const answers: boolean[] = [];
@@ -19,19 +19,7 @@ let home: HermesHome;
 const wasTTY = process.stdin.isTTY;
 
 /** Runs `hermes ARGS` in process; returns stdout. */
-async function hermes(...argv: string[]): Promise<string> {
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await buildCli({ home, version: 'test' }, argv).parseAsync();
-    return out;
-  } finally {
-    o.mockRestore();
-  }
-}
+const hermes = async (...argv: string[]): Promise<string> => (await runCliInProcess(home, argv)).out;
 
 function addSkill(name: string): string {
   const dir = join(home.skillsDir, name);
