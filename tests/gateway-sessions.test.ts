@@ -151,6 +151,26 @@ describe('replay', () => {
     expect(deltaText(seen)).toBe(reply);
   });
 
+  it('a fresh attach between turns carries the last usage (the context gauge shows at once)', async () => {
+    const a = await client('usage-a');
+    const sid = await newSession(a, 'usage');
+    const first = await a.c.call('session.attach', { session_id: sid });
+    expect(first.kind === 'snapshot' && first.usage).toBeFalsy(); // no turn yet in this daemon
+    model.push({ text: 'counted' });
+    await a.c.call('prompt.submit', { session_id: sid, text: 'count me' });
+    const usage = await a.until(is('session.usage', sid), 'session.usage');
+    await a.until(is('turn.end', sid), 'turn.end');
+    const b = await client('usage-b');
+    const snap = await b.c.call('session.attach', { session_id: sid });
+    if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
+    expect(snap.usage).toEqual({
+      total_tokens: (usage.payload.usage as { total_tokens: number }).total_tokens,
+      context_tokens: usage.payload.context_tokens ?? null,
+      context_window: usage.payload.context_window ?? null,
+    });
+    expect(snap.usage!.context_tokens).toBeGreaterThan(0);
+  });
+
   it('after the ring overflowed the reconnect is a truncated snapshot; history has the full reply', async () => {
     const a = await client('ring-stays');
     const k = await client('ring-killed');

@@ -84,6 +84,18 @@ export const SessionSnapshot = z.object({
   epoch: z.string(),
   /** Set when `since_seq` was given but those events have left the ring. */
   truncated: z.boolean().optional(),
+  /**
+   * The session's last `session.usage` in this daemon (context tokens of the last request, the
+   * model's context window, tokens of the session so far), so a client attaching between turns
+   * shows the context gauge at once. Absent before the first turn in this daemon's life.
+   */
+  usage: z
+    .object({
+      total_tokens: z.number().int().nonnegative(),
+      context_tokens: z.number().int().nonnegative().nullable(),
+      context_window: z.number().int().positive().nullable(),
+    })
+    .optional(),
 });
 export const SessionReplay = z.object({
   kind: z.literal('replay'),

@@ -86,6 +86,9 @@ export class LiveSession {
   lastActivity: number;
   /** Epoch ms of the running turn's start or its latest agent event (drain's stall check). */
   lastProgress = 0;
+  /** The last `session.usage` of this session in this daemon, for snapshots. */
+  private lastUsage:
+    { total_tokens: number; context_tokens: number | null; context_window: number | null } | undefined;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
@@ -157,6 +160,14 @@ export class LiveSession {
 
   private onAgentEvent(e: AgentEvent): void {
     this.lastProgress = this.now();
+    if (e.type === 'session.usage') {
+      // kept for the snapshot: a client attaching between turns shows the context gauge at once
+      this.lastUsage = {
+        total_tokens: e.payload.usage.total_tokens,
+        context_tokens: e.payload.context_tokens ?? null,
+        context_window: e.payload.context_window ?? null,
+      };
+    }
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
     if (e.type !== 'session.compressed' || e.payload.session_id === this.id) return;
     const oldId = this.id;
@@ -318,6 +329,7 @@ export class LiveSession {
       open_requests: this.requests.list(),
       seq: this.seq,
       epoch: this.opts.epoch,
+      ...(this.lastUsage ? { usage: { ...this.lastUsage } } : {}),
     };
   }
 

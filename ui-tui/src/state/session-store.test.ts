@@ -40,6 +40,19 @@ function turn(at: number, prompt: string, reply: string): SessionAction[] {
 }
 
 describe('sessionReducer', () => {
+  it('takes the context usage from a snapshot, and forgets it for another session without one', () => {
+    const withUsage = run([
+      attach({ usage: { total_tokens: 900, context_tokens: 812, context_window: 128_000 } }),
+    ]);
+    expect(withUsage.usage).toEqual({ totalTokens: 900, contextTokens: 812, contextWindow: 128_000 });
+    const other = sessionReducer(withUsage, {
+      type: 'attach',
+      result: snapshotResult({ session: sessionInfo({ id: 'other' }) }),
+      now: 0,
+    });
+    expect(other.usage).toBeNull();
+  });
+
   it('applies a snapshot: history items, in-flight text, running tools, queue, open requests', () => {
     const s = run([
       attach({

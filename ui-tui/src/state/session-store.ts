@@ -192,7 +192,18 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     activity: inflight?.text ? respondingAfter(inflight.status) : (inflight?.status ?? null),
     activityText: null,
     turnStartedAt: inflight?.started_at ?? null,
-    ...(sameSession ? {} : { usage: null }),
+    // the daemon's last usage of this session: the context gauge shows at once after an attach
+    ...(result.usage
+      ? {
+          usage: {
+            totalTokens: result.usage.total_tokens,
+            contextTokens: result.usage.context_tokens,
+            contextWindow: result.usage.context_window,
+          },
+        }
+      : sameSession
+        ? {}
+        : { usage: null }),
   };
   if (!sameSession) {
     // A different session: its history follows what is already printed (nothing is erased).
