@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../model/types.js';
-import { TOOL_DETAIL_MAX_CHARS, type AgentEvent } from '../protocol/events.js';
+import type { AgentEvent } from '../protocol/events.js';
+import { TOOL_DETAIL_MAX_CHARS } from '../protocol/limits.js';
 import { runTool } from '../tools/registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import { INTERRUPTED_TOOL_RESULT } from './history.js';

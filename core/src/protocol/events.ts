@@ -51,8 +51,7 @@ export const ToolCompletePayload = z.object({
    */
   detail: z.string().optional(),
 });
-/** Longest `detail` of a `tool.complete`, characters. */
-export const TOOL_DETAIL_MAX_CHARS = 8_000;
+export { TOOL_DETAIL_MAX_CHARS } from './limits.js';
 export const StatusUpdatePayload = z.object({
   state: z.enum(['thinking', 'tools', 'retrying', 'compressing', 'waiting_approval', 'idle']),
   text: z.string().optional(),
