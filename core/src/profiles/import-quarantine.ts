@@ -8,11 +8,12 @@
  * command that turns it back on once the user trusts it. A full clone pauses jobs the same way
  * (one daemon serves every profile, so active copies would fire twice).
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { isMap, isScalar, parseDocument } from 'yaml';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
 import { parseJobsText, renderJobsFile } from '../cron/store.js';
 import { iso } from '../cron/types.js';
-import type { HermesHome } from '../home/home.js';
+import { HermesHome } from '../home/home.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /**
  * Pauses every job of a `cron/jobs.json` that could still fire (`paused_at` now, running marker
@@ -36,24 +37,34 @@ export function pauseAllJobs(file: string, now = Date.now()): number {
     job.paused_at = iso(now);
     paused++;
   }
-  writeFileSync(file, renderJobsFile(jobs, now), { mode: 0o600 });
+  writeFileAtomic(file, renderJobsFile(jobs, now), 0o600);
   return paused;
 }
 
-/** Settings an archive may not bring in, with the value they are reset to. */
+/**
+ * Settings an archive may not bring in, with the value they are reset to. `smart` counts as
+ * loosened too: the archive also chooses the model (and `model.base_url`) that would judge the
+ * commands.
+ */
 const LOOSENING: ReadonlyArray<{ path: string[]; risky: (v: unknown) => boolean; reset: unknown }> = [
-  { path: ['approvals', 'mode'], risky: (v) => v !== 'manual' && v !== 'smart', reset: 'manual' },
+  { path: ['approvals', 'mode'], risky: (v) => v !== 'manual', reset: 'manual' },
   { path: ['approvals', 'cron_mode'], risky: (v) => v !== 'deny', reset: 'deny' },
   { path: ['web', 'allow_private_urls'], risky: (v) => v === true, reset: false },
 ];
 
 /**
- * Makes a freshly imported profile safe to serve (see the file comment). Edits config.yaml through
- * the YAML document API so comments and other keys stay; a config.yaml that does not parse is left
- * for the profile's own loader to report.
+ * Makes an imported profile safe to serve (see the file comment), in its staging folder before it
+ * is renamed into place, so the daemon never sees it switched on. Edits config.yaml through the
+ * YAML document API so comments and other keys stay — unless the file uses aliases (`*a`), which
+ * could hide a setting from the checks: then it is rewritten from its resolved values. Files are
+ * replaced atomically. A config.yaml that does not parse is left for the profile's loader to
+ * report.
+ * @param dir the extracted profile folder (laid out like a profile home).
+ * @param name the profile's name, for the "switch it back on" commands.
  * @returns one line per thing switched off, saying how to switch it back on.
  */
-export function quarantineImportedProfile(home: HermesHome, name: string): string[] {
+export function quarantineImportedProfile(dir: string, name: string): string[] {
+  const home = new HermesHome(dir);
   const notes: string[] = [];
   const paused = pauseAllJobs(home.cronJobsFile);
   if (paused) notes.push(`${paused} cron job(s) paused; resume with: hermes -p ${name} cron resume ID`);
@@ -63,9 +74,15 @@ export function quarantineImportedProfile(home: HermesHome, name: string): strin
     notes.push(`hooks set aside in ${aside}; review them and move the folder back to hooks/ to enable`);
   }
   if (!existsSync(home.configFile)) return notes;
-  const doc = parseDocument(readFileSync(home.configFile, 'utf8'));
-  if (doc.errors.length || !isMap(doc.contents)) return notes;
+  const parsed = parseDocument(readFileSync(home.configFile, 'utf8'));
+  if (parsed.errors.length || !isMap(parsed.contents)) return notes;
+  let doc: Document = parsed;
   let changed = false;
+  if (hasAlias(parsed)) {
+    doc = new Document(parsed.toJS(), { aliasDuplicateObjects: false });
+    changed = true;
+    notes.push('config.yaml used YAML aliases; rewritten from its resolved values (comments dropped)');
+  }
   for (const rule of LOOSENING) {
     const value = doc.getIn(rule.path);
     const plain = isScalar(value) ? value.value : value;
@@ -96,8 +113,20 @@ export function quarantineImportedProfile(home: HermesHome, name: string): strin
       );
     }
   }
-  if (changed) writeFileSync(home.configFile, doc.toString(), { mode: 0o600 });
+  if (changed) writeFileAtomic(home.configFile, doc.toString(), 0o600);
   return notes;
+}
+
+/** True when any node of the document is an alias (`*name`). */
+function hasAlias(doc: Document): boolean {
+  let found = false;
+  visit(doc, {
+    Alias() {
+      found = true;
+      return visit.BREAK;
+    },
+  });
+  return found || isAlias(doc.contents);
 }
 
 function isListWithItems(v: unknown): boolean {

@@ -96,9 +96,10 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
     const env = join(extracted, relative(target.dir, target.envFile));
     if (existsSync(env) && lstatSync(env).isFile()) chmodSync(env, 0o600);
     stripUnsafeModes(extracted);
+    // switched off before the rename: a daemon scanning profiles never sees it switched on
+    const disabled = quarantineImportedProfile(extracted, canon);
     staging.commit(extracted);
     target.ensure();
-    const disabled = quarantineImportedProfile(target, canon);
     return { name: canon, home: target, members: scan.members, disabled };
   } catch (err) {
     staging.discard();
