@@ -11,7 +11,8 @@ import {
   unknownKeysAt,
   unsetConfigValue,
 } from '@hermes/core/config/config-file';
-import { formatConfigYaml, HIDDEN_VALUE, isSecretKey, redactSecrets } from '@hermes/core/config/config-show';
+import { formatConfigYaml, HIDDEN_VALUE, maskSecretValues } from '@hermes/core/config/config-show';
+import { isSecretName } from '@hermes/core/config/secret-names';
 import type { ConfigAction } from '../commands/config.js';
 import { CliExit, type CliContext } from '../context.js';
 
@@ -47,12 +48,12 @@ export function runConfig(ctx: CliContext, args: ConfigArgs): void {
       if (args.action === 'show' && args.key !== undefined)
         throw new CliExit(1, `config show takes no KEY (to read one key: hermes config get ${args.key})`);
       if (args.key === undefined)
-        return out(args.json ? JSON.stringify(redactSecrets(config), null, 2) : formatConfigYaml(config));
+        return out(args.json ? JSON.stringify(maskSecretValues(config), null, 2) : formatConfigYaml(config));
       const raw = getConfigValue(config, args.key);
       if (raw === undefined)
         throw new CliExit(1, `no config key "${args.key}" in ${file} (hermes config show lists them all)`);
-      const secret = isSecretKey(args.key.split('.').at(-1)!) && raw !== null && raw !== '';
-      const shown = secret ? HIDDEN_VALUE : redactSecrets(raw);
+      const secret = isSecretName(args.key.split('.').at(-1)!) && raw !== null && raw !== '';
+      const shown = secret ? HIDDEN_VALUE : maskSecretValues(raw);
       return out(
         args.json || (typeof shown === 'object' && shown !== null)
           ? JSON.stringify(shown, null, 2)

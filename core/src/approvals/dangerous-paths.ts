@@ -13,8 +13,8 @@
  * The patterns run on the normalised command of dangerous-patterns.ts (escapes and empty quotes
  * removed, case ignored).
  */
-import { realpathSync } from 'node:fs';
 import { HOME_DIRS, HOME_FILES, SYSTEM_DIRS } from '../tools/sensitive-paths.js';
+import { pathForms } from '../util/paths.js';
 import type { DangerousPattern } from './dangerous-patterns.js';
 
 /** A run of text within one simple command (no separator crossed). */
@@ -83,16 +83,6 @@ export const PATH_PATTERNS: readonly DangerousPattern[] = [
 
 const contextCache = new Map<string, DangerousPattern[]>();
 
-/** `p` and its real path, when they differ and it exists. */
-function forms(p: string): string[] {
-  try {
-    const real = realpathSync(p);
-    return real === p ? [p] : [p, real];
-  } catch {
-    return [p];
-  }
-}
-
 /** Options of the path-aware patterns: the actual folders of this machine and process. */
 export interface PathContext {
   /** The root of the running Hermes home (`HermesHome.root`): every profile lives below it. */
@@ -112,7 +102,7 @@ export function contextPatterns(ctx: PathContext): DangerousPattern[] {
   if (cached) return cached;
   const out: DangerousPattern[] = [];
   const clean = (p: string | undefined): string[] =>
-    p ? forms(p.replace(/\/+$/, '')).filter((f) => f.length >= 2) : [];
+    p ? pathForms(p.replace(/\/+$/, '')).filter((f) => f.length >= 2) : [];
   const homes = clean(ctx.userHome);
   if (homes.length > 0) {
     const home = `(?:${homes.map(esc).join('|')})`;

@@ -9,9 +9,10 @@
  * re-made; failing to write it never fails the load. The cache never outlives its home: profile
  * copies and exports leave it out (profiles/rules.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { fileStamp } from '../util/file-stamp.js';
 import type { ConfigWarning } from './config-file.js';
 import type { HermesConfig } from './schema.js';
 
@@ -28,9 +29,7 @@ export interface LoadedConfig {
 type CacheKey = string;
 
 function cacheKey(file: string, build: string): CacheKey {
-  const st = statSync(file, { throwIfNoEntry: false, bigint: true });
-  if (!st) return `${build}|missing`;
-  return `${build}|${st.size}|${st.mtimeNs}|${st.ctimeNs}|${st.ino}|${st.dev}`;
+  return `${build}|${fileStamp(file) ?? 'missing'}`;
 }
 
 function readCache(path: string, key: CacheKey): LoadedConfig | undefined {

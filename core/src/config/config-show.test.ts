@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatConfigYaml, isSecretKey, redactSecrets } from './config-show.js';
+import { formatConfigYaml, maskSecretValues } from './config-show.js';
 import { ConfigSchema } from './schema.js';
+import { isSecretName } from './secret-names.js';
 
 describe('config show', () => {
   it('knows secret-looking key names, but not names of secrets or counts', () => {
@@ -14,14 +15,14 @@ describe('config show', () => {
       'client_secret',
       'auth',
     ])
-      expect(isSecretKey(k), k).toBe(true);
+      expect(isSecretName(k), k).toBe(true);
     for (const k of ['api_key_env', 'max_tokens', 'tokenizer', 'default', 'author', 'secret_name'])
-      expect(isSecretKey(k), k).toBe(false);
+      expect(isSecretName(k), k).toBe(false);
   });
 
   it('masks secret values at any depth, in arrays too, and keeps empty ones visible', () => {
     expect(
-      redactSecrets({ a: { token: 'x', list: [{ password: 'p', n: 1 }] }, api_key: '', secret: null }),
+      maskSecretValues({ a: { token: 'x', list: [{ password: 'p', n: 1 }] }, api_key: '', secret: null }),
     ).toEqual({
       a: { token: '<hidden>', list: [{ password: '<hidden>', n: 1 }] },
       api_key: '',

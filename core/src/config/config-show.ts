@@ -6,34 +6,28 @@
  */
 import { stringify } from 'yaml';
 import type { HermesConfig } from './schema.js';
+import { isSecretName } from './secret-names.js';
 
 /** What a secret-looking value is shown as. */
 export const HIDDEN_VALUE = '<hidden>';
 
 /**
- * Key names whose values are secrets: `api_key`, `apikey`, `token`, `bot_token`, `password`,
- * `secret`, `client_secret`, `auth_token` … (any case, `-` or `_`). Names of secrets
- * (`api_key_env`, `token_env`) and counts (`max_tokens`) are not secrets.
+ * A copy of `value` with the values of secret-looking keys (`isSecretName`: `api_key`, `token`,
+ * `mcp_servers.X.headers.Authorization` …) replaced by `<hidden>`, at any depth. Empty values stay
+ * visible. (Not the tool registry's `redactSecrets`, which replaces known secret values in text.)
  */
-const SECRET_KEY = /(^|[_-])(api[_-]?key|token|password|passwd|secret|auth)$/i;
-
-/** Whether a config key (its last segment) holds a secret value. */
-export function isSecretKey(name: string): boolean {
-  return SECRET_KEY.test(name);
-}
-
-/** A copy of `value` with the values of secret-looking keys replaced by `<hidden>`. */
-export function redactSecrets(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactSecrets);
+export function maskSecretValues(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecretValues);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSecretKey(k) && v !== null && v !== undefined && v !== '' ? HIDDEN_VALUE : redactSecrets(v);
+    out[k] =
+      isSecretName(k) && v !== null && v !== undefined && v !== '' ? HIDDEN_VALUE : maskSecretValues(v);
   }
   return out;
 }
 
-/** The effective configuration as YAML text, secrets masked (see `redactSecrets`). */
+/** The effective configuration as YAML text, secrets masked (see `maskSecretValues`). */
 export function formatConfigYaml(config: HermesConfig): string {
-  return stringify(redactSecrets(config), { lineWidth: 0 });
+  return stringify(maskSecretValues(config), { lineWidth: 0 });
 }

@@ -15,10 +15,11 @@
  * `DeliveryUnavailableError` ("not available yet"), recorded in the job's `last_delivery_error`.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { DeliveryTarget as GatewayDeliveryTarget } from '../gateway/delivery-target.js';
 import type { HermesHome } from '../home/home.js';
-import { resolveRealPath, sensitiveWriteReason } from '../tools/sensitive-paths.js';
+import { sensitiveWriteReason } from '../tools/sensitive-paths.js';
+import { isInside, resolveRealPath } from '../util/paths.js';
 import type { CronJob, JobOrigin } from './types.js';
 
 /** A parsed delivery target. */
@@ -146,8 +147,7 @@ export function createCronDelivery(
         // paths (~/.ssh, shell rc files, /etc …, the file tools' deny-list): a job's output is
         // text from the model and must not become settings, keys or code. Symlinks resolved first.
         const real = resolveRealPath(target.path);
-        const rel = relative(resolveRealPath(home.root), real);
-        if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+        if (isInside(resolveRealPath(home.root), real)) {
           throw new Error(
             `file target ${target.path} is inside the Hermes home ${home.root}; deliver elsewhere or use local`,
           );

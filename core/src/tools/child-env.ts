@@ -6,7 +6,7 @@
  * keys (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY` …) and other credentials (`GITHUB_TOKEN`,
  * `AWS_SECRET_ACCESS_KEY` …). Handing them to a child lets the model read them with `env`.
  * So a child gets this process's environment minus every variable whose name looks like a
- * credential (`isCredentialEnvName`), plus only the variables the user names in
+ * credential (`isSecretName`), plus only the variables the user names in
  * `terminal.env_passthrough` (taken from the profile's `.env`, else from this environment).
  * Everything else (PATH, HOME, LANG, TERM, proxies, SSH_AUTH_SOCK …) passes unchanged.
  *
@@ -14,40 +14,22 @@
  * strips a blocklist built from its provider registry plus Hermes-managed tokens, and lets
  * `terminal.env_passthrough` bring named ones back. A denylist, as there: an allowlist that forgot
  * `HTTPS_PROXY` or `SSL_CERT_FILE` would break working setups. Names are matched by shape here
- * (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*` …) because no provider registry lists them all.
+ * (`*_API_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*` …, config/secret-names.ts, the rule
+ * `hermes config show` masks by too) because no provider registry lists them all.
  *
  * As a second line, `ambientSecrets` lists the values of such variables (and the daemon's
  * discovery token) so the tool registry redacts them from results, as it does `.env` values.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HermesConfig } from '../config/schema.js';
+import { isSecretName } from '../config/secret-names.js';
 import type { Secrets } from '../config/secrets.js';
-
-/**
- * Parts of a variable name that mark a credential: API keys, tokens, secrets, private/access/
- * signing keys, credentials, cookies, personal access tokens, DSNs. Matched against the
- * upper-cased name between `_` boundaries (so `TOKENIZERS_PARALLELISM` and `KEYBOARD` are not
- * credentials, and `SSH_AUTH_SOCK`, a socket path, passes).
- */
-const CREDENTIAL_PART =
-  /(?:^|_)(?:API_?KEYS?|APIKEY|TOKENS?|SECRETS?|PRIVATE_KEY|ACCESS_KEY(?:_ID)?|SIGNING_KEY|ENCRYPTION_KEY|MASTER_KEY|CREDENTIALS?|COOKIES?|PAT|DSN)(?:_|$)/;
-/** Substrings that mark a credential anywhere in the name. */
-const CREDENTIAL_SUBSTRING = /PASSWORD|PASSWD|PASSPHRASE|SECRET/;
-
-/**
- * True when an environment variable's name looks like it holds a credential:
- * `OPENAI_API_KEY`, `GITHUB_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`, `SLACK_BOT_TOKEN` …
- * Case-insensitive.
- */
-export function isCredentialEnvName(name: string): boolean {
-  const upper = name.toUpperCase();
-  return CREDENTIAL_PART.test(upper) || CREDENTIAL_SUBSTRING.test(upper);
-}
+import { fileStamp } from '../util/file-stamp.js';
 
 /**
  * The environment of a tool's child process: `base` (normally `process.env`) without credential
- * variables (`isCredentialEnvName`), plus each name of `config.terminal.env_passthrough` with its
+ * variables (`isSecretName`), plus each name of `config.terminal.env_passthrough` with its
  * value from the profile's `secrets` (`.env`) or, failing that, from `base`. No other secret is
  * included. `HERMES_HOME` is set to `homeDir` (the session's profile home) when given, so
  * `hermes` run by the agent acts on its own profile (issue 5 isolation).
@@ -59,7 +41,7 @@ export function buildChildEnv(
   homeDir?: string,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && !isCredentialEnvName(k)) env[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined && !isSecretName(k)) env[k] = v;
   // a `hermes` run by the agent acts on the session's own profile, never the daemon's root
   if (homeDir) env.HERMES_HOME = homeDir;
   for (const name of config.terminal.env_passthrough) {
@@ -72,39 +54,35 @@ export function buildChildEnv(
 /** Name under which the daemon's bearer token is redacted (`[REDACTED:HERMES_DAEMON_TOKEN]`). */
 export const DAEMON_TOKEN_NAME = 'HERMES_DAEMON_TOKEN';
 
-let discoveryCache: { file: string; mtimeMs: number; size: number; token: string | undefined } | undefined;
+let discoveryCache: { file: string; stamp: string; token: string | undefined } | undefined;
 
 /**
  * The bearer token in the root's discovery file (`<root>/tui-gateway.json`, written by the
- * daemon), or undefined when there is none. Re-read only when the file's mtime or size changes.
+ * daemon), or undefined when there is none. Re-read only when the file changes (`fileStamp`).
  */
 export function discoveryToken(root: string): string | undefined {
   const file = join(root, 'tui-gateway.json');
+  const stamp = fileStamp(file);
+  if (stamp === undefined) return undefined; // no daemon
+  if (discoveryCache?.file === file && discoveryCache.stamp === stamp) return discoveryCache.token;
   try {
-    const st = statSync(file);
-    if (
-      discoveryCache?.file === file &&
-      discoveryCache.mtimeMs === st.mtimeMs &&
-      discoveryCache.size === st.size
-    )
-      return discoveryCache.token;
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { token?: unknown };
     const token = typeof parsed.token === 'string' && parsed.token !== '' ? parsed.token : undefined;
-    discoveryCache = { file, mtimeMs: st.mtimeMs, size: st.size, token };
+    discoveryCache = { file, stamp, token };
     return token;
   } catch {
-    return undefined; // no daemon, or a file being rewritten: nothing to add
+    return undefined; // a file being rewritten: nothing to add
   }
 }
 
 /**
  * Credentials of this process that tool results must not show, name → value: every variable of
- * `base` whose name looks like a credential (`isCredentialEnvName`), and the daemon's bearer
+ * `base` whose name looks like a credential (`isSecretName`), and the daemon's bearer
  * token from `<root>/tui-gateway.json` under `HERMES_DAEMON_TOKEN` when `root` is given.
  */
 export function ambientSecrets(root?: string, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v && isCredentialEnvName(k)) out[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v && isSecretName(k)) out[k] = v;
   const token = root ? discoveryToken(root) : undefined;
   if (token) out[DAEMON_TOKEN_NAME] = token;
   return out;

@@ -11,7 +11,8 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { resolveRealPath, sensitiveWriteReason } from './sensitive-paths.js';
+import { isInside, resolveRealPath } from '../util/paths.js';
+import { sensitiveWriteReason } from './sensitive-paths.js';
 import type { ToolContext } from './types.js';
 
 /** Expands `~` / `~/…` and resolves `p` against `cwd`. Returns an absolute path. */
@@ -31,11 +32,6 @@ export function displayPath(cwd: string, abs: string): string {
 /** The real path, also of a file not created yet (see `resolveRealPath`). */
 const real = resolveRealPath;
 
-function inside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 /** Folders of a home the file tools may write in (the rest of the Hermes root is its own state). */
 const WRITABLE_HOME_DIRS = ['workspace', 'skills'];
 
@@ -52,8 +48,8 @@ export function protectedWriteReason(ctx: ToolContext, abs: string): string | un
   const target = real(abs);
   const root = real(ctx.home.root);
   for (const t of [target, resolve(abs)]) {
-    if (!inside(root, t)) continue;
-    if (WRITABLE_HOME_DIRS.some((d) => inside(real(join(ctx.home.dir, d)), t))) return undefined;
+    if (!isInside(root, t)) continue;
+    if (WRITABLE_HOME_DIRS.some((d) => isInside(real(join(ctx.home.dir, d)), t))) return undefined;
     return `${abs} is inside Hermes's own home (${ctx.home.root}: settings, keys, sessions, jobs); the agent may not edit it. Ask the user to change it (hermes config set …).`;
   }
   return undefined;
@@ -72,11 +68,11 @@ export function foreignProfileReason(ctx: ToolContext, abs: string): string | un
   const profiles = roots.map((r) => join(r, 'profiles'));
   const isDefault = own.some((d) => roots.includes(d));
   for (const t of [resolve(abs), real(abs)]) {
-    if (!roots.some((r) => inside(r, t))) continue;
+    if (!roots.some((r) => isInside(r, t))) continue;
     if (isDefault) {
-      const profilesEntry = profiles.some((p) => inside(p, t) && t !== p);
+      const profilesEntry = profiles.some((p) => isInside(p, t) && t !== p);
       if (!profilesEntry) continue;
-    } else if (own.some((d) => inside(d, t))) {
+    } else if (own.some((d) => isInside(d, t))) {
       continue;
     }
     return `${abs} belongs to another Hermes profile (profiles never see each other's data); the agent may not read it.`;
@@ -91,7 +87,7 @@ export function foreignProfileReason(ctx: ToolContext, abs: string): string | un
 export function mayHoldForeignProfiles(ctx: ToolContext, dir: string): boolean {
   const roots = [ctx.home.root, real(ctx.home.root)];
   const dirs = [resolve(dir), real(dir)];
-  return roots.some((r) => dirs.some((d) => inside(r, d) || inside(d, r)));
+  return roots.some((r) => dirs.some((d) => isInside(r, d) || isInside(d, r)));
 }
 
 /**
@@ -104,7 +100,7 @@ export function protectedReadReason(ctx: ToolContext, abs: string): string | und
   if (foreign) return foreign;
   const target = real(abs);
   const root = real(ctx.home.root);
-  if (!inside(root, target) && !inside(ctx.home.root, resolve(abs))) return undefined;
+  if (!isInside(root, target) && !isInside(ctx.home.root, resolve(abs))) return undefined;
   const name = target.split('/').pop() ?? '';
   if (name === '.env' || name === 'auth.json' || name === 'tui-gateway.json' || name.endsWith('.env')) {
     return `${abs} holds Hermes's keys or tokens; the agent may not read it.`;

@@ -17,9 +17,10 @@
  *   one is refused, and results inside one are dropped when a wider folder is searched.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { delimiter, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
+import { isInside } from '../util/paths.js';
 import { intArg, stringArg, toolError } from './args.js';
 import { displayPath, foreignProfileReason, mayHoldForeignProfiles, resolveToolPath } from './paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
@@ -213,8 +214,7 @@ export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): Too
     }
     // a folder holding the own profile (the root, for a named one) is searched, others' files dropped
     const refused = foreignProfileReason(ctx, root);
-    const rel = relative(root, ctx.home.dir);
-    const holdsOwn = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+    const holdsOwn = isInside(root, ctx.home.dir);
     if (refused && !holdsOwn) return toolError('search_files', refused);
     const wanted = Math.min(limit, SEARCH_MAX_LIMIT);
     const q: Query = {

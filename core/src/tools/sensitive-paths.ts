@@ -13,9 +13,9 @@
  * file that does not exist yet (the deepest existing folder is resolved) or for a dangling
  * symlink (followed by hand), so `notes.txt -> ~/.ssh/authorized_keys` is refused too.
  */
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { isInside, pathForms } from '../util/paths.js';
 
 /**
  * Files under the user's home that hold credentials or run code at log-in / on every git call
@@ -75,48 +75,6 @@ export const SYSTEM_DIRS: readonly string[] = [
 /** Folder names that hold keys wherever they are (another user's `~/.ssh`, a mounted home). */
 const KEY_DIR_NAMES = new Set(['.ssh', '.gnupg']);
 
-function inside(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/**
- * The real absolute path of `p` even when it does not exist: symlinks in every existing part are
- * resolved (a dangling final symlink is followed by hand, up to 40 hops), missing parts are
- * appended as written.
- */
-export function resolveRealPath(p: string): string {
-  let cur = resolve(p);
-  const missing: string[] = [];
-  for (let hops = 0; hops < 40;) {
-    try {
-      return join(realpathSync(cur), ...missing);
-    } catch {
-      /* does not exist (or a dangling link): look closer */
-    }
-    try {
-      if (lstatSync(cur).isSymbolicLink()) {
-        cur = resolve(dirname(cur), readlinkSync(cur));
-        hops++;
-        continue;
-      }
-    } catch {
-      /* not there at all */
-    }
-    const parent = dirname(cur);
-    if (parent === cur) break;
-    missing.unshift(basename(cur));
-    cur = parent;
-  }
-  return join(cur, ...missing);
-}
-
-/** `p` and its real path (the real path of each deny-list entry too: macOS `/etc` → `/private/etc`). */
-function forms(p: string): string[] {
-  const real = resolveRealPath(p);
-  return real === p ? [p] : [p, real];
-}
-
 /**
  * Why the file tools may not write `abs`, or undefined when the path is not a system or
  * credential path.
@@ -125,20 +83,20 @@ function forms(p: string): string[] {
  * @returns a one-line refusal naming the path and the protected location.
  */
 export function sensitiveWriteReason(abs: string, userHome: string = homedir()): string | undefined {
-  const candidates = forms(resolve(abs));
+  const candidates = pathForms(resolve(abs));
   const refuse = (what: string): string =>
     `refused: ${abs} is a protected system or credential path (${what}); the file tools never write there. ` +
     'If the user wants this change, they can make it themselves.';
   for (const rel of HOME_FILES) {
     const entry = join(userHome, rel);
-    if (forms(entry).some((e) => candidates.includes(e))) return refuse(`~/${rel}`);
+    if (pathForms(entry).some((e) => candidates.includes(e))) return refuse(`~/${rel}`);
   }
   for (const rel of HOME_DIRS) {
     const entry = join(userHome, rel);
-    if (forms(entry).some((e) => candidates.some((c) => inside(e, c)))) return refuse(`~/${rel}/`);
+    if (pathForms(entry).some((e) => candidates.some((c) => isInside(e, c)))) return refuse(`~/${rel}/`);
   }
   for (const dir of SYSTEM_DIRS) {
-    if (forms(dir).some((e) => candidates.some((c) => inside(e, c)))) return refuse(`${dir}/`);
+    if (pathForms(dir).some((e) => candidates.some((c) => isInside(e, c)))) return refuse(`${dir}/`);
   }
   for (const c of candidates) {
     const keyDir = c.split(sep).find((part) => KEY_DIR_NAMES.has(part));

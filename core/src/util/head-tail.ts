@@ -1,10 +1,12 @@
 /**
  * Keeping the head and the tail of a long text (issue 2 "Tools": results are capped in size).
  *
- * The one place that caps tool output: the registry caps every result with `capHeadTail`, and
- * the `terminal` tool streams its child's output through a `HeadTailBuffer` so a command that
+ * Caps what the model reads of tool output: the registry caps every result with `capHeadTail`,
+ * and the `terminal` tool streams its child's output through a `HeadTailBuffer` so a command that
  * prints gigabytes never holds more than the cap in memory. Both mark the cut with
- * `[... N chars omitted ...]` so the model knows text is missing and how much.
+ * `[... N chars omitted ...]` so the model knows text is missing and how much. What clients show
+ * of a result (`tool.complete`'s `detail`) is cut separately, by `capDetail` (protocol/limits.ts,
+ * zod-free for `hermes chat` start-up), with the marker the protocol documents.
  */
 
 /** Options for `capHeadTail` and `HeadTailBuffer`. */

@@ -1,11 +1,11 @@
 /** A profile's config.yaml and .env re-read on change (stat-on-use), keeping the last good config. */
-import { mkdtempSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VERSION } from '@hermes/core/config/schema';
 import { HermesHome } from '@hermes/core/home/home';
-import { fileStamp, ProfileConfigFiles } from './profile-config.js';
+import { ProfileConfigFiles } from './profile-config.js';
 
 /** A home with this config.yaml (current `_config_version`: no migration rewrites it) and .env. */
 function home(config: string, env = ''): HermesHome {
@@ -14,23 +14,6 @@ function home(config: string, env = ''): HermesHome {
   writeFileSync(h.envFile, env, { mode: 0o600 });
   return h;
 }
-
-describe('fileStamp', () => {
-  it('changes on a rewrite, a rename over the file and a touch; is "absent" for no file', () => {
-    const h = home('a: 1\n');
-    const s0 = fileStamp(h.configFile);
-    writeFileSync(h.configFile, 'a: 22\n');
-    const s1 = fileStamp(h.configFile);
-    expect(s1).not.toBe(s0);
-    writeFileSync(`${h.configFile}.tmp`, 'a: 22\n'); // an editor's save: same size, new inode
-    renameSync(`${h.configFile}.tmp`, h.configFile);
-    const s2 = fileStamp(h.configFile);
-    expect(s2).not.toBe(s1);
-    utimesSync(h.configFile, new Date(2001, 1, 1), new Date(2001, 1, 1));
-    expect(fileStamp(h.configFile)).not.toBe(s2);
-    expect(fileStamp(join(h.dir, 'nope.yaml'))).toBe('absent');
-  });
-});
 
 describe('ProfileConfigFiles', () => {
   it('re-reads config.yaml when it changed on disk and bumps the version; a touch changes nothing', () => {

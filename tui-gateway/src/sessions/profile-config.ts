@@ -9,25 +9,12 @@
  * A config.yaml that breaks after an edit never takes a working profile down: the last good
  * config stays in use and the problem (file, key, message) is reported once per distinct error. Only the first load of a broken file throws (there is nothing to fall back on).
  */
-import { statSync } from 'node:fs';
 import { loadConfigWithWarnings } from '@hermes/core/config/config-file';
 import { ConfigError } from '@hermes/core/config/errors';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
 import type { HermesHome } from '@hermes/core/home/home';
-
-/**
- * The identity of a file's current version: `dev:ino:size:mtime:ctime` (nanoseconds), or
- * `absent`. Any write, replace (new inode), `touch` or `cp -p` changes it.
- */
-export function fileStamp(path: string): string {
-  try {
-    const st = statSync(path, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-  } catch {
-    return 'absent';
-  }
-}
+import { fileStamp } from '@hermes/core/util/file-stamp';
 
 /** A config.yaml on disk that cannot be used; the last good config stays in use. */
 export interface ConfigProblem {
@@ -55,10 +42,10 @@ export interface ProfileChange {
 export class ProfileConfigFiles {
   private config: HermesConfig | undefined;
   private configKey = '';
-  private configStamp = '';
+  private configStamp: string | undefined;
   private secrets: Secrets | undefined;
   private secretsKey = '';
-  private secretsStamp = '';
+  private secretsStamp: string | undefined;
   private problemNow: ConfigProblem | undefined;
   private problemSeq = 0;
   private versionNow = 0;

@@ -8,22 +8,13 @@ import type { HermesConfig } from '@hermes/core/config/schema';
 import type { Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
 import { RpcErrorCode } from '@hermes/core/protocol';
+import { fileStamp } from '@hermes/core/util/file-stamp';
 import { SessionDB, SessionDBError } from '@hermes/core/state/session-db';
 import type { McpManager } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { ToolDefinition } from '@hermes/core/tools/types';
 import { RpcMethodError } from '../rpc/types.js';
 import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
-
-/** Identity and version of a file (inode, size, mtime), or `absent`. */
-function fileStamp(file: string): string {
-  try {
-    const st = statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'absent';
-  }
-}
 
 /** Device and inode of a folder, or undefined when it does not exist. */
 function folderIdentity(dir: string): string | undefined {
@@ -48,7 +39,7 @@ export class ProfileRuntime {
 
   private readonly identity: string | undefined;
   /** The damaged state.db's stamp when opening it failed, and the error to answer with. */
-  private damaged: { stamp: string; error: RpcMethodError } | undefined;
+  private damaged: { stamp: string | undefined; error: RpcMethodError } | undefined;
 
   /**
    * @param log where the daemon's log lines go; unknown config.yaml keys are logged there each

@@ -108,7 +108,10 @@ export class SessionRegistry {
   }
 
   /**
-   * The runtime of a profile, its config and secrets re-read first when their files changed.
+   * The runtime of a profile, loaded on first use. A plain lookup does not re-check its files:
+   * config.yaml and `.env` are re-read when they changed at the documented points only — a
+   * session opening (`get`, `create`), a turn starting (session-config.ts) and the poll
+   * (`configPollMs`); `ProfileRuntime.reload()` after the daemon's own writes.
    * @throws RpcMethodError(ProfileNotFound) for a profile that does not exist.
    */
   profile(name: string = DEFAULT_PROFILE): ProfileRuntime {
@@ -139,8 +142,6 @@ export class SessionRegistry {
       } catch (err) {
         this.opts.log?.(`profile ${name}: ${(err as Error).message}`);
       }
-    } else {
-      p.refresh();
     }
     return p;
   }
@@ -228,6 +229,7 @@ export class SessionRegistry {
     const existing = this.live.get(key(profileName, sessionId));
     if (existing) return existing.live;
     const profile = this.profile(profileName);
+    profile.refresh(); // a session opens: on the profile's current config
     const record = profile.db.getSession(sessionId);
     if (!record) {
       throw new RpcMethodError(
@@ -247,6 +249,7 @@ export class SessionRegistry {
   ): LiveSession {
     if (this.draining) throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down');
     const profile = this.profile(profileName);
+    profile.refresh(); // a session opens: on the profile's current config
     const builtWith = profile.configVersion;
     let target: AgentHooks | undefined;
     const forward: AgentHooks = {
@@ -392,13 +395,19 @@ export class SessionRegistry {
       ...(o.query ? { query: o.query } : {}),
       ...(o.source ? { source: o.source } : {}),
     });
-    return rows.map((r) => this.describe(profile, r));
+    // the first user prompts of all rows in one query
+    const firsts = profile.db.firstPrompts(rows.map((r) => r.id));
+    return rows.map((r) => this.describe(profile, r, firsts));
   }
 
-  /** SessionInfo of a stored session (live details when loaded). */
-  describe(profile: ProfileRuntime, r: SessionRecord): SessionInfo {
+  /**
+   * SessionInfo of a stored session (live details when loaded).
+   * @param firsts first user prompts by session id, when the caller fetched them for many rows
+   *   (`list`); otherwise this session's is looked up.
+   */
+  describe(profile: ProfileRuntime, r: SessionRecord, firsts?: ReadonlyMap<string, string>): SessionInfo {
     // the first user prompt, for pickers (also of live and long sessions)
-    const first = profile.db.firstPrompts([r.id]).get(r.id);
+    const first = (firsts ?? profile.db.firstPrompts([r.id])).get(r.id);
     const preview = first ? { preview: previewText(first, 120) } : {};
     const live = this.live.get(key(profile.name, r.id))?.live; // not through aliases
     if (live) return { ...live.info(), ...preview };

@@ -16,7 +16,6 @@ const VERBS: Record<string, [done: string, running: string]> = {
   execute_code: ['Ran code', 'Running code'],
   delegate_task: ['Delegated', 'Delegating'],
   web_search: ['Searched the web', 'Searching the web'],
-  web_fetch: ['Fetched', 'Fetching'],
   web_extract: ['Read page', 'Reading page'],
 };
 
