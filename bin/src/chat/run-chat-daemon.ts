@@ -59,7 +59,7 @@ export async function runChatViaDaemon(
   // first answer wins, so a TUI attached to the session may also answer.
   client.onServerRequest('approval.request', async (p) => {
     if (p.session_id !== sessionId) return { choice: 'deny' };
-    const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p.command, p.description) : 'deny';
+    const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p) : 'deny';
     if (choice === 'deny' && !process.stdin.isTTY) {
       process.stderr.write(
         `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (hermes tui --session ${sessionId})\n`,

@@ -113,7 +113,7 @@ async function runChatInProcess(
   let sessionId = '';
   const onEvent = (e: AgentEvent): void => render(e, sessionId);
   const onApproval: ApprovalCallback | undefined =
-    rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req.command, req.description, rl) : undefined;
+    rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req, { rl }) : undefined;
 
   // config was read once by runChat and is handed to the session (no second parse of config.yaml)
   const secrets = loadSecrets(ctx.home);

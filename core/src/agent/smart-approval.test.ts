@@ -80,6 +80,12 @@ describe('smart approvals in the agent loop', () => {
       { choice: 'deny', by: 'smart', reason: 'deletes project output' },
       { choice: 'deny', by: 'user' },
     ]);
+    // the refusal travels as a typed field, live and stored (the TUI shows `✗ Blocked …`)
+    expect(events.find((e) => e.type === 'tool.complete')?.payload).toMatchObject({
+      ok: false,
+      blocked: { reason: 'denied' },
+    });
+    expect(toolOutcome().blocked).toEqual({ reason: 'denied' });
   });
 
   it('a malformed verdict asks the user as in manual mode; their approval runs the command', async () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../model/types.js';
 import type { AgentEvent } from '../protocol/events.js';
-import { TOOL_DETAIL_MAX_CHARS } from '../protocol/limits.js';
+import { capDetail } from '../protocol/limits.js';
 import { runTool } from '../tools/registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import { INTERRUPTED_TOOL_RESULT } from './history.js';
@@ -41,16 +41,6 @@ function safeSummary(tool: ToolDefinition, args: Record<string, unknown>): strin
 function firstLine(text: string): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
-}
-
-/**
- * The result text as `tool.complete` carries it for clients to show: at most `max` characters, a
- * longer one as its head and tail (where a command's errors and exit code are) around a marker.
- */
-export function toolDetail(content: string, max = TOOL_DETAIL_MAX_CHARS): string {
-  if (content.length <= max) return content;
-  const half = Math.floor(max / 2);
-  return `${content.slice(0, half)}\n… ${content.length - 2 * half} characters left out …\n${content.slice(-half)}`;
 }
 
 /** Runs one call and emits its start/complete events. Never rejects. */
@@ -88,7 +78,8 @@ export async function runToolCall(call: ToolCall, deps: ToolCallDeps): Promise<T
       ok: result.ok,
       summary: result.summary ?? firstLine(result.content),
       duration_ms: Math.round(performance.now() - started),
-      detail: toolDetail(result.content),
+      detail: capDetail(result.content),
+      ...(result.blocked ? { blocked: { reason: result.blocked.reason } } : {}),
     },
   });
   return result;

@@ -19,6 +19,7 @@ export class ToolOutcomes {
     o.ok = p.ok;
     o.summary = p.summary;
     o.duration_ms = p.duration_ms;
+    if (p.blocked) o.blocked = { reason: p.blocked.reason };
   }
 
   /** Records an approval answered while the tool ran. */

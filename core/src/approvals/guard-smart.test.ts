@@ -95,9 +95,9 @@ describe('the guard in mode smart', () => {
     expect(requests[0]!.description).toMatch(/smart check: judged dangerous \(deletes the home directory\)$/);
   });
 
-  it('a DENY overridden by the user allows that command once and remembers nothing, whatever the frontend answers', async () => {
-    server.push(verdict('DENY', 'deletes the home directory'), verdict('DENY', 'deletes the home directory'));
-    const { callback } = answering('session');
+  it('a DENY overridden by the user allows that command once and remembers nothing', async () => {
+    server.push(verdict('DENY', 'deletes the home directory'));
+    const { callback } = answering('once');
     const g = smartGuard(callback);
     expect(await g.check('rm -rf ~/old')).toMatchObject({
       allowed: true,
@@ -105,10 +105,20 @@ describe('the guard in mode smart', () => {
       asked: { choice: 'once' },
     });
     expect(g.sessionApprovals()).toEqual([]);
-    const { requests, callback: denying } = answering('deny');
-    expect(await smartGuard(denying).check('rm -rf ~/old')).toMatchObject({ allowed: false });
-    expect(requests).toHaveLength(1);
   });
+
+  it.each<ApprovalChoice>(['session', 'always'])(
+    'after a DENY an answer that was not offered (%s) is a deny, and nothing is remembered',
+    async (choice) => {
+      server.push(verdict('DENY', 'deletes the home directory'));
+      const { requests, callback } = answering(choice);
+      const g = smartGuard(callback);
+      const v = await g.check('rm -rf ~/old');
+      expect(v).toMatchObject({ allowed: false, reason: 'denied', asked: { choice: 'deny' } });
+      expect(requests[0]!.choices).toEqual(['once', 'deny']);
+      expect(g.sessionApprovals()).toEqual([]);
+    },
+  );
 
   it.each<[string, StaticStep, number]>([
     ['an ESCALATE verdict', verdict('ESCALATE', 'unclear target'), 5_000],

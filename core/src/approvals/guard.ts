@@ -14,7 +14,8 @@
  *    `session` also remembers the matched pattern keys for the rest of this guard's life;
  *    `always` also appends the keys to this profile's `command_allowlist` in `config.yaml`;
  *    `deny` denies. No callback, no answer within `approvals.timeout` seconds, an abort, a
- *    callback that throws or answers something else → denied (fail closed).
+ *    callback that throws or answers something not in the request's `choices` → denied (fail
+ *    closed; the daemon applies the same rule to its clients' answers).
  *
  * Allowlist entries are matched by pattern key (`recursive-delete`; what `always` writes), by
  * the pattern's description (the original agent stored descriptions, so imported lists keep
@@ -33,8 +34,9 @@
  * Mode `smart` (smart.ts) adds one step before 4, only when a human could be asked (a callback
  * exists; headless and cron contexts keep the rules above): an auxiliary model judges the
  * command. `approve` → allowed (`smart_approved`) without asking, for this command only; `deny`
- * → the user is asked but may only answer `once` or `deny`, and nothing is remembered;
- * `escalate`, and every failure of the check → the user is asked as in manual mode. The request's
+ * → the user is asked but may only answer `once` or `deny` (any other answer is a deny), and
+ * nothing is remembered; `escalate`, and every failure of the check → the user is asked as in
+ * manual mode. The request's
  * description carries the check's one-line reason. Without `smart` options it asks like manual.
  */
 import { randomUUID } from 'node:crypto';
@@ -45,6 +47,7 @@ import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from '.
 import { assessCommand, type SmartAssessment, type SmartCheckOptions } from './smart.js';
 import {
   APPROVAL_CHOICES,
+  EXECUTE_CODE_KEY,
   type ApprovalCallback,
   type ApprovalChoice,
   type ApprovalRequest,
@@ -127,8 +130,7 @@ export interface ScriptApproval {
   language: string;
 }
 
-/** The pseudo-pattern every `execute_code` script matches; `session`/`always` store this key. */
-export const EXECUTE_CODE_KEY = 'execute-code';
+export { EXECUTE_CODE_KEY };
 
 /** Most of a script shown in the approval request, characters and lines. */
 export const SCRIPT_SHOWN_CHARS = 6_000;
@@ -200,7 +202,10 @@ function describeWithSmart(description: string, a: SmartAssessment | undefined):
 /** Only `once` and `deny`: the choices after the smart check judged a command dangerous. */
 const OVERRIDE_CHOICES: readonly ApprovalChoice[] = ['once', 'deny'];
 
-/** Resolves with the callback's choice, or with the reason no valid answer came. */
+/**
+ * Resolves with the callback's choice, or with the reason no valid answer came. A choice outside
+ * `req.choices` (e.g. `session` after a smart DENY offered only `once`/`deny`) becomes `deny`.
+ */
 async function ask(
   callback: ApprovalCallback,
   req: ApprovalRequest,
@@ -223,7 +228,8 @@ async function ask(
         (a): Asked => {
           const choice = typeof a === 'string' ? a : a?.choice;
           const by = typeof a === 'object' && typeof a?.by === 'string' ? a.by : 'user';
-          return APPROVAL_CHOICES.includes(choice) ? { answer: choice, by } : { answer: 'deny', by };
+          // one rule for every frontend: an answer that was not offered is a deny
+          return req.choices.includes(choice) ? { answer: choice, by } : { answer: 'deny', by };
         },
         (): Asked => ({ answer: 'deny', by: 'error' }),
       );
@@ -370,9 +376,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
         return { allowed: true, reason: 'approved', ...extra };
       case 'session':
       case 'always':
-        // not offered after a smart DENY; a frontend answering it anyway gets a one-time approval
-        if (overrideOnly)
-          return { allowed: true, reason: 'approved', ...extra, asked: { choice: 'once', by } };
+        // only reached when offered (`ask` turns an answer outside `request.choices` into `deny`)
         for (const m of matches) sessionKeys.add(m.key);
         if (answer === 'always') {
           try {

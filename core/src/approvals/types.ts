@@ -9,6 +9,9 @@ export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny';
 /** All choices, in the order a frontend offers them. */
 export const APPROVAL_CHOICES: readonly ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
 
+/** The pseudo-pattern every `execute_code` script matches; `session`/`always` store this key. */
+export const EXECUTE_CODE_KEY = 'execute-code';
+
 /** What the frontend is asked: the command and why it was flagged. */
 export interface ApprovalRequest {
   /** Unique id of this request (the daemon uses it for `srq-…` ids and `request.resolved`). */

@@ -256,6 +256,35 @@ describe('runClaimedJob', () => {
     expect(inbox(ctx)).toMatch(/cron finished[\s\S]*⚠ 1 command was blocked: rm -rf c2/);
   });
 
+  it('a run whose execute_code script was refused is `blocked`, naming the script', async () => {
+    const { ctx } = setup();
+    const work = join(ctx.home.dir, 'work');
+    mkdirSync(work, { recursive: true });
+    const job = await claimed(ctx, { cwd: work, name: 'py' });
+    model.push(
+      {
+        toolCalls: [
+          {
+            name: 'execute_code',
+            arguments: { language: 'python', code: 'import shutil\nshutil.rmtree("x")' },
+          },
+        ],
+      },
+      { text: 'cron finished' },
+    );
+    const out = await runClaimedJob(deps(ctx), job);
+    expect(out.status).toBe('blocked');
+    expect(out.blockedCommands).toEqual([
+      { command: 'python: import shutil', why: 'approval', kind: 'script' },
+    ]);
+    const stored = listJobs(ctx).find((j) => j.id === job.id)!;
+    expect(stored.last_status).toBe('blocked');
+    expect(stored.last_error).toMatch(
+      /^1 script was blocked: python: import shutil\. A cron job has nobody to approve scripts \(execute_code\);.*cron_mode allow/,
+    );
+    expect(inbox(ctx)).toMatch(/cron finished[\s\S]*⚠ 1 script was blocked/);
+  });
+
   it('a silent reply after a blocked command still tells the user', async () => {
     const { ctx } = setup();
     const job = await claimed(ctx, { cwd: ctx.home.dir });
@@ -286,7 +315,11 @@ describe('runClaimedJob', () => {
   it('the terminal refuses to stop or restart the daemon inside a cron run', async () => {
     const tool = cronTools().find((t) => t.name === 'terminal')!;
     const r = await tool.handler({ command: 'hermes gateway stop' }, {} as never);
-    expect(r).toMatchObject({ ok: false, summary: 'blocked: daemon lifecycle' });
+    expect(r).toMatchObject({
+      ok: false,
+      summary: 'blocked: daemon lifecycle',
+      blocked: { reason: 'lifecycle' },
+    });
   });
 
   it('counts runs: a job removed when it reaches its repeat count, a one-shot marked completed', async () => {

@@ -13,9 +13,11 @@
  *    answer); `terminal` refuses commands that stop or restart the daemon. Dangerous commands
  *    follow `approvals.cron_mode`: `deny` (default) denies them unasked, with the allowlist
  *    emptied for the run so it never widens this; `allow` lets them run.
- *    A command blocked this way (or a daemon stop/restart) makes the run `blocked`, not `ok`: the
- *    status, `last_error`, the output file and the delivered text name the commands and how to
- *    allow them (user-trial finding 4).
+ *    `execute_code` scripts follow the same mode (under `deny` every script is refused).
+ *    Any tool call refused this way (its result carries `blocked`), or a daemon stop/restart,
+ *    makes the run `blocked`, not `ok`: the status, `last_error`, the output file and the
+ *    delivered text name the refused commands and scripts and how to allow them (user-trial
+ *    finding 4).
  * 3. Save `<home>/cron/output/<job id>/<UTC time>.md` (prompt, status, reply or error).
  * 4. Deliver: a reply that is exactly `[SILENT]` or `NO_REPLY` delivers nothing; another reply is
  *    delivered wrapped with the job's name and a note that the agent cannot see replies (unless
@@ -130,8 +132,10 @@ export function failureNotice(job: Pick<CronJob, 'name' | 'id'>, error: string, 
 }
 
 /**
- * The tools of a cron run (see the module doc).
- * @param onBlocked told of each command the terminal tool refused (approval guard or lifecycle).
+ * The tools of a cron run (see the module doc). Every tool reports the calls it refused: a
+ * result with `blocked` (the approval guard denied a terminal command or an `execute_code`
+ * script, which nobody can approve here) and the terminal's daemon stop/restart.
+ * @param onBlocked told of each refused call (the run becomes `blocked`).
  */
 export function cronTools(
   base: ToolDefinition[] = builtinTools(),
@@ -139,29 +143,58 @@ export function cronTools(
 ): ToolDefinition[] {
   return base
     .filter((t) => !CRON_EXCLUDED_TOOLS.includes(t.name))
-    .map((t) => (t.name === 'terminal' ? guardTerminal(t, onBlocked) : t));
+    .map((t) => reportBlocked(t.name === 'terminal' ? guardLifecycle(t) : t, onBlocked));
 }
 
-function guardTerminal(tool: ToolDefinition, onBlocked?: (b: BlockedCommand) => void): ToolDefinition {
+/** The terminal refusing commands that stop or restart the daemon running the job. */
+function guardLifecycle(tool: ToolDefinition): ToolDefinition {
   return {
     ...tool,
     async handler(args, ctx) {
       const command = typeof args.command === 'string' ? args.command : '';
       if (isGatewayLifecycleCommand(command)) {
-        onBlocked?.({ command, why: 'lifecycle' });
         return {
           ok: false,
           content:
             'BLOCKED: a scheduled job may not stop or restart the Hermes daemon that runs it. Do not try another way; report this in your reply.',
           summary: 'blocked: daemon lifecycle',
+          blocked: { reason: 'lifecycle' },
         };
       }
+      return tool.handler(args, ctx);
+    },
+  };
+}
+
+/** `tool` telling `onBlocked` of each call whose result is `blocked`. */
+function reportBlocked(tool: ToolDefinition, onBlocked?: (b: BlockedCommand) => void): ToolDefinition {
+  if (!onBlocked) return tool;
+  return {
+    ...tool,
+    async handler(args, ctx) {
       const result = await tool.handler(args, ctx);
-      // terminal.ts: a denial by the approval guard is `ok: false`, summary `blocked (<reason>)`
-      if (!result.ok && result.summary?.startsWith('blocked')) onBlocked?.({ command, why: 'approval' });
+      if (result.blocked) onBlocked(blockedCall(tool, args, result.blocked.reason));
       return result;
     },
   };
+}
+
+/** How a refused call is named in the run's note: the command, or the script's language and head. */
+function blockedCall(tool: ToolDefinition, args: Record<string, unknown>, reason: string): BlockedCommand {
+  const why = reason === 'lifecycle' ? 'lifecycle' : 'approval';
+  if (tool.name === 'terminal') return { command: typeof args.command === 'string' ? args.command : '', why };
+  if (tool.name === 'execute_code') {
+    const language = typeof args.language === 'string' ? args.language : 'javascript';
+    const head = (typeof args.code === 'string' ? args.code : '').split('\n').find((l) => l.trim()) ?? '';
+    return { command: `${language}: ${head.trim()}`, why, kind: 'script' };
+  }
+  let shown = tool.name;
+  try {
+    shown = tool.summarize ? `${tool.name}: ${tool.summarize(args)}` : tool.name;
+  } catch {
+    /* the name alone */
+  }
+  return { command: shown, why, kind: 'call' };
 }
 
 /** A free output file name for a run started at `startedMs`. */

@@ -4,6 +4,7 @@
  * These schemas are the single source for both.
  */
 import { z } from 'zod';
+import { ToolBlocked } from './records.js';
 
 /** Token accounting of one model call or a whole turn. */
 export const Usage = z.object({
@@ -50,6 +51,11 @@ export const ToolCompletePayload = z.object({
    * a longer one keeps its head and tail around a `… N characters left out …` line.
    */
   detail: z.string().optional(),
+  /**
+   * Set when the call was refused before it ran (the approval guard denied it, or the context
+   * forbids it), with the reason (`denied`, `timeout`, `no_frontend`, `interrupted`, …).
+   */
+  blocked: ToolBlocked.optional(),
 });
 export { TOOL_DETAIL_MAX_CHARS } from './limits.js';
 export const StatusUpdatePayload = z.object({

@@ -26,18 +26,24 @@ export const SessionInfo = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
+/** A tool call refused before it ran: `tool.complete.blocked`, an outcome's `blocked`. */
+export const ToolBlocked = z.object({ reason: z.string() });
+
 /**
  * What a live client showed for a message, recorded when it was stored, so a client reading the
- * history later shows the same: a tool call's outcome (`ok`, `summary`, `duration_ms`, as in
- * `tool.complete`) and the approvals answered while it ran (`choice` and `by`, as in
- * `request.resolved`; a verdict of the smart check has `by: "smart"`, `choice` `once` (approved
- * without asking) or `deny` (judged dangerous, the user was asked next) and the check's one-line
- * `reason`, as in `approval.smart`); a failed reply's `error` (as in the `error` event).
+ * history later shows the same: a tool call's outcome (`ok`, `summary`, `duration_ms`, and
+ * `blocked` when it was refused before it ran, as in `tool.complete`) and the approvals answered
+ * while it ran (`choice` and `by`, as in `request.resolved`; a verdict of the smart check has
+ * `by: "smart"`, `choice` `once` (approved without asking) or `deny` (judged dangerous, the user
+ * was asked next) and the check's one-line `reason`, as in `approval.smart`); a failed reply's
+ * `error` (as in the `error` event).
  */
 export const MessageOutcome = z.object({
   ok: z.boolean().optional(),
   summary: z.string().optional(),
   duration_ms: z.number().optional(),
+  /** As `tool.complete.blocked`: the call was refused before it ran. */
+  blocked: ToolBlocked.optional(),
   approvals: z
     .array(z.object({ choice: z.string(), by: z.string(), reason: z.string().optional() }))
     .optional(),
@@ -85,6 +91,8 @@ export const Inflight = z.object({
         ok: z.boolean(),
         summary: z.string(),
         duration_ms: z.number(),
+        /** As `tool.complete.blocked`. */
+        blocked: ToolBlocked.optional(),
       }),
     )
     .optional(),

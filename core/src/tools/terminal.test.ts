@@ -170,7 +170,11 @@ describe('terminal', () => {
       }),
     });
     const r = await run({ command: `touch ${marker}` }, c);
-    expect(r).toMatchObject({ ok: false, content: 'BLOCKED: The user denied it.' });
+    expect(r).toMatchObject({
+      ok: false,
+      content: 'BLOCKED: The user denied it.',
+      blocked: { reason: 'denied' },
+    });
     expect(existsSync(marker)).toBe(false);
   });
 

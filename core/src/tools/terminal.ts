@@ -214,7 +214,12 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 
   const verdict = await ctx.checkCommand(command);
   if (!verdict.allowed)
-    return { ok: false, content: verdict.message, summary: `blocked (${verdict.reason})` };
+    return {
+      ok: false,
+      content: verdict.message,
+      summary: `blocked (${verdict.reason})`,
+      blocked: { reason: verdict.reason },
+    };
   await ctx.beforeFileChange?.(cwd, { command });
 
   const outcome = await runShellCommand(command, {

@@ -62,6 +62,13 @@ export interface ToolResult {
   content: string;
   /** One-line summary for frontends (`tool.complete.summary`). */
   summary?: string;
+  /**
+   * Set when the call was refused before it ran (the approval guard denied its command or
+   * script, or a context forbids it): `reason` is the guard's reason (`denied`, `timeout`,
+   * `no_frontend`, `interrupted`) or the context's. `ok` is then false. Travels as
+   * `tool.complete.blocked`; cron runs count such calls to mark the run `blocked`.
+   */
+  blocked?: { reason: string };
 }
 
 /** What decides whether a tool is offered in a session (`ToolDefinition.available`). */

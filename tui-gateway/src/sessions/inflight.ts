@@ -49,12 +49,14 @@ export function applyInflight(inflight: Inflight | null, ev: WireEvent, now: num
     case 'tool.complete': {
       const i = inflight.tools.findIndex((t) => t.tool_id === p.tool_id);
       const started = i >= 0 ? inflight.tools.splice(i, 1)[0] : undefined;
+      const blocked = p.blocked as { reason?: unknown } | undefined;
       inflight.completed_tools?.push({
         tool_id: String(p.tool_id),
         name: started?.name ?? '',
         ok: Boolean(p.ok),
         summary: String(p.summary ?? ''),
         duration_ms: Number(p.duration_ms ?? 0),
+        ...(typeof blocked?.reason === 'string' ? { blocked: { reason: blocked.reason } } : {}),
       });
       break;
     }

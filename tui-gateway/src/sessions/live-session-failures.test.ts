@@ -107,6 +107,42 @@ describe('LiveSession on a full disk', () => {
     expect(store.states).toEqual(['running', 'idle']);
   });
 
+  it('an end-of-turn state that cannot be recorded is logged; the turn still ends normally', async () => {
+    const store = fullDiskStore();
+    const recorded: string[] = [];
+    // the disk fills during the turn: `running` is stored, `idle` afterwards is not
+    store.setSessionState = (_id, state) => {
+      if (state !== 'running')
+        throw new SessionDBError(`/h/state.db: setSessionState: ${FULL}`, '/h/state.db', 'SQLITE_FULL');
+      recorded.push(state);
+    };
+    const events: WireEvent[] = [];
+    const log: string[] = [];
+    const ran: string[] = [];
+    const live = session(
+      store,
+      {
+        runTurn: async (text) => {
+          ran.push(text);
+          return { status: 'complete', text: 'ok' };
+        },
+      },
+      log,
+    );
+    live.attach(client(events));
+    expect(live.submit('one').status).toBe('started');
+    await live.idle();
+    expect(ran).toEqual(['one']);
+    expect(recorded).toEqual(['running']);
+    expect(turnEvents(events)).toEqual([
+      ['turn.start', undefined],
+      ['turn.end', 'complete'],
+    ]);
+    expect(log).toEqual([
+      expect.stringMatching(/^session s1: cannot record its state "idle": .*database or disk is full/),
+    ]);
+  });
+
   it('a queued prompt behind a failing turn is answered too', async () => {
     const store = fullDiskStore();
     let release!: () => void;

@@ -437,8 +437,9 @@ export class LiveSession {
       // a drain marked it resume_pending: leave that to the registry
       if (this.opts.store.getSession(this.id)?.state !== 'resume_pending')
         this.opts.store.setSessionState(this.id, state);
-    } catch {
-      /* bookkeeping only */
+    } catch (err) {
+      // bookkeeping only: the turn goes on, but the operator learns the record is stale
+      this.opts.log?.(`session ${this.id}: cannot record its state "${state}": ${(err as Error).message}`);
     }
   }
 

@@ -5,6 +5,7 @@
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
 import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
+import { SessionDBError } from '@hermes/core/state/errors';
 import { availableTools } from '@hermes/core/tools/registry';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -103,6 +104,11 @@ function toolsCommand(profile: ReturnType<SessionRegistry['profile']>): string {
   return [`${tools.length} tools:`, ...tools.map(line)].join('\n');
 }
 
+/** True for `renameSession`'s refusals of the title itself: taken (`EEXIST`) or too long (`EINVAL`). */
+function isTitleRefusal(err: unknown): err is SessionDBError {
+  return err instanceof SessionDBError && (err.code === 'EEXIST' || err.code === 'EINVAL');
+}
+
 /** Runs one slash command for a session. Unknown commands answer `handled: false`. */
 export function runSlashCommand(
   sessions: SessionRegistry,
@@ -133,7 +139,10 @@ export function runSlashCommand(
       try {
         profile.db.renameSession(sessionId, arg);
       } catch (err) {
-        return { output: `Title not changed: ${(err as Error).message}.`, handled: true }; // e.g. taken
+        // the title itself was refused (another session has it, or it is too long); storage
+        // failures (ECORRUPT, a full disk …) go to the method's normal error mapping
+        if (!isTitleRefusal(err)) throw err;
+        return { output: `Title not changed: ${err.message}.`, handled: true };
       }
       const live = sessions.peek(conn.profile, sessionId);
       if (live) live.emit('session.info', { session: live.info() });

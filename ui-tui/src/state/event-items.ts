@@ -15,6 +15,11 @@ export interface ToolFacts {
   ok: boolean | null;
   durationMs: number | null;
   detail?: string;
+  /**
+   * Why the call was refused before it ran: `tool.complete.blocked.reason` (live) or the stored
+   * outcome's `blocked.reason` (history; `storedBlockedReason` in history-items.ts).
+   */
+  blocked?: string;
 }
 
 /** Largest tool result kept as expandable detail, characters (as the daemon's `tool.complete`). */
@@ -30,15 +35,12 @@ export function capDetail(text: string): string {
   return `${text.slice(0, half)}\n… ${text.length - 2 * half} characters left out …\n${text.slice(-half)}`;
 }
 
-/** Summary of a command the approval guard stopped before it ran: `blocked (denied)`. */
-const BLOCKED = /^blocked \((.+)\)$/;
-
 /**
- * The item of a finished tool call. A call the approval guard refused (summary `blocked (REASON)`)
- * never ran: it carries `blocked` with the reason, so it reads `✗ Blocked CMD (denied)`.
+ * The item of a finished tool call. A call refused before it ran (`f.blocked`, e.g. the approval
+ * guard denied it) carries `blocked` with the reason, so it reads `✗ Blocked CMD (denied)`.
  */
 export function toolDraft(f: ToolFacts): ToolItem {
-  const blocked = f.ok !== true ? BLOCKED.exec(f.summary.trim())?.[1] : undefined;
+  const blocked = f.ok !== true ? f.blocked : undefined;
   return {
     kind: 'tool',
     toolId: f.toolId,

@@ -37,6 +37,7 @@ const events = [
     summary: 'blocked (denied)',
     duration_ms: 900,
     detail: 'BLOCKED: denied by the user',
+    blocked: { reason: 'denied' },
   }),
   wire('message.start', 10),
   wire('message.delta', 11, { text: 'Done.' }),
@@ -82,6 +83,7 @@ const messages = [
       ok: false,
       summary: 'blocked (denied)',
       duration_ms: 900,
+      blocked: { reason: 'denied' },
       approvals: [{ choice: 'deny', by: 'connection:c1' }],
     },
   }),
@@ -139,6 +141,67 @@ describe('history items', () => {
     ]);
     // the denied command never ran: it is marked blocked, with the reason
     expect(liveDrafts.at(-5)).toMatchObject({ kind: 'tool', toolId: 't3', blocked: 'denied' });
+  });
+
+  it('a refused script is blocked live and from history by the `blocked` field, not its summary', () => {
+    const live = run([
+      connected,
+      { type: 'attach', result: snapshotResult(), now: 0 },
+      ...[
+        wire('turn.start', 1, { prompt_id: 'p1', text: 'go' }),
+        wire('tool.start', 2, { tool_id: 's1', name: 'execute_code', args: { code: 'x()' } }),
+        wire('tool.complete', 3, {
+          tool_id: 's1',
+          ok: false,
+          summary: 'refused',
+          duration_ms: 1,
+          detail: 'BLOCKED: a script',
+          blocked: { reason: 'no_frontend' },
+        }),
+        // a summary that merely looks like the guard's is not a block: only the field counts
+        wire('tool.start', 4, { tool_id: 's2', name: 'mcp_tool', args: {} }),
+        wire('tool.complete', 5, { tool_id: 's2', ok: false, summary: 'blocked (denied)', duration_ms: 1 }),
+      ].map((event): SessionAction => ({ type: 'event', event, now: 0 })),
+    ]);
+    const history = draftsFromHistory(
+      [
+        stored('user', 'go'),
+        stored('assistant', '', {
+          tool_calls: [
+            { id: 's1', name: 'execute_code', arguments: '{"code":"x()"}' },
+            { id: 's2', name: 'mcp_tool', arguments: '{}' },
+          ],
+        }),
+        stored('tool', 'BLOCKED: a script', {
+          tool_call_id: 's1',
+          tool_name: 'execute_code',
+          outcome: { ok: false, summary: 'refused', duration_ms: 1, blocked: { reason: 'no_frontend' } },
+        }),
+        stored('tool', '', {
+          tool_call_id: 's2',
+          tool_name: 'mcp_tool',
+          outcome: { ok: false, summary: 'blocked (denied)', duration_ms: 1 },
+        }),
+      ],
+      null,
+    );
+    expect(history).toEqual(drafts(live));
+    expect(history[1]).toMatchObject({ kind: 'tool', toolId: 's1', blocked: 'no_frontend' });
+    expect(history[2]).not.toHaveProperty('blocked');
+  });
+
+  it('a refusal stored before results carried `blocked` is still shown blocked', () => {
+    const d = draftsFromHistory(
+      [
+        stored('tool', 'BLOCKED: …', {
+          tool_call_id: 'x',
+          tool_name: 'terminal',
+          outcome: { ok: false, summary: 'blocked (timeout)', duration_ms: 3 },
+        }),
+      ],
+      null,
+    );
+    expect(d[0]).toMatchObject({ kind: 'tool', blocked: 'timeout' });
   });
 
   it('history without outcomes (older sessions) still shows the calls, with an unknown outcome', () => {

@@ -15,6 +15,28 @@ export function firstLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/**
+ * The summary the approval guard gave a refused `terminal`/`execute_code` call before results
+ * carried `blocked` (history stored by an older daemon): `blocked (denied)`.
+ */
+const LEGACY_BLOCKED = /^blocked \((denied|timeout|no_frontend|interrupted)\)$/;
+
+/**
+ * `{blocked: reason}` of a stored call (outcome or in-flight entry), as `tool.complete.blocked`
+ * gave it live; for results stored before that field existed, read from the guard's summary of
+ * the only tools it refused then (which now always set the field, so live and history agree).
+ */
+function storedBlocked(
+  tool: string | null | undefined,
+  o: { ok?: boolean; blocked?: { reason: string } } | undefined,
+  summary: string,
+): { blocked?: string } {
+  if (o?.blocked) return { blocked: o.blocked.reason };
+  if (o?.ok === true || (tool !== 'terminal' && tool !== 'execute_code')) return {};
+  const legacy = LEGACY_BLOCKED.exec(summary.trim())?.[1];
+  return legacy ? { blocked: legacy } : {};
+}
+
 function parseArgs(json: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(json);
@@ -64,6 +86,7 @@ export function draftsFromHistory(
           ok: o?.ok ?? null,
           durationMs: o?.duration_ms ?? null,
           detail: content,
+          ...storedBlocked(m.tool_name ?? call?.name, o, o?.summary || firstLine(content)),
         }),
       );
     }
@@ -83,6 +106,7 @@ export function draftsFromHistory(
           summary: t.summary,
           ok: t.ok,
           durationMs: t.duration_ms,
+          ...storedBlocked(t.name, t, t.summary),
         }),
       );
     }

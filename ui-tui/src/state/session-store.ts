@@ -238,6 +238,12 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
   );
 }
 
+/** `{blocked: reason}` from a `tool.complete` payload's `blocked: {reason}`; empty without one. */
+function blockedReason(v: unknown): { blocked?: string } {
+  const reason = (v as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === 'string' ? { blocked: reason } : {};
+}
+
 function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionState {
   if (ev.type === 'gateway.shutdown') {
     const reason = typeof ev.payload.reason === 'string' ? ev.payload.reason : 'shutdown';
@@ -331,6 +337,7 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
           ok: p.ok === true,
           durationMs: typeof p.duration_ms === 'number' ? p.duration_ms : null,
           detail: str('detail'),
+          ...blockedReason(p.blocked),
         }),
       ]);
     }

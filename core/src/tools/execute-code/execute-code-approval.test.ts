@@ -78,6 +78,7 @@ describe('execute_code approval', () => {
       /^BLOCKED: A script \(run a javascript script \(execute_code\).*no user is available/,
     );
     expect(r.summary).toBe('blocked (no_frontend)');
+    expect(r.blocked).toEqual({ reason: 'no_frontend' });
     expect(existsSync(join(victim, 'deep', 'f.txt'))).toBe(true);
   });
 
@@ -87,6 +88,7 @@ describe('execute_code approval', () => {
     const denied = await run(ctx, code);
     expect(denied.ok).toBe(false);
     expect(denied.content).toMatch(/^BLOCKED: The user denied a script/);
+    expect(denied.blocked).toEqual({ reason: 'denied' });
     expect(existsSync(victim)).toBe(true);
     expect(asked[0]).toMatchObject({
       command: `execute_code (javascript):\n${code}`,

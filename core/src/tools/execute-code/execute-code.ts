@@ -321,7 +321,12 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       // needs approval first (the guard's `checkScript`; fails closed headless and in cron)
       const verdict = await ctx.checkScript({ code, language });
       if (!verdict.allowed)
-        return { ok: false, content: verdict.message, summary: `blocked (${verdict.reason})` };
+        return {
+          ok: false,
+          content: verdict.message,
+          summary: `blocked (${verdict.reason})`,
+          blocked: { reason: verdict.reason },
+        };
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
       const allowed = new Set<string>(EXEC_ALLOWED_TOOLS);
