@@ -110,6 +110,25 @@ describe('fan-out', () => {
   });
 });
 
+describe('session.list continue_from (hermes tui -c)', () => {
+  it('picks the last interactive session of that folder first, else the last interactive one', async () => {
+    const a = await client('continue');
+    const here = join(root, 'continue-here');
+    const there = join(root, 'continue-there');
+    mkdirSync(here, { recursive: true });
+    mkdirSync(there, { recursive: true });
+    const mine = (await a.c.call('session.create', { title: 'in here', cwd: here })).session.id;
+    const newer = (await a.c.call('session.create', { title: 'over there', cwd: there })).session.id;
+    await a.c.call('session.create', { title: 'an api conversation', cwd: here, source: 'api_server' });
+    const pick = async (cwd: string) =>
+      (await a.c.call('session.list', { continue_from: cwd })).sessions.map((s) => s.id);
+    expect(await pick(here)).toEqual([mine]);
+    expect(await pick(there)).toEqual([newer]);
+    // no session of this folder: the latest interactive one (never the api_server one)
+    expect(await pick(join(root, 'elsewhere'))).toEqual([newer]);
+  });
+});
+
 describe('replay', () => {
   it('a client killed mid-stream reconnects with since_seq and gets exactly the missed events', async () => {
     const a = await client('replay-stays');

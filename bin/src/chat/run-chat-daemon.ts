@@ -29,11 +29,9 @@ export async function runChatViaDaemon(
     if (!match) throw new Error(`no session "${opts.session}" in profile ${ctx.home.profile}`);
     sessionId = match.id;
   } else if (opts.continue) {
-    // the last interactive session, this folder's first (sessions/continue.ts), as in process
-    const { findContinueSession } = await import('../sessions/continue.js');
-    const found = await findContinueSession(ctx.home, process.cwd());
-    const latest =
-      found === undefined ? (await client.call('session.list', { limit: 1 })).sessions[0] : found;
+    // the last interactive session, this folder's first: the daemon applies the same rule as
+    // in process (SessionDB.continueSession)
+    const [latest] = (await client.call('session.list', { continue_from: process.cwd() })).sessions;
     sessionId = latest
       ? latest.id
       : (await client.call('session.create', { source: 'cli', cwd: process.cwd() })).session.id;

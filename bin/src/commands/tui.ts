@@ -87,31 +87,17 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     await startBackground({ root: ctx.home.root, command: await daemonCommand(), timeoutMs: 20_000 });
   }
   const altScreen = await alternateScreen(ctx);
-  const target = args.session !== undefined || args.new ? undefined : await continueTarget(ctx);
-  const session = args.session ?? target?.id;
   const { runTui } = await import('@hermes/ui-tui/run');
+  // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI
+  // process never opens state.db (DESIGN §2)
   await runTui({
     root: ctx.home.root,
     profile: ctx.home.profile,
     version: ctx.version,
-    mode: session !== undefined ? 'session' : args.new || target === null ? 'new' : 'continue',
-    ...(session !== undefined ? { session } : {}),
+    mode: args.session !== undefined ? 'session' : args.new ? 'new' : 'continue',
+    ...(args.session !== undefined ? { session: args.session } : {}),
     altScreen,
   });
-}
-
-/**
- * What `--continue` (the default) opens: the last interactive session, this folder's first
- * (sessions/continue.ts); null for a new one when the profile has none; undefined when the
- * database cannot be read (the TUI then asks the daemon for its newest session).
- */
-async function continueTarget(ctx: CliContext): Promise<{ id: string } | null | undefined> {
-  const { findContinueSession, continueElsewhereNote } = await import('../sessions/continue.js');
-  const found = await findContinueSession(ctx.home, process.cwd());
-  if (!found) return found;
-  const note = continueElsewhereNote(found, process.cwd(), 'hermes tui -n');
-  if (note) process.stderr.write(`${note}\n`);
-  return { id: found.id };
 }
 
 /** Builds the `tui` command (also `$0`). */

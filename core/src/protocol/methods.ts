@@ -59,6 +59,12 @@ export const SessionListParams = z.object({
   limit: z.number().int().positive().max(1000).optional(),
   query: z.string().optional(),
   source: z.string().optional(),
+  /**
+   * Absolute folder of a client that wants to continue (`hermes tui -c`): the answer is then the
+   * one session to continue, or none — the interactive (cli/tui) session with the latest
+   * activity, one of this folder first (`SessionDB.continueSession`); other filters are ignored.
+   */
+  continue_from: z.string().min(1).optional(),
 });
 export const SessionListResult = z.object({ sessions: z.array(SessionInfo) });
 

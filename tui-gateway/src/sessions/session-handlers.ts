@@ -69,13 +69,22 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     return { session: live.info() };
   });
 
-  rpc.register('session.list', async (p, conn) => ({
-    sessions: sessions.list(profileOf(conn, p.profile), {
-      ...(p.limit ? { limit: p.limit } : {}),
-      ...(p.query ? { query: p.query } : {}),
-      ...(p.source ? { source: p.source } : {}),
-    }),
-  }));
+  rpc.register('session.list', async (p, conn) => {
+    const name = profileOf(conn, p.profile);
+    if (p.continue_from) {
+      // the continue rule lives with the database, here: the TUI process never opens state.db
+      const profile = sessions.profile(name);
+      const pick = profile.db.continueSession({ cwd: p.continue_from });
+      return { sessions: pick ? [sessions.describe(profile, pick)] : [] };
+    }
+    return {
+      sessions: sessions.list(name, {
+        ...(p.limit ? { limit: p.limit } : {}),
+        ...(p.query ? { query: p.query } : {}),
+        ...(p.source ? { source: p.source } : {}),
+      }),
+    };
+  });
 
   rpc.register('session.attach', async (p, conn) =>
     sessions.get(conn.profile, p.session_id).attach(conn, p.since_seq, p.history_limit),

@@ -54,7 +54,20 @@ describe('App', () => {
     expect(f).toContain('default · test-model');
     expect(f).toContain('“Test session”');
     expect(f).toContain('◇ idle');
-    expect(client.callsTo('session.list')).toEqual([{ limit: 1 }]);
+    // the daemon picks the session to continue (this folder's first); the fixture's is elsewhere
+    expect(client.callsTo('session.list')).toEqual([{ continue_from: '/work' }]);
+    expect(f).toContain('Continuing “Test session”, whose folder is /home/u/project');
+  });
+
+  it('continues a session of this folder without a note, and opens a new one when there is none', async () => {
+    const { r } = await app((c) =>
+      c.handlers.set('session.list', () => ({ sessions: [sessionInfo({ cwd: '/work' })] })),
+    );
+    const f = await r.waitFor('◇ idle');
+    expect(f).not.toContain('Continuing');
+    const none = await app((c) => c.handlers.set('session.list', () => ({ sessions: [] })));
+    await none.r.waitFor('◇ idle');
+    expect(none.client.callsTo('session.create')).toEqual([{ cwd: '/work' }]);
   });
 
   it("shows the profile's default model when the session names none", async () => {
@@ -254,7 +267,7 @@ describe('App', () => {
   it('/sessions opens a picker and resumes the picked session', async () => {
     const { r, client } = await app((c) =>
       c.handlers.set('session.list', (p) =>
-        p.limit === 1
+        p.continue_from
           ? { sessions: [sessionInfo()] }
           : {
               sessions: [

@@ -363,8 +363,17 @@ export class SessionController {
       return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
     }
     if (target.mode === 'continue') {
-      const [latest] = (await this.client.call('session.list', { limit: 1 })).sessions;
-      if (latest) return latest.id;
+      // the daemon applies the continue rule: the last interactive session, this folder's first
+      const [pick] = (await this.client.call('session.list', { continue_from: this.opts.cwd })).sessions;
+      if (pick) {
+        if (pick.cwd && pick.cwd !== this.opts.cwd) {
+          const name = pick.title ? `“${pick.title}”` : pick.id;
+          this.notice(
+            `Continuing ${name}, whose folder is ${pick.cwd} (no session of this folder); /new starts one here.`,
+          );
+        }
+        return pick.id;
+      }
       return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
     }
     const ref = target.session.trim();
