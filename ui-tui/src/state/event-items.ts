@@ -4,6 +4,7 @@
  * from history reads the same as it did live: tool lines with their outcome mark, summary and
  * duration, approval outcomes, errors, interrupted replies.
  */
+import { capDetail } from '@hermes/core/protocol/limits';
 import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
 
 /** A finished tool call as `tool.complete` (live) or a stored outcome (history) tells it. */
@@ -20,19 +21,6 @@ export interface ToolFacts {
    * outcome's `blocked.reason` (history; `storedBlockedReason` in history-items.ts).
    */
   blocked?: string;
-}
-
-/** Largest tool result kept as expandable detail, characters (as the daemon's `tool.complete`). */
-export const TOOL_DETAIL_MAX = 8_000;
-
-/**
- * A tool result cut to `TOOL_DETAIL_MAX` the way the daemon cuts `tool.complete`'s `detail`: head
- * and tail around a marker, so a result from history reads as the live one did.
- */
-export function capDetail(text: string): string {
-  if (text.length <= TOOL_DETAIL_MAX) return text;
-  const half = TOOL_DETAIL_MAX / 2;
-  return `${text.slice(0, half)}\n… ${text.length - 2 * half} characters left out …\n${text.slice(-half)}`;
 }
 
 /**
