@@ -57,7 +57,7 @@ export const ToolCompletePayload = z.object({
    */
   blocked: ToolBlocked.optional(),
 });
-export { TOOL_DETAIL_MAX_CHARS } from './limits.js';
+
 export const StatusUpdatePayload = z.object({
   state: z.enum(['thinking', 'tools', 'retrying', 'compressing', 'waiting_approval', 'idle']),
   text: z.string().optional(),

@@ -9,3 +9,4 @@ export * from './records.js';
 export * from './server-requests.js';
 export * from './wire-events.js';
 export * from './methods.js';
+export * from './limits.js';

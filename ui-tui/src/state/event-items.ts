@@ -4,7 +4,7 @@
  * from history reads the same as it did live: tool lines with their outcome mark, summary and
  * duration, approval outcomes, errors, interrupted replies.
  */
-import { capDetail } from '@hermes/core/protocol/limits';
+import { capDetail } from '@hermes/core/protocol';
 import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
 
 /** A finished tool call as `tool.complete` (live) or a stored outcome (history) tells it. */
