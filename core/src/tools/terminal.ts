@@ -19,7 +19,7 @@ import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
 import { HeadTailBuffer } from '../util/head-tail.js';
 import { buildChildEnv } from './child-env.js';
-import { intArg, stringArg, toolError } from './args.js';
+import { blockedResult, intArg, stringArg, toolError } from './args.js';
 import { resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -213,13 +213,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
   }
 
   const verdict = await ctx.checkCommand(command);
-  if (!verdict.allowed)
-    return {
-      ok: false,
-      content: verdict.message,
-      summary: `blocked (${verdict.reason})`,
-      blocked: { reason: verdict.reason },
-    };
+  if (!verdict.allowed) return blockedResult(verdict);
   await ctx.beforeFileChange?.(cwd, { command });
 
   const outcome = await runShellCommand(command, {

@@ -28,7 +28,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HeadTailBuffer } from '../../util/head-tail.js';
-import { stringArg, toolError } from '../args.js';
+import { blockedResult, stringArg, toolError } from '../args.js';
 import { buildChildEnv } from '../child-env.js';
 import { KILL_GRACE_MS } from '../terminal.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
@@ -320,13 +320,7 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       // arbitrary code: its own file and process calls pass no other check, so the whole script
       // needs approval first (the guard's `checkScript`; fails closed headless and in cron)
       const verdict = await ctx.checkScript({ code, language });
-      if (!verdict.allowed)
-        return {
-          ok: false,
-          content: verdict.message,
-          summary: `blocked (${verdict.reason})`,
-          blocked: { reason: verdict.reason },
-        };
+      if (!verdict.allowed) return blockedResult(verdict);
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
       const allowed = new Set<string>(EXEC_ALLOWED_TOOLS);
