@@ -6,11 +6,10 @@
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { freePort } from './support/ngircd.js';
+import { gatewayStatus, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 const KEY = 'test-key-0123456789abcdef';
 let model: FakeModelServer;
@@ -18,14 +17,7 @@ let root: string;
 let port: number;
 let client: OpenAI;
 
-async function status() {
-  const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
-  try {
-    return await c.call('gateway.status');
-  } finally {
-    await c.close();
-  }
-}
+const status = () => gatewayStatus(root);
 
 beforeAll(async () => {
   model = await startFakeModelServer();
@@ -42,21 +34,12 @@ beforeAll(async () => {
       '    enabled: true # no server configured: its check fails, the API server must still come up',
     ].join('\n'),
   });
-  const started = await runHermes(root, ['gateway', 'start']);
-  expect(started.code, started.stderr).toBe(0);
-  await waitFor(
-    async () =>
-      (await status()).platforms?.find((p) => p.platform === 'api_server' && p.state === 'connected'),
-    'the API server to listen',
-  );
+  await startDaemonWithPlatform(root, 'api_server', 'the API server to listen');
   client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: KEY, maxRetries: 0 });
 }, 60_000);
 
 afterAll(async () => {
-  if (root) {
-    await runHermes(root, ['gateway', 'stop']);
-    killDaemons(root);
-  }
+  await stopDaemon(root);
   await model?.close();
 });
 

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { IrcTestUser } from './support/irc-test-client.js';
 import { startNgircd, type Ngircd } from './support/ngircd.js';
+import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let irc: Ngircd;
@@ -20,15 +20,6 @@ async function user(nick: string): Promise<IrcTestUser> {
   const u = await new IrcTestUser(nick, irc.port).connect();
   users.push(u);
   return u;
-}
-
-async function status() {
-  const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
-  try {
-    return await c.call('gateway.status');
-  } finally {
-    await c.close();
-  }
 }
 
 beforeAll(async () => {
@@ -48,21 +39,12 @@ beforeAll(async () => {
       '    reset: { mode: none }',
     ].join('\n'),
   });
-  const started = await runHermes(root, ['gateway', 'start']);
-  expect(started.code, started.stderr).toBe(0);
-  await waitFor(
-    async () => (await status()).platforms?.find((p) => p.platform === 'irc' && p.state === 'connected'),
-    'irc to connect',
-    20_000,
-  );
+  await startDaemonWithPlatform(root, 'irc');
 }, 60_000);
 
 afterAll(async () => {
   for (const u of users) u.close();
-  if (root) {
-    await runHermes(root, ['gateway', 'stop']);
-    killDaemons(root);
-  }
+  await stopDaemon(root);
   await irc?.stop();
   await model?.close();
 });

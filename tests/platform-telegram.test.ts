@@ -12,22 +12,14 @@ import { SessionDB } from '@hermes/core/state/session-db';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
-import { killDaemons, waitFor } from './support/gateway-process.js';
+import { waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
+import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let tg: FakeTelegram;
 let root: string;
 const scratch = mkdtempSync(join(tmpdir(), 'hermes-tg-scratch-'));
-
-async function status() {
-  const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
-  try {
-    return await c.call('gateway.status');
-  } finally {
-    await c.close();
-  }
-}
 
 /** Text of the bot's messages to a chat, in order. */
 const botTexts = (chatId: number): string[] =>
@@ -52,20 +44,11 @@ beforeAll(async () => {
       '  drain_timeout: 2',
     ].join('\n'),
   });
-  const started = await runHermes(root, ['gateway', 'start']);
-  expect(started.code, started.stderr).toBe(0);
-  await waitFor(
-    async () => (await status()).platforms?.find((p) => p.platform === 'telegram' && p.state === 'connected'),
-    'telegram to connect',
-    20_000,
-  );
+  await startDaemonWithPlatform(root, 'telegram');
 }, 60_000);
 
 afterAll(async () => {
-  if (root) {
-    await runHermes(root, ['gateway', 'stop']);
-    killDaemons(root);
-  }
+  await stopDaemon(root);
   await tg?.close();
   await model?.close();
 });

@@ -6,7 +6,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import {
   sign,
   signedHeaders,
@@ -15,9 +14,10 @@ import {
   TIMESTAMP_HEADER,
 } from '@hermes/platform-webhook';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { killDaemons, waitFor } from './support/gateway-process.js';
-import { makeTestHome, runHermes } from './support/hermes-cli.js';
+import { waitFor } from './support/gateway-process.js';
+import { makeTestHome } from './support/hermes-cli.js';
 import { freePort } from './support/ngircd.js';
+import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 const SECRET = 'webhook-secret-0123456789';
 let model: FakeModelServer;
@@ -28,15 +28,6 @@ const received: Array<{
   body: { conversation: string; text: string; kind: string };
   verified: true | string;
 }> = [];
-
-async function status() {
-  const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
-  try {
-    return await c.call('gateway.status');
-  } finally {
-    await c.close();
-  }
-}
 
 function post(body: string, headers: Record<string, string>): Promise<Response> {
   return fetch(inbound, {
@@ -76,19 +67,11 @@ beforeAll(async () => {
       `    outbound_url: http://127.0.0.1:${(receiver.address() as AddressInfo).port}/replies`,
     ].join('\n'),
   });
-  const started = await runHermes(root, ['gateway', 'start']);
-  expect(started.code, started.stderr).toBe(0);
-  await waitFor(
-    async () => (await status()).platforms?.find((p) => p.platform === 'webhook' && p.state === 'connected'),
-    'the webhook server',
-  );
+  await startDaemonWithPlatform(root, 'webhook');
 }, 60_000);
 
 afterAll(async () => {
-  if (root) {
-    await runHermes(root, ['gateway', 'stop']);
-    killDaemons(root);
-  }
+  await stopDaemon(root);
   await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
   await model?.close();
 });
