@@ -7,3 +7,4 @@ export * from './config/config-file.js';
 export * from './config/secrets.js';
 export * from './protocol/index.js';
 export * from './gateway/index.js';
+export * from './util/listen.js';

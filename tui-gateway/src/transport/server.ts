@@ -16,6 +16,7 @@ import type { Logger } from '../lifecycle/logger.js';
 import { checkUpgrade } from './auth.js';
 import { WsConnection } from './connection.js';
 import type { OutboundLimits } from './outbound-queue.js';
+import { listenOn } from '@hermes/core/util/listen';
 
 /** Options of `startGatewayServer`. */
 export interface GatewayServerOptions {
@@ -135,13 +136,7 @@ export async function startGatewayServer(opts: GatewayServerOptions): Promise<Ga
   }, opts.pingIntervalMs);
   heartbeat.unref();
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(opts.port ?? 0, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(http, opts.port ?? 0, host);
   http.on('error', (err) => opts.log.error('http server error', err));
   const port = (http.address() as AddressInfo).port;
 

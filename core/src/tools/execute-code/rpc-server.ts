@@ -15,6 +15,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listenOn } from '../../util/listen.js';
 
 /** Runs one tool call for the script. Must not reject. */
 export type RpcDispatch = (
@@ -136,13 +137,7 @@ export async function startRpcServer(opts: RpcServerOptions): Promise<RpcServer>
     sock.on('error', () => undefined);
     sock.on('close', () => sockets.delete(sock));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, socketPath);
   chmodSync(socketPath, 0o600);
 
   return {

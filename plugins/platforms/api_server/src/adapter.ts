@@ -17,11 +17,12 @@ import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypt
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  PlatformAdapter,
   type ApprovalPrompt,
   type ChatInfo,
   type ClarifyPrompt,
   type GatewayEvent,
+  listenOn,
+  PlatformAdapter,
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
@@ -85,13 +86,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       });
     });
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.settings.port, this.settings.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(server, this.settings.port, this.settings.host);
     this.port = (server.address() as AddressInfo).port;
     this.log(`listening on http://${this.settings.host}:${this.port}/v1`);
   }

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PlatformAdapter, type ChatInfo, type SendOptions, type SendResult } from '@hermes/core';
+import { type ChatInfo, listenOn, PlatformAdapter, type SendOptions, type SendResult } from '@hermes/core';
 import { SIGNATURE_HEADER, SignatureVerifier, signedHeaders, TIMESTAMP_HEADER } from './signature.js';
 
 /** Largest inbound body, bytes. */
@@ -77,13 +77,7 @@ export class WebhookAdapter extends PlatformAdapter {
       });
     });
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.settings.port, this.settings.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listenOn(server, this.settings.port, this.settings.host);
     this.port = (server.address() as AddressInfo).port;
     this.log(`listening on http://${this.settings.host}:${this.port}${this.settings.path}`);
   }
