@@ -62,11 +62,8 @@ export interface MessageRecord {
   outcome: string | null;
 }
 
-/** Fields a caller supplies when appending a message. */
-export type NewMessage = Omit<
-  MessageRecord,
-  | 'id'
-  | 'session_id'
+/** Fields of a stored message that a new one may leave out (filled by the store or absent). */
+type OptionalMessageField =
   | 'timestamp'
   | 'tool_calls'
   | 'tool_call_id'
@@ -74,21 +71,11 @@ export type NewMessage = Omit<
   | 'finish_reason'
   | 'reasoning'
   | 'status'
-  | 'outcome'
-> &
-  Partial<
-    Pick<
-      MessageRecord,
-      | 'timestamp'
-      | 'tool_calls'
-      | 'tool_call_id'
-      | 'tool_name'
-      | 'finish_reason'
-      | 'reasoning'
-      | 'status'
-      | 'outcome'
-    >
-  >;
+  | 'outcome';
+
+/** Fields a caller supplies when appending a message. */
+export type NewMessage = Omit<MessageRecord, 'id' | 'session_id' | OptionalMessageField> &
+  Partial<Pick<MessageRecord, OptionalMessageField>>;
 
 /** Fields of a stored message that `SessionDB.updateMessage` may change (finishing a partial reply). */
 export type MessagePatch = Partial<

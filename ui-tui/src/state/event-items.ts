@@ -7,21 +7,11 @@
 import { capDetail } from '@hermes/core/protocol';
 import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
 
-/** A finished tool call as `tool.complete` (live) or a stored outcome (history) tells it. */
-export interface ToolFacts {
-  toolId: string;
-  name: string;
-  args: Record<string, unknown>;
-  summary: string;
-  ok: boolean | null;
-  durationMs: number | null;
-  detail?: string;
-  /**
-   * Why the call was refused before it ran: `tool.complete.blocked.reason` (live) or the stored
-   * outcome's `blocked.reason` (history; `storedBlockedReason` in history-items.ts).
-   */
-  blocked?: string;
-}
+/**
+ * A finished tool call as `tool.complete` (live) or a stored outcome (history) tells it: the tool
+ * item's fields (`blocked` from `tool.complete.blocked.reason` or the stored outcome's).
+ */
+export type ToolFacts = Omit<ToolItem, 'kind'>;
 
 /**
  * The item of a finished tool call. A call refused before it ran (`f.blocked`, e.g. the approval
