@@ -87,14 +87,16 @@ describe('hermes gateway', () => {
     });
     expect(new Set(pids).size).toBe(1);
     expect(runs.filter((run) => /started/.test(run.stdout))).toHaveLength(1);
-    // The losers' children exit (code 3) once they find the lock held.
+    expect(runs.filter((run) => /already running/.test(run.stdout))).toHaveLength(2);
+    // A loser that spawned a child before the winner was up: that child exits (code 3) once it
+    // finds the lock held, logging "already running". Whether any loser gets that far depends on
+    // timing (a fast winner is seen through its discovery file first), so the log is not asserted.
     const [only] = await waitFor(() => {
       const live = daemonPids(r);
       return live.length === 1 ? live : undefined;
     }, 'a single daemon process');
     expect(only).toBe(pids[0]);
     expect(aliveDiscovery(r)?.pid).toBe(pids[0]);
-    expect(readFileSync(join(r, 'logs', 'tui-gateway.log'), 'utf8')).toMatch(/already running/);
   });
 
   it('a kill -9 leaves stale files that the next start replaces', async () => {
