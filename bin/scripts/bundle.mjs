@@ -8,6 +8,8 @@
  *
  * Left outside the bundle, loaded from their packages at run time:
  * - better-sqlite3: a native addon found relative to its own package;
+ * - web-tree-sitter: finds its wasm runtime relative to its own module (the bash grammar of the
+ *   approval rules, core/src/approvals/shell/grammar.ts);
  * - @hermes/ui-tui: has its own bundle (ui-tui/scripts/bundle.mjs) found relative to its package;
  * - platform plugins: loaded by a computed specifier when a platform is enabled.
  */
@@ -25,7 +27,7 @@ await build({
   entryPoints: { main: join(pkg, 'dist', 'main.js') },
   outdir,
   ...nodeEsmBundle,
-  external: ['better-sqlite3', '@hermes/ui-tui', '@hermes/ui-tui/*', '@hermes/platform-*'],
+  external: ['better-sqlite3', 'web-tree-sitter', '@hermes/ui-tui', '@hermes/ui-tui/*', '@hermes/platform-*'],
   // main.ts reads its version from ../package.json unless this constant is defined; the build id
   // keys caches of derived data (core/src/config/config-cache.ts), so a rebuild invalidates them
   define: {
