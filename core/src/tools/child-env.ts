@@ -8,7 +8,18 @@
  * So a child gets this process's environment minus every variable whose name looks like a
  * credential (`isSecretName`), plus only the variables the user names in
  * `terminal.env_passthrough` (taken from the profile's `.env`, else from this environment).
- * Everything else (PATH, HOME, LANG, TERM, proxies, SSH_AUTH_SOCK …) passes unchanged.
+ * Everything else (PATH, HOME, LANG, TERM, proxies, SSH_AUTH_SOCK …) passes unchanged — except
+ * Hermes's own variables (below).
+ *
+ * No `HERMES_*` variable reaches a tool process, and `env_passthrough` cannot bring one back:
+ * `HERMES_HOME` names the root (its config.yaml, `.env`, and `tui-gateway.json` with the daemon's
+ * bearer token), and `HERMES_RPC_SOCKET`/`HERMES_RPC_TOKEN` of an outer execute_code script would
+ * hand the child that script's tool channel. A process the agent starts must not be told where
+ * the settings that guard it live. So a `hermes` the agent runs resolves its home as in any shell
+ * without `HERMES_HOME` (`~/.hermes`, the sticky profile, `-p`), and its commands that change
+ * settings go through the approval guard like any other command. The one exception is added by
+ * execute_code itself: its script gets `HERMES_RPC_SOCKET`/`HERMES_RPC_TOKEN` of its own run, a
+ * channel that runs only the script tools (`EXEC_ALLOWED_TOOLS`) with the session's approvals.
  *
  * Source of the rule: the original Hermes (tools/environments/local.py `_sanitize_subprocess_env`)
  * strips a blocklist built from its provider registry plus Hermes-managed tokens, and lets
@@ -27,24 +38,30 @@ import { isSecretName } from '../config/secret-names.js';
 import type { Secrets } from '../config/secrets.js';
 import { fileStamp } from '../util/file-stamp.js';
 
+/** True for a variable of Hermes itself (`HERMES_HOME`, `HERMES_RPC_SOCKET` …): never given to a tool process. */
+export function isHermesVariable(name: string): boolean {
+  return name.toUpperCase().startsWith('HERMES_');
+}
+
 /**
  * The environment of a tool's child process: `base` (normally `process.env`) without credential
- * variables (`isSecretName`), plus each name of `config.terminal.env_passthrough` with its
- * value from the profile's `secrets` (`.env`) or, failing that, from `base`. No other secret is
- * included. `HERMES_HOME` is set to `homeDir` (the session's profile home) when given, so
- * `hermes` run by the agent acts on its own profile (issue 5 isolation).
+ * variables (`isSecretName`) and without Hermes's own variables (`isHermesVariable`: nothing
+ * tells the child where the Hermes root, its config or the daemon is), plus each name of
+ * `config.terminal.env_passthrough` with its value from the profile's `secrets` (`.env`) or,
+ * failing that, from `base` — a passthrough name of Hermes's own is ignored. No other secret is
+ * included.
  */
 export function buildChildEnv(
   config: HermesConfig,
   secrets: Secrets,
   base: NodeJS.ProcessEnv = process.env,
-  homeDir?: string,
 ): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && !isSecretName(k)) env[k] = v;
-  // a `hermes` run by the agent acts on the session's own profile, never the daemon's root
-  if (homeDir) env.HERMES_HOME = homeDir;
+  for (const [k, v] of Object.entries(base)) {
+    if (v !== undefined && !isSecretName(k) && !isHermesVariable(k)) env[k] = v;
+  }
   for (const name of config.terminal.env_passthrough) {
+    if (isHermesVariable(name)) continue;
     const value = secrets[name] ?? base[name];
     if (value !== undefined) env[name] = value;
   }

@@ -268,14 +268,38 @@ describe('buildChildEnv credentials (adversarial trial, finding 6)', () => {
   });
 });
 
-describe('buildChildEnv profile home', () => {
-  it("points HERMES_HOME at the session's own profile home", () => {
+describe('buildChildEnv and Hermes variables', () => {
+  // A tool process must not learn where the settings that guard it live: HERMES_HOME names the
+  // root (config.yaml, .env, tui-gateway.json with the daemon's token), HERMES_RPC_* an outer
+  // script's tool channel. So none of them is passed on, and env_passthrough cannot name them.
+  it('passes no HERMES_* variable on, not even through env_passthrough', () => {
+    const config = defaultConfig();
+    config.terminal.env_passthrough = ['HERMES_HOME', 'hermes_rpc_socket', 'KEEP_ME'];
     const env = buildChildEnv(
-      defaultConfig(),
-      {},
-      { HERMES_HOME: '/root-of-daemon' },
-      '/root-of-daemon/profiles/work',
+      config,
+      { HERMES_HOME: '/from-dotenv', KEEP_ME: 'yes' },
+      {
+        PATH: '/usr/bin',
+        HERMES_HOME: '/root-of-daemon/profiles/work',
+        HERMES_RPC_SOCKET: '/tmp/x/rpc.sock',
+        HERMES_RPC_TOKEN: 'rpc-secret',
+        HERMES_DAEMON_TOKEN: 'daemon-secret',
+        HERMES_LOG_LEVEL: 'debug',
+        hermes_rpc_socket: '/tmp/y/rpc.sock',
+      },
     );
-    expect(env.HERMES_HOME).toBe('/root-of-daemon/profiles/work');
+    expect(env).toEqual({ PATH: '/usr/bin', KEEP_ME: 'yes' });
+  });
+
+  it('a command run by the terminal tool sees no HERMES_HOME', async () => {
+    const saved = process.env.HERMES_HOME;
+    process.env.HERMES_HOME = root;
+    try {
+      const r = await run({ command: 'echo "home=[${HERMES_HOME-unset}]"' });
+      expect(r.content).toContain('home=[unset]');
+    } finally {
+      if (saved === undefined) delete process.env.HERMES_HOME;
+      else process.env.HERMES_HOME = saved;
+    }
   });
 });

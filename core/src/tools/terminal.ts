@@ -218,7 +218,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 
   const outcome = await runShellCommand(command, {
     cwd,
-    env: buildChildEnv(ctx.config, ctx.secrets, process.env, ctx.home.dir),
+    env: buildChildEnv(ctx.config, ctx.secrets, process.env),
     timeoutMs: timeoutSec * 1000,
     signal: ctx.signal,
     onProgress: (line) => ctx.progress(line),

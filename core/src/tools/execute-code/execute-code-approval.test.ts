@@ -144,6 +144,19 @@ describe('execute_code environment and redaction', () => {
     expect(passed.content).toBe('[REDACTED:GITHUB_TOKEN]\n');
   });
 
+  it("the script gets its own run's RPC channel and no other HERMES_* variable (no root, no outer channel)", async () => {
+    setEnv('HERMES_HOME', '/daemon-root/profiles/work');
+    setEnv('HERMES_RPC_SOCKET', '/tmp/outer/rpc.sock');
+    setEnv('HERMES_RPC_TOKEN', 'outer-token');
+    const { ctx } = setup({ mode: 'off' });
+    const r = await run(
+      ctx,
+      `console.log(JSON.stringify(Object.keys(process.env).filter((k) => k.startsWith('HERMES_')).sort()));
+       console.log(process.env.HERMES_RPC_SOCKET === '/tmp/outer/rpc.sock' ? 'outer' : 'own');`,
+    );
+    expect(r.content).toBe('["HERMES_RPC_SOCKET","HERMES_RPC_TOKEN"]\nown\n');
+  });
+
   it("redacts the daemon's discovery token and credential values the script finds elsewhere", async () => {
     setEnv('ANTHROPIC_API_KEY', 'sk-ant-leak-abcdefgh');
     const { ctx } = setup({ mode: 'off' });

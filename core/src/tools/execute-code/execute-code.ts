@@ -138,7 +138,7 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
     let command: string;
     let args: string[];
     const env: Record<string, string> = {
-      ...buildChildEnv(ctx.config, ctx.secrets, process.env, ctx.home.dir),
+      ...buildChildEnv(ctx.config, ctx.secrets, process.env),
       HERMES_RPC_SOCKET: rpc.socketPath,
       HERMES_RPC_TOKEN: rpc.token,
     };
