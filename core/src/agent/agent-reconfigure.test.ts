@@ -151,3 +151,79 @@ describe('Agent.reconfigure', () => {
     db.close();
   });
 });
+
+describe('Agent.restrictApprovals', () => {
+  function setup(approvals: Record<string, unknown>) {
+    const root = mkdtempSync(join(tmpdir(), 'agent-restrict-'));
+    const home = new HermesHome(join(root, 'home')).ensure();
+    const db = SessionDB.open(home.stateDbFile);
+    const session = db.createSession({ source: 'test', cwd: root });
+    const config = configFor('m', { approvals });
+    const asked: ApprovalRequest[] = [];
+    const agent = new Agent({
+      home,
+      config,
+      secrets: { K: 'k' },
+      sessionId: session.id,
+      cwd: root,
+      store: db,
+      model: createModelClient({ config, secrets: { K: 'k' } }),
+      tools: builtinTools(),
+      systemPrompt: 'sys',
+      onApproval: async (req: ApprovalRequest) => {
+        asked.push(req);
+        return 'deny' as const;
+      },
+    });
+    const dir = (d: string): string => {
+      mkdirSync(join(root, d));
+      return join(root, d);
+    };
+    const rm = (d: string) => ({ toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${d}` } }] });
+    return { agent, asked, db, dir, rm };
+  }
+
+  it('a tightening applies to the running turn at once; a later loosening does not undo it', async () => {
+    const { agent, asked, db, dir, rm } = setup({ mode: 'off' });
+    const [a, b] = [dir('a'), dir('b')];
+    const results: boolean[] = [];
+    model.push(
+      () => {
+        results.push(agent.restrictApprovals(configFor('m', { approvals: { mode: 'manual' } })));
+        return rm(a);
+      },
+      () => {
+        results.push(agent.restrictApprovals(configFor('m', { approvals: { mode: 'off' } })));
+        return rm(b);
+      },
+      { text: 'done' },
+    );
+    await agent.runTurn('clean up');
+    expect(results).toEqual([true, false]);
+    expect(asked.map((r) => r.command)).toEqual([`rm -rf ${a}`, `rm -rf ${b}`]);
+    expect(existsSync(a) && existsSync(b)).toBe(true);
+    // idle: nothing to restrict; the next turn takes the whole config through `reconfigure`
+    expect(agent.restrictApprovals(configFor('m'))).toBe(false);
+    db.close();
+  });
+
+  it('a loosening given during a turn leaves the turn on the settings it started with', async () => {
+    const { agent, asked, db, dir, rm } = setup({ mode: 'manual' });
+    const c = dir('c');
+    let changed: boolean | undefined;
+    model.push(
+      () => {
+        changed = agent.restrictApprovals(
+          configFor('m', { approvals: { mode: 'off' }, command_allowlist: ['recursive-delete'] }),
+        );
+        return rm(c);
+      },
+      { text: 'done' },
+    );
+    await agent.runTurn('clean up');
+    expect(changed).toBe(false);
+    expect(asked).toHaveLength(1);
+    expect(existsSync(c)).toBe(true);
+    db.close();
+  });
+});

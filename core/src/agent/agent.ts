@@ -3,10 +3,9 @@
  * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
  * events (DESIGN §5 names) and persists every message as it completes.
  */
-import { createApprovalGuard } from '../approvals/guard.js';
-import { smartCheckFor } from '../approvals/smart.js';
 import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalGuard } from '../approvals/guard.js';
+import { stricterApprovals } from '../config/approval-changes.js';
 import type { HermesConfig } from '../config/schema.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import { ModelError } from '../model/errors.js';
@@ -21,7 +20,7 @@ import { repairToolPairs } from './history.js';
 import { dropOldestTurns } from './overflow.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
-import { checkWithGuard, type GuardSubject } from './guard-check.js';
+import { checkWithGuard, sessionGuard, type GuardSubject } from './guard-check.js';
 import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
 import type { AgentOptions, AgentSettings, TurnResult } from './agent-types.js';
 
@@ -79,21 +78,18 @@ export class Agent {
     [this.guard, this.compressor] = this.fromSettings([], 0);
   }
 
+  /** The approval guard of the current settings, keeping the session approvals given. */
+  private newGuard(sessionApprovals: string[]): ApprovalGuard {
+    // the smart check's tokens count for the session (its id changes when compressed)
+    return sessionGuard(this.opts, sessionApprovals, (u) =>
+      this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
+    );
+  }
+
   /** The approval guard and compressor of the current settings (keeping session approvals and the count). */
   private fromSettings(sessionApprovals: string[], compressions: number): [ApprovalGuard, ContextCompressor] {
     const { opts } = this;
-    const guard = createApprovalGuard({
-      config: opts.config,
-      home: opts.home,
-      sessionId: opts.sessionId,
-      sessionApprovals,
-      ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
-      ...(opts.onApproval ? { callback: opts.onApproval } : {}),
-      // the smart check's tokens count for the session (its id changes when compressed)
-      smart: smartCheckFor(opts.config, opts.model, opts.modelId, (u) =>
-        this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
-      ),
-    });
+    const guard = this.newGuard(sessionApprovals);
     const compressor = new ContextCompressor({
       config: opts.config,
       model: opts.model,
@@ -127,6 +123,22 @@ export class Agent {
       this.guard.sessionApprovals(),
       this.compressor.compressions,
     );
+  }
+
+  /**
+   * While a turn runs, applies each approval setting of `config` that is stricter than the
+   * turn's (`stricterApprovals`: mode, timeout, allowlist; config/approval-changes.ts) to the rest
+   * of the turn, and to sub-agents it starts from now on. Looser settings never reach a running
+   * turn: they wait for the next turn's `reconfigure`. `session` approvals are kept.
+   * @returns whether the running turn's approval settings changed (false when idle).
+   */
+  restrictApprovals(config: HermesConfig): boolean {
+    if (!this.busy) return false; // the next turn's `reconfigure` takes the whole config
+    const stricter = stricterApprovals(this.opts.config, config);
+    if (stricter === this.opts.config) return false;
+    this.opts = { ...this.opts, config: stricter };
+    this.guard = this.newGuard(this.guard.sessionApprovals());
+    return true;
   }
 
   /** Context compressions done by this agent so far. */

@@ -4,10 +4,34 @@
  * frontends are told that the turn waits for approval (`status.update`), what the smart check
  * judged (`approval.smart`), and the answer is kept for the stored tool result's outcome.
  */
-import type { ApprovalGuard, ScriptApproval } from '../approvals/guard.js';
+import { createApprovalGuard, type ApprovalGuard, type ScriptApproval } from '../approvals/guard.js';
+import { smartCheckFor } from '../approvals/smart.js';
 import type { ApprovalVerdict, SmartAssessment } from '../approvals/types.js';
-import type { AgentEvent } from '../protocol/events.js';
+import type { AgentEvent, Usage } from '../protocol/events.js';
+import type { AgentOptions } from './agent-types.js';
 import type { ToolOutcomes } from './tool-outcomes.js';
+
+/**
+ * The approval guard of an agent with options `opts`: its config's approvals (or the
+ * `approvalMode` override), its approval callback, the smart check through its model.
+ * @param sessionApprovals pattern keys approved with `session` so far (kept across rebuilds).
+ * @param addUsage told the smart check's token usage.
+ */
+export function sessionGuard(
+  opts: AgentOptions,
+  sessionApprovals: string[],
+  addUsage: (usage: Usage) => void,
+): ApprovalGuard {
+  return createApprovalGuard({
+    config: opts.config,
+    home: opts.home,
+    sessionId: opts.sessionId,
+    sessionApprovals,
+    ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
+    ...(opts.onApproval ? { callback: opts.onApproval } : {}),
+    smart: smartCheckFor(opts.config, opts.model, opts.modelId, addUsage),
+  });
+}
 
 /** What is checked: a shell command, or a script with its language. */
 export type GuardSubject = string | ScriptApproval;

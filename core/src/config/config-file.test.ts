@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HermesHome } from '../home/home.js';
-import { getConfigValue, loadConfig, parseConfigValue, setConfigValue } from './config-file.js';
+import {
+  getConfigValue,
+  loadConfig,
+  onConfigWrite,
+  parseConfigValue,
+  previewConfigValue,
+  setConfigValue,
+  unsetConfigValue,
+} from './config-file.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_VERSION } from './schema.js';
 import { loadSecrets, lookupSecret, setSecret } from './secrets.js';
@@ -119,5 +127,31 @@ describe('config keys', () => {
     const home = freshHome();
     expect(() => setConfigValue(home, '__proto__.polluted', 1)).toThrow(/not keys/);
     expect(() => setConfigValue(home, 'constructor.prototype.x', 1)).toThrow(/not keys/);
+  });
+});
+
+describe('previewConfigValue and onConfigWrite', () => {
+  it('a preview validates without writing; each write of this process is told with its key', () => {
+    const home = freshHome();
+    setConfigValue(home, 'approvals.mode', 'manual');
+    const before = readFileSync(home.configFile, 'utf8');
+    expect(previewConfigValue(home, 'approvals.mode', 'off').approvals.mode).toBe('off');
+    expect(() => previewConfigValue(home, 'approvals.mode', 'sometimes')).toThrow(ConfigError);
+    expect(readFileSync(home.configFile, 'utf8')).toBe(before);
+
+    const seen: Array<[string, string]> = [];
+    const stop = onConfigWrite((file, key) => {
+      seen.push([file, key]);
+      throw new Error('a listener that fails does not fail the write');
+    });
+    setConfigValue(home, 'approvals.timeout', 60);
+    unsetConfigValue(home, 'approvals.timeout');
+    stop();
+    setConfigValue(home, 'approvals.timeout', 90);
+    expect(seen).toEqual([
+      [home.configFile, 'approvals.timeout'],
+      [home.configFile, 'approvals.timeout'],
+    ]);
+    expect(loadConfig(home).approvals.timeout).toBe(90);
   });
 });

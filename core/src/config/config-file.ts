@@ -178,20 +178,64 @@ export function unknownKeysAt(key: string, value: unknown): UnknownKey[] {
   return findUnknownKeys(doc.toJS(), ConfigSchema);
 }
 
+/** Told after this process wrote a config.yaml with `setConfigValue`/`unsetConfigValue`. */
+export type ConfigWriteListener = (file: string, key: string) => void;
+
+const writeListeners = new Set<ConfigWriteListener>();
+
+/**
+ * Registers `listener` for every config.yaml this process writes through `setConfigValue` or
+ * `unsetConfigValue` (the daemon tells its own writes from edits by other processes with it). It
+ * is called synchronously, right after the file was replaced; its exceptions are ignored.
+ * @returns a function that unregisters it.
+ */
+export function onConfigWrite(listener: ConfigWriteListener): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
+}
+
+function wrote(file: string, key: string): void {
+  for (const l of writeListeners) {
+    try {
+      l(file, key);
+    } catch {
+      /* a listener's failure never fails the write */
+    }
+  }
+}
+
+/** The edited document and the config it validates to, for `previewConfigValue`/`setConfigValue`. */
+function editedDocument(
+  home: HermesHome,
+  key: string,
+  value: unknown,
+): { doc: Document; config: HermesConfig } {
+  const file = home.configFile;
+  loadConfig(home); // migrate first; refuses a broken file before editing it
+  const doc = existsSync(file) ? parseFile(file) : new Document({ _config_version: CONFIG_VERSION });
+  if (!doc.has('_config_version')) doc.set('_config_version', CONFIG_VERSION);
+  doc.setIn(splitKey(key), value);
+  return { doc, config: validate(file, doc.toJS()) };
+}
+
+/**
+ * The validated configuration `setConfigValue(home, key, value)` would produce, without writing.
+ * @throws ConfigError when the result would be invalid.
+ */
+export function previewConfigValue(home: HermesHome, key: string, value: unknown): HermesConfig {
+  return editedDocument(home, key, value).config;
+}
+
 /**
  * Sets one dotted key in `config.yaml`, keeping comments and unknown keys.
  * @returns the new validated configuration.
  * @throws ConfigError when the result would be invalid (the file is left as it was).
  */
 export function setConfigValue(home: HermesHome, key: string, value: unknown): HermesConfig {
-  const file = home.configFile;
-  loadConfig(home); // migrate first; refuses a broken file before editing it
-  const doc = existsSync(file) ? parseFile(file) : new Document({ _config_version: CONFIG_VERSION });
-  if (!doc.has('_config_version')) doc.set('_config_version', CONFIG_VERSION);
-  doc.setIn(splitKey(key), value);
-  const config = validate(file, doc.toJS());
+  const { doc, config } = editedDocument(home, key, value);
   home.ensure();
-  writeFileAtomic(file, doc.toString(), 0o600);
+  writeFileAtomic(home.configFile, doc.toString(), 0o600);
+  wrote(home.configFile, key);
   return config;
 }
 
@@ -217,5 +261,6 @@ export function unsetConfigValue(home: HermesHome, key: string): boolean {
   }
   validate(file, doc.toJS());
   writeFileAtomic(file, doc.toString(), 0o600);
+  wrote(file, key);
   return true;
 }
