@@ -48,4 +48,17 @@ export interface DetectContext {
   cwd?: string;
   /** Variables the command's shell would see, for expanding `$NAME` in paths. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The running profile's own folder (`HermesHome.dir`; the root for `default`): its
+   * `workspace/` and `skills/` are the agent's to use, the rest of the root is not. Default: the
+   * root (profile `default`).
+   */
+  profileHome?: string;
+  /**
+   * Pid of the running daemon (the Hermes root's `tui-gateway.json` / `tui-gateway.lock`);
+   * default: read from those files when `hermesRoot` is known.
+   */
+  daemonPid?: number;
+  /** Loopback port the daemon listens on (its discovery file); default: read from that file. */
+  daemonPort?: number;
 }

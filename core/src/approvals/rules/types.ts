@@ -17,6 +17,12 @@ export interface RuleContext {
   cwd: string;
   /** Variables the line's shell would see. */
   env: Readonly<Record<string, string | undefined>>;
+  /** The running profile's folder (`DetectContext.profileHome`), absolute, when known. */
+  profileHome?: string;
+  /** Pid of the running daemon, when known (`DetectContext.daemonPid`). */
+  daemonPid?: number;
+  /** Loopback port of the running daemon, when known (`DetectContext.daemonPort`). */
+  daemonPort?: number;
   /**
    * The absolute paths a word may name: `~`, `$HOME` and other known variables expanded, relative
    * paths resolved against `cwd`, globs expanded against the file system (the pattern itself is
