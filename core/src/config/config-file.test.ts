@@ -139,18 +139,21 @@ describe('previewConfigValue and onConfigWrite', () => {
     expect(() => previewConfigValue(home, 'approvals.mode', 'sometimes')).toThrow(ConfigError);
     expect(readFileSync(home.configFile, 'utf8')).toBe(before);
 
-    const seen: Array<[string, string]> = [];
-    const stop = onConfigWrite((file, key) => {
-      seen.push([file, key]);
+    const seen: Array<[string, string, string]> = [];
+    const stop = onConfigWrite((file, key, phase) => {
+      seen.push([file, key, phase]);
       throw new Error('a listener that fails does not fail the write');
     });
     setConfigValue(home, 'approvals.timeout', 60);
     unsetConfigValue(home, 'approvals.timeout');
     stop();
     setConfigValue(home, 'approvals.timeout', 90);
+    const f = home.configFile;
     expect(seen).toEqual([
-      [home.configFile, 'approvals.timeout'],
-      [home.configFile, 'approvals.timeout'],
+      [f, 'approvals.timeout', 'before'],
+      [f, 'approvals.timeout', 'after'],
+      [f, 'approvals.timeout', 'before'],
+      [f, 'approvals.timeout', 'after'],
     ]);
     expect(loadConfig(home).approvals.timeout).toBe(90);
   });

@@ -178,15 +178,19 @@ export function unknownKeysAt(key: string, value: unknown): UnknownKey[] {
   return findUnknownKeys(doc.toJS(), ConfigSchema);
 }
 
-/** Told after this process wrote a config.yaml with `setConfigValue`/`unsetConfigValue`. */
-export type ConfigWriteListener = (file: string, key: string) => void;
+/**
+ * Told when this process writes a config.yaml with `setConfigValue`/`unsetConfigValue`: with
+ * `before` just before the file is read for the edit, with `after` right after it was replaced.
+ */
+export type ConfigWriteListener = (file: string, key: string, phase: 'before' | 'after') => void;
 
 const writeListeners = new Set<ConfigWriteListener>();
 
 /**
  * Registers `listener` for every config.yaml this process writes through `setConfigValue` or
- * `unsetConfigValue` (the daemon tells its own writes from edits by other processes with it). It
- * is called synchronously, right after the file was replaced; its exceptions are ignored.
+ * `unsetConfigValue` (the daemon tells its own writes from edits by other processes with it: it
+ * re-reads the file before, and notes the key after). It is called synchronously; its exceptions
+ * are ignored.
  * @returns a function that unregisters it.
  */
 export function onConfigWrite(listener: ConfigWriteListener): () => void {
@@ -194,10 +198,10 @@ export function onConfigWrite(listener: ConfigWriteListener): () => void {
   return () => writeListeners.delete(listener);
 }
 
-function wrote(file: string, key: string): void {
+function tell(file: string, key: string, phase: 'before' | 'after'): void {
   for (const l of writeListeners) {
     try {
-      l(file, key);
+      l(file, key, phase);
     } catch {
       /* a listener's failure never fails the write */
     }
@@ -232,10 +236,11 @@ export function previewConfigValue(home: HermesHome, key: string, value: unknown
  * @throws ConfigError when the result would be invalid (the file is left as it was).
  */
 export function setConfigValue(home: HermesHome, key: string, value: unknown): HermesConfig {
+  tell(home.configFile, key, 'before');
   const { doc, config } = editedDocument(home, key, value);
   home.ensure();
   writeFileAtomic(home.configFile, doc.toString(), 0o600);
-  wrote(home.configFile, key);
+  tell(home.configFile, key, 'after');
   return config;
 }
 
@@ -250,6 +255,7 @@ export function unsetConfigValue(home: HermesHome, key: string): boolean {
   const file = home.configFile;
   const path = splitKey(key);
   if (!existsSync(file)) return false;
+  tell(file, key, 'before');
   loadConfig(home); // migrate first; refuses a broken file before editing it
   const doc = parseFile(file);
   if (!doc.hasIn(path)) return false;
@@ -261,6 +267,6 @@ export function unsetConfigValue(home: HermesHome, key: string): boolean {
   }
   validate(file, doc.toJS());
   writeFileAtomic(file, doc.toString(), 0o600);
-  wrote(file, key);
+  tell(file, key, 'after');
   return true;
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { setConfigValue } from '@hermes/core/config/config-file';
 import { CONFIG_VERSION } from '@hermes/core/config/schema';
 import { HermesHome } from '@hermes/core/home/home';
 import { ProfileConfigFiles } from './profile-config.js';
@@ -92,5 +93,56 @@ describe('ProfileConfigFiles', () => {
     expect(files.refresh(true)).toBeUndefined(); // nothing loaded yet
     files.getConfig();
     expect(files.refresh(true)).toEqual({ files: [], same: true });
+  });
+});
+
+describe('ProfileConfigFiles loosened approval settings', () => {
+  it('an edit the daemon did not make is reported without `by` (outside Hermes); a tightening is not', () => {
+    const h = home('approvals:\n  mode: manual\n');
+    const files = new ProfileConfigFiles(h, 'profile default');
+    files.getConfig();
+    writeFileSync(h.configFile, `_config_version: ${CONFIG_VERSION}\napprovals:\n  mode: off\n`);
+    expect(files.refresh()).toEqual({
+      files: ['config.yaml'],
+      same: false,
+      loosened: [{ key: 'approvals.mode', from: 'manual', to: 'off' }],
+    });
+    writeFileSync(h.configFile, `_config_version: ${CONFIG_VERSION}\napprovals:\n  mode: manual\n`);
+    expect(files.refresh()).toEqual({ files: ['config.yaml'], same: false });
+  });
+
+  it("the daemon's own write names who asked, or is not reported; only for the keys it wrote", () => {
+    const h = home('approvals:\n  mode: manual\n');
+    const files = new ProfileConfigFiles(h, 'profile default');
+    files.getConfig();
+    setConfigValue(h, 'approvals.mode', 'smart');
+    files.noteOwnWrite('approvals.mode', 'tui:c-1');
+    expect(files.refresh()!.loosened).toEqual([
+      { key: 'approvals.mode', from: 'manual', to: 'smart', by: 'tui:c-1' },
+    ]);
+
+    // an `always` answer written by the guard (no `by`): the user's own answer, not reported
+    setConfigValue(h, 'command_allowlist', ['recursive-delete']);
+    files.noteOwnWrite('command_allowlist');
+    expect(files.refresh()).toEqual({ files: ['config.yaml'], same: false });
+
+    // a write of the daemon that carries another key's loosening along: that one is outside
+    writeFileSync(
+      h.configFile,
+      `_config_version: ${CONFIG_VERSION}\napprovals:\n  mode: smart\n  timeout: 999\ncommand_allowlist: [recursive-delete]\n`,
+    );
+    setConfigValue(h, 'command_allowlist', ['recursive-delete', 'execute-code']);
+    files.noteOwnWrite('command_allowlist');
+    expect(files.refresh()!.loosened).toEqual([{ key: 'approvals.timeout', from: 300, to: 999 }]);
+  });
+
+  it("a write by someone else after the daemon's own is reported as outside", () => {
+    const h = home('approvals:\n  mode: manual\n');
+    const files = new ProfileConfigFiles(h, 'profile default');
+    files.getConfig();
+    setConfigValue(h, 'approvals.mode', 'smart');
+    files.noteOwnWrite('approvals.mode');
+    writeFileSync(h.configFile, `_config_version: ${CONFIG_VERSION}\napprovals:\n  mode: off\n`);
+    expect(files.refresh()!.loosened).toEqual([{ key: 'approvals.mode', from: 'manual', to: 'off' }]);
   });
 });

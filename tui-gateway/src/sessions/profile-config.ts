@@ -8,7 +8,15 @@
  *
  * A config.yaml that breaks after an edit never takes a working profile down: the last good
  * config stays in use and the problem (file, key, message) is reported once per distinct error. Only the first load of a broken file throws (there is nothing to fall back on).
+ *
+ * Each re-read also says which approval settings it loosened (config/approval-changes.ts) and
+ * who asked for it: a change the daemon wrote itself (`noteOwnWrite`: a client's `config.set`
+ * names the client, an `always` answer written by the guard names nobody and is not reported)
+ * or, for everything else — a hand edit, `hermes config set`, a command or script the agent ran —
+ * nobody (`by` absent: changed outside Hermes). A write of the daemon counts as its own only for
+ * the keys it wrote, and only when the file is still the one it wrote (same stamp).
  */
+import { approvalLoosenings, type ApprovalLoosening } from '@hermes/core/config/approval-changes';
 import { loadConfigWithWarnings } from '@hermes/core/config/config-file';
 import { ConfigError } from '@hermes/core/config/errors';
 import type { HermesConfig } from '@hermes/core/config/schema';
@@ -28,8 +36,19 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** A loosened approval setting as clients are told of it (`config.changed` `loosened`). */
+export interface AnnouncedLoosening extends ApprovalLoosening {
+  /** Who asked for it (a client's `config.set`: `<client name>:<connection id>`); absent: outside Hermes. */
+  by?: string;
+}
+
 /** What one `refresh()` found. Secrets are never in it, only that `.env` changed. */
 export interface ProfileChange {
+  /**
+   * Approval settings the new config.yaml loosened, except those an approval answer wrote
+   * (`always`); absent when none.
+   */
+  loosened?: AnnouncedLoosening[];
   /** Files whose new content is now in use (`config.yaml`, `.env`); empty when only `problem` changed. */
   files: Array<'config.yaml' | '.env'>;
   /** Set while config.yaml on disk is broken (the last good config is in use). */
@@ -49,6 +68,10 @@ export class ProfileConfigFiles {
   private problemNow: ConfigProblem | undefined;
   private problemSeq = 0;
   private versionNow = 0;
+  /** Keys the daemon wrote since the last read (`noteOwnWrite`), and the file's stamp after the last. */
+  private own: { keys: Map<string, string | undefined>; stamp: string | undefined } | undefined;
+  /** Loosenings found by the last read of config.yaml, until `refresh` reports them. */
+  private loosenedNow: AnnouncedLoosening[] = [];
 
   /**
    * @param log receives unknown-key warnings (at every read of config.yaml) and reload lines.
@@ -89,6 +112,17 @@ export class ProfileConfigFiles {
   }
 
   /**
+   * Records that this daemon just wrote `key` into config.yaml (right after the write), so the
+   * next read attributes what it loosens under that key to `by`, or — without `by` — does not
+   * report it (the guard's own `always` write).
+   */
+  noteOwnWrite(key: string, by?: string): void {
+    const keys = this.own?.keys ?? new Map<string, string | undefined>();
+    keys.set(key, by ?? keys.get(key));
+    this.own = { keys, stamp: fileStamp(this.home.configFile) };
+  }
+
+  /**
    * Re-reads config.yaml and `.env` if they changed on disk since their last read (`force`:
    * whatever their stamps say). Files never read yet are left for their first access.
    * @returns what changed, or undefined when nothing did. Never throws.
@@ -112,7 +146,14 @@ export class ProfileConfigFiles {
     }
     const problem = this.problemNow;
     const same = files.length === 0 && problem === before;
-    return { files, same, ...(problem ? { problem } : {}) };
+    const loosened = this.loosenedNow;
+    this.loosenedNow = [];
+    return {
+      files,
+      same,
+      ...(problem ? { problem } : {}),
+      ...(loosened.length > 0 ? { loosened } : {}),
+    };
   }
 
   /** Reads config.yaml into the cache. @returns whether its content changed. @throws ConfigError */
@@ -126,6 +167,9 @@ export class ProfileConfigFiles {
     this.problemNow = undefined;
     const key = JSON.stringify(config);
     const changed = this.config !== undefined && key !== this.configKey;
+    const own = this.own && this.own.stamp === stamp ? this.own.keys : undefined;
+    this.own = undefined;
+    if (changed) this.loosenedNow = attribute(approvalLoosenings(this.config!, config), own);
     this.config = config;
     this.configKey = key;
     return changed;
@@ -137,6 +181,7 @@ export class ProfileConfigFiles {
       return this.readConfig();
     } catch (err) {
       this.configStamp = fileStamp(this.home.configFile);
+      this.own = undefined;
       const e = err instanceof ConfigError ? err : undefined;
       const message = (err as Error).message;
       if (this.problemNow?.message !== message) {
@@ -169,4 +214,26 @@ export class ProfileConfigFiles {
     this.secretsKey = key;
     return changed;
   }
+}
+
+/** Whether dotted key `a` is `b`, inside it, or holds it (`approvals` and `approvals.mode`). */
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+}
+
+/**
+ * The loosenings to report: each one under a key the daemon wrote itself (`own`) gets that
+ * write's `by`, or is dropped when the write named nobody; all others are reported without `by`.
+ */
+function attribute(
+  loosened: ApprovalLoosening[],
+  own: ReadonlyMap<string, string | undefined> | undefined,
+): AnnouncedLoosening[] {
+  const out: AnnouncedLoosening[] = [];
+  for (const l of loosened) {
+    const mine = own ? [...own].find(([k]) => overlaps(k, l.key)) : undefined;
+    if (!mine) out.push(l);
+    else if (mine[1] !== undefined) out.push({ ...l, by: mine[1] });
+  }
+  return out;
 }

@@ -4,6 +4,7 @@
  * profile never sees another's keys, files or sessions.
  */
 import { statSync } from 'node:fs';
+import { setConfigValue } from '@hermes/core/config/config-file';
 import type { HermesConfig } from '@hermes/core/config/schema';
 import type { Secrets } from '@hermes/core/config/secrets';
 import { HermesHome } from '@hermes/core/home/home';
@@ -181,6 +182,27 @@ export class ProfileRuntime {
    */
   reload(): void {
     this.changed(this.files.refresh(true));
+  }
+
+  /**
+   * Sets one key of config.yaml for a client (`config.set`) and re-reads it at once: what it
+   * loosens is reported as asked for `by` (profile-config.ts).
+   * @throws ConfigError when the result would be invalid (nothing is written).
+   */
+  writeConfig(key: string, value: unknown, by: string): void {
+    setConfigValue(this.home, key, value);
+    this.files.noteOwnWrite(key, by);
+    this.reload();
+  }
+
+  /**
+   * Told by the daemon's write listener (config-file.ts `onConfigWrite`) that this process wrote
+   * `key` into this profile's config.yaml: `before` re-reads the file first (whatever changed it
+   * until now is reported as such), `after` notes the write as the daemon's own.
+   */
+  ownWrite(key: string, phase: 'before' | 'after'): void {
+    if (phase === 'before') this.refresh();
+    else this.files.noteOwnWrite(key);
   }
 
   private changed(change: ProfileChange | undefined): ProfileChange | undefined {
