@@ -32,6 +32,11 @@ export const RpcErrorCode = {
    * file, what is wrong and how to recover. The daemon's other profiles are unaffected.
    */
   ProfileUnavailable: -32008,
+  /**
+   * The connection may not do this: `config.set` of a value that loosens the approval settings
+   * from a connection not attached to a session of that profile with `capabilities.approvals`.
+   */
+  NotPermitted: -32009,
 } as const;
 export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
 

@@ -22,6 +22,17 @@ export const ConfigChangedPayload = z.object({
   model: z.string().optional(),
   /** config.yaml on disk is broken: the last good config stays in use until it is fixed. */
   error: z.object({ file: z.string(), key: z.string().optional(), message: z.string() }).optional(),
+  /**
+   * Approval settings the change loosened (a mode that asks less, a longer timeout, cron_mode
+   * allow, another smart reviewer, entries added to `command_allowlist` or
+   * `terminal.env_passthrough`): dotted key, old and new value, and `by` when a client's
+   * `config.set` asked for it (absent: changed outside Hermes — a hand edit, `hermes config set`,
+   * a command the agent ran). A running turn keeps its settings; they apply from the next turn.
+   * An `always` approval answer is not listed. Absent when nothing was loosened.
+   */
+  loosened: z
+    .array(z.object({ key: z.string(), from: z.unknown(), to: z.unknown(), by: z.string().optional() }))
+    .optional(),
 });
 
 /** Session-level events emitted by the daemon (not by the agent loop). */

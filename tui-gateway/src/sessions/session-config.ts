@@ -6,6 +6,10 @@
  *   secrets and a model client built from them (`Agent.reconfigure`): `model.*` and
  *   `fallback_providers` (the next model request), API keys, `approvals.*` and
  *   `command_allowlist`, `compression.*`, `checkpoints.*`, `agent.max_turns`, tool settings.
+ * - **At once, also inside a running turn**: approval settings that got stricter (a mode that
+ *   asks more, a shorter timeout, allowlist entries removed; `restrict`). A loosening never
+ *   reaches a running turn: it keeps the settings it started with, and clients are told of it
+ *   (`config.changed` `loosened`, profile-config.ts) before it applies at the next turn.
  * - **Never within a session**: the system prompt (byte-stable for the provider's prompt cache;
  *   SOUL.md, memory and skills index are read when a session opens). New sessions get it all.
  * - **The model**: a session created with an explicit `model`, or switched with `/model ID`
@@ -41,7 +45,7 @@ export interface SessionConfigFollowerOptions {
 export class SessionConfigFollower {
   private applied = -1;
   private reportedProblem = 0;
-  private agent: Pick<Agent, 'reconfigure'> | undefined;
+  private agent: Pick<Agent, 'reconfigure' | 'restrictApprovals'> | undefined;
   private pinned: string | undefined;
   private repinned = false;
 
@@ -103,6 +107,25 @@ export class SessionConfigFollower {
     this.o.log?.(
       `session ${sessionId}: now on config v${version} of profile ${profile.name} (model ${settings.model.defaultModel})`,
     );
+  }
+
+  /**
+   * Gives a running turn the profile's current approval settings where they are stricter than
+   * the turn's (`Agent.restrictApprovals`); an idle session gets the whole config at its next
+   * turn. Never throws.
+   */
+  restrict(sessionId: string): void {
+    try {
+      if (this.agent?.restrictApprovals(this.o.profile.config)) {
+        this.o.log?.(
+          `session ${sessionId}: stricter approval settings of profile ${this.o.profile.name} apply to the running turn`,
+        );
+      }
+    } catch (err) {
+      this.o.log?.(
+        `session ${sessionId}: cannot apply stricter approval settings: ${(err as Error).message}`,
+      );
+    }
   }
 
   /** The model the session uses under the current config, or undefined when none is set. */

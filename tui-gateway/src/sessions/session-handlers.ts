@@ -16,6 +16,7 @@ import { RpcMethodError } from '../rpc/types.js';
 import { toStoredMessage } from './live-session.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
+import { registerConfigSet } from './config-set-handler.js';
 import { runSlashCommand } from './slash-commands.js';
 
 function profileOf(conn: Connection, requested?: string): string {
@@ -163,16 +164,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     }
   });
 
-  rpc.register('config.set', async (p, conn) => {
-    const profile = sessions.profile(profileOf(conn, p.profile));
-    try {
-      setConfigValue(profile.home, p.key, p.value);
-    } catch (err) {
-      configError(err);
-    }
-    profile.reload();
-    return { ok: true as const };
-  });
+  registerConfigSet(rpc, sessions);
 
   rpc.register('model.list', async (p, conn) => {
     const profile = sessions.profile(profileOf(conn, p.profile));

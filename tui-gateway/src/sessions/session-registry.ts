@@ -5,6 +5,7 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
+import { onConfigWrite } from '@hermes/core/config/config-file';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
 import { createModelClient } from '@hermes/core/model/client';
 import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
@@ -13,7 +14,7 @@ import { SessionLockedError, type SessionLock } from '@hermes/core/state/session
 import { previewText } from '@hermes/core/state/session-picks';
 import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
-import { RpcMethodError } from '../rpc/types.js';
+import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
 import type { ProfileChange } from './profile-config.js';
@@ -69,8 +70,13 @@ export class SessionRegistry {
   private draining = false;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly configTimer: NodeJS.Timeout | undefined;
+  private readonly stopWriteListener: () => void;
 
   constructor(private readonly opts: SessionRegistryOptions) {
+    // this process's own config.yaml writes (an `always` answer, config.set) are not "outside"
+    this.stopWriteListener = onConfigWrite((file, key, phase) => {
+      for (const p of this.profiles.values()) if (p.home.configFile === file) p.ownWrite(key, phase);
+    });
     const every = Math.min(opts.idleUnloadMs ?? IDLE_UNLOAD_MS, 60_000);
     this.sweepTimer = setInterval(() => this.unloadIdle(), every);
     this.sweepTimer.unref();
@@ -178,14 +184,28 @@ export class SessionRegistry {
                 },
               }
             : {}),
+          ...(change.loosened ? { loosened: change.loosened } : {}),
         },
       });
     } catch (err) {
       this.opts.log?.(`config.changed broadcast failed: ${(err as Error).message}`);
     }
     for (const e of this.live.values()) {
-      if (e.live.profile === profile.name) e.follower.sync(e.live, !e.live.busy);
+      if (e.live.profile !== profile.name) continue;
+      e.follower.restrict(e.live.id); // stricter approval settings reach a running turn at once
+      e.follower.sync(e.live, !e.live.busy);
     }
+  }
+
+  /**
+   * True when `conn` is attached to a live session of `profile` and answers approvals there
+   * (`capabilities.approvals`): the clients that may loosen approval settings (config-set-handler.ts).
+   */
+  isAttachedApprover(profile: string, conn: Connection): boolean {
+    if (!conn.capabilities.approvals) return false;
+    for (const e of this.live.values())
+      if (e.live.profile === profile && e.live.clients.has(conn)) return true;
+    return false;
   }
 
   private hasLiveSessions(profile: string): boolean {
@@ -495,6 +515,7 @@ export class SessionRegistry {
     for (const p of this.profiles.values()) p.close();
     clearInterval(this.sweepTimer);
     clearInterval(this.configTimer);
+    this.stopWriteListener();
     const marker = `${this.opts.root}/.clean_shutdown`;
     if (clean) writeFileSync(marker, `${new Date().toISOString()}\n`);
     else rmSync(marker, { force: true });

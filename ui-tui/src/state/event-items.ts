@@ -84,3 +84,31 @@ export function resolutionDraft(
   const { text, tone } = describeResolution(kind, choice, by, connectionId);
   return { kind: 'notice', text, tone };
 }
+
+/** A short form of a config value for a notice line. */
+function shown(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/**
+ * The warning lines for a `config.changed` payload's `loosened` list: one per loosened approval
+ * setting, naming who changed it (`by`) or "outside Hermes", and that it applies from the next
+ * turn (a running turn keeps its settings). Lists name the entries added. Empty without any.
+ */
+export function loosenedNotices(loosened: unknown): NoticeItem[] {
+  if (!Array.isArray(loosened)) return [];
+  const out: NoticeItem[] = [];
+  for (const l of loosened as Array<{ key?: unknown; from?: unknown; to?: unknown; by?: unknown }>) {
+    if (typeof l?.key !== 'string') continue;
+    const who = typeof l.by === 'string' ? `by ${l.by}` : 'outside Hermes';
+    const what =
+      Array.isArray(l.to) && Array.isArray(l.from)
+        ? `${l.key} gained ${l.to
+            .filter((x) => !(l.from as unknown[]).includes(x))
+            .map(shown)
+            .join(', ')}`
+        : `${l.key} changed to ${shown(l.to)}`;
+    out.push({ kind: 'notice', text: `${what} ${who} — applies from the next turn`, tone: 'warn' });
+  }
+  return out;
+}

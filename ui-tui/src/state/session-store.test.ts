@@ -428,4 +428,47 @@ describe('sessionReducer', () => {
     expect(texts(s)).toContain('notice:Context compressed (#1): context 9000 → ~1200 tokens.');
     expect(texts(s)).toContain('user:after compact');
   });
+
+  it("warns of a loosened approval setting of its profile, naming who changed it; other profiles' are not shown", () => {
+    const changed = (profile: string, loosened: unknown[]): SessionAction => ({
+      type: 'event',
+      event: {
+        type: 'config.changed',
+        session_id: '*',
+        seq: 0,
+        payload: { profile, files: ['config.yaml'], loosened },
+      },
+      now: 0,
+    });
+    const s = run([
+      { type: 'connected', connectionId: 'c-1', profile: 'default' },
+      attach({}),
+      changed('default', [
+        { key: 'approvals.mode', from: 'manual', to: 'off' },
+        { key: 'command_allowlist', from: ['a'], to: ['a', 'recursive-delete'], by: 'hermes-tui:c-9' },
+      ]),
+      changed('work', [{ key: 'approvals.mode', from: 'manual', to: 'off' }]),
+      {
+        type: 'event',
+        event: {
+          type: 'config.changed',
+          session_id: '*',
+          seq: 0,
+          payload: { profile: 'default', files: [] },
+        },
+        now: 0,
+      },
+    ]);
+    const notices = s.items.filter((i) => i.kind === 'notice');
+    expect(notices).toEqual([
+      expect.objectContaining({
+        text: 'approvals.mode changed to off outside Hermes — applies from the next turn',
+        tone: 'warn',
+      }),
+      expect.objectContaining({
+        text: 'command_allowlist gained recursive-delete by hermes-tui:c-9 — applies from the next turn',
+        tone: 'warn',
+      }),
+    ]);
+  });
 });

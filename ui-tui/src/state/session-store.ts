@@ -5,7 +5,7 @@
  */
 import type { SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
 import type { AttachResult, ConnectionState } from '../client/types.js';
-import { assistantDraft, errorDraft, resolutionDraft, toolDraft } from './event-items.js';
+import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { OpenRequestView, RunningToolView, SessionState } from './types.js';
@@ -250,6 +250,12 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
     return appendItems(state, [
       { kind: 'notice', text: `The daemon is shutting down (${reason}).`, tone: 'warn' },
     ]);
+  }
+  if (ev.type === 'config.changed') {
+    // a loosened approval setting of this profile: every TUI of it warns (session_id is `*`)
+    const mine = state.profile === null || ev.payload.profile === state.profile;
+    const lines = mine ? loosenedNotices(ev.payload.loosened) : [];
+    return lines.length > 0 ? appendItems(state, lines) : state;
   }
   if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
   const s: SessionState = { ...state, lastSeq: ev.seq };
