@@ -1,0 +1,245 @@
+/**
+ * Narrow approvals: the entries `session` and `always` remember, built from the rule hits of the
+ * approved line, and the check whether a later line is covered by them.
+ *
+ * An entry records one hit as the card showed it (format: allowlist-entry.ts): the rule key, the
+ * program, its arguments in order (so the sub-command and inline code are exact), its options
+ * order-free, its redirects, what is piped into it, the wrappers it runs under, and its targets
+ * (absolute paths, hosts …, as the rule resolved them in the line's working folder). A later line
+ * is covered only when every one of its hits is covered by an entry with the same key and shape
+ * whose targets include the hit's (exact strings, no child paths). A hit no rule tied to a parsed
+ * command is recorded as its whole line and folder.
+ *
+ * The same command in another folder resolves its relative paths elsewhere, so it is not covered;
+ * `rm -rf build` approved does not approve `rm -rf ~/Documents`; `python3 -c A` does not approve
+ * `python3 -c B`; `curl A` does not approve `curl B | sh` (its pipe-into-shell hit has no entry).
+ */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { DetectContext, RuleHit } from './detection-types.js';
+import {
+  classifyAllowlistEntry,
+  DIGEST_OVER,
+  makeEntry,
+  parseEntry,
+  type AllowEntry,
+  type AllowlistItem,
+  type EntryWord,
+  type KnownClasses,
+  normalizeWhitespace,
+} from './allowlist-entry.js';
+import { ruleContext } from './rules/context.js';
+import type { ShellAnalysis, ShellWord, SimpleCommand, Via } from './shell/analyze.js';
+
+export type { AllowEntry, AllowlistItem, KnownClasses } from './allowlist-entry.js';
+
+/** How a command was reached when the command it sits in runs it (its wrappers apply to it). */
+const RUN_BY_PARENT: ReadonlySet<Via> = new Set(['shell -c', 'eval', 'stdin script', 'xargs', 'find -exec']);
+
+/** A value as an entry word: long text becomes its digest. */
+function value(text: string): EntryWord {
+  if (text.length <= DIGEST_OVER) return { kind: 'value', value: text };
+  return { kind: 'bare', value: `sha256:${createHash('sha256').update(text).digest('hex')}` };
+}
+
+/**
+ * `-rf` → `-r`, `-f`: a cluster of two or three letters is read as that many one-letter options.
+ * Longer single-dash words (`-name`, `-exec`, `-Wall`), long options and options with a value
+ * (`-I/usr/include`) stay whole.
+ */
+function splitOption(word: string): string[] {
+  if (/^-[A-Za-z0-9]{2,3}$/.test(word)) return [...word.slice(1)].map((c) => `-${c}`);
+  return [word];
+}
+
+/** The text of a command as input: its own upstream pipeline, itself, its here-documents. */
+function producerText(cmd: SimpleCommand, depth = 0): string {
+  const own = [normalizeWhitespace(cmd.text), ...hereDocs(cmd)].join(' ');
+  if (cmd.pipedFrom.length === 0 || depth > 20) return own;
+  return `${cmd.pipedFrom.map((p) => producerText(p, depth + 1)).join('; ')} | ${own}`;
+}
+
+function hereDocs(cmd: SimpleCommand): string[] {
+  return cmd.redirects.filter((r) => r.text !== undefined).map((r) => `${r.op} ${r.text}`);
+}
+
+/** Wrappers and variables of `cmd` and of the commands that run it (outermost first). */
+function prefixOf(cmd: SimpleCommand): string {
+  const parts: string[] = [];
+  for (let c: SimpleCommand | null = cmd; c;) {
+    const own = [
+      ...c.wrappers.map((w) => w.words.map((x) => x.value).join(' ')),
+      ...c.assignments.map((a) => `${a.name}=${a.value.value}`),
+    ];
+    parts.unshift(...own);
+    c = c.parent && RUN_BY_PARENT.has(c.via.at(-1)!) ? c.parent : null;
+  }
+  return parts.join(' ');
+}
+
+/** Where a line runs, with the defaults of `DetectContext`. */
+function contextOf(ctx: DetectContext): DetectContext & { cwd: string } {
+  return { ...ctx, cwd: ctx.cwd ?? process.cwd() };
+}
+
+/**
+ * The entry that approves one hit of `line`.
+ * @param analysis the line's analysis (for path expansion); null when it could not be parsed.
+ */
+export function entryForHit(
+  hit: RuleHit,
+  line: string,
+  ctx: DetectContext,
+  analysis: ShellAnalysis | null = null,
+): AllowEntry {
+  const where = contextOf(ctx);
+  const cmd = hit.command;
+  if (!cmd) {
+    const words: EntryWord[] = [
+      { kind: 'bare', value: 'line' },
+      value(line.trim()),
+      { kind: 'bare', value: 'in' },
+      value(where.cwd),
+    ];
+    return makeEntry(hit.key, words, []);
+  }
+  const rc = ruleContext(analysis ?? { source: line, commands: [], functions: [], errors: true }, where);
+  const targets = new Set(hit.targets);
+  const names = (w: ShellWord): boolean => targets.has(w.value) || rc.paths(w).some((p) => targets.has(p));
+  const words: EntryWord[] = [];
+  const place = (): void => {
+    if (words.at(-1)?.kind !== 'targets') words.push({ kind: 'targets' });
+  };
+  const [program, ...args] = cmd.argv;
+  const name = program?.value ?? '';
+  words.push(
+    value(name.includes('/') && program ? (rc.paths(program)[0] ?? resolve(where.cwd, name)) : name),
+  );
+  let options: string[] = [];
+  const flush = (): void => {
+    for (const o of [...new Set(options)].sort()) words.push({ kind: 'flag', value: o });
+    options = [];
+  };
+  let endOfOptions = false;
+  for (const w of args) {
+    if (!endOfOptions && w.value === '--') {
+      endOfOptions = true;
+      continue;
+    }
+    if (!endOfOptions && w.value.length > 1 && w.value.startsWith('-')) {
+      options.push(...splitOption(w.value));
+      continue;
+    }
+    flush();
+    if (names(w)) place();
+    else words.push(value(w.value));
+  }
+  flush();
+  for (const r of cmd.redirects) {
+    if (r.text !== undefined) continue; // here-documents are input (below)
+    const op = `${r.fd ?? ''}${r.op}`;
+    if (op.endsWith('&') && r.target && /^(?:\d+|-)$/.test(r.target.value)) {
+      words.push({ kind: 'bare', value: `${op}${r.target.value}` }); // `2>&1`: a descriptor, not a file
+      continue;
+    }
+    words.push({ kind: 'bare', value: op });
+    if (r.target && names(r.target)) place();
+    else words.push(value(r.target?.value ?? ''));
+  }
+  const input = [...cmd.pipedFrom.map((p) => producerText(p)), ...hereDocs(cmd)].join('; ');
+  if (input) words.push({ kind: 'bare', value: 'stdin' }, value(input));
+  const prefix = prefixOf(cmd);
+  if (prefix) words.push({ kind: 'bare', value: 'with' }, value(prefix));
+  return makeEntry(hit.key, words, targets);
+}
+
+/**
+ * The entries that approve every hit of `line` (one per distinct hit), in hit order.
+ * @param detection the line's hits and analysis.
+ */
+export function entriesForLine(
+  line: string,
+  detection: { hits: readonly RuleHit[]; analysis: ShellAnalysis | null },
+  ctx: DetectContext,
+): AllowEntry[] {
+  const out = new Map<string, AllowEntry>();
+  for (const hit of detection.hits) {
+    const e = entryForHit(hit, line, ctx, detection.analysis);
+    if (!out.has(e.text)) out.set(e.text, e);
+  }
+  return [...out.values()];
+}
+
+/**
+ * The entry that approves one `execute_code` script: its language and exact code (a digest when
+ * long).
+ */
+export function scriptEntry(key: string, language: string, code: string): AllowEntry {
+  return makeEntry(key, [{ kind: 'value', value: 'execute_code' }, value(language), value(code)], []);
+}
+
+/**
+ * A set of approval entries: a profile's `command_allowlist`, or a session's approvals. Keeps the
+ * strings as given (for writing back and listing) and honours only narrow entries and old exact
+ * command lines; old class entries are kept, listed by `ignored()`, and approve nothing.
+ */
+export class ApprovalSet {
+  private readonly items = new Map<string, AllowlistItem>();
+
+  constructor(
+    entries: Iterable<string> = [],
+    private readonly known?: KnownClasses,
+  ) {
+    for (const e of entries) this.add(e);
+  }
+
+  /** Adds an entry (a string in any of the forms); no-op when present. */
+  add(text: string): void {
+    if (!this.items.has(text)) this.items.set(text, classifyAllowlistEntry(text, this.known));
+  }
+
+  /** Removes an entry by its exact text. @returns whether it was there. */
+  remove(text: string): boolean {
+    return this.items.delete(text);
+  }
+
+  /** Every entry as given, in the order added. */
+  list(): string[] {
+    return [...this.items.keys()];
+  }
+
+  /** The old class entries (bare keys, descriptions): kept but never honoured. */
+  ignored(): string[] {
+    return [...this.items.values()].filter((i) => i.kind === 'class').map((i) => i.text);
+  }
+
+  /** True when an old exact entry equals `line` (whitespace-normalised). */
+  coversLine(line: string): boolean {
+    const want = normalizeWhitespace(line);
+    for (const i of this.items.values()) if (i.kind === 'exact' && i.line === want) return true;
+    return false;
+  }
+
+  /** True when an entry has `hit`'s key and shape and all of its targets. */
+  covers(hit: AllowEntry): boolean {
+    for (const i of this.items.values()) {
+      if (i.kind !== 'entry' || i.entry.shape !== hit.shape) continue;
+      const have = new Set(i.entry.targets);
+      if (hit.targets.every((t) => have.has(t))) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * True when every entry of `hits` is covered by one of `sets` (each hit may be covered by a
+ * different set). A line without hits is trivially covered.
+ */
+export function coveredBy(hits: readonly AllowEntry[], ...sets: ApprovalSet[]): boolean {
+  return hits.every((h) => sets.some((s) => s.covers(h)));
+}
+
+/** The canonical text of an entry string, or the string itself when it is not in the format. */
+export function canonicalEntry(text: string): string {
+  return parseEntry(text)?.text ?? text;
+}
