@@ -10,3 +10,4 @@ export * from './server-requests.js';
 export * from './wire-events.js';
 export * from './methods.js';
 export * from './limits.js';
+export * from './approval-arming.js';

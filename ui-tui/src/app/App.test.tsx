@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DropServerRequest } from '../client/errors.js';
 import { loadMarkdown } from '../markdown/render.js';
 import { sessionInfo, snapshotResult, stored, wire } from '../testing/fixtures.js';
+import { manualClock } from '../testing/clock.js';
 import { FakeClient } from '../testing/fake-client.js';
 import { keys, renderInk } from '../testing/ink.js';
 import { waitFor } from '../testing/wait.js';
@@ -126,7 +127,8 @@ describe('App', () => {
   });
 
   it('words the command an open approval is about as waiting for approval, not running', async () => {
-    const { r, client } = await app();
+    const clock = manualClock();
+    const { r, client } = await app(undefined, { approvalClock: clock });
     client.event(
       wire('tool.start', 1, { tool_id: 't1', name: 'terminal', args: { command: 'rm -rf build' } }),
     );
@@ -141,30 +143,51 @@ describe('App', () => {
     const f = await r.waitFor('⚠ Approval needed');
     expect(f).toContain('⋯ Waiting for approval: rm -rf build');
     expect(f).not.toContain('Running rm');
+    clock.advance(600);
+    await r.waitFor('Press o, d or 1, 4 to answer.');
     await r.press('o');
+    clock.advance(350);
     await expect(answer).resolves.toEqual({ choice: 'once' });
     await r.waitFor('⋯ Running rm -rf build');
   });
 
-  it('shows an approval card that takes the keyboard, and answers with the key pressed', async () => {
-    const { r, client } = await app();
-    const answer = client.request('approval.request', {
+  it('keys typed across the card’s arrival stay in the composer, in order; once armed, s and Enter answer', async () => {
+    const clock = manualClock();
+    const { r, client } = await app(undefined, { approvalClock: clock });
+    client.event(wire('turn.start', 1, { prompt_id: 'p1', text: 'clean up' }));
+    await r.press('make a pl');
+    const req = {
+      kind: 'approval' as const,
       session_id: 's1',
       request_id: 'approval-1',
       command: 'rm -rf build',
       description: 'recursive delete',
-      choices: ['once', 'session', 'always', 'deny'],
-    });
+      choices: ['once' as const, 'session' as const, 'always' as const, 'deny' as const],
+    };
+    const answer = client.request('approval.request', req);
     await r.waitFor('⚠ Approval needed');
-    await r.press('x', keys.enter);
+    for (const k of 'an, go sad 1234') await r.press(k); // every choice key, before the card is armed
+    await r.press(keys.enter); // held: neither an answer nor a send
+    let f = await r.waitFor('Your draft is kept in the composer (24 chars).');
+    expect(f).toContain('› make a plan, go sad 1234');
+    expect(f).toContain('Enter does not answer');
     expect(client.callsTo('prompt.submit')).toEqual([]);
+    clock.advance(600);
+    await r.waitFor('Press o, s, a, d or 1-4 to answer.');
     await r.press('s');
+    clock.advance(350);
+    await r.waitFor('Press Enter to confirm this session.');
+    await r.press(keys.enter);
     await expect(answer).resolves.toEqual({ choice: 'session' });
-    await r.waitFor((f) => !f.includes('Approval needed'));
+    f = await r.waitFor((x) => !x.includes('Approval needed'));
+    expect(f).toContain('› make a plan, go sad 1234');
     client.event(
-      wire('request.resolved', 1, { request_id: 'approval-1', choice: 'session', by: 'connection:c-me' }),
+      wire('request.resolved', 2, { request_id: 'approval-1', choice: 'session', by: 'connection:c-me' }),
     );
     await r.waitFor('✓ Approved for this session (answered here)');
+    await r.press(keys.enter); // the composer has the keyboard again: the draft is sent
+    await waitFor(() => client.callsTo('prompt.submit').length === 1);
+    expect(client.callsTo('prompt.submit')[0]).toMatchObject({ text: 'make a plan, go sad 1234' });
   });
 
   it('drops the card when another window answers first', async () => {

@@ -2,10 +2,12 @@
  * The top-level Ink app: the printed transcript (`<Static>`), then the live part — streaming
  * reply, running tools, an approval card or question, a picker — then the composer and the
  * status bar. Keys: Esc or Ctrl+C during a turn interrupt it; Ctrl+C twice on an empty composer
- * or Ctrl+D exit; exiting never stops a running turn (the daemon keeps it).
+ * or Ctrl+D exit; exiting never stops a running turn (the daemon keeps it). While an approval
+ * card is up it reads the keys first and hands every key it does not take to the composer.
  */
-import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { CardClock } from '../components/approval-gate.js';
 import { ApprovalCard } from '../components/ApprovalCard.js';
 import { BoundedColumn, ClippedTail } from '../components/BoundedColumn.js';
 import { ClarifyPrompt } from '../components/ClarifyPrompt.js';
@@ -49,6 +51,8 @@ export interface AppProps {
   /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
   probeLocal?: () => Promise<FoundServer[]>;
   probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
+  /** The approval card's clock (tests pass a manual one). */
+  approvalClock?: CardClock;
 }
 
 interface PickerState {
@@ -68,6 +72,7 @@ export function App({
   editExternally,
   probeLocal = () => probeLocalServers(),
   probeUrl = (url) => probeServer(url, 3000),
+  approvalClock,
 }: AppProps): React.JSX.Element {
   const store = controller.store;
   const state = useSyncExternalStore(store.subscribe, store.getSnapshot);
@@ -91,7 +96,17 @@ export function App({
 
   const request = state.requests[0];
   const setup = state.setup;
-  const composerActive = !request && !picker && !setup;
+  // An approval card routes the keys: those it does not take go on to the composer (fed, in
+  // order), so the composer keeps the keyboard's text while the card is up.
+  const approvalUp = request?.kind === 'approval';
+  const composerActive = (!request || approvalUp) && !picker && !setup;
+  const composerFeed = useRef<((input: string, key: Key) => void) | null>(null);
+  const draft = useRef(0);
+  const [, setDraftShown] = useState(0);
+  const onDraftChange = (text: string): void => {
+    draft.current = text.length;
+    if (approvalUp) setDraftShown(text.length); // the card shows the length; else no re-render
+  };
   const width = Math.max(20, cols);
 
   useEffect(() => {
@@ -120,7 +135,7 @@ export function App({
     if (store.getState().busy) interrupt();
   }, [store, interrupt]);
 
-  // Global keys while the composer does not have the keyboard (card, question, picker).
+  // Global keys while the composer does not have the keyboard (question, picker).
   useInput(
     (input, key) => {
       if (key.ctrl && input === 'c') {
@@ -198,6 +213,10 @@ export function App({
               params={request.params}
               width={width}
               waiting={state.requests.length - 1}
+              isActive={composerActive}
+              onPassKey={(input, key) => composerFeed.current?.(input, key)}
+              draftChars={draft.current}
+              {...(approvalClock ? { clock: approvalClock } : {})}
               onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
             />
           ) : null}
@@ -239,6 +258,9 @@ export function App({
             {setup ? null : (
               <Composer
                 isActive={composerActive}
+                listen={!approvalUp}
+                feedRef={composerFeed}
+                onChange={onDraftChange}
                 busy={state.busy}
                 width={width}
                 {...(history ? { history } : {})}

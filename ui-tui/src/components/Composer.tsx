@@ -25,6 +25,13 @@ export interface ComposerProps {
   history?: InputHistory;
   /** Listen to keys (false while a card or picker has the keyboard). */
   isActive?: boolean;
+  /**
+   * Read keys from the terminal itself (default true). False while an approval card routes the
+   * keys: it feeds the ones it does not take through `feedRef`, in order.
+   */
+  listen?: boolean;
+  /** Set to the composer's key handler, for a card that feeds it keys. */
+  feedRef?: { current: ((input: string, key: Key) => void) | null };
   /** A turn is running (Ctrl+C goes to the App even with text typed). */
   busy?: boolean;
   queued?: QueuedPrompt[];
@@ -233,7 +240,8 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     update(ed.insert(s, text));
   };
 
-  useInput(handle, { isActive });
+  if (props.feedRef) props.feedRef.current = handle; // handle reads refs: any render's one will do
+  useInput(handle, { isActive: isActive && (props.listen ?? true) });
 
   const lines = (state.text ? withCursor(state) : '').split('\n');
   return (
