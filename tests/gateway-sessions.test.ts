@@ -281,6 +281,7 @@ describe('approvals', () => {
     const resolved = await second.until(is('request.resolved', sid), 'request.resolved');
     expect(resolved.payload).toEqual({
       request_id: open1.request_id,
+      kind: 'approval',
       choice: 'once',
       by: `connection:${first.c.init!.connection_id}`,
     });

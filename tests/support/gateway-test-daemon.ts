@@ -53,12 +53,13 @@ const code = await runGateway({
                 .request('approval.request', {
                   session_id,
                   request_id: args[0] ?? 'r',
+                  kind: 'approval',
                   command: 'rm -rf build',
                   description: 'recursive delete',
                   choices: ['once', 'session', 'always', 'deny'],
                 })
                 .then(
-                  (r) => `${c.id}: ${r.choice}`,
+                  (r) => `${c.id}: ${String((r as { choice?: unknown }).choice)}`,
                   (e: unknown) => `${c.id}: rejected: ${(e as Error).message}`,
                 ),
             ),

@@ -1,41 +1,166 @@
 import { createInterface } from 'node:readline/promises';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { scriptDescription, scriptRequestText } from '@hermes/core/approvals/guard';
 import type { ApprovalChoice } from '@hermes/core/approvals/types';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol/approval-arming';
 import { askApprovalOnTerminal, type TerminalApprovalRequest } from './ask-approval.js';
 
-/** Asks `req` on a scripted terminal that types `typed`; returns the choice and all output. */
-async function ask(
-  req: TerminalApprovalRequest,
-  typed: string,
-): Promise<{ choice: ApprovalChoice; shown: string }> {
+// time moves only when a test moves it (setTimeout and Date)
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
+
+/** A scripted terminal: `type` writes input, `shown` is everything written to it. */
+function terminal(opts: { terminal?: boolean } = {}) {
   const input = new PassThrough();
   const out = new PassThrough();
   let shown = '';
   out.on('data', (c: Buffer) => (shown += c.toString()));
-  const rl = createInterface({ input, output: out, terminal: false });
+  const rl = createInterface({ input, output: out, terminal: opts.terminal ?? false });
+  return {
+    rl,
+    input,
+    out,
+    type: (text: string) => input.write(text),
+    shown: () => shown.replace(ANSI, ''),
+    close: () => rl.close(),
+  };
+}
+
+/** Starts asking `req` on a scripted terminal; `settled()` says whether it has answered. */
+function start(req: TerminalApprovalRequest, opts: { terminal?: boolean; signal?: AbortSignal } = {}) {
+  const t = terminal(opts);
+  let choice: ApprovalChoice | undefined;
+  const pending = askApprovalOnTerminal(req, {
+    rl: t.rl,
+    input: t.input,
+    out: t.out,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  }).then((c) => (choice = c));
+  return { ...t, pending, settled: () => choice };
+}
+
+/** Lets `ms` pass (timers and the I/O they lead to). */
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+/** Asks `req` and answers `typed` once the question is shown; returns the choice and the output. */
+async function ask(
+  req: TerminalApprovalRequest,
+  ...typed: string[]
+): Promise<{ choice: ApprovalChoice; shown: string }> {
+  const t = start(req);
   try {
-    const pending = askApprovalOnTerminal(req, { rl, out });
-    input.write(`${typed}\n`);
-    return { choice: await pending, shown };
+    for (const line of typed) {
+      await pass(APPROVAL_ARM_MS);
+      t.type(`${line}\n`);
+      await pass(0);
+    }
+    return { choice: await t.pending, shown: t.shown() };
   } finally {
-    rl.close();
+    t.close();
   }
 }
 
 const command = { command: 'rm -rf ./build', description: 'recursive delete' };
+const all = { ...command, choices: ['once', 'session', 'always', 'deny'] as const };
 
 describe('askApprovalOnTerminal', () => {
-  it('offers all four choices when the request offers them, and accepts letters and words', async () => {
-    const all = { ...command, choices: ['once', 'session', 'always', 'deny'] as const };
-    const { choice, shown } = await ask(all, 's');
-    expect(choice).toBe('session');
+  it('offers all four choices when the request offers them; once/deny by letter or word', async () => {
+    const { choice, shown } = await ask(all, 'o');
+    expect(choice).toBe('once');
     expect(shown).toContain('Allow? [o]nce / [s]ession / [a]lways / [d]eny: ');
     expect(shown).toContain('a command flagged as dangerous (recursive delete)');
-    expect((await ask(all, 'always')).choice).toBe('always');
-    expect((await ask(all, 'o')).choice).toBe('once');
+    expect((await ask(all, 'deny')).choice).toBe('deny');
     expect((await ask(all, 'yes')).choice).toBe('deny');
+    expect((await ask(all, '')).choice).toBe('deny'); // a bare Enter never approves
+  });
+
+  it('session and always need a typed yes, asked under the same rule', async () => {
+    const always = await ask(all, 'always', 'yes');
+    expect(always.choice).toBe('always');
+    expect(always.shown).toContain(
+      'Allow commands flagged like this one always (saved as command_allowlist in config.yaml)?\nType yes to confirm: ',
+    );
+    expect((await ask(all, 'a', 'yes')).choice).toBe('always');
+    const session = await ask(all, 's', 'YES');
+    expect(session.choice).toBe('session');
+    expect(session.shown).toContain('for the rest of this session?');
+    // anything but yes: not confirmed, asked again
+    const back = await ask(all, 'always', 'y', 'd');
+    expect(back.choice).toBe('deny');
+    expect(back.shown).toContain('  Not confirmed.\nAllow? [o]nce');
+  });
+
+  it('lines typed ahead (before the question, or within the arming interval) are set aside', async () => {
+    const t = start(all);
+    t.type('a\no\n'); // buffered while the turn ran: arrives the moment the prompt reads
+    await pass(APPROVAL_ARM_MS - 100);
+    t.type('always\n');
+    await pass(99);
+    expect(t.shown()).not.toContain('Allow?');
+    await pass(APPROVAL_BURST_MS + 100);
+    expect(t.shown()).toContain('(set aside, typed before the question: “a”)');
+    expect(t.shown()).toContain('(set aside, typed before the question: “o”)');
+    expect(t.shown()).toContain('(set aside, typed before the question: “always”)');
+    expect(t.shown()).toContain('Allow? [o]nce');
+    await pass(60_000);
+    expect(t.settled()).toBeUndefined(); // no answer taken from any of them
+    t.type('d\n');
+    expect(await t.pending).toBe('deny');
+    t.close();
+  });
+
+  it('waits for a pause in typing before asking', async () => {
+    const t = start(all);
+    for (let i = 0; i < 20; i++) {
+      t.type('x');
+      await pass(APPROVAL_BURST_MS - 50); // well past the arming interval, but one burst
+    }
+    expect(t.shown()).not.toContain('Allow?');
+    await pass(APPROVAL_BURST_MS);
+    expect(t.shown()).toContain('Allow?');
+    t.close();
+    expect(await t.pending).toBe('deny'); // the input closed
+  });
+
+  it('a line begun before the question is set aside; a confirmation cannot be typed ahead either', async () => {
+    const t = start(all, { terminal: true });
+    t.type('a'); // begun before the question, not finished
+    await pass(APPROVAL_ARM_MS);
+    expect(t.shown()).toContain('(set aside, typed before the question: “a”)');
+    t.type('o\r');
+    await pass(0);
+    expect(await t.pending).toBe('once'); // "o", not "ao" (a deny) nor the "a" (always)
+    t.close();
+
+    const p = start(all);
+    await pass(APPROVAL_ARM_MS);
+    p.type('always\nyes\n'); // pasted at once: the yes arrives before its question
+    await pass(APPROVAL_ARM_MS);
+    expect(p.shown()).toContain('(set aside, typed before the question: “yes”)');
+    await pass(60_000);
+    expect(p.settled()).toBeUndefined();
+    p.type('yes\n');
+    expect(await p.pending).toBe('always');
+    p.close();
+  });
+
+  it('denies when the request ends (signal) or the input closes', async () => {
+    const ctl = new AbortController();
+    const t = start(all, { signal: ctl.signal });
+    await pass(APPROVAL_ARM_MS);
+    ctl.abort();
+    expect(await t.pending).toBe('deny');
+    t.close();
+    const c = start(all);
+    c.close();
+    expect(await c.pending).toBe('deny');
   });
 
   it('after a smart DENY offers only once/deny, and a choice that was not offered is a deny', async () => {

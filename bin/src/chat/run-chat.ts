@@ -113,7 +113,9 @@ async function runChatInProcess(
   let sessionId = '';
   const onEvent = (e: AgentEvent): void => render(e, sessionId);
   const onApproval: ApprovalCallback | undefined =
-    rl && process.stdin.isTTY ? (req) => askApprovalOnTerminal(req, { rl }) : undefined;
+    rl && process.stdin.isTTY
+      ? (req, signal) => askApprovalOnTerminal(req, { rl, input: process.stdin, signal })
+      : undefined;
 
   // config was read once by runChat and is handed to the session (no second parse of config.yaml)
   const secrets = loadSecrets(ctx.home);

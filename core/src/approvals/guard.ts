@@ -44,6 +44,7 @@ import { homedir } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
+import { PendingRequest } from './pending.js';
 import { assessCommand, type SmartAssessment, type SmartCheckOptions } from './smart.js';
 import {
   APPROVAL_CHOICES,
@@ -203,8 +204,10 @@ function describeWithSmart(description: string, a: SmartAssessment | undefined):
 const OVERRIDE_CHOICES: readonly ApprovalChoice[] = ['once', 'deny'];
 
 /**
- * Resolves with the callback's choice, or with the reason no valid answer came. A choice outside
- * `req.choices` (e.g. `session` after a smart DENY offered only `once`/`deny`) becomes `deny`.
+ * Asks through the callback and resolves with the request's settlement: the choice, or the reason
+ * no usable answer came. The request (pending.ts) owns the one deadline (`timeoutMs`), the
+ * interrupt (`signal`) and the answer rule: a choice outside `req.choices` (e.g. `session` after a
+ * smart DENY offered only `once`/`deny`) and a callback that throws are a `deny`.
  */
 async function ask(
   callback: ApprovalCallback,
@@ -212,33 +215,27 @@ async function ask(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<{ answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string }> {
-  const ctrl = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  type Asked = { answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string };
-  const stop = new Promise<Asked>((resolve) => {
-    timer = setTimeout(() => resolve({ answer: 'timeout', by: 'timeout' }), timeoutMs);
-    onAbort = () => resolve({ answer: 'interrupted', by: 'interrupt' });
-    signal?.addEventListener('abort', onAbort, { once: true });
+  const pending = new PendingRequest({
+    kind: 'approval',
+    id: req.requestId,
+    choices: req.choices,
+    timeoutMs,
+    ...(signal ? { signal } : {}),
   });
-  try {
-    const answer = Promise.resolve()
-      .then(() => callback(req, ctrl.signal))
-      .then(
-        (a): Asked => {
-          const choice = typeof a === 'string' ? a : a?.choice;
-          const by = typeof a === 'object' && typeof a?.by === 'string' ? a.by : 'user';
-          // one rule for every frontend: an answer that was not offered is a deny
-          return req.choices.includes(choice) ? { answer: choice, by } : { answer: 'deny', by };
-        },
-        (): Asked => ({ answer: 'deny', by: 'error' }),
-      );
-    return await Promise.race([answer, stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    ctrl.abort(); // tells the frontend to drop its prompt (no-op when it already answered)
-  }
+  Promise.resolve()
+    .then(() => callback(req, pending.signal, pending))
+    .then(
+      (a) => {
+        const choice = typeof a === 'string' ? a : a?.choice;
+        const by = typeof a === 'object' && typeof a?.by === 'string' ? a.by : 'user';
+        pending.answer(choice, by); // a no-op when it was settled first (answered elsewhere, timeout)
+      },
+      (err: unknown) => pending.refuse('error', `the frontend failed: ${(err as Error)?.message ?? err}`),
+    );
+  const s = await pending.settled;
+  if (s.how === 'timeout') return { answer: 'timeout', by: s.by };
+  if (s.how === 'withdrawn') return { answer: 'interrupted', by: s.by };
+  return { answer: s.value, by: s.by };
 }
 
 /**
@@ -376,7 +373,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
         return { allowed: true, reason: 'approved', ...extra };
       case 'session':
       case 'always':
-        // only reached when offered (`ask` turns an answer outside `request.choices` into `deny`)
+        // only reached when offered (pending.ts turns an answer outside `request.choices` into `deny`)
         for (const m of matches) sessionKeys.add(m.key);
         if (answer === 'always') {
           try {

@@ -1,13 +1,11 @@
-/** Types of the approval guard (issue 2 "Approvals", DESIGN §6). */
+/** Types of the approval guard (DESIGN §6). */
+import type { ApprovalChoice } from '../protocol/approval-choices.js';
+import type { PendingRequest } from './pending.js';
 import type { SmartAssessment } from './smart.js';
 
 export type { SmartAssessment, SmartVerdict } from './smart.js';
-
-/** The answers a user can give to an approval request. */
-export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny';
-
-/** All choices, in the order a frontend offers them. */
-export const APPROVAL_CHOICES: readonly ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
+/** The answers a user can give to an approval request, and their one list (in offering order). */
+export { APPROVAL_CHOICES, type ApprovalChoice } from '../protocol/approval-choices.js';
 
 /** The pseudo-pattern every `execute_code` script matches; `session`/`always` store this key. */
 export const EXECUTE_CODE_KEY = 'execute-code';
@@ -35,17 +33,22 @@ export interface ApprovalRequest {
 }
 
 /**
- * Asks a human. Resolves with the choice; the guard treats a rejection, an abort or a timeout as
- * `deny` (fail closed).
+ * Asks a human. Resolves with the choice, which the guard gives to `pending.answer`; a rejection
+ * is an unusable answer (deny, fail closed). `signal` aborts once the request is settled in any
+ * way (answered, timed out, interrupted): drop the prompt then.
+ * @param pending the request itself, owner of its deadline and of the first-answer-wins rule
+ *   (pending.ts). A frontend with several answerers (the daemon) files it and lets each answer
+ *   through `pending.answer`; a simple prompt just resolves with its choice.
  */
 export type ApprovalCallback = (
   req: ApprovalRequest,
   signal: AbortSignal,
+  pending?: PendingRequest<'approval'>,
 ) => Promise<ApprovalChoice | ApprovalAnswer>;
 
 /**
- * A choice with who gave it (`connection:<id>`, `timeout`, `interrupt` … as in the protocol's
- * `request.resolved`), for frontends that record it.
+ * A choice with who gave it (`client:<instance>`, `connection:<id>`, `timeout`, `interrupt` … as
+ * in the protocol's `request.resolved`), for frontends that record it.
  */
 export interface ApprovalAnswer {
   choice: ApprovalChoice;

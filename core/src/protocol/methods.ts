@@ -13,6 +13,7 @@ import {
   CronRunResult,
 } from './cron.js';
 import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
+import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEvent } from './wire-events.js';
 
 const Empty = z.object({}).strict();
@@ -21,7 +22,20 @@ const ProfileName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'not a valid 
 const SessionRef = z.object({ session_id: z.string().min(1) });
 
 export const InitializeParams = z.object({
-  client: z.object({ name: z.string(), version: z.string() }),
+  client: z.object({
+    name: z.string(),
+    version: z.string(),
+    /**
+     * Stable id of this client instance (one TUI window), kept across its reconnects and `/profile`
+     * switches. Answers given through this connection are then `by: "client:<instance_id>"`, so
+     * the client recognises its own answers under a new connection id; without it,
+     * `by: "connection:<connection_id>"`.
+     */
+    instance_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
+      .optional(),
+  }),
   capabilities: z.object({ approvals: z.boolean(), clarify: z.boolean().optional() }),
   /** Profile this connection starts in; default: the daemon's active profile. */
   profile: ProfileName.optional(),
@@ -138,6 +152,48 @@ export const PromptSubmitResult = z.object({
   /** `started` ran at once; `queued` waits for the running turn. */
   status: z.enum(['started', 'queued']),
 });
+
+/**
+ * `approval.answer`: answers an open approval request of a session this connection is attached to
+ * (from a server request, a snapshot's `open_requests` or a replay). `choice` is checked by the
+ * request's owner, not by the schema: a choice that was not offered (`"ONCE"` included) denies, as
+ * a reply to `approval.request` would.
+ */
+export const ApprovalAnswerParams = z.object({
+  session_id: z.string().min(1),
+  request_id: z.string().min(1),
+  choice: z.string().max(64),
+});
+/** The answer was the first: it applies. `by` is how `request.resolved` names the answerer. */
+export const ApprovalAnswerResult = z.object({
+  resolved: z.literal(true),
+  by: z.string(),
+  choice: ApprovalChoiceSchema,
+});
+/** `clarify.answer`: answers an open clarify request; `answer` null cancels the question. */
+export const ClarifyAnswerParams = z.object({
+  session_id: z.string().min(1),
+  request_id: z.string().min(1),
+  answer: z
+    .string()
+    .max(64 * 1024)
+    .nullable(),
+});
+export const ClarifyAnswerResult = z.object({
+  resolved: z.literal(true),
+  by: z.string(),
+  answer: z.string().nullable(),
+});
+/**
+ * `error.data` of `-32003` from `approval.answer` / `clarify.answer`: who settled the request
+ * first and with what (`choice` is the approval choice or the clarify answer); both null when
+ * the daemon does not know the request (never asked, or settled too long ago to remember).
+ */
+export const RequestResolvedErrorData = z.object({
+  by: z.string().nullable(),
+  choice: z.string().nullable(),
+});
+export type RequestResolvedErrorData = z.infer<typeof RequestResolvedErrorData>;
 
 export const SessionInterruptResult = z.object({ interrupted: z.boolean() });
 
@@ -267,6 +323,8 @@ export const Methods = {
   'session.events.since': { params: SessionEventsSinceParams, result: SessionEventsSinceResult },
   'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
   'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
+  'approval.answer': { params: ApprovalAnswerParams, result: ApprovalAnswerResult },
+  'clarify.answer': { params: ClarifyAnswerParams, result: ClarifyAnswerResult },
   'config.get': { params: ConfigGetParams, result: ConfigGetResult },
   'config.set': { params: ConfigSetParams, result: Ok },
   'model.list': { params: ModelListParams, result: ModelListResult },

@@ -1,5 +1,6 @@
 /** Records carried by several methods: sessions, stored messages, open requests, snapshots. */
 import { z } from 'zod';
+import { REQUEST_KINDS } from './approval-choices.js';
 
 /** A session as clients see it. Times are epoch ms. */
 export const SessionInfo = z.object({
@@ -119,7 +120,7 @@ export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 /** A server request still waiting for an answer (shown to a client that attaches later). */
 export const OpenRequest = z.object({
   request_id: z.string(),
-  kind: z.enum(['approval', 'clarify']),
+  kind: z.enum(REQUEST_KINDS),
   /** The params of the `approval.request` / `clarify.request`. */
   params: z.record(z.string(), z.unknown()),
   created_at: z.number(),

@@ -1,15 +1,23 @@
 /**
  * Requests the daemon sends to clients (DESIGN §5 "Server requests"), with ids `srq-…`. Sent to
  * every attached client that declared the capability; the first answer wins, the others receive
- * `request.resolved`. No answer within `approvals.timeout` → deny.
+ * `request.resolved`. No answer within `approvals.timeout` → deny. A client may answer either by
+ * replying to the server request or with `approval.answer` / `clarify.answer` (methods.ts); both
+ * reach the same owner of the request (core/src/approvals/pending.ts).
  */
 import { z } from 'zod';
+import { APPROVAL_CHOICES, REQUEST_KINDS } from './approval-choices.js';
 
-export const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+export * from './approval-choices.js';
+
+export const ApprovalChoiceSchema = z.enum(APPROVAL_CHOICES);
+export const RequestKindSchema = z.enum(REQUEST_KINDS);
 
 export const ApprovalRequestParams = z.object({
   session_id: z.string(),
   request_id: z.string(),
+  /** Always `approval`: what the request is, without guessing from its method or id. */
+  kind: z.literal('approval'),
   command: z.string(),
   /** Why it is flagged. */
   description: z.string(),
@@ -22,6 +30,8 @@ export const ApprovalRequestResult = z.object({ choice: ApprovalChoiceSchema });
 export const ClarifyRequestParams = z.object({
   session_id: z.string(),
   request_id: z.string(),
+  /** Always `clarify`. */
+  kind: z.literal('clarify'),
   question: z.string(),
   choices: z.array(z.string()).optional(),
   expires_at: z.number().optional(),

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
-import { ApprovalChoiceSchema } from './server-requests.js';
+import { ApprovalChoiceSchema, RequestKindSchema } from './server-requests.js';
 
 /**
  * `config.changed` (session_id `*`): a profile's config.yaml or `.env` changed on disk (or
@@ -48,8 +48,14 @@ export const SessionEventPayloads = {
   /** A server request was answered (by a client, a timeout or an interrupt); clients drop it. */
   'request.resolved': z.object({
     request_id: z.string(),
+    /** `approval` or `clarify`. */
+    kind: RequestKindSchema,
+    /** The approval choice, or the clarify answer (null: cancelled). */
     choice: z.union([ApprovalChoiceSchema, z.string()]).nullable(),
-    /** `connection:<id>`, `timeout`, `interrupt`, or a client name. */
+    /**
+     * Who settled it: `client:<instance_id>` or `connection:<id>` (a client's answer), `timeout`,
+     * `interrupt`, `unload`, `shutdown`, or a platform's name.
+     */
     by: z.string(),
   }),
   /** The daemon is shutting down; clients should reconnect later. session_id is `*`. */

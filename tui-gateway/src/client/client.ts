@@ -30,6 +30,11 @@ export interface ConnectOptions {
   name: string;
   /** `client.version` (default `0.0.0`). */
   version?: string;
+  /**
+   * `client.instance_id`: a stable id of this client across its connections; its answers are then
+   * `by: "client:<instanceId>"` instead of `connection:<id>`.
+   */
+  instanceId?: string;
   /** Declared capabilities (default `{approvals: false}`). */
   capabilities?: { approvals: boolean; clarify?: boolean };
   /** Profile to start in. */
@@ -59,10 +64,16 @@ export class DaemonConnectError extends Error {
   }
 }
 
-/** Handles one kind of server request; its return value is sent as the result. */
+/**
+ * What a server-request handler returns to send no reply at all: it answered another way
+ * (`approval.answer` / `clarify.answer`), and the daemon drops the request once it is settled.
+ */
+export const NO_REPLY: unique symbol = Symbol('no reply');
+
+/** Handles one kind of server request; its return value is sent as the result (`NO_REPLY`: nothing). */
 export type ServerRequestHandler<M extends ServerRequestMethod> = (
   params: ServerRequestParams<M>,
-) => ServerRequestResult<M> | Promise<ServerRequestResult<M>>;
+) => ServerRequestResult<M> | typeof NO_REPLY | Promise<ServerRequestResult<M> | typeof NO_REPLY>;
 
 type CallArgs<M extends MethodName> =
   undefined extends MethodParams<M>
@@ -213,7 +224,8 @@ export async function connectDaemon(target: DaemonTarget, opts: ConnectOptions):
       return;
     }
     try {
-      sendJson({ jsonrpc: '2.0', id, result: await handler(params as never) });
+      const result = await handler(params as never);
+      if (result !== NO_REPLY) sendJson({ jsonrpc: '2.0', id, result });
     } catch (err) {
       sendJson({
         jsonrpc: '2.0',
@@ -323,7 +335,11 @@ export async function connectDaemon(target: DaemonTarget, opts: ConnectOptions):
       const init = await client.call(
         'initialize',
         {
-          client: { name: opts.name, version: opts.version ?? '0.0.0' },
+          client: {
+            name: opts.name,
+            version: opts.version ?? '0.0.0',
+            ...(opts.instanceId ? { instance_id: opts.instanceId } : {}),
+          },
           capabilities: opts.capabilities ?? { approvals: false },
           ...(opts.profile ? { profile: opts.profile } : {}),
         },

@@ -9,7 +9,6 @@ import type {
   MethodResult,
   ServerRequestMethod,
   ServerRequestParams,
-  ServerRequestResult,
   WireEvent,
 } from '@hermes/core/protocol';
 
@@ -19,6 +18,11 @@ export interface Connection {
   readonly id: string;
   /** `client.name` from `initialize`. */
   readonly clientName: string;
+  /**
+   * `client.instance_id` from `initialize`: the client's stable id across its reconnects and
+   * profile switches (answers are `by: "client:<instance_id>"`); absent when it sent none.
+   */
+  readonly instanceId?: string | undefined;
   readonly capabilities: { approvals: boolean; clarify?: boolean };
   /** The profile this connection works in; handlers may change it (`/profile`). */
   profile: string;
@@ -31,7 +35,8 @@ export interface Connection {
    */
   notify(event: WireEvent): void;
   /**
-   * Sends a server request (`srq-…` id) and resolves with the client's validated result.
+   * Sends a server request (`srq-…` id) and resolves with the client's result as it came: the
+   * request's owner decides whether it is usable (@hermes/core/approvals/pending `answerReply`).
    * @throws RpcFailureError when the client answers with an error; Error when the connection
    *   closes first or `signal` aborts.
    */
@@ -39,7 +44,7 @@ export interface Connection {
     method: M,
     params: ServerRequestParams<M>,
     signal?: AbortSignal,
-  ): Promise<ServerRequestResult<M>>;
+  ): Promise<unknown>;
   /** Registers a callback for when the connection closes (called once). */
   onClose(cb: () => void): void;
 }

@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CompressionOutcome } from '@hermes/core/agent/compressor';
-import type { ApprovalCallback, ApprovalChoice } from '@hermes/core/approvals/types';
+import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals/pending';
+import type { ApprovalCallback } from '@hermes/core/approvals/types';
 import type {
   AgentEvent,
   Inflight,
@@ -113,37 +114,31 @@ export class LiveSession {
     this.requests = new OpenRequests(
       () => this.id,
       () => this.clients,
-      (requestId, answer, by) => this.emit('request.resolved', { request_id: requestId, choice: answer, by }),
+      (requestId, kind, answer, by) =>
+        this.emit('request.resolved', { request_id: requestId, kind, choice: answer, by }),
       this.now,
-      // an unusable answer denies (open-requests.ts); every client learns why
+      // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
     );
-    // The agent withdraws a question (aborts `signal`) on an interrupt, or when its own timeout
-    // (the same `approvals.timeout`) runs out first: name which one in `request.resolved`.
-    const abortedBy = (): string => (this.current?.controller.signal.aborted ? 'interrupt' : 'timeout');
-    const onApproval: ApprovalCallback = async (req, signal) => {
-      const { answer, by } = await this.requests.askWho(
-        'approval',
-        { command: req.command, description: req.description, choices: [...req.choices] },
-        this.opts.approvalTimeoutS * 1000,
-        'deny',
-        signal,
-        abortedBy,
-      );
+    // The guard's request owns the deadline (`approvals.timeout`) and the answer rule; without one
+    // (a caller other than the guard) the session opens it with the profile's timeout.
+    const onApproval: ApprovalCallback = async (req, signal, pending) => {
+      const params = { command: req.command, description: req.description, choices: [...req.choices] };
+      const s = pending
+        ? await this.requests.present(pending, params)
+        : await this.requests.open('approval', params, this.opts.approvalTimeoutS * 1000, signal);
       // `by` goes into the tool call's stored outcome (history shows who answered)
-      return { choice: (answer ?? 'deny') as ApprovalChoice, by };
+      return { choice: s.value, by: s.by };
     };
     const onClarify: ClarifyCallback = async (q, signal) => {
-      const answer = await this.requests.ask(
+      const s = await this.requests.open(
         'clarify',
         { question: q.question, ...(q.choices ? { choices: q.choices } : {}) },
         this.opts.approvalTimeoutS * 1000,
-        null,
         signal,
-        abortedBy,
       );
-      if (answer === null) throw new Error('The user did not answer the question (cancelled or timed out).');
-      return answer;
+      if (s.value === null) throw new Error('The user did not answer the question (cancelled or timed out).');
+      return s.value;
     };
     this.hooks = { onEvent: (e) => this.onAgentEvent(e), onApproval, onClarify };
   }
@@ -331,6 +326,14 @@ export class LiveSession {
       epoch: this.opts.epoch,
       ...(this.lastUsage ? { usage: { ...this.lastUsage } } : {}),
     };
+  }
+
+  /**
+   * Answers an open request (`approval.answer` / `clarify.answer`); the caller checked that
+   * `conn` is attached.
+   */
+  answer(kind: RequestKind, requestId: string, raw: unknown, by: string): BookAnswerOutcome {
+    return this.requests.answer(kind, requestId, raw, by);
   }
 
   /** Removes a connection from the fan-out; the turn keeps running. */

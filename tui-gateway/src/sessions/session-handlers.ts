@@ -14,6 +14,7 @@ import { domainRpcError } from '../rpc/domain-errors.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
 import { toStoredMessage } from './live-session.js';
+import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
@@ -230,4 +231,6 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   });
 
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
+
+  registerAnswerHandlers(rpc, sessions);
 }

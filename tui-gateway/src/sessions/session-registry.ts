@@ -274,7 +274,8 @@ export class SessionRegistry {
     let target: AgentHooks | undefined;
     const forward: AgentHooks = {
       onEvent: (e) => target?.onEvent(e),
-      onApproval: (req, signal) => (target ? target.onApproval(req, signal) : Promise.resolve('deny')),
+      onApproval: (req, signal, pending) =>
+        target ? target.onApproval(req, signal, pending) : Promise.resolve('deny'),
       onClarify: (q, signal) =>
         target ? target.onClarify(q, signal) : Promise.reject(new Error('no session')),
     };

@@ -11,7 +11,6 @@ import {
   type InitializeParams,
   type ServerRequestMethod,
   type ServerRequestParams,
-  type ServerRequestResult,
   type WireEvent,
 } from '@hermes/core/protocol';
 import type { z } from 'zod';
@@ -56,6 +55,7 @@ export class WsConnection implements Connection {
   readonly id: string;
   clientName = '';
   clientVersion = '';
+  instanceId: string | undefined;
   capabilities: { approvals: boolean; clarify?: boolean } = { approvals: false };
   profile = 'default';
   /** True once `initialize` succeeded. */
@@ -120,6 +120,7 @@ export class WsConnection implements Connection {
   markInitialized(params: z.infer<typeof InitializeParams>, profile: string): void {
     this.clientName = params.client.name;
     this.clientVersion = params.client.version;
+    this.instanceId = params.client.instance_id;
     this.capabilities = { ...params.capabilities };
     this.profile = profile;
     this.initialized = true;
@@ -146,7 +147,7 @@ export class WsConnection implements Connection {
     method: M,
     params: ServerRequestParams<M>,
     signal?: AbortSignal,
-  ): Promise<ServerRequestResult<M>> {
+  ): Promise<unknown> {
     const spec = ServerRequests[method];
     if (!spec) return Promise.reject(new Error(`unknown server request method "${String(method)}"`));
     const parsed = spec.params.safeParse(params);
@@ -156,7 +157,7 @@ export class WsConnection implements Connection {
       );
     }
     const id = nextServerRequestId();
-    const promise = this.pending.add(id, method, signal) as Promise<ServerRequestResult<M>>;
+    const promise = this.pending.add(id, method, signal);
     if (!this.isClosed && !signal?.aborted) {
       let frame: string;
       try {

@@ -1,18 +1,17 @@
 /**
  * Pending server requests of one connection (DESIGN §5 "Server requests": daemon → client
- * JSON-RPC requests with ids `srq-…`). Answers are matched by id and their `result` validated with
- * `ServerRequests[method].result`; everything pending is rejected when the connection closes, and
- * one request when its AbortSignal fires.
+ * JSON-RPC requests with ids `srq-…`). Answers are matched by id and handed on as the client sent
+ * them: whether a `result` is usable is decided by the request's owner (@hermes/core/approvals/
+ * pending `answerReply`), the one place answers are checked. Everything pending is rejected when
+ * the connection closes, and one request when its AbortSignal fires.
  */
 import {
-  RpcErrorCode,
   SERVER_REQUEST_ID_PREFIX,
-  ServerRequests,
   type RpcError,
   type RpcId,
   type ServerRequestMethod,
 } from '@hermes/core/protocol';
-import { formatIssues, RpcFailureError, summarizeIssues } from '../rpc/errors.js';
+import { RpcFailureError } from '../rpc/errors.js';
 
 let counter = 0;
 
@@ -44,9 +43,9 @@ export class PendingServerRequests {
 
   /**
    * Registers a request about to be sent.
-   * @returns the promise of its validated result. Rejects with RpcFailureError when the client
-   *   answers an error (or an invalid result: code -32602), with an Error when the connection
-   *   closes first, and with the signal's reason (or an AbortError) when `signal` aborts.
+   * @returns the promise of its result, unchecked. Rejects with RpcFailureError when the client
+   *   answers an error, with an Error when the connection closes first, and with the signal's
+   *   reason (or an AbortError) when `signal` aborts.
    */
   add(id: string, method: ServerRequestMethod, signal?: AbortSignal): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
@@ -75,25 +74,8 @@ export class PendingServerRequests {
     if (!entry) return false;
     this.pending.delete(id);
     entry.cleanup();
-    if (error) {
-      entry.reject(new RpcFailureError(error.code, error.message, error.data));
-      return true;
-    }
-    const parsed = ServerRequests[entry.method].result.safeParse(result);
-    if (parsed.success) entry.resolve(parsed.data);
-    else {
-      entry.reject(
-        new RpcFailureError(
-          RpcErrorCode.InvalidParams,
-          formatIssues(
-            `${this.label} answered ${entry.method} ${id} with an invalid result`,
-            parsed.error,
-            '(result)',
-          ),
-          { issues: summarizeIssues(parsed.error, '(result)') },
-        ),
-      );
-    }
+    if (error) entry.reject(new RpcFailureError(error.code, error.message, error.data));
+    else entry.resolve(result);
     return true;
   }
 

@@ -121,12 +121,14 @@ export class FakeClient implements GatewayClientLike {
     this.emit('event', ev);
   }
 
-  /** Sends a server request; resolves with the handler's answer. */
+  /** Sends a server request (its `kind` filled in from the method); resolves with the handler's answer. */
   request<M extends ServerRequestMethod>(
     method: M,
-    params: ServerRequestParams<M>,
+    params: Omit<ServerRequestParams<M>, 'kind'>,
   ): Promise<ServerRequestResult<M>> {
     if (!this.handler) throw new Error('no server request handler');
-    return this.handler(method, params, { rpcId: `srq-${++this.srq}` });
+    const kind = method === 'approval.request' ? 'approval' : 'clarify';
+    const full = { ...params, kind } as ServerRequestParams<M>;
+    return this.handler(method, full, { rpcId: `srq-${++this.srq}` });
   }
 }
