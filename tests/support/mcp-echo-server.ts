@@ -6,7 +6,9 @@
  * - `echo {text}` → the text `echo: <text>` (read-only);
  * - `add {a, b}` → the sum as text, plus `structuredContent {sum}`;
  * - `fail {message}` → an error result (`isError: true`) carrying the message;
- * - `exit {code}` → the process exits at once (a crash while connected).
+ * - `exit {code}` → the process exits at once (a crash while connected);
+ * - `big {mib}` → one text of `mib` MiB: `BEGIN`, numbered lines, `END` (a result far over the
+ *   tool-output cap; its JSON-RPC message is a little larger, the newlines being escaped).
  * With `--name NAME` the server reports that name in `initialize`. With `--wait-for FILE` it
  * answers nothing (not even `initialize`) until FILE exists: a server that is slow to start, made
  * ready by the test at a moment of its choosing. It writes `mcp-echo-server ready` on stderr once
@@ -52,6 +54,19 @@ server.registerTool(
   'exit',
   { description: 'Exit the server process at once', inputSchema: { code: z.number().int() } },
   async ({ code }) => process.exit(code),
+);
+
+server.registerTool(
+  'big',
+  { description: 'Return a text of the given size', inputSchema: { mib: z.number().positive() } },
+  async ({ mib }) => {
+    const size = Math.floor(mib * 1024 * 1024);
+    const line = (i: number) => `line ${String(i).padStart(8, '0')} ${'x'.repeat(50)}\n`;
+    const lineChars = line(0).length;
+    const body = Array.from({ length: Math.floor((size - 10) / lineChars) }, (_, i) => line(i)).join('');
+    const text = `BEGIN\n${body}`.padEnd(size - 4, '.') + '\nEND';
+    return { content: [{ type: 'text', text }] };
+  },
 );
 
 const gateIdx = process.argv.indexOf('--wait-for');

@@ -7,98 +7,57 @@
  *   profile runtime, `hermes chat`): never a process-wide singleton, so one profile's servers
  *   never appear in another's sessions.
  * - Servers start concurrently; each gets `timeout` seconds (default 30) to connect and list its
- *   tools. A server that fails (bad config, command not found, crash, timeout, HTTP error) is
- *   `failed` with a message (plus the end of its stderr for stdio servers); the others work.
- * - A server whose connection drops later becomes `failed`; its tools then answer with an error
- *   saying so until `reload`.
+ *   tools. A server that fails to start (bad config, command not found, crash, timeout, HTTP
+ *   error) is `failed` with a message (plus the end of its stderr for stdio servers); the others
+ *   work. `/mcp reload` tries it again.
+ * - A server that was ready and drops (a stdio process exits, an HTTP server cannot be reached)
+ *   is restarted with capped exponential backoff (0.5 s → 30 s, backoff.ts); an HTTP session the
+ *   server no longer knows is renewed at once (connection.ts). Each change of state goes to
+ *   `onStatus` (the daemon sends it to its clients as `mcp.status`).
  * - A `tools/list_changed` notification refreshes the server's tools. `tools()` is read again
- *   at every turn of a session (`AgentOptions.toolSource`), so a server that gets ready after a
- *   session opened, changes its tools or is removed by `reload` shows on that session's next turn.
+ *   at every turn of a session (`AgentOptions.toolSource`), so a server that gets ready (or
+ *   ready again) after a session opened, changes its tools or is removed by `reload` shows on
+ *   that session's next turn.
+ * - Results over the tool-output cap reach the model cut, with a marker (mcp-tools.ts); stdio
+ *   messages of any size keep the connection up (stdio-transport.ts).
  * - stdio servers get the SDK's minimal environment (HOME, PATH, SHELL, TERM, USER, LOGNAME) plus
  *   their `env`; the profile's secrets reach a server only through `${NAME}` in its config.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { parseMcpServers, type McpServerSpec } from './config.js';
-import { mcpToolDefinition, type McpCall } from './mcp-tools.js';
+import type { BackoffPolicy, Clock } from './backoff.js';
+import { parseMcpServers } from './config.js';
+import { clockTime, McpConnection, type McpServerStatus } from './connection.js';
+import { MCP_RESULT_MAX_CHARS, type McpCall } from './mcp-tools.js';
 
-/** Where a server is in its life. */
-export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled' | 'stopped';
-
-/** One server as `/mcp` shows it. */
-export interface McpServerStatus {
-  name: string;
-  /** `invalid` for an entry whose config could not be used. */
-  kind: 'stdio' | 'http' | 'invalid';
-  state: McpServerState;
-  /** Command line (stdio) or URL (HTTP). */
-  target: string;
-  /** Why it failed. */
-  error?: string;
-  /** Namespaced names of its tools (when ready). */
-  tools: string[];
-  /** Process id of a stdio server. */
-  pid?: number;
-}
+export type { McpServerState, McpServerStatus } from './connection.js';
 
 /** Options of `McpManager`. */
 export interface McpManagerOptions {
   home: HermesHome;
   /** The profile's secrets, for `${NAME}` in server settings. */
   secrets?: Secrets;
-  /** Receives one line per start, failure and stop. */
+  /** Receives one line per start, failure, restart and stop. */
   log?: (line: string) => void;
+  /** Told each time a server's state changes, with its new status. */
+  onStatus?: (status: McpServerStatus) => void;
   /** Reported to servers in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /** Timers for restarts (tests inject a fake one). */
+  clock?: Clock;
+  /** How restarts are spaced (default 0.5 s → 30 s, 10 attempts). */
+  backoff?: BackoffPolicy;
 }
 
-const STDERR_TAIL_CHARS = 2_000;
-const SSE_MODULE = '@modelcontextprotocol/sdk/client/sse.js';
-
-class Connection {
-  state: McpServerState = 'starting';
-  error?: string;
-  client?: Client;
-  transport?: Transport;
-  tools: ToolDefinition[] = [];
-  pid?: number;
-  stderrTail = '';
-
-  constructor(readonly spec: McpServerSpec) {}
-
-  get target(): string {
-    return this.spec.kind === 'stdio' ? [this.spec.command, ...this.spec.args].join(' ') : this.spec.url;
-  }
-
-  setTools(tools: Tool[], call: (server: string) => McpCall): void {
-    this.tools = tools.map((t) => mcpToolDefinition(this.spec.name, t, call(this.spec.name)));
-  }
-
-  failure(message: string): string {
-    const tail = this.stderrTail.trim();
-    return tail ? `${message}\n${tail.split('\n').slice(-8).join('\n')}` : message;
-  }
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
+/** Chars of a long string a streamed stdio message keeps: the cap, less room for the marker. */
+const STDIO_STRING_CHARS = MCP_RESULT_MAX_CHARS - 1_000;
 
 /** The MCP servers of one profile. Create with `createMcpManager` or `new McpManager(…).start(…)`. */
 export class McpManager {
-  private conns: Connection[] = [];
+  private conns: McpConnection[] = [];
   private invalid: McpServerStatus[] = [];
-  private generation = 0;
 
   constructor(private readonly opts: McpManagerOptions) {}
 
@@ -121,7 +80,6 @@ export class McpManager {
    */
   async start(section: unknown): Promise<McpServerStatus[]> {
     await this.close();
-    const generation = ++this.generation;
     const { servers, errors } = parseMcpServers(section, this.opts.secrets ?? {});
     this.invalid = errors.map((e) => ({
       name: e.name,
@@ -132,141 +90,64 @@ export class McpManager {
       tools: [],
     }));
     for (const e of errors) this.log(`config error: ${e.message}`);
-    this.conns = servers.map((s) => new Connection(s));
-    await Promise.all(
-      this.conns.map(async (c) => {
-        if (!c.spec.enabled) {
-          c.state = 'disabled';
-          return;
-        }
-        await this.connect(c, generation);
-      }),
-    );
+    const conns = servers.map((spec) => {
+      const c: McpConnection = new McpConnection(spec, {
+        clientInfo: this.opts.clientInfo ?? { name: 'hermes', version: '0.1.0' },
+        call: this.caller(spec.name),
+        log: (line) => this.log(line),
+        onChange: () => this.changed(c),
+        ...(this.opts.clock ? { clock: this.opts.clock } : {}),
+        ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
+        stdioLimits: { maxStringChars: STDIO_STRING_CHARS, maxTotalChars: 4 * STDIO_STRING_CHARS },
+      });
+      return c;
+    });
+    this.conns = conns;
+    await Promise.all(conns.map((c) => c.start()));
     return this.status();
   }
 
-  private async connect(c: Connection, generation: number): Promise<void> {
-    const { spec } = c;
-    const ms = spec.timeoutSec * 1000;
+  private changed(c: McpConnection): void {
     try {
-      const [{ Client }, transport] = await Promise.all([
-        import('@modelcontextprotocol/sdk/client/index.js'),
-        this.transportFor(c),
-      ]);
-      const client = new Client(this.opts.clientInfo ?? { name: 'hermes', version: '0.1.0' }, {
-        capabilities: {},
-        listChanged: {
-          tools: {
-            onChanged: (err, tools) => {
-              if (!err && tools && c.client === client) c.setTools(tools, this.caller);
-            },
-          },
-        },
-      });
-      c.client = client;
-      c.transport = transport;
-      await withTimeout(client.connect(transport, { timeout: ms }), ms, `connecting to "${spec.name}"`);
-      if (spec.kind === 'stdio') c.pid = (transport as StdioClientTransport).pid ?? undefined;
-      const tools: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: ms });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && tools.length < 10_000);
-      if (generation !== this.generation) {
-        await client.close().catch(() => undefined);
-        return;
-      }
-      c.setTools(tools, this.caller);
-      c.state = 'ready';
-      client.onclose = () => {
-        if (c.state === 'ready' && c.client === client) {
-          c.state = 'failed';
-          c.error = c.failure('the connection closed (the server exited or dropped it)');
-          this.log(`"${spec.name}" disconnected: ${c.error}`);
-        }
-      };
-      this.log(`"${spec.name}" ready with ${tools.length} tools`);
-    } catch (err) {
-      c.state = 'failed';
-      c.error = c.failure(`could not start: ${err instanceof Error ? err.message : String(err)}`);
-      this.log(`"${spec.name}" ${c.error}`);
-      const client = c.client;
-      c.client = undefined;
-      await (client ? client.close() : c.transport?.close())?.catch(() => undefined);
+      this.opts.onStatus?.(c.status());
+    } catch {
+      /* a listener never breaks the client */
     }
-  }
-
-  private async transportFor(c: Connection): Promise<Transport> {
-    const { spec } = c;
-    if (spec.kind === 'stdio') {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      const t = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args,
-        env: spec.env,
-        ...(spec.cwd ? { cwd: spec.cwd } : {}),
-        stderr: 'pipe',
-      });
-      t.stderr?.on('data', (d: Buffer | string) => {
-        c.stderrTail = (c.stderrTail + d.toString()).slice(-STDERR_TAIL_CHARS);
-      });
-      return t;
-    }
-    const requestInit = { headers: spec.headers };
-    if (spec.transport === 'sse') {
-      // Loaded untyped: sse.d.ts pulls in `eventsource`, whose "source" export condition points
-      // at raw .ts files that a tsconfig with customConditions ["source"] would type-check.
-      const { SSEClientTransport } = (await import(SSE_MODULE)) as {
-        SSEClientTransport: new (url: URL, opts: { requestInit: RequestInit }) => Transport;
-      };
-      return new SSEClientTransport(new URL(spec.url), { requestInit });
-    }
-    const { StreamableHTTPClientTransport } =
-      await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    return new StreamableHTTPClientTransport(new URL(spec.url), { requestInit });
   }
 
   /**
-   * Calls tool `tool` of the server named `server` as it is now (after a reload, tools handed to
-   * older sessions reach the restarted server). Rejects when that server is not ready.
+   * Calls tool `tool` of the server named `server` as it is now (after a restart or a reload,
+   * tools handed to older sessions reach the new connection). Rejects when that server is not
+   * running.
    */
-  private readonly caller =
-    (server: string): McpCall =>
-    (tool, args, signal) => {
+  private caller(server: string): McpCall {
+    return (tool, args, signal) => {
       const c = this.conns.find((x) => x.spec.name === server);
-      if (!c || c.state !== 'ready' || !c.client)
+      if (!c)
         return Promise.reject(
-          new Error(
-            `MCP server "${server}" is not running (${c?.error?.split('\n')[0] ?? c?.state ?? 'not configured'}); /mcp shows its state, /mcp reload restarts it`,
-          ),
+          new Error(`MCP server "${server}" is not configured any more; /mcp shows the servers`),
         );
-      return c.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal,
-        timeout: c.spec.toolTimeoutSec * 1000,
-      });
+      return c.call(tool, args, signal);
     };
+  }
 
   /** The tools of every ready server, in config order (a new array each call). */
   tools(): ToolDefinition[] {
-    return this.conns.filter((c) => c.state === 'ready').flatMap((c) => c.tools);
+    return this.conns.filter((c) => c.ready).flatMap((c) => c.tools);
   }
 
   /** Every configured server with its state, in config order; bad entries last. */
   status(): McpServerStatus[] {
-    return [
-      ...this.conns.map((c) => ({
-        name: c.spec.name,
-        kind: c.spec.kind,
-        state: c.state,
-        target: c.target,
-        ...(c.error ? { error: c.error } : {}),
-        tools: c.state === 'ready' ? c.tools.map((t) => t.name) : [],
-        ...(c.pid !== undefined && c.state === 'ready' ? { pid: c.pid } : {}),
-      })),
-      ...this.invalid,
-    ];
+    return [...this.conns.map((c) => c.status()), ...this.invalid];
+  }
+
+  /**
+   * Checks the ready HTTP servers (a ping: a forgotten session is renewed, an unreachable server
+   * goes to backoff), then returns `status()`. Never rejects.
+   */
+  async refresh(): Promise<McpServerStatus[]> {
+    await Promise.all(this.conns.map((c) => c.probe()));
+    return this.status();
   }
 
   /** Stops every server and starts them again from `section` (re-read the config first). */
@@ -276,17 +157,9 @@ export class McpManager {
 
   /** Stops every server (stdio children get stdin closed, then SIGTERM, then SIGKILL). Never rejects. */
   async close(): Promise<void> {
-    this.generation++;
     const conns = this.conns;
     this.conns = [];
-    await Promise.all(
-      conns.map(async (c) => {
-        const client = c.client;
-        c.state = c.state === 'disabled' ? 'disabled' : 'stopped';
-        c.client = undefined;
-        await (client ? client.close() : c.transport?.close())?.catch(() => undefined);
-      }),
-    );
+    await Promise.all(conns.map((c) => c.close()));
   }
 }
 
@@ -304,11 +177,22 @@ export async function createMcpManager(
   return manager;
 }
 
+/** The words `/mcp` uses for a state, e.g. `backing off until 14:03:07, in 2 s (attempt 3)`. */
+export function describeState(s: McpServerStatus, now: number = Date.now()): string {
+  if (s.state === 'backoff' && s.retryAt !== undefined) {
+    const secs = Math.max(0, Math.ceil((s.retryAt - now) / 1000));
+    return `backing off until ${clockTime(s.retryAt)}, in ${secs} s (attempt ${s.attempt ?? 1})`;
+  }
+  if (s.state === 'starting' && s.attempt) return `starting (restart attempt ${s.attempt})`;
+  return s.state;
+}
+
 /** The text `/mcp` shows: one line per server (state, tools or error). */
-export function formatMcpStatus(status: McpServerStatus[]): string {
+export function formatMcpStatus(status: McpServerStatus[], now: number = Date.now()): string {
   if (status.length === 0) return 'No MCP servers configured (add them under mcp_servers in config.yaml).';
   const lines = status.map((s) => {
-    const head = `${s.state === 'ready' ? '●' : s.state === 'failed' ? '✗' : '○'} ${s.name} (${s.kind}) ${s.state}`;
+    const mark = s.state === 'ready' ? '●' : s.state === 'failed' ? '✗' : s.state === 'backoff' ? '◌' : '○';
+    const head = `${mark} ${s.name} (${s.kind}) ${describeState(s, now)}`;
     if (s.state === 'ready') return `${head} · ${s.tools.length} tools: ${s.tools.join(', ') || '(none)'}`;
     if (s.error) return `${head}: ${s.error.split('\n').join('\n    ')}`;
     return head;
@@ -331,6 +215,6 @@ export async function runMcpCommand(
     const status = await manager.reload(config.mcp_servers);
     return `Reloaded.\n${formatMcpStatus(status)}\nSessions see added or removed tools from their next turn.`;
   }
-  if (verb === 'list' || verb === 'status') return formatMcpStatus(manager.status());
+  if (verb === 'list' || verb === 'status') return formatMcpStatus(await manager.refresh());
   return 'Usage: /mcp [list|reload]';
 }

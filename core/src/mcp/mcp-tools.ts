@@ -11,10 +11,19 @@
  *   embedded resources as their text (or `[resource: <uri>]`); resource links as
  *   `[resource link: <uri>]`; `structuredContent` as JSON when there is no other content. A
  *   result with `isError` is a failed tool result.
+ * - The text is at most the tool-output cap (`MCP_RESULT_MAX_CHARS`, the registry's default):
+ *   a longer one, or one cut on arrival (a stdio message over 1 MiB, see stdio-transport.ts),
+ *   starts with `[truncated: 20.0 MiB result cut to 100,000 chars …]` and keeps head and tail.
  */
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_RESULT_CHARS } from '../tools/registry.js';
 import type { ToolDefinition, ToolResult } from '../tools/types.js';
+import { capHeadTail } from '../util/head-tail.js';
+import { formatBytes, TRUNCATED_META_KEY, type TruncationMeta } from './stdio-transport.js';
+
+/** Most chars of a result the model reads (the registry's cap on every tool). */
+export const MCP_RESULT_MAX_CHARS = DEFAULT_MAX_RESULT_CHARS;
 
 /** Longest tool name the Chat Completions API accepts. */
 export const TOOL_NAME_MAX = 64;
@@ -66,7 +75,7 @@ export function mcpResultToToolResult(name: string, result: McpCallResult): Tool
   if (parts.length === 0 && result.structuredContent !== undefined)
     parts.push(JSON.stringify(result.structuredContent, null, 2));
   if (parts.length === 0 && result.toolResult !== undefined) parts.push(JSON.stringify(result.toolResult));
-  const text = parts.join('\n') || '(no content)';
+  const text = capResultText(parts.join('\n') || '(no content)', truncationOf(result));
   const ok = result.isError !== true;
   return { ok, content: ok ? text : `${name}: ${text}`, summary: text.split('\n')[0]!.slice(0, 120) };
 }
@@ -77,6 +86,24 @@ export interface McpCallResult {
   structuredContent?: unknown;
   isError?: unknown;
   toolResult?: unknown;
+  _meta?: unknown;
+}
+
+function truncationOf(result: McpCallResult): TruncationMeta | undefined {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  const t = meta && typeof meta === 'object' ? (meta[TRUNCATED_META_KEY] as TruncationMeta) : undefined;
+  return t && typeof t.bytes === 'number' ? t : undefined;
+}
+
+/**
+ * `text` as the model gets it: at most `max` chars. When it is longer, or was cut on arrival
+ * (`wire`), a first line says so and how big the result was; head and tail are kept.
+ */
+export function capResultText(text: string, wire?: TruncationMeta, max = MCP_RESULT_MAX_CHARS): string {
+  if (!wire && text.length <= max) return text;
+  const size = wire ? formatBytes(wire.bytes) : `${text.length.toLocaleString('en-US')}-char`;
+  const marker = `[truncated: ${size} result cut to ${max.toLocaleString('en-US')} chars; head and tail kept]\n`;
+  return marker + capHeadTail(text, Math.max(0, max - marker.length)).text;
 }
 
 /** Calls a tool on a server; rejects when the server is not running or the call fails. */
