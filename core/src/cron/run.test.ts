@@ -314,12 +314,20 @@ describe('runClaimedJob', () => {
 
   it('the terminal refuses to stop or restart the daemon inside a cron run', async () => {
     const tool = cronTools().find((t) => t.name === 'terminal')!;
-    const r = await tool.handler({ command: 'hermes gateway stop' }, {} as never);
-    expect(r).toMatchObject({
-      ok: false,
-      summary: 'blocked: daemon lifecycle',
-      blocked: { reason: 'lifecycle' },
-    });
+    for (const command of [
+      'hermes gateway stop',
+      'killall node',
+      'kill -TERM $PPID',
+      'pgrep -f tui-gateway | xargs kill',
+      'bash -c "systemctl --user restart hermes-gateway"',
+    ]) {
+      const r = await tool.handler({ command }, {} as never);
+      expect(r, command).toMatchObject({
+        ok: false,
+        summary: 'blocked: daemon lifecycle',
+        blocked: { reason: 'lifecycle' },
+      });
+    }
   });
 
   it('counts runs: a job removed when it reaches its repeat count, a one-shot marked completed', async () => {

@@ -30,6 +30,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import { openAgentSession } from '../agent/session-runtime.js';
+import { daemonStopTargets } from '../approvals/rules/self-daemon.js';
 import { loadConfig } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
@@ -37,7 +38,7 @@ import type { ModelClient } from '../model/types.js';
 import { listSkills, parseSkillFile } from '../skills/skills-index.js';
 import { acquireSessionLock } from '../state/session-lock.js';
 import { builtinTools } from '../tools/registry.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { blockedNote, type BlockedCommand } from './blocked.js';
 import { createCronDelivery, parseDeliveryTarget, type CronDelivery } from './delivery.js';
@@ -146,13 +147,29 @@ export function cronTools(
     .map((t) => reportBlocked(t.name === 'terminal' ? guardLifecycle(t) : t, onBlocked));
 }
 
-/** The terminal refusing commands that stop or restart the daemon running the job. */
+/**
+ * True when a shell command would stop, kill or restart the daemon: the approval rule
+ * `hermes-daemon-kill` (approvals/rules/self-daemon.ts, which asks in every other lane) over the
+ * parsed line; the text pattern only for a line the shell analyser cannot parse completely.
+ */
+async function stopsDaemon(command: string, ctx: Partial<ToolContext> | undefined): Promise<boolean> {
+  const targets = await daemonStopTargets(command, {
+    ...(ctx?.home ? { hermesRoot: ctx.home.root, profileHome: ctx.home.dir } : {}),
+    ...(ctx?.cwd ? { cwd: ctx.cwd } : {}),
+  });
+  return targets === undefined ? isGatewayLifecycleCommand(command) : targets !== null;
+}
+
+/**
+ * The terminal refusing commands that stop or restart the daemon running the job, outright: in
+ * any approval mode (`approvals.cron_mode: allow` included) a job may not end its own scheduler.
+ */
 function guardLifecycle(tool: ToolDefinition): ToolDefinition {
   return {
     ...tool,
     async handler(args, ctx) {
       const command = typeof args.command === 'string' ? args.command : '';
-      if (isGatewayLifecycleCommand(command)) {
+      if (await stopsDaemon(command, ctx as Partial<ToolContext> | undefined)) {
         return {
           ok: false,
           content:

@@ -193,7 +193,11 @@ export function assertCleanPrompt(text: string, what = 'prompt'): void {
   if (!r.ok) throw new CronPromptBlockedError(r);
 }
 
-/** True when a shell command would stop or restart the daemon (checked on `terminal` calls inside cron runs). */
+/**
+ * True when a shell command's text would stop or restart the daemon. Cron runs judge `terminal`
+ * calls by the parsed rule `hermes-daemon-kill` (approvals/rules/self-daemon.ts); this text
+ * pattern decides only lines the shell analyser cannot parse completely.
+ */
 export function isGatewayLifecycleCommand(command: string): boolean {
   return GATEWAY_LIFECYCLE_PATTERN.pattern.test(command.normalize('NFKC'));
 }
