@@ -71,11 +71,20 @@ describe('createApprovalGuard', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('allows commands covered by command_allowlist (pattern key, description or exact command)', async () => {
-    const byKey = guard({ config: config({ command_allowlist: ['recursive-delete'] }) });
-    expect(await byKey.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
-    const byDescription = guard({ config: config({ command_allowlist: ['recursive delete (rm -r)'] }) });
-    expect(await byDescription.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
+  it('allows a command covered by an entry of command_allowlist', async () => {
+    const first = answering('deny');
+    await guard({ callback: first.callback }).check(RM);
+    const g = guard({ config: config({ command_allowlist: first.requests[0]!.allows }) });
+    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
+  });
+
+  it('old class entries (a bare pattern key, a description) approve nothing; an old full command line approves that line', async () => {
+    const { requests, callback } = answering('deny');
+    const classes = ['recursive-delete', 'recursive delete (rm -r)', 'execute-code'];
+    const g = guard({ config: config({ command_allowlist: classes }), callback });
+    expect(await g.check(RM)).toMatchObject({ allowed: false, reason: 'denied' });
+    expect(await g.checkScript({ code: 'print(1)', language: 'python' })).toMatchObject({ allowed: false });
+    expect(requests).toHaveLength(2);
     const exact = guard({ config: config({ command_allowlist: ['git push --force origin main'] }) });
     expect(await exact.check('git  push --force origin main')).toEqual({
       allowed: true,
@@ -84,11 +93,18 @@ describe('createApprovalGuard', () => {
     expect((await exact.check('git push --force origin dev')).allowed).toBe(false);
   });
 
-  it('still asks when only some of the matched patterns are allowlisted', async () => {
+  it('still asks when only some of the hits are allowlisted', async () => {
     const { requests, callback } = answering('deny');
-    const g = guard({ config: config({ command_allowlist: ['recursive-delete'] }), callback });
-    expect((await g.check('sudo rm -rf /srv/x')).allowed).toBe(false);
-    expect(requests[0]!.patternKeys).toEqual(expect.arrayContaining(['recursive-delete', 'sudo-rm']));
+    await guard({ callback }).check('sudo rm -rf /srv/x');
+    const req = requests[0]!;
+    expect(req.patternKeys).toEqual(expect.arrayContaining(['recursive-delete', 'sudo-rm']));
+    expect(req.allows).toHaveLength(req.patternKeys.length);
+    const one = req.allows.find((e) => e.startsWith('recursive-delete: '))!;
+    const partly = guard({ config: config({ command_allowlist: [one] }), callback });
+    expect((await partly.check('sudo rm -rf /srv/x')).allowed).toBe(false);
+    expect(requests).toHaveLength(2);
+    const all = guard({ config: config({ command_allowlist: req.allows }) });
+    expect(await all.check('sudo rm -rf /srv/x')).toEqual({ allowed: true, reason: 'allowlist' });
   });
 
   it('tells who answered (an answer with `by`), and records timeouts as a deny by timeout', async () => {
@@ -131,13 +147,17 @@ describe('createApprovalGuard', () => {
     expect(requests).toHaveLength(2);
   });
 
-  it('session remembers the pattern for the rest of the session only', async () => {
+  it('session remembers what the request showed, for the rest of the session only', async () => {
     const { requests, callback } = answering('session');
     const g = guard({ callback });
     expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
-    expect(await g.check('rm -r other')).toEqual({ allowed: true, reason: 'session' });
+    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'session' });
     expect(requests).toHaveLength(1);
-    expect(g.sessionApprovals()).toEqual(['recursive-delete']);
+    // another command of the same class is asked about
+    expect(await g.check('rm -r other')).toMatchObject({ allowed: true, reason: 'approved' });
+    expect(requests).toHaveLength(2);
+    expect(g.sessionApprovals()).toEqual([...requests[0]!.allows, ...requests[1]!.allows]);
+    expect(g.sessionApprovals()).not.toContain('recursive-delete');
     expect(existsSync(home.configFile)).toBe(false);
     // Another session asks again.
     const other = answering('deny');
@@ -145,7 +165,7 @@ describe('createApprovalGuard', () => {
     expect(other.requests).toHaveLength(1);
   });
 
-  it("always appends the pattern keys to this profile's command_allowlist in config.yaml", async () => {
+  it("always appends narrow entries to this profile's command_allowlist in config.yaml; a wider command still asks", async () => {
     writeFileSync(
       home.configFile,
       '# my settings\n_config_version: 2\ncommand_allowlist: [git-reset-hard]\n',
@@ -153,13 +173,23 @@ describe('createApprovalGuard', () => {
     const { requests, callback } = answering('always');
     const g = guard({ config: loadConfig(home), callback });
     expect(await g.check(RM)).toMatchObject({ allowed: true, reason: 'approved' });
-    expect(await g.check('rm -r again')).toEqual({ allowed: true, reason: 'allowlist' });
+    expect(await g.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
     expect(requests).toHaveLength(1);
-    expect(loadConfig(home).command_allowlist).toEqual(['git-reset-hard', 'recursive-delete']);
+    const written = requests[0]!.allows;
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^recursive-delete: .*build/);
+    expect(loadConfig(home).command_allowlist).toEqual(['git-reset-hard', ...written]);
     expect(readFileSync(home.configFile, 'utf8')).toContain('# my settings');
-    // A later session of the same profile does not ask.
+    // the next wider command asks
+    const wide = answering('deny');
+    const same = guard({ config: loadConfig(home), sessionId: 's8', callback: wide.callback });
+    expect(await same.check('rm -rf ~/Documents')).toMatchObject({ allowed: false, reason: 'denied' });
+    expect(await same.check('rm -rf ./build ~/Documents')).toMatchObject({ allowed: false });
+    expect(wide.requests).toHaveLength(2);
+    // A later session of the same profile does not ask about the approved command.
     const later = guard({ config: loadConfig(home), sessionId: 's9' });
-    expect(await later.check('rm -rf ./dist')).toEqual({ allowed: true, reason: 'allowlist' });
+    expect(await later.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
+    expect((await later.check('rm -rf ./dist')).allowed).toBe(false);
     // Another profile is not affected.
     const work = new HermesHome(root, 'work').ensure();
     expect(loadConfig(work).command_allowlist).toEqual([]);
@@ -175,7 +205,55 @@ describe('createApprovalGuard', () => {
       persistAllowlist: (l) => void written.push(l),
     });
     expect((await w.check(RM)).allowed).toBe(true);
-    expect(written).toEqual([['recursive-delete']]);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toHaveLength(1);
+    expect(written[0]![0]).toMatch(/^recursive-delete: /);
+    expect(await w.check(RM)).toEqual({ allowed: true, reason: 'allowlist' });
+  });
+
+  it('an approval in one folder does not cover the same relative command in another', async () => {
+    const { requests, callback } = answering('always');
+    const g = guard({ callback, persistAllowlist: false, cwd: join(root, 'a') });
+    expect((await g.check(RM)).allowed).toBe(true);
+    expect(await g.check(RM, undefined, undefined, join(root, 'a'))).toEqual({
+      allowed: true,
+      reason: 'allowlist',
+    });
+    expect(await g.check(RM, undefined, undefined, join(root, 'b'))).toMatchObject({ reason: 'approved' });
+    expect(requests).toHaveLength(2);
+  });
+
+  it('a session approval of a script covers that exact script only', async () => {
+    const { requests, callback } = answering('session');
+    const g = guard({ callback });
+    const script = { code: 'print(1)', language: 'python' };
+    expect(await g.checkScript(script)).toMatchObject({ reason: 'approved' });
+    expect(await g.checkScript(script)).toEqual({ allowed: true, reason: 'session' });
+    expect(await g.checkScript({ ...script, code: 'import shutil' })).toMatchObject({ reason: 'approved' });
+    expect(await g.checkScript({ ...script, language: 'javascript' })).toMatchObject({ reason: 'approved' });
+    expect(requests).toHaveLength(3);
+  });
+
+  it('revoke forgets a session approval and an in-memory allowlist entry', async () => {
+    const { requests, callback } = answering('session');
+    const g = guard({ callback, sessionApprovals: [] });
+    await g.check(RM);
+    const [entry] = g.sessionApprovals();
+    expect(g.revoke(entry!)).toBe(true);
+    expect(g.revoke(entry!)).toBe(false);
+    expect(g.sessionApprovals()).toEqual([]);
+    expect(await g.check(RM)).toMatchObject({ reason: 'approved' });
+    expect(requests).toHaveLength(2);
+    const listed = guard({ config: config({ command_allowlist: [entry!] }), callback });
+    expect(listed.revoke(entry!)).toBe(true);
+    expect(await listed.check(RM)).toMatchObject({ reason: 'approved' });
+  });
+
+  it('a rebuilt guard keeps the session approvals it is given', async () => {
+    const first = guard({ callback: answering('session').callback });
+    await first.check(RM);
+    const rebuilt = guard({ sessionApprovals: first.sessionApprovals() });
+    expect(await rebuilt.check(RM)).toEqual({ allowed: true, reason: 'session' });
   });
 
   it('always still allows once when config.yaml cannot be written, and reports the error', async () => {

@@ -8,24 +8,30 @@
  * Decision order for one command:
  * 1. No dangerous pattern matches → allowed (`safe`).
  * 2. Mode `off` (`approvals.mode: off`, or `--yolo`) → allowed (`mode_off`).
- * 3. Every matched pattern is covered by `command_allowlist` or by a `session` approval, or the
- *    exact command is in `command_allowlist` → allowed (`allowlist` / `session`).
- * 4. Otherwise the user is asked through the frontend's callback. `once` allows this time;
- *    `session` also remembers the matched pattern keys for the rest of this guard's life;
- *    `always` also appends the keys to this profile's `command_allowlist` in `config.yaml`;
+ * 3. Every hit is covered by an entry of `command_allowlist` or of this session's approvals, or
+ *    the exact command line is an old-format entry of `command_allowlist` → allowed (`allowlist`
+ *    / `session`).
+ * 4. Otherwise the user is asked through the frontend's callback; the request lists the entries
+ *    `session` and `always` would store (`allows`). `once` allows this time; `session` also
+ *    remembers those entries for the rest of this session; `always` also appends them to this
+ *    profile's `command_allowlist` in `config.yaml`;
  *    `deny` denies. No callback, no answer within `approvals.timeout` seconds, an abort, a
  *    callback that throws or answers something not in the request's `choices` → denied (fail
  *    closed; the daemon applies the same rule to its clients' answers).
  *
- * Allowlist entries are matched by pattern key (`recursive-delete`; what `always` writes), by
- * the pattern's description (the original agent stored descriptions, so imported lists keep
- * working), or by the exact command text after whitespace normalisation. A key covers every
- * command of its kind: `always` on `rm -rf build` also allows later recursive deletes. That is
- * the original agent's rule; the prompt says which patterns matched so the user can judge.
+ * Entries are narrow (allowlist.ts; text format in allowlist-entry.ts): one per hit, with the rule
+ * key, the program and its arguments (sub-command and inline code exact), its options order-free,
+ * and its targets as resolved in the command's folder. A later command is covered only when each
+ * of its hits has an entry of the same key and shape whose targets include the hit's: `always` on
+ * `rm -rf build` allows that delete of that folder, not `rm -rf ~/Documents`. Old entries that
+ * approved a whole class — a bare pattern key (`recursive-delete`, what `always` used to write)
+ * or a pattern description (the original agent's) — approve nothing and are reported (`hermes
+ * config check`, `/permissions`); an old full command line still approves that exact line
+ * (whitespace-normalised).
  *
  * Scripts (`execute_code`) go through `checkScript`: arbitrary code the patterns cannot inspect,
  * so every script counts as matching the pseudo-pattern `execute-code` and then follows the same
- * steps (mode `off` runs it; `command_allowlist`/`session` entries `execute-code` cover it; else
+ * steps (mode `off` runs it; an entry for that exact script — language and code — covers it; else
  * the user is asked, shown the language and the script's head; headless and cron deny). The
  * original Hermes gates execute_code the same way (tools/approval.py `check_execute_code_guard`,
  * pattern key `execute_code`), but only where a gateway or ask surface exists; here every context
@@ -43,7 +49,10 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
-import { detectDangerousCommand, normalizeCommand, type DangerousMatch } from './dangerous-patterns.js';
+import { ApprovalSet, coveredBy, entriesForLine, scriptEntry, type AllowEntry } from './allowlist.js';
+import { detectDangerousCommand, type DangerousMatch } from './dangerous-patterns.js';
+import type { RuleHit } from './detection-types.js';
+import { LEGACY_CLASSES } from './legacy-allowlist.js';
 import { PendingRequest } from './pending.js';
 import { assessCommand, type SmartAssessment, type SmartCheckOptions } from './smart.js';
 import {
@@ -90,10 +99,12 @@ export interface ApprovalGuardOptions {
    */
   userHome?: string;
   /**
-   * Pattern keys already approved with `session` in this session: a guard rebuilt for a changed
-   * config (the daemon re-reads config.yaml per turn) keeps them.
+   * Entries (allowlist-entry.ts) already approved with `session` in this session: a guard rebuilt
+   * for a changed config (the daemon re-reads config.yaml per turn) keeps them.
    */
   sessionApprovals?: Iterable<string>;
+  /** The folder commands run in when `check` is not told one; default `process.cwd()`. */
+  cwd?: string;
 }
 
 /** A session's approval guard. */
@@ -105,12 +116,15 @@ export interface ApprovalGuard {
    * @param signal aborting it (an interrupt) while the user is asked denies the command.
    * @param onSmart told the smart check's assessment as soon as it is known (before the user is
    *   asked), so frontends can show it live; exceptions it throws are ignored.
+   * @param cwd the folder the command runs in (its relative paths resolve there); default the
+   *   guard's `cwd`.
    * @returns never rejects; every failure is a denial with a `message` for the model.
    */
   check(
     command: string,
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
+    cwd?: string,
   ): Promise<ApprovalVerdict>;
   /**
    * Decides whether an `execute_code` script may run (see the file comment), asking the user
@@ -121,8 +135,14 @@ export interface ApprovalGuard {
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
   ): Promise<ApprovalVerdict>;
-  /** Pattern keys approved with `session` (or `always`) during this guard's life. */
+  /** The entries approved with `session` in this session (those it was given, then new ones). */
   sessionApprovals(): string[];
+  /**
+   * Forgets an entry (`/permissions remove`): from this session's approvals and from the allowlist
+   * this guard holds in memory (config.yaml is the caller's to edit).
+   * @returns whether the guard held it.
+   */
+  revoke(entry: string): boolean;
 }
 
 /** A script to approve: its full text and language (`javascript`, `python`). */
@@ -246,18 +266,10 @@ async function ask(
 export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
   const mode: ApprovalMode = opts.mode ?? opts.config.approvals.mode;
   const timeoutMs = opts.timeoutMs ?? opts.config.approvals.timeout * 1000;
-  // `entries` is the list as written; `allowlist` also holds each entry's normalised form.
-  const entries: string[] = [];
-  const allowlist = new Set<string>();
-  const allow = (entry: string): void => {
-    if (!entries.includes(entry)) entries.push(entry);
-    allowlist.add(entry.trim());
-    allowlist.add(normalizeCommand(entry));
-  };
-  opts.config.command_allowlist.forEach(allow);
-  const sessionKeys = new Set<string>(opts.sessionApprovals ?? []);
-
-  const allowlisted = (m: DangerousMatch): boolean => allowlist.has(m.key) || allowlist.has(m.description);
+  // the profile's list as written (old class entries are kept but approve nothing), this session's
+  const allowlist = new ApprovalSet(opts.config.command_allowlist, LEGACY_CLASSES);
+  const sessionSet = new ApprovalSet(opts.sessionApprovals ?? [], LEGACY_CLASSES);
+  const allow = (entry: string): void => allowlist.add(entry);
 
   async function persist(keys: string[]): Promise<void> {
     const writer = opts.persistAllowlist ?? true;
@@ -276,7 +288,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       next.forEach(allow);
       return;
     }
-    const next = [...entries];
+    const next = allowlist.list();
     for (const k of keys) if (!next.includes(k)) next.push(k);
     await writer(next);
     next.forEach(allow);
@@ -288,14 +300,17 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     command: string,
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
+    cwd?: string,
   ): Promise<ApprovalVerdict> {
+    const where = { hermesRoot: opts.home.root, userHome, cwd: cwd ?? opts.cwd ?? process.cwd() };
     const matches = detectDangerousCommand(command, { hermesRoot: opts.home.root, userHome });
     if (matches.length === 0) return { allowed: true, reason: 'safe' };
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
-    if (allowlist.has(normalizeCommand(command))) {
-      return { allowed: true, reason: 'allowlist' };
-    }
-    return decide({ matches, shown: command, reviewed: command, signal, onSmart });
+    if (allowlist.coversLine(command)) return { allowed: true, reason: 'allowlist' };
+    // the text patterns name no parsed command: each hit is approved as the line in its folder
+    const hits: RuleHit[] = matches.map((m) => ({ ...m, command: null, targets: [] }));
+    const entries = entriesForLine(command, { hits, analysis: null }, where);
+    return decide({ matches, entries, shown: command, reviewed: command, signal, onSmart });
   }
 
   async function checkScript(
@@ -308,12 +323,16 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     // the reviewer sees the whole script; the user its head (the request stays readable)
     const reviewed = `execute_code (${script.language}):\n${script.code}`;
     const subject = 'a script';
-    return decide({ matches, shown: scriptRequestText(script), reviewed, signal, onSmart, subject });
+    const entries = [scriptEntry(EXECUTE_CODE_KEY, script.language, script.code)];
+    const shown = scriptRequestText(script);
+    return decide({ matches, entries, shown, reviewed, signal, onSmart, subject });
   }
 
   /** Steps 3 and 4 of the file comment for matched patterns. */
   async function decide(d: {
     matches: DangerousMatch[];
+    /** The entries that approve this command: one per hit (what `session` / `always` store). */
+    entries: AllowEntry[];
     /** The request's `command` (what the user sees). */
     shown: string;
     /** What the smart check judges. */
@@ -324,8 +343,8 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     subject?: string;
   }): Promise<ApprovalVerdict> {
     const { matches, signal, onSmart } = d;
-    if (matches.every((m) => allowlisted(m) || sessionKeys.has(m.key))) {
-      return { allowed: true, reason: matches.every(allowlisted) ? 'allowlist' : 'session' };
+    if (coveredBy(d.entries, allowlist, sessionSet)) {
+      return { allowed: true, reason: coveredBy(d.entries, allowlist) ? 'allowlist' : 'session' };
     }
 
     const description = describe(matches);
@@ -357,6 +376,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       command: d.shown,
       description: describeWithSmart(description, smart),
       patternKeys: matches.map((m) => m.key),
+      allows: d.entries.map((e) => e.text),
       choices: overrideOnly ? OVERRIDE_CHOICES : APPROVAL_CHOICES,
       ...(smart ? { smart } : {}),
     };
@@ -374,11 +394,12 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       case 'session':
       case 'always':
         // only reached when offered (pending.ts turns an answer outside `request.choices` into `deny`)
-        for (const m of matches) sessionKeys.add(m.key);
+        if (answer === 'session') for (const e of request.allows) sessionSet.add(e);
         if (answer === 'always') {
           try {
-            await persist(request.patternKeys);
+            await persist(request.allows);
           } catch (err) {
+            for (const e of request.allows) sessionSet.add(e); // not saved: this session at least
             opts.onError?.(err);
           }
         }
@@ -386,5 +407,10 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     }
   }
 
-  return { mode, check, checkScript, sessionApprovals: () => [...sessionKeys] };
+  function revoke(entry: string): boolean {
+    const inSession = sessionSet.remove(entry);
+    return allowlist.remove(entry) || inSession;
+  }
+
+  return { mode, check, checkScript, sessionApprovals: () => sessionSet.list(), revoke };
 }

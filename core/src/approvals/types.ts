@@ -21,8 +21,13 @@ export interface ApprovalRequest {
    * check's verdict and reason (`— smart check: …`), so every frontend shows it.
    */
   description: string;
-  /** Stable keys of the matched patterns; `session`/`always` approve these. */
+  /** Stable keys of the rules that matched, one per hit. */
   patternKeys: string[];
+  /**
+   * The entries `session` and `always` would store (format: allowlist-entry.ts), one per distinct
+   * hit: exactly what those answers approve. Frontends show them on the card.
+   */
+  allows: string[];
   /**
    * What the user may answer: all four, or only `once`/`deny` after the smart check judged the
    * command dangerous (an override for this one command; nothing is remembered).
