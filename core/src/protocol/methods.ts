@@ -146,7 +146,12 @@ export const SessionEventsSinceResult = z.object({
   seq: z.number().int().nonnegative(),
 });
 
-export const PromptSubmitParams = z.object({ session_id: z.string().min(1), text: z.string().min(1) });
+export const PromptSubmitParams = z.object({
+  session_id: z.string().min(1),
+  text: z.string().min(1),
+  /** Opaque id of the message the prompt answers; echoed in the queue, `turn.start` and `turn.end`. */
+  origin: z.string().min(1).max(200).optional(),
+});
 export const PromptSubmitResult = z.object({
   prompt_id: z.string(),
   /** `started` ran at once; `queued` waits for the running turn. */

@@ -110,6 +110,11 @@ export const QueuedPrompt = z.object({
   text: z.string(),
   by: z.string().optional(),
   /**
+   * Opaque id of the inbound message this prompt answers (a chat platform's message id, assigned
+   * when the message was accepted); echoed in `turn.start` and `turn.end`.
+   */
+  origin: z.string().optional(),
+  /**
    * Kept from a daemon that stopped or crashed before running it: it does not run by itself
    * (`/queue run` runs the held prompts, `/queue drop` discards the queue).
    */

@@ -40,11 +40,20 @@ export const SessionEventPayloads = {
   /** Session metadata changed (title, model, clients attached, state). */
   'session.info': z.object({ session: SessionInfo }),
   /** A turn began on this user prompt; every client shows the user message from it. */
-  'turn.start': z.object({ prompt_id: z.string(), text: z.string(), by: z.string().optional() }),
+  'turn.start': z.object({
+    prompt_id: z.string(),
+    text: z.string(),
+    by: z.string().optional(),
+    /** The prompt's `origin` (prompt.submit), when it has one. */
+    origin: z.string().optional(),
+  }),
   /** The turn ended. */
-  'turn.end': z.object({ prompt_id: z.string(), status: z.string() }),
-  /** The queue of prompts waiting for the running turn changed. */
-  'prompt.queued': z.object({ queued: z.array(QueuedPrompt) }),
+  'turn.end': z.object({ prompt_id: z.string(), status: z.string(), origin: z.string().optional() }),
+  /**
+   * The queue of prompts waiting for the running turn changed; `dropped` names the prompts taken
+   * out without running (`/queue drop`, or taken back by the platform that submitted them).
+   */
+  'prompt.queued': z.object({ queued: z.array(QueuedPrompt), dropped: z.array(z.string()).optional() }),
   /** A server request was answered (by a client, a timeout or an interrupt); clients drop it. */
   'request.resolved': z.object({
     request_id: z.string(),

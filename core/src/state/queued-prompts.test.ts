@@ -73,7 +73,7 @@ describe('SessionDB queued prompts', () => {
     expect(d.queuedPrompts(b.id)).toEqual([]);
   });
 
-  it('migrates a v2 database to v3 keeping its sessions and messages', () => {
+  it('migrates a v2 database to the current schema keeping its sessions and messages', () => {
     const d = db();
     const s = d.createSession({ source: 'cli', title: 'old' });
     d.appendMessage(s.id, { role: 'user', content: 'kept' });
@@ -89,7 +89,7 @@ describe('SessionDB queued prompts', () => {
     expect(again.queuedPrompts(s.id)).toHaveLength(1);
     const check = new Database(file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(3);
+    expect(SCHEMA_VERSION).toBe(4);
     check.close();
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The SessionDB schema (issue 2 "SessionDB", seed 000 §5.1): `sessions`, `messages`,
- * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3), and the FTS5
+ * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3; `origin` v4),
+ * `platform_deliveries` and `platform_replay_keys` (the chat platforms' delivery ledger and the
+ * webhook replay window, v4; platform-tables.ts), and the FTS5
  * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
  * triggers. `PRAGMA user_version` carries the schema version.
  *
@@ -11,7 +13,7 @@ import type Database from 'better-sqlite3';
 import { SessionDBError } from './errors.js';
 
 /** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
 export const CORE_DDL = `
@@ -55,9 +57,42 @@ CREATE TABLE IF NOT EXISTS queued_prompts (
   session_id TEXT NOT NULL REFERENCES sessions(id),
   text       TEXT NOT NULL,
   queued_by  TEXT,
-  queued_at  INTEGER NOT NULL
+  queued_at  INTEGER NOT NULL,
+  origin     TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_queued_prompts_session ON queued_prompts(session_id);
+
+CREATE TABLE IF NOT EXISTS platform_deliveries (
+  id               TEXT PRIMARY KEY,
+  platform         TEXT NOT NULL,
+  chat_id          TEXT NOT NULL,
+  send_opts        TEXT,
+  external_id      TEXT,
+  session_key      TEXT,
+  session_id       TEXT,
+  prompt_id        TEXT,
+  prompt_text      TEXT,
+  after_message_id INTEGER,
+  state            TEXT NOT NULL,
+  reply            TEXT,
+  chunks_sent      INTEGER NOT NULL DEFAULT 0,
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at  INTEGER,
+  last_error       TEXT,
+  outcome          TEXT,
+  created_at       INTEGER NOT NULL,
+  updated_at       INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_platform_deliveries_state ON platform_deliveries(platform, state, created_at);
+CREATE UNIQUE INDEX IF NOT EXISTS idx_platform_deliveries_external
+  ON platform_deliveries(platform, external_id) WHERE external_id IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS platform_replay_keys (
+  platform   TEXT NOT NULL,
+  key        TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  PRIMARY KEY (platform, key)
+);
 `;
 
 /** Name of the FTS5 table. */
@@ -122,6 +157,8 @@ export interface SchemaState {
   hasTriggers: boolean;
   /** `messages` has the `outcome` column (added in v3). */
   hasOutcome: boolean;
+  /** `queued_prompts.origin` and the platform tables exist (added in v4). */
+  hasPlatformTables: boolean;
 }
 
 /** Reads the schema state without taking a write lock. Throws what SQLite throws (e.g. a
@@ -141,13 +178,23 @@ export function inspectSchema(db: Database.Database): SchemaState {
     hasFts: names.has(FTS_TABLE),
     hasTriggers: FTS_TRIGGERS.every((t) => names.has(t)),
     hasOutcome: names.has('messages') && hasColumn(db, 'messages', 'outcome'),
+    hasPlatformTables:
+      names.has('platform_deliveries') &&
+      names.has('platform_replay_keys') &&
+      names.has('queued_prompts') &&
+      hasColumn(db, 'queued_prompts', 'origin'),
   };
 }
 
 /** True when nothing needs creating or migrating. */
 export function schemaIsCurrent(state: SchemaState): boolean {
   return (
-    state.version === SCHEMA_VERSION && state.hasCore && state.hasFts && state.hasTriggers && state.hasOutcome
+    state.version === SCHEMA_VERSION &&
+    state.hasCore &&
+    state.hasFts &&
+    state.hasTriggers &&
+    state.hasOutcome &&
+    state.hasPlatformTables
   );
 }
 
@@ -164,7 +211,13 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
   if (before.version > SCHEMA_VERSION) {
     throw newerSchemaError(file, before.version);
   }
-  // v2 → v3: CORE_DDL adds the `queued_prompts` table (nothing else changes)
+  // v3 → v4: `queued_prompts` gains `origin` (before CORE_DDL, whose index list is unchanged)
+  const hasQueue = db
+    .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'queued_prompts'`)
+    .get();
+  if (hasQueue && !hasColumn(db, 'queued_prompts', 'origin'))
+    db.exec('ALTER TABLE queued_prompts ADD COLUMN origin TEXT');
+  // v2 → v3: CORE_DDL adds the `queued_prompts` table; v3 → v4: the two platform tables (additive)
   db.exec(CORE_DDL);
   // v1 → v2: the sync triggers skip `streaming` rows (a partial reply rewritten every 250 ms is
   // indexed once, when it is final), so the old triggers are replaced.

@@ -13,6 +13,7 @@
  */
 import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } from './errors.js';
 import { buildFtsQuery, hasCjk } from './fts-query.js';
+import { PlatformTables } from './platform-tables.js';
 import { ftsSearch, likeSearch } from './search.js';
 import { newSessionId, sessionIdProblem } from './session-id.js';
 import {
@@ -55,6 +56,8 @@ const MESSAGE_COLUMNS =
 
 /** The session database of one home. Synchronous; one instance per process and file is enough. */
 export class SessionDB extends StateStore {
+  private platformTables: PlatformTables | undefined;
+
   /**
    * Opens (and, unless read-only, creates or migrates) a session database. The folder and a
    * new file (mode 0600) are created as needed.
@@ -440,20 +443,21 @@ export class SessionDB extends StateStore {
    */
   queuePrompt(
     sessionId: string,
-    p: { promptId: string; text: string; by?: string; queuedAt?: number },
+    p: { promptId: string; text: string; by?: string; origin?: string; queuedAt?: number },
   ): void {
     const promptId = optionalText(p.promptId, 'promptId', this.file);
     const text = optionalText(p.text, 'text', this.file);
     if (!promptId || !text)
       throw new SessionDBError(`${this.file}: a queued prompt needs promptId and text`, this.file, 'EINVAL');
     const by = optionalText(p.by, 'by', this.file);
+    const origin = optionalText(p.origin, 'origin', this.file);
     this.write('queuePrompt', this.transcriptBudgetMs, () => {
       if (!this.stmt('SELECT 1 FROM sessions WHERE id = ?').get(sessionId))
         throw new SessionNotFoundError(sessionId, this.file);
       try {
         this.stmt(
-          'INSERT INTO queued_prompts (prompt_id, session_id, text, queued_by, queued_at) VALUES (?, ?, ?, ?, ?)',
-        ).run(promptId, sessionId, text, by, p.queuedAt ?? Date.now());
+          'INSERT INTO queued_prompts (prompt_id, session_id, text, queued_by, queued_at, origin) VALUES (?, ?, ?, ?, ?, ?)',
+        ).run(promptId, sessionId, text, by, p.queuedAt ?? Date.now(), origin);
       } catch (err) {
         if (sqliteCode(err) !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw err;
         throw new SessionDBError(`${this.file}: prompt "${promptId}" is already queued`, this.file, 'EEXIST');
@@ -482,6 +486,15 @@ export class SessionDB extends StateStore {
     this.write('moveQueuedPrompts', this.bookkeepingBudgetMs, () =>
       this.stmt('UPDATE queued_prompts SET session_id = ? WHERE session_id = ?').run(toId, fromId),
     );
+  }
+
+  /** The chat platforms' delivery ledger and replay window (schema v4, platform-tables.ts). */
+  get platforms(): PlatformTables {
+    return (this.platformTables ??= new PlatformTables(this.file, {
+      read: (op, fn) => this.read(op, fn),
+      write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
+      stmt: (sql) => this.stmt(sql),
+    }));
   }
 
   // ── internals ───────────────────────────────────────────────────────────────────────────

@@ -37,6 +37,8 @@ export interface QueuedPromptRecord {
   /** Who submitted it (connection id or client name), or null. */
   queued_by: string | null;
   queued_at: number;
+  /** Id of the inbound message the prompt answers (a platform's), or null (schema v4). */
+  origin: string | null;
 }
 
 /** One row of `messages`. */

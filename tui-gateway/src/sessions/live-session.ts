@@ -349,12 +349,14 @@ export class LiveSession {
    * prompt that waits is stored until its turn starts (prompt-queue.ts). Held prompts do not
    * make a new one wait.
    * @param by who submitted it (connection id or client name).
+   * @param origin id of the inbound message it answers, echoed in the queue, `turn.start`, `turn.end`.
    */
-  submit(text: string, by?: string): MethodResult<'prompt.submit'> {
+  submit(text: string, by?: string, origin?: string): MethodResult<'prompt.submit'> {
     const prompt: QueuedPrompt = {
       prompt_id: `p-${randomBytes(5).toString('hex')}`,
       text,
       ...(by ? { by } : {}),
+      ...(origin ? { origin } : {}),
     };
     const wasBusy = this.busy || this.queue.hasRunnable;
     this.queue.add(prompt, wasBusy);
@@ -406,6 +408,7 @@ export class LiveSession {
         prompt_id: prompt.prompt_id,
         text: prompt.text,
         ...(prompt.by ? { by: prompt.by } : {}),
+        ...(prompt.origin ? { origin: prompt.origin } : {}),
       });
       try {
         this.opts.store.setSessionState(this.id, 'running'); // crash recovery relies on it
@@ -419,7 +422,11 @@ export class LiveSession {
     } finally {
       this.current = undefined;
       this.setState(status === 'interrupted' ? 'interrupted' : 'idle');
-      this.emit('turn.end', { prompt_id: prompt.prompt_id, status });
+      this.emit('turn.end', {
+        prompt_id: prompt.prompt_id,
+        status,
+        ...(prompt.origin ? { origin: prompt.origin } : {}),
+      });
     }
   }
 
@@ -482,8 +489,20 @@ export class LiveSession {
   /** `/queue drop`: discards every waiting prompt (held or not). @returns the prompts dropped. */
   dropQueued(): QueuedPrompt[] {
     const dropped = this.queue.dropAll();
-    if (dropped.length > 0) this.emit('prompt.queued', { queued: [] });
+    if (dropped.length > 0)
+      this.emit('prompt.queued', { queued: [], dropped: dropped.map((p) => p.prompt_id) });
     return dropped;
+  }
+
+  /**
+   * Takes the waiting prompts (held or not) that `pick` selects out of the queue, for their owner
+   * to submit again in its own order (a platform recovering after a restart). @returns them.
+   */
+  takeQueued(pick: (p: QueuedPrompt) => boolean): QueuedPrompt[] {
+    const taken = this.queue.take(pick);
+    if (taken.length > 0)
+      this.emit('prompt.queued', { queued: this.queue.list(), dropped: taken.map((p) => p.prompt_id) });
+    return taken;
   }
 
   /** The waiting prompts, in queue order (held ones included). */

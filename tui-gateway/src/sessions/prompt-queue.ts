@@ -15,7 +15,7 @@ import type { QueuedPromptRecord } from '@hermes/core/state/types';
 
 /** The part of SessionDB the queue writes to. */
 export interface PromptQueueStore {
-  queuePrompt(sessionId: string, p: { promptId: string; text: string; by?: string }): void;
+  queuePrompt(sessionId: string, p: { promptId: string; text: string; by?: string; origin?: string }): void;
   unqueuePrompt(promptId: string): boolean;
   queuedPrompts(sessionId: string): QueuedPromptRecord[];
 }
@@ -53,6 +53,7 @@ export class PromptQueue {
           prompt_id: r.prompt_id,
           text: r.text,
           ...(r.queued_by ? { by: r.queued_by } : {}),
+          ...(r.origin ? { origin: r.origin } : {}),
           held: true,
         },
         stored: true,
@@ -114,6 +115,14 @@ export class PromptQueue {
     return n;
   }
 
+  /** Removes the waiting prompts (held or not) that `pick` selects. @returns them, in queue order. */
+  take(pick: (p: QueuedPrompt) => boolean): QueuedPrompt[] {
+    const taken = this.items.filter((i) => pick(i.prompt));
+    this.items = this.items.filter((i) => !taken.includes(i));
+    for (const item of taken) this.unstore(item);
+    return taken.map((i) => i.prompt);
+  }
+
   /** Discards every waiting prompt (held or not). @returns the prompts dropped. */
   dropAll(): QueuedPrompt[] {
     const dropped = this.items;
@@ -128,6 +137,7 @@ export class PromptQueue {
         promptId: item.prompt.prompt_id,
         text: item.prompt.text,
         ...(item.prompt.by ? { by: item.prompt.by } : {}),
+        ...(item.prompt.origin ? { origin: item.prompt.origin } : {}),
       });
       item.stored = true;
     } catch (err) {

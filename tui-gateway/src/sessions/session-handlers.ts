@@ -148,7 +148,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
+    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
