@@ -11,3 +11,4 @@ export * from './wire-events.js';
 export * from './methods.js';
 export * from './limits.js';
 export * from './approval-arming.js';
+export * from './mcp.js';

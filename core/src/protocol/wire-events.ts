@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
+import { McpStatusPayload } from './mcp.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema, RequestKindSchema } from './server-requests.js';
 
@@ -73,6 +74,8 @@ export const SessionEventPayloads = {
   'cron.changed': CronChangedPayload,
   /** A profile's config or secrets changed, or its config.yaml broke. session_id is `*`. */
   'config.changed': ConfigChangedPayload,
+  /** One of a profile's MCP servers changed state (ready, backing off, failed …). session_id is `*`. */
+  'mcp.status': McpStatusPayload,
 } as const;
 
 /** Every event payload schema by type. */

@@ -11,7 +11,7 @@ import { HermesHome } from '@hermes/core/home/home';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { fileStamp } from '@hermes/core/util/file-stamp';
 import { SessionDB, SessionDBError } from '@hermes/core/state/session-db';
-import type { McpManager } from '@hermes/core/mcp/manager';
+import type { McpManager, McpServerStatus } from '@hermes/core/mcp/manager';
 import { builtinTools } from '@hermes/core/tools/registry';
 import type { ToolDefinition } from '@hermes/core/tools/types';
 import { RpcMethodError } from '../rpc/types.js';
@@ -47,12 +47,15 @@ export class ProfileRuntime {
    *   time the config is (re-)read, and so are reloads and broken edits.
    * @param onChange told after a `refresh()`/`reload()` that changed something (the registry
    *   tells clients and sessions).
+   * @param onMcpStatus told each time one of the profile's MCP servers changes state (the
+   *   registry sends `mcp.status` to every client).
    */
   constructor(
     root: string,
     readonly name: string,
     log?: (line: string) => void,
     private readonly onChange?: (profile: ProfileRuntime, change: ProfileChange) => void,
+    private readonly onMcpStatus?: (profile: ProfileRuntime, status: McpServerStatus) => void,
   ) {
     this.home = new HermesHome(root, name);
     this.identity = folderIdentity(this.home.dir);
@@ -149,7 +152,12 @@ export class ProfileRuntime {
    */
   mcp(log?: (line: string) => void): Promise<McpManager> {
     this.mcpManager ??= import('@hermes/core/mcp/manager').then(async ({ McpManager }) => {
-      const m = new McpManager({ home: this.home, secrets: this.secrets, ...(log ? { log } : {}) });
+      const m = new McpManager({
+        home: this.home,
+        secrets: this.secrets,
+        ...(log ? { log } : {}),
+        onStatus: (status) => this.onMcpStatus?.(this, status),
+      });
       this.readyMcp = m; // its tools() lists each server as soon as that one is ready
       await m.start(this.config.mcp_servers);
       return m;

@@ -7,6 +7,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
 import { onConfigWrite } from '@hermes/core/config/config-file';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
+import { mcpStatusEvent } from '@hermes/core/mcp/status-event';
 import { createModelClient } from '@hermes/core/model/client';
 import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
 import { RpcErrorCode } from '@hermes/core/protocol';
@@ -43,7 +44,7 @@ export interface SessionRegistryOptions {
   /** A turn silent this long during a drain is interrupted, ms (default `DRAIN_STALL_MS`, drain.ts). */
   drainStallMs?: number;
   log?: (line: string) => void;
-  /** Sends an event to every client (`DaemonContext.broadcast`): `config.changed`. */
+  /** Sends an event to every client (`DaemonContext.broadcast`): `config.changed`, `mcp.status`. */
   broadcast?: (event: WireEvent) => void;
   /** Interval of the config-file check, ms (default `CONFIG_POLL_MS`; 0: only on use). */
   configPollMs?: number;
@@ -135,6 +136,10 @@ export class SessionRegistry {
         name,
         (line) => this.opts.log?.(line),
         (rt, change) => this.configChanged(rt, change),
+        (rt, status) => {
+          const event = mcpStatusEvent(rt.name, status); // restarts and failures reach every client
+          if (event) this.opts.broadcast?.(event);
+        },
       );
       if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
         throw new RpcMethodError(
