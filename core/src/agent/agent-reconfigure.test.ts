@@ -96,16 +96,23 @@ describe('Agent.reconfigure', () => {
     expect(asked).toHaveLength(1);
     expect(existsSync(join(root, 'a'))).toBe(false);
 
-    // a changed config (another model): the `session` approval of recursive deletes is kept
+    // a changed config (another model): the `session` approval of that delete is kept
     const next = configFor('m2');
     agent.reconfigure({
       config: next,
       secrets: { K: 'k' },
       model: createModelClient({ config: next, secrets: { K: 'k' } }),
     });
+    expect(agent.approvals.list()).toEqual(asked[0]!.allows);
+    mkdirSync(join(root, 'a'));
+    model.push({ toolCalls: [rm('a')] }, { text: 'done' });
+    await agent.runTurn('remove a again');
+    expect(asked).toHaveLength(1);
+    expect(existsSync(join(root, 'a'))).toBe(false);
+    // it approved that delete only: another folder is asked about
     model.push({ toolCalls: [rm('b')] }, { text: 'done' });
     await agent.runTurn('remove b');
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
     expect(existsSync(join(root, 'b'))).toBe(false);
 
     // approvals.mode: off from the new config lets every match run without asking
@@ -118,7 +125,7 @@ describe('Agent.reconfigure', () => {
     });
     model.push({ toolCalls: [rm('c')] }, { text: 'done' });
     await fresh.runTurn('remove c');
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
     expect(existsSync(join(root, 'c'))).toBe(false);
     db.close();
   });

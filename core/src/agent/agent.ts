@@ -141,6 +141,12 @@ export class Agent {
     return true;
   }
 
+  /** This session's `session` approvals (`/permissions`): the entries, and forgetting one. */
+  readonly approvals = {
+    list: (): string[] => this.guard.sessionApprovals(),
+    revoke: (entry: string): boolean => this.guard.revoke(entry),
+  };
+
   /** Context compressions done by this agent so far. */
   get compressions(): number {
     return this.compressor.compressions;
@@ -491,12 +497,13 @@ export class Agent {
   }
 
   /** `checkWithGuard` (guard-check.ts) with this agent's guard, outcomes and events. */
-  private checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject) {
+  private checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject, cwd?: string) {
     return checkWithGuard(
       { guard: this.guard, outcomes: this.outcomes, emit: (e) => this.emit(e) },
       toolId,
       signal,
       what,
+      cwd,
     );
   }
 
@@ -515,7 +522,7 @@ export class Agent {
         sessionId: this.sessionId,
         cwd: this.opts.cwd,
         signal,
-        checkCommand: (command) => this.checkWithGuard(toolId, signal, command),
+        checkCommand: (command, cwd) => this.checkWithGuard(toolId, signal, command, cwd),
         checkScript: (script) => this.checkWithGuard(toolId, signal, script),
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,

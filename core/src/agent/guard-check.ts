@@ -14,7 +14,7 @@ import type { ToolOutcomes } from './tool-outcomes.js';
 /**
  * The approval guard of an agent with options `opts`: its config's approvals (or the
  * `approvalMode` override), its approval callback, the smart check through its model.
- * @param sessionApprovals pattern keys approved with `session` so far (kept across rebuilds).
+ * @param sessionApprovals the entries approved with `session` so far (kept across rebuilds).
  * @param addUsage told the smart check's token usage.
  */
 export function sessionGuard(
@@ -27,6 +27,7 @@ export function sessionGuard(
     home: opts.home,
     sessionId: opts.sessionId,
     sessionApprovals,
+    cwd: opts.cwd,
     ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
     ...(opts.onApproval ? { callback: opts.onApproval } : {}),
     smart: smartCheckFor(opts.config, opts.model, opts.modelId, addUsage),
@@ -47,6 +48,7 @@ export interface GuardCheckDeps {
 /**
  * Checks `what` for tool call `toolId` with the guard (see the file comment).
  * @param signal the turn's signal: aborting it while the user is asked denies.
+ * @param cwd the folder a command runs in (default: the guard's, the session's folder).
  * @returns the guard's verdict; never rejects (the guard fails closed).
  */
 export function checkWithGuard(
@@ -54,6 +56,7 @@ export function checkWithGuard(
   toolId: string,
   signal: AbortSignal,
   what: GuardSubject,
+  cwd?: string,
 ): Promise<ApprovalVerdict> {
   deps.emit({ type: 'status.update', payload: { state: 'waiting_approval' } });
   const onSmart = (a: SmartAssessment): void => {
@@ -71,7 +74,7 @@ export function checkWithGuard(
   };
   const verdict =
     typeof what === 'string'
-      ? deps.guard.check(what, signal, onSmart)
+      ? deps.guard.check(what, signal, onSmart, cwd)
       : deps.guard.checkScript(what, signal, onSmart);
   return verdict
     .then((v) => {

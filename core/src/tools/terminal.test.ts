@@ -189,7 +189,8 @@ describe('terminal', () => {
       const base = makeToolContext(root);
       const config = { ...base.config, command_allowlist: opts.allowlist ?? [] };
       const guard = createApprovalGuard({ config, home: base.home, sessionId: 's', mode: opts.mode });
-      return { ctx: { ...base, config, checkCommand: (cmd) => guard.check(cmd, base.signal) }, victim };
+      const checkCommand = (cmd: string, cwd?: string) => guard.check(cmd, base.signal, undefined, cwd);
+      return { ctx: { ...base, config, checkCommand }, victim };
     }
 
     it('denies rm -rf headless: the folder survives and the model is told not to retry', async () => {
@@ -207,10 +208,43 @@ describe('terminal', () => {
       expect(existsSync(victim)).toBe(false);
     });
 
-    it('runs rm -rf when its pattern is allowlisted', async () => {
-      const { ctx: c, victim } = withGuard({ allowlist: ['recursive-delete', 'delete-absolute-path'] });
+    it('runs rm -rf when entries for it are allowlisted, not for bare pattern keys', async () => {
+      const keys = withGuard({ allowlist: ['recursive-delete', 'delete-absolute-path'] });
+      expect((await run({ command: `rm -rf ${keys.victim}` }, keys.ctx)).ok).toBe(false);
+      // the entries the card offers for this command, in the folder the terminal runs it in
+      let allows: string[] = [];
+      const probe = createApprovalGuard({
+        config: keys.ctx.config,
+        home: keys.ctx.home,
+        sessionId: 's',
+        callback: async (req) => {
+          allows = req.allows;
+          return 'deny';
+        },
+      });
+      await probe.check(`rm -rf ${keys.victim}`, undefined, undefined, keys.ctx.cwd);
+      const { ctx: c, victim } = withGuard({ allowlist: allows });
       const r = await run({ command: `rm -rf ${victim}` }, c);
       expect(r.ok).toBe(true);
+      expect(existsSync(victim)).toBe(false);
+    });
+
+    it('checks a command in the folder it runs in (workdir): an entry for one folder does not cover another', async () => {
+      let allows: string[] = [];
+      const probe = createApprovalGuard({
+        config: ctx.config,
+        home: ctx.home,
+        sessionId: 's',
+        callback: async (req) => {
+          allows = req.allows;
+          return 'deny';
+        },
+      });
+      await probe.check('rm -rf victim', undefined, undefined, root);
+      const { ctx: c, victim } = withGuard({ allowlist: allows });
+      expect(c.cwd).not.toBe(root);
+      expect((await run({ command: 'rm -rf victim' }, c)).ok).toBe(false);
+      expect((await run({ command: 'rm -rf victim', workdir: root }, c)).ok).toBe(true);
       expect(existsSync(victim)).toBe(false);
     });
   });

@@ -212,7 +212,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
     return toolError('terminal', (err as Error).message);
   }
 
-  const verdict = await ctx.checkCommand(command);
+  const verdict = await ctx.checkCommand(command, cwd);
   if (!verdict.allowed) return blockedResult(verdict);
   await ctx.beforeFileChange?.(cwd, { command });
 

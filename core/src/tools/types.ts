@@ -29,12 +29,16 @@ export interface ToolContext {
   cwd: string;
   /** Fires on interrupt; handlers must stop (and kill child processes) promptly. */
   signal: AbortSignal;
-  /** Checks a shell command against the dangerous-command guard, asking the user if needed. */
-  checkCommand(command: string): Promise<ApprovalVerdict>;
+  /**
+   * Checks a shell command against the dangerous-command guard, asking the user if needed.
+   * @param cwd the folder the command will run in (its relative paths resolve there); default
+   *   `cwd` above.
+   */
+  checkCommand(command: string, cwd?: string): Promise<ApprovalVerdict>;
   /**
    * Checks an `execute_code` script with the same guard (approvals/guard.ts `checkScript`): every
-   * script needs approval unless `approvals.mode` is off or `execute-code` is allowlisted or
-   * approved for the session; headless and cron contexts deny.
+   * script needs approval unless `approvals.mode` is off or an entry for that exact script is
+   * allowlisted or approved for the session; headless and cron contexts deny.
    */
   checkScript(script: { code: string; language: string }): Promise<ApprovalVerdict>;
   /** Asks the user a question; undefined when no frontend can answer (headless). */

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { scriptEntry } from '../../approvals/allowlist.js';
 import { createApprovalGuard, EXECUTE_CODE_KEY, SCRIPT_SHOWN_CHARS } from '../../approvals/guard.js';
 import type { ApprovalChoice, ApprovalRequest } from '../../approvals/types.js';
 import { defaultConfig } from '../../config/schema.js';
@@ -17,10 +18,18 @@ import type { ToolContext } from '../types.js';
 import { executeCodeTool } from './execute-code.js';
 
 /** A context whose `checkScript` is a real guard; `answers` are given in order (none: headless). */
-function setup(opts: { answers?: ApprovalChoice[]; mode?: 'off'; allowlist?: string[] } = {}) {
+function setup(
+  opts: {
+    answers?: ApprovalChoice[];
+    mode?: 'off';
+    allowlist?: string[] | ((victim: string) => string[]);
+  } = {},
+) {
   const root = mkdtempSync(join(tmpdir(), 'exec-appr-'));
   const base = makeToolContext(root);
-  const config = { ...defaultConfig(), command_allowlist: opts.allowlist ?? [] };
+  const victim = join(root, 'victim');
+  const list = typeof opts.allowlist === 'function' ? opts.allowlist(victim) : opts.allowlist;
+  const config = { ...defaultConfig(), command_allowlist: list ?? [] };
   const asked: ApprovalRequest[] = [];
   const answers = [...(opts.answers ?? [])];
   const guard = createApprovalGuard({
@@ -44,7 +53,6 @@ function setup(opts: { answers?: ApprovalChoice[]; mode?: 'off'; allowlist?: str
     checkCommand: (c) => guard.check(c, base.signal),
     checkScript: (s) => guard.checkScript(s, base.signal),
   };
-  const victim = join(root, 'victim');
   mkdirSync(join(victim, 'deep'), { recursive: true });
   writeFileSync(join(victim, 'deep', 'f.txt'), 'keep me');
   return { root, ctx, asked, victim };
@@ -103,11 +111,13 @@ describe('execute_code approval', () => {
     expect(asked).toHaveLength(2); // `once` is not remembered
   });
 
-  it('session approval covers the next scripts of the session', async () => {
-    const { ctx, asked } = setup({ answers: ['session'] });
+  it('session approval covers the same script again, not another one', async () => {
+    const { ctx, asked } = setup({ answers: ['session', 'deny'] });
     expect((await run(ctx, `console.log(1)`)).content).toBe('1\n');
-    expect((await run(ctx, `print(2)`, 'python')).ok).toBe(true);
+    expect((await run(ctx, `console.log(1)`)).content).toBe('1\n');
     expect(asked).toHaveLength(1);
+    expect((await run(ctx, `console.log(2)`)).ok).toBe(false);
+    expect(asked).toHaveLength(2);
   });
 
   it('shows only the head of a long script, saying how much is not shown', async () => {
@@ -120,13 +130,27 @@ describe('execute_code approval', () => {
     expect(shown).toMatch(/… \([\d,]+ more chars, \d+ more lines not shown\)$/);
   });
 
-  it('runs unasked with approvals.mode off (--yolo) or when execute-code is allowlisted', async () => {
-    for (const opts of [{ mode: 'off' as const }, { allowlist: [EXECUTE_CODE_KEY], answers: [] }]) {
+  it('runs unasked with approvals.mode off (--yolo) or when an entry for that script is allowlisted', async () => {
+    // the entry a `deny` was offered for that script (its request's `allows`)
+    const entryFor = (victim: string) => [
+      scriptEntry(EXECUTE_CODE_KEY, 'javascript', deleteVictim(victim)).text,
+    ];
+    const probe = setup({ answers: ['deny'] });
+    await run(probe.ctx, deleteVictim(probe.victim));
+    expect(probe.asked[0]!.allows).toEqual(entryFor(probe.victim));
+    for (const opts of [{ mode: 'off' as const }, { allowlist: entryFor, answers: [] }]) {
       const { ctx, asked, victim } = setup(opts);
       expect((await run(ctx, deleteVictim(victim))).ok).toBe(true);
       expect(existsSync(victim)).toBe(false);
       expect(asked).toHaveLength(0);
     }
+  });
+
+  it('the old pseudo-pattern key execute-code in command_allowlist no longer approves every script', async () => {
+    const { ctx, asked, victim } = setup({ allowlist: [EXECUTE_CODE_KEY], answers: ['deny'] });
+    expect((await run(ctx, deleteVictim(victim))).ok).toBe(false);
+    expect(existsSync(victim)).toBe(true);
+    expect(asked).toHaveLength(1);
   });
 });
 
