@@ -58,7 +58,10 @@ afterEach(() => {
  * Starts a daemon in a fresh `<user>/.hermes` (approvals `mode`) with `HOME=<user>`, and attaches
  * a client that answers each approval request with `answer(command)`.
  */
-async function machine(answer: (command: string) => 'once' | 'deny', mode = 'manual'): Promise<Machine> {
+async function machine(
+  answer: (command: string) => 'once' | 'always' | 'deny',
+  mode = 'manual',
+): Promise<Machine> {
   const user = mkdtempSync(join(tmpdir(), 'hermes-selfguard-'));
   const root = join(user, '.hermes');
   const work = join(user, 'work');
@@ -270,6 +273,23 @@ describe('the agent cannot switch off its own approvals', () => {
     expect(existsSync(first)).toBe(false); // mode off: ran unasked
     expect(m.asked).toEqual([`rm -rf ${second}`]);
     expect(existsSync(second)).toBe(true);
+    expect(loosenings(m)).toEqual([]);
+  });
+
+  it("the user's own `always` answer adds to command_allowlist without a warning", async () => {
+    const m = await machine(() => 'always');
+    const dir = victim(m, 'always');
+    await turn(m, [terminal(`rm -rf ${dir}`)]);
+    expect(existsSync(dir)).toBe(false);
+    const allowlist = async () => (await m.client.c.call('config.get', { key: 'command_allowlist' })).value;
+    await waitFor(
+      () =>
+        m.client.events.some(
+          (e) => e.type === 'config.changed' && (e.payload.files as string[]).includes('config.yaml'),
+        ),
+      'the daemon to see its own write',
+    );
+    expect(await allowlist()).not.toEqual([]);
     expect(loosenings(m)).toEqual([]);
   });
 });
