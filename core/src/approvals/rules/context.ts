@@ -212,8 +212,11 @@ export function lineAssignments(source: string): Map<string, string[]> {
   return out;
 }
 
-/** The regex of one glob segment with bash's rules (`*`, `?`, `[…]`, `[!…]`, escapes, leading dot). */
-export function segmentRegex(segment: string): RegExp {
+/**
+ * The regex of one glob segment with bash's rules (`*`, `?`, `[…]`, `[!…]`, escapes; a leading
+ * dot must be matched explicitly unless `anyDot`, as for `find -name` and unit names).
+ */
+export function segmentRegex(segment: string, anyDot = false): RegExp {
   let src = '';
   for (let i = 0; i < segment.length; i++) {
     const c = segment[i]!;
@@ -231,7 +234,7 @@ export function segmentRegex(segment: string): RegExp {
       }
     } else src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
-  const dotRule = segment.startsWith('.') ? '' : '(?!\\.)';
+  const dotRule = anyDot || segment.startsWith('.') ? '' : '(?!\\.)';
   try {
     return new RegExp(`^${dotRule}${src}$`, 's');
   } catch {

@@ -22,7 +22,10 @@
  * `gateway stop|restart|uninstall|kill` belong to `hermes-daemon-kill`. `--help`, `--version`,
  * `chat`, `tui` and unknown commands are not flagged.
  *
- * Also flagged: the daemon's RPC reached directly — `curl`, `wget`, `websocat`, `wscat`, `nc`,
+ * Also flagged: a program whose name is not known before it runs (`$(command -v hermes) config
+ * set …`) given a changing hermes verb; a script (self-scripts.ts: file, `-c`/`-e` code,
+ * here-document) that spells out a changing hermes invocation (`['hermes', 'config', 'set', …]`,
+ * also `gateway stop`); and the daemon's RPC reached directly — `curl`, `wget`, `websocat`, `wscat`, `nc`,
  * `socat`, `httpie` … naming a loopback address with the daemon's port (`ctx.daemonPort`).
  *
  * Targets: the invocation as the allowlist should remember it (`hermes -p work config set
@@ -34,6 +37,7 @@ import { basename, delimiter, join } from 'node:path';
 import { literalWord, type ShellWord } from '../shell/words.js';
 import { programName, type SimpleCommand } from '../shell/analyze.js';
 import { readHead, realPath } from './self-places.js';
+import { scripts } from './self-scripts.js';
 import type { CommandRule, RuleContext } from './types.js';
 
 /** A `hermes` invocation: its arguments (a wrapper's fixed ones first). */
@@ -217,6 +221,8 @@ export function hermesInvocation(cmd: SimpleCommand, ctx: RuleContext): HermesIn
   }
   // a symlink to hermes, or a wrapper script running it (`hermes profile alias`)
   if (first.substitution) return null;
+  // `h=hermes; $h config set …`
+  if (!first.literal && ctx.paths(first).some((p) => basename(p) === 'hermes')) return { args: rest };
   const files = first.value.includes('/') ? ctx.paths(first).slice(0, 2) : findExecutable(first.value, ctx);
   for (const file of files) {
     if (!isFile(file)) continue;
@@ -282,6 +288,23 @@ export function cliTargets(parsed: HermesArgs): string[] | null {
   return [invocationTarget(parsed, withOperand ? 3 : 2)];
 }
 
+/** The changing hermes invocations a script's text spells out (`subprocess.run(['hermes', 'config', 'set' …`). */
+export function scriptInvocations(text: string): string[] {
+  const sep = String.raw`["'\s,]+`;
+  const re = new RegExp(
+    String.raw`\bhermes(?:${sep}(?:-p|--profile)(?:${sep}|=)[\w-]+)?${sep}(config|profile|pairing|cron|sessions|skills|checkpoints|gateway)${sep}([a-z-]+)(?:${sep}([\w.-]+))?`,
+    'g',
+  );
+  const out: string[] = [];
+  for (const m of text.matchAll(re)) {
+    const parsed = parseHermesArgs([m[1]!, m[2]!, ...(m[3] ? [m[3]] : [])].map(literalWord));
+    const stops = m[1] === 'gateway' && GATEWAY_STOP_VERBS.has(m[2]!);
+    const t = stops ? [invocationTarget(parsed, 2)] : cliTargets(parsed);
+    if (t) out.push(...t.filter((x) => !out.includes(x)));
+  }
+  return out;
+}
+
 /** Programs that open a connection to a host and port given in their arguments. */
 const NET_CLIENTS = new Set([
   'curl',
@@ -324,6 +347,17 @@ export const HERMES_CLI_RULE: CommandRule = {
     const rpc = daemonRpcTarget(cmd, ctx);
     if (rpc) return [rpc];
     const inv = hermesInvocation(cmd, ctx);
-    return inv ? cliTargets(parseHermesArgs(inv.args)) : null;
+    if (inv) return cliTargets(parseHermesArgs(inv.args));
+    // `$(command -v hermes) config set …`, `$BIN profile delete x`: an unknown program given
+    // a changing hermes verb is taken for hermes
+    const first = cmd.argv[0];
+    if (first && !first.literal && !first.value.startsWith('~')) {
+      const targets = cliTargets(parseHermesArgs(cmd.argv.slice(1)));
+      if (targets) return targets;
+    }
+    const found = scripts(cmd, ctx).flatMap(([label, text]) =>
+      scriptInvocations(text).map((t) => `${t} (in ${label})`),
+    );
+    return found.length > 0 ? found : null;
   },
 };

@@ -22,23 +22,23 @@
  * Read-only lookups alone (`pgrep -f hermes`, `ps aux | grep hermes`, `systemctl status …`) are
  * not flagged. Targets: the pid, pattern, unit or CLI verb acted on.
  */
-import { readFileSync } from 'node:fs';
 import type { DetectContext } from '../detection-types.js';
 import { analyzeShell, programName, type ShellWord, type SimpleCommand } from '../shell/analyze.js';
-import { ruleContext, segmentRegex } from './context.js';
+import { ruleContext } from './context.js';
 import { GATEWAY_STOP_VERBS, hermesInvocation, invocationTarget, parseHermesArgs } from './self-cli.js';
 import { homeTargets, isInside } from './self-home.js';
+import {
+  namesPort,
+  namesUnit,
+  patternFinds,
+  pgrepSelectsDaemon,
+  pipelineYieldsDaemon,
+  processTexts,
+  protectedPids,
+  someYieldDaemon,
+} from './self-lookup.js';
 import { hermesPlaces } from './self-places.js';
 import type { CommandRule, RuleContext } from './types.js';
-
-/** Names the daemon's process has or is known by. */
-export const DAEMON_NAMES = ['hermes', 'tui-gateway', 'hermes-gateway', 'node'];
-/** The command line the daemon is started with (bin/src/commands/gateway.ts `runCommand`). */
-const DAEMON_COMMAND_LINES = [
-  '/usr/bin/node /usr/lib/node_modules/hermes-ts/bin/hermes gateway run --detached',
-];
-/** The systemd unit (tui-gateway/src/lifecycle/systemd.ts `UNIT_NAME`). */
-export const DAEMON_UNIT = 'hermes-gateway.service';
 
 const SYSTEMCTL_STOPS = new Set([
   'stop',
@@ -80,33 +80,6 @@ const SYSTEMCTL_VALUED = new Set([
   '--drop-in',
   '--when',
 ]);
-const PGREP_VALUED = new Set([
-  '-d',
-  '--delimiter',
-  '-F',
-  '--pidfile',
-  '-G',
-  '--group',
-  '-g',
-  '--pgroup',
-  '-P',
-  '--parent',
-  '-s',
-  '--session',
-  '-t',
-  '--terminal',
-  '-u',
-  '--euid',
-  '-U',
-  '--uid',
-  '--ns',
-  '--nslist',
-  '--signal',
-  '-q',
-  '--queue',
-  '-c',
-  '--cgroup',
-]);
 const KILLALL_VALUED = new Set([
   '-s',
   '--signal',
@@ -121,111 +94,6 @@ const KILLALL_VALUED = new Set([
   '-Z',
   '--context',
 ]);
-
-/** The `/proc` command lines and names of the daemon and of this process. */
-function processTexts(ctx: RuleContext): { names: string[]; lines: string[] } {
-  const names = [...DAEMON_NAMES];
-  const lines = [...DAEMON_COMMAND_LINES];
-  for (const pid of new Set([ctx.daemonPid, process.pid])) {
-    if (pid === undefined) continue;
-    try {
-      lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' '));
-      names.push(readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
-    } catch {
-      /* not Linux, or gone */
-    }
-  }
-  return { names, lines };
-}
-
-/** True when a pgrep/pkill pattern (extended regex) finds one of `texts`. */
-function patternFinds(pattern: string, texts: string[], exact: boolean): boolean {
-  let re: RegExp;
-  try {
-    re = new RegExp(exact ? `^(?:${pattern})$` : pattern, 'i');
-  } catch {
-    return texts.some((t) => t.toLowerCase().includes(pattern.toLowerCase()));
-  }
-  return texts.some((t) => re.test(t));
-}
-
-/** The pattern and options of a `pgrep`/`pkill` command. */
-function pgrepArgs(cmd: SimpleCommand): { pattern?: ShellWord; opts: Map<string, ShellWord | true> } {
-  const opts = new Map<string, ShellWord | true>();
-  const args = cmd.argv.slice(1);
-  let pattern: ShellWord | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    const v = w.value;
-    if (PGREP_VALUED.has(v)) {
-      if (args[i + 1]) opts.set(v, args[i + 1]!);
-      i++;
-    } else if (/^--\w[\w-]*=/.test(v))
-      opts.set(v.slice(0, v.indexOf('=')), { ...w, value: v.slice(v.indexOf('=') + 1) });
-    else if (/^-[A-Za-z]+$/.test(v) && !/^-[A-Z]{2,}$|^-SIG/.test(v))
-      for (const f of v.slice(1)) opts.set(`-${f}`, true);
-    else if (v.startsWith('-') && pattern === undefined && !/^-\d+$|^-[A-Z]{2,}$|^-SIG/.test(v))
-      opts.set(v, true);
-    else if (!v.startsWith('-')) pattern ??= w;
-  }
-  return { pattern, opts };
-}
-
-/** True when a pgrep/pkill command selects the daemon (see the file comment). */
-function pgrepSelectsDaemon(cmd: SimpleCommand, ctx: RuleContext): string | undefined {
-  const { pattern, opts } = pgrepArgs(cmd);
-  const texts = processTexts(ctx);
-  if (pattern) {
-    // names and command lines alike, with or without -f: the daemon's name is often `node`
-    const found = patternFinds(
-      pattern.value,
-      [...texts.names, ...texts.lines],
-      opts.has('-x') || opts.has('--exact'),
-    );
-    if (opts.has('-v') || opts.has('--inverse') ? !found : found) return pattern.value;
-    return undefined;
-  }
-  const pidfile = opts.get('-F') ?? opts.get('--pidfile');
-  if (pidfile && pidfile !== true) return pidfile.value;
-  for (const o of ['-u', '--euid', '-U', '--uid', '-G', '--group', '-g', '--pgroup', '-s', '--session']) {
-    const v = opts.get(o);
-    if (v && v !== true) return `${o} ${v.value}`;
-  }
-  return undefined;
-}
-
-/** True when `c` finds the daemon's pid (see the file comment). */
-function looksUpDaemon(c: SimpleCommand, ctx: RuleContext): boolean {
-  const name = programName(c);
-  const values = c.argv.slice(1).map((w) => w.value);
-  if (name === 'pgrep') return pgrepSelectsDaemon(c, ctx) !== undefined;
-  if (name === 'pidof') return values.some((v) => processTexts(ctx).names.includes(v));
-  if (c.argv.some((w) => /\bPPID\b|\bppid\b/.test(w.value))) return true;
-  if (['grep', 'egrep', 'fgrep', 'rg', 'awk', 'gawk', 'sed', 'ps', 'systemctl', 'jq'].includes(name)) {
-    if (values.some((v) => /hermes|tui-gateway|\bnode\b/i.test(v))) return true;
-  }
-  const port = ctx.daemonPort;
-  if (port !== undefined && ['lsof', 'fuser', 'ss', 'netstat'].includes(name)) {
-    if (values.some((v) => new RegExp(`(?:^|[:=])${port}(?:/tcp)?$`).test(v))) return true;
-  }
-  const places = hermesPlaces(ctx);
-  return places !== null && homeTargets(c, ctx, places).length > 0;
-}
-
-/** Commands feeding `cmd`'s input, through every earlier pipeline stage. */
-function producers(cmd: SimpleCommand): SimpleCommand[] {
-  const out: SimpleCommand[] = [];
-  const walk = (list: SimpleCommand[]): void => {
-    for (const p of list) {
-      if (out.includes(p)) continue;
-      out.push(p);
-      walk(p.pipedFrom);
-    }
-  };
-  walk(cmd.pipedFrom);
-  if (cmd.parent && cmd.via.at(-1) === 'xargs') walk(cmd.parent.pipedFrom);
-  return out;
-}
 
 /** What a `kill` command kills of Hermes, or null. */
 function killTargets(cmd: SimpleCommand, ctx: RuleContext): string[] | null {
@@ -253,24 +121,21 @@ function killTargets(cmd: SimpleCommand, ctx: RuleContext): string[] | null {
     break;
   }
   const pids = args.slice(i);
-  const protectedPids = new Set([ctx.daemonPid, process.pid].filter((p): p is number => p !== undefined));
-  const everyCommand = ctx.analysis.commands.filter((c) => c !== cmd);
+  const guarded = protectedPids(ctx);
+  const others = ctx.analysis.commands.filter((c) => c !== cmd && !isInside(c, cmd));
+  const inside = ctx.analysis.commands.filter((c) => isInside(c, cmd));
   const out = new Set<string>();
   for (const w of pids) {
     const n = /^-?(\d+)$/.exec(w.value);
     if (w.literal && n) {
-      if (protectedPids.has(Number(n[1]))) out.add(`pid ${n[1]} (Hermes daemon)`);
-      continue;
-    }
-    if (/\$\{?PPID\b/.test(w.value)) out.add('$PPID');
-    else if (w.substitution) {
-      if (everyCommand.some((c) => isInside(c, cmd) && looksUpDaemon(c, ctx)))
-        out.add(`Hermes daemon (${w.value})`);
-    } else if (!w.literal && everyCommand.some((c) => looksUpDaemon(c, ctx)))
+      if (guarded.has(Number(n[1]))) out.add(`pid ${n[1]} (Hermes daemon)`);
+    } else if (/\$\{?PPID\b/.test(w.value)) out.add('$PPID');
+    else if (w.substitution && someYieldDaemon(inside, ctx)) out.add(`Hermes daemon (${w.value})`);
+    else if (!w.literal && !w.substitution && someYieldDaemon(others, ctx))
       out.add(`Hermes daemon (${w.value})`);
   }
-  if (cmd.argsFromInput || pids.length === 0) {
-    if (producers(cmd).some((c) => looksUpDaemon(c, ctx))) out.add('Hermes daemon (pids from input)');
+  if ((cmd.argsFromInput || pids.length === 0) && pipelineYieldsDaemon(cmd, ctx, false)) {
+    out.add('Hermes daemon (pids from input)');
   }
   return out.size > 0 ? [...out] : null;
 }
@@ -283,14 +148,6 @@ function verbAndOperands(args: ShellWord[], valued: Set<string>): [string | unde
     else if (!v.startsWith('-')) return [v, args.slice(i + 1).filter((w) => !w.value.startsWith('-'))];
   }
   return [undefined, []];
-}
-
-/** True when a unit word names the daemon's unit (`hermes-gateway`, `hermes*`, `*gateway.service`). */
-function namesUnit(value: string): boolean {
-  if (/hermes/i.test(value)) return true;
-  if (!/[*?[]/.test(value)) return false;
-  const re = segmentRegex(value);
-  return re.test(DAEMON_UNIT) || re.test(DAEMON_UNIT.replace(/\.service$/, ''));
 }
 
 /** What `cmd` stops of Hermes (see the file comment), or null. */
@@ -352,9 +209,10 @@ export function daemonKillTargets(cmd: SimpleCommand, ctx: RuleContext): string[
     }
     case 'fuser': {
       if (!args.some((w) => /^-[A-Za-z]*k/.test(w.value))) return null;
-      const named = args.some(
-        (w) => w.value !== '-k' && looksUpDaemon({ ...cmd, argv: [cmd.argv[0]!, w] }, ctx),
-      );
+      const places = hermesPlaces(ctx);
+      const named =
+        args.some((w) => namesPort(w.value, ctx)) ||
+        (places !== null && homeTargets(cmd, ctx, places).length > 0);
       return named ? ['Hermes daemon (fuser -k)'] : null;
     }
     default: {

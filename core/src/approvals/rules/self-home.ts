@@ -14,65 +14,44 @@
  * - a word with a variable the context does not know or a command substitution, whose known
  *   tail names a Hermes place (`$X/.env`, `"$(hermes config path)"/../auth.json`,
  *   `${HERMES_HOME%/}`): the shell might well reach the root, so it asks;
+ * - a word computed by a command substitution that runs `hermes` (`cat "$(hermes config
+ *   path)"`);
  * - a recursive command over a folder above the root (`grep -r KEY ~`, `tar czf x ~`,
- *   `cp -a ~ /tmp/x`, `rsync -a ~/ host:`, `chmod -R … ~`, `find ~ … -exec`): it reads or
- *   changes the root with everything else;
+ *   `cp -a ~ /tmp/x`, `rsync -a ~/ host:`, `chmod -R … ~`; `find ~` with `-exec`/`-delete`, with
+ *   its output piped on, or looking for `.env`/`config.yaml`/`auth.json`…): it reads or changes
+ *   the root with everything else;
  * - an interpreter (`node`, `python3`, `bash`, `perl`, `source` …) whose script — the file
  *   (read when it exists and is < 256 KiB), `-c`/`-e` code, or a here-document fed to it —
  *   mentions the root's path, `~/.hermes`, `tui-gateway.json` or `HERMES_HOME`; and a program run
  *   by path whose script text does so.
  *
- * A lone `cd` into the root (nothing after it on the line) changes nothing and is not flagged.
+ * The arguments of `echo`/`printf` are text, not paths. A lone `cd` into the root (nothing after
+ * it on the line) changes nothing and is not flagged.
  * Targets: the absolute paths reached in the root (the root itself for a recursive command above
  * it), the dynamic word as written, or the script's path (`-c` code: `<interpreter> -c`).
  */
-import { programName, type ShellWord, type SimpleCommand } from '../shell/analyze.js';
+import { programName, type SimpleCommand } from '../shell/analyze.js';
+import { segmentRegex } from './context.js';
+import { hermesInvocation } from './self-cli.js';
 import {
   aboveRoot,
+  HERMES_FILES,
   hermesPlaces,
   literalTail,
   mentionPatterns,
   namesHermesPlace,
   pathWords,
-  readHead,
   rootPathsOf,
   type HermesPlaces,
 } from './self-places.js';
+import { scripts } from './self-scripts.js';
 import type { CommandRule, RuleContext } from './types.js';
+
+/** Programs whose arguments are text to print. */
+const PRINTERS = new Set(['echo', 'printf']);
 
 /** Variables every context knows (the rest may be set where the command runs). */
 const KNOWN_VARIABLES = new Set(['HOME', 'PWD', 'HERMES_HOME']);
-
-/** Programs that run a script: name → options whose next word is a value, and inline-code options. */
-const INTERPRETERS: Record<string, { valued: string[]; code: string[] }> = {
-  node: {
-    valued: ['-r', '--require', '--import', '--loader', '-C', '--conditions', '--input-type'],
-    code: ['-e', '--eval', '-p', '--print'],
-  },
-  bun: { valued: ['-r', '--preload', '--cwd'], code: ['-e', '--eval', '-p', '--print'] },
-  deno: { valued: ['--config', '-c', '--import-map'], code: [] },
-  tsx: { valued: ['--tsconfig'], code: ['-e', '--eval', '-p', '--print'] },
-  'ts-node': { valued: ['-P', '--project', '-r', '--require'], code: ['-e', '--eval', '-p', '--print'] },
-  python: { valued: ['-W', '-X', '-Q'], code: ['-c'] },
-  pypy: { valued: ['-W', '-X'], code: ['-c'] },
-  perl: { valued: ['-I', '-M', '-m'], code: ['-e', '-E'] },
-  ruby: { valued: ['-I', '-r'], code: ['-e'] },
-  php: { valued: ['-c', '-d'], code: ['-r'] },
-  lua: { valued: ['-l'], code: ['-e'] },
-  rscript: { valued: [], code: ['-e'] },
-  osascript: { valued: [], code: ['-e'] },
-  pwsh: { valued: [], code: ['-c', '-command'] },
-  sh: { valued: ['-o', '--rcfile', '--init-file'], code: [] },
-  source: { valued: [], code: [] },
-};
-const SHELL_ALIASES = ['bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'rbash', '.'];
-
-/** The interpreter spec of a program name (`python3.12` → python, `nodejs` → node). */
-function interpreter(name: string): (typeof INTERPRETERS)[string] | undefined {
-  if (SHELL_ALIASES.includes(name)) return INTERPRETERS.sh;
-  const base = name.replace(/^(python|pypy|ruby|perl|php|lua)[\d.]*$/, '$1').replace(/^nodejs$/, 'node');
-  return INTERPRETERS[base];
-}
 
 /** Programs that descend into folders by nature or with a recursive flag. */
 const RECURSIVE: Record<string, RegExp | true> = {
@@ -102,12 +81,28 @@ const RECURSIVE: Record<string, RegExp | true> = {
   unzip: /^-d$/,
 };
 
-/** True when `cmd` descends recursively into its folder arguments. */
-function isRecursive(cmd: SimpleCommand): boolean {
-  const flag = RECURSIVE[programName(cmd)];
+/** Names `find -name` may look for that only Hermes's homes hold (or that hold its keys). */
+const HERMES_NAMES = [...HERMES_FILES, '.hermes', 'profiles'];
+
+/**
+ * True when `cmd` descends recursively into its folder arguments and reads, changes or hands on
+ * what it finds: a `find` does so with `-exec`/`-delete`…, when its output feeds another command
+ * (`find ~ -name .env | xargs cat`), or when it looks for Hermes's own file names.
+ */
+function isRecursive(cmd: SimpleCommand, ctx: RuleContext): boolean {
+  const name = programName(cmd);
+  const flag = RECURSIVE[name];
   if (flag === undefined) return false;
   if (flag === true) return true;
-  return cmd.argv.slice(1).some((w) => flag.test(w.value));
+  const args = cmd.argv.slice(1);
+  if (args.some((w) => flag.test(w.value))) return true;
+  if (name !== 'find') return false;
+  if (ctx.analysis.commands.some((c) => c.pipedFrom.includes(cmd))) return true;
+  return args.some((w, i) => {
+    if (!/^-(?:i?name|i?path|i?wholename)$/.test(args[i - 1]?.value ?? '')) return false;
+    const re = segmentRegex(w.value.split('/').pop() || w.value, true);
+    return HERMES_NAMES.some((n) => re.test(n));
+  });
 }
 
 /** True when `c` was found inside `cmd` (its substitutions, its `bash -c` script …). */
@@ -125,75 +120,27 @@ function unknownVariables(value: string, ctx: RuleContext): boolean {
   return false;
 }
 
-/** The scripts an interpreter command runs: `[label, text]` (file, inline code, stdin). */
-function scripts(cmd: SimpleCommand, ctx: RuleContext): [string, string][] {
-  const name = programName(cmd);
-  const spec = interpreter(name);
-  const out: [string, string][] = [];
-  const first = cmd.argv[0];
-  if (!spec) {
-    // a program run by path (`./deploy.sh`): its own text, when it is a script
-    if (first && first.value.includes('/')) {
-      const file = ctx.paths(first)[0];
-      const text = file ? readHead(file) : undefined;
-      if (file && text?.startsWith('#!')) out.push([file, text]);
-    }
-    return out;
-  }
-  const args = cmd.argv.slice(1);
-  let scriptWord: ShellWord | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const v = args[i]!.value;
-    if (spec.code.includes(v)) {
-      if (args[i + 1]) out.push([`${name} ${v}`, args[i + 1]!.value]);
-      return out;
-    }
-    if (spec.valued.includes(v)) {
-      i++;
-      continue;
-    }
-    if (v === '-m' && name.startsWith('python')) return out; // a module, not a file
-    if (v === '-' || v === '--') continue;
-    if (v.startsWith('-')) continue;
-    if ((name === 'deno' || name === 'bun') && v === 'run') continue;
-    scriptWord = args[i];
-    break;
-  }
-  if (scriptWord) {
-    for (const file of ctx.paths(scriptWord).slice(0, 2)) {
-      const text = readHead(file);
-      if (text !== undefined && !text.includes('\0')) out.push([file, text]);
-    }
-  }
-  for (const r of cmd.redirects) if (r.text !== undefined) out.push([`${name} <<`, r.text]);
-  for (const p of cmd.pipedFrom) {
-    const pn = programName(p);
-    if (pn === 'echo' || pn === 'printf')
-      out.push([
-        `${pn} | ${name}`,
-        p.argv
-          .slice(1)
-          .map((w) => w.value)
-          .join(' '),
-      ]);
-  }
-  return out;
-}
-
 /** What `cmd` reaches in the root (see the file comment), for the places of `ctx`. */
 export function homeTargets(cmd: SimpleCommand, ctx: RuleContext, places: HermesPlaces): string[] {
   const targets = new Set<string>();
-  const words = pathWords(cmd);
+  const name = programName(cmd);
+  // what echo and printf are given is text, not paths (their redirects still are)
+  const words = pathWords(PRINTERS.has(name) ? { ...cmd, argv: cmd.argv.slice(0, 1) } : cmd);
+  const computedByHermes = ctx.analysis.commands.some(
+    (c) => isInside(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
+  );
   for (const w of words) {
     for (const p of rootPathsOf(w, ctx, places)) targets.add(p);
     if (w.literal) continue;
     if (/\$\{?HERMES_HOME\b/.test(w.value)) targets.add(w.value);
+    // `cat "$(hermes config path)"`: a path Hermes computes is one of its own
+    if (w.substitution && computedByHermes) targets.add(w.value);
     if (w.substitution || unknownVariables(w.value, ctx)) {
       const tail = literalTail(w.value);
       if (tail !== undefined && namesHermesPlace(tail)) targets.add(w.value);
     }
   }
-  if (isRecursive(cmd)) {
+  if (isRecursive(cmd, ctx)) {
     const operands = words.length > 0 ? words : [];
     const searchesCwd =
       ['grep', 'egrep', 'fgrep', 'rg', 'ag'].includes(programName(cmd)) && operands.length <= 1;
