@@ -160,3 +160,68 @@ describe('hermes config show', () => {
     expect((await hermes('config', 'get', 'my_plugin.api_key')).out).toBe('<hidden>\n');
   });
 });
+
+describe('hermes config allowlist', () => {
+  const entry = 'recursive-delete: rm -f -r [/p/build]';
+  const write = (): void =>
+    writeFileSync(
+      home.configFile,
+      `_config_version: 2\n# my list\ncommand_allowlist:\n  - recursive-delete\n  - "${entry}"\n  - git push origin main\n`,
+    );
+
+  it('lists the entries numbered, saying which old forms do what now', async () => {
+    write();
+    const { out } = await hermes('config', 'allowlist');
+    expect(out).toBe(
+      [
+        `command_allowlist in ${home.configFile}:`,
+        '  1. recursive-delete  (ignored: approves a whole class; remove it)',
+        `  2. ${entry}`,
+        '  3. git push origin main  (old form: approves this exact command line)',
+        '',
+      ].join('\n'),
+    );
+    expect((await hermes('config', 'allowlist', 'list')).out).toBe(out);
+  });
+
+  it('check warns about the class entry and counts it apart from unknown keys', async () => {
+    write();
+    const lines = (await hermes('config', 'check')).out.trim().split('\n');
+    expect(lines).toEqual([
+      `warning: ${home.configFile}: command_allowlist entry 'recursive-delete' approves a whole class and is no longer honoured; remove it with /permissions or \`hermes config allowlist remove\``,
+      `${home.configFile}: valid, 1 ignored allowlist entry`,
+    ]);
+  });
+
+  it('removes one entry by number or by text, keeping comments and the others', async () => {
+    write();
+    expect((await hermes('config', 'allowlist', 'remove', '1')).out).toBe(
+      'removed from command_allowlist: recursive-delete\n',
+    );
+    expect((await hermes('config', 'allowlist', 'remove', entry)).out).toBe(
+      `removed from command_allowlist: ${entry}\n`,
+    );
+    expect(readFileSync(home.configFile, 'utf8')).toContain('# my list');
+    expect((await hermes('config', 'get', 'command_allowlist', '--json')).out).toBe(
+      JSON.stringify(['git push origin main'], null, 2) + '\n',
+    );
+    expect((await hermes('config', 'check')).out).toBe(`${home.configFile}: OK\n`);
+    expect((await refused('config', 'allowlist', 'remove', '5')).message).toContain(
+      'No entry 5: there are 1.',
+    );
+    expect((await refused('config', 'allowlist', 'remove')).message).toContain('needs N');
+    expect((await refused('config', 'allowlist', 'drop')).message).toContain(
+      'takes list, remove N|TEXT or clear',
+    );
+  });
+
+  it('clear empties the list', async () => {
+    write();
+    expect((await hermes('config', 'allowlist', 'clear')).out).toBe(
+      `command_allowlist in ${home.configFile} cleared (3 entries removed)\n`,
+    );
+    expect((await hermes('config', 'allowlist')).out).toBe(
+      `command_allowlist in ${home.configFile} is empty\n`,
+    );
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The work of `hermes config` (commands/config.ts parses the line): show, get, set, unset, path,
- * check on the selected profile's config.yaml, through `@hermes/core/config/*`.
+ * check, allowlist on the selected profile's config.yaml, through `@hermes/core/config/*`.
  */
+import { entryLine, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals/permissions';
 import {
   getConfigValue,
   loadConfig,
@@ -40,8 +41,16 @@ export function runConfig(ctx: CliContext, args: ConfigArgs): void {
     case 'check': {
       const { warnings } = loadConfigWithWarnings(ctx.home); // a broken file throws ConfigError → exit 1
       for (const w of warnings) out(`warning: ${w.message}`);
-      return out(warnings.length === 0 ? `${file}: OK` : `${file}: valid, ${warnings.length} unknown key(s)`);
+      const unknown = warnings.filter((w) => w.kind === 'unknown_key').length;
+      const ignored = warnings.length - unknown;
+      const found = [
+        ...(unknown > 0 ? [`${unknown} unknown key(s)`] : []),
+        ...(ignored > 0 ? [`${ignored} ignored allowlist ${ignored === 1 ? 'entry' : 'entries'}`] : []),
+      ];
+      return out(found.length === 0 ? `${file}: OK` : `${file}: valid, ${found.join(', ')}`);
     }
+    case 'allowlist':
+      return allowlist(ctx, args, out);
     case 'show':
     case 'get': {
       const config = loadConfig(ctx.home);
@@ -70,6 +79,35 @@ export function runConfig(ctx: CliContext, args: ConfigArgs): void {
         throw new CliExit(1, `no key "${args.key}" in ${file}; nothing removed`);
       return out(`${args.key} removed from ${file} (it now has its default value)`);
     }
+  }
+}
+
+/** `config allowlist [list] | remove N|TEXT | clear`: the entries `always` approved. */
+function allowlist(ctx: CliContext, args: ConfigArgs, out: (text: string) => void): void {
+  const file = ctx.home.configFile;
+  const list = loadConfig(ctx.home).command_allowlist;
+  switch (args.key ?? 'list') {
+    case 'list':
+      if (list.length === 0) return out(`command_allowlist in ${file} is empty`);
+      return out([`command_allowlist in ${file}:`, ...list.map((t, i) => entryLine(i + 1, t))].join('\n'));
+    case 'remove': {
+      if (args.value === undefined)
+        throw new CliExit(1, `config allowlist remove needs N or the entry's text. ${USAGE}`);
+      const picked = pickEntry([], list, args.value);
+      if ('error' in picked) throw new CliExit(1, `${picked.error} (hermes config allowlist lists them)`);
+      removeAllowlistEntry(ctx.home, picked.text);
+      return out(`removed from command_allowlist: ${picked.text}`);
+    }
+    case 'clear':
+      setConfigValue(ctx.home, 'command_allowlist', []);
+      return out(
+        `command_allowlist in ${file} cleared (${list.length} entr${list.length === 1 ? 'y' : 'ies'} removed)`,
+      );
+    default:
+      throw new CliExit(
+        1,
+        `config allowlist takes list, remove N|TEXT or clear (got "${args.key}"). ${USAGE}`,
+      );
   }
 }
 

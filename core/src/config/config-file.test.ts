@@ -6,6 +6,7 @@ import { HermesHome } from '../home/home.js';
 import {
   getConfigValue,
   loadConfig,
+  loadConfigWithWarnings,
   onConfigWrite,
   parseConfigValue,
   previewConfigValue,
@@ -91,6 +92,25 @@ describe('config.yaml', () => {
     expect(c.command_allowlist).toEqual(['rm -rf build']);
     expect(getConfigValue(c, 'no.such.key')).toBeUndefined();
     expect(() => setConfigValue(home, 'approvals.timeout', 'soon')).toThrow(/approvals\.timeout/);
+  });
+
+  it('warns about old command_allowlist entries that approved a whole class (keys, descriptions)', () => {
+    const home = freshHome();
+    const entry = 'recursive-delete: rm -f -r [/p/build]';
+    writeFileSync(
+      home.configFile,
+      `_config_version: ${CONFIG_VERSION}\ncommand_allowlist:\n  - recursive-delete\n  - "${entry}"\n  - git push origin main\n  - recursive delete (rm -r)\n`,
+    );
+    const { config, warnings } = loadConfigWithWarnings(home);
+    expect(config.command_allowlist).toHaveLength(4); // kept as written
+    expect(warnings.map((w) => [w.kind, w.key])).toEqual([
+      ['allowlist_class', 'command_allowlist[0]'],
+      ['allowlist_class', 'command_allowlist[3]'],
+    ]);
+    expect(warnings[0]!.message).toBe(
+      `${home.configFile}: command_allowlist entry 'recursive-delete' approves a whole class and is no longer honoured; ` +
+        'remove it with /permissions or `hermes config allowlist remove`',
+    );
   });
 });
 

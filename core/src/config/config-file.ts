@@ -7,23 +7,31 @@
  * - A file older than `CONFIG_VERSION` is migrated on load after a backup copy is written
  *   (`config.yaml.bak-v<old>-<ms>`).
  * - Keys the schema does not know are kept, and reported as `ConfigWarning`s by
- *   `loadConfigWithWarnings` (with a "did you mean" for a near-miss); see unknown-keys.ts.
+ *   `loadConfigWithWarnings` (with a "did you mean" for a near-miss); see unknown-keys.ts. So are
+ *   old `command_allowlist` entries that approved a whole class (approvals/legacy-allowlist.ts).
  * - `setConfigValue` / `unsetConfigValue` edit one dotted key through the YAML document API, so
  *   comments and unknown keys survive, validate the result and write atomically.
  */
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { Document, isMap, parseDocument } from 'yaml';
 import type { HermesHome } from '../home/home.js';
+import { classEntries } from '../approvals/legacy-allowlist.js';
+import { classEntryWarning } from '../approvals/allowlist-entry.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { ConfigError } from './errors.js';
 import { CONFIG_VERSION, ConfigSchema, type HermesConfig } from './schema.js';
 import { findUnknownKeys, type UnknownKey } from './unknown-keys.js';
 
-/** A key of `config.yaml` that Hermes does not use (kept in the file and in the config). */
+/**
+ * Something in `config.yaml` that Hermes does not use: a key it does not know (`unknown_key`;
+ * kept in the file and in the config), or an old `command_allowlist` entry that approved a whole
+ * class of commands (`allowlist_class`; kept, approves nothing).
+ */
 export interface ConfigWarning {
+  kind: 'unknown_key' | 'allowlist_class';
   /** Absolute path of the file. */
   file: string;
-  /** Dotted path of the unknown key (`model.defualt`, `fallback_providers[0].modle`). */
+  /** Dotted path of the key (`model.defualt`, `fallback_providers[0].modle`, `command_allowlist[2]`). */
   key: string;
   /** Dotted path of the known key it is probably a typo of (`model.default`). */
   suggestion?: string;
@@ -113,12 +121,13 @@ export function loadConfigWithWarnings(home: HermesHome): {
     chmodSync(backup, 0o600); // as private as the config it backs up is written
     writeFileAtomic(file, doc.toString(), 0o600);
   }
-  return { config, warnings: unknownKeyWarnings(file, data) };
+  return { config, warnings: [...unknownKeyWarnings(file, data), ...allowlistWarnings(file, config)] };
 }
 
 /** The warnings for the unknown keys of `data`, the parsed content of `file`. */
 function unknownKeyWarnings(file: string, data: unknown): ConfigWarning[] {
   return findUnknownKeys(data, ConfigSchema).map(({ path, suggestion }) => ({
+    kind: 'unknown_key' as const,
     file,
     key: path,
     ...(suggestion ? { suggestion } : {}),
@@ -126,6 +135,17 @@ function unknownKeyWarnings(file: string, data: unknown): ConfigWarning[] {
       `${file}: unknown key "${path}"` +
       (suggestion ? ` (did you mean "${suggestion}"?)` : '') +
       '; it is kept but Hermes does not use it',
+  }));
+}
+
+/** The warnings for the old class entries of `command_allowlist` (they approve nothing now). */
+function allowlistWarnings(file: string, config: HermesConfig): ConfigWarning[] {
+  const list = config.command_allowlist;
+  return classEntries(list).map((text) => ({
+    kind: 'allowlist_class' as const,
+    file,
+    key: `command_allowlist[${list.indexOf(text)}]`,
+    message: `${file}: ${classEntryWarning(text)}`,
   }));
 }
 
