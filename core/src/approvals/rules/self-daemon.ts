@@ -122,7 +122,13 @@ function killTargets(cmd: SimpleCommand, ctx: RuleContext): string[] | null {
   }
   const pids = args.slice(i);
   const guarded = protectedPids(ctx);
-  const others = ctx.analysis.commands.filter((c) => c !== cmd && !isInside(c, cmd));
+  // a variable pid comes from what the line captures: substitutions and `read`
+  const others = ctx.analysis.commands.filter(
+    (c) =>
+      c !== cmd &&
+      !isInside(c, cmd) &&
+      (c.via.includes('substitution') || ['read', 'mapfile', 'readarray'].includes(programName(c))),
+  );
   const inside = ctx.analysis.commands.filter((c) => isInside(c, cmd));
   const out = new Set<string>();
   for (const w of pids) {
@@ -131,6 +137,8 @@ function killTargets(cmd: SimpleCommand, ctx: RuleContext): string[] | null {
       if (guarded.has(Number(n[1]))) out.add(`pid ${n[1]} (Hermes daemon)`);
     } else if (/\$\{?PPID\b/.test(w.value)) out.add('$PPID');
     else if (w.substitution && someYieldDaemon(inside, ctx)) out.add(`Hermes daemon (${w.value})`);
+    else if (/^\$\{?[!$0-9#?-]\}?$/.test(w.value))
+      continue; // `$!`, `$$`, `$1`: not a lookup
     else if (!w.literal && !w.substitution && someYieldDaemon(others, ctx))
       out.add(`Hermes daemon (${w.value})`);
   }

@@ -178,8 +178,15 @@ export function mentionPatterns(ctx: RuleContext, places: HermesPlaces): RegExp[
         `(?:~|\\$\\{?HOME\\}?|homedir\\(\\)|expanduser\\(['"]~['"]\\))[\\s'"+,/]*${esc(rel)}(?![\\w-])`,
       ),
     );
-    // `join(homedir(), '.hermes')`, `Path.home() / ".hermes"`: the root's own name, quoted
-    if (basename(r).startsWith('.')) out.push(new RegExp(`['"\`/]${esc(basename(r))}(?:['"\`/]|$)`, 'm'));
+    // `join(homedir(), '.hermes')`, `Path.home() / ".hermes"`: the root's own name, quoted, in a
+    // text that also names the home folder (a bare mention of `.hermes` is not enough)
+    if (basename(r).startsWith('.')) {
+      out.push(
+        new RegExp(
+          `^(?=[\\s\\S]*(?:homedir|expanduser|Path\\.home|\\bHOME\\b|UserHomeDir|home_dir))[\\s\\S]*['"\`/]${esc(basename(r))}(?:['"\`/]|$)`,
+        ),
+      );
+    }
   }
   return out;
 }

@@ -54,6 +54,7 @@ beforeAll(() => {
   mkdirSync(join(proj, 'sub', 'deep'), { recursive: true });
   mkdirSync(join(proj, 'bin'), { recursive: true });
   writeFileSync(join(proj, 'app.js'), 'console.log(1 + 1);\n');
+  writeFileSync(join(proj, 'docs.js'), "console.log('settings live in .hermes/config.yaml');\n");
   writeFileSync(join(proj, 'leak.py'), 'import json\nprint(json.load(open("tui-gateway.json"))["token"])\n');
   writeFileSync(join(proj, 'leak.js'), `require('fs').readFileSync('${root}/.env', 'utf8');\n`);
   writeFileSync(
@@ -142,7 +143,7 @@ const ROWS: [string, string[], Where?][] = [
   ['./deploy.sh', [H]],
   ["python3 - <<'EOF'\nimport os\nprint(open(os.path.expanduser('~/.hermes/.env')).read())\nEOF", [H]],
   [`python3 -c "import os; print(open(os.environ['HOME'] + '/.hermes/.env').read())"`, [H]],
-  ['node app.js', []],
+  ['node app.js && node docs.js', []],
   ['cp ~/.hermes/.env /tmp/x', [H]],
   ['find ~ -name .env | xargs cat', [H]],
   ["find ~ -iname '*.env'", [H]],
@@ -207,6 +208,7 @@ const ROWS: [string, string[], Where?][] = [
   ["kill -9 $(ps -ef | grep '[h]ermes' | awk '{print $2}')", [K]],
   ["kill $(ps aux | grep -v grep | awk '/tui-gateway/ {print $2}')", [K]],
   ["kill $(ps aux | grep nginx | awk '{print $2}')", []],
+  ['npm start & sleep 2; ps aux; kill $!', []],
   ['read pid < ~/.hermes/tui-gateway.lock; kill "$pid"', [H, K]],
   ['pkill -u "$USER"', [K]],
   [`fuser -k ${DAEMON_PORT}/tcp`, [K]],
