@@ -4,6 +4,7 @@
  * drains them on shutdown (marking `resume_pending` before waiting).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import type { Agent } from '@hermes/core/agent/agent';
 import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
 import { onConfigWrite } from '@hermes/core/config/config-file';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
@@ -57,6 +58,8 @@ interface Entry {
   childLocks: SessionLock[];
   /** Brings the session onto its profile's config as it changes (session-config.ts). */
   follower: SessionConfigFollower;
+  /** The session's agent, once its first turn built it. */
+  agent?: Pick<Agent, 'approvals'>;
 }
 
 const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
@@ -246,6 +249,14 @@ export class SessionRegistry {
   }
 
   /**
+   * The `session` approvals of a live session (`/permissions`); undefined while the session is
+   * not loaded or has not run a turn (it has none then).
+   */
+  approvals(profile: string, id: string): Agent['approvals'] | undefined {
+    return this.live.get(key(profile, this.currentId(profile, id)))?.agent?.approvals;
+  }
+
+  /**
    * Returns the live session, loading it from the profile's database on first use.
    * @throws RpcMethodError SessionNotFound / SessionLocked.
    */
@@ -373,10 +384,13 @@ export class SessionRegistry {
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
           const builtWith = how.builtWith ?? profile.configVersion;
-          return follower.wrap(open(hooks).agent, builtWith, () => live);
+          const { agent } = open(hooks);
+          if (entry) entry.agent = agent;
+          return follower.wrap(agent, builtWith, () => live);
         },
       });
-      this.live.set(key(profile.name, id), { live, lock, childLocks: [], follower });
+      const entry: Entry = { live, lock, childLocks: [], follower };
+      this.live.set(key(profile.name, id), entry);
       return live;
     } catch (err) {
       lock.release();

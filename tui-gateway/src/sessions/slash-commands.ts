@@ -2,6 +2,7 @@
  * Slash commands the daemon answers for any client (`slash.exec`): the ones that need session or
  * profile state. Frontends handle screen-only commands (`/clear`, `/copy` …) themselves.
  */
+import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals/permissions';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
 import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
@@ -16,6 +17,7 @@ const HELP = `Commands handled by the daemon:
   /mcp [list | reload]  MCP servers of this profile and their state
   /SKILL-NAME [TEXT]  load a saved skill (see skills_list) and run it with TEXT
   /queue [run | drop]  prompts waiting in this session's queue; run the held ones; discard them all
+  /permissions [remove N|TEXT]  what "session" and "always" approved; forget one
   /tools        tools the model can use in this session
   /title TEXT   rename this session
   /usage        token usage of this session
@@ -104,6 +106,39 @@ function toolsCommand(profile: ReturnType<SessionRegistry['profile']>): string {
   return [`${tools.length} tools:`, ...tools.map(line)].join('\n');
 }
 
+/**
+ * `/permissions`, `/permissions remove N|TEXT`: this session's approvals and the profile's
+ * `command_allowlist`, numbered together (permissions.ts); removing a profile entry rewrites
+ * config.yaml, and the session's guard forgets it at once (not only from the next turn).
+ */
+function permissionsCommand(
+  sessions: SessionRegistry,
+  conn: Connection,
+  sessionId: string,
+  profile: ReturnType<SessionRegistry['profile']>,
+  arg: string,
+): string {
+  const approvals = sessions.approvals(conn.profile, sessionId);
+  const session = approvals?.list() ?? [];
+  profile.refresh(); // the file as it is now (an edit or `hermes config allowlist` meanwhile)
+  const allowlist = profile.config.command_allowlist;
+  const verb = arg.split(/\s+/)[0]!.toLowerCase();
+  if (verb === '' || verb === 'list') return formatPermissions(session, allowlist, conn.profile);
+  if (verb !== 'remove')
+    return `Unknown /permissions argument "${verb}": use /permissions or /permissions remove N|TEXT.`;
+  const what = arg.slice(verb.length).trim();
+  if (what === '') return 'Which one? /permissions remove N (see /permissions) or its text.';
+  const picked = pickEntry(session, allowlist, what);
+  if ('error' in picked) return `${picked.error} /permissions lists them.`;
+  if (picked.list === 'profile') {
+    removeAllowlistEntry(profile.home, picked.text);
+    profile.refresh();
+  }
+  approvals?.revoke(picked.text);
+  const from = picked.list === 'profile' ? `profile ${conn.profile}'s command_allowlist` : 'this session';
+  return `Removed from ${from}: ${picked.text}`;
+}
+
 /** True for `renameSession`'s refusals of the title itself: taken (`EEXIST`) or too long (`EINVAL`). */
 function isTitleRefusal(err: unknown): err is SessionDBError {
   return err instanceof SessionDBError && (err.code === 'EEXIST' || err.code === 'EINVAL');
@@ -150,6 +185,8 @@ export function runSlashCommand(
     }
     case 'queue':
       return { output: queueCommand(sessions, conn, sessionId, arg), handled: true };
+    case 'permissions':
+      return { output: permissionsCommand(sessions, conn, sessionId, profile, arg), handled: true };
     case 'tools':
       return { output: toolsCommand(profile), handled: true };
     case 'usage': {

@@ -22,6 +22,7 @@ describe('command table', () => {
       'quit',
       'copy',
       'queue',
+      'permissions',
       'tools',
     ]) {
       expect(names).toContain(n);
@@ -67,6 +68,7 @@ describe('completeCommands', () => {
       'resume',
       'usage',
       'tools',
+      'permissions',
       'history',
     ]);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);

@@ -56,6 +56,12 @@ export const COMMANDS: readonly SlashCommand[] = [
     description: 'Prompts waiting for the running turn; run the held ones, or discard them all',
     run: 'daemon',
   },
+  {
+    name: 'permissions',
+    args: 'remove N|TEXT',
+    description: 'What "session" and "always" approved; forget one',
+    run: 'daemon',
+  },
   { name: 'status', description: 'Session state, clients attached, model', run: 'daemon' },
   {
     name: 'history',
