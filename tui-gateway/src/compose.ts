@@ -21,7 +21,9 @@ export const AUTO_CONTINUE_PROMPT =
  * With `gateway.auto_continue: true` in a profile's config, sessions that a crash or an
  * interrupted drain left unfinished are continued by the daemon itself (issue 3), and the
  * prompts that were queued behind the interrupted turn (held, prompt-queue.ts) run after it.
- * Without it, held prompts wait for the user (`/queue run` / `/queue drop`).
+ * Without it, held prompts wait for the user (`/queue run` / `/queue drop`). A chat platform's
+ * session with messages still open in its delivery ledger is left to that platform, which
+ * recovers each message once it reconnects (core/src/gateway/pipeline-recovery.ts).
  */
 function autoContinue(
   registry: SessionRegistry,
@@ -38,8 +40,13 @@ function autoContinue(
     if (!enabled) continue;
     for (const id of ids) {
       try {
-        if (registry.profile(profile).db.getSession(id)?.source === 'cron') {
+        const db = registry.profile(profile).db;
+        if (db.getSession(id)?.source === 'cron') {
           log(`profile ${profile}: not continuing cron session ${id} (cron runs at most once)`);
+          continue;
+        }
+        if (db.platforms.hasOpenDeliveries(id)) {
+          log(`profile ${profile}: session ${id} is recovered by its chat platform`);
           continue;
         }
         const live = registry.get(profile, id);

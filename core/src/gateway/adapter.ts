@@ -26,6 +26,11 @@ export interface SendOptions {
    * through `onTurnEvent` may skip it (or send only what was not streamed, e.g. the footer).
    */
   kind?: 'reply';
+  /**
+   * The delivery ledger's id of this outbound message (`<inbound id>#<chunk>`), the same on every
+   * retry and after a restart: an idempotency key for platforms that can pass one on.
+   */
+  deliveryId?: string;
 }
 
 /** Outcome of a send or edit. Adapters report failures here instead of throwing. */
@@ -35,6 +40,11 @@ export interface SendResult {
   messageId?: string;
   /** What went wrong (no secrets in it). */
   error?: string;
+  /**
+   * False when the platform refused for good (unknown chat, forbidden, malformed): retrying
+   * cannot help. A failure without it is retried (delivery-ledger.ts).
+   */
+  retryable?: boolean;
 }
 
 /** What `getChatInfo` reports; names and topics are untrusted text. */
@@ -51,6 +61,11 @@ export interface InboundMessage {
   text: string;
   /** A one-off conversation: its session is ended (and unindexed) once the reply is sent. */
   ephemeral?: boolean;
+  /**
+   * The platform's unique id of this message, when it has one (Telegram's chat + message id, a
+   * webhook sender's `id`): a message whose key was seen before is dropped as a duplicate.
+   */
+  dedupeKey?: string;
 }
 
 /** An approval question to show in a chat. */

@@ -28,11 +28,34 @@ export interface TurnSink {
   onApproval(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalChoiceName>;
   /** Asks the chat a question; resolves with the answer. */
   onClarify(prompt: ClarifyPrompt, signal: AbortSignal): Promise<string>;
+  /**
+   * The turn starts now (its prompt left the queue), before the agent stores the user message.
+   * @param promptId the session's id of the prompt.
+   */
+  onStart?(promptId: string): void;
+}
+
+/** Options of one turn. */
+export interface TurnOptions {
+  /**
+   * Id of the inbound message the prompt answers (`in-…`). It travels with the prompt through
+   * the session's queue to `turn.start` / `turn.end`, which is how the turn is matched to it.
+   */
+  origin?: string;
+}
+
+/** A prompt of this platform taken back from a session's queue (see `takeQueued`). */
+export interface TakenPrompt {
+  origin: string;
+  text: string;
 }
 
 /** How a turn ended. */
 export interface TurnOutcome {
-  /** `complete`, `interrupted`, `error`, `max_turns`. */
+  /**
+   * `complete`, `interrupted`, `error`, `max_turns`; or, for a prompt that never ran here,
+   * `held` (kept for after the restart by a shutdown) or `dropped` (discarded from the queue).
+   */
   status: string;
   /** The final assistant text (of the last model call). */
   text: string;
@@ -62,7 +85,13 @@ export interface AgentBackend {
    * Runs `text` as one user turn of the session (queued behind a running one) and resolves when
    * it ends. Rejects when the session cannot be opened (locked by another process, deleted).
    */
-  runTurn(sessionId: string, text: string, sink: TurnSink): Promise<TurnOutcome>;
+  runTurn(sessionId: string, text: string, sink: TurnSink, opts?: TurnOptions): Promise<TurnOutcome>;
+  /**
+   * Takes this platform's prompts whose origin is in `origins` out of the session's queue (held
+   * after a restart, or waiting), so the restart recovery can submit them again in order.
+   * Undefined for backends without a stored queue.
+   */
+  takeQueued?(sessionId: string, origins: ReadonlySet<string>): TakenPrompt[];
   /** Interrupts the running turn; false when none runs. */
   interrupt(sessionId: string): boolean;
   /** True while a turn of the session runs. */

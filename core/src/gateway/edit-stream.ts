@@ -93,6 +93,14 @@ export class EditStreamer {
     }
   }
 
+  /** Stops streaming (no edit is scheduled or made after it resolves); `finish` may follow. */
+  async stop(): Promise<void> {
+    this.finished = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.chain;
+  }
+
   /**
    * Ends the stream with the final text (already filtered and with its footer).
    * @param finalText `''` to withdraw: the streamed message is edited to `withdrawnText` when one

@@ -12,7 +12,14 @@ import type { HermesHome } from '../home/home.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import type { ModelClient } from '../model/types.js';
 import type { SessionDB } from '../state/session-db.js';
-import type { AgentBackend, NewPlatformSession, SessionStatus, TurnOutcome, TurnSink } from './backend.js';
+import type {
+  AgentBackend,
+  NewPlatformSession,
+  SessionStatus,
+  TurnOptions,
+  TurnOutcome,
+  TurnSink,
+} from './backend.js';
 import { createPlatformSession } from './session-factory.js';
 
 /** Options of the in-process backend. */
@@ -92,11 +99,12 @@ export class InProcessBackend implements AgentBackend {
     return l;
   }
 
-  runTurn(sessionId: string, text: string, sink: TurnSink): Promise<TurnOutcome> {
+  runTurn(sessionId: string, text: string, sink: TurnSink, opts: TurnOptions = {}): Promise<TurnOutcome> {
     const l = this.load(sessionId);
     const run = l.queue.then(async (): Promise<TurnOutcome> => {
       l.sink = sink;
       l.controller = new AbortController();
+      sink.onStart?.(opts.origin ?? randomUUID());
       try {
         const r = await l.agent.runTurn(text, l.controller.signal);
         return { status: r.status, text: r.text, ...(r.error ? { error: r.error } : {}) };

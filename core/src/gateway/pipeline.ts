@@ -12,34 +12,35 @@
  *    approvals in the chat;
  * 7. send the reply: silence filter, optional runtime footer, split at the platform's limit.
  *
+ * Every inbound message gets an id (`in-…`) and exactly one outcome, logged in one line (a reply,
+ * the model's silence, a visible error, or a drop with its reason); an accepted message gets a
+ * row in the platform's delivery ledger (delivery-ledger.ts) that carries it to that outcome —
+ * across a restart (pipeline-recovery.ts). The id travels with the prompt through the session's
+ * queue to `turn.start` / `turn.end`, which is how a reply is matched to its message. Steps 1–6
+ * run one message at a time per session key (in arrival order) up to the submission of the
+ * prompt; the turns then queue in the session in that order. Steps 6–7: pipeline-turn.ts.
+ *
  * Rendering failures and hooks are contained: they are logged and never break a turn.
  */
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
-import type {
-  ApprovalChoiceName,
-  ButtonPress,
-  GatewayEvent,
-  InboundMessage,
-  PlatformAdapter,
-  SendOptions,
-} from './adapter.js';
+import type { MessageRecord } from '../state/types.js';
+import type { ButtonPress, InboundMessage, PlatformAdapter, SendOptions } from './adapter.js';
 import { authorize } from './authz.js';
-import type { AgentBackend, TurnOutcome } from './backend.js';
+import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
-import { EditStreamer } from './edit-stream.js';
-import { withFooter } from './footer.js';
+import { DeliveryLedger, MemoryDeliveryStore, newInboundId, type InboundOutcome } from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
 import { PendingQuestions } from './pending-questions.js';
 import { runPlatformCommand } from './pipeline-commands.js';
+import { startTurn } from './pipeline-turn.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
 import { resolveResetPolicy } from './reset-policy.js';
 import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
 import type { GatewaySessionStore } from './session-store.js';
-import { isIntentionalSilence } from './silence.js';
 import { parseCommand, SlashAccessPolicy } from './slash.js';
 import type { MessageSource } from './source.js';
 import { splitMessage } from './split.js';
@@ -62,6 +63,23 @@ export interface PipelineOptions {
   /** Working directory of new sessions when `platforms.<p>.cwd` is not set. */
   defaultCwd: string;
   log: (line: string) => void;
+  /**
+   * The platform's delivery ledger (the daemon's is in state.db). Default: one in memory, whose
+   * replies are tried once and not kept across restarts.
+   */
+  ledger?: DeliveryLedger;
+  /**
+   * The stored transcript, for where a turn begins and what a turn left after a crash
+   * (pipeline-recovery.ts). Without it nothing is recovered.
+   */
+  transcript?: TranscriptReader;
+}
+
+/** Reads the stored transcript of sessions (`SessionDB` satisfies it). */
+export interface TranscriptReader {
+  getMessages(sessionId: string, opts: { after?: number; limit?: number }): MessageRecord[];
+  /** Id of the session's newest message (0 when none). */
+  lastMessageId(sessionId: string): number;
 }
 
 /** A turn running for a chat (for shutdown notices). */
@@ -70,16 +88,81 @@ interface ActiveTurn {
   send: SendOptions;
 }
 
-/** Interval of repeated typing indicators while a turn runs, ms. */
-const TYPING_EVERY_MS = 4_000;
-
 /** The pipeline of one platform. */
 export class MessagePipeline {
   readonly questions = new PendingQuestions();
+  /** Where every accepted message is followed to its outcome. */
+  readonly ledger: DeliveryLedger;
   private readonly active = new Map<string, ActiveTurn>();
+  private readonly lanes = new Map<string, Promise<void>>();
   private accepting = true;
 
-  constructor(readonly opts: PipelineOptions) {}
+  constructor(readonly opts: PipelineOptions) {
+    this.ledger =
+      opts.ledger ??
+      new DeliveryLedger({
+        platform: opts.entry.name,
+        store: new MemoryDeliveryStore(),
+        sender: opts.adapter,
+        maxLength: () => this.maxLength(),
+        log: opts.log,
+        retry: { maxAttempts: 1 },
+      });
+    if (!opts.ledger) this.ledger.start();
+  }
+
+  /** True when replies are kept across restarts (the ledger is stored). */
+  get durable(): boolean {
+    return this.opts.ledger !== undefined && this.opts.entry.durableReplies !== false;
+  }
+
+  /** False once shutdown began. */
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /** Longest message of the platform (config over adapter), characters; 0: no limit. */
+  maxLength(): number {
+    return this.platformConfig().max_message_length ?? this.opts.adapter.maxMessageLength;
+  }
+
+  /** The session's newest message id (0 without a transcript reader). */
+  lastMessageId(sessionId: string): number {
+    return this.opts.transcript?.lastMessageId(sessionId) ?? 0;
+  }
+
+  /** Remembers a running turn for the shutdown notice. */
+  trackTurn(id: string, chatId: string, send: SendOptions): void {
+    this.active.set(id, { chatId, send });
+  }
+
+  /** Forgets a turn that ended. */
+  untrackTurn(id: string): void {
+    this.active.delete(id);
+  }
+
+  /**
+   * Runs `fn` after every earlier call for `key` settled: messages of one chat pass steps 2–6
+   * one at a time, in the order they arrived.
+   */
+  private inLane<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.lanes.get(key) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(key, tail);
+    void tail.then(() => {
+      if (this.lanes.get(key) === tail) this.lanes.delete(key);
+    });
+    return run;
+  }
+
+  /** Logs the outcome of a message: closes its ledger row, or logs it when it has none. */
+  outcome(chatId: string, id: string, outcome: InboundOutcome, reason?: string): void {
+    if (this.ledger.get(id)) this.ledger.close(id, outcome, reason);
+    else this.ledger.note(chatId, id, outcome, reason);
+  }
 
   /** The platform's settings with defaults. */
   platformConfig(): PlatformConfig {
@@ -102,8 +185,7 @@ export class MessagePipeline {
 
   /** Sends text to a chat, split at the platform's limit. Failures are logged, not thrown. */
   async say(chatId: string, text: string, send: SendOptions = {}): Promise<void> {
-    const max = this.platformConfig().max_message_length ?? this.opts.adapter.maxMessageLength;
-    for (const chunk of splitMessage(text, max)) {
+    for (const chunk of splitMessage(text, this.maxLength())) {
       try {
         const r = await this.opts.adapter.send(chatId, chunk, send);
         if (!r.ok)
@@ -126,35 +208,46 @@ export class MessagePipeline {
     this.accepting = false;
   }
 
-  /** Tells every chat with a running turn that the daemon restarts (shutdown step ①). */
+  /** Tells every chat with a running or waiting turn that the daemon restarts (shutdown step ①). */
   async notifyShutdown(
     text = 'The agent is restarting; your request will be picked up again when it is back.',
   ): Promise<number> {
-    const turns = [...this.active.values()];
-    await Promise.all(turns.map((t) => this.say(t.chatId, text, t.send)));
-    return turns.length;
+    // once per chat (and thread), however many of its messages wait
+    const chats = new Map<string, ActiveTurn>();
+    for (const t of this.active.values()) chats.set(`${t.chatId}\u0000${t.send.threadId ?? ''}`, t);
+    await Promise.all([...chats.values()].map((t) => this.say(t.chatId, text, t.send)));
+    return chats.size;
   }
 
-  /** Handles one inbound message (the seven steps). Never throws. */
+  /**
+   * Handles one inbound message (the seven steps). Never throws. Resolves once the message's
+   * outcome is decided and its reply had a first delivery attempt.
+   */
   async handleMessage(msg: InboundMessage): Promise<void> {
+    const id = newInboundId();
+    const chatId = msg.source.chatId ?? msg.source.userId;
     try {
-      await this.handle(msg);
+      await this.handle(msg, id);
     } catch (err) {
       this.opts.log(`${this.opts.entry.name}: message handling failed: ${(err as Error).message}`);
-      const chatId = msg.source.chatId;
-      if (chatId)
-        await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
+      if (!chatId) return;
+      await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
+      this.outcome(chatId, id, 'error', (err as Error).message);
     }
   }
 
-  private async handle(msg: InboundMessage): Promise<void> {
+  private async handle(msg: InboundMessage, id: string): Promise<void> {
     const { source } = msg;
     const text = msg.text.trim();
-    if (!text || !this.accepting) return;
-    const cfg = this.platformConfig();
     const chatId = source.chatId ?? source.userId;
-    if (!chatId) return;
+    if (!chatId) return this.ledger.note('?', id, 'dropped', 'no chat to answer');
+    if (!text) return this.ledger.note(chatId, id, 'dropped', 'empty message');
     const send = sendOptions(source);
+    if (!this.accepting) {
+      await this.say(chatId, 'The agent is restarting; please send that again in a minute.', send);
+      return this.ledger.note(chatId, id, 'error', 'the daemon is shutting down');
+    }
+    const cfg = this.platformConfig();
 
     // 1. authorize
     const decision = authorize(source, {
@@ -165,18 +258,44 @@ export class MessagePipeline {
     });
     if (!decision.allowed) {
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
-      return;
+      return this.ledger.note(chatId, id, 'dropped', 'access denied');
     }
     const key = this.keyOf(source, cfg);
+    const accepted = this.ledger.accept({
+      id,
+      chatId,
+      send,
+      key,
+      ...(msg.dedupeKey ? { externalId: msg.dedupeKey } : {}),
+    });
+    if (accepted === 'duplicate') return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+
+    // 2–6 in arrival order per chat, up to the submission; then the turn runs in its session
+    const admitted = await this.inLane(key, () => this.admit(msg, { id, text, chatId, send, cfg, key }));
+    if (admitted) await admitted.turn;
+    if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
+  }
+
+  /** Steps 2–6 up to the submission. @returns the running turn, or undefined when none started. */
+  private async admit(
+    msg: InboundMessage,
+    m: { id: string; text: string; chatId: string; send: SendOptions; cfg: PlatformConfig; key: string },
+  ): Promise<{ turn: Promise<void> } | undefined> {
+    const { source } = msg;
+    const { id, text, chatId, send, cfg, key } = m;
 
     // 2. slash commands; a pending clarify question takes the next plain message as its answer
     const command = parseCommand(text);
     if (command) {
       const policy = new SlashAccessPolicy(cfg.admins, cfg.user_commands);
       await runPlatformCommand(this, { command, source, key, chatId, send, policy, cfg });
-      return;
+      this.ledger.close(id, 'reply', `command /${command.name}`);
+      return undefined;
     }
-    if (this.questions.answerClarify(key, text)) return;
+    if (this.questions.answerClarify(key, text)) {
+      this.ledger.close(id, 'answer');
+      return undefined;
+    }
 
     // 3. interrupt a running turn when configured
     const indexed = this.opts.store.get(key);
@@ -225,9 +344,9 @@ export class MessagePipeline {
     // 5b. the user message: in a shared session prefixed with the sender's name
     const userText = shared ? prefixSender(text, source, redact) : text;
 
-    // 6. run the agent, 7. send the reply
-    await this.runAndReply({ sessionId, key, source, chatId, send, userText, cfg, redact });
-    if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
+    // 6. run the agent, 7. send the reply (pipeline-turn.ts)
+    await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
+    return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg }) };
   }
 
   private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {
@@ -252,147 +371,6 @@ export class MessagePipeline {
     } else if (result.reason !== 'rate_limited') {
       await this.say(chatId, 'Pairing is not possible right now; please try again later.', send);
     }
-  }
-
-  private async runAndReply(t: {
-    sessionId: string;
-    key: string;
-    source: MessageSource;
-    chatId: string;
-    send: SendOptions;
-    userText: string;
-    cfg: PlatformConfig;
-    redact: boolean;
-  }): Promise<void> {
-    const { adapter, backend, entry } = this.opts;
-    const { sessionId, key, chatId, send, cfg } = t;
-    const turnId = `${sessionId}:${Math.random().toString(36).slice(2)}`;
-    this.active.set(turnId, { chatId, send });
-    const streamer =
-      adapter.canEdit && cfg.streaming
-        ? new EditStreamer({ adapter, chatId, send, intervalMs: cfg.edit_interval_ms })
-        : undefined;
-    // outbound side messages (tool lines, approval notes) keep their order
-    let outbound: Promise<void> = Promise.resolve();
-    const queue = (fn: () => Promise<unknown>): void => {
-      outbound = outbound.then(fn).then(
-        () => undefined,
-        (err: Error) => this.opts.log(`${entry.name}: rendering failed: ${err.message}`),
-      );
-    };
-    const answeredHere = new Set<string>();
-    const typing = (): void => void adapter.sendTyping(chatId, send).catch(() => undefined);
-    typing();
-    const typingTimer = setInterval(typing, TYPING_EVERY_MS);
-    typingTimer.unref?.();
-
-    const onEvent = (ev: GatewayEvent): void => {
-      try {
-        if (ev.type === 'message.start') streamer?.restart();
-        else if (ev.type === 'message.delta' && typeof ev.payload.text === 'string')
-          streamer?.push(ev.payload.text);
-        else if (ev.type === 'session.compressed')
-          this.opts.store.moved(
-            String(ev.payload.parent_session_id ?? ''),
-            String(ev.payload.session_id ?? ''),
-          );
-        else if (ev.type === 'tool.complete')
-          void this.emitHook('agent:step', { session_id: sessionId, ...ev.payload });
-        else if (ev.type === 'request.resolved') {
-          const id = String(ev.payload.request_id ?? '');
-          if (id && !answeredHere.has(id) && String(ev.payload.by ?? '').startsWith('connection:')) {
-            const choice = String(ev.payload.choice ?? '');
-            queue(() => this.say(chatId, `(Answered in a terminal: ${choice || 'no answer'}.)`, send));
-          }
-        }
-        adapter.onTurnEvent(chatId, ev);
-        const line = adapter.formatEvent(ev);
-        if (line) queue(() => this.say(chatId, line, send));
-      } catch (err) {
-        this.opts.log(`${entry.name}: event rendering failed: ${(err as Error).message}`);
-      }
-    };
-
-    await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
-    let outcome: TurnOutcome;
-    try {
-      outcome = await backend.runTurn(sessionId, t.userText, {
-        onEvent,
-        onApproval: async (prompt, signal) => {
-          const answer = this.questions.ask(
-            {
-              kind: 'approval',
-              requestId: prompt.requestId,
-              key,
-              onAnswered: () => answeredHere.add(prompt.requestId),
-            },
-            signal,
-          );
-          queue(() => adapter.sendApproval(chatId, prompt, send));
-          return (await answer) as ApprovalChoiceName;
-        },
-        onClarify: async (prompt, signal) => {
-          const answer = this.questions.ask(
-            {
-              kind: 'clarify',
-              requestId: prompt.requestId,
-              key,
-              ...(prompt.choices ? { choices: prompt.choices } : {}),
-              onAnswered: () => answeredHere.add(prompt.requestId),
-            },
-            signal,
-          );
-          queue(() => adapter.sendClarify(chatId, prompt, send));
-          return answer;
-        },
-      });
-    } catch (err) {
-      outcome = { status: 'error', text: '', error: (err as Error).message };
-    } finally {
-      clearInterval(typingTimer);
-      this.active.delete(turnId);
-    }
-    await outbound;
-    await this.reply(t, outcome, streamer);
-    this.opts.store.touch(key);
-    await this.emitHook('agent:end', { session_id: sessionId, session_key: key, status: outcome.status });
-  }
-
-  /** Step 7: silence filter, footer, split, send (or the final edit of a streamed reply). */
-  private async reply(
-    t: { sessionId: string; chatId: string; send: SendOptions; cfg: PlatformConfig },
-    outcome: TurnOutcome,
-    streamer: EditStreamer | undefined,
-  ): Promise<void> {
-    let text: string;
-    if (outcome.status === 'error') {
-      text = `Sorry, something went wrong: ${outcome.error ?? 'unknown error'}`;
-    } else if (isIntentionalSilence(outcome.text)) {
-      text = '';
-    } else if (outcome.status === 'interrupted') {
-      text = outcome.text.trim() ? `${outcome.text.trim()}\n[stopped]` : '';
-    } else if (!outcome.text.trim()) {
-      text = 'The agent finished without a reply.';
-    } else {
-      text = outcome.text;
-    }
-    if (text && outcome.status !== 'error' && t.cfg.footer) {
-      const s = this.opts.backend.status(t.sessionId);
-      if (s)
-        text = withFooter(text, {
-          model: s.model,
-          contextTokens: s.contextTokens,
-          contextWindow: s.contextWindow,
-          cwd: s.cwd,
-        });
-    }
-    if (streamer) {
-      await streamer
-        .finish(text, '(no reply)')
-        .catch((err: Error) => this.opts.log(`stream finish failed: ${err.message}`));
-      return;
-    }
-    if (text) await this.say(t.chatId, text, { ...t.send, kind: 'reply' });
   }
 
   /** Handles a pressed approval/clarify button. Never throws. */

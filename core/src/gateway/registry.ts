@@ -18,6 +18,7 @@ import type { HermesHome } from '../home/home.js';
 import type { PlatformAdapter, SendOptions, SendResult } from './adapter.js';
 import { PLATFORM_NAME_RE } from './delivery-target.js';
 import type { PlatformConfig } from './platform-config.js';
+import type { ReplayGuard } from './replay-guard.js';
 
 /** Everything a platform's functions get: one profile's home, config and secrets. */
 export interface PlatformContext {
@@ -32,6 +33,11 @@ export interface PlatformContext {
   secrets: Secrets;
   /** Operational log; never log secrets or pairing codes. */
   log: (line: string) => void;
+  /**
+   * Where the platform remembers keys it accepted once (a webhook's signatures) across restarts;
+   * the daemon passes the profile's state.db. Without it, adapters remember in memory.
+   */
+  replayGuard?: ReplayGuard;
 }
 
 /** A check result: `true`, or a one-line reason shown in logs and `hermes gateway status`. */
@@ -76,6 +82,12 @@ export interface PlatformEntry {
   quietResets?: boolean;
   /** Secrets the platform needs, for status and setup display. */
   requiredSecrets?: readonly string[];
+  /**
+   * Replies are kept in the delivery ledger of state.db, retried, and sent after a restart
+   * (default). False for a platform that answers inside the inbound request (`api_server`): its
+   * reply is tried once, and nothing is recovered after a restart (the caller is gone).
+   */
+  durableReplies?: boolean;
 }
 
 /** Why `createAdapter` failed. */

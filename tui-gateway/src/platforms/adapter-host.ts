@@ -8,6 +8,9 @@
  *   platform: registry `createAdapter` (load → requirements → config → factory), then `connect`
  *   with a timeout. Any failure leaves that platform `failed` with a one-line reason; a failed
  *   connect is followed by `disconnect` so nothing leaks; the other platforms come up anyway.
+ * - Each platform's delivery ledger and replay window live in the profile's state.db. Once the
+ *   adapter is connected, the ledger sends the replies a previous daemon left unconfirmed, and
+ *   the messages it left open get their outcome (core/src/gateway/pipeline-recovery.ts).
  * - Shutdown (wrapped around the session layer's drain): stop taking platform messages, tell
  *   chats with a running turn that the agent restarts (adapters still connected), let the
  *   session layer drain (it marks `resume_pending` before waiting), then disconnect adapters.
@@ -17,13 +20,16 @@
 import type { HermesConfig } from '@hermes/core/config/schema';
 import { lookupSecret } from '@hermes/core/config/secrets';
 import {
+  DeliveryLedger,
   GatewaySessionStore,
   HookRegistry,
   MessagePipeline,
   PairingStore,
   platformConfigOf,
   platformRegistry,
+  recoverMessages,
   setLiveAdapter,
+  storedReplayGuard,
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
@@ -166,6 +172,7 @@ export class AdapterHost {
       config: platformConfigOf(profile.config.platforms, name),
       secrets: profile.secrets,
       log: (line) => shared.log(`${name}: ${line}`),
+      replayGuard: storedReplayGuard(profile.db.platforms, name),
     };
     const created = await this.registry.createAdapter(name, ctx);
     if (!created.ok) {
@@ -179,7 +186,18 @@ export class AdapterHost {
       if (value) log.addSecret(value);
     }
     const backend = new LiveSessionBackend(this.opts.sessions, profile.name, name);
-    const pipeline = new MessagePipeline({
+    // platforms answering inside the inbound request keep no ledger (the pipeline's default)
+    const ledger: DeliveryLedger | undefined =
+      entry.durableReplies === false
+        ? undefined
+        : new DeliveryLedger({
+            platform: name,
+            store: profile.db.platforms,
+            sender: adapter,
+            maxLength: (): number => pipeline.maxLength(),
+            log: ctx.log,
+          });
+    const pipeline: MessagePipeline = new MessagePipeline({
       profile: profile.name,
       home: profile.home,
       entry,
@@ -192,6 +210,11 @@ export class AdapterHost {
       secrets: () => profile.secrets,
       defaultCwd: defaultPlatformCwd(profile.home),
       log: ctx.log,
+      ...(ledger ? { ledger } : {}),
+      transcript: {
+        getMessages: (id, o) => profile.db.getMessages(id, o),
+        lastMessageId: (id) => profile.db.platforms.lastMessageId(id),
+      },
     });
     adapter.setHandlers({
       onMessage: (m) => pipeline.handleMessage(m),
@@ -228,6 +251,15 @@ export class AdapterHost {
     setLiveAdapter(profile.name, name, adapter);
     this.set(r, 'connected');
     log.info(`[${profile.name}] platform ${name} connected`);
+    // unconfirmed replies first, then the open messages (submitted before anything new arrives)
+    try {
+      pipeline.ledger.start();
+    } catch (err) {
+      log.warn(`[${profile.name}] platform ${name}: the delivery ledger failed: ${(err as Error).message}`);
+    }
+    void recoverMessages(pipeline).catch((err: Error) =>
+      log.warn(`[${profile.name}] platform ${name}: recovery failed: ${err.message}`),
+    );
   }
 
   /** Shutdown, first part: no new platform messages; chats with a running turn are told. */
@@ -247,6 +279,7 @@ export class AdapterHost {
     this.stopping = true;
     await Promise.all(
       [...this.running.values()].map(async (r) => {
+        r.pipeline?.ledger.stop();
         r.backend?.closeAll();
         if (!r.adapter) return;
         setLiveAdapter(r.status.profile, r.status.platform, undefined);

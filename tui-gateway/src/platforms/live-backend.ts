@@ -6,14 +6,20 @@
  * A platform takes part in a live session like a client: while it has turns queued or running
  * it attaches a `PlatformConnection` (a `Connection` without a socket). Through it the platform
  * receives the session's events — only those between the `turn.start` and `turn.end` of its own
- * prompts (matched by the prompt's `by` tag) are forwarded to the pipeline — and the session's
- * approval / clarify server requests during its turns, which it asks in the chat. The session's
+ * prompts are forwarded to the pipeline — and the session's approval / clarify server requests
+ * during its turns, which it asks in the chat.
+ *
+ * A turn is matched to its message by identity only: the inbound message id travels with the
+ * prompt as its `origin` (prompt.submit → the queue → `turn.start` / `turn.end`). A prompt that
+ * will not run here is settled only when an event names it: listed `held` in `prompt.queued`
+ * (a shutdown kept it for the restart) or in its `dropped` (discarded). Nothing is inferred from
+ * what a queue listing does not contain. The session's
  * open-request logic does the rest: the first answer (chat, button or TUI) wins and the others
  * are withdrawn. Once its last turn ended, the platform detaches, so idle platform sessions
  * unload like any other.
  *
- * No change to the live-session layer was needed: this module only uses `SessionRegistry`
- * (`get`, `peek`, `profile`) and `LiveSession` (`attach`, `detach`, `submit`, `interrupt`).
+ * This module only uses `SessionRegistry` (`get`, `peek`, `profile`) and `LiveSession`
+ * (`attach`, `detach`, `submit`, `interrupt`, `takeQueued`).
  */
 import { randomBytes } from 'node:crypto';
 import type {
@@ -21,6 +27,8 @@ import type {
   ApprovalChoiceName,
   NewPlatformSession,
   SessionStatus,
+  TakenPrompt,
+  TurnOptions,
   TurnOutcome,
   TurnSink,
 } from '@hermes/core/gateway/index';
@@ -38,7 +46,8 @@ import type { SessionRegistry } from '../sessions/session-registry.js';
 
 /** One prompt of the platform in a live session. */
 interface Turn {
-  by: string;
+  /** The prompt's origin: the inbound message id. */
+  origin: string;
   promptId?: string;
   sink: TurnSink;
   started: boolean;
@@ -54,7 +63,9 @@ class PlatformConnection implements Connection {
   readonly clientName: string;
   readonly capabilities = { approvals: true, clarify: true };
   closed = false;
+  /** By origin. */
   private readonly turns = new Map<string, Turn>();
+  private readonly byPrompt = new Map<string, Turn>();
   private current: Turn | undefined;
   private readonly closeCallbacks: Array<() => void> = [];
 
@@ -69,14 +80,19 @@ class PlatformConnection implements Connection {
     this.clientName = `platform:${platform}`;
   }
 
-  /** Submits a prompt and resolves when its turn ended. */
-  run(text: string, sink: TurnSink): Promise<TurnOutcome> {
-    const by = `${this.clientName}:${randomBytes(4).toString('hex')}`;
+  /** Submits a prompt and resolves when its turn ended (or it was held or dropped). */
+  run(text: string, sink: TurnSink, origin?: string): Promise<TurnOutcome> {
+    const id = origin ?? `o-${randomBytes(6).toString('hex')}`;
     return new Promise<TurnOutcome>((resolve) => {
-      const turn: Turn = { by, sink, started: false, text: '', resolve };
-      this.turns.set(by, turn);
+      if (this.turns.has(id)) {
+        resolve({ status: 'error', text: '', error: `message ${id} already has a prompt here` });
+        return;
+      }
+      const turn: Turn = { origin: id, sink, started: false, text: '', resolve };
+      this.turns.set(id, turn);
       try {
-        turn.promptId = this.live.submit(text, by).prompt_id;
+        turn.promptId = this.live.submit(text, this.clientName, id).prompt_id;
+        if (this.turns.get(id) === turn) this.byPrompt.set(turn.promptId, turn);
       } catch (err) {
         this.finish(turn, { status: 'error', text: '', error: (err as Error).message });
       }
@@ -88,47 +104,60 @@ class PlatformConnection implements Connection {
   }
 
   private finish(turn: Turn, outcome: TurnOutcome): void {
-    if (!this.turns.delete(turn.by)) return;
+    if (this.turns.get(turn.origin) !== turn) return;
+    this.turns.delete(turn.origin);
+    if (turn.promptId) this.byPrompt.delete(turn.promptId);
     if (this.current === turn) this.current = undefined;
     turn.resolve(outcome);
     if (this.turns.size === 0) this.onIdle();
   }
 
+  /** The turn an event names: by origin, else by prompt id. */
+  private named(p: Record<string, unknown>): Turn | undefined {
+    const origin = typeof p.origin === 'string' ? this.turns.get(p.origin) : undefined;
+    return origin ?? (typeof p.prompt_id === 'string' ? this.byPrompt.get(p.prompt_id) : undefined);
+  }
+
   notify(ev: WireEvent): void {
     const p = ev.payload;
     if (ev.type === 'turn.start') {
-      this.current = this.turns.get(String(p.by ?? ''));
-      if (this.current) this.current.started = true;
+      this.current = this.named(p);
+      if (this.current) {
+        this.current.started = true;
+        this.current.promptId ??= String(p.prompt_id);
+        try {
+          this.current.sink.onStart?.(String(p.prompt_id));
+        } catch {
+          /* the pipeline contains its own failures */
+        }
+      }
+      return;
+    }
+    if (ev.type === 'turn.end') {
+      const turn = this.named(p);
+      if (this.current === turn || !turn) this.current = undefined;
+      if (turn)
+        this.finish(turn, {
+          status: String(p.status ?? 'error'),
+          text: turn.text,
+          ...(turn.error ? { error: turn.error } : {}),
+        });
       return;
     }
     if (ev.type === 'prompt.queued') {
-      // prompts dropped from the queue, or held by a shutdown, never start here: settle them
-      const queued = new Set(
-        ((p.queued as Array<{ prompt_id: string; held?: boolean }>) ?? [])
-          .filter((q) => !q.held)
-          .map((q) => q.prompt_id),
-      );
-      setImmediate(() => {
-        for (const t of [...this.turns.values()])
-          if (!t.started && t.promptId && !queued.has(t.promptId))
-            this.finish(t, {
-              status: 'interrupted',
-              text: '',
-              error: 'the prompt was not run (shutdown or dropped)',
-            });
-      });
+      // only what the event names settles a prompt: held for the restart, or dropped
+      for (const q of (p.queued as Array<{ prompt_id: string; origin?: string; held?: boolean }>) ?? []) {
+        const t = q.held ? this.named(q) : undefined;
+        if (t && !t.started) this.finish(t, { status: 'held', text: '' });
+      }
+      for (const promptId of (p.dropped as string[] | undefined) ?? []) {
+        const t = this.byPrompt.get(promptId);
+        if (t && !t.started) this.finish(t, { status: 'dropped', text: '' });
+      }
       return;
     }
     const turn = this.current;
     if (!turn) return;
-    if (ev.type === 'turn.end') {
-      this.finish(turn, {
-        status: String(p.status ?? 'error'),
-        text: turn.text,
-        ...(turn.error ? { error: turn.error } : {}),
-      });
-      return;
-    }
     if (ev.type === 'message.complete') turn.text = String(p.text ?? '');
     if (ev.type === 'session.usage' && typeof p.context_tokens === 'number')
       this.onUsage(this.live.id, p.context_tokens);
@@ -207,7 +236,7 @@ export class LiveSessionBackend implements AgentBackend {
     return createPlatformSession(p.db, p.home, p.config, init);
   }
 
-  runTurn(sessionId: string, text: string, sink: TurnSink): Promise<TurnOutcome> {
+  runTurn(sessionId: string, text: string, sink: TurnSink, opts: TurnOptions = {}): Promise<TurnOutcome> {
     let live: LiveSession;
     try {
       live = this.sessions.get(this.profile, sessionId);
@@ -232,7 +261,14 @@ export class LiveSessionBackend implements AgentBackend {
       this.connections.set(live, c);
       live.attach(c);
     }
-    return conn.run(text, sink);
+    return conn.run(text, sink, opts.origin);
+  }
+
+  takeQueued(sessionId: string, origins: ReadonlySet<string>): TakenPrompt[] {
+    const live = this.sessions.get(this.profile, sessionId);
+    return live
+      .takeQueued((q) => q.origin !== undefined && origins.has(q.origin))
+      .map((q) => ({ origin: q.origin!, text: q.text }));
   }
 
   interrupt(sessionId: string): boolean {

@@ -58,6 +58,8 @@ export const platform: PlatformEntry = {
   // every request carries the bearer key: the adapter authenticates, not the allow-lists
   authorization: 'adapter',
   quietResets: true,
+  // the answer is the HTTP response: nothing to resend once the caller is gone
+  durableReplies: false,
   piiSafe: true,
   requiredSecrets: ['API_SERVER_KEY'],
   platformHint:

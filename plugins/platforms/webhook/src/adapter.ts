@@ -3,15 +3,32 @@
  * shared secret (signature.ts), answered `202 Accepted` at once; replies go out as signed
  * `POST <outbound_url>` requests.
  *
- * Inbound body: `{"text": "…", "conversation": "<id>", "user": "<id>", "user_name": "…"}` —
- * `conversation` names the chat (one session each; default: `user`, else `default`).
- * Outbound body: `{"conversation": "<id>", "text": "…", "kind": "reply" | "notice"}`.
+ * Inbound body: `{"text": "…", "conversation": "<id>", "user": "<id>", "user_name": "…",
+ * "id": "<sender's message id>"}` — `conversation` names the chat (one session each; default:
+ * `user`, else `default`); `id` (optional) makes a re-sent message a duplicate that is dropped.
+ * The 202 answer carries the message's `id` (the sender's, else a new one).
+ * Outbound body: `{"conversation", "text", "kind": "reply" | "notice", "in_reply_to"?, "id"?}`;
+ * a reply's `id` (also the `X-Hermes-Delivery` header) is the same on every retry and after a
+ * restart, so the receiver can drop a repeat. A 2xx answer confirms; 408, 425, 429 and 5xx are
+ * retried, other answers are final.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ChatInfo, listenOn, PlatformAdapter, type SendOptions, type SendResult } from '@hermes/core';
+import {
+  type ChatInfo,
+  listenOn,
+  PlatformAdapter,
+  type ReplayGuard,
+  type SendOptions,
+  type SendResult,
+} from '@hermes/core';
 import { SIGNATURE_HEADER, SignatureVerifier, signedHeaders, TIMESTAMP_HEADER } from './signature.js';
+
+/** Header of an outbound reply's idempotency key. */
+export const DELIVERY_HEADER = 'x-hermes-delivery';
+/** Statuses of the receiver worth another try (the rest of 4xx is final). */
+const RETRYABLE_STATUS = new Set([408, 425, 429]);
 
 /** Largest inbound body, bytes. */
 export const MAX_WEBHOOK_BODY = 1024 * 1024;
@@ -32,23 +49,33 @@ function reply(res: ServerResponse, status: number, body: object): void {
   res.end(JSON.stringify(body));
 }
 
-/** POSTs a signed JSON body. */
+/**
+ * POSTs a signed JSON body.
+ * @param deliveryId sent as `X-Hermes-Delivery` (the receiver's idempotency key).
+ */
 export async function postSigned(
   url: string,
   secret: string,
   payload: object,
   timeoutMs = 15_000,
+  deliveryId?: string,
 ): Promise<SendResult> {
   const body = JSON.stringify(payload);
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signedHeaders(secret, body) },
+      headers: {
+        'content-type': 'application/json',
+        ...signedHeaders(secret, body),
+        ...(deliveryId ? { [DELIVERY_HEADER]: deliveryId } : {}),
+      },
       body,
       signal: AbortSignal.timeout(timeoutMs),
     });
     await res.arrayBuffer().catch(() => undefined);
-    return res.ok ? { ok: true } : { ok: false, error: `outbound POST answered ${res.status}` };
+    if (res.ok) return { ok: true };
+    const retryable = res.status >= 500 || RETRYABLE_STATUS.has(res.status);
+    return { ok: false, error: `outbound POST answered ${res.status}`, retryable };
   } catch (err) {
     return { ok: false, error: `outbound POST failed: ${(err as Error).message}` };
   }
@@ -63,10 +90,10 @@ export class WebhookAdapter extends PlatformAdapter {
 
   constructor(
     private readonly settings: WebhookSettings,
-    opts: { log?: (line: string) => void; now?: () => number } = {},
+    opts: { log?: (line: string) => void; now?: () => number; replayGuard?: ReplayGuard } = {},
   ) {
     super('webhook', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
-    this.verifier = new SignatureVerifier(settings.secret, opts.now);
+    this.verifier = new SignatureVerifier(settings.secret, opts.now, opts.replayGuard);
   }
 
   async connect(): Promise<void> {
@@ -128,7 +155,8 @@ export class WebhookAdapter extends PlatformAdapter {
     const user = str(body.user);
     const conversation = str(body.conversation) ?? user ?? 'default';
     const userName = str(body.user_name);
-    const id = randomUUID();
+    const senderId = str(body.id);
+    const id = senderId ?? randomUUID();
     reply(res, 202, { ok: true, id, conversation });
     void this.emitMessage({
       source: {
@@ -140,6 +168,7 @@ export class WebhookAdapter extends PlatformAdapter {
         messageId: id,
       },
       text,
+      ...(senderId ? { dedupeKey: senderId } : {}),
     });
   }
 
@@ -148,12 +177,19 @@ export class WebhookAdapter extends PlatformAdapter {
       this.log(`no outbound_url: a reply to ${chatId} was dropped`);
       return { ok: false, error: 'platforms.webhook.outbound_url is not set' };
     }
-    return postSigned(this.settings.outboundUrl, this.settings.secret, {
-      conversation: chatId,
-      text,
-      kind: opts?.kind ?? 'notice',
-      ...(opts?.replyTo ? { in_reply_to: opts.replyTo } : {}),
-    });
+    return postSigned(
+      this.settings.outboundUrl,
+      this.settings.secret,
+      {
+        conversation: chatId,
+        text,
+        kind: opts?.kind ?? 'notice',
+        ...(opts?.replyTo ? { in_reply_to: opts.replyTo } : {}),
+        ...(opts?.deliveryId ? { id: opts.deliveryId } : {}),
+      },
+      15_000,
+      opts?.deliveryId,
+    );
   }
 
   async getChatInfo(chatId: string): Promise<ChatInfo> {

@@ -17,7 +17,13 @@
 import { lookupSecret, type PlatformContext, type PlatformEntry } from '@hermes/core';
 import { postSigned, WebhookAdapter, type WebhookSettings } from './adapter.js';
 
-export { MAX_WEBHOOK_BODY, postSigned, WebhookAdapter, type WebhookSettings } from './adapter.js';
+export {
+  DELIVERY_HEADER,
+  MAX_WEBHOOK_BODY,
+  postSigned,
+  WebhookAdapter,
+  type WebhookSettings,
+} from './adapter.js';
 export * from './signature.js';
 
 /** Default port of the inbound server. */
@@ -54,7 +60,10 @@ export const platform: PlatformEntry = {
   createAdapter: (ctx) => {
     const s = webhookSettings(ctx);
     if (typeof s === 'string') throw new Error(s);
-    return new WebhookAdapter(s, { log: ctx.log });
+    return new WebhookAdapter(s, {
+      log: ctx.log,
+      ...(ctx.replayGuard ? { replayGuard: ctx.replayGuard } : {}),
+    });
   },
   // every request is HMAC-signed: the adapter authenticates, not the allow-lists
   authorization: 'adapter',

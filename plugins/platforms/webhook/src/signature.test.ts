@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { storedReplayGuard } from '@hermes/core';
+import { SessionDB } from '@hermes/core/state/session-db';
 import {
   MAX_SKEW_S,
   sign,
@@ -79,6 +84,32 @@ describe('webhook signatures (HMAC-SHA256 over "<ts>.<body>")', () => {
       `${h[SIGNATURE_HEADER]}\u00a0\u00a0`,
     ]) {
       expect(v.verify(h[TIMESTAMP_HEADER], padded, body), JSON.stringify(padded)).toBe('replayed');
+    }
+  });
+});
+
+describe('the replay window kept in state.db', () => {
+  it('refuses after a restart a request accepted before it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hermes-webhook-replay-'));
+    const file = join(dir, 'state.db');
+    const h = signedHeaders(SECRET, body.toString(), T);
+    const db1 = SessionDB.open(file, { warn: () => {} });
+    const before = new SignatureVerifier(SECRET, () => T, storedReplayGuard(db1.platforms, 'webhook'));
+    expect(before.verify(h[TIMESTAMP_HEADER], h[SIGNATURE_HEADER], body)).toBe(true);
+    db1.close();
+    // a new process: new verifier, new connection, the same file
+    const db2 = SessionDB.open(file, { warn: () => {} });
+    try {
+      const after = new SignatureVerifier(
+        SECRET,
+        () => T + 1_000,
+        storedReplayGuard(db2.platforms, 'webhook'),
+      );
+      expect(after.verify(h[TIMESTAMP_HEADER], h[SIGNATURE_HEADER], body)).toBe('replayed');
+      const fresh = signedHeaders(SECRET, body.toString(), T + 1_000);
+      expect(after.verify(fresh[TIMESTAMP_HEADER], fresh[SIGNATURE_HEADER], body)).toBe(true);
+    } finally {
+      db2.close();
     }
   });
 });

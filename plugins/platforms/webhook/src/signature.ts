@@ -5,6 +5,7 @@
  * `MAX_SKEW_S` away from its clock, and a signature it has already accepted (replay).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MemoryReplayGuard, type ReplayGuard } from '@hermes/core';
 
 /** Header names. */
 export const SIGNATURE_HEADER = 'x-hermes-signature';
@@ -27,14 +28,21 @@ export function signedHeaders(secret: string, body: string, now = Date.now()): R
 /** Why a request was refused. */
 export type VerifyFailure = 'missing' | 'bad_timestamp' | 'stale' | 'bad_signature' | 'replayed';
 
-/** Verifies signatures and remembers accepted ones for `MAX_SKEW_S` (replay protection). */
+/**
+ * Verifies signatures and remembers accepted ones until their timestamp leaves the window
+ * (replay protection). The daemon remembers them in state.db (a `ReplayGuard`), so a request
+ * accepted before a restart is still refused after it.
+ */
 export class SignatureVerifier {
-  private readonly seen = new Map<string, number>();
+  private readonly guard: ReplayGuard;
 
   constructor(
     private readonly secret: string,
     private readonly now: () => number = Date.now,
-  ) {}
+    guard?: ReplayGuard,
+  ) {
+    this.guard = guard ?? new MemoryReplayGuard(now);
+  }
 
   /**
    * Checks one request.
@@ -54,11 +62,10 @@ export class SignatureVerifier {
     const expected = Buffer.from(canonical);
     const given = Buffer.from(signatureHeader.trim());
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'bad_signature';
-    for (const [sig, at] of this.seen) if (nowS - at > MAX_SKEW_S * 2) this.seen.delete(sig);
     // remembered by the signature it must equal, not the header as sent: a resent request with
-    // padding around the header (spaces, NBSP) is the same request (adversarial trial #7)
-    if (this.seen.has(canonical)) return 'replayed';
-    this.seen.set(canonical, nowS);
-    return true;
+    // padding around the header (spaces, NBSP) is the same request; kept until the timestamp
+    // can no longer pass the skew check
+    const until = (Math.max(ts, nowS) + MAX_SKEW_S + 1) * 1000;
+    return this.guard.claim(canonical.slice('sha256='.length), until, this.now()) ? true : 'replayed';
   }
 }

@@ -1,0 +1,141 @@
+/**
+ * Platform turns through the daemon's live sessions, in process (AdapterHost + SessionRegistry
+ * + a memory platform + the scripted model): each reply is matched to its own message by the
+ * message id carried with the prompt, a prompt dropped from the queue is a logged drop, and
+ * prompts a shutdown kept are run and answered after the restart.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PlatformRegistry, type MessageSource } from '@hermes/core/gateway/index';
+import { MemoryAdapter } from '@hermes/core/gateway/testing';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { recoverAfterCrash } from '../sessions/crash-recovery.js';
+import { SessionRegistry } from '../sessions/session-registry.js';
+import { AdapterHost } from './adapter-host.js';
+
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
+});
+afterAll(() => model.close());
+const hosts: Array<{ host: AdapterHost; sessions: SessionRegistry }> = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) {
+    await h.host.stop();
+    await h.sessions.drain(100);
+  }
+  await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
+});
+
+function home(): string {
+  const root = mkdtempSync(join(tmpdir(), 'hermes-live-backend-'));
+  writeFileSync(
+    join(root, 'config.yaml'),
+    [
+      'model:',
+      '  provider: custom',
+      `  base_url: ${model.url}`,
+      '  default: fake-model',
+      'platforms:',
+      '  mem: { enabled: true, allow_all_users: true, footer: false }',
+      '',
+    ].join('\n'),
+  );
+  return root;
+}
+
+/** A daemon's platform side on `root`: its adapter, host, sessions and log. */
+async function start(root: string) {
+  const adapter = new MemoryAdapter('mem');
+  const registry = new PlatformRegistry();
+  registry.register({ name: 'mem', label: 'mem', createAdapter: () => adapter });
+  const sessions = new SessionRegistry({ root, epoch: 'e' });
+  const logs: string[] = [];
+  const log = {
+    info: (l: string) => logs.push(l),
+    warn: (l: string) => logs.push(l),
+    error: (l: string) => logs.push(l),
+    addSecret: () => undefined,
+  };
+  const host = new AdapterHost({ root, sessions, log, registry });
+  hosts.push({ host, sessions });
+  await host.start();
+  const outcomes = () => logs.filter((l) => l.includes('message outcome:'));
+  return { adapter, host, sessions, logs, outcomes };
+}
+
+const dm = (user: string): MessageSource => ({ platform: 'mem', chatType: 'dm', chatId: user, userId: user });
+
+/** The live session of the one platform conversation of a test. */
+function liveOf(sessions: SessionRegistry) {
+  const id = sessions.list('default', { source: 'mem' })[0]?.id;
+  return id ? sessions.peek('default', id) : undefined;
+}
+
+/** Resolves once `cond` holds, polling every 10 ms; fails after `ms`. */
+async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('LiveSessionBackend', () => {
+  it('answers every message of a burst from several users with its own reply, in order', async () => {
+    const d = await start(home());
+    const users = ['ann', 'bob', 'cyd'];
+    const all: Array<Promise<void>> = [];
+    for (let i = 1; i <= 8; i++)
+      for (const u of users) all.push(d.adapter.receive({ source: dm(u), text: `${u}-${i}` }));
+    await Promise.all(all);
+    for (const u of users)
+      expect(d.adapter.texts(u)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `echo: ${u}-${i}`));
+    expect(d.outcomes()).toHaveLength(24);
+    expect(d.outcomes().every((l) => l.includes('outcome=reply'))).toBe(true);
+  });
+
+  it('a prompt dropped from the queue is a logged drop, named by the event', async () => {
+    const d = await start(home());
+    model.push({ hang: true });
+    const first = d.adapter.receive({ source: dm('ann'), text: 'long job' });
+    await model.waitForRequests(model.requests.length + 1);
+    const second = d.adapter.receive({ source: dm('ann'), text: 'waits' });
+    await until(() => liveOf(d.sessions)?.queued().length === 1, 'the queued prompt');
+    const live = liveOf(d.sessions)!;
+    expect(live.dropQueued()).toHaveLength(1);
+    await second;
+    expect(d.outcomes()).toEqual([
+      expect.stringMatching(/outcome=dropped reason="discarded from the queue"/),
+    ]);
+    live.interrupt();
+    await first;
+    expect(d.adapter.texts('ann')).toEqual([]);
+    expect(d.outcomes()[1]).toMatch(/outcome=dropped reason="stopped before a reply"/);
+  });
+
+  it('prompts held and cut by a shutdown are run after the restart, each answered once, in order', async () => {
+    const root = home();
+    const d = await start(root);
+    model.push({ hang: true });
+    const pending = [1, 2, 3, 4].map((i) => d.adapter.receive({ source: dm('ann'), text: `m${i}` }));
+    await model.waitForRequests(model.requests.length + 1);
+    await until(() => liveOf(d.sessions)?.queued().length === 3, 'three queued');
+    // the daemon's shutdown: notices, drain (holds the queue, interrupts the stalled turn), stop
+    await d.host.beginShutdown();
+    await d.sessions.drain(200);
+    await d.host.stop();
+    await Promise.all(pending);
+    expect(d.adapter.texts('ann')).toEqual([expect.stringContaining('restarting')]);
+    expect(d.outcomes()).toEqual([]); // nothing decided: the restart does it
+
+    recoverAfterCrash(root);
+    const again = await start(root);
+    await until(() => again.adapter.texts('ann').length === 4, 'four replies');
+    expect(again.adapter.texts('ann')).toEqual(['echo: m1', 'echo: m2', 'echo: m3', 'echo: m4']);
+    await until(() => again.outcomes().length === 4, 'four outcomes');
+    expect(again.outcomes().every((l) => l.includes('outcome=reply'))).toBe(true);
+  });
+});
