@@ -17,7 +17,8 @@
  *   `UNIT_NAME`; globs too), `systemctl --user exit|isolate`; `service hermes-… stop|restart`;
  *   `launchctl unload|bootout|stop|kill|remove|disable` of a hermes label; `loginctl
  *   terminate-user|kill-user|terminate-session|kill-session` (every process of the user);
- *   `fuser -k` of the daemon's port or a root file;
+ *   `fuser -k` of the daemon's port or a root file; a debugger or tracer attached to the
+ *   daemon's pid (`gdb -p`, `strace -p`, `gcore`: it can stop, alter or read the process);
  * - `hermes gateway stop|restart|uninstall|kill` in any invocation form (self-cli.ts).
  * Read-only lookups alone (`pgrep -f hermes`, `ps aux | grep hermes`, `systemctl status …`) are
  * not flagged. Targets: the pid, pattern, unit or CLI verb acted on.
@@ -222,6 +223,27 @@ export function daemonKillTargets(cmd: SimpleCommand, ctx: RuleContext): string[
         args.some((w) => namesPort(w.value, ctx)) ||
         (places !== null && homeTargets(cmd, ctx, places).length > 0);
       return named ? ['Hermes daemon (fuser -k)'] : null;
+    }
+    case 'strace':
+    case 'ltrace':
+    case 'gdb':
+    case 'lldb':
+    case 'gcore':
+    case 'perf':
+    case 'pstack':
+    case 'eu-stack': {
+      // attaching a debugger or tracer can stop, alter or read the process
+      const guarded = protectedPids(ctx);
+      const hits = args
+        .map((w, i) => {
+          const v = /^--pid=(\d+)$|^-p(\d+)$/.exec(w.value);
+          if (v) return v[1] ?? v[2];
+          const prev = args[i - 1]?.value;
+          if (prev === '-p' || prev === '--pid' || prev === '--attach' || prev === 'attach') return w.value;
+          return name === 'gcore' || name === 'pstack' || (name === 'gdb' && i > 0) ? w.value : undefined;
+        })
+        .filter((v): v is string => v !== undefined && (guarded.has(Number(v)) || /^\$\{?PPID\b/.test(v)));
+      return hits.length > 0 ? hits.map((v) => `attach ${name} to pid ${v}`) : null;
     }
     default: {
       const inv = hermesInvocation(cmd, ctx);

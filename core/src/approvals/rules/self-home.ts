@@ -25,6 +25,9 @@
  *   mentions the root's path, `~/.hermes`, `tui-gateway.json` or `HERMES_HOME`; and a program run
  *   by path whose script text does so.
  *
+ * Also the daemon's (and the agent process's) own `/proc/<pid>/…` files: its environment,
+ * memory and open files hold the keys and the token.
+ *
  * The arguments of `echo`/`printf` are text, not paths. A lone `cd` into the root (nothing after
  * it on the line) changes nothing and is not flagged.
  * Targets: the absolute paths reached in the root (the root itself for a recursive command above
@@ -129,8 +132,12 @@ export function homeTargets(cmd: SimpleCommand, ctx: RuleContext, places: Hermes
   const computedByHermes = ctx.analysis.commands.some(
     (c) => isInside(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
   );
+  const daemonPids = new Set([ctx.daemonPid, process.pid].filter((p) => p !== undefined).map(String));
   for (const w of words) {
     for (const p of rootPathsOf(w, ctx, places)) targets.add(p);
+    // the daemon's process files: its environment, memory, open files, working folder
+    for (const p of ctx.paths(w))
+      if (daemonPids.has(/^\/proc\/(\d+)(?:\/|$)/.exec(p)?.[1] ?? '')) targets.add(p);
     if (w.literal) continue;
     if (/\$\{?HERMES_HOME\b/.test(w.value)) targets.add(w.value);
     // `cat "$(hermes config path)"`: a path Hermes computes is one of its own

@@ -220,6 +220,8 @@ const ROWS: [string, string[], Where?][] = [
   ['hermes gateway stop', [K]],
   ['hermes -p work gateway restart', [K]],
   ['nohup sh -c "sleep 5; hermes gateway stop" &', [K]],
+  [`strace -f -p ${DAEMON_PID}`, [K]],
+  [`cat /proc/${DAEMON_PID}/environ`, [H]],
   ['ps aux | grep hermes', []],
   ['pgrep -f hermes', []],
   ['kill 12345 && kill %1 && kill -l', []],
