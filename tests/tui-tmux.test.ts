@@ -111,6 +111,7 @@ describeTmux('hermes tui in tmux', () => {
     tmux.type(p1, 'remove the scratch dir', 'Enter');
     for (const p of [p1, p2])
       await tmux.waitFor(p, (s) => s.includes('Approval needed') && s.includes('[o] once'));
+    await tmux.waitFor(p1, 'to answer. Esc denies.'); // armed: the card takes keys
     tmux.keys(p1, 'o');
     const other = await tmux.waitFor(p2, (s) => s.includes('✓ Approved once (answered in another window)'));
     expect(other).not.toContain('Approval needed');

@@ -133,6 +133,7 @@ async function askArmed(
   const ahead = lines.drain();
   if (rl.line) {
     ahead.push(rl.line);
+    rl.setPrompt(''); // the line is redrawn as it is cleared: without the last prompt
     rl.write(null, { ctrl: true, name: 'e' });
     rl.write(null, { ctrl: true, name: 'u' });
   }
