@@ -88,7 +88,7 @@ describe('the guard in mode smart', () => {
   it('after a DENY verdict asks the user with only once/deny, and a refusal denies', async () => {
     server.push(verdict('DENY', 'deletes the home directory'));
     const { requests, callback } = answering('deny');
-    const v = await smartGuard(callback).check('rm -rf ~/');
+    const v = await smartGuard(callback).check('rm -rf ~/projects');
     expect(v).toMatchObject({ allowed: false, reason: 'denied', smart: { verdict: 'deny' } });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.choices).toEqual(['once', 'deny']);

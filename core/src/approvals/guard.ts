@@ -5,8 +5,12 @@
  * `ToolContext.checkCommand`; the model never sees it, cannot call it, and cannot switch it off
  * (it is not a tool, and the mode comes from config or the `--yolo` flag only).
  *
- * Decision order for one command:
- * 1. No dangerous pattern matches → allowed (`safe`).
+ * Decision order for one command (the rules: detect.ts and rules/):
+ * 0. A floor hit — a catastrophic command: deleting `/`, the home folder or a top-level system
+ *    folder, formatting or overwriting a disk, a fork bomb, killing every process, shutting down or
+ *    rebooting — is refused in every mode (`off` and `--yolo` included, cron, smart, any allowlist
+ *    or session entry) with reason `floor`; nobody is asked.
+ * 1. No rule matches → allowed (`safe`).
  * 2. Mode `off` (`approvals.mode: off`, or `--yolo`) → allowed (`mode_off`).
  * 3. Every hit is covered by an entry of `command_allowlist` or of this session's approvals, or
  *    the exact command line is an old-format entry of `command_allowlist` → allowed (`allowlist`
@@ -50,7 +54,8 @@ import { homedir } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { ApprovalSet, coveredBy, entriesForLine, scriptEntry, type AllowEntry } from './allowlist.js';
-import { detectDangerousCommand, type DangerousMatch } from './dangerous-patterns.js';
+import type { DangerousMatch } from './dangerous-patterns.js';
+import { detectCommand } from './detect.js';
 import type { RuleHit } from './detection-types.js';
 import { LEGACY_CLASSES } from './legacy-allowlist.js';
 import { PendingRequest } from './pending.js';
@@ -206,7 +211,24 @@ export function denialMessage(
       return `BLOCKED: The approval request for ${what} was interrupted, so it was denied. ${DO_NOT_RETRY}`;
     case 'no_frontend':
       return `BLOCKED: ${what[0]!.toUpperCase()}${what.slice(1)} needs the user's approval, but no user is available to approve it here, so it was denied. ${DO_NOT_RETRY}`;
+    case 'floor':
+      return (
+        `REFUSED: ${what} is on the list of catastrophic commands that Hermes never runs, in any approval mode ` +
+        '(not with --yolo, not with an allowlist entry, not for a cron job). Do not run it again, and do not try ' +
+        'to get the same effect another way. If the user really wants this, tell them to run it themselves in ' +
+        'their own terminal.'
+      );
   }
+}
+
+/** The refusal of a command with floor hits (step 0 of the file comment). */
+function refuseFloor(floor: readonly RuleHit[]): Denied {
+  const description = [...new Set(floor.map((h) => h.description))].join('; ');
+  return {
+    allowed: false,
+    reason: 'floor',
+    message: denialMessage('floor', description, undefined, 'this command'),
+  };
 }
 
 function describe(matches: DangerousMatch[]): string {
@@ -303,13 +325,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     cwd?: string,
   ): Promise<ApprovalVerdict> {
     const where = { hermesRoot: opts.home.root, userHome, cwd: cwd ?? opts.cwd ?? process.cwd() };
-    const matches = detectDangerousCommand(command, { hermesRoot: opts.home.root, userHome });
+    const detection = await detectCommand(command, { ...where, profileHome: opts.home.dir });
+    if (detection.floor.length > 0) return refuseFloor(detection.floor);
+    const matches = detection.hits;
     if (matches.length === 0) return { allowed: true, reason: 'safe' };
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
     if (allowlist.coversLine(command)) return { allowed: true, reason: 'allowlist' };
-    // the text patterns name no parsed command: each hit is approved as the line in its folder
-    const hits: RuleHit[] = matches.map((m) => ({ ...m, command: null, targets: [] }));
-    const entries = entriesForLine(command, { hits, analysis: null }, where);
+    const entries = entriesForLine(command, detection, where);
     return decide({ matches, entries, shown: command, reviewed: command, signal, onSmart });
   }
 

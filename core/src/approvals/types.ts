@@ -63,9 +63,14 @@ export interface ApprovalAnswer {
 /**
  * The guard's verdict for one command. `asked` is set when a human was asked: the answer, or
  * `deny` by `timeout` / `interrupt` when none came. `smart` is set when the smart check ran;
- * `smart_approved` means it approved the command and nobody was asked.
+ * `smart_approved` means it approved the command and nobody was asked. `floor` refuses a
+ * catastrophic command in every mode (detect.ts `Detection.floor`); nobody is asked.
  */
 export type ApprovalVerdict = (
   | { allowed: true; reason: 'safe' | 'mode_off' | 'allowlist' | 'session' | 'approved' | 'smart_approved' }
-  | { allowed: false; reason: 'denied' | 'timeout' | 'no_frontend' | 'interrupted'; message: string }
+  | {
+      allowed: false;
+      reason: 'denied' | 'timeout' | 'no_frontend' | 'interrupted' | 'floor';
+      message: string;
+    }
 ) & { asked?: ApprovalAnswer; smart?: SmartAssessment };

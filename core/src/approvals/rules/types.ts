@@ -30,6 +30,41 @@ export interface RuleContext {
    * cannot be known (e.g. a command substitution) — rules decide what that means for them.
    */
   paths(word: ShellWord): string[];
+  /**
+   * The paths a word of `cmd` names with relative words resolved only against the folder `cmd`
+   * runs in — the line's working folder after the `cd`s that run before it in the same shell —
+   * instead of every folder the line visits (`paths`). Empty when that folder cannot be known
+   * (`cd "$(mktemp -d)"`). Set by detect.ts; the floor rules use it, so `cd build && rm -rf *` is
+   * not read as `rm -rf ~/*`.
+   */
+  pathsAt?(word: ShellWord, cmd: SimpleCommand): string[];
+  /**
+   * Whether every variable in `word` has a value the guard knows (the line's own literal
+   * assignments, `env`, `HOME`, `PWD`), so its expansion is what the shell will use. Set by
+   * detect.ts; the floor rules act only on such words (`rm -rf "$DIR"/` with `DIR` unknown asks).
+   */
+  knownValue?(word: ShellWord): boolean;
+}
+
+/** One match of a line rule: the command it is about and its targets. */
+export interface LineMatch {
+  command: SimpleCommand;
+  targets: string[];
+}
+
+/**
+ * A rule about the line as a sequence (`chmod +x f && ./f`, `curl -o f … ; sh f`): it sees every
+ * command at once.
+ */
+export interface LineRule {
+  /** Stable kebab-case id of the class; never renamed. */
+  key: string;
+  /** Short human description shown on the approval card. */
+  description: string;
+  /** Catastrophic: refused in every mode. */
+  floor?: boolean;
+  /** The matches in the line (none: the rule does not apply). */
+  matchLine(ctx: RuleContext): LineMatch[];
 }
 
 /** A rule about one simple command. */

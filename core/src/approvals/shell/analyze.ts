@@ -29,7 +29,10 @@ export interface ShellRedirect {
   target: ShellWord | null;
   /** What a here-document or here-string feeds to stdin. */
   text?: string;
-  /** The commands of a process substitution used as the target (`< <(curl …)`, `> >(tee …)`). */
+  /**
+   * The commands of a process substitution used as the target (`< <(curl …)`, `> >(tee …)`), or of
+   * the command substitutions inside a here-string or a target word (`<<< "$(curl …)"`).
+   */
   commands?: SimpleCommand[];
 }
 
@@ -64,6 +67,8 @@ export interface SimpleCommand {
   parent: SimpleCommand | null;
   /** How it was reached from the top level, outermost first; empty at the top level. */
   via: Via[];
+  /** The name of the innermost function whose body holds it, or null. */
+  functionName: string | null;
   /** Source text of the command (of the inner script for commands parsed again from text). */
   text: string;
   /** Position in the order the line lists commands (0-based; a parent precedes its children). */
@@ -77,6 +82,18 @@ export interface ShellAnalysis {
   commands: SimpleCommand[];
   /** Names of the functions the line defines. */
   functions: string[];
+  /**
+   * Variables the line sets as statements of their own (`X=1`, `export X=1`, `local X=1`), in
+   * source order; values as written (`literal` false when they hold expansions). Absent in an
+   * analysis built by hand (no commands).
+   */
+  assignments?: { name: string; value: ShellWord }[];
+  /**
+   * Names the line sets some other way: `for NAME in …`, `select NAME`, `read NAME…`,
+   * `mapfile NAME`, `getopts … NAME`. Their values cannot be known before the line runs. Absent in
+   * an analysis built by hand.
+   */
+  boundNames?: string[];
   /** The grammar could not parse all of the line (or a nested script). */
   errors: boolean;
 }
@@ -95,6 +112,7 @@ export function programName(cmd: Pick<SimpleCommand, 'argv'>): string {
 
 interface Ctx {
   via: Via[];
+  fn: string | null;
   parent: SimpleCommand | null;
   redirects: ShellRedirect[];
   pipedFrom: SimpleCommand[];
@@ -104,6 +122,8 @@ interface Ctx {
 class Analyzer {
   readonly commands: SimpleCommand[] = [];
   readonly functions: string[] = [];
+  readonly assignments: { name: string; value: ShellWord }[] = [];
+  readonly boundNames: string[] = [];
   errors = false;
 
   constructor(private readonly parse: (text: string) => Node | null) {}
@@ -179,8 +199,22 @@ class Analyzer {
         const name = node.childForFieldName('name');
         if (name) this.functions.push(name.text);
         const body = node.childForFieldName('body');
-        if (body) this.visit(body, { ...ctx, via: [...ctx.via, 'function'], pipedFrom: [] });
+        if (body) {
+          this.visit(body, { ...ctx, via: [...ctx.via, 'function'], fn: name?.text ?? null, pipedFrom: [] });
+        }
         return added;
+      }
+      case 'variable_assignment': {
+        const name = node.childForFieldName('name')?.text ?? '';
+        const value = node.childForFieldName('value');
+        this.assignments.push({ name, value: value ? wordOf(value) : EMPTY_WORD });
+        return this.children(node, ctx);
+      }
+      case 'for_statement':
+      case 'select_statement': {
+        const variable = node.childForFieldName('variable');
+        if (variable) this.boundNames.push(variable.text);
+        return this.children(node, ctx);
       }
       case 'command_substitution':
         return this.children(node, {
@@ -241,8 +275,16 @@ class Analyzer {
     }
     if (node.type === 'herestring_redirect') {
       const target = node.namedChildren.find((c) => c && c.type !== 'file_descriptor');
-      if (target) this.substitutions(target, ctx.parent, ctx);
-      return [{ op: '<<<', fd: null, target: null, text: target ? wordOf(target).value : '' }];
+      const commands = target ? this.substitutions(target, ctx.parent, ctx) : [];
+      return [
+        {
+          op: '<<<',
+          fd: null,
+          target: null,
+          text: target ? wordOf(target).value : '',
+          ...(commands.length > 0 ? { commands } : {}),
+        },
+      ];
     }
     if (node.type !== 'file_redirect') return [];
     const fdNode = node.childForFieldName('descriptor');
@@ -253,7 +295,8 @@ class Analyzer {
     if (dest && dest.type === 'process_substitution') {
       r.commands = this.visit(dest, { ...ctx, pipedFrom: [] });
     } else if (dest) {
-      this.substitutions(dest, ctx.parent, ctx);
+      const commands = this.substitutions(dest, ctx.parent, ctx);
+      if (commands.length > 0) r.commands = commands;
     }
     return [r];
   }
@@ -271,12 +314,7 @@ class Analyzer {
       if (child.type === 'variable_assignment') {
         const name = child.childForFieldName('name')?.text ?? '';
         const value = child.childForFieldName('value');
-        assignments.push({
-          name,
-          value: value
-            ? wordOf(value)
-            : { raw: '', value: '', literal: true, glob: false, substitution: false },
-        });
+        assignments.push({ name, value: value ? wordOf(value) : EMPTY_WORD });
         wordNodes.push(child);
       } else if (child.type.endsWith('_redirect')) {
         redirects.push(...this.redirect(child, ctx, after));
@@ -294,14 +332,27 @@ class Analyzer {
       argsFromInput: false,
       parent: ctx.parent,
       via: ctx.via,
+      functionName: ctx.fn,
       text: node.text,
       index: this.commands.length,
     };
     this.commands.push(cmd);
+    this.noteBound(cmd);
     for (const w of wordNodes) this.substitutions(w, cmd, ctx);
     this.expand(cmd, ctx);
     for (const next of after) this.visit(next, ctx);
     return this.commands.slice(start);
+  }
+
+  /** Records the names `read`, `mapfile`/`readarray` and `getopts` set. */
+  private noteBound(cmd: SimpleCommand): void {
+    const name = programName(cmd);
+    const operands = cmd.argv.slice(1).filter((w) => !w.value.startsWith('-'));
+    if (name === 'read' || name === 'mapfile' || name === 'readarray') {
+      for (const w of operands) if (/^[A-Za-z_]\w*$/.test(w.value)) this.boundNames.push(w.value);
+    } else if (name === 'getopts' && operands[1]) {
+      this.boundNames.push(operands[1].value);
+    }
   }
 
   /** Looks through wrappers and runs nested scripts of `cmd` (see the file comment). */
@@ -324,6 +375,7 @@ class Analyzer {
         argsFromInput: run.argsFromInput,
         parent: cmd,
         via: [...ctx.via, run.via],
+        functionName: ctx.fn,
         text: run.argv.map((w) => w.raw).join(' '),
         index: this.commands.length,
       };
@@ -345,6 +397,8 @@ class Analyzer {
     }
   }
 }
+
+const EMPTY_WORD: ShellWord = { raw: '', value: '', literal: true, glob: false, substitution: false };
 
 /** The text a producer writes when it is knowable: `echo`/`printf` of literal words, `cat <<EOF`. */
 function literalOutput(cmd: SimpleCommand): string | undefined {
@@ -374,7 +428,7 @@ export async function analyzeShell(source: string): Promise<ShellAnalysis> {
     return tree.rootNode;
   });
   try {
-    analyzer.script(source, { via: [], parent: null, redirects: [], pipedFrom: [], depth: 0 });
+    analyzer.script(source, { via: [], fn: null, parent: null, redirects: [], pipedFrom: [], depth: 0 });
   } finally {
     for (const t of trees) t.delete();
   }
@@ -382,6 +436,8 @@ export async function analyzeShell(source: string): Promise<ShellAnalysis> {
     source,
     commands: analyzer.commands,
     functions: analyzer.functions,
+    assignments: analyzer.assignments,
+    boundNames: analyzer.boundNames,
     errors: analyzer.errors,
   };
 }

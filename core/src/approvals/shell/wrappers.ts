@@ -12,6 +12,9 @@
  *   `env -S STRING`. The string is parsed again as a script (analyze.ts).
  * - Runners of a computed command: `xargs CMD` (arguments from stdin) and `find … -exec CMD ; / +`
  *   (`-execdir`, `-ok`, `-okdir`): the inner command is listed too.
+ * - Package runners run a program by name: `npx`, `pnpx`, `bunx`, `uvx`, `npm exec|x`,
+ *   `pnpm dlx|exec`, `yarn dlx|exec`, `bun x`, `pipx run`, `uv run`, `uv tool run`
+ *   (`npx -c STRING` / `npm exec --call STRING` run a script string).
  * - A shell with neither `-c` nor a script file runs its stdin (`curl … | sh`, `bash <<EOF`).
  */
 import { literalWord, type ShellWord } from './words.js';
@@ -89,6 +92,26 @@ const PREFIX: Record<string, Spec> = {
   watch: { valued: 'nqd', long: ['interval', 'differences', 'equexit', 'chgexit'] },
   strace: { valued: 'oeEpPsSIXbaU', long: ['output', 'trace', 'signal', 'attach'] },
   ltrace: { valued: 'oepsSanIlLuXxDw' },
+};
+
+/**
+ * Package runners: program → the sub-commands that run a package (none: the program itself does)
+ * and their options. A `c`/`call` option holds a script string.
+ */
+const PACKAGE_RUNNERS: Record<string, { sub?: string[][]; spec: Spec }> = {
+  npx: { spec: { valued: 'pc', long: ['package', 'call', 'workspace'] } },
+  pnpx: { spec: { valued: 'pc', long: ['package', 'call'] } },
+  bunx: { spec: { valued: 'p', long: ['package'] } },
+  uvx: { spec: { long: ['from', 'with', 'python', 'index', 'index-url'] } },
+  npm: { sub: [['exec'], ['x']], spec: { valued: 'pcw', long: ['package', 'call', 'workspace', 'prefix'] } },
+  pnpm: { sub: [['dlx'], ['exec']], spec: { valued: 'pcC', long: ['package', 'call', 'dir', 'filter'] } },
+  yarn: { sub: [['dlx'], ['exec']], spec: { valued: 'p', long: ['package'] } },
+  bun: { sub: [['x']], spec: {} },
+  pipx: { sub: [['run']], spec: { long: ['spec', 'python', 'pip-args', 'index-url'] } },
+  uv: {
+    sub: [['run'], ['tool', 'run']],
+    spec: { long: ['with', 'python', 'project', 'directory', 'from', 'package', 'index'] },
+  },
 };
 
 const word = (w: ShellWord | undefined): string => (w && w.literal ? w.value : '');
@@ -242,6 +265,23 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
       };
       argv = argv.slice(i);
       break;
+    }
+    const runner = PACKAGE_RUNNERS[name];
+    if (runner) {
+      const sub = runner.sub?.find((words) => words.every((w, k) => word(argv[1 + k]) === w));
+      if (runner.sub && !sub) break;
+      let script: string | undefined;
+      const i = skipOptions(argv, 1 + (sub?.length ?? 0), runner.spec, (opt, v) => {
+        if ((opt === 'c' || opt === 'call') && v) script = v.value;
+      });
+      if (script !== undefined) {
+        out.script = { text: script, via: 'shell -c' };
+        break;
+      }
+      if (i >= argv.length) break;
+      out.wrappers.push({ name, words: argv.slice(0, i) });
+      argv = argv.slice(i);
+      continue;
     }
     const spec = PREFIX[name];
     if (spec) {

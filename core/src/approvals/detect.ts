@@ -1,0 +1,276 @@
+/**
+ * What the approval rules find in a command line (DESIGN §6): the line is analysed into the simple
+ * commands it runs (shell/analyze.ts — nested in substitutions, groups, `bash -c`, `eval`, `xargs`,
+ * `find -exec` …, wrappers such as `sudo`/`env`/`timeout` looked through), every command rule
+ * (rules/index.ts) judges every command, and the line rules judge the sequence. Hits of floor rules
+ * go to `floor` (refused in every mode), the rest to `hits` (asked unless approved narrowly), each
+ * with its command and targets.
+ *
+ * Two extra views keep obfuscation from hiding a command:
+ * - the line as a terminal shows it (ANSI escapes and NUL bytes removed, Unicode compatibility
+ *   forms folded) is analysed too when it differs;
+ * - a command whose program is a variable the line sets literally (`X=rm; $X -rf /`) is also judged
+ *   with the value substituted, and one written in capitals (`RM -RF`) also in lower case.
+ *
+ * When the grammar cannot be loaded or the line (or a view of it) has parse errors, the regex table
+ * of dangerous-patterns.ts runs on the whole text as well (fail towards asking; its floor keys are
+ * refused), returning hits with `command: null`. While `SELF_RULES` is empty, that table's patterns
+ * about Hermes's own home run on every line.
+ */
+import stripAnsi from 'strip-ansi';
+import { detectDangerousCommand, type DangerousMatch } from './dangerous-patterns.js';
+import type { DetectContext, Detection, RuleHit } from './detection-types.js';
+import { ruleContext } from './rules/context.js';
+import { COMMAND_RULES, FLOOR_KEYS, LINE_RULES, SELF_RULES } from './rules/index.js';
+import { computedProgram } from './rules/inline-code.js';
+import type { CommandRule, LineRule, RuleContext } from './rules/types.js';
+import {
+  analyzeShell,
+  programName,
+  type ShellAnalysis,
+  type ShellWord,
+  type SimpleCommand,
+} from './shell/analyze.js';
+
+export type { DetectContext, Detection, RuleHit } from './detection-types.js';
+
+/** Keys of the fallback table that are catastrophic (refused when the table is all there is). */
+const FALLBACK_FLOOR = new Set([
+  'delete-root-path',
+  'mkfs',
+  'dd-to-device',
+  'write-block-device',
+  'wipe-device',
+  'fork-bomb',
+  'kill-all-processes',
+  'shutdown-reboot',
+]);
+
+/** Keys of the fallback table about Hermes's own home (the `SELF_RULES` class). */
+const SELF_PATTERN_KEYS = new Set(['touch-hermes-home', 'write-hermes-config', 'write-agent-config-files']);
+
+/** Variables bash sets itself: their values are never known in advance. */
+const SHELL_VARIABLES =
+  /^(?:RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|PPID|EPOCH\w*|BASH\w*|FUNCNAME|PIPESTATUS|OLDPWD|REPLY|OPTARG|OPTIND|UID|EUID)$/;
+
+/** The line as a terminal would show it (for the second view; see the file comment). */
+export function displayForm(line: string): string {
+  return stripAnsi(line).replace(/\0/g, '').normalize('NFKC');
+}
+
+/** The literal values the line assigns to each variable (a non-literal assignment makes it unknown). */
+function lineValues(analysis: ShellAnalysis): Map<string, string[] | null> {
+  const out = new Map<string, string[] | null>();
+  for (const a of analysis.assignments ?? []) {
+    const prev = out.get(a.name);
+    if (!a.value.literal || prev === null) out.set(a.name, null);
+    else out.set(a.name, [...(prev ?? []), a.value.value]);
+  }
+  for (const name of analysis.boundNames ?? []) out.set(name, null);
+  return out;
+}
+
+/** `ctx.knownValue` (rules/types.ts): every variable of the word has a known value. */
+function knownValueOf(analysis: ShellAnalysis, dctx: DetectContext): (w: ShellWord) => boolean {
+  const values = lineValues(analysis);
+  return (w) => {
+    if (w.literal) return true;
+    if (w.substitution) return false;
+    for (const m of w.value.matchAll(/\$(?:\{([^}]*)\}|([A-Za-z_]\w*)|(.))/g)) {
+      if (m[3] !== undefined) return false; // $1, $@, $$ …
+      const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[-=+?])/.exec(m[1] ?? '')?.[1];
+      if (!name || SHELL_VARIABLES.test(name)) return false;
+      if (name === 'HOME' || name === 'PWD') continue;
+      const own = values.get(name);
+      if (own === null) return false;
+      if (own === undefined && dctx.env?.[name] === undefined) return false;
+    }
+    return true;
+  };
+}
+
+/**
+ * The folder each command runs in, by index: the line's folder after the `cd`/`pushd`s that run
+ * before it in the same shell (a `cd` in a subshell or `bash -c` stays there); null when a `cd`
+ * went somewhere unknowable.
+ */
+function folders(analysis: ShellAnalysis, ctx: RuleContext): Map<number, string | null> {
+  const scope = (c: SimpleCommand): string[] => c.via.filter((v) => v !== 'group');
+  const out = new Map<number, string | null>();
+  const cds: SimpleCommand[] = [];
+  for (const cmd of analysis.commands) {
+    let dir: string | null = ctx.cwd;
+    const mine = scope(cmd);
+    for (const cd of cds) {
+      const theirs = scope(cd);
+      if (theirs.length > mine.length || theirs.some((v, i) => v !== mine[i])) continue;
+      dir = dir === null ? null : cdTarget(cd, dir, ctx);
+    }
+    out.set(cmd.index, dir);
+    const name = programName(cmd);
+    if (name === 'cd' || name === 'pushd' || name === 'popd') cds.push(cmd);
+  }
+  return out;
+}
+
+/** Where a `cd` from `from` leads, or null when unknowable. */
+function cdTarget(cd: SimpleCommand, from: string, ctx: RuleContext): string | null {
+  if (programName(cd) === 'popd') return null;
+  const target = cd.argv.slice(1).find((w) => !/^-[LPe@]+$/.test(w.value));
+  if (!target) return ctx.userHome;
+  if (target.value === '-' || target.substitution || (ctx.knownValue && !ctx.knownValue(target))) return null;
+  const word = /^[~/$]/.test(target.value)
+    ? target
+    : { ...target, value: `${from.replace(/\/$/, '')}/${target.value}` };
+  return ctx.paths(word)[0] ?? null;
+}
+
+/** The rule context of a line: ruleContext() plus the precise folder views of the floor rules. */
+function detectionContext(analysis: ShellAnalysis, dctx: DetectContext): RuleContext {
+  const base = ruleContext(analysis, dctx);
+  const ctx: RuleContext = { ...base, knownValue: knownValueOf(analysis, dctx) };
+  let dirs: Map<number, string | null> | undefined;
+  ctx.pathsAt = (word, cmd) => {
+    if (word.substitution) return [];
+    if (/^[~/$]/.test(word.value)) return base.paths(word);
+    dirs ??= folders(analysis, ctx);
+    const dir = dirs.has(cmd.index) ? dirs.get(cmd.index)! : ctx.cwd;
+    if (dir === null) return [];
+    return base.paths({ ...word, value: `${dir.replace(/\/$/, '')}/${word.value}` });
+  };
+  return ctx;
+}
+
+/** The views of a command the rules also judge (see the file comment). */
+function variants(cmd: SimpleCommand, analysis: ShellAnalysis, dctx: DetectContext): SimpleCommand[] {
+  const out = [cmd];
+  const first = cmd.argv[0];
+  if (first && first.value !== first.value.toLowerCase()) {
+    out.push({ ...cmd, argv: cmd.argv.map((w) => ({ ...w, value: w.value.toLowerCase() })) });
+  }
+  if (first && computedProgram(first) && !first.substitution) {
+    const values = lineValues(analysis);
+    let unknown = false;
+    const value = first.value.replace(
+      /\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g,
+      (_all, a?: string, b?: string) => {
+        const name = (a ?? b)!;
+        const v = values.get(name)?.at(-1) ?? dctx.env?.[name];
+        if (v === undefined) unknown = true;
+        return v ?? '';
+      },
+    );
+    if (!unknown && !value.includes('$')) {
+      const words = /^["']/.test(first.raw) ? [value] : value.split(/\s+/).filter(Boolean);
+      const argv = [
+        ...words.map((v) => ({ raw: v, value: v, literal: true, glob: false, substitution: false })),
+        ...cmd.argv.slice(1),
+      ];
+      if (argv.length > 0) out.push({ ...cmd, argv });
+    }
+  }
+  return out;
+}
+
+/** Collects hits, one per rule, command and target set. */
+class Hits {
+  readonly floor: RuleHit[] = [];
+  readonly hits: RuleHit[] = [];
+  private readonly seen = new Set<string>();
+
+  add(rule: CommandRule | LineRule, command: SimpleCommand | null, targets: string[]): void {
+    const sig = `${rule.key}\0${[...targets].sort().join('\0')}`;
+    if (this.seen.has(sig)) return;
+    this.seen.add(sig);
+    const hit: RuleHit = { key: rule.key, description: rule.description, command, targets };
+    (rule.floor ? this.floor : this.hits).push(hit);
+  }
+
+  has(key: string): boolean {
+    return this.floor.some((h) => h.key === key) || this.hits.some((h) => h.key === key);
+  }
+}
+
+/** Runs every rule on one analysis. A rule that throws counts as a hit (never lets a line through). */
+function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits): void {
+  const ctx = detectionContext(analysis, dctx);
+  const safely = <T>(rule: CommandRule | LineRule, run: () => T, onError: () => void): T | undefined => {
+    try {
+      return run();
+    } catch {
+      onError();
+      return undefined;
+    }
+  };
+  for (const cmd of analysis.commands) {
+    const found = new Set<string>();
+    for (const view of variants(cmd, analysis, dctx)) {
+      for (const rule of COMMAND_RULES) {
+        if (view !== cmd && found.has(rule.key)) continue;
+        const targets = safely(
+          rule,
+          () => rule.match(view, ctx),
+          () => out.add({ ...rule, floor: false }, cmd, ['?rule-error']),
+        );
+        if (targets) {
+          found.add(rule.key);
+          out.add(rule, cmd, targets);
+        }
+      }
+    }
+  }
+  for (const rule of LINE_RULES) {
+    const matches = safely(
+      rule,
+      () => rule.matchLine(ctx),
+      () => out.add({ ...rule, floor: false }, null, ['?rule-error']),
+    );
+    for (const m of matches ?? []) out.add(rule, m.command, m.targets);
+  }
+}
+
+/** The fallback table's matches as hits (`command: null`), skipping keys the rules already found. */
+function addPatternHits(out: Hits, matches: DangerousMatch[]): void {
+  for (const m of matches) {
+    if (out.has(m.key)) continue;
+    const rule = { key: m.key, description: m.description, floor: FALLBACK_FLOOR.has(m.key) };
+    out.add({ ...rule, match: () => null }, null, []);
+  }
+}
+
+/**
+ * Finds what the rules flag in a shell command line (see the file comment).
+ * @param ctx where the line runs: working folder, user's home, Hermes root, known variables.
+ * @returns the floor hits, the other hits, and the line's analysis (null when the grammar could
+ *   not be loaded). Never rejects.
+ */
+export async function detectCommand(line: string, ctx: DetectContext = {}): Promise<Detection> {
+  const out = new Hits();
+  let analysis: ShellAnalysis | null = null;
+  let broken: boolean;
+  try {
+    analysis = await analyzeShell(line);
+    judge(analysis, ctx, out);
+    broken = analysis.errors;
+    const shown = displayForm(line);
+    if (shown !== line) {
+      const view = await analyzeShell(shown);
+      judge(view, ctx, out);
+      broken ||= view.errors;
+    }
+  } catch {
+    broken = true;
+  }
+  const patterns = { hermesRoot: ctx.hermesRoot, userHome: ctx.userHome };
+  if (broken) addPatternHits(out, detectDangerousCommand(line, patterns));
+  else if (SELF_RULES.length === 0) {
+    addPatternHits(
+      out,
+      detectDangerousCommand(line, patterns).filter((m) => SELF_PATTERN_KEYS.has(m.key)),
+    );
+  }
+  return { floor: out.floor, hits: out.hits, analysis };
+}
+
+/** True when `key` is a floor class (refused in every mode). */
+export const isFloorKey = (key: string): boolean => FLOOR_KEYS.has(key) || FALLBACK_FLOOR.has(key);
