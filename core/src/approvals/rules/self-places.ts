@@ -8,6 +8,7 @@ import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { isInside, pathForms, resolveRealPath } from '../../util/paths.js';
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
+import { segmentRegex } from './context.js';
 import type { RuleContext } from './types.js';
 
 /** Files of a home whose reading or change matters most (named in targets and in scripts). */
@@ -143,12 +144,30 @@ export function pathWords(cmd: SimpleCommand): ShellWord[] {
  */
 export function rootPathsOf(word: ShellWord, ctx: RuleContext, places: HermesPlaces): string[] {
   const all = ctx.paths(word);
-  const hits = all.filter((p) => inRoot(places, p) || linksToHermesFile(places, p));
+  const hits = all.filter((p) => inRoot(places, p) || linksToHermesFile(places, p) || globReaches(places, p));
   if (hits.length === 0) return [];
   // a word reaching in by a symlink or glob: name the real paths in the root, not the pattern
   const inside = hits.filter((p) => inRoot(places, p));
   const named = inside.filter((p) => !/[*?[]/.test(p));
   return named.length > 0 ? named : hits;
+}
+
+/**
+ * True when a glob pattern can name a path in the root: its segments match the root's segments
+ * one by one and it goes on below it (`/*\/*\/.hermes/.env`) — also when the file-system walk
+ * stopped at its limits before reaching the root.
+ */
+export function globReaches(places: HermesPlaces, pattern: string): boolean {
+  if (!/[*?[]/.test(pattern)) return false;
+  const segs = pattern.split('/').filter(Boolean);
+  return places.roots.some((root) => {
+    const parts = root.split('/').filter(Boolean);
+    if (segs.length < parts.length || segs.slice(0, parts.length).includes('..')) return false;
+    if (!parts.every((part, i) => segmentRegex(segs[i]!).test(part))) return false;
+    // what it names below the root, as written: inside a free folder only if it says so literally
+    const below = '/' + [...parts, ...segs.slice(parts.length)].join('/');
+    return !places.free.some((f) => isInside(f, below));
+  });
 }
 
 /** The part of a dynamic word after its last variable or substitution (`$X/a/.env` → `/a/.env`). */

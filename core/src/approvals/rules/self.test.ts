@@ -22,6 +22,7 @@ import { wrapperText } from '../../profiles/alias.js';
 import type { DetectContext } from '../detection-types.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { ruleContext } from './context.js';
+import { globReaches } from './self-places.js';
 import { daemonStopTargets, SELF_RULES } from './self.js';
 
 let base: string;
@@ -294,6 +295,24 @@ describe('targets name what the command acts on', () => {
     expect(await targets('cat ~/.hermes/.env', H, { hermesRoot: undefined })).toEqual([]);
     expect(await targets('kill 777', K, { daemonPid: 777 })).toEqual(['pid 777 (Hermes daemon)']);
   });
+});
+
+describe('globReaches (a glob judged against the root itself, whatever the disk walk saw)', () => {
+  const places = {
+    roots: ['/srv/h/.hermes'],
+    free: ['/srv/h/.hermes/workspace'],
+    identities: () => new Set<string>(),
+  };
+  it.each([
+    ['/*/*/.hermes/.env', true],
+    ['/s?v/h/.h*', true],
+    ['/srv/h/.hermes/*', true],
+    ['/srv/h/*/config.yaml', false], // bash's * does not match a leading dot
+    ['/srv/*', false], // above the root, not into it
+    ['/srv/h/.hermes/workspace/*.txt', false],
+    ['/srv/h/.hermes/w*/x', true],
+    ['/srv/h/.hermes/.env', false], // not a glob: judged as a path
+  ])('%s → %s', (pattern, expected) => expect(globReaches(places, pattern)).toBe(expected));
 });
 
 describe('daemonStopTargets (the cron lane refuses these outright)', () => {
