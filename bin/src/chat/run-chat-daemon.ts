@@ -4,8 +4,9 @@
  * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
  * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */
-import type { AgentEvent, WireEvent } from '@hermes/core/protocol';
-import type { DaemonClient } from '@hermes/tui-gateway/client/client';
+import { RpcErrorCode, type AgentEvent, type ApprovalChoice, type WireEvent } from '@hermes/core/protocol';
+import { NO_REPLY, type DaemonClient } from '@hermes/tui-gateway/client/client';
+import { RpcFailureError } from '@hermes/tui-gateway/rpc/errors';
 import type { CliContext } from '../context.js';
 import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
@@ -53,18 +54,34 @@ export async function runChatViaDaemon(
     );
   }
 
-  // Approvals of our turn: asked on a terminal, denied at once headless (as in process); the
-  // first answer wins, so a TUI attached to the session may also answer.
+  // Approvals of our turn: asked on a terminal, denied at once headless (as in process). The
+  // answer goes as `approval.answer`; the first answer wins, so a TUI attached to the session may
+  // answer first: the prompt then ends and says so.
+  const asking = new Map<string, AbortController>();
   client.onServerRequest('approval.request', async (p) => {
-    if (p.session_id !== sessionId) return { choice: 'deny' };
-    const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p) : 'deny';
-    if (choice === 'deny' && !process.stdin.isTTY) {
-      process.stderr.write(
-        `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (hermes tui --session ${sessionId})\n`,
-      );
+    if (p.session_id !== sessionId) return NO_REPLY;
+    const asked = new AbortController();
+    asking.set(p.request_id, asked);
+    try {
+      const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p, { signal: asked.signal }) : 'deny';
+      if (asked.signal.aborted) return NO_REPLY; // settled elsewhere: `request.resolved` said so
+      if (choice === 'deny' && !process.stdin.isTTY) {
+        process.stderr.write(
+          `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (hermes tui --session ${sessionId})\n`,
+        );
+      }
+      return await answerApproval(client, sessionId, p.request_id, choice);
+    } finally {
+      asking.delete(p.request_id);
     }
-    return { choice };
   });
+  /** `request.resolved` of an approval being asked here: another client (or the timeout) was first. */
+  const resolvedElsewhere = (ev: WireEvent): void => {
+    const asked = asking.get(String(ev.payload.request_id));
+    if (!asked) return;
+    asked.abort();
+    process.stderr.write(`  ${settledBy(String(ev.payload.by ?? ''), ev.payload.choice)}\n`);
+  };
 
   let promptId: string | undefined;
   let mine = false; // our turn has started: events belong to it
@@ -82,6 +99,7 @@ export async function runChatViaDaemon(
   const early: WireEvent[] = [];
   const handle = (ev: WireEvent): void => {
     if (ev.session_id !== sessionId) return;
+    if (ev.type === 'request.resolved') return resolvedElsewhere(ev);
     if (ev.type === 'turn.start' && ev.payload.prompt_id === promptId) {
       mine = true;
       if (output.closed) interruptOurTurn();
@@ -132,5 +150,41 @@ export async function runChatViaDaemon(
     process.off('SIGINT', onSigint);
     await client.call('session.detach', { session_id: sessionId }).catch(() => undefined);
     await client.close();
+  }
+}
+
+/** How an approval settled elsewhere reads on the terminal. */
+function settledBy(by: string, choice: unknown): string {
+  if (by === 'timeout') return '✗ no answer in time: denied';
+  if (by === 'interrupt') return '✗ the turn was interrupted: denied';
+  return choice === 'deny' || typeof choice !== 'string'
+    ? '✗ denied in another window'
+    : `✓ approved (${choice}) in another window`;
+}
+
+/**
+ * Sends the terminal's answer as `approval.answer` and says on stderr when it did not apply
+ * (-32003: another client or the timeout was first; any other error). An older daemon without
+ * the method gets it as the reply to its server request.
+ */
+async function answerApproval(
+  client: DaemonClient,
+  sessionId: string,
+  requestId: string,
+  choice: ApprovalChoice,
+): Promise<{ choice: ApprovalChoice } | typeof NO_REPLY> {
+  try {
+    await client.call('approval.answer', { session_id: sessionId, request_id: requestId, choice });
+    return NO_REPLY;
+  } catch (err) {
+    if (err instanceof RpcFailureError && err.code === RpcErrorCode.MethodNotFound) return { choice }; // an older daemon
+    if (err instanceof RpcFailureError && err.code === RpcErrorCode.RequestResolved) {
+      const d = (err.data ?? {}) as { by?: unknown; choice?: unknown };
+      const line = typeof d.by === 'string' ? settledBy(d.by, d.choice) : 'the request was no longer open';
+      process.stderr.write(`  your answer came too late: ${line}\n`);
+      return NO_REPLY;
+    }
+    process.stderr.write(`  ✗ your answer was not accepted: ${(err as Error).message}\n`);
+    return NO_REPLY;
   }
 }

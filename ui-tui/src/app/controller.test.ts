@@ -82,11 +82,14 @@ describe('SessionController with the real client', () => {
     expect(controller.state.streaming).toBeNull();
   });
 
-  it('re-answers an approval the daemon re-sends after a reconnect with the answer given here', async () => {
+  it('sends an answer given while disconnected with approval.answer after the re-attach; the re-sent request gets no reply', async () => {
     const { server, controller, conn } = await setup();
+    server.handlers.set('approval.answer', (p) => ({ resolved: true, by: 'client:x', choice: p.choice }));
+    server.handlers.set('prompt.submit', () => ({ prompt_id: 'p9', status: 'started' }));
     const params = {
       session_id: 's1',
       request_id: 'approval-1',
+      kind: 'approval',
       command: 'rm -rf x',
       description: 'd',
       choices: ['once', 'deny'],
@@ -97,11 +100,23 @@ describe('SessionController with the real client', () => {
     await waitFor(() => controller.state.connection === 'reconnecting');
     controller.answerApproval('approval-1', 'once'); // answered while the connection was down
     expect(controller.state.requests).toEqual([]);
+    await waitFor(() =>
+      texts(controller).includes('notice:Not connected: your answer will be sent after reconnecting.'),
+    );
     const conn2 = await server.waitForConns(2);
+    await waitFor(() => conn2.requests.some((r) => r.method === 'approval.answer'));
+    expect(conn2.requests.find((r) => r.method === 'approval.answer')?.params).toEqual({
+      session_id: 's1',
+      request_id: 'approval-1',
+      choice: 'once',
+    });
+    // the daemon re-sends the still-open request: it was answered by request, so no reply
     conn2.send({ jsonrpc: '2.0', id: 'srq-9', method: 'approval.request', params });
-    await waitFor(() => conn2.answers.has('srq-9'));
-    expect(conn2.answers.get('srq-9')).toMatchObject({ result: { choice: 'once' } });
+    await controller.submit('after'); // a round trip behind it on the same socket
+    await waitFor(() => conn2.requests.some((r) => r.method === 'prompt.submit'));
+    expect(conn2.answers.has('srq-9')).toBe(false);
     expect(controller.state.requests).toEqual([]);
+    expect(conn.answers.has('srq-1')).toBe(false);
   });
 
   it('sends a prompt with the session id', async () => {

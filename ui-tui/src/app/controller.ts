@@ -16,6 +16,7 @@ import {
 } from '../state/session-store.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
+import { RequestAnswers } from './answers.js';
 import { ModelSetupFlow } from './setup-flow.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
@@ -35,16 +36,7 @@ export interface ControllerOptions {
   now?: () => number;
 }
 
-/** An approval or clarify answer as the daemon expects it. */
-type Answer = { choice: string } | { answer: string | null };
-
-interface Waiting {
-  resolve: (a: Answer) => void;
-  reject: (e: Error) => void;
-}
-
 const SESSION_NOT_FOUND = -32001;
-const ANSWERS_KEPT = 50;
 
 const isUrgent = (a: SessionAction): boolean =>
   !(a.type === 'event' && ['message.delta', 'reasoning.delta', 'tool.progress'].includes(a.event.type));
@@ -54,9 +46,8 @@ export class SessionController {
   readonly store: Store<SessionState, SessionAction>;
   /** The gateway client (for calls the controller does not wrap). */
   readonly client: GatewayClientLike;
-  private readonly waiting = new Map<string, Waiting>();
-  /** Answers given here, kept to re-answer a request the daemon re-sends after a reconnect. */
-  private readonly answered = new Map<string, Answer>();
+  /** Answers to approvals and questions (answers.ts). */
+  private readonly answers: RequestAnswers;
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => number;
   private outbox: string[] = [];
@@ -86,6 +77,12 @@ export class SessionController {
       throttleMs: opts.throttleMs ?? 33,
       isUrgent,
     });
+    this.answers = new RequestAnswers({
+      client: opts.client,
+      sessionId: () => this.state.sessionId,
+      dispatch: (a) => this.dispatch(a),
+      notice: (text, tone) => this.notice(text, tone),
+    });
     const c = this.client;
     this.unsubscribe.push(
       c.on('state', (state) => {
@@ -93,12 +90,17 @@ export class SessionController {
         this.hintWhenLost(state);
       }),
       c.on('connected', (init, info) => {
-        this.dispatch({ type: 'connected', connectionId: init.connection_id, profile: init.profile });
+        this.dispatch({
+          type: 'connected',
+          connectionId: init.connection_id,
+          profile: init.profile,
+          instanceId: c.instanceId,
+        });
         if (info.epochChanged) this.notice('The daemon restarted; re-attaching.', 'warn');
       }),
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
-        void this.flushOutbox();
+        void this.answers.flush().then(() => this.flushOutbox());
         if (!result.session.model) void this.refreshModel();
       }),
       c.on('attachError', (err, { sessionId }) =>
@@ -107,7 +109,7 @@ export class SessionController {
       c.on('event', (event) => {
         this.dispatch({ type: 'event', event, now: this.now() });
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
-          this.dropWaiting(event.payload.request_id);
+          this.answers.resolved(event.payload.request_id);
         }
       }),
     );
@@ -187,14 +189,17 @@ export class SessionController {
     }
   }
 
-  /** Answers an approval. */
+  /**
+   * Answers an approval (`approval.answer`, whatever showed the card); the transcript then says
+   * how it went (answers.ts).
+   */
   answerApproval(requestId: string, choice: string): void {
-    this.answer(requestId, { choice });
+    this.answers.answer(requestId, { kind: 'approval', choice });
   }
 
-  /** Answers a question (null: cancelled). */
+  /** Answers a question (null: cancelled), as `answerApproval` does. */
   answerClarify(requestId: string, answer: string | null): void {
-    this.answer(requestId, { answer });
+    this.answers.answer(requestId, { kind: 'clarify', answer });
   }
 
   /** Sessions of the current profile, newest first. */
@@ -241,7 +246,7 @@ export class SessionController {
   async switchProfile(profile: string): Promise<void> {
     const { profile: from, sessionId } = this.state;
     if (from && sessionId) this.sessionByProfile.set(from, sessionId);
-    this.dropAllWaiting();
+    this.answers.dropAll();
     await this.client.switchProfile(profile);
     this.dispatch({ type: 'model', model: null });
     void this.refreshModel();
@@ -329,7 +334,7 @@ export class SessionController {
   dispose(): void {
     for (const u of this.unsubscribe.splice(0)) u();
     this.client.setServerRequestHandler(null);
-    this.dropAllWaiting();
+    this.answers.dropAll();
     this.store.dispose();
   }
 
@@ -352,7 +357,7 @@ export class SessionController {
     const id = await this.resolveTarget(target);
     const previous = this.state.sessionId;
     if (previous && previous !== id) {
-      this.dropAllWaiting();
+      this.answers.dropAll();
       await this.client.detach(previous).catch(() => {});
     }
     await this.client.attach(id, { historyLimit: this.opts.historyLimit ?? 200 });
@@ -399,34 +404,15 @@ export class SessionController {
     const p = params as unknown as Record<string, unknown>;
     const requestId = String(p.request_id ?? '');
     if (p.session_id !== this.state.sessionId) throw new DropServerRequest();
-    const known = this.answered.get(requestId);
+    const known = this.answers.replyFor(requestId);
+    if (known instanceof DropServerRequest) throw known;
     if (known) return known as never;
     const view = requestView(method === 'approval.request' ? 'approval' : 'clarify', requestId, p);
     if (!view) throw new Error(`malformed ${method}`);
-    this.waiting.get(requestId)?.reject(new DropServerRequest());
-    const answer = new Promise<Answer>((resolve, reject) => this.waiting.set(requestId, { resolve, reject }));
+    const reply = this.answers.hold<M>(requestId);
     this.dispatch({ type: 'request', request: view });
-    return (await answer) as never;
+    return reply;
   };
-
-  private answer(requestId: string, a: Answer): void {
-    this.answered.set(requestId, a);
-    if (this.answered.size > ANSWERS_KEPT) this.answered.delete(this.answered.keys().next().value!);
-    const w = this.waiting.get(requestId);
-    this.waiting.delete(requestId);
-    w?.resolve(a);
-    this.dispatch({ type: 'request.answered', requestId });
-  }
-
-  private dropWaiting(requestId: string): void {
-    const w = this.waiting.get(requestId);
-    this.waiting.delete(requestId);
-    w?.reject(new DropServerRequest());
-  }
-
-  private dropAllWaiting(): void {
-    for (const id of [...this.waiting.keys()]) this.dropWaiting(id);
-  }
 
   private async flushOutbox(): Promise<void> {
     if (this.outbox.length === 0 || this.client.state !== 'connected') return;

@@ -8,6 +8,7 @@
  * result they follow: events that arrive while an attach is in flight are held back and flushed
  * right after it.
  */
+import { randomBytes } from 'node:crypto';
 import type {
   MethodName,
   MethodParams,
@@ -49,6 +50,11 @@ export interface GatewayClientOptions {
   clientName?: string;
   /** Profile to start in; default: the daemon's active profile. */
   profile?: string;
+  /**
+   * This client's instance id, sent at every `initialize` (default: a random one per client):
+   * its answers are `by: "client:<id>"` across reconnects and profile switches.
+   */
+  instanceId?: string;
   /** Capabilities declared in `initialize` (default: approvals and clarify). */
   capabilities?: { approvals: boolean; clarify?: boolean };
   /** Interval of client pings, ms (default 15 000; 0 disables). */
@@ -93,8 +99,12 @@ export class GatewayClient implements GatewayClientLike {
   private _state: ConnectionState = 'disconnected';
   private _server: InitializeResult | null = null;
 
+  /** This client's instance id (see `GatewayClientOptions.instanceId`). */
+  readonly instanceId: string;
+
   constructor(private readonly opts: GatewayClientOptions) {
     this.profile = opts.profile;
+    this.instanceId = opts.instanceId ?? `tui-${randomBytes(8).toString('hex')}`;
   }
 
   /** Current connection state. */
@@ -228,7 +238,11 @@ export class GatewayClient implements GatewayClientLike {
     this.sock = sock;
     this.phase = 'handshake';
     const params: MethodParams<'initialize'> = {
-      client: { name: this.opts.clientName ?? 'hermes-tui', version: this.opts.version },
+      client: {
+        name: this.opts.clientName ?? 'hermes-tui',
+        version: this.opts.version,
+        instance_id: this.instanceId,
+      },
       capabilities: this.opts.capabilities ?? { approvals: true, clarify: true },
       ...(this.profile ? { profile: this.profile } : {}),
     };

@@ -83,6 +83,11 @@ export interface GatewayClientLike {
   readonly state: ConnectionState;
   /** Result of the latest successful `initialize`, if any. */
   readonly server: InitializeResult | null;
+  /**
+   * This client's instance id, the same at every `initialize` (reconnects, profile switches):
+   * the daemon names its answers `client:<instanceId>`.
+   */
+  readonly instanceId: string;
   /** Connects and handshakes; with `retry`, keeps trying with backoff until it succeeds or `close()`. */
   connect(opts?: { retry?: boolean }): Promise<InitializeResult>;
   /** Calls a method and resolves with its typed result. */

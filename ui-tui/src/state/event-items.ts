@@ -42,23 +42,43 @@ export function errorDraft(message: string): NoticeItem {
   return { kind: 'notice', text: `Error: ${message}`, tone: 'error' };
 }
 
+/**
+ * Who this client is in a `by` label: `client:<instanceId>` (its answers since it sends an
+ * instance id, the same after a reconnect or a `/profile` round trip) or `connection:<id>` (the
+ * current connection; answers of older daemons).
+ */
+export interface AnswerSelf {
+  connectionId: string | null;
+  instanceId: string | null;
+}
+
+/** Nobody: every answer reads as given elsewhere. */
+export const NO_SELF: AnswerSelf = { connectionId: null, instanceId: null };
+
+/** True when `by` names this client. */
+export function isOwnAnswer(by: string, self: AnswerSelf): boolean {
+  return (
+    (self.instanceId !== null && by === `client:${self.instanceId}`) ||
+    (self.connectionId !== null && by === `connection:${self.connectionId}`)
+  );
+}
+
 /** Words a resolved request: which answer was given, and by whom. */
 export function describeResolution(
   kind: 'approval' | 'clarify',
   choice: unknown,
   by: string,
-  connectionId: string | null,
+  self: AnswerSelf,
 ): { text: string; tone: 'info' | 'warn' } {
-  const who =
-    by === `connection:${connectionId}`
-      ? 'answered here'
-      : by.startsWith('connection:')
-        ? 'answered in another window'
-        : by === 'timeout'
-          ? 'no answer in time'
-          : by === 'interrupt'
-            ? 'turn interrupted'
-            : `by ${by}`;
+  const who = isOwnAnswer(by, self)
+    ? 'answered here'
+    : by.startsWith('connection:') || by.startsWith('client:')
+      ? 'answered in another window'
+      : by === 'timeout'
+        ? 'no answer in time'
+        : by === 'interrupt'
+          ? 'turn interrupted'
+          : `by ${by}`;
   if (kind === 'clarify') {
     return choice === null || choice === undefined
       ? { text: `Question cancelled (${who})`, tone: 'warn' }
@@ -79,9 +99,9 @@ export function resolutionDraft(
   kind: 'approval' | 'clarify',
   choice: unknown,
   by: string,
-  connectionId: string | null,
+  self: AnswerSelf,
 ): NoticeItem {
-  const { text, tone } = describeResolution(kind, choice, by, connectionId);
+  const { text, tone } = describeResolution(kind, choice, by, self);
   return { kind: 'notice', text, tone };
 }
 

@@ -221,13 +221,33 @@ describe('history items', () => {
         }),
       ],
       null,
-      'c1',
+      { connectionId: 'c1', instanceId: 'i1' },
     );
     expect(d[0]).toEqual({ kind: 'notice', text: '✗ Denied (answered in another window)', tone: 'warn' });
   });
 
+  it('an approval this client gave under an earlier connection (a /profile round trip) reads as answered here', () => {
+    const outcome = (by: string) => ({
+      ok: true,
+      summary: 'ran',
+      approvals: [{ choice: 'once', by }],
+    });
+    const d = draftsFromHistory(
+      [
+        stored('tool', 'ran', { tool_call_id: 'x', outcome: outcome('client:i1') }),
+        stored('tool', 'ran', { tool_call_id: 'y', outcome: outcome('client:i2') }),
+      ],
+      null,
+      { connectionId: 'c-new', instanceId: 'i1' },
+    );
+    expect(d.filter((x) => x.kind === 'notice').map((x) => x.kind === 'notice' && x.text)).toEqual([
+      '✓ Approved once (answered here)',
+      '✓ Approved once (answered in another window)',
+    ]);
+  });
+
   it('matching a refetched snapshot skips over approval and error notices', () => {
-    const all = draftsFromHistory(messages, null, 'c1');
+    const all = draftsFromHistory(messages, null, { connectionId: 'c1', instanceId: null });
     const shown = all.slice(0, 4).map((d, n) => ({ ...d, n })); // up to the first tool line
     const { fresh, gap } = newDraftsAfter(shown, all);
     expect(gap).toBe(false);

@@ -6,7 +6,14 @@
  * history reads as the turn did live.
  */
 import type { Inflight, StoredMessage } from '@hermes/core/protocol';
-import { assistantDraft, errorDraft, resolutionDraft, toolDraft } from './event-items.js';
+import {
+  assistantDraft,
+  errorDraft,
+  NO_SELF,
+  resolutionDraft,
+  toolDraft,
+  type AnswerSelf,
+} from './event-items.js';
 import type { ItemDraft, TranscriptItem } from './types.js';
 
 /** First non-empty line of a text, shortened. */
@@ -54,8 +61,8 @@ function parseArgs(json: string): Record<string, unknown> {
 export function draftsFromHistory(
   messages: StoredMessage[],
   inflight: Inflight | null,
-  /** This client's connection id (words who answered an approval). */
-  connectionId: string | null = null,
+  /** Who this client is (words who answered an approval: here, or in another window). */
+  self: AnswerSelf = NO_SELF,
 ): ItemDraft[] {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   const out: ItemDraft[] = [];
@@ -76,7 +83,7 @@ export function draftsFromHistory(
       const call = calls.get(id);
       const o = m.outcome;
       // live: approvals are answered while the tool runs, before its `tool.complete`
-      for (const a of o?.approvals ?? []) out.push(resolutionDraft('approval', a.choice, a.by, connectionId));
+      for (const a of o?.approvals ?? []) out.push(resolutionDraft('approval', a.choice, a.by, self));
       out.push(
         toolDraft({
           toolId: id,

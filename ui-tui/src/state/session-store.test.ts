@@ -250,6 +250,37 @@ describe('sessionReducer', () => {
     ]);
   });
 
+  it('words a resolution from its kind field (no guessing from the id), and only once', () => {
+    const base = run([
+      { type: 'connected', connectionId: 'c-new', profile: 'default', instanceId: 'i-1' },
+      attach({ seq: 0 }),
+      { type: 'request', request: { requestId: 'r-9', kind: 'clarify', params: { question: 'colour?' } } },
+      {
+        type: 'request',
+        request: {
+          requestId: 'r-10',
+          kind: 'approval',
+          params: { command: 'x', description: '', choices: [] },
+        },
+      },
+    ]);
+    const s = run(
+      [
+        // answered by this window before a /profile round trip: same instance, new connection id
+        ev('request.resolved', 1, { request_id: 'r-9', kind: 'clarify', choice: 'blue', by: 'client:i-1' }),
+        // this window's late answer learnt who won (-32003), then the event arrives too
+        { type: 'request.settled', requestId: 'r-10', kind: 'approval', choice: 'once', by: 'client:i-2' },
+        ev('request.resolved', 2, { request_id: 'r-10', kind: 'approval', choice: 'once', by: 'client:i-2' }),
+      ],
+      base,
+    );
+    expect(s.requests).toEqual([]);
+    expect(texts(s)).toEqual([
+      'notice:Question answered: blue (answered here)',
+      'notice:✓ Approved once (answered in another window)',
+    ]);
+  });
+
   it('does not add a request twice (snapshot then re-sent server request)', () => {
     const s = run([
       attach({

@@ -3,7 +3,12 @@
  * It applies a `session.attach` result (snapshot or replay), then live events in seq order,
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
-import type { SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
+import {
+  APPROVAL_CHOICES,
+  type SessionInfo,
+  type StoredMessage,
+  type WireEvent,
+} from '@hermes/core/protocol';
 import type { AttachResult, ConnectionState } from '../client/types.js';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
@@ -18,11 +23,13 @@ const MAX_SEEN_REQUESTS = 50;
 /** What can happen to the session view. */
 export type SessionAction =
   | { type: 'connection'; state: ConnectionState }
-  | { type: 'connected'; connectionId: string; profile: string }
+  | { type: 'connected'; connectionId: string; profile: string; instanceId?: string }
   | { type: 'attach'; result: AttachResult; now: number }
   | { type: 'event'; event: WireEvent; now: number }
   | { type: 'request'; request: OpenRequestView }
   | { type: 'request.answered'; requestId: string }
+  /** This client's answer came too late (-32003): another client, the timeout or an interrupt won. */
+  | { type: 'request.settled'; requestId: string; kind: 'approval' | 'clarify'; choice: unknown; by: string }
   | { type: 'notice'; text: string; tone?: 'info' | 'warn' | 'error' }
   | { type: 'clear' }
   | { type: 'model'; model: string | null }
@@ -53,6 +60,7 @@ export function initialSessionState(): SessionState {
     usage: null,
     connection: 'disconnected',
     connectionId: null,
+    instanceId: null,
     profile: null,
     lastReply: null,
     defaultModel: null,
@@ -66,7 +74,12 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
     case 'connection':
       return { ...state, connection: action.state };
     case 'connected':
-      return { ...state, connectionId: action.connectionId, profile: action.profile };
+      return {
+        ...state,
+        connectionId: action.connectionId,
+        profile: action.profile,
+        ...(action.instanceId ? { instanceId: action.instanceId } : {}),
+      };
     case 'attach':
       return applyAttach(state, action.result, action.now);
     case 'event':
@@ -75,6 +88,8 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
       return addRequest(state, action.request);
     case 'request.answered':
       return { ...state, requests: state.requests.filter((r) => r.requestId !== action.requestId) };
+    case 'request.settled':
+      return resolveRequest(state, action.requestId, action.kind, action.choice, action.by);
     case 'notice':
       return appendItems(state, [{ kind: 'notice', text: action.text, tone: action.tone ?? 'info' }]);
     case 'clear':
@@ -92,6 +107,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
         items: state.items,
         connection: state.connection,
         connectionId: state.connectionId,
+        instanceId: state.instanceId,
         profile: state.profile,
         lastReply: state.lastReply,
         defaultModel: state.defaultModel,
@@ -121,9 +137,7 @@ export function requestView(
       params: {
         command: params.command,
         description: typeof params.description === 'string' ? params.description : '',
-        choices: Array.isArray(params.choices)
-          ? params.choices.map(String)
-          : ['once', 'session', 'always', 'deny'],
+        choices: Array.isArray(params.choices) ? params.choices.map(String) : [...APPROVAL_CHOICES],
         ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
       },
     };
@@ -164,7 +178,7 @@ function applyAttach(state: SessionState, result: AttachResult, now: number): Se
     );
     return { ...s, requests, seenRequests: seen, lastSeq: Math.max(s.lastSeq, result.seq) };
   }
-  const drafts = draftsFromHistory(result.messages, result.inflight, state.connectionId);
+  const drafts = draftsFromHistory(result.messages, result.inflight, state);
   const inflight = result.inflight;
   const requests = openRequests(result.open_requests);
   let s: SessionState = {
@@ -379,7 +393,7 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
       };
     }
     case 'request.resolved':
-      return resolveRequest(s, str('request_id'), p.choice, str('by'));
+      return resolveRequest(s, str('request_id'), p.kind, p.choice, str('by'));
     case 'error':
       return appendItems(s, [errorDraft(str('message'))]);
     default:
@@ -387,11 +401,27 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
   }
 }
 
-function resolveRequest(state: SessionState, requestId: string, choice: unknown, by: string): SessionState {
+/**
+ * Drops a settled request's card and says, once, what settled it: from `request.resolved`, or
+ * from the -32003 answer to this client's own late answer, whichever comes first (the id then
+ * leaves `seenRequests`, so the other one adds no second line). Requests never shown here get
+ * no line.
+ */
+function resolveRequest(
+  state: SessionState,
+  requestId: string,
+  kind: unknown,
+  choice: unknown,
+  by: string,
+): SessionState {
   const req = state.requests.find((r) => r.requestId === requestId);
   const known = req !== undefined || state.seenRequests.includes(requestId);
-  const next = { ...state, requests: state.requests.filter((r) => r.requestId !== requestId) };
+  const next = {
+    ...state,
+    requests: state.requests.filter((r) => r.requestId !== requestId),
+    seenRequests: state.seenRequests.filter((id) => id !== requestId),
+  };
   if (!known) return next;
-  const kind = req?.kind ?? (requestId.startsWith('clarify') ? 'clarify' : 'approval');
-  return appendItems(next, [resolutionDraft(kind, choice, by, state.connectionId)]);
+  const k = kind === 'approval' || kind === 'clarify' ? kind : (req?.kind ?? 'approval');
+  return appendItems(next, [resolutionDraft(k, choice, by, state)]);
 }

@@ -35,7 +35,7 @@ export function applyOlder(state: SessionState, messages: StoredMessage[], hasMo
   const count = `${messages.length} earlier message${messages.length === 1 ? '' : 's'}`;
   const end = hasMore ? 'older ones: /history again' : 'the session starts here';
   let s = appendItems(state, [{ kind: 'notice', text: `── ${count} of this session ──`, tone: 'info' }]);
-  s = appendItems(s, draftsFromHistory(messages, null, state.connectionId), true);
+  s = appendItems(s, draftsFromHistory(messages, null, state), true);
   s = appendItems(s, [{ kind: 'notice', text: `── end of earlier messages (${end}) ──`, tone: 'info' }]);
   return { ...s, hasMore, oldestMessageId };
 }

@@ -127,6 +127,11 @@ export interface SessionState {
   connection: ConnectionState;
   /** This client's connection id (to tell "answered here" from "answered elsewhere"). */
   connectionId: string | null;
+  /**
+   * This client's instance id, sent at `initialize` and kept across reconnects and `/profile`
+   * round trips: its answers are `by: "client:<instanceId>"` (see `AnswerSelf`).
+   */
+  instanceId: string | null;
   profile: string | null;
   /** Text of the last finished assistant reply (for /copy), kept even after /clear. */
   lastReply: string | null;

@@ -29,6 +29,7 @@ type Handler = (params: Record<string, unknown>) => unknown;
 export class FakeClient implements GatewayClientLike {
   state: ConnectionState = 'disconnected';
   server: InitializeResult | null = null;
+  readonly instanceId = 'i-me';
   profile = 'default';
   readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
   readonly handlers = new Map<string, Handler>();
