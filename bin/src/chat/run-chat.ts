@@ -48,7 +48,8 @@ export const EXIT_INTERRUPTED = 130;
  * apply to this process only);
  * otherwise the turn runs here, holding the session's one-writer lock. config.yaml is read once
  * here (through the config cache: an unchanged file is not parsed again by the same build); its
- * unknown keys are printed to stderr once, whichever way the turn runs.
+ * warnings (unknown keys, old allowlist entries that no longer approve anything) are printed to
+ * stderr once, whichever way the turn runs.
  * @throws ConfigError for a broken config.yaml.
  */
 export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<number> {
@@ -67,7 +68,7 @@ export async function runChat(ctx: CliContext, opts: ChatOptions): Promise<numbe
   return runChatInProcess(ctx, opts, config, output);
 }
 
-/** Unknown config keys, one line each on stderr (stdout belongs to the reply / JSON events). */
+/** Config warnings, one line each on stderr (stdout belongs to the reply / JSON events). */
 function printConfigWarnings(warnings: readonly ConfigWarning[]): void {
   for (const w of warnings) process.stderr.write(`hermes: warning: ${w.message}\n`);
 }

@@ -22,6 +22,13 @@ export const ApprovalRequestParams = z.object({
   /** Why it is flagged. */
   description: z.string(),
   choices: z.array(ApprovalChoiceSchema),
+  /**
+   * What `session` and `always` would approve: one allowlist entry per distinct rule hit
+   * (core/src/approvals/allowlist-entry.ts), e.g. `recursive-delete: rm -f -r [/home/u/proj/build]`.
+   * `session` remembers them for this session, `always` adds them to the profile's
+   * `command_allowlist`; nothing wider. Absent from older daemons.
+   */
+  allows: z.array(z.string()).optional(),
   /** Epoch ms after which it is denied automatically. */
   expires_at: z.number().optional(),
 });

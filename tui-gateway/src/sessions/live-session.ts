@@ -123,7 +123,13 @@ export class LiveSession {
     // The guard's request owns the deadline (`approvals.timeout`) and the answer rule; without one
     // (a caller other than the guard) the session opens it with the profile's timeout.
     const onApproval: ApprovalCallback = async (req, signal, pending) => {
-      const params = { command: req.command, description: req.description, choices: [...req.choices] };
+      const params = {
+        command: req.command,
+        description: req.description,
+        choices: [...req.choices],
+        // what session/always would store (the card shows it); absent from a request without one
+        ...(req.allows ? { allows: [...req.allows] } : {}),
+      };
       const s = pending
         ? await this.requests.present(pending, params)
         : await this.requests.open('approval', params, this.opts.approvalTimeoutS * 1000, signal);
