@@ -27,7 +27,7 @@ import type { DetectContext } from '../detection-types.js';
 import { analyzeShell, programName, type ShellWord, type SimpleCommand } from '../shell/analyze.js';
 import { ruleContext } from './context.js';
 import { GATEWAY_STOP_VERBS, hermesInvocation, invocationTarget, parseHermesArgs } from './self-cli.js';
-import { homeTargets, isInside } from './self-home.js';
+import { homeTargets, isNestedIn } from './self-home.js';
 import {
   namesPort,
   namesUnit,
@@ -127,10 +127,10 @@ function killTargets(cmd: SimpleCommand, ctx: RuleContext): string[] | null {
   const others = ctx.analysis.commands.filter(
     (c) =>
       c !== cmd &&
-      !isInside(c, cmd) &&
+      !isNestedIn(c, cmd) &&
       (c.via.includes('substitution') || ['read', 'mapfile', 'readarray'].includes(programName(c))),
   );
-  const inside = ctx.analysis.commands.filter((c) => isInside(c, cmd));
+  const inside = ctx.analysis.commands.filter((c) => isNestedIn(c, cmd));
   const out = new Set<string>();
   for (const w of pids) {
     const n = /^-?(\d+)$/.exec(w.value);

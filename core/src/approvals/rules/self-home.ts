@@ -26,7 +26,8 @@
  *   by path whose script text does so.
  *
  * Also the daemon's (and the agent process's) own `/proc/<pid>/…` files: its environment,
- * memory and open files hold the keys and the token.
+ * memory and open files hold the keys and the token; and any folder named `.hermes` (a Hermes
+ * home by its default name: another user's, a copy) even when it is not the running root.
  *
  * The arguments of `echo`/`printf` are text, not paths. A lone `cd` into the root (nothing after
  * it on the line) changes nothing and is not flagged.
@@ -34,6 +35,7 @@
  * it), the dynamic word as written, or the script's path (`-c` code: `<interpreter> -c`).
  */
 import { programName, type SimpleCommand } from '../shell/analyze.js';
+import { isInside } from '../../util/paths.js';
 import { segmentRegex } from './context.js';
 import { hermesInvocation } from './self-cli.js';
 import {
@@ -49,6 +51,9 @@ import {
 } from './self-places.js';
 import { scripts } from './self-scripts.js';
 import type { CommandRule, RuleContext } from './types.js';
+
+/** True when `p` is in the running root (its free folders included). */
+const inAnyRoot = (places: HermesPlaces, p: string): boolean => places.roots.some((r) => isInside(r, p));
 
 /** Programs whose arguments are text to print. */
 const PRINTERS = new Set(['echo', 'printf']);
@@ -109,7 +114,7 @@ function isRecursive(cmd: SimpleCommand, ctx: RuleContext): boolean {
 }
 
 /** True when `c` was found inside `cmd` (its substitutions, its `bash -c` script …). */
-export function isInside(c: SimpleCommand, cmd: SimpleCommand): boolean {
+export function isNestedIn(c: SimpleCommand, cmd: SimpleCommand): boolean {
   for (let p = c.parent; p; p = p.parent) if (p === cmd) return true;
   return false;
 }
@@ -130,14 +135,17 @@ export function homeTargets(cmd: SimpleCommand, ctx: RuleContext, places: Hermes
   // what echo and printf are given is text, not paths (their redirects still are)
   const words = pathWords(PRINTERS.has(name) ? { ...cmd, argv: cmd.argv.slice(0, 1) } : cmd);
   const computedByHermes = ctx.analysis.commands.some(
-    (c) => isInside(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
+    (c) => isNestedIn(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
   );
   const daemonPids = new Set([ctx.daemonPid, process.pid].filter((p) => p !== undefined).map(String));
   for (const w of words) {
     for (const p of rootPathsOf(w, ctx, places)) targets.add(p);
     // the daemon's process files: its environment, memory, open files, working folder
-    for (const p of ctx.paths(w))
+    for (const p of ctx.paths(w)) {
       if (daemonPids.has(/^\/proc\/(\d+)(?:\/|$)/.exec(p)?.[1] ?? '')) targets.add(p);
+      // a Hermes home by its default name that is not the running root (another user's, a copy)
+      else if (p.split('/').includes('.hermes') && !/[*?[]/.test(p) && !inAnyRoot(places, p)) targets.add(p);
+    }
     if (w.literal) continue;
     if (/\$\{?HERMES_HOME\b/.test(w.value)) targets.add(w.value);
     // `cat "$(hermes config path)"`: a path Hermes computes is one of its own
@@ -173,7 +181,7 @@ export const HERMES_HOME_RULE: CommandRule = {
     if (!places) return null;
     const name = programName(cmd);
     if ((name === 'cd' || name === 'pushd') && cmd.argv.length <= 2) {
-      const after = ctx.analysis.commands.some((c) => c.index > cmd.index && !isInside(c, cmd));
+      const after = ctx.analysis.commands.some((c) => c.index > cmd.index && !isNestedIn(c, cmd));
       if (!after) return null;
     }
     const targets = homeTargets(cmd, ctx, places);

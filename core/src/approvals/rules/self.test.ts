@@ -146,6 +146,7 @@ const ROWS: [string, string[], Where?][] = [
   [`python3 -c "import os; print(open(os.environ['HOME'] + '/.hermes/.env').read())"`, [H]],
   ['node app.js && node docs.js', []],
   ['cp ~/.hermes/.env /tmp/x', [H]],
+  ['cat /home/someone-else/.hermes/.env', [H]],
   ['find ~ -name .env | xargs cat', [H]],
   ["find ~ -iname '*.env'", [H]],
   ["find . -name '*.log' -delete", []],
