@@ -10,10 +10,11 @@
  * message and `emitButton` for a pressed approval button. Errors thrown by handlers are caught
  * and logged so a bad message never kills a listener loop.
  */
+import type { ApprovalChoice } from '../protocol/approval-choices.js';
 import type { ChatType, MessageSource } from './source.js';
 
-/** Choices of an approval question (the daemon's approval protocol). */
-export type ApprovalChoiceName = 'once' | 'session' | 'always' | 'deny';
+/** Choices of an approval question (the protocol's one list, protocol/approval-choices.ts). */
+export type ApprovalChoiceName = ApprovalChoice;
 
 /** Options of an outbound message. */
 export interface SendOptions {

@@ -69,7 +69,9 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
         void p.emitHook('agent:step', { session_id: sessionId, ...ev.payload });
       else if (ev.type === 'request.resolved') {
         const rid = String(ev.payload.request_id ?? '');
-        if (rid && !answeredHere.has(rid) && String(ev.payload.by ?? '').startsWith('connection:')) {
+        // answered by a client of the daemon (a TUI: `client:<instance>`, else `connection:<id>`)
+        const by = String(ev.payload.by ?? '');
+        if (rid && !answeredHere.has(rid) && (by.startsWith('client:') || by.startsWith('connection:'))) {
           const choice = String(ev.payload.choice ?? '');
           queue(() => p.say(chatId, `(Answered in a terminal: ${choice || 'no answer'}.)`, send));
         }

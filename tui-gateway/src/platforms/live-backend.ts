@@ -34,11 +34,12 @@ import type {
 } from '@hermes/core/gateway/index';
 import { createPlatformSession } from '@hermes/core/gateway/session-factory';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
-import type {
-  ServerRequestMethod,
-  ServerRequestParams,
-  ServerRequestResult,
-  WireEvent,
+import {
+  APPROVAL_CHOICES,
+  type ServerRequestMethod,
+  type ServerRequestParams,
+  type ServerRequestResult,
+  type WireEvent,
 } from '@hermes/core/protocol';
 import type { Connection } from '../rpc/types.js';
 import type { LiveSession } from '../sessions/live-session.js';
@@ -185,7 +186,7 @@ class PlatformConnection implements Connection {
             requestId: String(q.request_id),
             command: String(q.command ?? ''),
             description: String(q.description ?? ''),
-            choices: (q.choices as ApprovalChoiceName[]) ?? ['once', 'session', 'always', 'deny'],
+            choices: (q.choices as ApprovalChoiceName[]) ?? [...APPROVAL_CHOICES],
           },
           sig,
         )

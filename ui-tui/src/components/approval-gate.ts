@@ -15,11 +15,11 @@
  * - A bare Enter with nothing selected answers nothing and does not send the draft either.
  * - Esc with nothing selected denies.
  */
-import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS, type ApprovalChoice } from '@hermes/core/protocol';
 import type { Key } from 'ink';
 
-/** An approval answer. */
-export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny';
+/** An approval answer (the protocol's one list). */
+export type { ApprovalChoice };
 
 /** One key event as Ink delivers it. */
 export interface CardKey {
