@@ -21,6 +21,7 @@ import {
   type GateChoice,
   type GateTiming,
 } from './approval-gate.js';
+import { approvalScope } from './approval-scope.js';
 import { cleanText, formatElapsed } from './format.js';
 import { useNow } from './hooks.js';
 import { theme } from './theme.js';
@@ -152,6 +153,7 @@ export function ApprovalCard({
   );
   const inner = Math.max(10, width - 4);
   const { lines, more } = wrapCommand(cleanText(params.command), inner - 2);
+  const scope = approvalScope(params);
   const left = params.expires_at !== undefined ? params.expires_at - now : null;
   const g = gate.current;
   const armed = g.armed(t);
@@ -189,6 +191,7 @@ export function ApprovalCard({
         {more > 0 ? <Text color={theme.muted}>+{more} more lines</Text> : null}
       </Box>
       {params.description ? <Text>Why: {cleanText(params.description)}</Text> : null}
+      {scope ? <Text color={theme.muted}>{cleanText(scope)}</Text> : null}
       <Text>
         {offered.map((o, i) => (
           <Text key={o.choice}>

@@ -138,6 +138,7 @@ export function requestView(
         command: params.command,
         description: typeof params.description === 'string' ? params.description : '',
         choices: Array.isArray(params.choices) ? params.choices.map(String) : [...APPROVAL_CHOICES],
+        ...(Array.isArray(params.allows) ? { allows: params.allows.map(String) } : {}),
         ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
       },
     };

@@ -69,6 +69,8 @@ export interface ApprovalParams {
   command: string;
   description: string;
   choices: string[];
+  /** What `session` / `always` would store: the allowlist entries, one per rule hit. */
+  allows?: string[];
   expires_at?: number;
 }
 
