@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { programName, type ShellWord, type SimpleCommand } from '../shell/analyze.js';
 import { segmentRegex } from './context.js';
 import { homeTargets } from './self-home.js';
-import { hermesPlaces } from './self-places.js';
+import { hermesPlaces, inRoot } from './self-places.js';
 import type { RuleContext } from './types.js';
 
 /** Names the daemon's process has or is known by. */
@@ -122,8 +122,12 @@ export function pgrepSelectsDaemon(cmd: SimpleCommand, ctx: RuleContext): string
     if (opts.has('-v') || opts.has('--inverse') ? !found : found) return pattern.value;
     return undefined;
   }
+  // a pid file in the root: the daemon's lock
   const pidfile = opts.get('-F') ?? opts.get('--pidfile');
-  if (pidfile && pidfile !== true) return pidfile.value;
+  const places = hermesPlaces(ctx);
+  if (pidfile && pidfile !== true && places && ctx.paths(pidfile).some((p) => inRoot(places, p))) {
+    return pidfile.value;
+  }
   for (const o of ['-u', '--euid', '-U', '--uid', '-G', '--group', '-g', '--pgroup', '-s', '--session']) {
     const v = opts.get(o);
     if (v && v !== true) return `${o} ${v.value}`;

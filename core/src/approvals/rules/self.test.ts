@@ -19,6 +19,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapperText } from '../../profiles/alias.js';
+import { detectCommand } from '../detect.js';
 import type { DetectContext } from '../detection-types.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { ruleContext } from './context.js';
@@ -213,6 +214,8 @@ const ROWS: [string, string[], Where?][] = [
   ['npm start & sleep 2; ps aux; kill $!', []],
   ['read pid < ~/.hermes/tui-gateway.lock; kill "$pid"', [H, K]],
   ['pkill -u "$USER"', [K]],
+  ['pkill -F ~/.hermes/tui-gateway.lock', [H, K]],
+  ['pkill -F /tmp/dev-server.pid', []],
   [`fuser -k ${DAEMON_PORT}/tcp`, [K]],
   [`lsof -ti :${DAEMON_PORT} | xargs kill`, [K]],
   ['systemctl --user stop hermes-gateway', [K]],
@@ -295,6 +298,40 @@ describe('targets name what the command acts on', () => {
   it('without a root nothing about the home is known, and the pid comes from the context first', async () => {
     expect(await targets('cat ~/.hermes/.env', H, { hermesRoot: undefined })).toEqual([]);
     expect(await targets('kill 777', K, { daemonPid: 777 })).toEqual(['pid 777 (Hermes daemon)']);
+  });
+});
+
+describe('through detectCommand (detect.ts), as the guard sees a line', () => {
+  const at = (cwd = proj): DetectContext => ({
+    hermesRoot: root,
+    userHome: home,
+    cwd,
+    profileHome: root,
+    env: {},
+  });
+  const keys = async (line: string, cwd?: string): Promise<string[]> =>
+    (await detectCommand(line, at(cwd))).hits.map((h) => h.key);
+
+  it.each([
+    ['sed -i s/manual/off/ ~/.h?rmes/conf*.yaml', H],
+    ['hermes -p work config set approvals.mode off', C],
+    ['kill -9 $(pgrep -f tui-gateway)', K],
+    ['systemctl --user stop hermes-gateway', K],
+    ['python3 leak.py', H],
+  ])('%j asks as %s, with its command and targets', async (line, key) => {
+    const d = await detectCommand(line, at());
+    const hit = d.hits.find((h) => h.key === key);
+    expect(hit?.command).not.toBeNull();
+    expect(hit?.targets.length).toBeGreaterThan(0);
+    expect(d.floor).toEqual([]);
+  });
+
+  it("replaces the regex table's home patterns on parsed lines; they still run on broken ones", async () => {
+    const parsed = await keys('cat ~/.hermes/.env');
+    expect(parsed).toContain(H);
+    expect(parsed).not.toContain('touch-hermes-home');
+    expect(await keys('cat notes.txt', join(root, 'workspace'))).toEqual([]);
+    expect(await keys('cat ~/.hermes/.env; echo "unterminated')).toContain('touch-hermes-home');
   });
 });
 
