@@ -97,6 +97,21 @@ describe('askApprovalOnTerminal', () => {
     expect(back.shown).toContain('  Not confirmed.\nAllow? [o]nce');
   });
 
+  it('shows what session/always would allow when the request names it, and confirms with it', async () => {
+    const entry = 'recursive-delete: rm -f -r [/p/build]';
+    const always = await ask({ ...all, allows: [entry] }, 'a', 'yes');
+    expect(always.choice).toBe('always');
+    expect(always.shown).toContain(`  session / always would allow only:\n    ${entry}\nAllow? [o]nce`);
+    expect(always.shown).toContain(
+      `Allow only ${entry} always (added to command_allowlist in config.yaml)?\nType yes to confirm: `,
+    );
+    const session = await ask({ ...all, allows: [entry] }, 's', 'yes');
+    expect(session.shown).toContain(`Allow only ${entry} for the rest of this session?`);
+    // after a smart DENY only once/deny are offered: nothing to say about session/always
+    const once = await ask({ ...command, choices: ['once', 'deny'], allows: [entry] }, 'o');
+    expect(once.shown).not.toContain('would allow only');
+  });
+
   it('lines typed ahead (before the question, or within the arming interval) are set aside', async () => {
     const t = start(all);
     t.type('a\no\n'); // buffered while the turn ran: arrives the moment the prompt reads

@@ -22,6 +22,11 @@ export interface TerminalApprovalRequest {
   choices?: readonly ApprovalChoice[];
   /** The matched pattern keys (in process only); `execute-code` marks a script. */
   patternKeys?: readonly string[];
+  /**
+   * What `session` / `always` would store (the guard's entries, one per rule hit); shown with the
+   * request and in their confirmation. Absent from an older daemon.
+   */
+  allows?: readonly string[];
 }
 
 /** Where the prompt is written and read. */
@@ -47,10 +52,28 @@ const LABELS: Record<ApprovalChoice, string> = {
   deny: '[d]eny',
 };
 
-const CONFIRM: Partial<Record<ApprovalChoice, string>> = {
-  session: 'Allow commands flagged like this one for the rest of this session?',
-  always: 'Allow commands flagged like this one always (saved as command_allowlist in config.yaml)?',
-};
+/** The confirmation question of `session` / `always`: naming the entries when the request has them. */
+function confirmText(choice: ApprovalChoice, allows: readonly string[] | undefined): string | undefined {
+  if (choice !== 'session' && choice !== 'always') return undefined;
+  if (!allows || allows.length === 0) {
+    // an older daemon: its answers approved the whole class
+    return choice === 'session'
+      ? 'Allow commands flagged like this one for the rest of this session?'
+      : 'Allow commands flagged like this one always (saved as command_allowlist in config.yaml)?';
+  }
+  const what = allows.join(', ');
+  return choice === 'session'
+    ? `Allow only ${what} for the rest of this session?`
+    : `Allow only ${what} always (added to command_allowlist in config.yaml)?`;
+}
+
+/** The lines saying what `session` / `always` approve, when offered and known. */
+function scopeText(req: TerminalApprovalRequest, offered: readonly ApprovalChoice[]): string {
+  const names = offered.filter((c) => c === 'session' || c === 'always');
+  if (!req.allows || req.allows.length === 0 || names.length === 0) return '';
+  const entries = req.allows.map((e) => `    ${e}\n`).join('');
+  return `  ${names.join(' / ')} would allow only:\n${entries}`;
+}
 
 /** The request header of a script (guard.ts `scriptRequestText`), for requests without keys. */
 const SCRIPT_HEADER = /^execute_code \(([^)\n]+)\):\n/;
@@ -91,13 +114,14 @@ export async function askApprovalOnTerminal(
         `\n⚠ The agent wants to run a command flagged as dangerous (${req.description}):\n${indent(req.command)}\n`,
       );
     }
+    out.write(scopeText(req, offered));
     const options = [...offered.filter((c) => c !== 'deny'), 'deny' as const].map((c) => LABELS[c]);
     for (;;) {
       const answer = await ask(`Allow? ${options.join(' / ')}: `);
       if (answer === null) return 'deny';
       const a = answer.trim().toLowerCase();
       const choice = offered.find((c) => c === a || c[0] === a) ?? 'deny';
-      const confirm = CONFIRM[choice];
+      const confirm = confirmText(choice, req.allows);
       if (!confirm) return choice;
       out.write(`${confirm}\n`);
       const yes = await ask('Type yes to confirm: ');
