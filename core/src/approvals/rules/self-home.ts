@@ -22,8 +22,9 @@
  *   the root with everything else;
  * - an interpreter (`node`, `python3`, `bash`, `perl`, `source` …) whose script — the file
  *   (read when it exists and is < 256 KiB), `-c`/`-e` code, or a here-document fed to it —
- *   mentions the root's path, `~/.hermes`, `tui-gateway.json` or `HERMES_HOME`; and a program run
- *   by path whose script text does so.
+ *   mentions the root's path, `~/.hermes` (a quoted `'.hermes'` only in a text that also names
+ *   the home folder: `homedir()`, `expanduser`, `$HOME` …), `tui-gateway.json`/`.lock` or
+ *   `HERMES_HOME` (self-scripts.ts); and a program run by path whose script text does so.
  *
  * Also the daemon's (and the agent process's) own `/proc/<pid>/…` files: its environment,
  * memory and open files hold the keys and the token; and any folder named `.hermes` (a Hermes

@@ -6,7 +6,14 @@
  * self-daemon.ts). They apply in every lane (TUI, chat, cron, API); cron runs also refuse
  * `hermes-daemon-kill` outright (cron/run.ts: a job may not end its own scheduler).
  *
- * Where the root lives and which of its folders are the agent's own: self-places.ts.
+ * Where the root lives and which of its folders are the agent's own: self-places.ts; the script
+ * text a command runs: self-scripts.ts; how a line finds the daemon's pid: self-lookup.ts. Path
+ * words are expanded by rules/context.ts.
+ *
+ * Judgement calls: a path word with a variable the context does not know, or a command
+ * substitution, asks when its known tail names a Hermes place (`$X/.env`); `pkill node` and
+ * `killall node` ask (the daemon runs as `node`); read-only CLI verbs never ask, whatever the
+ * profile they name.
  */
 import { HERMES_CLI_RULE } from './self-cli.js';
 import { DAEMON_KILL_RULE } from './self-daemon.js';
