@@ -120,33 +120,12 @@ export class LiveSession {
       // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
     );
-    // The guard's request owns the deadline (`approvals.timeout`) and the answer rule; without one
-    // (a caller other than the guard) the session opens it with the profile's timeout.
-    const onApproval: ApprovalCallback = async (req, signal, pending) => {
-      const params = {
-        command: req.command,
-        description: req.description,
-        choices: [...req.choices],
-        // what session/always would store (the card shows it); absent from a request without one
-        ...(req.allows ? { allows: [...req.allows] } : {}),
-      };
-      const s = pending
-        ? await this.requests.present(pending, params)
-        : await this.requests.open('approval', params, this.opts.approvalTimeoutS * 1000, signal);
-      // `by` goes into the tool call's stored outcome (history shows who answered)
-      return { choice: s.value, by: s.by };
+    const timeoutMs = (): number => this.opts.approvalTimeoutS * 1000;
+    this.hooks = {
+      onEvent: (e) => this.onAgentEvent(e),
+      onApproval: (req, signal, pending) => this.requests.askApproval(req, signal, pending, timeoutMs()),
+      onClarify: (q, signal) => this.requests.askClarify(q, signal, timeoutMs()),
     };
-    const onClarify: ClarifyCallback = async (q, signal) => {
-      const s = await this.requests.open(
-        'clarify',
-        { question: q.question, ...(q.choices ? { choices: q.choices } : {}) },
-        this.opts.approvalTimeoutS * 1000,
-        signal,
-      );
-      if (s.value === null) throw new Error('The user did not answer the question (cancelled or timed out).');
-      return s.value;
-    };
-    this.hooks = { onEvent: (e) => this.onAgentEvent(e), onApproval, onClarify };
   }
 
   /**

@@ -19,7 +19,9 @@ import {
   type RequestKind,
   type Settlement,
 } from '@hermes/core/approvals/pending';
+import type { ApprovalAnswer, ApprovalRequest } from '@hermes/core/approvals/types';
 import type { OpenRequest, ServerRequestMethod } from '@hermes/core/protocol';
+import type { ClarifyCallback } from '@hermes/core/tools/types';
 import { RpcFailureError } from '../rpc/errors.js';
 import type { Connection } from '../rpc/types.js';
 
@@ -112,6 +114,43 @@ export class OpenRequests {
     });
     this.show(request, params);
     return request.settled;
+  }
+
+  /**
+   * The agent's approval callback: shows the guard's request (it owns the deadline,
+   * `approvals.timeout`, and the answer rule), or without one (a caller other than the guard)
+   * opens it here with `timeoutMs`. Resolves with the settlement; its `by` goes into the tool
+   * call's stored outcome (history shows who answered).
+   */
+  async askApproval(
+    req: ApprovalRequest,
+    signal: AbortSignal,
+    pending: PendingRequest<'approval'> | undefined,
+    timeoutMs: number,
+  ): Promise<ApprovalAnswer> {
+    const params = {
+      command: req.command,
+      description: req.description,
+      choices: [...req.choices],
+      // what session/always would store (the card shows it); absent from a request without one
+      ...(req.allows ? { allows: [...req.allows] } : {}),
+    };
+    const s = pending
+      ? await this.present(pending, params)
+      : await this.open('approval', params, timeoutMs, signal);
+    return { choice: s.value, by: s.by };
+  }
+
+  /** The agent's clarify callback: a question opened here; no answer in `timeoutMs` cancels it. */
+  async askClarify(
+    q: Parameters<ClarifyCallback>[0],
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<string> {
+    const params = { question: q.question, ...(q.choices ? { choices: q.choices } : {}) };
+    const s = await this.open('clarify', params, timeoutMs, signal);
+    if (s.value === null) throw new Error('The user did not answer the question (cancelled or timed out).');
+    return s.value;
   }
 
   /**
