@@ -16,9 +16,12 @@
  *   dropped. The sub-command (`git branch`, `npm uninstall`) and inline code
  *   (`python3 -c 'print(1)'`, `bash -c SCRIPT`) are arguments, so they are kept exactly. Redirects
  *   follow as operator and word, operators bare (`>> [/home/u/.bashrc]`, `2>&1`).
- * - `[TARGET…]` lists what the command acts on (absolute paths, hosts, branches), sorted. It
- *   stands where the arguments that name them were (`rm -f -r [/home/u/proj/build]`); a second
- *   such place is written `@`; targets no argument names follow as `on [TARGET…]`.
+ * - `[TARGET…]` lists what the command acts on as the rule resolved it (absolute paths, hosts,
+ *   branches, inline code), sorted. Each argument that names targets is written as the list of
+ *   the targets it names (`rm -f -r [/home/u/proj/build]`; a glob lists its matches); targets no
+ *   argument names (a redirect's file, the repository a `git` command runs in) follow as
+ *   `on [TARGET…]`. A target longer than `DIGEST_OVER` characters, or one that starts with
+ *   `sha256:`, is written as `sha256:<hex>` of its text.
  * - `stdin INPUT`: what the command reads as input from the line — the commands piped into it
  *   (the whole upstream pipeline) and here-document text. `with PREFIX`: the wrappers it runs
  *   under and the variables set for it (`with sudo`, `with 'LD_PRELOAD=x.so'`), its own and those
@@ -31,9 +34,11 @@
  *   `in`, `@`, and `sha256:…`. An argument longer than `DIGEST_OVER` characters is written as
  *   `sha256:<hex>` of its text (a long script is matched exactly without filling config.yaml).
  *
- * Two entries approve the same thing when their key and everything but the target lists (the
- * `shape`) are equal; an entry covers a hit whose shape equals it and whose targets are a subset
- * of its targets (exact strings: no prefix or child-path widening).
+ * An entry covers a hit when their key and everything but the target lists (the `shape`) are
+ * equal, each argument's list of the hit is a subset of the entry's list at the same place (a
+ * glob that now matches fewer files), and the `on` lists are equal. Targets are exact strings: no
+ * prefix or child-path widening; and an argument that is missing is never covered (`git push
+ * --force origin` is not `git push --force origin main` with a target less).
  *
  * `command_allowlist` may also hold the old forms (see `classifyAllowlistEntry`): a bare rule key
  * or a rule description approved a whole class and is no longer honoured; any other string is an
@@ -46,7 +51,9 @@ export interface AllowEntry {
   key: string;
   /** The canonical text with each target list written `@`: equal shapes approve the same command. */
   shape: string;
-  /** The targets, sorted, without duplicates. */
+  /** The target lists in text order, each sorted and without duplicates; `on` marks the `on […]` one. */
+  lists: { targets: string[]; on: boolean }[];
+  /** Every target of the entry, sorted, without duplicates. */
   targets: string[];
   /** The canonical text (what is stored and shown). */
   text: string;
@@ -60,8 +67,8 @@ export type EntryWord =
   | { kind: 'flag'; value: string }
   /** A redirect operator (`>`, `2>>`) or a keyword of the format: written bare. */
   | { kind: 'bare'; value: string }
-  /** Where arguments named targets. */
-  | { kind: 'targets' };
+  /** An argument that names targets: the targets it names. */
+  | { kind: 'targets'; targets: readonly string[] };
 
 /** Arguments longer than this are written as `sha256:<hex>`. */
 export const DIGEST_OVER = 400;
@@ -93,38 +100,37 @@ function wordText(w: Exclude<EntryWord, { kind: 'targets' }>): string {
   return w.value;
 }
 
-/** Joins words, writing the first target place as `list` (or `@`) and later ones as `@`. */
-function render(words: readonly (string | null)[], list: string): string {
-  let first = true;
-  return words
-    .map((w) => {
-      if (w !== null) return w;
-      const text = first ? list : '@';
-      first = false;
-      return text;
-    })
-    .join(' ');
-}
+/** A word of the text, or a target list. */
+type Part = string | { targets: string[] };
 
-/** The entry for a key and its words; targets are sorted and deduplicated. */
-export function makeEntry(key: string, words: readonly EntryWord[], targets: Iterable<string>): AllowEntry {
-  const sorted = [...new Set(targets)].sort();
-  const texts = words.map((w) => (w.kind === 'targets' ? null : wordText(w)));
-  if (sorted.length > 0 && !texts.includes(null)) {
-    // targets no argument names: `on […]` after the command's own words
-    const tail = texts.findIndex((t) => t === 'stdin' || t === 'with');
-    texts.splice(tail < 0 ? texts.length : tail, 0, 'on', null);
+/**
+ * The entry for a key and its words, with `on` the targets no argument names. Each list is
+ * sorted and deduplicated.
+ */
+export function makeEntry(key: string, words: readonly EntryWord[], on: Iterable<string> = []): AllowEntry {
+  const list = (t: Iterable<string>): { targets: string[] } => ({ targets: [...new Set(t)].sort() });
+  const parts: Part[] = words.map((w) => (w.kind === 'targets' ? list(w.targets) : wordText(w)));
+  const rest = list(on);
+  if (rest.targets.length > 0) {
+    // after the command's own words, before `stdin` / `with`
+    const tail = parts.findIndex((t) => t === 'stdin' || t === 'with');
+    parts.splice(tail < 0 ? parts.length : tail, 0, 'on', rest);
   }
-  return finish(key, texts, sorted);
+  return finish(key, parts);
 }
 
-function finish(key: string, texts: (string | null)[], targets: string[]): AllowEntry {
-  const list = `[${targets.map(targetText).join(' ')}]`;
+function finish(key: string, parts: readonly Part[]): AllowEntry {
+  const lists = parts.flatMap((p, i) =>
+    typeof p === 'string' ? [] : [{ targets: p.targets, on: parts[i - 1] === 'on' }],
+  );
+  const text = (list: (p: { targets: string[] }) => string): string =>
+    `${key}: ${parts.map((p) => (typeof p === 'string' ? p : list(p))).join(' ')}`;
   return {
     key,
-    shape: `${key}: ${render(texts, '@')}`,
-    targets,
-    text: `${key}: ${render(texts, list)}`,
+    shape: text(() => '@'),
+    lists,
+    targets: [...new Set(lists.flatMap((l) => l.targets))].sort(),
+    text: text((p) => `[${p.targets.map(targetText).join(' ')}]`),
   };
 }
 
@@ -200,16 +206,12 @@ export function parseEntry(text: string): AllowEntry | null {
     (!head.quoted && KEYWORDS.has(head.value) && head.value !== 'line')
   )
     return null;
-  const targets = new Set<string>();
-  const texts = tokens.map((t) => {
-    if ('list' in t) {
-      for (const v of t.list) targets.add(v);
-      return null;
-    }
+  const parts: Part[] = tokens.map((t) => {
+    if ('list' in t) return { targets: [...new Set(t.list)].sort() };
     // bare words stay as written; quoted ones are written as the builder writes values
     return t.quoted ? valueText(t.value) : t.value;
   });
-  return finish(m[1]!, texts, [...targets].sort());
+  return finish(m[1]!, parts);
 }
 
 /** A `command_allowlist` string, classified. */

@@ -25,8 +25,11 @@ const at = (cwd: string): DetectContext => ({ cwd, userHome, env: {} });
 interface Rule {
   key: string;
   programs: string[];
-  /** `paths`: the arguments as resolved paths; `hosts`: the arguments' host names; none: []. */
-  targets?: 'paths' | 'hosts';
+  /**
+   * `paths`: the arguments as resolved paths; `hosts`: the arguments' host names; `git`: the
+   * repository (the folder) and the arguments after the sub-command; none: [].
+   */
+  targets?: 'paths' | 'hosts' | 'git';
 }
 
 const RULES: Rule[] = [
@@ -34,6 +37,7 @@ const RULES: Rule[] = [
   { key: 'inline-code', programs: ['python3', 'node'] },
   { key: 'network-fetch', programs: ['curl'], targets: 'hosts' },
   { key: 'pipe-to-shell', programs: ['sh', 'bash'] },
+  { key: 'git-force-push', programs: ['git'], targets: 'git' },
 ];
 
 /** The hits the stand-in rules find in `line` run in `ctx.cwd`, and the analysis. */
@@ -46,6 +50,7 @@ async function detect(line: string, ctx: DetectContext) {
     const rule = RULES.find((r) => r.programs.includes(programName(cmd)));
     if (!rule) continue;
     if (rule.key === 'pipe-to-shell' && cmd.pipedFrom.length === 0) continue;
+    if (rule.key === 'git-force-push' && !cmd.argv.some((w) => w.value === '--force')) continue;
     const targets =
       rule.targets === 'paths'
         ? operands(cmd).flatMap((w) => rc.paths(w))
@@ -53,7 +58,14 @@ async function detect(line: string, ctx: DetectContext) {
           ? operands(cmd).map(
               (w) => new URL(w.value.includes('://') ? w.value : `https://${w.value}`).hostname,
             )
-          : [];
+          : rule.targets === 'git'
+            ? [
+                rc.cwd,
+                ...operands(cmd)
+                  .slice(1)
+                  .map((w) => w.value),
+              ]
+            : [];
     hits.push({ key: rule.key, description: rule.key, command: cmd, targets });
   }
   return { hits, analysis, floor: [] };
@@ -90,6 +102,8 @@ print('a  b')"`,
       'curl -sSL https://example.com/x.sh | sh',
       'sudo rm -rf build',
       'rm -rf -- -weird on @',
+      'git push --force origin main',
+      'rm -rf build dist > log.txt',
     ];
     for (const line of lines) {
       for (const e of entriesForLine(line, await detect(line, at(proj)), at(proj))) {
@@ -187,13 +201,36 @@ describe('coverage', () => {
     expect(await covered(entries, `rm -rf ${proj}/build`, other)).toBe(true);
   });
 
-  it('covers a subset of the targets, never a child or a sibling path', async () => {
+  it('never covers a child or a sibling path, nor a command with an argument less or more', async () => {
     const entries = await approve('rm -rf a b');
-    expect(await covered(entries, 'rm -rf a')).toBe(true);
-    expect(await covered(entries, 'rm -rf b a')).toBe(true);
+    expect(entries).toEqual([`recursive-delete: rm -f -r [${proj}/a] [${proj}/b]`]);
+    expect(await covered(entries, 'rm -rf a b')).toBe(true);
+    expect(await covered(entries, 'rm -rf a')).toBe(false);
+    expect(await covered(entries, 'rm -rf a b c')).toBe(false);
     expect(await covered(entries, 'rm -rf a c')).toBe(false);
-    expect(await covered(entries, 'rm -rf a/sub')).toBe(false);
-    expect(await covered(entries, 'rm -rf ab')).toBe(false);
+    expect(await covered(entries, 'rm -rf a/sub b')).toBe(false);
+    expect(await covered(entries, 'rm -rf ab b')).toBe(false);
+  });
+
+  it('a glob covers a subset of the files it matched, never a new one', async () => {
+    const dir = join(root, 'globs');
+    mkdirSync(join(dir, 'build1'), { recursive: true });
+    mkdirSync(join(dir, 'build2'));
+    const entries = await approve('rm -rf build*', dir);
+    expect(entries[0]).toBe(`recursive-delete: rm -f -r [${dir}/build* ${dir}/build1 ${dir}/build2]`);
+    rmSync(join(dir, 'build2'), { recursive: true });
+    expect(await covered(entries, 'rm -rf build*', dir)).toBe(true);
+    mkdirSync(join(dir, 'build3'));
+    expect(await covered(entries, 'rm -rf build*', dir)).toBe(false);
+  });
+
+  it('targets no argument names must be equal: another repository, or a branch left implicit, is not covered', async () => {
+    const entries = await approve('git push --force origin main');
+    expect(entries).toEqual([`git-force-push: git push --force [origin] [main] on [${proj}]`]);
+    expect(await covered(entries, 'git push --force origin main')).toBe(true);
+    expect(await covered(entries, 'git push origin main --force')).toBe(false);
+    expect(await covered(entries, 'git push --force origin')).toBe(false);
+    expect(await covered(entries, 'git push --force origin main', other)).toBe(false);
   });
 
   it('a different wrapper, or the same command as root, is not covered', async () => {

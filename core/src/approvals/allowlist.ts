@@ -5,10 +5,11 @@
  * An entry records one hit as the card showed it (format: allowlist-entry.ts): the rule key, the
  * program, its arguments in order (so the sub-command and inline code are exact), its options
  * order-free, its redirects, what is piped into it, the wrappers it runs under, and its targets
- * (absolute paths, hosts …, as the rule resolved them in the line's working folder). A later line
- * is covered only when every one of its hits is covered by an entry with the same key and shape
- * whose targets include the hit's (exact strings, no child paths). A hit no rule tied to a parsed
- * command is recorded as its whole line and folder.
+ * (absolute paths, hosts …, as the rule resolved them in the line's working folder), each argument
+ * that names targets as the list of those it names. A later line is covered only when every one
+ * of its hits is covered by an entry with the same key and shape (so the same arguments) whose
+ * lists include the hit's (exact strings, no child paths; a glob may match fewer files, never
+ * more). A hit no rule tied to a parsed command is recorded as its whole line and folder.
  *
  * The same command in another folder resolves its relative paths elsewhere, so it is not covered;
  * `rm -rf build` approved does not approve `rm -rf ~/Documents`; `python3 -c A` does not approve
@@ -36,10 +37,17 @@ export type { AllowEntry, AllowlistItem, KnownClasses } from './allowlist-entry.
 /** How a command was reached when the command it sits in runs it (its wrappers apply to it). */
 const RUN_BY_PARENT: ReadonlySet<Via> = new Set(['shell -c', 'eval', 'stdin script', 'xargs', 'find -exec']);
 
+const digest = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
 /** A value as an entry word: long text becomes its digest. */
 function value(text: string): EntryWord {
   if (text.length <= DIGEST_OVER) return { kind: 'value', value: text };
-  return { kind: 'bare', value: `sha256:${createHash('sha256').update(text).digest('hex')}` };
+  return { kind: 'bare', value: digest(text) };
+}
+
+/** A target as an entry lists it: long text (inline code, say) and `sha256:…` become a digest. */
+function target(text: string): string {
+  return text.length > DIGEST_OVER || text.startsWith('sha256:') ? digest(text) : text;
 }
 
 /**
@@ -101,14 +109,23 @@ export function entryForHit(
       { kind: 'bare', value: 'in' },
       value(where.cwd),
     ];
-    return makeEntry(hit.key, words, []);
+    return makeEntry(hit.key, words);
   }
   const rc = ruleContext(analysis ?? { source: line, commands: [], functions: [], errors: true }, where);
   const targets = new Set(hit.targets);
-  const names = (w: ShellWord): boolean => targets.has(w.value) || rc.paths(w).some((p) => targets.has(p));
+  const unnamed = new Set(hit.targets);
+  /** The hit's targets word `w` names (its value, or a path it expands to). */
+  const named = (w: ShellWord): string[] => {
+    const forms = new Set([w.value, ...rc.paths(w)]);
+    return [...targets].filter((t) => forms.has(t));
+  };
   const words: EntryWord[] = [];
-  const place = (): void => {
-    if (words.at(-1)?.kind !== 'targets') words.push({ kind: 'targets' });
+  /** `w` as its list of targets, or as its text when it names none. */
+  const operand = (w: ShellWord): EntryWord => {
+    const mine = named(w);
+    if (mine.length === 0) return value(w.value);
+    for (const t of mine) unnamed.delete(t);
+    return { kind: 'targets', targets: mine.map(target) };
   };
   const [program, ...args] = cmd.argv;
   const name = program?.value ?? '';
@@ -131,8 +148,7 @@ export function entryForHit(
       continue;
     }
     flush();
-    if (names(w)) place();
-    else words.push(value(w.value));
+    words.push(operand(w));
   }
   flush();
   for (const r of cmd.redirects) {
@@ -143,14 +159,13 @@ export function entryForHit(
       continue;
     }
     words.push({ kind: 'bare', value: op });
-    if (r.target && names(r.target)) place();
-    else words.push(value(r.target?.value ?? ''));
+    words.push(r.target ? operand(r.target) : value(''));
   }
   const input = [...cmd.pipedFrom.map((p) => producerText(p)), ...hereDocs(cmd)].join('; ');
   if (input) words.push({ kind: 'bare', value: 'stdin' }, value(input));
   const prefix = prefixOf(cmd);
   if (prefix) words.push({ kind: 'bare', value: 'with' }, value(prefix));
-  return makeEntry(hit.key, words, targets);
+  return makeEntry(hit.key, words, [...unnamed].map(target));
 }
 
 /**
@@ -175,7 +190,7 @@ export function entriesForLine(
  * long).
  */
 export function scriptEntry(key: string, language: string, code: string): AllowEntry {
-  return makeEntry(key, [{ kind: 'value', value: 'execute_code' }, value(language), value(code)], []);
+  return makeEntry(key, [{ kind: 'value', value: 'execute_code' }, value(language), value(code)]);
 }
 
 /**
@@ -220,15 +235,27 @@ export class ApprovalSet {
     return false;
   }
 
-  /** True when an entry has `hit`'s key and shape and all of its targets. */
+  /**
+   * True when an entry has `hit`'s key and shape, each of its argument lists holds the hit's list
+   * at the same place, and its `on` list equals the hit's.
+   */
   covers(hit: AllowEntry): boolean {
     for (const i of this.items.values()) {
-      if (i.kind !== 'entry' || i.entry.shape !== hit.shape) continue;
-      const have = new Set(i.entry.targets);
-      if (hit.targets.every((t) => have.has(t))) return true;
+      if (i.kind === 'entry' && i.entry.shape === hit.shape && listsCover(i.entry, hit)) return true;
     }
     return false;
   }
+}
+
+/** The target lists of `entry` cover those of `hit` (same shape, so the same places). */
+function listsCover(entry: AllowEntry, hit: AllowEntry): boolean {
+  return entry.lists.every((have, n) => {
+    const want = hit.lists[n];
+    if (!want || want.on !== have.on) return false;
+    const set = new Set(have.targets);
+    const inside = want.targets.every((t) => set.has(t));
+    return inside && (!have.on || want.targets.length === have.targets.length);
+  });
 }
 
 /**
