@@ -8,7 +8,7 @@
  *
  * Targets: the endpoint host.
  */
-import type { SimpleCommand } from '../shell/analyze.js';
+import { programName, type SimpleCommand } from '../shell/analyze.js';
 import type { CommandRule } from './types.js';
 
 /** The metadata hosts, as the WHATWG URL parser normalises them. */
@@ -72,6 +72,12 @@ const CLOUD_METADATA: CommandRule = {
   key: 'cloud-metadata',
   description: "reach a cloud metadata endpoint (the machine's cloud credentials)",
   match(cmd, ctx) {
+    // text printed for a person (`echo … >> notes.md`) reaches nothing; printed into a pipe it may
+    if (
+      /^(?:echo|printf)$/.test(programName(cmd)) &&
+      !ctx.analysis.commands.some((c) => c.pipedFrom.includes(cmd))
+    )
+      return null;
     const hosts = new Set<string>();
     for (const t of texts(cmd)) {
       const h = metadataHost(t);

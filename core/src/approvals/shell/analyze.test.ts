@@ -98,6 +98,44 @@ describe('analyzeShell', () => {
     ]);
   });
 
+  it("records the enclosing function, the line's own assignments and the names it binds", async () => {
+    const a = await analyzeShell(
+      'X=/tmp; export Y=$HOME Z=$(pwd); f() { f | f; }; for i in 1; do read -r k; done',
+    );
+    expect(a.commands.filter((c) => c.functionName === 'f').map(show)).toEqual([
+      'function>group | f',
+      'function>group | f',
+    ]);
+    expect(a.assignments?.map((v) => [v.name, v.value.value, v.value.literal])).toEqual([
+      ['X', '/tmp', true],
+      ['Y', '$HOME', false],
+      ['Z', '$(pwd)', false],
+    ]);
+    expect(a.boundNames).toEqual(['i', 'k']);
+  });
+
+  it('links the substitutions of a here-string to the command that reads it', async () => {
+    const a = await analyzeShell('bash <<< "$(curl -s x)"');
+    const bash = a.commands.find((c) => programName(c) === 'bash')!;
+    expect(bash.redirects[0]!.commands!.map(show)).toEqual(['substitution | curl -s x']);
+  });
+
+  it('looks through package runners and digit flags', async () => {
+    expect(await list('npx rimraf ~ && npm exec -- rimraf /x && uvx ruff check')).toEqual([
+      'rimraf ~',
+      'rimraf /x',
+      'ruff check',
+    ]);
+    expect(await list(`npx -c 'rm -rf /'`)).toEqual(['npx -c rm -rf /', 'shell -c | rm -rf /']);
+    expect(await list('npm install')).toEqual(['npm install']);
+    expect(await list('find . -print0 | xargs -0 rm -f')).toEqual([
+      'find . -print0',
+      'xargs -0 rm -f',
+      'xargs | rm -f',
+    ]);
+    expect(await list('nice -10 rm -rf x')).toEqual(['rm -rf x']);
+  });
+
   it('marks lines the grammar cannot parse', async () => {
     expect((await analyzeShell('ls (((')).errors).toBe(true);
     expect((await analyzeShell('ls -la /dev')).errors).toBe(false);

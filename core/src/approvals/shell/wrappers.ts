@@ -144,8 +144,9 @@ function skipOptions(
       }
       continue;
     }
-    if (w.startsWith('-') && w.length > 1 && !/^-\d+$/.test(w)) {
-      // a cluster of short flags; a valued letter takes the rest of the word or the next word
+    if (w.startsWith('-') && w.length > 1) {
+      // a cluster of short flags (`-0` of xargs, `-10` of nice too); a valued letter takes the rest
+      // of the word or the next word
       let consumed = 1;
       for (let k = 1; k < w.length; k++) {
         const letter = w[k]!;
@@ -161,10 +162,6 @@ function skipOptions(
         onOption?.(letter, undefined);
       }
       i += consumed;
-      continue;
-    }
-    if (/^-\d+$/.test(w) && (argv[0]?.value === 'nice' || argv[0]?.value.endsWith('/nice'))) {
-      i++;
       continue;
     }
     break;

@@ -1,0 +1,110 @@
+/**
+ * The guard's floor: every floor command is refused (reason `floor`) in every mode — `off` given as
+ * the `--yolo` option and from config, manual with a user who approves anything, smart with a
+ * reviewer that approves anything, headless (cron) — and whatever the allowlist or the session's
+ * approvals hold. Nobody is asked and the reviewer is never called.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { ConfigSchema, type HermesConfig } from '../config/schema.js';
+import { HermesHome } from '../home/home.js';
+import { createModelClient } from '../model/client.js';
+import { entriesForLine } from './allowlist.js';
+import { detectCommand } from './detect.js';
+import { createApprovalGuard, type ApprovalGuardOptions } from './guard.js';
+import { FLOOR_KEYS } from './rules/index.js';
+import { FLOOR, makeFixture, type Fixture } from './rules/testing.js';
+import { verdict } from './testing.js';
+import type { ApprovalCallback, ApprovalRequest } from './types.js';
+
+let server: FakeModelServer;
+let fx: Fixture;
+let home: HermesHome;
+
+beforeAll(async () => {
+  server = await startFakeModelServer({ whenEmpty: verdict('APPROVE', 'looks fine') });
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  fx = makeFixture();
+  home = new HermesHome(fx.root).ensure();
+});
+afterEach(() => fx.remove());
+
+function config(patch: Record<string, unknown> = {}): HermesConfig {
+  return ConfigSchema.parse({ model: { provider: 'custom', base_url: server.url, default: 'm' }, ...patch });
+}
+
+const asked: ApprovalRequest[] = [];
+const yes: ApprovalCallback = async (req) => {
+  asked.push(req);
+  return 'always';
+};
+
+/** The guard in each mode a user could pick, most permissive settings around it. */
+async function guards(line: string): Promise<[string, ReturnType<typeof createApprovalGuard>][]> {
+  const where = fx.at();
+  const d = await detectCommand(line, where);
+  // entries as if the floor hits had been approved (what `session`/`always` would have stored)
+  const entries = entriesForLine(line, { hits: d.floor, analysis: d.analysis }, where).map((e) => e.text);
+  const allowlist = [...FLOOR_KEYS, line, ...entries];
+  const base: ApprovalGuardOptions = {
+    config: config({ command_allowlist: allowlist }),
+    home,
+    sessionId: 's1',
+    userHome: fx.home,
+    cwd: fx.proj,
+    persistAllowlist: false,
+    sessionApprovals: entries,
+  };
+  const smart = {
+    model: createModelClient({ config: config(), secrets: {}, env: {}, maxRetries: 0 }),
+    timeoutMs: 5_000,
+  };
+  return [
+    ['--yolo (mode off option)', createApprovalGuard({ ...base, mode: 'off', callback: yes })],
+    [
+      'approvals.mode: off',
+      createApprovalGuard({
+        ...base,
+        config: config({ command_allowlist: allowlist, approvals: { mode: 'off' } }),
+      }),
+    ],
+    ['manual, user answers always', createApprovalGuard({ ...base, mode: 'manual', callback: yes })],
+    ['smart, reviewer approves', createApprovalGuard({ ...base, mode: 'smart', callback: yes, smart })],
+    ['headless (cron)', createApprovalGuard({ ...base, mode: 'manual' })],
+  ];
+}
+
+describe('the floor in the guard', () => {
+  it.each(FLOOR)('refuses %j in every mode, whatever is allowlisted', async (line) => {
+    asked.length = 0;
+    const before = server.requests.length;
+    for (const [mode, g] of await guards(line)) {
+      const v = await g.check(line);
+      expect(v, mode).toMatchObject({ allowed: false, reason: 'floor' });
+      if (!v.allowed)
+        expect(v.message, mode).toMatch(
+          /^REFUSED: .*catastrophic commands that Hermes never runs, in any approval mode/,
+        );
+    }
+    expect(asked).toEqual([]);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('names what was refused and tells the model not to work around it', async () => {
+    const [, g] = (await guards('rm -rf ~'))[0]!;
+    const v = await g.check('rm -rf ~');
+    expect(v.allowed).toBe(false);
+    if (v.allowed) return;
+    expect(v.message).toContain('delete / , the home folder or a top-level system folder');
+    expect(v.message).toMatch(/do not try to get the same effect another way/);
+    expect(v.message).toMatch(/run it themselves/);
+  });
+
+  it('leaves the near misses to the asked classes: mode off still runs them', async () => {
+    const [, yolo] = (await guards('rm -rf build'))[0]!;
+    expect(await yolo.check('rm -rf build')).toEqual({ allowed: true, reason: 'mode_off' });
+    expect(await yolo.check('git status')).toEqual({ allowed: true, reason: 'safe' });
+  });
+});

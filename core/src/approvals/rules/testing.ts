@@ -1,0 +1,139 @@
+/**
+ * Test fixture of the rule and detection tests (rules/*.test.ts, detect.test.ts,
+ * guard-floor.test.ts): a temporary home folder (with `.ssh/`, `Documents/` and a Hermes root
+ * `.hermes/`) and a project folder (a git repository on branch `feature`, with `build/`, `src/`
+ * and a few files), and the keys a line is flagged with there. Kept out of core's build
+ * (core/tsconfig.json excludes `testing.ts`).
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { detectCommand, type DetectContext } from '../detect.js';
+
+/** The folders of one fixture. */
+export interface Fixture {
+  base: string;
+  home: string;
+  root: string;
+  proj: string;
+  /** The context of a line run in `cwd` (default the project). */
+  at(cwd?: string): DetectContext;
+  remove(): void;
+}
+
+/** Creates the fixture's folders and files. */
+export function makeFixture(): Fixture {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'hermes-detect-')));
+  const home = join(base, 'home');
+  const root = join(home, '.hermes');
+  const proj = join(base, 'proj');
+  for (const d of [
+    join(home, '.ssh'),
+    join(home, 'Documents'),
+    root,
+    join(proj, 'build'),
+    join(proj, 'src'),
+    join(proj, '.git'),
+  ])
+    mkdirSync(d, { recursive: true });
+  writeFileSync(join(home, '.ssh', 'id_rsa'), 'key');
+  writeFileSync(join(home, '.bashrc'), '');
+  writeFileSync(join(root, 'config.yaml'), '');
+  writeFileSync(join(proj, 'file.txt'), 'x');
+  writeFileSync(join(proj, 'src', 'app.ts'), 'x');
+  writeFileSync(join(proj, '.git', 'HEAD'), 'ref: refs/heads/feature\n');
+  return {
+    base,
+    home,
+    root,
+    proj,
+    at: (cwd = proj) => ({ cwd, userHome: home, hermesRoot: root, env: {} }),
+    remove: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/** The keys a line is flagged with: floor and asked, in that order. */
+export async function keysOf(line: string, ctx: DetectContext): Promise<{ floor: string[]; hits: string[] }> {
+  const d = await detectCommand(line, ctx);
+  return { floor: d.floor.map((h) => h.key), hits: d.hits.map((h) => h.key) };
+}
+
+/** The floor table: [command, floor key] (rules/floor.test.ts, guard-floor.test.ts). */
+export const FLOOR: [string, string][] = [
+  ['rm -rf /', 'delete-root-path'],
+  ['rm -rf ~', 'delete-root-path'],
+  ['rm -rf ~/', 'delete-root-path'],
+  ['rm -rf ~/*', 'delete-root-path'],
+  ['rm -rf ~/.*', 'delete-root-path'],
+  ['rm -rf /*', 'delete-root-path'],
+  ['rm -rf --no-preserve-root /', 'delete-root-path'],
+  ['rm -fr /etc', 'delete-root-path'],
+  ['rm -r -f /usr', 'delete-root-path'],
+  ['sudo rm -rf /var', 'delete-root-path'],
+  ['rm -rf /home', 'delete-root-path'],
+  ['rm -rf /u*', 'delete-root-path'],
+  ['rm -rf "$HOME"', 'delete-root-path'],
+  ['rm -rf ${HOME}/', 'delete-root-path'],
+  ['rm -rf /usr/bin/..', 'delete-root-path'],
+  ['rm -rf //', 'delete-root-path'],
+  ["'rm' -rf '/'", 'delete-root-path'],
+  ['r\\m -rf /', 'delete-root-path'],
+  ['rm${IFS}-rf${IFS}/', 'delete-root-path'],
+  ['X=/; rm -rf $X', 'delete-root-path'],
+  ['cd / && rm -rf *', 'delete-root-path'],
+  ['cd ~ && rm -rf ./*', 'delete-root-path'],
+  ['cd /usr/bin && rm -rf ..', 'delete-root-path'],
+  ['find / -delete', 'delete-root-path'],
+  ['find ~ -delete', 'delete-root-path'],
+  ['find /etc -depth -delete', 'delete-root-path'],
+  ['find / -exec rm -rf {} +', 'delete-root-path'],
+  ['find /var -type f -exec rm {} \\;', 'delete-root-path'],
+  ['npx rimraf ~', 'delete-root-path'],
+  ['rsync -a --delete empty/ /etc/', 'delete-root-path'],
+  ['mkfs.ext4 /dev/sdb1', 'mkfs'],
+  ['sudo mkfs -t vfat /dev/sdc', 'mkfs'],
+  ['mkswap /dev/sda2', 'mkfs'],
+  ['mke2fs /dev/nvme0n1p1', 'mkfs'],
+  ['mkfs.ext4 $DEV', 'mkfs'],
+  ['dd if=/dev/zero of=/dev/sda bs=1M', 'dd-to-device'],
+  ['dd if=img.iso of=/dev/disk2', 'dd-to-device'],
+  ['sudo dd of=/dev/nvme0n1 if=x', 'dd-to-device'],
+  ['xzcat os.img.xz | sudo dd of=/dev/mmcblk0 bs=4M', 'dd-to-device'],
+  ['cat image.iso > /dev/sdb', 'write-block-device'],
+  ['echo x > /dev/nvme0n1', 'write-block-device'],
+  ['tee /dev/sda < x', 'write-block-device'],
+  ['cp disk.img /dev/sda', 'write-block-device'],
+  ['curl -o /dev/sda https://x.io/img', 'write-block-device'],
+  ['pv img > /dev/sdc', 'write-block-device'],
+  ['ddrescue disk.img /dev/sdb', 'write-block-device'],
+  ['wipefs -a /dev/sda', 'wipe-device'],
+  ['shred -n 3 /dev/sda', 'wipe-device'],
+  ['blkdiscard /dev/nvme0n1', 'wipe-device'],
+  ['sgdisk --zap-all /dev/sda', 'wipe-device'],
+  ['cryptsetup luksFormat /dev/sdb', 'wipe-device'],
+  ['diskutil eraseDisk JHFS+ X disk2', 'wipe-device'],
+  [':(){ :|:& };:', 'fork-bomb'],
+  ['f(){ f|f& };f', 'fork-bomb'],
+  ['bomb() { bomb | bomb & }; bomb', 'fork-bomb'],
+  ['kill -9 -1', 'kill-all-processes'],
+  ['kill -1', 'kill-all-processes'],
+  ['kill -KILL -1', 'kill-all-processes'],
+  ['kill -s KILL -1', 'kill-all-processes'],
+  ['kill -- -1', 'kill-all-processes'],
+  ['killall5 -9', 'kill-all-processes'],
+  ['sudo shutdown -h now', 'shutdown-reboot'],
+  ['reboot', 'shutdown-reboot'],
+  ['halt', 'shutdown-reboot'],
+  ['poweroff', 'shutdown-reboot'],
+  ['systemctl poweroff', 'shutdown-reboot'],
+  ['systemctl reboot', 'shutdown-reboot'],
+  ['sudo systemctl --force halt', 'shutdown-reboot'],
+  ['systemctl kexec', 'shutdown-reboot'],
+  ['systemctl isolate rescue.target', 'shutdown-reboot'],
+  ['init 0', 'shutdown-reboot'],
+  ['init 6', 'shutdown-reboot'],
+  ['sudo telinit 6', 'shutdown-reboot'],
+  ['echo b > /proc/sysrq-trigger', 'shutdown-reboot'],
+  ['\u001b[31mreboot\u001b[0m', 'shutdown-reboot'],
+  ['ＲＥＢＯＯＴ', 'shutdown-reboot'],
+];
