@@ -93,7 +93,7 @@ describeTmux('hermes chat: the approval prompt takes no typeahead as an answer',
     tmux.type(w, 'always', 'Enter');
     await tmux.waitFor(
       w,
-      (s) => s.includes('always (saved as command_allowlist') && s.includes('Type yes to confirm: '),
+      (s) => /always \((saved as|added to) command_allowlist/.test(s) && s.includes('Type yes to confirm: '),
     );
     expect(existsSync(join(dir, 'keep.txt'))).toBe(true);
     expect(config()).not.toContain('command_allowlist');
