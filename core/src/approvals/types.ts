@@ -7,7 +7,7 @@ export type { SmartAssessment, SmartVerdict } from './smart.js';
 /** The answers a user can give to an approval request, and their one list (in offering order). */
 export { APPROVAL_CHOICES, type ApprovalChoice } from '../protocol/approval-choices.js';
 
-/** The pseudo-pattern every `execute_code` script matches; `session`/`always` store this key. */
+/** The pseudo-pattern every `execute_code` script matches: the key of the entries approving a script. */
 export const EXECUTE_CODE_KEY = 'execute-code';
 
 /** What the frontend is asked: the command and why it was flagged. */
