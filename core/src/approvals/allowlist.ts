@@ -30,6 +30,7 @@ import {
   normalizeWhitespace,
 } from './allowlist-entry.js';
 import { ruleContext } from './rules/context.js';
+import type { RuleContext } from './rules/types.js';
 import type { ShellAnalysis, ShellWord, SimpleCommand, Via } from './shell/analyze.js';
 
 export type { AllowEntry, AllowlistItem, KnownClasses } from './allowlist-entry.js';
@@ -100,18 +101,31 @@ export function entryForHit(
   ctx: DetectContext,
   analysis: ShellAnalysis | null = null,
 ): AllowEntry {
+  return entryWith(hit, line, lineContext(line, ctx, analysis));
+}
+
+/** Where a line runs and how its words expand (one per line: expansion reads the disk). */
+function lineContext(
+  line: string,
+  ctx: DetectContext,
+  analysis: ShellAnalysis | null,
+): { cwd: string; rc: RuleContext } {
   const where = contextOf(ctx);
+  const parsed = analysis ?? { source: line, commands: [], functions: [], errors: true };
+  return { cwd: where.cwd, rc: ruleContext(parsed, where) };
+}
+
+function entryWith(hit: RuleHit, line: string, { cwd, rc }: { cwd: string; rc: RuleContext }): AllowEntry {
   const cmd = hit.command;
   if (!cmd) {
     const words: EntryWord[] = [
       { kind: 'bare', value: 'line' },
       value(line.trim()),
       { kind: 'bare', value: 'in' },
-      value(where.cwd),
+      value(cwd),
     ];
     return makeEntry(hit.key, words);
   }
-  const rc = ruleContext(analysis ?? { source: line, commands: [], functions: [], errors: true }, where);
   const targets = new Set(hit.targets);
   const unnamed = new Set(hit.targets);
   /** The hit's targets word `w` names (its value, or a path it expands to). */
@@ -129,9 +143,7 @@ export function entryForHit(
   };
   const [program, ...args] = cmd.argv;
   const name = program?.value ?? '';
-  words.push(
-    value(name.includes('/') && program ? (rc.paths(program)[0] ?? resolve(where.cwd, name)) : name),
-  );
+  words.push(value(name.includes('/') && program ? (rc.paths(program)[0] ?? resolve(cwd, name)) : name));
   let options: string[] = [];
   const flush = (): void => {
     for (const o of [...new Set(options)].sort()) words.push({ kind: 'flag', value: o });
@@ -178,8 +190,9 @@ export function entriesForLine(
   ctx: DetectContext,
 ): AllowEntry[] {
   const out = new Map<string, AllowEntry>();
+  const where = lineContext(line, ctx, detection.analysis);
   for (const hit of detection.hits) {
-    const e = entryForHit(hit, line, ctx, detection.analysis);
+    const e = entryWith(hit, line, where);
     if (!out.has(e.text)) out.set(e.text, e);
   }
   return [...out.values()];
