@@ -10,7 +10,10 @@
  * - the line as a terminal shows it (ANSI escapes and NUL bytes removed, Unicode compatibility
  *   forms folded) is analysed too when it differs;
  * - a command whose program is a variable the line sets literally (`X=rm; $X -rf /`) is also judged
- *   with the value substituted, and one written in capitals (`RM -RF`) also in lower case.
+ *   with the value substituted, and one written in capitals (`RM -RF`) also in lower case;
+ * - scripts the line builds as text and runs (decoded base64, `printf` escapes, `eval "$(echo …)"`,
+ *   `os.system("…")` in inline code, a file written with fixed text and then run: rules/hidden.ts)
+ *   are judged by the floor rules.
  *
  * When the grammar cannot be loaded or the line (or a view of it) has parse errors, the regex table
  * of dangerous-patterns.ts runs on the whole text as well (fail towards asking; its floor keys are
@@ -21,6 +24,7 @@ import stripAnsi from 'strip-ansi';
 import { detectDangerousCommand, type DangerousMatch } from './dangerous-patterns.js';
 import type { DetectContext, Detection, RuleHit } from './detection-types.js';
 import { ruleContext } from './rules/context.js';
+import { hiddenScripts } from './rules/hidden.js';
 import { COMMAND_RULES, FLOOR_KEYS, LINE_RULES, SELF_RULES } from './rules/index.js';
 import { computedProgram } from './rules/inline-code.js';
 import type { CommandRule, LineRule, RuleContext } from './rules/types.js';
@@ -191,9 +195,16 @@ class Hits {
   }
 }
 
-/** Runs every rule on one analysis. A rule that throws counts as a hit (never lets a line through). */
-function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits): void {
+/** How deep scripts recovered from text (rules/hidden.ts) are followed. */
+const HIDDEN_DEPTH = 2;
+
+/**
+ * Runs every rule on one analysis, then the floor rules on the scripts the line builds as text
+ * (rules/hidden.ts). A rule that throws counts as a hit (never lets a line through).
+ */
+async function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits, depth = 0): Promise<void> {
   const ctx = detectionContext(analysis, dctx);
+  const floorOnly = depth > 0;
   const safely = <T>(rule: CommandRule | LineRule, run: () => T, onError: () => void): T | undefined => {
     try {
       return run();
@@ -206,7 +217,7 @@ function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits): void {
     const found = new Set<string>();
     for (const view of variants(cmd, analysis, dctx)) {
       for (const rule of COMMAND_RULES) {
-        if (view !== cmd && found.has(rule.key)) continue;
+        if ((view !== cmd && found.has(rule.key)) || (floorOnly && !rule.floor)) continue;
         const targets = safely(
           rule,
           () => rule.match(view, ctx),
@@ -220,6 +231,7 @@ function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits): void {
     }
   }
   for (const rule of LINE_RULES) {
+    if (floorOnly && !rule.floor) continue;
     const matches = safely(
       rule,
       () => rule.matchLine(ctx),
@@ -227,6 +239,8 @@ function judge(analysis: ShellAnalysis, dctx: DetectContext, out: Hits): void {
     );
     for (const m of matches ?? []) out.add(rule, m.command, m.targets);
   }
+  if (depth >= HIDDEN_DEPTH) return;
+  for (const text of hiddenScripts(ctx)) await judge(await analyzeShell(text), dctx, out, depth + 1);
 }
 
 /** The fallback table's matches as hits (`command: null`), skipping keys the rules already found. */
@@ -250,12 +264,12 @@ export async function detectCommand(line: string, ctx: DetectContext = {}): Prom
   let broken: boolean;
   try {
     analysis = await analyzeShell(line);
-    judge(analysis, ctx, out);
+    await judge(analysis, ctx, out);
     broken = analysis.errors;
     const shown = displayForm(line);
     if (shown !== line) {
       const view = await analyzeShell(shown);
-      judge(view, ctx, out);
+      await judge(view, ctx, out);
       broken ||= view.errors;
     }
   } catch {

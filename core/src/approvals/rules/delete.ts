@@ -21,42 +21,39 @@ const rmArgs = (cmd: SimpleCommand): ParsedArgs => parseArgs(cmd.argv, { long: [
 const recursive = (p: ParsedArgs): boolean => has(p, 'r', 'R', 'recursive');
 
 /**
- * The arguments a command gets from its input when that input is literal text: `echo / | xargs
- * rm -rf`, `xargs rm -rf <<< ~`.
+ * The arguments a command gets from its input when that input is fixed by the line: `echo / |
+ * xargs rm -rf`, `echo ~ | xargs …` (known values expanded), `xargs rm -rf <<< ~`.
  */
-function inputWords(cmd: SimpleCommand): ShellWord[] | undefined {
+function inputWords(cmd: SimpleCommand, ctx: RuleContext): ShellWord[] | undefined {
   if (!cmd.argsFromInput || cmd.via.at(-1) !== 'xargs') return undefined;
-  const texts: string[] = [];
+  const values: string[] = [];
   for (const p of cmd.pipedFrom) {
     const name = programName(p);
-    if ((name !== 'echo' && name !== 'printf') || p.argv.some((w) => !w.literal || w.value.includes('\\')))
-      return undefined;
-    texts.push(
-      p.argv
-        .slice(1)
-        .filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.value)))
-        .map((w) => w.value)
-        .join(' '),
-    );
+    if (name !== 'echo' && name !== 'printf') return undefined;
+    for (const [i, w] of p.argv.slice(1).entries()) {
+      if (i === 0 && /^-[neE]+$/.test(w.value)) continue;
+      if (w.literal && !w.value.includes('\\')) values.push(...w.value.split(/\s+/));
+      else if (!w.substitution && ctx.knownValue?.(w)) values.push(...ctx.paths(w));
+      else return undefined;
+    }
   }
-  for (const r of cmd.parent?.redirects ?? []) if (r.op === '<<<' && r.text !== undefined) texts.push(r.text);
-  if (texts.length === 0) return undefined;
-  return texts
-    .join(' ')
-    .split(/\s+/)
+  for (const r of cmd.parent?.redirects ?? [])
+    if (r.op === '<<<' && r.text !== undefined) values.push(...r.text.split(/\s+/));
+  if (values.length === 0) return undefined;
+  return values
     .filter(Boolean)
     .map((v) => ({ ...literalWord(v), literal: !/[*?[]/.test(v), glob: /[*?[]/.test(v) }));
 }
 
 /** A deleter's operands with the words it reads from literal input. */
-function operandsOf(cmd: SimpleCommand, p: ParsedArgs): ShellWord[] {
-  return [...p.operands, ...(inputWords(cmd) ?? [])];
+function operandsOf(cmd: SimpleCommand, p: ParsedArgs, ctx: RuleContext): ShellWord[] {
+  return [...p.operands, ...(inputWords(cmd, ctx) ?? [])];
 }
 
 /** Targets of a deleter: its operands' paths, plus `?input` for arguments read at run time. */
 function deleteTargets(cmd: SimpleCommand, p: ParsedArgs, ctx: RuleContext): string[] {
-  const out = pathTargets(ctx, operandsOf(cmd, p));
-  if (cmd.argsFromInput && !inputWords(cmd)) out.push('?input');
+  const out = pathTargets(ctx, operandsOf(cmd, p, ctx));
+  if (cmd.argsFromInput && !inputWords(cmd, ctx)) out.push('?input');
   return out;
 }
 
@@ -126,9 +123,17 @@ const DELETE_ROOT_PATH: CommandRule = {
       const found = hit(findParts(find).starts);
       if (found) return found;
     }
+    if (DELETERS.has(name) && cmd.via.at(-1) === 'xargs') {
+      // the paths of an unfiltered `find` below a protected folder: `find / | xargs rm -rf`
+      for (const f of cmd.pipedFrom) {
+        if (programName(f) !== 'find' || !unfiltered(f)) continue;
+        const found = hit(findParts(f).starts);
+        if (found) return found;
+      }
+    }
     if (name === 'rm' || name === 'srm' || name === 'wipe') {
       const p = rmArgs(cmd);
-      return recursive(p) ? hit(operandsOf(cmd, p)) : null;
+      return recursive(p) ? hit(operandsOf(cmd, p, ctx)) : null;
     }
     if (name === 'rimraf') return hit(parseArgs(cmd.argv).operands);
     if (name === 'find') {

@@ -16,6 +16,7 @@ import { literalWord } from '../shell/words.js';
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
 import { HOME_DIRS, HOME_FILES, SYSTEM_DIRS } from '../../tools/sensitive-paths.js';
 import { has, optionValue, parseArgs, pathTargets, programName, within, writes, type Write } from './argv.js';
+import { protectedTarget } from './programs.js';
 import type { CommandRule, RuleContext } from './types.js';
 
 /** `/etc` as the rules name it (macOS keeps it under `/private`). */
@@ -91,6 +92,11 @@ function credentialOf(path: string, ctx: RuleContext): string | undefined {
   return undefined;
 }
 
+/** True when `path` is a credential folder itself (`~/.ssh`, `/root/.aws` …). */
+function isCredentialFolder(path: string, ctx: RuleContext): boolean {
+  return homesOf(path, ctx).some((home) => HOME_DIRS.some((d) => path === `${home}/${d}`));
+}
+
 const CREDENTIAL_FILES: CommandRule = {
   key: 'credential-files',
   description: 'change SSH keys, shell start-up files or credential files of a home folder',
@@ -136,7 +142,33 @@ const SSH_AUTHORIZED_KEYS: CommandRule = {
 
 /** Private keys and stored credentials, as a path tail. */
 const SECRET_FILE =
-  /(?:^|\/)\.(?:ssh\/id_[\w-]+(?<!\.pub)$|aws\/credentials$|git-credentials$|netrc$|pgpass$|gnupg(?:\/|$)|docker\/config\.json$|kube\/config$|config\/gh\/hosts\.yml$)/;
+  /(?:^|\/)\.(?:ssh\/id_[\w-]+(?<!\.pub)$|aws\/credentials$|git-credentials$|netrc$|pgpass$|npmrc$|pypirc$|vault-token$|\w*_history$|gnupg(?:\/|$)|docker\/config\.json$|kube\/config$|config\/gh\/hosts\.yml$|config\/gcloud\/|azure\/|password-store\/)/;
+
+/** Programs that only name, list or re-permission files: they do not read what a key file holds. */
+const NOT_READING = new Set([
+  'ls',
+  'cd',
+  'pushd',
+  'stat',
+  'test',
+  '[',
+  'du',
+  'mkdir',
+  'realpath',
+  'readlink',
+  'dirname',
+  'basename',
+  'tree',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'echo',
+  'printf',
+  'rm',
+  'unlink',
+  'shred',
+]);
 
 /** Programs that use a key file without printing it (`ssh -i key`, `ssh-add key`, `ssh-keygen -l`). */
 function usesKeyQuietly(cmd: SimpleCommand, w: ShellWord): boolean {
@@ -154,12 +186,14 @@ const READ_CREDENTIALS: CommandRule = {
   key: 'read-credentials',
   description: 'read private keys or stored credentials (~/.ssh/id_*, ~/.aws/credentials, ~/.netrc …)',
   match(cmd, ctx) {
+    if (NOT_READING.has(programName(cmd))) return null;
     const out = new Set<string>();
     for (const w of allWords(cmd)) {
       if (usesKeyQuietly(cmd, w)) continue;
       const found = ctx.paths(w);
       if (SECRET_FILE.test(w.value)) out.add(found[0] ?? w.value);
-      for (const p of found) if (SECRET_FILE.test(p)) out.add(p);
+      // a secret file, or a whole key folder read at once (`tar czf x ~/.ssh`, `cp -r ~/.aws …`)
+      for (const p of found) if (SECRET_FILE.test(p) || isCredentialFolder(p, ctx)) out.add(p);
     }
     return out.size > 0 ? [...out] : null;
   },
@@ -210,6 +244,24 @@ const CHOWN_RECURSIVE: CommandRule = {
   match(cmd, ctx) {
     const c = chownRecursive(cmd);
     return c && !/^(?:root|0)(?:[:.]|$)/.test(c.owner) ? pathTargets(ctx, c.files) : null;
+  },
+};
+
+const CHMOD_SYSTEM_RECURSIVE: CommandRule = {
+  key: 'chmod-system-recursive',
+  description: 'change permissions or ownership of / , the home folder or a system folder, recursively',
+  match(cmd, ctx) {
+    const name = programName(cmd);
+    if (!/^(?:chmod|chown|chgrp|chattr|setfacl)$/.test(name)) return null;
+    const p = parseArgs(cmd.argv, { long: ['reference', 'from'], valued: name === 'setfacl' ? 'mMxX' : '' });
+    if (!has(p, 'R', 'recursive')) return null;
+    const files = name === 'setfacl' ? p.operands : p.operands.slice(has(p, 'reference') ? 0 : 1);
+    const hit = new Set<string>();
+    for (const w of files) {
+      const found = protectedTarget(w, cmd, ctx);
+      if (found) hit.add(found);
+    }
+    return hit.size > 0 ? [...hit] : null;
   },
 };
 
@@ -294,5 +346,6 @@ export const FILE_RULES: readonly CommandRule[] = [
   CHMOD_WORLD_WRITABLE,
   CHOWN_ROOT_RECURSIVE,
   CHOWN_RECURSIVE,
+  CHMOD_SYSTEM_RECURSIVE,
   EXTRACT_TO_SENSITIVE,
 ];

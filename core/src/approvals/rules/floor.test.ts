@@ -73,6 +73,9 @@ const NOT_FLOOR = [
   'shred -u notes.txt',
   'f() { f; }; f',
   'kill -1 1234',
+  'pkill -u bob node',
+  'kill $(pgrep -x vim)',
+  'ls / | xargs echo',
   'kill 1',
   'shutdown -c',
   'systemctl suspend',
@@ -80,6 +83,9 @@ const NOT_FLOOR = [
   'telinit q',
   'echo reboot',
   'git commit -m "rm -rf / and reboot"',
+  'python3 -c "print(\'rm -rf /\')"',
+  'echo cm0gLXJmIC8K | base64 -d',
+  "echo 'reboot' > notes.txt",
 ];
 
 describe('the floor', () => {

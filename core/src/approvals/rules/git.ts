@@ -163,6 +163,10 @@ const GIT_DISCARD_CHANGES: CommandRule = {
       const p = gitArgs(call, { valued: 'cC', long: ['create', 'force-create', 'orphan'] });
       return has(p, 'f', 'force', 'discard-changes') ? [call.repo] : null;
     }
+    if (call.sub === 'worktree' && call.rest[0]?.value === 'remove') {
+      const p = gitArgs({ ...call, rest: call.rest.slice(1) });
+      return has(p, 'f', 'force') ? [call.repo, ...pathTargets(ctx, p.operands)] : null;
+    }
     return null;
   },
 };
@@ -178,7 +182,10 @@ const GIT_BRANCH_DELETE: CommandRule = {
       long: ['set-upstream-to', 'contains', 'merged', 'no-merged', 'sort', 'format', 'points-at'],
     });
     const force = has(p, 'f', 'force');
-    const destroys = has(p, 'D', 'M', 'C') || (force && has(p, 'd', 'delete', 'm', 'move', 'c', 'copy'));
+    // `-f NAME [START]` resets an existing branch elsewhere, losing what only it held
+    const destroys =
+      has(p, 'D', 'M', 'C') ||
+      (force && (has(p, 'd', 'delete', 'm', 'move', 'c', 'copy') || p.operands.length > 0));
     return destroys ? [call.repo, ...p.operands.map((w) => w.value)] : null;
   },
 };
@@ -199,12 +206,13 @@ const GIT_TAG_DELETE: CommandRule = {
 
 const GIT_DELETE_REF: CommandRule = {
   key: 'git-delete-ref',
-  description: 'delete a git ref (git update-ref -d)',
+  description: 'delete or overwrite a git ref directly (git update-ref)',
   match(cmd, ctx) {
     const call = git(cmd, ctx);
     if (call?.sub !== 'update-ref' && call?.sub !== 'symbolic-ref') return null;
     const p = gitArgs(call, { valued: 'm' });
-    return has(p, 'd', 'delete') ? [call.repo, ...p.operands.map((w) => w.value)] : null;
+    const rewrites = call.sub === 'update-ref' && !has(p, 'stdin') && p.operands.length >= 2;
+    return has(p, 'd', 'delete') || rewrites ? [call.repo, ...p.operands.map((w) => w.value)] : null;
   },
 };
 

@@ -16,6 +16,7 @@ import {
   isDecoder,
   isDownloader,
   isInterpreter,
+  runsStdin,
   SHELLS,
   stdinProducers,
   upstream,
@@ -71,7 +72,7 @@ const SCRIPT_INLINE_EXEC: CommandRule = {
 
 /** What kind of text flows into a shell's or interpreter's stdin. */
 function stdinKind(cmd: SimpleCommand, ctx: RuleContext): 'download' | 'decode' | 'other' | undefined {
-  if (!isInterpreter(programName(cmd)) || codeSource(cmd)?.kind !== 'stdin') return undefined;
+  if (!runsStdin(cmd)) return undefined;
   const producers = stdinProducers(cmd);
   if (producers.length === 0) return undefined;
   const up = upstream(producers, ctx.analysis);

@@ -125,6 +125,13 @@ function removal(cmd: SimpleCommand): Removal | undefined {
     case 'conda':
     case 'mamba':
     case 'micromamba':
+      if (words[0] === 'env')
+        return (
+          verbRemoval(argv, 'conda-env', /^remove$/, undefined, 2) && {
+            manager: 'conda-env',
+            packages: argv.filter((w, i) => /^(?:-n|--name|-p|--prefix)$/.test(argv[i - 1]?.value ?? '')),
+          }
+        );
       return verbRemoval(argv, 'conda', /^(?:remove|uninstall)$/, /^(?:-n|--name|-p|--prefix)$/);
     case 'npm':
     case 'pnpm':

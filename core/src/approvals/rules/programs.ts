@@ -84,6 +84,9 @@ function interpreterSpec(name: string): InterpreterSpec | undefined {
 export const isInterpreter = (name: string): boolean =>
   SHELLS.has(name) || interpreterSpec(name) !== undefined;
 
+/** File names that are the process's own stdin. */
+export const STDIN_FILE = /^(?:\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
+
 /** Where the code a shell or interpreter runs comes from. */
 export type CodeSource =
   | { kind: 'inline'; text: ShellWord }
@@ -121,7 +124,7 @@ export function codeSource(cmd: SimpleCommand): CodeSource | undefined {
     }
     if (!v.startsWith('-') && !(shell && v.startsWith('+'))) {
       if (inline) return { kind: 'inline', text: argv[i]! };
-      return stdinFlag ? { kind: 'stdin' } : { kind: 'file', word: argv[i]! };
+      return stdinFlag || STDIN_FILE.test(v) ? { kind: 'stdin' } : { kind: 'file', word: argv[i]! };
     }
     const long =
       v.startsWith('--') || (!shell && /^-[a-z]{3,}/i.test(v) && /^(?:pwsh|powershell)$/.test(name));
@@ -152,6 +155,13 @@ export function codeSource(cmd: SimpleCommand): CodeSource | undefined {
     }
   }
   return inline ? { kind: 'none' } : { kind: 'stdin' };
+}
+
+/** True when `cmd` runs the code on its stdin (`sh`, `python3 -`, `source /dev/stdin`). */
+export function runsStdin(cmd: SimpleCommand): boolean {
+  const name = programName(cmd);
+  if (name === 'source' || name === '.') return STDIN_FILE.test(cmd.argv[1]?.value ?? '');
+  return isInterpreter(name) && codeSource(cmd)?.kind === 'stdin';
 }
 
 /** Programs that fetch data from another machine. */

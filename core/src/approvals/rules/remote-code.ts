@@ -12,7 +12,7 @@
  */
 import type { SimpleCommand } from '../shell/analyze.js';
 import { CURL_SPEC, parseArgs, programName, valueTargets, WGET_SPEC } from './argv.js';
-import { childrenOf, codeSource, isDecoder, isDownloader, isInterpreter, upstream } from './programs.js';
+import { childrenOf, isDecoder, isDownloader, isInterpreter, runsStdin, upstream } from './programs.js';
 import type { CommandRule, RuleContext } from './types.js';
 
 /** The URLs or hosts a downloader fetches. */
@@ -58,8 +58,7 @@ const CURL_PIPE_SHELL: CommandRule = {
   key: 'curl-pipe-shell',
   description: 'pipe a downloaded script into a shell (curl | sh)',
   match(cmd, ctx) {
-    if (cmd.pipedFrom.length === 0 || !isInterpreter(programName(cmd)) || codeSource(cmd)?.kind !== 'stdin')
-      return null;
+    if (cmd.pipedFrom.length === 0 || !runsStdin(cmd)) return null;
     const downloads = downloadsIn(cmd.pipedFrom, ctx);
     return downloads.length > 0 ? downloadTargets(downloads) : null;
   },
@@ -90,8 +89,7 @@ const DECODE_PIPE_SHELL: CommandRule = {
   key: 'decode-pipe-shell',
   description: 'pipe decoded text into a shell (obfuscated command)',
   match(cmd, ctx) {
-    if (cmd.pipedFrom.length === 0 || !isInterpreter(programName(cmd)) || codeSource(cmd)?.kind !== 'stdin')
-      return null;
+    if (cmd.pipedFrom.length === 0 || !runsStdin(cmd)) return null;
     const up = upstream(cmd.pipedFrom, ctx.analysis);
     if (up.some(isDownloader)) return null;
     const decoders = up.filter(isDecoder);

@@ -12,7 +12,7 @@
  * Targets: the file's paths (and the URLs for a download).
  */
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
-import { CURL_SPEC, parseArgs, programName, valueTargets, WGET_SPEC, writes } from './argv.js';
+import { CURL_SPEC, parseArgs, programName, valueTargets, WGET_SPEC, within, writes } from './argv.js';
 import { codeSource, isDecoder, isDownloader, upstream } from './programs.js';
 import type { LineMatch, LineRule, RuleContext } from './types.js';
 
@@ -39,6 +39,48 @@ interface Prepared {
   path: string;
   by: SimpleCommand;
   kind: Kind | 'chmod';
+  /** A folder (`git clone`): running any file below it counts. */
+  folder?: boolean;
+}
+
+/** What `git clone URL [DIR]` fetches and the folder it creates (`-C` applied), as words. */
+function cloneOf(cmd: SimpleCommand): { url: ShellWord; dir: ShellWord } | undefined {
+  if (programName(cmd) !== 'git') return undefined;
+  const words = cmd.argv.slice(1);
+  let at = 0;
+  let base = '';
+  while (at < words.length && words[at]!.value.startsWith('-')) {
+    if (words[at]!.value === '-C') base = `${words[at + 1]?.value ?? ''}/`;
+    at += /^-[cC]$/.test(words[at]!.value) ? 2 : 1;
+  }
+  if (words[at]?.value !== 'clone') return undefined;
+  const ops = parseArgs([cmd.argv[0]!, ...words.slice(at + 1)], {
+    valued: 'objuc',
+    long: [
+      'origin',
+      'branch',
+      'depth',
+      'reference',
+      'upload-pack',
+      'template',
+      'config',
+      'separate-git-dir',
+      'filter',
+    ],
+  }).operands;
+  const [url, dir] = ops;
+  if (!url) return undefined;
+  const name =
+    dir?.value ??
+    url.value
+      .replace(/\/+$/, '')
+      .split(/[/:]/)
+      .pop()
+      ?.replace(/\.git$/, '') ??
+    '';
+  if (!name) return undefined;
+  const value = base && !name.startsWith('/') ? `${base}${name}` : name;
+  return { url, dir: { ...(dir ?? url), value, raw: value } };
 }
 
 function prepared(ctx: RuleContext): Prepared[] {
@@ -47,6 +89,11 @@ function prepared(ctx: RuleContext): Prepared[] {
     if (programName(cmd) === 'chmod') {
       for (const f of madeExecutable(cmd))
         for (const path of ctx.paths(f)) out.push({ path, by: cmd, kind: 'chmod' });
+      continue;
+    }
+    const clone = cloneOf(cmd);
+    if (clone) {
+      for (const path of ctx.paths(clone.dir)) out.push({ path, by: cmd, kind: 'download', folder: true });
       continue;
     }
     const ws = writes(cmd).filter((w) =>
@@ -63,6 +110,8 @@ function prepared(ctx: RuleContext): Prepared[] {
 /** The URLs of the downloads behind `cmd`. */
 function urlsBehind(cmd: SimpleCommand, ctx: RuleContext): string[] {
   const urls: ShellWord[] = [];
+  const clone = cloneOf(cmd);
+  if (clone) return valueTargets([clone.url]);
   for (const c of upstream([cmd], ctx.analysis).filter(isDownloader)) {
     const spec = programName(c) === 'wget' ? WGET_SPEC : CURL_SPEC;
     urls.push(...parseArgs(c.argv, spec).operands);
@@ -92,7 +141,8 @@ function runsOf(ctx: RuleContext, kinds: readonly (Kind | 'chmod')[], chmodToo =
     for (const word of words) {
       const paths = ctx.paths(word);
       for (const p of prep) {
-        if (p.by.index >= cmd.index || !paths.includes(p.path)) continue;
+        if (p.by.index >= cmd.index) continue;
+        if (!paths.includes(p.path) && !(p.folder && paths.some((x) => within(p.path, x)))) continue;
         targets.add(p.path);
         if (p.kind === 'download') for (const u of urlsBehind(p.by, ctx)) targets.add(u);
       }

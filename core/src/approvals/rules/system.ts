@@ -11,6 +11,7 @@
  */
 import type { SimpleCommand } from '../shell/analyze.js';
 import {
+  has,
   parseArgs,
   pathTargets,
   programName,
@@ -19,7 +20,7 @@ import {
   writes,
   type ArgSpec,
 } from './argv.js';
-import { hasStdinInput } from './programs.js';
+import { childrenOf, hasStdinInput, upstream } from './programs.js';
 import type { CommandRule } from './types.js';
 
 const FORK_BOMB: CommandRule = {
@@ -47,19 +48,39 @@ function killPids(cmd: SimpleCommand): string[] | undefined {
   return pids.length === 0 && words[0] === '-1' ? ['-1'] : pids;
 }
 
+const PKILL_SPEC: ArgSpec = {
+  valued: 'sugGPtUFnoO',
+  long: ['signal', 'euid', 'uid', 'group', 'parent', 'terminal', 'session', 'user'],
+};
+
+/** Patterns that match every process name. */
+const EVERY_NAME = /^(?:\.\*?|\.\+|\^\.?\*?\$?|)$/;
+
+/** True when a `pkill`/`killall`/`pgrep` selects every process (of a user): no pattern, or `.`. */
+function selectsAll(cmd: SimpleCommand): boolean {
+  const name = programName(cmd);
+  if (name !== 'pkill' && name !== 'killall' && name !== 'pgrep') return false;
+  const p = parseArgs(cmd.argv, PKILL_SPEC);
+  const patterns = p.operands.filter((w) => !/^-(?:\d+|[A-Z]+)$/.test(w.value));
+  if (patterns.length === 0) return has(p, 'u', 'U', 'user', 'euid', 'uid');
+  return patterns.some((w) => EVERY_NAME.test(w.value)) && (name !== 'killall' || has(p, 'r', 'regexp'));
+}
+
 const KILL_ALL_PROCESSES: CommandRule = {
   key: 'kill-all-processes',
   description: 'kill every process (kill -9 -1)',
   floor: true,
-  match(cmd) {
-    if (programName(cmd) === 'killall5') return ['-1'];
-    return killPids(cmd)?.includes('-1') ? ['-1'] : null;
+  match(cmd, ctx) {
+    const name = programName(cmd);
+    if (name === 'killall5') return ['-1'];
+    if ((name === 'pkill' || name === 'killall') && selectsAll(cmd)) return ['-1'];
+    const pids = killPids(cmd);
+    if (!pids) return null;
+    if (pids.includes('-1')) return ['-1'];
+    // `kill $(pgrep .)`: every pid a lookup of every process finds
+    const lookups = childrenOf(cmd, ctx.analysis).filter((c) => c.via.at(-1) === 'substitution');
+    return upstream(lookups, ctx.analysis).some(selectsAll) ? ['-1'] : null;
   },
-};
-
-const PKILL_SPEC: ArgSpec = {
-  valued: 'sugGPtUFnoO',
-  long: ['signal', 'euid', 'uid', 'group', 'parent', 'terminal', 'session'],
 };
 
 const FORCE_KILL_BY_NAME: CommandRule = {
@@ -74,7 +95,10 @@ const FORCE_KILL_BY_NAME: CommandRule = {
       cmd.argv.slice(1).some((w) => /^-(?:9|kill|sigkill)$/i.test(w.value)) ||
       p.options.some((o) => (o.name === 's' || o.name === 'signal') && kill.test(o.value?.value ?? ''));
     if (!forced) return null;
-    return valueTargets(p.operands.filter((w) => !/^-(?:9|kill|sigkill)$/i.test(w.value)));
+    const users = p.options
+      .filter((o) => /^(?:u|U|user|euid|uid)$/.test(o.name) && o.value)
+      .map((o) => `user:${o.value!.value}`);
+    return [...users, ...valueTargets(p.operands.filter((w) => !/^-(?:9|kill|sigkill)$/i.test(w.value)))];
   },
 };
 
@@ -123,11 +147,13 @@ const SHUTDOWN_REBOOT: CommandRule = {
       return cmd.argv.some((w) => /^(?:-c|--help)$/.test(w.value)) ? null : [name];
     }
     const sc = systemctl(cmd);
-    if (
-      sc &&
-      (POWER_VERBS.test(sc.verb) || (sc.verb === 'isolate' && sc.units.some((u) => POWER_TARGETS.test(u))))
-    )
+    const toTarget = /^(?:isolate|start|restart|reload-or-restart|try-restart)$/.test(sc?.verb ?? '');
+    if (sc && (POWER_VERBS.test(sc.verb) || (toTarget && sc.units.some((u) => POWER_TARGETS.test(u)))))
       return [`systemctl ${sc.verb}`, ...sc.units];
+    if (/^(?:busctl|gdbus|dbus-send|qdbus)$/.test(name)) {
+      const text = cmd.argv.map((w) => w.value).join(' ');
+      if (/login1/.test(text) && /\b(?:PowerOff|Reboot|Halt|KExec)\b/.test(text)) return [`${name} login1`];
+    }
     if (name === 'init' || name === 'telinit') {
       const level = cmd.argv[1]?.value ?? '';
       return /^[0156sS]$/.test(level) || (name === 'telinit' && !/^[qQuU]$/.test(level))

@@ -22,6 +22,12 @@ describe('analyzeShell', () => {
   it('decodes quotes, escapes, ANSI-C strings and $IFS', async () => {
     expect(await list(`r\\m -rf "/" '/tmp' $'\\x2f'`)).toEqual(['rm -rf / /tmp /']);
     expect(await list('rm${IFS}-rf${IFS}/')).toEqual(['rm -rf /']);
+    const [braces] = (await analyzeShell('rm /{etc,usr} "{a,b}" x{1..3}')).commands;
+    expect(braces!.argv.slice(1).map((w) => [w.value, w.glob])).toEqual([
+      ['/{etc,usr}', true],
+      ['{a,b}', false],
+      ['x{1..3}', true],
+    ]);
     const [cmd] = (await analyzeShell('rm -rf "$HOME"/a* ~/b')).commands;
     expect(cmd!.argv.map((w) => [w.value, w.literal])).toEqual([
       ['rm', true],

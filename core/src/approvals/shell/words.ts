@@ -130,23 +130,34 @@ function parts(node: Node, quoted: boolean): Parts {
     }
     case 'concatenation': {
       const out: Parts = { value: '', literal: true, glob: false, substitution: false };
+      // the unquoted text, quoted parts as \0: a brace expansion may span several pieces (`/{a,b}`)
+      let bare = '';
       let cursor = node.startIndex;
       for (const child of node.namedChildren) {
         if (!child) continue;
         // unnamed pieces between children (e.g. a lone `$` or `}`) are literal text
         if (child.startIndex > cursor) {
-          out.value += unescapeBare(
-            node.text.slice(cursor - node.startIndex, child.startIndex - node.startIndex),
-          );
+          const piece = node.text.slice(cursor - node.startIndex, child.startIndex - node.startIndex);
+          out.value += unescapeBare(piece);
+          bare += piece;
         }
         const p = parts(child, quoted);
         out.value += p.value;
         out.literal &&= p.literal;
         out.glob ||= p.glob;
         out.substitution ||= p.substitution;
+        bare += child.type === 'word' ? child.text : '\0';
         cursor = child.endIndex;
       }
-      if (node.endIndex > cursor) out.value += unescapeBare(node.text.slice(cursor - node.startIndex));
+      if (node.endIndex > cursor) {
+        const piece = node.text.slice(cursor - node.startIndex);
+        out.value += unescapeBare(piece);
+        bare += piece;
+      }
+      if (!quoted && /\{[^}\0]*(?:,|\.\.)[^}\0]*\}/.test(bare)) {
+        out.glob = true;
+        out.literal = false;
+      }
       return out;
     }
     case 'command_substitution':
