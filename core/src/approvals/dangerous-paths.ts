@@ -1,7 +1,7 @@
 /**
- * Dangerous-command patterns about paths: the user's credential and start-up files, system
- * folders, and Hermes's own home (issue 2 "Approvals"; found missing by the adversarial trial,
- * report findings 2 and 8).
+ * Dangerous-command patterns about paths, part of the fallback table (dangerous-patterns.ts): the
+ * user's credential and start-up files, system folders, and Hermes's own home. The rules that judge
+ * parsed commands are rules/files.ts and the self rules.
  *
  * The list of credential files and folders is the file tools' write deny-list
  * (`../tools/sensitive-paths.ts`: `HOME_FILES`, `HOME_DIRS`, `SYSTEM_DIRS`), so the terminal and

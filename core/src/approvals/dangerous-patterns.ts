@@ -1,9 +1,13 @@
 /**
- * Dangerous shell commands (issue 2 "Approvals", DESIGN §6).
+ * Dangerous shell commands as text patterns: the fallback of detect.ts. The rules (rules/*.ts)
+ * judge the commands a line runs, as the shell analyser lists them; this table runs on the whole
+ * text only when the grammar cannot be loaded or the line has parse errors (and, while
+ * `SELF_RULES` is empty, its patterns about Hermes's own home on every line). It sees inside
+ * quotes, so it errs towards asking; detect.ts refuses its catastrophic keys.
  *
- * A table of patterns, each with a stable `key` (what `session` and `always` approvals store,
- * and what `command_allowlist` holds) and a human `description` (what the user is shown). The
- * behaviour follows the original agent's `DANGEROUS_PATTERNS` (tools/approval_detection.py):
+ * A table of patterns, each with a stable `key` (the class; the rules use the same keys) and a
+ * human `description` (what the user is shown). The behaviour follows the original agent's
+ * `DANGEROUS_PATTERNS` (tools/approval_detection.py):
  * recursive and root deletes, disk formatting and raw device writes, fork bombs, remote scripts
  * piped to a shell, world-writable permissions, destructive SQL and git, service and power
  * control, and inline code execution (`bash -c`, `python -c`, `node -e` …) whose payload the
@@ -198,7 +202,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'shutdown-reboot',
     pattern: rx(
-      String.raw`${CMD}(?:shutdown|reboot|halt|poweroff)\b|\bsystemctl\s+(?:-\S+\s+)*(?:poweroff|reboot|halt|kexec|suspend|hibernate)\b|${CMD}(?:tel)?init\s+[06]\b`,
+      String.raw`${CMD}(?:shutdown|reboot|halt|poweroff)\b|\bsystemctl\s+(?:-\S+\s+)*(?:poweroff|reboot|halt|kexec)\b|${CMD}(?:tel)?init\s+[06]\b`,
     ),
     description: 'shut down or reboot the machine',
   },
@@ -430,7 +434,7 @@ export function normalizeCommand(command: string): string {
 export type DetectOptions = PathContext;
 
 /**
- * Finds the dangerous patterns a shell command matches.
+ * Finds the dangerous patterns a shell command's text matches (the fallback of `detectCommand`).
  * @param opts the running Hermes root and the user's home: with them, writes to the home's
  *   credential files by absolute path and any mention of the root's path are flagged too
  *   (`contextPatterns`); without, only the generic forms (`~/.ssh`, `/root/.ssh`, `.hermes`).

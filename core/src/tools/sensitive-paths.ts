@@ -5,8 +5,8 @@
  * Source of the rule: the original Hermes (`agent/file_safety.py`: `build_write_denied_paths`,
  * `build_write_denied_prefixes`, and the system prefixes `/etc/`, `/boot/`, `/usr/lib/systemd/`,
  * `/private/etc/`), which refuses these writes outright. Shell commands touching the same files
- * need the user's approval here (approvals/dangerous-patterns.ts: `write-etc`, `tee-etc`,
- * `write-credentials` …); the file tools have no approval prompt, so they refuse — at least as
+ * need the user's approval here (approvals/rules/files.ts: `write-etc`, `tee-etc`,
+ * `credential-files` …); the file tools have no approval prompt, so they refuse — at least as
  * strict as the terminal.
  *
  * Both the path as written and its real path are checked, and the real path is found even for a
@@ -19,7 +19,7 @@ import { isInside, pathForms } from '../util/paths.js';
 
 /**
  * Files under the user's home that hold credentials or run code at log-in / on every git call
- * (relative to the home). Also used by the terminal's dangerous patterns (approvals/dangerous-paths.ts).
+ * (relative to the home). Also used by the terminal's rules (approvals/rules/files.ts) and fallback patterns (dangerous-paths.ts).
  */
 export const HOME_FILES: readonly string[] = [
   '.bashrc',
