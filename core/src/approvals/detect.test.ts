@@ -64,12 +64,21 @@ describe('detectCommand targets', () => {
     expect(d.analysis?.commands.length).toBe(3);
   });
 
-  it('reports one hit per class, command and targets', async () => {
+  it('reports one hit per class, command and targets: alike commands are separate hits', async () => {
     const d = await detectCommand('rm -rf a; rm -rf a; rm -rf b', fx.at());
     expect(d.hits.filter((h) => h.key === 'recursive-delete').map((h) => h.targets)).toEqual([
       [join(fx.proj, 'a')],
+      [join(fx.proj, 'a')],
       [join(fx.proj, 'b')],
     ]);
+    // the same code in two interpreters: approving one must not cover the other
+    const two = await detectCommand("python3 -c 'print(1)'; node -e 'print(1)'", fx.at());
+    expect(
+      two.hits.filter((h) => h.key === 'script-inline-exec').map((h) => h.command?.argv[0]?.value),
+    ).toEqual(['python3', 'node']);
+    // one command seen in several views (capitals, the terminal's rendering) is one hit
+    const views = await detectCommand('\u001b[1mRM -rf build', fx.at());
+    expect(views.hits.filter((h) => h.key === 'recursive-delete')).toHaveLength(1);
   });
 });
 

@@ -176,14 +176,29 @@ function variants(cmd: SimpleCommand, analysis: ShellAnalysis, dctx: DetectConte
   return out;
 }
 
-/** Collects hits, one per rule, command and target set. */
+/**
+ * Collects hits, one per rule, command and target set (a command's other views and the line's
+ * second view add nothing new; two commands are two hits even when alike).
+ */
 class Hits {
   readonly floor: RuleHit[] = [];
   readonly hits: RuleHit[] = [];
   private readonly seen = new Set<string>();
+  private readonly ids = new WeakMap<SimpleCommand, string>();
+
+  /** Identity of a command for deduplication: its position and text (same in both views). */
+  private id(command: SimpleCommand | null): string {
+    if (!command) return 'line';
+    let id = this.ids.get(command);
+    if (id === undefined) {
+      id = `${command.index}:${command.via.join('>')}:${command.text}`;
+      this.ids.set(command, id);
+    }
+    return id;
+  }
 
   add(rule: CommandRule | LineRule, command: SimpleCommand | null, targets: string[]): void {
-    const sig = `${rule.key}\0${[...targets].sort().join('\0')}`;
+    const sig = `${rule.key}\0${this.id(command)}\0${[...targets].sort().join('\0')}`;
     if (this.seen.has(sig)) return;
     this.seen.add(sig);
     const hit: RuleHit = { key: rule.key, description: rule.description, command, targets };

@@ -232,7 +232,7 @@ function refuseFloor(floor: readonly RuleHit[]): Denied {
 }
 
 function describe(matches: DangerousMatch[]): string {
-  return matches.map((m) => m.description).join('; ');
+  return [...new Set(matches.map((m) => m.description))].join('; ');
 }
 
 /** The description shown to the user, with the smart check's verdict and reason appended. */
@@ -397,7 +397,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       sessionId: opts.sessionId,
       command: d.shown,
       description: describeWithSmart(description, smart),
-      patternKeys: matches.map((m) => m.key),
+      patternKeys: [...new Set(matches.map((m) => m.key))],
       allows: d.entries.map((e) => e.text),
       choices: overrideOnly ? OVERRIDE_CHOICES : APPROVAL_CHOICES,
       ...(smart ? { smart } : {}),

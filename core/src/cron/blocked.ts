@@ -9,8 +9,11 @@
 export interface BlockedCommand {
   /** The command; for a script `<language>: <first line>`; else `<tool>: <summary>`. */
   command: string;
-  /** `approval`: it needed an approval nobody could give; `lifecycle`: it would stop the daemon. */
-  why: 'approval' | 'lifecycle';
+  /**
+   * `approval`: it needed an approval nobody could give; `lifecycle`: it would stop the daemon;
+   * `floor`: a catastrophic command Hermes never runs, in any mode.
+   */
+  why: 'approval' | 'lifecycle' | 'floor';
   /** What was refused; a shell command when absent. */
   kind?: 'script' | 'call';
 }
@@ -49,5 +52,9 @@ export function blockedNote(blocked: readonly BlockedCommand[]): string {
   }
   if (blocked.some((b) => b.why === 'lifecycle'))
     parts.push('A cron job may never stop or restart the daemon.');
+  if (blocked.some((b) => b.why === 'floor'))
+    parts.push(
+      'Hermes never runs catastrophic commands (deleting / or the home folder, wiping a disk, shutting down …), in any approval mode.',
+    );
   return parts.join(' ');
 }

@@ -256,6 +256,22 @@ describe('runClaimedJob', () => {
     expect(inbox(ctx)).toMatch(/cron finished[\s\S]*⚠ 1 command was blocked: rm -rf c2/);
   });
 
+  it('a catastrophic command is refused even with cron_mode allow, and the note says so', async () => {
+    const { ctx } = setup({ approvals: { cron_mode: 'allow' } });
+    const job = await claimed(ctx, { cwd: ctx.home.dir, name: 'format' });
+    // a device that does not exist: harmless even if it ran
+    const command = 'mkfs.ext4 /dev/sdzz9';
+    model.push({ toolCalls: [{ name: 'terminal', arguments: { command } }] }, { text: 'done' });
+    const out = await runClaimedJob(deps(ctx), job);
+    expect(out.status).toBe('blocked');
+    expect(out.blockedCommands).toEqual([{ command, why: 'floor' }]);
+    const stored = listJobs(ctx).find((j) => j.id === job.id)!;
+    expect(stored.last_error).toMatch(
+      /1 command was blocked: mkfs\.ext4 \/dev\/sdzz9\. Hermes never runs catastrophic/,
+    );
+    expect(stored.last_error).not.toMatch(/cron_mode allow/);
+  });
+
   it('a run whose execute_code script was refused is `blocked`, naming the script', async () => {
     const { ctx } = setup();
     const work = join(ctx.home.dir, 'work');
