@@ -53,7 +53,7 @@ export const ToolCompletePayload = z.object({
   detail: z.string().optional(),
   /**
    * Set when the call was refused before it ran (the approval guard denied it, or the context
-   * forbids it), with the reason (`denied`, `timeout`, `no_frontend`, `interrupted`, …).
+   * forbids it), with the reason (`denied`, `timeout`, `no_frontend`, `interrupted`, `floor`, …).
    */
   blocked: ToolBlocked.optional(),
 });

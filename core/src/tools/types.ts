@@ -69,7 +69,7 @@ export interface ToolResult {
   /**
    * Set when the call was refused before it ran (the approval guard denied its command or
    * script, or a context forbids it): `reason` is the guard's reason (`denied`, `timeout`,
-   * `no_frontend`, `interrupted`) or the context's. `ok` is then false. Travels as
+   * `no_frontend`, `interrupted`, `floor`) or the context's. `ok` is then false. Travels as
    * `tool.complete.blocked`; cron runs count such calls to mark the run `blocked`.
    */
   blocked?: { reason: string };
