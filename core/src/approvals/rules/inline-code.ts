@@ -10,7 +10,7 @@
  * Targets: the inline code or fed text as written, the script file's path, or the dynamic word.
  */
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
-import { pathTargets, programName, unknownTarget } from './argv.js';
+import { pathTargets, programName, unknownTarget, within } from './argv.js';
 import {
   codeSource,
   isDecoder,
@@ -123,13 +123,21 @@ const VARIABLE_AS_COMMAND: CommandRule = {
   },
 };
 
+/** A virtual environment's activation script, relative to the project. */
+const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*(?:bin|Scripts)\/activate(?:\.(?:fish|csh|sh|bash|zsh))?$/;
+
 const SOURCE_FILE: CommandRule = {
   key: 'source-file',
   description: 'run a file in the current shell (source / .), which the guard cannot inspect',
   match(cmd, ctx) {
     const name = programName(cmd);
     if ((name !== 'source' && name !== '.') || cmd.argv.length < 2) return null;
-    return pathTargets(ctx, [cmd.argv[1]!]);
+    // a virtual environment's activation script inside the project (`source .venv/bin/activate`)
+    // only sets variables; running a project file is not flagged elsewhere either
+    const file = cmd.argv[1]!;
+    if (file.literal && VENV_ACTIVATE.test(file.value) && ctx.paths(file).every((p) => within(ctx.cwd, p)))
+      return null;
+    return pathTargets(ctx, [file]);
   },
 };
 

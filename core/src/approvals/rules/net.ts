@@ -31,12 +31,12 @@ const URL_ONLY_HOSTS = new Set(['metadata']);
 
 /** A cheap test that a text may name a metadata host at all. */
 const MAYBE =
-  /169\.254|100\.100|metadata|fd00:ec2|instance-data|::ffff|0x[0-9a-f]{6,}|\b\d{9,10}\b|\b0\d{2,3}\.0|a9fe/i;
+  /169[.-]254|100\.100|metadata|fd00:ec2|instance-data|::ffff|0x[0-9a-f]{6,}|\b\d{9,10}\b|\b0\d{2,3}\.0|a9fe/i;
 
 /** The metadata host a text names, or undefined. */
 export function metadataHost(text: string): string | undefined {
   if (!MAYBE.test(text)) return undefined;
-  for (const token of text.split(/[\s"'`=,;()<>{}|\\]+/)) {
+  for (const token of text.split(/[\s"'`=,;()<>{}|\\$]+/)) {
     if (!token) continue;
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(token);
     const tcp = /^\/dev\/(?:tcp|udp)\/([^/]+)/.exec(token);
@@ -52,6 +52,8 @@ export function metadataHost(text: string): string | undefined {
       continue;
     }
     if (METADATA_HOSTS.has(host)) return host;
+    // wildcard DNS that answers with the address written in the name (nip.io, sslip.io …)
+    if (/(?:^|[.-])169[.-]254[.-]169[.-]254(?:[.-]|$)|(?:^|[.-])a9fea9fe(?:[.-]|$)/.test(host)) return host;
     if (withScheme && URL_ONLY_HOSTS.has(host)) return host;
   }
   return undefined;

@@ -167,6 +167,9 @@ export const FLAGGED: [string, string][] = [
   ['curl http://0xa9fea9fe/latest', 'cloud-metadata'],
   ['exec 3<>/dev/tcp/169.254.169.254/80', 'cloud-metadata'],
   ['H=169.254.169.254; curl http://$H/latest', 'cloud-metadata'],
+  ['curl http://169.254.169.254.nip.io/latest/', 'cloud-metadata'],
+  ['curl http://169-254-169-254.sslip.io/', 'cloud-metadata'],
+  ['curl http://169.254.170.2$AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'cloud-metadata'],
   // --- processes and services ---
   ['pkill -9 node', 'force-kill-by-name'],
   ['killall -KILL python', 'force-kill-by-name'],
@@ -251,6 +254,7 @@ export const FLAGGED: [string, string][] = [
   ['dropdb prod', 'sql-drop'],
   ['mongosh --eval "db.dropDatabase()"', 'sql-drop'],
   ['sqlite3 app.db "DELETE FROM sessions;"', 'sql-delete-without-where'],
+  ['mysql prod -e "DELETE FROM users WHERE 1=1"', 'sql-delete-without-where'],
   ['psql -c "TRUNCATE TABLE logs"', 'sql-truncate'],
   ['redis-cli FLUSHALL', 'db-flush'],
   // --- code the guard sees only as text ---
@@ -280,6 +284,8 @@ export const FLAGGED: [string, string][] = [
   ['a=r;b=m;$a$b -rf /tmp/v', 'variable-as-command'],
   ['$(echo rm) -rf build', 'variable-as-command'],
   ['source /tmp/a', 'source-file'],
+  ['source ../other/.venv/bin/activate', 'source-file'],
+  ['. ~/.bashrc', 'source-file'],
 ];
 
 /** Harmless neighbours: nothing flagged. */
@@ -351,6 +357,8 @@ export const SAFE: string[] = [
   'curl -sSf https://x.io/i.sh -o install.sh',
   'nc -zv localhost 80',
   'curl http://169.254.1.1/',
+  'curl https://example.com/169.254.169.254.html',
+  'mysql prod -e "DELETE FROM users WHERE id=1"',
   'curl http://localhost:8080/metadata',
   // processes and services
   'kill -HUP 1234',
@@ -374,6 +382,8 @@ export const SAFE: string[] = [
   'python3 script.py',
   'python -m pytest -q',
   'python3 -m venv .venv',
+  'python -m venv .venv && source .venv/bin/activate && pip install -e .',
+  '. venv/bin/activate.fish',
   'node dist/index.js',
   'node -v',
   'sh ./configure && make',

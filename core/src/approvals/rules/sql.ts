@@ -72,7 +72,7 @@ const SQL_DROP = sqlRule(
 const SQL_DELETE_WITHOUT_WHERE = sqlRule(
   'sql-delete-without-where',
   'SQL DELETE without WHERE (deletes every row)',
-  /\bdelete\s+from\b(?![^;]*\bwhere\b)|\.deleteMany\s*\(\s*\{\s*\}\s*\)/i,
+  /\bdelete\s+from\b(?:(?![^;]*\bwhere\b)|[^;]*\bwhere\s+(?:1\s*=\s*1|true|'1'\s*=\s*'1')\s*(?:;|$))|\.deleteMany\s*\(\s*\{\s*\}\s*\)/i,
 );
 
 const SQL_TRUNCATE = sqlRule(
