@@ -6,7 +6,7 @@
  * go to `floor` (refused in every mode), the rest to `hits` (asked unless approved narrowly), each
  * with its command and targets.
  *
- * Two extra views keep obfuscation from hiding a command:
+ * Extra views keep obfuscation from hiding a command:
  * - the line as a terminal shows it (ANSI escapes and NUL bytes removed, Unicode compatibility
  *   forms folded) is analysed too when it differs;
  * - a command whose program is a variable the line sets literally (`X=rm; $X -rf /`) is also judged

@@ -13,7 +13,9 @@ export interface RuleHit {
   description: string;
   /**
    * The simple command that matched; null for a match of a text pattern on the whole line (a line
-   * the grammar could not parse, or a rule about the line as a whole).
+   * the grammar could not parse, or a rule about the line as a whole). A hit found in another view
+   * of the line (as a terminal renders it, or a script the line builds as text: detect.ts) names
+   * a command of that view.
    */
   command: SimpleCommand | null;
   /**
