@@ -25,7 +25,7 @@ import { detectDangerousCommand, type DangerousMatch } from './dangerous-pattern
 import type { DetectContext, Detection, RuleHit } from './detection-types.js';
 import { ruleContext } from './rules/context.js';
 import { hiddenScripts } from './rules/hidden.js';
-import { COMMAND_RULES, FLOOR_KEYS, LINE_RULES, SELF_RULES } from './rules/index.js';
+import { COMMAND_RULES, LINE_RULES, SELF_RULES } from './rules/index.js';
 import { computedProgram } from './rules/inline-code.js';
 import type { CommandRule, LineRule, RuleContext } from './rules/types.js';
 import {
@@ -58,7 +58,7 @@ const SHELL_VARIABLES =
   /^(?:RANDOM|SRANDOM|SECONDS|LINENO|BASHPID|PPID|EPOCH\w*|BASH\w*|FUNCNAME|PIPESTATUS|OLDPWD|REPLY|OPTARG|OPTIND|UID|EUID)$/;
 
 /** The line as a terminal would show it (for the second view; see the file comment). */
-export function displayForm(line: string): string {
+function displayForm(line: string): string {
   return stripAnsi(line).replace(/\0/g, '').normalize('NFKC');
 }
 
@@ -300,6 +300,3 @@ export async function detectCommand(line: string, ctx: DetectContext = {}): Prom
   }
   return { floor: out.floor, hits: out.hits, analysis };
 }
-
-/** True when `key` is a floor class (refused in every mode). */
-export const isFloorKey = (key: string): boolean => FLOOR_KEYS.has(key) || FALLBACK_FLOOR.has(key);

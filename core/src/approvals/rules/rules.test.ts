@@ -467,3 +467,32 @@ describe('the rule table', () => {
     expect(await keysOf(line, fx.at())).toEqual({ floor: [], hits: [] });
   });
 });
+
+/**
+ * The old table's commands about Hermes's own home and the user's actual folders: the self rules
+ * judge them by path now (the root as `~/.hermes`, `$HERMES_HOME`, or relative to a working folder
+ * inside it), the file rules the home's credential files by absolute path.
+ */
+describe('the old context table', () => {
+  const hermes: [string, 'root' | 'proj'][] = [
+    ['echo "approvals: {mode: off}" > ~/.hermes/config.yaml', 'proj'],
+    ['cat $HERMES_HOME/.env', 'proj'],
+    ['echo approvals: off >> config.yaml', 'root'],
+    ['sed -i s/manual/off/ config.yaml', 'root'],
+    ['grep KEY ~/.hermes/.env', 'proj'],
+    ['cd ~/.hermes && cat .env', 'proj'],
+  ];
+  it.each(hermes)("flags %j (in the %s folder) as touching Hermes's home", async (line, where) => {
+    const k = await keysOf(line, fx.at(where === 'root' ? fx.root : fx.proj));
+    expect(k.hits.length).toBeGreaterThan(0);
+  });
+
+  it('flags credential files of the actual home by absolute path, not look-alikes', async () => {
+    const at = fx.at();
+    expect((await keysOf(`echo ssh-rsa A >> ${fx.home}/.ssh/known`, at)).hits).toContain('credential-files');
+    expect((await keysOf(`echo x >> ${fx.home}/.bashrc`, at)).hits).toContain('credential-files');
+    expect((await keysOf(`cd ${fx.home}/.ssh && cat k >> config`, at)).hits).toContain('credential-files');
+    expect(await keysOf(`cat ${fx.home}/notes.txt`, at)).toEqual({ floor: [], hits: [] });
+    expect(await keysOf(`echo x >> ${fx.proj}/.bashrc.example`, at)).toEqual({ floor: [], hits: [] });
+  });
+});

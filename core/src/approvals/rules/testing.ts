@@ -162,5 +162,7 @@ export const FLOOR: [string, string][] = [
   ["ruby -e '`kill -9 -1`'", 'kill-all-processes'],
   ['python3 - <<EOF\nimport os\nos.system("shutdown -h now")\nEOF', 'shutdown-reboot'],
   ["echo 'reboot' > x.sh; sh x.sh", 'shutdown-reboot'],
+  ['printf "rm -rf ~" > /tmp/a; . /tmp/a', 'delete-root-path'],
+  ['a=r;b=m;$a$b -rf /', 'delete-root-path'],
   ["echo 'mkfs.ext4 /dev/sda' | tee x.sh; bash x.sh", 'mkfs'],
 ];
