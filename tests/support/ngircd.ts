@@ -52,6 +52,8 @@ export async function startNgircd(timeoutMs = 15_000): Promise<Ngircd> {
       'MaxNickLength = 30',
       'PingTimeout = 300',
       'PongTimeout = 60',
+      // no flood penalties: burst tests send many lines at once from one client
+      'MaxPenaltyTime = 0',
       '[Options]',
       'DNS = no',
       'Ident = no',

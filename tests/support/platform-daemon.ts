@@ -3,9 +3,13 @@
  * test home and wait until one adapter reports `connected`, read `gateway.status`, and stop it.
  * Run `npm run build` first.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import type { DeliveryState } from '@hermes/core/state/platform-tables';
+import { SessionDB } from '@hermes/core/state/session-db';
 import { connectDaemon } from '@hermes/tui-gateway';
-import { killDaemons, waitFor } from './gateway-process.js';
+import { aliveDiscovery, killDaemons, pidRuns, waitFor } from './gateway-process.js';
 import { runHermes } from './hermes-cli.js';
 
 /** `gateway.status` of the daemon serving `root`, over a short-lived connection. */
@@ -38,4 +42,52 @@ export async function stopDaemon(root: string | undefined): Promise<void> {
   if (!root) return;
   await runHermes(root, ['gateway', 'stop']);
   killDaemons(root);
+}
+
+/** The daemon log of `root` ('' before it exists). */
+function daemonLog(root: string): string {
+  try {
+    return readFileSync(join(root, 'logs', 'tui-gateway.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** `kill -9` of the daemon serving `root`; resolves once it is gone. */
+export async function killDaemonHard(root: string): Promise<void> {
+  const pid = aliveDiscovery(root)?.pid;
+  if (!pid) throw new Error(`no daemon runs in ${root}`);
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => !pidRuns(pid), 'the killed daemon to be gone');
+}
+
+/**
+ * The `message outcome:` lines of the daemon log of `root`: of every daemon life, or of the one
+ * with process id `pid`. (A `kill -9` can lose the last lines still in the log stream's buffer.)
+ */
+export function outcomeLines(root: string, pid?: number): string[] {
+  return daemonLog(root)
+    .split('\n')
+    .filter((l) => l.includes('message outcome: ') && (pid === undefined || l.includes(` pid=${pid} `)));
+}
+
+/** Delivery-ledger rows of `platform` in `states` (a read-only look at state.db). */
+export function deliveries(root: string, platform: string, states: DeliveryState[]): number {
+  const db = SessionDB.open(join(root, 'state.db'), { readonly: true });
+  try {
+    return db.platforms.listDeliveries(platform, states).length;
+  } finally {
+    db.close();
+  }
+}
+
+/** Delivery-ledger rows of `platform` whose outcome is still open. */
+export function openDeliveries(root: string, platform: string): number {
+  return deliveries(root, platform, ['accepted', 'running', 'pending']);
+}
+
+/** The URL the newest daemon life's webhook listens on (its log line; config `port: 0`). */
+export function webhookUrl(root: string): string | undefined {
+  const all = [...daemonLog(root).matchAll(/webhook: listening on (http:\/\/\S+)/g)];
+  return all.at(-1)?.[1];
 }

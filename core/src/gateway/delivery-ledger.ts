@@ -139,6 +139,8 @@ export interface AcceptedMessage {
   externalId?: string;
   /** The chat's session key. */
   key: string;
+  /** The message itself, to admit it again after a crash (`InboundMessage` as JSON). */
+  inbound?: string;
 }
 
 interface Lane {
@@ -184,6 +186,7 @@ export class DeliveryLedger {
         send_opts: sendOpts,
         ...(m.externalId ? { external_id: m.externalId } : {}),
         session_key: m.key,
+        ...(m.inbound ? { inbound: m.inbound } : {}),
         state: 'accepted',
       },
       this.clock.now(),
@@ -263,7 +266,7 @@ export class DeliveryLedger {
     try {
       this.store.pruneDeliveries?.(this.clock.now() - (this.opts.keepMs ?? KEEP_MS));
     } catch (err) {
-      this.opts.log(`${this.opts.platform}: cannot prune the delivery ledger: ${(err as Error).message}`);
+      this.opts.log(`cannot prune the delivery ledger: ${(err as Error).message}`);
     }
     for (const row of this.store.listDeliveries(this.opts.platform, ['pending'])) this.enqueue(row);
     for (const chat of this.lanes.keys()) void this.pump(chat);
@@ -341,7 +344,7 @@ export class DeliveryLedger {
           else this.wake(id);
         } catch (err) {
           // the ledger itself failed (state.db): the reply stays pending, tried again later
-          this.opts.log(`${this.opts.platform}: delivery ledger failed: ${(err as Error).message}`);
+          this.opts.log(`delivery ledger failed: ${(err as Error).message}`);
           this.wake(id);
           this.later(chat, lane, STORE_FAILURE_PAUSE_MS);
           return;
@@ -392,7 +395,7 @@ export class DeliveryLedger {
         next_attempt_at: this.clock.now() + delay,
       });
       this.opts.log(
-        `${this.opts.platform}: reply ${row.id} to ${row.chat_id} failed (attempt ${failures}: ${error}); next try in ${delay} ms`,
+        `reply ${row.id} to ${row.chat_id} failed (attempt ${failures}: ${error}); next try in ${delay} ms`,
       );
       return false;
     }
@@ -417,6 +420,7 @@ export class MemoryDeliveryStore implements DeliveryStore {
       send_opts: null,
       external_id: null,
       session_key: null,
+      inbound: null,
       session_id: null,
       prompt_id: null,
       prompt_text: null,

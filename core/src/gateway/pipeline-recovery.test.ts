@@ -155,11 +155,13 @@ describe('recoverMessages', () => {
     ]);
     row('in-4', { session_id: sessionId, prompt_text: 'still queued', state: 'accepted' });
     row('in-5', { state: 'accepted' });
+    // accepted, and the daemon died before it became a prompt
+    row('in-6', { state: 'accepted', inbound: JSON.stringify({ text: 'just arrived', source: alice }) });
     first.db.close();
 
     const requestsBefore = model.requests.length;
     const second = daemon(root);
-    expect(await recoverMessages(second.pipeline)).toBe(5);
+    expect(await recoverMessages(second.pipeline)).toBe(6);
     expect(second.adapter.texts('dm-alice')).toEqual([
       'the unsent reply',
       'the stored answer',
@@ -167,6 +169,7 @@ describe('recoverMessages', () => {
       CUT_AFTER_TOOLS_NOTICE,
       'echo: still queued',
       NOT_STARTED_NOTICE,
+      'echo: just arrived',
     ]);
     // only the two prompts that never finished asked the model
     const asked = model.requests.slice(requestsBefore).map((r) => {
@@ -175,14 +178,14 @@ describe('recoverMessages', () => {
       );
       return users.at(-1)?.content;
     });
-    expect(asked).toEqual(['cut early', 'still queued']);
-    const states = ['in-0', 'in-1', 'in-2', 'in-3', 'in-4', 'in-5'].map(
+    expect(asked).toEqual(['cut early', 'still queued', 'just arrived']);
+    const states = ['in-0', 'in-1', 'in-2', 'in-3', 'in-4', 'in-5', 'in-6'].map(
       (id) => second.db.platforms.getDelivery(id)?.state,
     );
-    expect(states).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'sent']);
+    expect(states.every((s) => s === 'sent')).toBe(true);
     expect(
       second.logs.filter((l) => l.startsWith('message outcome:')).map((l) => /outcome=(\w+)/.exec(l)![1]),
-    ).toEqual(['reply', 'reply', 'reply', 'error', 'reply', 'error']);
+    ).toEqual(['reply', 'reply', 'reply', 'error', 'reply', 'error', 'reply']);
     // nothing is left for a third start
     const third = daemon(root);
     expect(await recoverMessages(third.pipeline)).toBe(0);

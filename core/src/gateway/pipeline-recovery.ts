@@ -10,7 +10,8 @@
  *   any tool ran is run again (nothing happened that could happen twice; its user message then
  *   appears twice in the transcript). A turn cut after a tool ran is not repeated — the tool's
  *   effects may already have happened: the sender gets a visible error asking to send it again;
- * - it was accepted but never became a prompt: a visible error asks to send it again.
+ * - it was accepted but never became a prompt: it is admitted again, as if it had just arrived
+ *   (when the row lacks the message, a visible error asks to send it again).
  */
 import type { MessageRecord } from '../state/types.js';
 import type { SendOptions } from './adapter.js';
@@ -77,7 +78,7 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
   if (!p.durable || !transcript) return 0;
   const rows = p.ledger.unfinished();
   if (rows.length === 0) return 0;
-  p.opts.log(`${p.opts.entry.name}: recovering ${rows.length} message(s) left open by the previous daemon`);
+  p.opts.log(`recovering ${rows.length} message(s) left open by the previous daemon`);
   const cfg = p.platformConfig();
   // this platform's prompts still in a session's queue, taken out once per session
   const queued = new Map<string, string>();
@@ -89,7 +90,7 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
     try {
       for (const t of p.opts.backend.takeQueued?.(sessionId, origins) ?? []) queued.set(t.origin, t.text);
     } catch (err) {
-      p.opts.log(`${p.opts.entry.name}: cannot read the queue of ${sessionId}: ${(err as Error).message}`);
+      p.opts.log(`cannot read the queue of ${sessionId}: ${(err as Error).message}`);
     }
   };
   // one chain per chat conversation (session key): its messages settle in order
@@ -99,7 +100,14 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
     const before = chains.get(lane) ?? Promise.resolve();
     let done: Promise<unknown>;
     if (!row.session_id || !row.prompt_text) {
-      done = before.then(() => p.ledger.deliver(row.id, NOT_STARTED_NOTICE, 'error'));
+      // accepted, not yet a prompt: admitted again now (it takes its place in the chat's lane)
+      const readmitted = p.readmit(row);
+      done = Promise.all([
+        before,
+        readmitted.then((ok) =>
+          ok ? undefined : before.then(() => p.ledger.deliver(row.id, NOT_STARTED_NOTICE, 'error')),
+        ),
+      ]);
     } else {
       const sessionId = row.session_id;
       take(sessionId);
@@ -117,9 +125,7 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
     }
     chains.set(
       lane,
-      done.catch((err: Error) =>
-        p.opts.log(`${p.opts.entry.name}: recovering ${row.id} failed: ${err.message}`),
-      ),
+      done.catch((err: Error) => p.opts.log(`recovering ${row.id} failed: ${err.message}`)),
     );
   }
   const work = [...chains.values()];

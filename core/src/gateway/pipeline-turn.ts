@@ -197,7 +197,14 @@ export async function finishTurn(
   if (streamer) await streamer.stop();
   // a shutdown kept the prompt, or its drain cut the turn: the restart picks it up again
   const keptForRestart = outcome.status === 'held' || (outcome.status === 'interrupted' && !p.isAccepting);
-  if (keptForRestart && p.durable) return;
+  if (keptForRestart && p.durable) {
+    // a reply streamed so far is finished as stopped; the message is answered after the restart
+    if (streamer?.started)
+      await streamer
+        .finish(replyFor(p, t, outcome).text, '(stopped)')
+        .catch((e: Error) => p.opts.log(`stream finish failed: ${e.message}`));
+    return;
+  }
   if (outcome.status === 'held' || outcome.status === 'dropped') {
     ledger.close(
       t.id,

@@ -30,7 +30,13 @@ import type { ButtonPress, InboundMessage, PlatformAdapter, SendOptions } from '
 import { authorize } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
-import { DeliveryLedger, MemoryDeliveryStore, newInboundId, type InboundOutcome } from './delivery-ledger.js';
+import {
+  DeliveryLedger,
+  MemoryDeliveryStore,
+  newInboundId,
+  type DeliveryRecord,
+  type InboundOutcome,
+} from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
 import { PendingQuestions } from './pending-questions.js';
@@ -42,7 +48,7 @@ import { resolveResetPolicy } from './reset-policy.js';
 import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
 import type { GatewaySessionStore } from './session-store.js';
 import { parseCommand, SlashAccessPolicy } from './slash.js';
-import type { MessageSource } from './source.js';
+import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { hashPiiId } from './untrusted.js';
 
@@ -267,6 +273,11 @@ export class MessagePipeline {
       send,
       key,
       ...(msg.dedupeKey ? { externalId: msg.dedupeKey } : {}),
+      inbound: JSON.stringify({
+        text,
+        source: sourceToJson(source),
+        ...(msg.ephemeral ? { ephemeral: true } : {}),
+      }),
     });
     if (accepted === 'duplicate') return this.ledger.note(chatId, id, 'dropped', 'duplicate');
 
@@ -274,6 +285,46 @@ export class MessagePipeline {
     const admitted = await this.inLane(key, () => this.admit(msg, { id, text, chatId, send, cfg, key }));
     if (admitted) await admitted.turn;
     if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
+  }
+
+  /**
+   * Admits again a message a previous daemon accepted and crashed before submitting (its row has
+   * `inbound` and no prompt): authorized again, then steps 2–7 as if it had just arrived.
+   * @returns false when the row holds no usable message.
+   */
+  async readmit(row: DeliveryRecord): Promise<boolean> {
+    let data: { text?: unknown; source?: unknown; ephemeral?: unknown };
+    try {
+      data = JSON.parse(row.inbound ?? 'null') as typeof data;
+    } catch {
+      return false;
+    }
+    const source = sourceFromJson(data?.source);
+    if (!source || typeof data.text !== 'string' || !data.text || !row.session_key) return false;
+    const msg: InboundMessage = { source, text: data.text, ...(data.ephemeral ? { ephemeral: true } : {}) };
+    const cfg = this.platformConfig();
+    const decision = authorize(source, {
+      entry: this.opts.entry,
+      config: cfg,
+      secrets: this.opts.secrets(),
+      pairing: this.opts.pairing,
+    });
+    if (!decision.allowed) {
+      this.ledger.close(row.id, 'dropped', 'access denied');
+      return true;
+    }
+    const m = {
+      id: row.id,
+      text: data.text,
+      chatId: row.chat_id,
+      send: sendOptions(source),
+      cfg,
+      key: row.session_key,
+    };
+    const admitted = await this.inLane(m.key, () => this.admit(msg, m));
+    if (admitted) await admitted.turn;
+    if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
+    return true;
   }
 
   /** Steps 2–6 up to the submission. @returns the running turn, or undefined when none started. */

@@ -39,6 +39,8 @@ export interface DeliveryRecord {
   external_id: string | null;
   /** The gateway session key of the chat (approvals asked in the chat are matched by it). */
   session_key: string | null;
+  /** JSON of the inbound message (text, source), to admit it again when a crash came first. */
+  inbound: string | null;
   session_id: string | null;
   prompt_id: string | null;
   /** The prompt as submitted (to run it again after a crash cut its turn). */
@@ -75,6 +77,7 @@ export type DeliveryPatch = Partial<
 const PATCHABLE = new Set<string>([
   'send_opts',
   'session_key',
+  'inbound',
   'session_id',
   'prompt_id',
   'prompt_text',
@@ -114,9 +117,10 @@ export class PlatformTables {
         this.db
           .stmt(
             `INSERT OR IGNORE INTO platform_deliveries (id, platform, chat_id, send_opts, external_id,
-               session_key, session_id, prompt_id, prompt_text, after_message_id, state, reply,
-               chunks_sent, attempts, next_attempt_at, last_error, outcome, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               session_key, inbound, session_id, prompt_id, prompt_text, after_message_id, state,
+               reply, chunks_sent, attempts, next_attempt_at, last_error, outcome, created_at,
+               updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(
             row.id,
@@ -125,6 +129,7 @@ export class PlatformTables {
             row.send_opts ?? null,
             row.external_id ?? null,
             row.session_key ?? null,
+            row.inbound ?? null,
             row.session_id ?? null,
             row.prompt_id ?? null,
             row.prompt_text ?? null,

@@ -69,6 +69,7 @@ CREATE TABLE IF NOT EXISTS platform_deliveries (
   send_opts        TEXT,
   external_id      TEXT,
   session_key      TEXT,
+  inbound          TEXT,
   session_id       TEXT,
   prompt_id        TEXT,
   prompt_text      TEXT,
@@ -181,6 +182,7 @@ export function inspectSchema(db: Database.Database): SchemaState {
     hasPlatformTables:
       names.has('platform_deliveries') &&
       names.has('platform_replay_keys') &&
+      hasColumn(db, 'platform_deliveries', 'inbound') &&
       names.has('queued_prompts') &&
       hasColumn(db, 'queued_prompts', 'origin'),
   };
@@ -219,6 +221,9 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
     db.exec('ALTER TABLE queued_prompts ADD COLUMN origin TEXT');
   // v2 → v3: CORE_DDL adds the `queued_prompts` table; v3 → v4: the two platform tables (additive)
   db.exec(CORE_DDL);
+  // early v4 files lack `platform_deliveries.inbound`
+  if (!hasColumn(db, 'platform_deliveries', 'inbound'))
+    db.exec('ALTER TABLE platform_deliveries ADD COLUMN inbound TEXT');
   // v1 → v2: the sync triggers skip `streaming` rows (a partial reply rewritten every 250 ms is
   // indexed once, when it is final), so the old triggers are replaced.
   if (before.version === 1) for (const t of FTS_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${t}`);

@@ -121,8 +121,13 @@ export class IrcAdapter extends PlatformAdapter {
     if (!c?.isRegistered) return { ok: false, error: 'not connected to the IRC server' };
     if (isChannel(chatId)) c.join(chatId);
     const body = isChannel(chatId) && opts?.replyTo ? `${opts.replyTo}: ${text}` : text;
-    const lines = c.say(chatId, body);
-    return lines > 0 ? { ok: true } : { ok: false, error: 'nothing to send' };
+    try {
+      // confirmed once written to the socket: IRC has no receipts
+      const lines = await c.sayConfirmed(chatId, body);
+      return lines > 0 ? { ok: true } : { ok: false, error: 'nothing to send', retryable: false };
+    } catch (err) {
+      return { ok: false, error: (err as Error).message };
+    }
   }
 
   async getChatInfo(chatId: string): Promise<ChatInfo> {

@@ -59,7 +59,8 @@ export class IrcClient extends EventEmitter {
   nick: string;
   private socket: Socket | undefined;
   private buffer = '';
-  private readonly queue: string[] = [];
+  /** Lines waiting for the throttle; `done` is told when the line was written (or lost). */
+  private readonly queue: Array<{ line: string; done?: (err?: Error) => void }> = [];
   private tokens: number;
   private pump: NodeJS.Timeout | undefined;
   private closing = false;
@@ -265,28 +266,35 @@ export class IrcClient extends EventEmitter {
     this.registered = false;
     clearTimeout(this.pump);
     this.pump = undefined;
-    this.queue.length = 0;
+    const lost = this.queue.splice(0);
+    for (const q of lost) q.done?.(new Error('the connection closed before the line was sent'));
     this.emit(
       'close',
       this.closing ? undefined : new Error(wasRegistered ? 'connection lost' : 'connection closed'),
     );
   }
 
-  /** Queues a raw line (`now`: bypass the throttle, for registration and PONG). */
-  raw(line: string, now = false): void {
+  /**
+   * Queues a raw line (`now`: bypass the throttle, for registration and PONG).
+   * @param done told once the line was handed to the operating system, or with the error that lost it.
+   */
+  raw(line: string, now = false, done?: (err?: Error) => void): void {
     const l = line.replace(/[\r\n]+/g, ' ');
     if (now) {
       this.socket?.write(`${l}\r\n`);
       return;
     }
-    this.queue.push(l);
+    this.queue.push({ line: l, ...(done ? { done } : {}) });
     this.drain();
   }
 
   private drain(): void {
     while (this.queue.length > 0 && this.tokens > 0) {
       this.tokens--;
-      this.socket?.write(`${this.queue.shift()}\r\n`);
+      const { line, done } = this.queue.shift()!;
+      const socket = this.socket;
+      if (!socket || socket.destroyed) done?.(new Error('not connected'));
+      else socket.write(`${line}\r\n`, (err) => done?.(err ?? undefined));
     }
     if (this.pump || (this.queue.length === 0 && this.tokens >= (this.opts.burst ?? 5))) return;
     this.pump = setTimeout(() => {
@@ -297,8 +305,8 @@ export class IrcClient extends EventEmitter {
     this.pump.unref?.();
   }
 
-  private privmsgLine(target: string, line: string): void {
-    this.raw(`PRIVMSG ${sanitizeParam(target).split(' ')[0]} :${line}`);
+  private privmsgLine(target: string, line: string, done?: (err?: Error) => void): void {
+    this.raw(`PRIVMSG ${sanitizeParam(target).split(' ')[0]} :${line}`, false, done);
   }
 
   /** Sends text to a nick or channel, one PRIVMSG per line (split to the byte limit). */
@@ -306,6 +314,23 @@ export class IrcClient extends EventEmitter {
     const lines = chunkText(text);
     for (const line of lines) this.privmsgLine(target, line);
     return lines.length;
+  }
+
+  /**
+   * Like `say`, and resolves once every line was written to the socket (IRC has no receipts:
+   * that is as far as delivery can be confirmed).
+   * @returns the number of lines; rejects when the connection closed before all were written.
+   */
+  sayConfirmed(target: string, text: string): Promise<number> {
+    const lines = chunkText(text);
+    return Promise.all(
+      lines.map(
+        (line) =>
+          new Promise<void>((resolve, reject) =>
+            this.privmsgLine(target, line, (err) => (err ? reject(err) : resolve())),
+          ),
+      ),
+    ).then(() => lines.length);
   }
 
   /** Joins a channel (for targets the bot is not in yet). */

@@ -12,6 +12,7 @@
  *     nick: hermes-bot
  *     channels: ["#my-channel"]
  *     require_mention: true # in channels, answer only "hermes-bot: …"
+ *     flood_burst: 5        # lines sent at once, then one every flood_interval_ms (400)
  * ```
  * Secrets (`.env`): `IRC_PASSWORD` (server password), `IRC_NICKSERV_PASSWORD`,
  * `IRC_ALLOWED_USERS` (nicks, comma-separated), `IRC_HOME_CHANNEL` (cron delivery).
@@ -51,6 +52,12 @@ export function ircSettings(ctx: PlatformContext): IrcSettings | string {
     return 'platforms.irc.channels must be a list of channel names like "#hermes"';
   if (c.require_mention !== undefined && typeof c.require_mention !== 'boolean')
     return 'platforms.irc.require_mention must be true or false';
+  const burst = c.flood_burst ?? 5;
+  if (typeof burst !== 'number' || !Number.isInteger(burst) || burst < 1 || burst > 1000)
+    return 'platforms.irc.flood_burst must be a whole number of lines (1–1000)';
+  const interval = c.flood_interval_ms ?? 400;
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 60_000)
+    return 'platforms.irc.flood_interval_ms must be a number of milliseconds (0–60000)';
   const password = lookupSecret(ctx.secrets, 'IRC_PASSWORD');
   const nickserv = lookupSecret(ctx.secrets, 'IRC_NICKSERV_PASSWORD');
   return {
@@ -62,6 +69,8 @@ export function ircSettings(ctx: PlatformContext): IrcSettings | string {
     ...(typeof c.realname === 'string' ? { realname: c.realname } : {}),
     channels: channels as string[],
     requireMention: c.require_mention !== false,
+    burst,
+    sendIntervalMs: interval,
     ...(password ? { password } : {}),
     ...(nickserv ? { nickservPassword: nickserv } : {}),
   };
