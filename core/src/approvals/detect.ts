@@ -75,14 +75,19 @@ function lineValues(analysis: ShellAnalysis): Map<string, string[] | null> {
 }
 
 /** `ctx.knownValue` (rules/types.ts): every variable of the word has a known value. */
-function knownValueOf(analysis: ShellAnalysis, dctx: DetectContext): (w: ShellWord) => boolean {
+function knownValueOf(
+  analysis: ShellAnalysis,
+  dctx: DetectContext,
+): (w: ShellWord, opts?: { defaults?: boolean }) => boolean {
   const values = lineValues(analysis);
-  return (w) => {
+  return (w, opts) => {
     if (w.literal) return true;
     if (w.substitution) return false;
     for (const m of w.value.matchAll(/\$(?:\{([^}]*)\}|([A-Za-z_]\w*)|(.))/g)) {
       if (m[3] !== undefined) return false; // $1, $@, $$ …
-      const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[-=+?])/.exec(m[1] ?? '')?.[1];
+      // `${X:-/}`: the default is what the line asks for when X is unset (the floor judges it)
+      if (opts?.defaults && /^[A-Za-z_]\w*:?[-=]/.test(m[1] ?? '')) continue;
+      const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[+?])/.exec(m[1] ?? '')?.[1];
       if (!name || SHELL_VARIABLES.test(name)) return false;
       if (name === 'HOME' || name === 'PWD') continue;
       const own = values.get(name);

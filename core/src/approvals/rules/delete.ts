@@ -3,7 +3,7 @@
  * lists (`find -delete`, `find -exec rm`, `xargs rm`), `rimraf` outside the project, destroying
  * file contents — and the floor: deleting `/`, the user's home or a top-level system folder, by
  * any of these tools (`rm -rf /`, `rm -rf ~/*`, `find / -delete`, `npx rimraf ~`, `rsync --delete
- * empty/ /etc`, `echo / | xargs rm -rf`).
+ * empty/ /etc`, `echo / | xargs rm -rf`), or moving one away (`mv /etc /tmp/x`).
  *
  * Targets: the paths deleted (`ctx.paths`); a word whose value cannot be known is `?<word>`, and
  * arguments read from input (`xargs`) are `?input` unless the input is literal text.
@@ -136,6 +136,13 @@ const DELETE_ROOT_PATH: CommandRule = {
       return recursive(p) ? hit(operandsOf(cmd, p, ctx)) : null;
     }
     if (name === 'rimraf') return hit(parseArgs(cmd.argv).operands);
+    // moving a protected folder away removes it from where the system needs it
+    if (name === 'mv')
+      return hit(
+        writes(cmd)
+          .filter((w) => w.how === 'move-source')
+          .map((w) => w.word),
+      );
     if (name === 'find') {
       const parts = findParts(cmd);
       if (!parts.expression.some((w) => w.value === '-delete') || !unfiltered(cmd)) return null;

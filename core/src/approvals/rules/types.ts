@@ -40,10 +40,11 @@ export interface RuleContext {
   pathsAt?(word: ShellWord, cmd: SimpleCommand): string[];
   /**
    * Whether every variable in `word` has a value the guard knows (the line's own literal
-   * assignments, `env`, `HOME`, `PWD`), so its expansion is what the shell will use. Set by
-   * detect.ts; the floor rules act only on such words (`rm -rf "$DIR"/` with `DIR` unknown asks).
+   * assignments, `env`, `HOME`, `PWD`), so its expansion is what the shell will use; with
+   * `defaults`, `${X:-word}` counts as its default (what the line asks for when X is unset). Set
+   * by detect.ts; the floor rules act only on such words (`rm -rf "$DIR"/` with `DIR` unknown asks).
    */
-  knownValue?(word: ShellWord): boolean;
+  knownValue?(word: ShellWord, opts?: { defaults?: boolean }): boolean;
 }
 
 /** One match of a line rule: the command it is about and its targets. */
