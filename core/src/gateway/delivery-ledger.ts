@@ -372,6 +372,8 @@ export class DeliveryLedger {
         r = { ok: false, error: (err as Error).message };
       }
       if (r.ok) {
+        // the last chunk's confirmation settles the row in the same write
+        if (i + 1 === chunks.length) break;
         this.update(row.id, { chunks_sent: i + 1 });
         continue;
       }
@@ -399,7 +401,7 @@ export class DeliveryLedger {
       );
       return false;
     }
-    this.update(row.id, { state: 'sent', next_attempt_at: null });
+    this.update(row.id, { state: 'sent', chunks_sent: chunks.length, next_attempt_at: null });
     this.logOutcome(row, row.outcome ?? 'reply');
     return true;
   }

@@ -169,7 +169,8 @@ export class TelegramAdapter extends PlatformAdapter {
     if (source.chatType !== 'dm' && this.me?.username) {
       text = text.replace(new RegExp(`^@${this.me.username}\\b[\\s:,]*`, 'i'), '');
     }
-    void this.emitMessage({ source, text });
+    // an update delivered again (the poll offset was not committed before a crash) is a duplicate
+    void this.emitMessage({ source, text, dedupeKey: `${source.chatId}:${msg.message_id}` });
   }
 
   private async onCallback(q: TgCallbackQuery): Promise<void> {
@@ -212,7 +213,9 @@ export class TelegramAdapter extends PlatformAdapter {
       });
       return { ok: true, messageId: String(m.message_id) };
     } catch (err) {
-      return { ok: false, error: (err as Error).message };
+      // 400 (bad chat or text) and 403 (blocked, kicked) do not get better by retrying
+      const final = err instanceof BotApiError && (err.code === 400 || err.code === 403);
+      return { ok: false, error: (err as Error).message, ...(final ? { retryable: false } : {}) };
     }
   }
 
