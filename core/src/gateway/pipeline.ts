@@ -249,7 +249,7 @@ export class MessagePipeline {
     if (!chatId) return this.ledger.note('?', id, 'dropped', 'no chat to answer');
     if (!text) return this.ledger.note(chatId, id, 'dropped', 'empty message');
     const send = sendOptions(source);
-    if (!this.accepting) {
+    if (!this.accepting && !this.durable) {
       await this.say(chatId, 'The agent is restarting; please send that again in a minute.', send);
       return this.ledger.note(chatId, id, 'error', 'the daemon is shutting down');
     }
@@ -280,6 +280,11 @@ export class MessagePipeline {
       }),
     });
     if (accepted === 'duplicate') return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+    if (!this.accepting) {
+      // kept in the ledger: the restarted daemon admits it (pipeline-recovery.ts)
+      await this.say(chatId, 'The agent is restarting; it will answer this when it is back.', send);
+      return;
+    }
 
     // 2–6 in arrival order per chat, up to the submission; then the turn runs in its session
     const admitted = await this.inLane(key, () => this.admit(msg, { id, text, chatId, send, cfg, key }));

@@ -125,17 +125,21 @@ describe('LiveSessionBackend', () => {
     await until(() => liveOf(d.sessions)?.queued().length === 3, 'three queued');
     // the daemon's shutdown: notices, drain (holds the queue, interrupts the stalled turn), stop
     await d.host.beginShutdown();
+    await d.adapter.receive({ source: dm('ann'), text: 'm5' }); // arrives while the daemon stops
     await d.sessions.drain(200);
     await d.host.stop();
     await Promise.all(pending);
-    expect(d.adapter.texts('ann')).toEqual([expect.stringContaining('restarting')]);
+    expect(d.adapter.texts('ann')).toEqual([
+      expect.stringContaining('picked up again'),
+      expect.stringContaining('it will answer this when it is back'),
+    ]);
     expect(d.outcomes()).toEqual([]); // nothing decided: the restart does it
 
     recoverAfterCrash(root);
     const again = await start(root);
-    await until(() => again.adapter.texts('ann').length === 4, 'four replies');
-    expect(again.adapter.texts('ann')).toEqual(['echo: m1', 'echo: m2', 'echo: m3', 'echo: m4']);
-    await until(() => again.outcomes().length === 4, 'four outcomes');
+    await until(() => again.adapter.texts('ann').length === 5, 'five replies');
+    expect(again.adapter.texts('ann')).toEqual(['echo: m1', 'echo: m2', 'echo: m3', 'echo: m4', 'echo: m5']);
+    await until(() => again.outcomes().length === 5, 'five outcomes');
     expect(again.outcomes().every((l) => l.includes('outcome=reply'))).toBe(true);
   });
 });
