@@ -32,6 +32,7 @@
  * approvals.mode`: command, verb and the key, name or id it acts on — never the value), or
  * `daemon 127.0.0.1:PORT`.
  */
+import { CLI_VALUE_FLAGS } from '../../home/cli-value-flags.js';
 import { statSync } from 'node:fs';
 import { basename, delimiter, join } from 'node:path';
 import { literalWord, type ShellWord } from '../shell/words.js';
@@ -54,32 +55,8 @@ export interface HermesArgs {
   help: boolean;
 }
 
-/** Options of any hermes command whose next word is a value (bin/src/profile-flag.ts and more). */
-const VALUE_OPTIONS = new Set([
-  '-m',
-  '--model',
-  '--session',
-  '-s',
-  '-q',
-  '--query',
-  '--name',
-  '--deliver',
-  '--repeat',
-  '--skill',
-  '--from',
-  '--description',
-  '-o',
-  '--output',
-  '--as',
-  '--cwd',
-  '--title',
-  '--limit',
-  '-n',
-  '-t',
-  '--toolsets',
-  '--schedule',
-  '--prompt',
-]);
+/** Options of any hermes command whose next word is a value (the CLI's own list and more). */
+const VALUE_OPTIONS: ReadonlySet<string> = new Set([...CLI_VALUE_FLAGS, '-n', '--schedule', '--prompt']);
 
 /** Verbs that only read, per command; `''` is the command without a verb. */
 const READ_ONLY: Record<string, readonly string[]> = {
