@@ -101,13 +101,20 @@ describe('approval.answer', () => {
 
     for (const r of [b, c, submitter]) {
       const resolved = await r.until(is('request.resolved', sid), 'request.resolved');
-      expect(resolved.payload).toEqual({ request_id: req.request_id, kind: 'approval', choice: 'once', by: byB });
+      expect(resolved.payload).toEqual({
+        request_id: req.request_id,
+        kind: 'approval',
+        choice: 'once',
+        by: byB,
+      });
     }
     await submitter.until(is('turn.end', sid), 'turn.end');
     expect(existsSync(dir)).toBe(false); // "once" applied: the command ran
     expect(c.of(sid).filter((e) => e.type === 'request.resolved')).toHaveLength(1);
     const { messages } = await c.c.call('session.history', { session_id: sid });
-    expect(messages.find((m) => m.role === 'tool')?.outcome?.approvals).toEqual([{ choice: 'once', by: byB }]);
+    expect(messages.find((m) => m.role === 'tool')?.outcome?.approvals).toEqual([
+      { choice: 'once', by: byB },
+    ]);
   });
 
   it('a choice that was not offered denies at once: -32602 to the caller, an error event to the session', async () => {
@@ -208,7 +215,9 @@ describe('clarify.answer', () => {
     const sid = session.id;
     await submitter.c.call('session.attach', { session_id: sid });
     fx.model.push(
-      { toolCalls: [{ name: 'clarify', arguments: { question: 'Which branch?', choices: ['main', 'dev'] } }] },
+      {
+        toolCalls: [{ name: 'clarify', arguments: { question: 'Which branch?', choices: ['main', 'dev'] } }],
+      },
       { echo: 'last_tool_result', prefix: 'tool said: ' },
     );
     await submitter.c.call('prompt.submit', { session_id: sid, text: 'deploy' });
