@@ -14,7 +14,7 @@
  */
 import { bashParser, type Node } from './grammar.js';
 import { splitIfs, SUBSTITUTIONS, wordOf, type ShellWord } from './words.js';
-import { unwrap, type Wrapper } from './wrappers.js';
+import { COMMAND_VARIABLES, unwrap, type Wrapper } from './wrappers.js';
 
 export type { ShellWord } from './words.js';
 export type { Wrapper } from './wrappers.js';
@@ -365,6 +365,13 @@ class Analyzer {
     if (u.script !== undefined) {
       this.script(u.script.text, { ...inner, via: [...ctx.via, u.script.via] });
     }
+    // shell commands given in options (`git -c alias.x='!…'`, `ssh -o ProxyCommand=…`) and in
+    // variables the program runs (`GIT_SSH_COMMAND=… git fetch`, `PAGER=… man x`)
+    const scripts = [...u.optionScripts];
+    if (cmd.argv.length > 0) {
+      for (const a of cmd.assignments) if (COMMAND_VARIABLES.has(a.name)) scripts.push(a.value.value);
+    }
+    for (const text of scripts) this.script(text, { ...inner, via: [...ctx.via, 'shell -c'] });
     for (const run of u.runs) {
       const child: SimpleCommand = {
         argv: run.argv,

@@ -15,7 +15,17 @@
  * - Package runners run a program by name: `npx`, `pnpx`, `bunx`, `uvx`, `npm exec|x`,
  *   `pnpm dlx|exec`, `yarn dlx|exec`, `bun x`, `pipx run`, `uv run`, `uv tool run`
  *   (`npx -c STRING` / `npm exec --call STRING` run a script string).
- * - A shell with neither `-c` nor a script file runs its stdin (`curl … | sh`, `bash <<EOF`).
+ * - A shell with neither `-c` nor a script file runs its stdin (`curl … | sh`, `bash <<EOF`);
+ *   so do `at`/`batch` and `parallel` without a command.
+ * - Namespaces, sandboxes and limits run their command as given: `unshare`, `nsenter`,
+ *   `systemd-run`, `setpriv`, `chrt`, `prlimit`, `numactl`, `firejail`, `bwrap`, `proot`,
+ *   `faketime`, `valgrind`, `torsocks`, `proxychains`, `xvfb-run`, `sshpass`, `screen`, terminals'
+ *   `-e` … (prefix wrappers).
+ * - Shell commands in options, operands and variables (`optionScripts`): `git -c alias.x='!…'`
+ *   and other settings git runs, `ssh -o ProxyCommand=…`, `ssh HOST CMD…`, `rsync -e`, `tar -I` /
+ *   `--to-command` / `--checkpoint-action=exec=`, `zip -TT`, `vim -c '!…'`, `gdb -ex 'shell …'`,
+ *   `tmux new|run-shell|send-keys …`, `parallel CMD :::`, `hyperfine CMD`, `sg GROUP CMD`, and
+ *   `GIT_SSH_COMMAND=… git …`, `PAGER=…`, `EDITOR=…` (`COMMAND_VARIABLES`; analyze.ts).
  */
 import { literalWord, type ShellWord } from './words.js';
 
@@ -36,6 +46,12 @@ export interface Unwrapped {
   script?: { text: string; via: 'shell -c' | 'eval' };
   /** Commands the program runs for each input (`xargs`, `find -exec`). */
   runs: { argv: ShellWord[]; via: 'xargs' | 'find -exec'; argsFromInput: boolean }[];
+  /**
+   * Shell commands the program runs from its options or operands (`git -c alias.x='!…'`,
+   * `ssh -o ProxyCommand=…`, `tar --to-command`, `rsync -e`, `vim -c '!…'`, `ssh HOST CMD`,
+   * `tmux new 'CMD'`, `parallel CMD ::: …`); parsed again by the caller.
+   */
+  optionScripts: string[];
   /** The program is a shell that reads its script from stdin. */
   readsStdinScript: boolean;
 }
@@ -92,7 +108,213 @@ const PREFIX: Record<string, Spec> = {
   watch: { valued: 'nqd', long: ['interval', 'differences', 'equexit', 'chgexit'] },
   strace: { valued: 'oeEpPsSIXbaU', long: ['output', 'trace', 'signal', 'attach'] },
   ltrace: { valued: 'oepsSanIlLuXxDw' },
+  // namespaces, sandboxes, schedulers and limits: they run their command as given
+  unshare: { valued: 'SGRw', long: ['setuid', 'setgid', 'root', 'wd'] },
+  nsenter: { valued: 'tSGrwW', long: ['target', 'setuid', 'setgid', 'root', 'wd'] },
+  setpriv: {
+    long: [
+      'reuid',
+      'regid',
+      'ruid',
+      'euid',
+      'rgid',
+      'egid',
+      'groups',
+      'inh-caps',
+      'ambient-caps',
+      'bounding-set',
+    ],
+  },
+  chrt: { valued: 'TPD', long: ['sched-runtime', 'sched-period', 'sched-deadline'], positional: 1 },
+  prlimit: { valued: 'p', long: ['pid', 'output'] },
+  numactl: {
+    valued: 'NmCpPiw',
+    long: ['cpunodebind', 'membind', 'physcpubind', 'preferred', 'interleave', 'weighted-interleave'],
+  },
+  cgexec: { valued: 'g' },
+  firejail: {},
+  proot: { valued: 'rbmwkqv', long: ['rootfs', 'bind', 'mount', 'cwd', 'kernel-release', 'qemu', 'verbose'] },
+  faketime: { positional: 1 },
+  valgrind: {},
+  torsocks: { valued: 'uapP' },
+  proxychains: { valued: 'f' },
+  proxychains4: { valued: 'f' },
+  tsocks: {},
+  'xvfb-run': {
+    valued: 'nsfepw',
+    long: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol', 'wait'],
+  },
+  sshpass: { valued: 'pfdP' },
+  'dbus-run-session': { long: ['config-file', 'dbus-daemon'] },
+  'dbus-launch': {},
+  chpst: { valued: 'uUbe/nlLmdopfcr' },
+  setarch: { positional: 1 },
+  linux32: {},
+  linux64: {},
+  catchsegv: {},
+  nocache: {},
+  'systemd-run': {
+    valued: 'upEMHs',
+    long: [
+      'unit',
+      'property',
+      'description',
+      'slice',
+      'setenv',
+      'uid',
+      'gid',
+      'nice',
+      'working-directory',
+      'machine',
+      'host',
+      'on-active',
+      'on-boot',
+      'on-startup',
+      'on-unit-active',
+      'on-unit-inactive',
+      'on-calendar',
+      'on-timezone-change',
+      'on-clock-change',
+      'timer-property',
+      'path-property',
+      'socket-property',
+      'service-type',
+    ],
+  },
+  screen: { valued: 'SceEhpst' },
 };
+
+/** `bwrap` options and how many words each takes after it (unknown ones take none). */
+const BWRAP_ARITY: Record<string, number> = {
+  '--args': 1,
+  '--argv0': 1,
+  '--userns': 1,
+  '--userns2': 1,
+  '--pidns': 1,
+  '--uid': 1,
+  '--gid': 1,
+  '--hostname': 1,
+  '--chdir': 1,
+  '--unsetenv': 1,
+  '--lock-file': 1,
+  '--sync-fd': 1,
+  '--remount-ro': 1,
+  '--exec-label': 1,
+  '--file-label': 1,
+  '--proc': 1,
+  '--dev': 1,
+  '--tmpfs': 1,
+  '--mqueue': 1,
+  '--dir': 1,
+  '--seccomp': 1,
+  '--add-seccomp-fd': 1,
+  '--block-fd': 1,
+  '--userns-block-fd': 1,
+  '--info-fd': 1,
+  '--json-status-fd': 1,
+  '--cap-add': 1,
+  '--cap-drop': 1,
+  '--perms': 1,
+  '--size': 1,
+  '--chmod': 2,
+  '--setenv': 2,
+  '--bind': 2,
+  '--bind-try': 2,
+  '--dev-bind': 2,
+  '--dev-bind-try': 2,
+  '--ro-bind': 2,
+  '--ro-bind-try': 2,
+  '--bind-fd': 2,
+  '--ro-bind-fd': 2,
+  '--file': 2,
+  '--bind-data': 2,
+  '--ro-bind-data': 2,
+  '--symlink': 2,
+  '--overlay-src': 1,
+  '--overlay': 3,
+  '--tmp-overlay': 1,
+  '--ro-overlay': 1,
+};
+
+/** Terminal emulators whose `-e` (or `--`) runs the rest of the words as a command. */
+const TERMINALS = new Set([
+  'xterm',
+  'uxterm',
+  'gnome-terminal',
+  'konsole',
+  'alacritty',
+  'kitty',
+  'urxvt',
+  'rxvt',
+  'st',
+  'foot',
+  'xfce4-terminal',
+  'terminator',
+  'tilix',
+  'lxterminal',
+  'mate-terminal',
+  'wezterm',
+  'x-terminal-emulator',
+]);
+
+/** `tmux` commands whose words after the options are a shell command (or keys typed into one). */
+const TMUX_RUNS = new Set([
+  'new-session',
+  'new',
+  'new-window',
+  'neww',
+  'split-window',
+  'splitw',
+  'respawn-pane',
+  'respawnp',
+  'respawn-window',
+  'respawnw',
+  'run-shell',
+  'run',
+  'display-popup',
+  'popup',
+  'send-keys',
+  'send',
+  'pipe-pane',
+  'pipep',
+  'if-shell',
+  'if',
+]);
+
+/** `ssh` options that take a value. */
+const SSH_VALUED = 'BbcDEeFIiJLlmOoPpQRSWw';
+
+/** `ssh -o` settings that run a local shell command. */
+const SSH_COMMAND_OPTIONS = /^(?:proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
+
+/**
+ * `git -c NAME=VALUE` settings whose value git runs as a shell command: `alias.X=!…`, pagers,
+ * editors, `core.sshCommand`, `core.fsmonitor`, diff/merge/filter drivers, credential helpers.
+ */
+const GIT_COMMAND_SETTING =
+  /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|pager\..+|diff\.external|.+\.(?:textconv|command|cmd|driver|clean|smudge|process|helper|program|tool|path))$/i;
+
+/** Variables whose value programs (git, ssh, pagers, editors) run as a shell command. */
+export const COMMAND_VARIABLES = new Set([
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_PAGER',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'PAGER',
+  'MANPAGER',
+  'EDITOR',
+  'VISUAL',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'BROWSER',
+  'PROMPT_COMMAND',
+  'BASH_ENV',
+  'ENV',
+]);
 
 /**
  * Package runners: program → the sub-commands that run a package (none: the program itself does)
@@ -187,7 +409,14 @@ const baseName = (w: ShellWord | undefined): string =>
 /** Looks through wrappers and finds nested scripts (see the file comment). */
 export function unwrap(argvIn: ShellWord[]): Unwrapped {
   let argv = argvIn;
-  const out: Unwrapped = { argv, wrappers: [], assignments: [], runs: [], readsStdinScript: false };
+  const out: Unwrapped = {
+    argv,
+    wrappers: [],
+    assignments: [],
+    runs: [],
+    optionScripts: [],
+    readsStdinScript: false,
+  };
   for (let guard = 0; guard < 32 && argv.length > 0; guard++) {
     const name = baseName(argv[0]);
     if (name === 'env') {
@@ -262,6 +491,25 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
       };
       argv = argv.slice(i);
       break;
+    }
+    if (name === 'bwrap') {
+      let i = 1;
+      while (i < argv.length && word(argv[i]).startsWith('--')) {
+        const w = word(argv[i]);
+        i += w === '--' ? 1 : 1 + (BWRAP_ARITY[w] ?? 0);
+        if (w === '--') break;
+      }
+      if (i >= argv.length) break;
+      out.wrappers.push({ name, words: argv.slice(0, i) });
+      argv = argv.slice(i);
+      continue;
+    }
+    if (TERMINALS.has(name)) {
+      const i = argv.findIndex((w, k) => k > 0 && /^(?:-e|-x|--command|--execute|--)$/.test(word(w)));
+      if (i < 0 || i + 1 >= argv.length) break;
+      out.wrappers.push({ name, words: argv.slice(0, i + 1) });
+      argv = argv.slice(i + 1);
+      continue;
     }
     const runner = PACKAGE_RUNNERS[name];
     if (runner) {
@@ -348,5 +596,174 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
       i = j;
     }
   }
+  out.optionScripts.push(...optionScripts(argv, name, out));
   return out;
+}
+
+const joined = (words: ShellWord[]): string => words.map((w) => w.value).join(' ');
+
+/**
+ * The shell commands `argv` (program `name`) runs from its options or operands (see
+ * `Unwrapped.optionScripts`); sets `out.readsStdinScript` for programs that run their stdin
+ * (`at`, `batch`, `parallel` without a command).
+ */
+function optionScripts(argv: ShellWord[], name: string, out: Unwrapped): string[] {
+  const scripts: string[] = [];
+  const valueOf = (i: number, flag: string): string | undefined => {
+    const w = word(argv[i]);
+    if (w === flag) return argv[i + 1]?.value;
+    if (flag.startsWith('--') && w.startsWith(`${flag}=`)) return w.slice(flag.length + 1);
+    if (!flag.startsWith('--') && w.startsWith(flag) && w.length > flag.length) return w.slice(flag.length);
+    return undefined;
+  };
+  if (name === 'git') {
+    for (let i = 1; i < argv.length; i++) {
+      const setting = valueOf(i, '-c') ?? valueOf(i, '--config');
+      if (setting === undefined) continue;
+      const eq = setting.indexOf('=');
+      if (eq < 0) continue;
+      const key = setting.slice(0, eq);
+      const value = setting.slice(eq + 1);
+      if (/^alias\./i.test(key)) {
+        if (value.startsWith('!')) scripts.push(value.slice(1));
+      } else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
+    }
+  }
+  if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'autossh') {
+    let i = 1;
+    for (; i < argv.length; i++) {
+      const w = word(argv[i]);
+      if (w === '--') {
+        i++;
+        break;
+      }
+      if (!w.startsWith('-') || w.length < 2) break;
+      const o = valueOf(i, '-o');
+      if (o !== undefined) {
+        const m = /^\s*([A-Za-z]+)\s*(?:=|\s)\s*(.*)$/s.exec(o);
+        if (m && SSH_COMMAND_OPTIONS.test(m[1]!)) scripts.push(m[2]!);
+      }
+      // a cluster of flags ends at a valued letter, whose value is the rest or the next word
+      for (let k = 1; k < w.length; k++) {
+        if (SSH_VALUED.includes(w[k]!)) {
+          if (k === w.length - 1) i++;
+          break;
+        }
+      }
+    }
+    // `ssh HOST COMMAND…`: the words after the host are one shell command run there
+    if (name === 'ssh' || name === 'autossh') {
+      const rest = argv.slice(i + 1);
+      if (rest.length > 0) scripts.push(joined(rest));
+    }
+  }
+  if (name === 'rsync') {
+    for (let i = 1; i < argv.length; i++) {
+      const v = valueOf(i, '-e') ?? valueOf(i, '--rsh') ?? valueOf(i, '--rsync-path');
+      if (v !== undefined) scripts.push(v);
+    }
+  }
+  if (name === 'tar' || name === 'gtar' || name === 'bsdtar') {
+    for (let i = 1; i < argv.length; i++) {
+      const v =
+        valueOf(i, '-I') ??
+        valueOf(i, '--use-compress-program') ??
+        valueOf(i, '--to-command') ??
+        valueOf(i, '--info-script') ??
+        valueOf(i, '--new-volume-script') ??
+        valueOf(i, '-F');
+      if (v !== undefined) scripts.push(v);
+      const action = valueOf(i, '--checkpoint-action');
+      if (action !== undefined && /^exec=/.test(action)) scripts.push(action.slice(5));
+    }
+  }
+  if (name === 'zip') {
+    for (let i = 1; i < argv.length; i++) {
+      const v = valueOf(i, '-TT') ?? valueOf(i, '--unzip-command');
+      if (v !== undefined) scripts.push(v);
+    }
+  }
+  if (/^(?:vim?|nvim|ex|view|gvim|vimdiff)$/.test(name)) {
+    for (let i = 1; i < argv.length; i++) {
+      const w = word(argv[i]);
+      const v = w.startsWith('+') ? w.slice(1) : (valueOf(i, '-c') ?? valueOf(i, '--cmd'));
+      const m =
+        v === undefined
+          ? null
+          : /^\s*(?:silent!?\s*)?(?:!|(?:sh|shell|te|terminal|r!|read\s*!|w\s*!)\s*)(.*)$/s.exec(v);
+      if (m && m[1]) scripts.push(m[1]);
+    }
+  }
+  if (name === 'gdb') {
+    for (let i = 1; i < argv.length; i++) {
+      const v =
+        valueOf(i, '-ex') ??
+        valueOf(i, '--ex') ??
+        valueOf(i, '-eval-command') ??
+        valueOf(i, '--eval-command');
+      const m = v === undefined ? null : /^\s*(?:shell\s+|!)(.*)$/s.exec(v);
+      if (m && m[1]) scripts.push(m[1]);
+    }
+  }
+  if (name === 'tmux') {
+    // global options, then the command, its options, then the shell command's words
+    let i = 1;
+    for (; i < argv.length && word(argv[i]).startsWith('-'); i++) {
+      const w = word(argv[i]);
+      if (w === '-c') scripts.push(argv[i + 1]?.value ?? '');
+      if (/^-[LSfcT]$/.test(w)) i++;
+    }
+    if (TMUX_RUNS.has(word(argv[i]))) {
+      let j = i + 1;
+      for (; j < argv.length && word(argv[j]).startsWith('-') && word(argv[j]) !== '--'; j++) {
+        if (/^-[ceFfnstxylNlpwh]$/.test(word(argv[j]))) j++;
+      }
+      if (word(argv[j]) === '--') j++;
+      const rest = argv.slice(j);
+      if (rest.length > 0) scripts.push(joined(rest));
+    }
+  }
+  if (name === 'parallel' || name === 'sem') {
+    const sep = argv.findIndex((w) => /^:::+\+?$/.test(word(w)));
+    let i = 1;
+    const end = sep < 0 ? argv.length : sep;
+    for (; i < end && word(argv[i]).startsWith('-'); i++) {
+      if (
+        /^-[jSaIdEXN]$|^--(?:jobs|sshlogin|arg-file|delimiter|replace|eof|colsep|results|joblog|timeout|tag-string|workdir|env)$/.test(
+          word(argv[i]),
+        )
+      )
+        i++;
+    }
+    const command = argv.slice(i, end);
+    if (command.length > 0) scripts.push(joined(command));
+    else if (sep >= 0)
+      for (const w of argv.slice(sep + 1))
+        if (!/^:::+\+?$/.test(word(w))) scripts.push(w.value);
+        else out.readsStdinScript = true;
+  }
+  if (name === 'hyperfine') {
+    for (let i = 1; i < argv.length; i++) {
+      const w = word(argv[i]);
+      if (/^-(?:p|c|s|-prepare|-cleanup|-setup|-conclude)$/.test(w)) {
+        scripts.push(argv[i + 1]?.value ?? '');
+        i++;
+      } else if (
+        /^-[wmMrnLSuN]$|^--(?:warmup|min-runs|max-runs|runs|command-name|parameter-list|parameter-scan|shell|time-unit|export-\w+|output|style|sort)$/.test(
+          w,
+        )
+      )
+        i++;
+      else if (!w.startsWith('-')) scripts.push(argv[i]!.value);
+    }
+  }
+  if (name === 'at' || name === 'batch') {
+    if (!argv.slice(1).some((w) => /^-[a-zA-Z]*[flcdrq]/.test(word(w)))) out.readsStdinScript = true;
+  }
+  if (name === 'sg' && argv.length > 1) {
+    // `sg GROUP [-c] COMMAND`: the command is shell text
+    const rest = argv.slice(word(argv[1]) === '-' ? 3 : 2).filter((w, k) => !(k === 0 && word(w) === '-c'));
+    if (rest.length > 0) scripts.push(joined(rest));
+  }
+  return scripts.filter((t) => t.trim() !== '');
 }
