@@ -26,6 +26,12 @@ export interface RunTuiOptions {
   cwd?: string;
   /** Use the terminal's alternate screen (default false: scrollback and copy-mode keep working). */
   altScreen?: boolean;
+  /**
+   * The daemon's life (client/daemon-keeper.ts): `alive(pid)` tells whether the discovery file's
+   * pid is still the daemon (default: the pid exists); `start()` starts one and resolves once it
+   * answers, safe to race with other starters. Without `start` the TUI only waits for a daemon.
+   */
+  daemon?: { alive?: (pid: number) => boolean; start?: () => Promise<void> };
   /** Streams (default: the process's). */
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;

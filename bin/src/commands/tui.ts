@@ -56,7 +56,18 @@ export function daemonSeemsRunning(root: string): boolean {
   let pid: unknown;
   try {
     pid = (JSON.parse(readFileSync(join(root, 'tui-gateway.json'), 'utf8')) as { pid?: unknown }).pid;
-    if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  } catch {
+    return false;
+  }
+  return typeof pid === 'number' && pidIsDaemon(pid);
+}
+
+/**
+ * True when `pid` runs and, on Linux, is a gateway (a zombie or a reused pid is not the daemon).
+ */
+export function pidIsDaemon(pid: number): boolean {
+  try {
+    if (!Number.isInteger(pid) || pid <= 0) return false;
     process.kill(pid, 0);
   } catch {
     return false;
@@ -80,12 +91,22 @@ async function alternateScreen(ctx: CliContext): Promise<boolean> {
   }
 }
 
-/** Starts the daemon when it is not running, then runs the TUI until the user exits. */
+/**
+ * Starts the daemon (`hermes gateway start`'s way: racing starters end with one daemon, the
+ * daemon's pid lock decides) and resolves once one answers.
+ */
+async function startDaemon(root: string): Promise<void> {
+  const { startBackground } = await import('@hermes/tui-gateway/lifecycle/control');
+  await startBackground({ root, command: await daemonCommand(), timeoutMs: 20_000 });
+}
+
+/**
+ * Starts the daemon when it is not running, then runs the TUI until the user exits. The TUI
+ * starts a new daemon by itself when its daemon vanishes (not after a deliberate stop).
+ */
 export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
-  if (!daemonSeemsRunning(ctx.home.root)) {
-    const { startBackground } = await import('@hermes/tui-gateway/lifecycle/control');
-    await startBackground({ root: ctx.home.root, command: await daemonCommand(), timeoutMs: 20_000 });
-  }
+  const root = ctx.home.root;
+  if (!daemonSeemsRunning(root)) await startDaemon(root);
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI
@@ -97,6 +118,7 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     mode: args.session !== undefined ? 'session' : args.new ? 'new' : 'continue',
     ...(args.session !== undefined ? { session: args.session } : {}),
     altScreen,
+    daemon: { alive: pidIsDaemon, start: () => startDaemon(root) },
   });
 }
 

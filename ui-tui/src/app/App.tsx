@@ -27,6 +27,7 @@ import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
 import { useResizeRedraw } from './resize-redraw.js';
 import { runInput } from './slash.js';
+import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
 
 /** Props of `App`. */
@@ -101,6 +102,10 @@ export function App({
   const approvalUp = request?.kind === 'approval';
   const composerActive = (!request || approvalUp) && !picker && !setup;
   const composerFeed = useRef<((input: string, key: Key) => void) | null>(null);
+  // A stopped daemon: `r` on an empty composer starts it (daemon-life.ts); every other key, and
+  // `r` once something is typed, goes on to the composer, in order.
+  const daemonDown = state.daemon === 'stopped' || state.daemon === 'failed';
+  const startKeyLive = daemonDown && composerActive && !approvalUp;
   const draft = useRef(0);
   const [, setDraftShown] = useState(0);
   const onDraftChange = (text: string): void => {
@@ -134,6 +139,18 @@ export function App({
   const onEscape = useCallback(() => {
     if (store.getState().busy) interrupt();
   }, [store, interrupt]);
+
+  useInput(
+    (input, key) => {
+      const plain = !key.ctrl && !key.meta && !key.shift;
+      if (plain && input === START_DAEMON_KEY && draft.current === 0 && controller.canStartDaemon) {
+        void controller.startDaemon();
+        return;
+      }
+      composerFeed.current?.(input, key);
+    },
+    { isActive: startKeyLive },
+  );
 
   // Global keys while the composer does not have the keyboard (question, picker).
   useInput(
@@ -258,7 +275,7 @@ export function App({
             {setup ? null : (
               <Composer
                 isActive={composerActive}
-                listen={!approvalUp}
+                listen={!approvalUp && !startKeyLive}
                 feedRef={composerFeed}
                 onChange={onDraftChange}
                 busy={state.busy}

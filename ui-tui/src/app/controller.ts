@@ -5,6 +5,7 @@
  * the App (submit, interrupt, resume, new, profile, model, slash commands). No Ink in here.
  */
 import type { SessionInfo, ServerRequestMethod } from '@hermes/core/protocol';
+import type { DaemonKeeper } from '../client/daemon-keeper.js';
 import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
 import type { GatewayClientLike, ServerRequestHandler } from '../client/types.js';
 import type { SetupChoice } from '../setup/model-setup.js';
@@ -17,6 +18,7 @@ import {
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
 import { RequestAnswers } from './answers.js';
+import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
@@ -33,6 +35,8 @@ export interface ControllerOptions {
   ready?: Promise<unknown>;
   /** Live-part redraw throttle, ms (default 33). */
   throttleMs?: number;
+  /** Starts a vanished daemon and tells a deliberate stop (daemon-life.ts); none: only wait. */
+  daemon?: DaemonKeeper;
   now?: () => number;
 }
 
@@ -58,6 +62,8 @@ export class SessionController {
   private readonly sessionByProfile = new Map<string, string>();
   /** The session open before `/detach` (named in the exit hint). */
   private lastSession: SessionController['exitSession'] = null;
+  /** The daemon's life as shown to the user (daemon-life.ts). */
+  private readonly life: DaemonLife | null;
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
@@ -84,10 +90,20 @@ export class SessionController {
       notice: (text, tone) => this.notice(text, tone),
     });
     const c = this.client;
+    this.life = opts.daemon
+      ? new DaemonLife(opts.daemon, {
+          state: () => this.state,
+          dispatch: (a) => this.dispatch(a),
+          notice: (text, tone) => this.notice(text, tone),
+          now: this.now,
+        })
+      : null;
+    if (this.life) this.unsubscribe.push(this.life.dispose);
     this.unsubscribe.push(
       c.on('state', (state) => {
+        this.life?.connection(state);
         this.dispatch({ type: 'connection', state });
-        this.hintWhenLost(state);
+        if (!this.life) this.hintWhenLost(state);
       }),
       c.on('connected', (init, info) => {
         this.dispatch({
@@ -96,7 +112,8 @@ export class SessionController {
           profile: init.profile,
           instanceId: c.instanceId,
         });
-        if (info.epochChanged) this.notice('The daemon restarted; re-attaching.', 'warn');
+        const told = this.life?.connected() ?? false;
+        if (info.epochChanged && !told) this.notice('The daemon restarted; re-attaching.', 'warn');
       }),
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
@@ -107,6 +124,7 @@ export class SessionController {
         this.notice(`Could not re-attach session ${sessionId}: ${err.message}`, 'error'),
       ),
       c.on('event', (event) => {
+        if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
         this.dispatch({ type: 'event', event, now: this.now() });
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
           this.answers.resolved(event.payload.request_id);
@@ -175,6 +193,16 @@ export class SessionController {
         this.notice(`Message not sent: ${errorText(err)}`, 'error');
       }
     }
+  }
+
+  /** True when the daemon was stopped (or failed to start) and `startDaemon()` may start it. */
+  get canStartDaemon(): boolean {
+    return this.opts.daemon?.canRestart ?? false;
+  }
+
+  /** Starts the daemon again after a deliberate stop (the user's key); the client then re-attaches. */
+  startDaemon(): Promise<void> {
+    return this.life?.start() ?? Promise.resolve();
   }
 
   /** Interrupts the running turn (the daemon keeps the partial reply). */

@@ -4,12 +4,13 @@
  */
 import { render } from 'ink';
 import { createElement } from 'react';
-import { endpointFromDiscovery, readDiscovery } from '../client/discovery.js';
+import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
+import { endpointFromDiscovery, isProcessAlive, readDiscovery } from '../client/discovery.js';
 import { GatewayClient } from '../client/gateway-client.js';
 import { cleanText } from '../util/sanitize.js';
 import { applyColorEnv } from '../components/theme.js';
 import { loadMarkdown } from '../markdown/render.js';
-import { DaemonNotRunningError, historyPath, type RunTuiOptions } from '../run.js';
+import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
 import { SessionController, type StartTarget } from './controller.js';
@@ -45,12 +46,17 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   const target = startTarget(opts);
   applyColorEnv();
 
-  const client = new GatewayClient({
-    endpoint: async () => {
-      const d = await readDiscovery(opts.root);
-      if (!d) throw new DaemonNotRunningError(opts.root);
-      return endpointFromDiscovery(d);
+  const alive = opts.daemon?.alive ?? ((pid: number) => isProcessAlive(pid));
+  const keeper = new DaemonKeeper({
+    look: async (): Promise<DaemonLook> => {
+      const d = await readDiscovery(opts.root).catch(() => null);
+      if (!d) return { state: 'absent' };
+      return alive(d.pid) ? { state: 'alive', endpoint: endpointFromDiscovery(d) } : { state: 'stale' };
     },
+    ...(opts.daemon?.start ? { start: opts.daemon.start } : {}),
+  });
+  const client = new GatewayClient({
+    endpoint: keeper.endpoint,
     version: opts.version,
     ...(opts.profile ? { profile: opts.profile } : {}),
     // a local daemon: retrying often is cheap, and a restarted one is found within ~3 s
@@ -72,7 +78,12 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   // attach waits for them so history prints rendered
   let markdownReady!: () => void;
   const ready = new Promise<void>((r) => (markdownReady = r));
-  const controller = new SessionController({ client, cwd: opts.cwd ?? process.cwd(), ready });
+  const controller = new SessionController({
+    client,
+    cwd: opts.cwd ?? process.cwd(),
+    ready,
+    daemon: keeper,
+  });
 
   const write = (s: string): void => {
     if (stdout.isTTY) stdout.write(s);

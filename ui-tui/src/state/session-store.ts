@@ -23,6 +23,8 @@ const MAX_SEEN_REQUESTS = 50;
 /** What can happen to the session view. */
 export type SessionAction =
   | { type: 'connection'; state: ConnectionState }
+  /** The daemon's life (client/daemon-keeper.ts); a daemon known gone ends the turn on screen. */
+  | { type: 'daemon'; status: SessionState['daemon'] }
   | { type: 'connected'; connectionId: string; profile: string; instanceId?: string }
   | { type: 'attach'; result: AttachResult; now: number }
   | { type: 'event'; event: WireEvent; now: number }
@@ -59,6 +61,7 @@ export function initialSessionState(): SessionState {
     turnStartedAt: null,
     usage: null,
     connection: 'disconnected',
+    daemon: 'ok',
     connectionId: null,
     instanceId: null,
     profile: null,
@@ -73,6 +76,20 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
   switch (action.type) {
     case 'connection':
       return { ...state, connection: action.state };
+    case 'daemon':
+      // the daemon that ran the turn is gone: nothing responds any more, the timer stops (the
+      // kept text stays in the live part until the next daemon's snapshot prints it as stored)
+      return action.status === 'ok'
+        ? { ...state, daemon: 'ok' }
+        : {
+            ...state,
+            daemon: action.status,
+            busy: false,
+            activity: null,
+            activityText: null,
+            turnStartedAt: null,
+            tools: [],
+          };
     case 'connected':
       return {
         ...state,
@@ -106,6 +123,7 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
         nextN: state.nextN,
         items: state.items,
         connection: state.connection,
+        daemon: state.daemon,
         connectionId: state.connectionId,
         instanceId: state.instanceId,
         profile: state.profile,

@@ -127,6 +127,11 @@ export interface SessionState {
   turnStartedAt: number | null;
   usage: UsageView | null;
   connection: ConnectionState;
+  /**
+   * The daemon's life as the TUI sees it (client/daemon-keeper.ts): `starting` a new one for a
+   * vanished one, `stopped` deliberately (the user's key starts it again), a start that `failed`.
+   */
+  daemon: 'ok' | 'starting' | 'stopped' | 'failed';
   /** This client's connection id (to tell "answered here" from "answered elsewhere"). */
   connectionId: string | null;
   /**
