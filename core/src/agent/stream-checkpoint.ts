@@ -1,13 +1,17 @@
 /**
  * The streaming checkpoint (issue 3 "kill -9 mid-turn … the partial reply is there"): the
  * assistant message being generated is inserted as `streaming` at its first delta, rewritten at
- * most every `STREAM_CHECKPOINT_MS`, and finally given its complete form, so a killed process
- * leaves the partial reply in the database (crash recovery marks it `interrupted`).
+ * most every `STREAM_CHECKPOINT_MS` or as soon as `STREAM_CHECKPOINT_BYTES` of new text arrived
+ * (whichever comes first), and finally given its complete form, so a killed process leaves the
+ * partial reply in the database (crash recovery marks it `interrupted`). The size rule bounds the
+ * loss of a fast stream, which can deliver many kilobytes inside one interval.
  */
 import type { NewMessage } from '../state/types.js';
 
 /** How often the partial reply is written while it streams, ms (a crash loses at most this much). */
 export const STREAM_CHECKPOINT_MS = 250;
+/** New streamed text (content + reasoning, UTF-8 bytes) that forces a write before the interval. */
+export const STREAM_CHECKPOINT_BYTES = 2048;
 
 /** Where the checkpoint writes: append returns the new message id. */
 export interface CheckpointSink {
@@ -26,19 +30,31 @@ export class StreamCheckpoint {
   private last = 0;
   private text = '';
   private reasoning = '';
+  /** UTF-8 bytes streamed since the last write. */
+  private pending = 0;
 
   constructor(
     private readonly sink: CheckpointSink,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Adds streamed text/reasoning; writes when the interval has passed (or on the first delta). */
+  /**
+   * Adds streamed text/reasoning; writes on the first delta, then when `STREAM_CHECKPOINT_MS`
+   * have passed or `STREAM_CHECKPOINT_BYTES` of new text arrived since the last write.
+   */
   onDelta(text: string, reasoning: string): void {
     this.text += text;
     this.reasoning += reasoning;
+    this.pending += Buffer.byteLength(text) + Buffer.byteLength(reasoning);
     const now = this.now();
-    if (this.id !== undefined && now - this.last < STREAM_CHECKPOINT_MS) return;
+    if (
+      this.id !== undefined &&
+      now - this.last < STREAM_CHECKPOINT_MS &&
+      this.pending < STREAM_CHECKPOINT_BYTES
+    )
+      return;
     this.last = now;
+    this.pending = 0;
     if (this.id === undefined) {
       this.id = this.sink.append({
         role: 'assistant',
@@ -56,6 +72,7 @@ export class StreamCheckpoint {
     this.text = '';
     this.reasoning = '';
     this.last = 0;
+    this.pending = 0;
   }
 
   /** Stores the message's final form (inserting it when nothing streamed). */
