@@ -15,8 +15,11 @@ import type { DelegationParent } from './subagent.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
 export interface TranscriptStore {
-  /** Appends one message; returns its id. */
-  appendMessage(sessionId: string, msg: NewMessage): number;
+  /**
+   * Appends one message; returns its id. `opts.unqueuePromptId`: the queued prompt this user
+   * message starts, removed in the same transaction.
+   */
+  appendMessage(sessionId: string, msg: NewMessage, opts?: { unqueuePromptId?: string }): number;
   /** Rewrites fields of a stored message (the streaming checkpoint, then its final form). */
   updateMessage(
     id: number,
@@ -85,4 +88,10 @@ export interface TurnResult {
   usage: Usage;
   /** Error text when status is `error`. */
   error?: string;
+}
+
+/** Options of one `runTurn`. */
+export interface TurnOptions {
+  /** The stored queued prompt this turn runs: removed in the transaction that stores the user message. */
+  queuedPromptId?: string;
 }

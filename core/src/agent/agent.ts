@@ -22,10 +22,10 @@ import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
 import { checkWithGuard, sessionGuard, type GuardSubject } from './guard-check.js';
 import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
-import type { AgentOptions, AgentSettings, TurnResult } from './agent-types.js';
+import type { AgentOptions, AgentSettings, TurnOptions, TurnResult } from './agent-types.js';
 
 export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
-export type { AgentOptions, AgentSettings, TranscriptStore, TurnResult } from './agent-types.js';
+export type { AgentOptions, AgentSettings, TranscriptStore, TurnOptions, TurnResult } from './agent-types.js';
 
 const zeroUsage = (): Usage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 
@@ -268,30 +268,38 @@ export class Agent {
     }
   }
 
-  private persist(msg: NewMessage): number {
-    return this.opts.store.appendMessage(this.sessionId, msg);
+  private persist(msg: NewMessage, opts?: TurnOptions): number {
+    return opts?.queuedPromptId === undefined
+      ? this.opts.store.appendMessage(this.sessionId, msg)
+      : this.opts.store.appendMessage(this.sessionId, msg, { unqueuePromptId: opts.queuedPromptId });
   }
 
   /**
    * Runs one user turn.
    * @param text the user's message (persisted before the model is called).
    * @param signal interrupt: stops the stream and running tools; the partial reply is kept.
+   * @param opts.queuedPromptId the stored queued prompt this turn runs: removed in the
+   *   transaction that stores the user message.
    * @throws Error when a turn is already running on this agent.
    */
-  async runTurn(text: string, signal: AbortSignal = new AbortController().signal): Promise<TurnResult> {
+  async runTurn(
+    text: string,
+    signal: AbortSignal = new AbortController().signal,
+    opts: TurnOptions = {},
+  ): Promise<TurnResult> {
     if (this.busy) throw new Error(`session ${this.sessionId} is already running a turn`);
     this.busy = true;
     try {
-      return await this.loop(text, signal);
+      return await this.loop(text, signal, opts);
     } finally {
       this.busy = false;
       this.emit({ type: 'status.update', payload: { state: 'idle' } });
     }
   }
 
-  private async loop(text: string, signal: AbortSignal): Promise<TurnResult> {
+  private async loop(text: string, signal: AbortSignal, opts: TurnOptions): Promise<TurnResult> {
     const { config } = this.opts;
-    this.persist({ role: 'user', content: text });
+    this.persist({ role: 'user', content: text }, opts);
     this.history.push({ role: 'user', content: text });
     this.checkpoints.newTurn(text);
     this.refreshTools();

@@ -54,6 +54,12 @@ export { SessionDBError, SessionNotFoundError } from './errors.js';
 const MESSAGE_COLUMNS =
   'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome';
 
+/** Options of `appendMessage(s)`. */
+export interface AppendOptions {
+  /** A queued prompt (`queued_prompts.prompt_id`) to remove in the same transaction. */
+  unqueuePromptId?: string;
+}
+
 /** The session database of one home. Synchronous; one instance per process and file is enough. */
 export class SessionDB extends StateStore {
   private platformTables: PlatformTables | undefined;
@@ -311,16 +317,18 @@ export class SessionDB extends StateStore {
    * @returns the new message id (increasing within the database).
    * @throws SessionNotFoundError; SessionDBError `EINVAL` naming a bad field.
    */
-  appendMessage(sessionId: string, msg: NewMessage): number {
-    return this.appendMessages(sessionId, [msg])[0]!;
+  appendMessage(sessionId: string, msg: NewMessage, opts: AppendOptions = {}): number {
+    return this.appendMessages(sessionId, [msg], opts)[0]!;
   }
 
   /**
    * Appends several messages in one transaction (imports, benchmarks). Same rules as
    * `appendMessage`. The first user prompt of an untitled cli/tui session titles it
-   * (session-picks.ts `autoTitleFrom`, made unique).
+   * (session-picks.ts `autoTitleFrom`, made unique). With `opts.unqueuePromptId` the queued
+   * prompt whose turn this message starts is removed in the same transaction, so a crash leaves
+   * either the stored prompt or the user message, never neither.
    */
-  appendMessages(sessionId: string, msgs: readonly NewMessage[]): number[] {
+  appendMessages(sessionId: string, msgs: readonly NewMessage[], opts: AppendOptions = {}): number[] {
     const now = Date.now();
     const rows = msgs.map((m) => messageValues(m, this.file, now));
     if (rows.length === 0) return [];
@@ -335,7 +343,10 @@ export class SessionDB extends StateStore {
       const insert = this.stmt(
         `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      return rows.map((r) => Number(insert.run(sessionId, ...r).lastInsertRowid));
+      const ids = rows.map((r) => Number(insert.run(sessionId, ...r).lastInsertRowid));
+      if (opts.unqueuePromptId !== undefined)
+        this.stmt('DELETE FROM queued_prompts WHERE prompt_id = ?').run(opts.unqueuePromptId);
+      return ids;
     });
   }
 

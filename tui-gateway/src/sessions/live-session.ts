@@ -29,7 +29,12 @@ import { ReplayRing, type RingBudget } from './replay-ring.js';
 
 /** The agent as the live session drives it. */
 export interface SessionAgent {
-  runTurn(text: string, signal: AbortSignal): Promise<{ status: string; text: string; error?: string }>;
+  /** `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert. */
+  runTurn(
+    text: string,
+    signal: AbortSignal,
+    opts?: { queuedPromptId?: string },
+  ): Promise<{ status: string; text: string; error?: string }>;
   /** Compresses the context now (`/compact`); undefined when there is nothing to compress. */
   compact?(focus: string | undefined, signal: AbortSignal): Promise<CompressionOutcome | undefined>;
 }
@@ -358,11 +363,11 @@ export class LiveSession {
   private async drainQueue(announced = false): Promise<void> {
     try {
       let first = !announced;
-      for (let prompt = this.queue.takeNext(); prompt; prompt = this.queue.takeNext()) {
+      for (let next = this.queue.takeNext(); next; next = this.queue.takeNext()) {
         // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
         if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
         first = false;
-        await this.runPrompt(prompt);
+        await this.runPrompt(next.prompt, next.stored);
       }
       if (this.clients.size === 0) this.opts.onIdle?.(this);
     } catch (err) {
@@ -383,7 +388,7 @@ export class LiveSession {
    * cause (`kind` `storage` / `config` when known), `turn.end` with status `error`, the session
    * idle again for the next prompt.
    */
-  private async runPrompt(prompt: QueuedPrompt): Promise<void> {
+  private async runPrompt(prompt: QueuedPrompt, stored: boolean): Promise<void> {
     const controller = new AbortController();
     this.current = { promptId: prompt.prompt_id, controller };
     this.lastProgress = this.now();
@@ -400,9 +405,15 @@ export class LiveSession {
       } catch (err) {
         throw new TurnStartError(err);
       }
-      const r = await this.agent.runTurn(prompt.text, controller.signal);
+      const r = await this.agent.runTurn(
+        prompt.text,
+        controller.signal,
+        stored ? { queuedPromptId: prompt.prompt_id } : {},
+      );
       status = r.status;
     } catch (err) {
+      // the turn ended before (or without) storing its user message: the row goes now
+      if (stored) this.queue.forget(prompt);
       this.emit('error', turnErrorPayload(err));
     } finally {
       this.current = undefined;

@@ -86,13 +86,22 @@ export class PromptQueue {
     if (persist) this.persist(item);
   }
 
-  /** Removes and returns the first prompt that is not held (its turn starts), or undefined. */
-  takeNext(): QueuedPrompt | undefined {
+  /**
+   * Removes the first prompt that is not held (its turn starts) from the queue, or undefined.
+   * A stored prompt stays stored: `stored` tells the caller to remove its row in the transaction
+   * that stores its user message (`runTurn`'s `queuedPromptId`), so a crash between the two
+   * leaves the prompt held, never lost; `forget` removes the row of a turn that failed earlier.
+   */
+  takeNext(): { prompt: QueuedPrompt; stored: boolean } | undefined {
     const i = this.items.findIndex((it) => !it.prompt.held);
     if (i < 0) return undefined;
     const [item] = this.items.splice(i, 1);
-    this.unstore(item!);
-    return item!.prompt;
+    return { prompt: item!.prompt, stored: item!.stored };
+  }
+
+  /** Removes the stored row of a prompt `takeNext` handed out whose turn never stored it. */
+  forget(prompt: QueuedPrompt): void {
+    this.unstore({ prompt, stored: true });
   }
 
   /** Holds every waiting prompt (shutdown): stored, not run by this daemon. @returns how many. */

@@ -77,9 +77,9 @@ export class SessionConfigFollower {
       if (l) this.sync(l, true);
     };
     return {
-      runTurn: (text, signal) => {
+      runTurn: (text, signal, opts) => {
         before();
-        return agent.runTurn(text, signal);
+        return agent.runTurn(text, signal, opts);
       },
       compact: (focus, signal) => {
         before();
