@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyAllowlistEntry, parseEntry, DIGEST_OVER } from './allowlist-entry.js';
 import { ApprovalSet, coveredBy, entriesForLine, entryForHit, scriptEntry } from './allowlist.js';
+import { classEntries, LEGACY_CLASSES } from './legacy-allowlist.js';
+import { ruleByKey } from './rules/index.js';
 import type { DetectContext, RuleHit } from './detection-types.js';
 import { ruleContext } from './rules/context.js';
 import { analyzeShell, programName, type SimpleCommand } from './shell/analyze.js';
@@ -271,6 +273,20 @@ describe('old command_allowlist strings', () => {
     expect(set.coversLine("echo 'a  b' > x")).toBe(true);
     expect(set.coversLine("echo 'a b' > x")).toBe(false);
     expect(set.coversLine('echo ab > x')).toBe(false);
+  });
+
+  it("every registry rule's key (any case) and description is a class entry that approves nothing", async () => {
+    const branch = ruleByKey('git-branch-delete')!;
+    const metadata = ruleByKey('cloud-metadata')!;
+    const list = ['GIT-BRANCH-DELETE', branch.description, 'Cloud-Metadata', metadata.description];
+    expect(classEntries(list)).toEqual(list);
+    const set = new ApprovalSet(list, LEGACY_CLASSES);
+    expect(set.ignored()).toEqual(list);
+    const line = 'curl http://169.254.169.254/latest/meta-data/';
+    const hits = entriesForLine(line, await detect(line, at(proj)), at(proj));
+    expect(hits.length).toBeGreaterThan(0);
+    expect(coveredBy(hits, set)).toBe(false);
+    expect(set.coversLine(line)).toBe(false);
   });
 
   it('add and remove keep the strings as given', () => {

@@ -6,12 +6,21 @@
  */
 import { classEntryWarning, classifyAllowlistEntry, type KnownClasses } from './allowlist-entry.js';
 import { DANGEROUS_PATTERNS } from './dangerous-patterns.js';
+import { COMMAND_RULES, LINE_RULES } from './rules/index.js';
 import { EXECUTE_CODE_KEY } from './types.js';
 
-/** The rule keys and descriptions old lists may hold. */
+const RULES = [...COMMAND_RULES, ...LINE_RULES];
+
+/**
+ * The rule keys and descriptions old lists may hold: those of the old regex table and of every
+ * rule of the registry (rules/index.ts), so a key or description of any rule, in any case, is a
+ * class entry (approves nothing) and is warned about.
+ */
 export const LEGACY_CLASSES: KnownClasses = {
-  keys: [...DANGEROUS_PATTERNS.map((p) => p.key), EXECUTE_CODE_KEY],
-  descriptions: DANGEROUS_PATTERNS.map((p) => p.description),
+  keys: [...new Set([...DANGEROUS_PATTERNS.map((p) => p.key), ...RULES.map((r) => r.key), EXECUTE_CODE_KEY])],
+  descriptions: [
+    ...new Set([...DANGEROUS_PATTERNS.map((p) => p.description), ...RULES.map((r) => r.description)]),
+  ],
 };
 
 /** The strings of `list` that are old class entries, in list order. */
