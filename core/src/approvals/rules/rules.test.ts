@@ -179,6 +179,7 @@ export const FLAGGED: [string, string][] = [
   ['service nginx stop', 'service-stop'],
   ['launchctl unload ~/Library/LaunchAgents/x.plist', 'service-stop'],
   ['systemctl suspend', 'suspend-machine'],
+  ['loginctl hibernate', 'suspend-machine'],
   ['crontab -r', 'crontab-remove'],
   ['crontab /tmp/mycron', 'crontab-install'],
   ['echo "* * * * * x" | crontab -', 'crontab-install'],

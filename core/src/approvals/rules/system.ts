@@ -2,7 +2,7 @@
  * Processes, services and the machine. The floor: the fork bomb (any function name: a function
  * that calls itself twice, `f(){ f|f& };f`), killing every process (`kill -9 -1`, `kill -1`,
  * `killall5`), and shutting the machine down or rebooting it (`shutdown`, `reboot`, `halt`,
- * `poweroff`, `systemctl poweroff|reboot|halt|kexec|rescue|emergency`, `init 0/1/6`, `telinit`,
+ * `poweroff`, `systemctl|loginctl poweroff|reboot|halt|kexec|rescue|emergency`, `init 0/1/6`, `telinit`,
  * `launchctl reboot`, writing `/proc/sysrq-trigger`). Asked: force-killing by name, stopping,
  * starting or enabling services, suspending, changing the crontab, flushing the firewall,
  * pruning containers, and giving `sudo`/`su` a password on stdin.
@@ -79,6 +79,9 @@ const KILL_ALL_PROCESSES: CommandRule = {
   match(cmd, ctx) {
     const name = programName(cmd);
     if (name === 'killall5') return ['-1'];
+    // `loginctl terminate-user|kill-user USER`: every process of a user (the daemon's too)
+    const lc = loginctl(cmd);
+    if (lc && /^(?:terminate-user|kill-user)$/.test(lc.verb)) return lc.operands.map((u) => `user:${u}`);
     if ((name === 'pkill' || name === 'killall') && selectsAll(cmd)) return ['-1'];
     const pids = killPids(cmd);
     if (!pids) return null;
@@ -131,6 +134,17 @@ const SYSTEMCTL_SPEC: ArgSpec = {
   ],
 };
 
+/** `loginctl`'s verb and its operands. */
+function loginctl(cmd: SimpleCommand): { verb: string; operands: string[] } | undefined {
+  if (programName(cmd) !== 'loginctl') return undefined;
+  const p = parseArgs(cmd.argv, {
+    valued: 'pHMns',
+    long: ['property', 'host', 'machine', 'lines', 'signal', 'output', 'kill-whom'],
+  });
+  const [verb, ...operands] = p.operands.map((w) => w.value);
+  return { verb: (verb ?? '').toLowerCase(), operands };
+}
+
 /** `systemctl`'s verb and its unit operands. */
 function systemctl(cmd: SimpleCommand): { verb: string; units: string[] } | undefined {
   if (programName(cmd) !== 'systemctl') return undefined;
@@ -156,6 +170,8 @@ const SHUTDOWN_REBOOT: CommandRule = {
     const toTarget = /^(?:isolate|start|restart|reload-or-restart|try-restart)$/.test(sc?.verb ?? '');
     if (sc && (POWER_VERBS.test(sc.verb) || (toTarget && sc.units.some((u) => POWER_TARGETS.test(u)))))
       return [`systemctl ${sc.verb}`, ...sc.units];
+    const lc = loginctl(cmd);
+    if (lc && /^(?:poweroff|reboot|halt|kexec|soft-reboot)$/.test(lc.verb)) return [`loginctl ${lc.verb}`];
     if (/^(?:busctl|gdbus|dbus-send|qdbus)$/.test(name)) {
       const text = cmd.argv.map((w) => w.value).join(' ');
       if (/login1/.test(text) && /\b(?:PowerOff|Reboot|Halt|KExec)\b/.test(text)) return [`${name} login1`];
@@ -178,8 +194,8 @@ const SUSPEND_MACHINE: CommandRule = {
   match(cmd) {
     const name = programName(cmd);
     const sc = systemctl(cmd);
-    if (sc && /^(?:suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep)$/.test(sc.verb))
-      return [sc.verb];
+    const verb = sc?.verb ?? loginctl(cmd)?.verb ?? '';
+    if (/^(?:suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep)$/.test(verb)) return [verb];
     if (/^pm-(?:suspend|hibernate|suspend-hybrid)$/.test(name)) return [name];
     if (name === 'pmset' && cmd.argv.some((w) => w.value === 'sleepnow')) return ['sleepnow'];
     return null;
