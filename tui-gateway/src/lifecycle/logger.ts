@@ -2,9 +2,18 @@
  * The daemon's log: one line per record to stderr and/or `<root>/logs/tui-gateway.log`
  * (DESIGN §7 "Logs go to <root>/logs/ and stderr"). Secrets never reach it: registered secrets
  * (the discovery token) and anything that looks like a bearer token or an API key are masked.
+ *
+ * The file is rotated by size: once it would pass `maxFileBytes` (10 MiB) it is renamed to
+ * `<file>.1` (older ones shift to `.2`, `.3`; `keepFiles` (3) are kept, the oldest deleted) and
+ * a new 0600 file is started. Writes are synchronous, so a line is never split across files.
  */
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+/** Size at which the log file is rotated, bytes. */
+export const LOG_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** Rotated log files kept besides the current one (`<file>.1` … `<file>.3`). */
+export const LOG_KEEP_FILES = 3;
 
 /** Severity of a record, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -33,6 +42,59 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Tag in every line (default `tui-gateway`). */
   tag?: string;
+  /** Rotate the file when it would grow past this, bytes (default `LOG_MAX_FILE_BYTES`). */
+  maxFileBytes?: number;
+  /** Rotated files kept (default `LOG_KEEP_FILES`). */
+  keepFiles?: number;
+}
+
+/** An append-only 0600 file rotated by size (see the module comment). */
+class RotatingFile {
+  private fd: number;
+  private size: number;
+
+  constructor(
+    private readonly file: string,
+    private readonly maxBytes: number,
+    private readonly keep: number,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.fd = this.open();
+    this.size = statSync(file).size;
+  }
+
+  private open(): number {
+    const fd = openSync(this.file, 'a', 0o600);
+    chmodSync(this.file, 0o600);
+    return fd;
+  }
+
+  write(line: string): void {
+    const bytes = Buffer.byteLength(line);
+    if (this.size > 0 && this.size + bytes > this.maxBytes) this.rotate();
+    writeSync(this.fd, line);
+    this.size += bytes;
+  }
+
+  private rotate(): void {
+    closeSync(this.fd);
+    rmSync(`${this.file}.${this.keep}`, { force: true });
+    for (let i = this.keep - 1; i >= 1; i--) {
+      try {
+        renameSync(`${this.file}.${i}`, `${this.file}.${i + 1}`);
+      } catch {
+        /* no such generation yet */
+      }
+    }
+    if (this.keep > 0) renameSync(this.file, `${this.file}.1`);
+    else rmSync(this.file, { force: true });
+    this.fd = this.open();
+    this.size = 0;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
 }
 
 const PATTERNS: RegExp[] = [
@@ -55,15 +117,14 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
   const secrets: string[] = [];
   const min = ORDER[opts.level ?? 'info'];
   const tag = opts.tag ?? 'tui-gateway';
-  let stream: WriteStream | undefined;
+  let stream: RotatingFile | undefined;
   if (opts.file) {
     try {
-      mkdirSync(dirname(opts.file), { recursive: true });
-      stream = createWriteStream(opts.file, { flags: 'a', mode: 0o600 });
-      stream.on('error', (err) => {
-        stream = undefined;
-        process.stderr.write(`[${tag}] log file ${opts.file} failed: ${err.message}\n`);
-      });
+      stream = new RotatingFile(
+        opts.file,
+        opts.maxFileBytes ?? LOG_MAX_FILE_BYTES,
+        opts.keepFiles ?? LOG_KEEP_FILES,
+      );
     } catch (err) {
       process.stderr.write(`[${tag}] cannot open log file ${opts.file}: ${(err as Error).message}\n`);
     }
@@ -73,9 +134,14 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     const line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} [${tag}] pid=${process.pid} ${redact(msg, secrets)}\n`;
     try {
       if (opts.stderr) process.stderr.write(line);
-      stream?.write(line);
     } catch {
       /* logging never throws */
+    }
+    try {
+      stream?.write(line);
+    } catch (err) {
+      stream = undefined;
+      process.stderr.write(`[${tag}] log file ${opts.file} failed: ${(err as Error).message}\n`);
     }
   };
   return {
@@ -90,13 +156,15 @@ export function createLogger(opts: LoggerOptions = {}): Logger {
     addSecret: (s) => {
       if (s.length >= 8) secrets.push(s);
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        const s = stream;
-        stream = undefined;
-        if (!s) return resolve();
-        s.end(() => resolve());
-      }),
+    close: async () => {
+      const s = stream;
+      stream = undefined;
+      try {
+        s?.close();
+      } catch {
+        /* already closed */
+      }
+    },
   };
 }
 

@@ -7,15 +7,22 @@
  *
  * Liveness (issue 3 "Liveness"): every `pingIntervalMs` (15 s) each socket gets a WS ping; a socket
  * that sent no frame and no pong for `idleTimeoutMs` (45 s) is terminated.
+ *
+ * Cheap local denial of service: sockets that have not finished their upgrade request are bounded
+ * in time and number (upgrade-guard.ts), and refused connections are logged rate-limited
+ * (refusal-log.ts), so neither descriptors nor the log grow with the number of attempts.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lifecycle/logger.js';
 import { checkUpgrade } from './auth.js';
 import { WsConnection } from './connection.js';
 import type { OutboundLimits } from './outbound-queue.js';
+import { RefusalLog } from './refusal-log.js';
+import { UpgradeGuard, type UpgradeLimits } from './upgrade-guard.js';
 import { listenOn } from '@hermes/core/util/listen';
 
 /** Options of `startGatewayServer`. */
@@ -36,6 +43,8 @@ export interface GatewayServerOptions {
   onConnection(conn: WsConnection, ws: WebSocket): void;
   /** When it returns false, upgrades are refused with 503 (shutdown). */
   accepting(): boolean;
+  /** Header timeout and half-open caps (defaults in upgrade-guard.ts). */
+  upgradeLimits?: UpgradeLimits;
 }
 
 /** A listening server. */
@@ -77,7 +86,11 @@ export async function startGatewayServer(opts: GatewayServerOptions): Promise<Ga
   const host = opts.host ?? '127.0.0.1';
   /** Open sockets by connection. */
   const sockets = new Map<WsConnection, WebSocket>();
-  const http: Server = createServer((_req, res) => {
+  const refusals = new RefusalLog((line) => opts.log.warn(line));
+  const guard = new UpgradeGuard(opts.upgradeLimits ?? {}, (peer, why) => refusals.refused(peer, why));
+  const http: Server = createServer((req, res) => {
+    guard.settle(req.socket);
+    refusals.refused(req.socket.remoteAddress ?? '?', '426 not an upgrade');
     res.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' });
     res.end('tui-gateway speaks JSON-RPC over WebSocket only\n');
   });
@@ -106,12 +119,18 @@ export async function startGatewayServer(opts: GatewayServerOptions): Promise<Ga
     opts.onConnection(conn, ws);
   };
 
+  http.on('connection', (socket: Socket) => guard.admit(socket));
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    guard.settle(req.socket);
     socket.on('error', () => socket.destroy());
-    if (!opts.accepting()) return refuse(socket, 503, 'daemon is shutting down');
+    const peer = req.socket.remoteAddress ?? '?';
+    if (!opts.accepting()) {
+      refusals.refused(peer, '503 shutting down');
+      return refuse(socket, 503, 'daemon is shutting down');
+    }
     const verdict = checkUpgrade(req.headers, opts.token);
     if (!verdict.ok) {
-      opts.log.warn(`refused upgrade from ${req.socket.remoteAddress}: ${verdict.status} ${verdict.message}`);
+      refusals.refused(peer, `${verdict.status} ${verdict.message}`);
       return refuse(socket, verdict.status, verdict.message);
     }
     wss.handleUpgrade(req, socket, head, accept);
@@ -145,6 +164,7 @@ export async function startGatewayServer(opts: GatewayServerOptions): Promise<Ga
     connections: () => [...sockets.keys()],
     close: async (code, reason, graceMs) => {
       clearInterval(heartbeat);
+      refusals.flush();
       for (const conn of [...sockets.keys()]) conn.close(code, reason);
       const deadline = Date.now() + graceMs;
       while (sockets.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
