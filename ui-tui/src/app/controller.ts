@@ -112,7 +112,7 @@ export class SessionController {
           profile: init.profile,
           instanceId: c.instanceId,
         });
-        const told = this.life?.connected() ?? false;
+        const told = this.life?.connected(info.epochChanged) ?? false;
         if (info.epochChanged && !told) this.notice('The daemon restarted; re-attaching.', 'warn');
       }),
       c.on('attach', (result) => {

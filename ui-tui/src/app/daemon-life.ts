@@ -54,22 +54,25 @@ export class DaemonLife {
   }
 
   /**
-   * The handshake succeeded; the keeper learns it. True when a notice already said the daemon
-   * restarted (the generic "restarted" notice is then not shown).
+   * The handshake succeeded; the keeper learns it. `epochChanged`: another daemon than before
+   * (whoever started it). True when a notice here said so (the generic one is then not shown).
    */
-  connected(): boolean {
+  connected(epochChanged: boolean): boolean {
     this.connectedOnce = true;
-    const stopped = this.stopShown;
     let told = false;
-    const off = this.keeper.onChange((_s, change) => (told ||= Boolean(change.restarted)));
-    this.keeper.connected();
-    off();
-    if (stopped) {
+    if (this.stopShown) {
       this.host.notice('The daemon is running again; re-attaching.');
+      told = true;
+    } else if (epochChanged && this.drop) {
+      const turn = this.drop.busy
+        ? `turn interrupted at ${clock(this.drop.at)} (its partial reply is kept)`
+        : 'no turn was running';
+      this.host.notice(`Daemon restarted; ${turn}. Re-attaching.`, 'warn');
       told = true;
     }
     this.stopShown = false;
     this.drop = null;
+    this.keeper.connected();
     return told;
   }
 
@@ -84,11 +87,6 @@ export class DaemonLife {
     this.host.dispatch({ type: 'daemon', status });
     if (status === 'starting' && this.drop) {
       this.host.notice('The daemon is gone (not stopped by anyone); starting a new one…', 'warn');
-    } else if (status === 'ok' && change.restarted && this.drop && !this.stopShown) {
-      const turn = this.drop.busy
-        ? `turn interrupted at ${clock(this.drop.at)} (its partial reply is kept)`
-        : 'no turn was running';
-      this.host.notice(`Daemon restarted; ${turn}. Re-attaching.`, 'warn');
     } else if (status === 'stopped') {
       this.stopShown = true;
       this.host.notice(
