@@ -25,11 +25,16 @@ interface GitCall {
   rest: ShellWord[];
 }
 
+const HERE: ShellWord = { raw: '.', value: '.', literal: true, glob: false, substitution: false };
+
 /** Reads `git [global options] <sub> …`. */
 function git(cmd: SimpleCommand, ctx: RuleContext): GitCall | undefined {
   if (programName(cmd) !== 'git') return undefined;
   const argv = cmd.argv;
-  let repo = ctx.cwd;
+  // the folder this git runs in: the line's working folder after the `cd`s before it (an entry
+  // approved in one repository must not cover the same command after `cd ../other`)
+  const here = ctx.pathsAt ? ctx.pathsAt(HERE, cmd) : [ctx.cwd];
+  let repo = here[0] ?? '?unknown-folder';
   let i = 1;
   while (i < argv.length) {
     const v = argv[i]!.value;

@@ -3,7 +3,9 @@
  * their harmless neighbours that must not be flagged at all. Every command the old regex table's
  * tests flagged is here too (its classes kept; see the comments where a class moved).
  */
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectCommand } from '../detect.js';
 import { COMMAND_RULES, FLOOR_KEYS, LINE_RULES } from './index.js';
 import { keysOf, makeFixture, type Fixture } from './testing.js';
 
@@ -495,5 +497,21 @@ describe('the old context table', () => {
     expect((await keysOf(`cd ${fx.home}/.ssh && cat k >> config`, at)).hits).toContain('credential-files');
     expect(await keysOf(`cat ${fx.home}/notes.txt`, at)).toEqual({ floor: [], hits: [] });
     expect(await keysOf(`echo x >> ${fx.proj}/.bashrc.example`, at)).toEqual({ floor: [], hits: [] });
+  });
+});
+
+describe('the repository of a git command', () => {
+  it('is the folder it runs in after the cds before it, so an entry of one repository does not cover another', async () => {
+    const other = `${fx.base}/other-repo`;
+    mkdirSync(`${other}/.git`, { recursive: true });
+    const repoOf = async (line: string) =>
+      (await detectCommand(line, fx.at())).hits.find((h) => h.key === 'git-force-push')?.targets;
+    expect(await repoOf('git push --force origin main')).toContain(fx.proj);
+    const moved = await repoOf('cd ../other-repo && git push --force origin main');
+    expect(moved).toContain(other);
+    expect(moved).not.toContain(fx.proj);
+    expect(await repoOf('cd src && cd .. && git push --force origin main')).toContain(fx.proj);
+    const unknown = await repoOf('cd "$(mktemp -d)" && git push --force origin main');
+    expect(unknown).not.toContain(fx.proj);
   });
 });
