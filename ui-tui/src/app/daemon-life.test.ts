@@ -85,7 +85,6 @@ async function daemons() {
 
 /** A TUI: the real client and controller, its keeper on the shared daemons. */
 async function tui(d: Awaited<ReturnType<typeof daemons>>) {
-  let now = DROP_AT;
   const keeper = new DaemonKeeper({ look: d.look, start: d.start });
   const client = new GatewayClient({
     endpoint: keeper.endpoint,
@@ -98,16 +97,20 @@ async function tui(d: Awaited<ReturnType<typeof daemons>>) {
     cwd: '/w',
     throttleMs: 0,
     daemon: keeper,
-    now: () => now,
+    now: () => DROP_AT,
   });
   cleanups.push(() => controller.dispose());
   await controller.start({ mode: 'continue' });
   await waitFor(() => controller.state.busy && controller.state.streaming?.text === 'Half a rep');
-  return { controller, client, keeper, setNow: (t: number) => (now = t) };
+  return { controller, client, keeper };
 }
 
 const texts = (c: SessionController): string[] =>
-  c.state.items.map((i) => `${i.kind}:${i.text}${'status' in i && i.status ? `(${i.status})` : ''}`);
+  c.state.items.map((i) =>
+    i.kind === 'tool'
+      ? `tool:${i.toolId}`
+      : `${i.kind}:${i.text}${'status' in i && i.status ? `(${i.status})` : ''}`,
+  );
 const notices = (c: SessionController): string[] =>
   c.state.items.filter((i) => i.kind === 'notice').map((i) => i.text);
 
