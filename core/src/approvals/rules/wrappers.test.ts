@@ -2,7 +2,7 @@
  * Programs that run a command they are given — as a prefix (`unshare`, `systemd-run`, `bwrap`),
  * in an option (`git -c alias.x='!…'`, `ssh -o ProxyCommand=…`, `tar --to-command`), in a
  * variable (`GIT_SSH_COMMAND=…`), as operands (`ssh HOST CMD`, `tmux new CMD`, `parallel CMD :::`)
- * or on stdin (`at now <<< CMD`): the command they run is judged like one on the line, and their
+ * or on stdin (`at now <<< CMD`, `bash <(echo CMD)`): the command they run is judged like one on the line, and their
  * ordinary use is not flagged.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,6 +64,9 @@ const RUNS_RM: string[] = [
   "echo 'rm -rf src' | at now",
   "echo 'rm -rf src' | batch",
   "hyperfine 'rm -rf src'",
+  "bash <(echo 'rm -rf src')",
+  "bash < <(printf 'rm -rf src')",
+  ". <(echo 'rm -rf src')",
 ];
 
 describe('commands run by other programs', () => {
@@ -78,6 +81,7 @@ describe('commands run by other programs', () => {
     "ssh -o ProxyCommand='rm -rf /' host",
     "at now <<< 'rm -rf /'",
     "tmux new -d 'rm -rf ~'",
+    "sh <(echo 'rm -rf /')",
   ])('refuses %s (the floor)', async (line) => {
     expect((await keysOf(line, fx.at())).floor).toContain('delete-root-path');
   });
@@ -103,6 +107,8 @@ describe('commands run by other programs', () => {
     'screen -S work',
     'gdb -ex run ./a.out',
     'xvfb-run -a npm test',
+    "bash <(echo 'ls')",
+    'diff <(echo a) <(echo b)',
   ])('does not flag %s', async (line) => {
     expect(await keysOf(line, fx.at())).toEqual({ floor: [], hits: [] });
   });

@@ -355,6 +355,34 @@ class Analyzer {
     }
   }
 
+  /**
+   * A shell or `source` reading a script from a process substitution whose output is fixed text
+   * (`bash <(echo 'rm -rf x')`, `bash < <(printf …)`, `. <(cat <<EOF …)`): that text is parsed as
+   * its script, like text piped into a shell.
+   */
+  processSubstitutionScripts(): void {
+    for (const cmd of [...this.commands]) {
+      const name = programName(cmd);
+      if (!SHELL_NAMES.has(name) && name !== 'source' && name !== '.') continue;
+      const producers = this.commands.filter(
+        (c) => c.parent === cmd && c.via.at(-1) === 'process-substitution',
+      );
+      for (const r of cmd.redirects) if (r.op === '<' && r.commands) producers.push(...r.commands);
+      for (const producer of producers) {
+        const text = literalOutput(producer);
+        if (text === undefined) continue;
+        this.script(text, {
+          via: [...cmd.via, 'stdin script'],
+          fn: cmd.functionName,
+          parent: cmd,
+          redirects: [],
+          pipedFrom: [],
+          depth: cmd.via.length + 1,
+        });
+      }
+    }
+  }
+
   /** Looks through wrappers and runs nested scripts of `cmd` (see the file comment). */
   private expand(cmd: SimpleCommand, ctx: Ctx): void {
     const u = unwrap(cmd.argv);
@@ -436,6 +464,7 @@ export async function analyzeShell(source: string): Promise<ShellAnalysis> {
   });
   try {
     analyzer.script(source, { via: [], fn: null, parent: null, redirects: [], pipedFrom: [], depth: 0 });
+    analyzer.processSubstitutionScripts();
   } finally {
     for (const t of trees) t.delete();
   }
