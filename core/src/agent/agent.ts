@@ -535,7 +535,8 @@ export class Agent {
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
-        beforeFileChange: (path, info) => this.checkpoints.beforeFileChange(path, this.opts.cwd, info),
+        beforeFileChange: (path, info) =>
+          this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
         ...(this.opts.delegation
           ? {
               delegate: this.opts.delegation({

@@ -190,6 +190,7 @@ async function currentTree(paths: StorePaths, project: ProjectPaths): Promise<st
  * @param home whose `checkpoints/` holds the store.
  * @param cwd the working directory (absolute or relative to the process's cwd).
  * @param opts.maxSnapshots checkpoints kept for this directory (default 50); older ones are dropped.
+ * @param opts.signal ends the wait for the store lock (LockWaitAbortedError), e.g. the turn's interrupt.
  * @returns `created: false` with `skipped` when nothing was stored (see `CreateResult`); `hash`
  *   is the new checkpoint's hash after any pruning.
  * @throws Error when git is missing or a git step fails (callers in the agent log and go on).
@@ -198,24 +199,28 @@ export async function createCheckpoint(
   home: HermesHome,
   cwd: string,
   label: CheckpointLabel,
-  opts: RetentionOptions = {},
+  opts: RetentionOptions & { signal?: AbortSignal } = {},
 ): Promise<CreateResult> {
   if (tooBroadReason(cwd)) return { created: false, skipped: 'too broad' };
   const paths = storePaths(home);
   const project = projectPaths(paths, cwd);
   if (!statSync(project.workdir).isDirectory())
     throw new CheckpointError(`${project.workdir} is not a directory`);
-  return withStoreLock(paths, async () => {
-    const r = await snapshot(paths, project, label);
-    if (!r.created) return r;
-    const { dropped, renamed } = await enforceSnapshotLimit(
-      paths,
-      project,
-      opts.maxSnapshots ?? CHECKPOINT_MAX_SNAPSHOTS,
-    );
-    if (dropped === 0) return r;
-    return { ...r, hash: renamed.get(r.hash!) ?? r.hash, pruned: dropped };
-  });
+  return withStoreLock(
+    paths,
+    async () => {
+      const r = await snapshot(paths, project, label);
+      if (!r.created) return r;
+      const { dropped, renamed } = await enforceSnapshotLimit(
+        paths,
+        project,
+        opts.maxSnapshots ?? CHECKPOINT_MAX_SNAPSHOTS,
+      );
+      if (dropped === 0) return r;
+      return { ...r, hash: renamed.get(r.hash!) ?? r.hash, pruned: dropped };
+    },
+    opts.signal,
+  );
 }
 
 function parseLog(out: string): Omit<CheckpointInfo, 'files'>[] {

@@ -12,7 +12,7 @@
  *     excludes/<hash16>         per-project excludes (oversize files), rewritten at each snapshot
  *     renamed/<hash16>.json     old → current hash of checkpoints re-created by pruning (prune.ts)
  *     info/exclude              default excludes (dependencies, build output, caches, secrets)
- *   store.lock                  cross-process lock (proper-lockfile) held by every operation
+ *   store.lock/                 cross-process lock (proper-lockfile + owner.json, store-lock.ts)
  *   gc-pending                  a history rewrite left unreachable objects (prune.ts)
  *   last-gc                     ms since the epoch of the last `git gc` (throttle, prune.ts)
  * ```
@@ -28,6 +28,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { devNull } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HermesHome } from '../home/home.js';
+import { acquireStoreLock, untilAborted } from './store-lock.js';
 
 /** Patterns never snapshotted (written to the store's `info/exclude`; the original's list). */
 export const DEFAULT_EXCLUDES = [
@@ -281,26 +282,24 @@ export function touchProjectMeta(project: ProjectPaths, now = Date.now()): void 
 
 /**
  * Runs `fn` holding the store's lock: in this process (a promise chain per store, so two
- * sessions of the daemon never interleave) and across processes (proper-lockfile on
- * `store.lock`, so `hermes checkpoints restore` never races the daemon).
+ * sessions of the daemon never interleave) and across processes (store-lock.ts on `store.lock`,
+ * so `hermes checkpoints restore` never races the daemon; a dead holder's lock is taken over at
+ * once). Both waits end with LockWaitAbortedError when `signal` aborts.
  */
-export async function withStoreLock<T>(paths: StorePaths, fn: () => Promise<T>): Promise<T> {
+export async function withStoreLock<T>(
+  paths: StorePaths,
+  fn: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   const prev = chains.get(paths.store) ?? Promise.resolve();
   let done!: () => void;
   const mine = new Promise<void>((r) => (done = r));
   const chained = prev.then(() => mine);
   chains.set(paths.store, chained);
-  await prev;
   try {
+    await untilAborted(prev, signal, 'another checkpoint of this store');
     mkdirSync(paths.base, { recursive: true });
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(paths.base, {
-      lockfilePath: paths.lock,
-      realpath: false,
-      stale: 120_000,
-      update: 10_000,
-      retries: { retries: 600, minTimeout: 50, maxTimeout: 200 },
-    });
+    const release = await acquireStoreLock(paths.base, paths.lock, signal);
     try {
       return await fn();
     } finally {

@@ -108,9 +108,14 @@ export class CheckpointTracker {
    * Takes this turn's snapshot of the directory that holds `path` (see `checkpointDirFor`), once
    * per directory per turn; concurrent callers wait for the same snapshot. With `info.command`
    * (terminal) only when the command looks file-mutating. Never rejects; disabled by
-   * `checkpoints.enabled: false`.
+   * `checkpoints.enabled: false`. `info.signal` (the turn's interrupt) ends a wait for the store
+   * lock: the change then goes ahead without a snapshot (logged).
    */
-  beforeFileChange(path: string, cwd: string, info: { command?: string } = {}): Promise<void> {
+  beforeFileChange(
+    path: string,
+    cwd: string,
+    info: { command?: string; signal?: AbortSignal } = {},
+  ): Promise<void> {
     if (!(this.opts.config.checkpoints?.enabled ?? true)) return Promise.resolve();
     if (info.command !== undefined && !looksFileMutating(info.command)) return Promise.resolve();
     let dir: string;
@@ -132,7 +137,7 @@ export class CheckpointTracker {
         turn,
         session: this.opts.sessionId,
       },
-      { maxSnapshots: this.opts.config.checkpoints?.max_snapshots },
+      { maxSnapshots: this.opts.config.checkpoints?.max_snapshots, signal: info.signal },
     ).then(
       () => undefined,
       (err: unknown) => this.fail(dir, err),
