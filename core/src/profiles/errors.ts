@@ -12,10 +12,11 @@
  * - `EBUSY` a process (the daemon, `hermes chat`) holds a session of the profile;
  * - `EUNSAFE` an archive member is an absolute path, a drive letter, `..`, a link or a device;
  * - `ECOLLIDE` an alias name collides with a reserved word, a sub-command or a program on PATH;
- * - `ENOTOURS` a file in the way was not written by hermes (never overwritten or removed).
+ * - `ENOTOURS` a file in the way was not written by hermes (never overwritten or removed);
+ * - `ETOOBIG` an archive passes a cap (inflated size, member size, member count, ratio).
  */
 export type ProfileErrorCode =
-  'EINVAL' | 'ENOENT' | 'EEXIST' | 'EDEFAULT' | 'EBUSY' | 'EUNSAFE' | 'ECOLLIDE' | 'ENOTOURS';
+  'EINVAL' | 'ENOENT' | 'EEXIST' | 'EDEFAULT' | 'EBUSY' | 'EUNSAFE' | 'ECOLLIDE' | 'ENOTOURS' | 'ETOOBIG';
 
 /** A refused or failed profile operation. */
 export class ProfileError extends Error {

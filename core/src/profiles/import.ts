@@ -1,16 +1,25 @@
 /**
- * `hermes profile import FILE [--name NAME]` (seed 001 §9.2, issue 5): the archive is read once
- * into memory, every member is checked (scanArchive), and only then extracted into a staging
- * folder that is renamed into place. An unsafe member refuses the archive before anything is
- * written; any later failure removes the staging folder. What an archive could switch on
+ * `hermes profile import FILE [--name NAME]` (seed 001 §9.2, issue 5): the archive is streamed
+ * from its file twice — first every member is checked against the safety rules and the size caps
+ * (scanArchive), then it is extracted into a staging folder that is renamed into place. An unsafe
+ * or oversized archive is refused before anything is written; any later failure (the caps are
+ * counted again while extracting) removes the staging folder. What an archive could switch on
  * (cron jobs, loosened approvals, MCP commands, hooks) arrives switched off (import-quarantine.ts).
  */
-import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UnpackSync } from 'tar';
 import type { HermesHome } from '../home/home.js';
 import { DEFAULT_PROFILE, normalizeProfileName, validateNewProfileName } from '../home/profile-name.js';
-import { checkMember, scanArchive } from './archive-safety.js';
+import {
+  CapCounter,
+  checkMember,
+  DEFAULT_ARCHIVE_CAPS,
+  feedFile,
+  parserFailure,
+  scanArchive,
+  type ArchiveCaps,
+} from './archive-safety.js';
 import { ProfileError } from './errors.js';
 import { quarantineImportedProfile } from './import-quarantine.js';
 import { createStaging } from './staging.js';
@@ -32,19 +41,20 @@ export interface ImportedProfile {
 /**
  * Imports a profile archive.
  * @param opts.name the new profile's name (default: the archive's top-level folder).
+ * @param opts.caps size and member caps (default `DEFAULT_ARCHIVE_CAPS`).
  * @throws ProfileError `ENOENT` (no such file), `EUNSAFE` ("Unsafe archive member path: <name>";
- *   nothing written), `EINVAL` (unreadable archive, bad name), `EDEFAULT` (the name is
- *   `default`), `EEXIST` (the profile exists). Nothing is left behind on any failure.
+ *   nothing written), `ETOOBIG` (a cap passed, named in the message), `EINVAL` (unreadable
+ *   archive, bad name), `EDEFAULT` (the name is `default`), `EEXIST` (the profile exists).
+ *   Nothing is left behind on any failure.
  */
-export function importProfile(home: HermesHome, file: string, opts: { name?: string } = {}): ImportedProfile {
+export function importProfile(
+  home: HermesHome,
+  file: string,
+  opts: { name?: string; caps?: ArchiveCaps } = {},
+): ImportedProfile {
   const abs = resolve(file);
-  let data: Buffer;
-  try {
-    data = readFileSync(abs);
-  } catch (err) {
-    throw new ProfileError('ENOENT', `cannot read ${abs}: ${(err as Error).message}`);
-  }
-  const scan = scanArchive(data, abs);
+  const caps = opts.caps ?? DEFAULT_ARCHIVE_CAPS;
+  const scan = scanArchive(abs, caps);
   const wanted = opts.name ?? scan.top;
   if (normalizeProfileName(wanted) === DEFAULT_PROFILE) {
     throw new ProfileError(
@@ -69,6 +79,7 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
   const staging = createStaging(target, 'importing');
   try {
     let problem: Error | undefined;
+    const counter = new CapCounter(caps, abs);
     const unpack = new UnpackSync({
       cwd: staging.dir,
       strict: true,
@@ -76,6 +87,7 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
       filter: (path, entry) => {
         try {
           checkMember(path, (entry as { type: string }).type);
+          counter.add(path, (entry as { size?: number }).size ?? 0);
           // never import keys or another machine's runtime state (export leaves them out too)
           const base = path.replace(/\/+$/, '').split('/').pop() ?? '';
           if (IMPORT_SKIPPED.test(base)) return false;
@@ -87,8 +99,8 @@ export function importProfile(home: HermesHome, file: string, opts: { name?: str
       },
     });
     unpack.on('error', (err: Error) => (problem ??= err));
-    unpack.end(data);
-    if (problem) throw problem;
+    feedFile(abs, unpack, () => problem !== undefined);
+    if (problem) throw parserFailure(problem, abs);
     const extracted = join(staging.dir, scan.top);
     if (!existsSync(extracted) || !lstatSync(extracted).isDirectory()) {
       throw new ProfileError('EINVAL', `${abs}: nothing was extracted`);
