@@ -85,7 +85,7 @@ export class DaemonLife {
 
   private changed(status: KeeperStatus, change: KeeperChange): void {
     this.host.dispatch({ type: 'daemon', status });
-    if (status === 'starting' && this.drop) {
+    if (status === 'starting' && this.drop && !this.stopShown) {
       this.host.notice('The daemon is gone (not stopped by anyone); starting a new one…', 'warn');
     } else if (status === 'stopped') {
       this.stopShown = true;
