@@ -3,7 +3,8 @@
  * reply, running tools, an approval card or question, a picker — then the composer and the
  * status bar. Keys: Esc or Ctrl+C during a turn interrupt it; Ctrl+C twice on an empty composer
  * or Ctrl+D exit; exiting never stops a running turn (the daemon keeps it). While an approval
- * card is up it reads the keys first and hands every key it does not take to the composer.
+ * card is up it reads the keys first and hands every key it does not take to the composer. After
+ * a deliberate daemon stop, `r` on an empty composer starts the daemon again (daemon-life.ts).
  */
 import { Box, Text, useApp, useInput, useStdout, type Key } from 'ink';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
