@@ -40,7 +40,21 @@ import type { Logger } from '../lifecycle/logger.js';
 import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runtime.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { registerBundledPlatforms } from './bundled.js';
-import { LiveSessionBackend } from './live-backend.js';
+import { LiveSessionBackend, type LiveBackendLimits } from './live-backend.js';
+
+/**
+ * The live-session bounds of a platform from its config section: `max_live_sessions` (count) and
+ * `live_idle_minutes`; defaults in live-backend.ts.
+ */
+function liveLimits(config: unknown): LiveBackendLimits {
+  const c = (config ?? {}) as { max_live_sessions?: unknown; live_idle_minutes?: unknown };
+  const out: LiveBackendLimits = {};
+  if (typeof c.max_live_sessions === 'number' && c.max_live_sessions >= 1)
+    out.maxLive = Math.floor(c.max_live_sessions);
+  if (typeof c.live_idle_minutes === 'number' && c.live_idle_minutes > 0)
+    out.idleMs = c.live_idle_minutes * 60_000;
+  return out;
+}
 
 /** Longest a platform's `connect` may take before it counts as failed, ms. */
 export const CONNECT_TIMEOUT_MS = 30_000;
@@ -185,7 +199,7 @@ export class AdapterHost {
       const value = lookupSecret(profile.secrets, secret);
       if (value) log.addSecret(value);
     }
-    const backend = new LiveSessionBackend(this.opts.sessions, profile.name, name);
+    const backend = new LiveSessionBackend(this.opts.sessions, profile.name, name, liveLimits(ctx.config));
     // platforms answering inside the inbound request keep no ledger (the pipeline's default)
     const ledger: DeliveryLedger | undefined =
       entry.durableReplies === false
@@ -217,7 +231,16 @@ export class AdapterHost {
       },
     });
     adapter.setHandlers({
-      onMessage: (m) => pipeline.handleMessage(m),
+      onMessage: async (m) => {
+        await pipeline.handleMessage(m);
+        // a one-off conversation leaves no live session behind; stored only with `store: true`
+        const chat = m.source.chatId ?? m.source.userId;
+        if (m.ephemeral && chat) {
+          const keep =
+            (platformConfigOf(profile.config.platforms, name) as { store?: unknown }).store === true;
+          backend.release(chat, { keepStored: keep });
+        }
+      },
       onButton: (p) => pipeline.handleButton(p),
       onFatalError: (err) => {
         this.set(r, 'failed', err.message);

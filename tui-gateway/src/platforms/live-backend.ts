@@ -18,7 +18,13 @@
  * are withdrawn. Once its last turn ended, the platform detaches, so idle platform sessions
  * unload like any other.
  *
- * This module only uses `SessionRegistry` (`get`, `peek`, `profile`) and `LiveSession`
+ * Bounds: the live sessions a platform loaded are kept in least-recently-used order; past
+ * `maxLive` (default 64) the least recently used idle ones (no turn, no client) are unloaded, and
+ * any idle for `idleMs` (default 15 min) is unloaded by a sweep. An unloaded session loads again
+ * from the store on its next message. `release` unloads a one-off conversation's session as soon
+ * as its answer is sent (and deletes its stored transcript unless it is to be kept).
+ *
+ * This module only uses `SessionRegistry` (`get`, `peek`, `profile`, `unload`) and `LiveSession`
  * (`attach`, `detach`, `submit`, `interrupt`, `takeQueued`).
  */
 import { randomBytes } from 'node:crypto';
@@ -221,20 +227,109 @@ class PlatformConnection implements Connection {
   }
 }
 
+/** Live sessions one platform keeps loaded at most. */
+export const PLATFORM_MAX_LIVE_SESSIONS = 64;
+/** A platform's live session idle (no turn, no client) this long is unloaded, ms. */
+export const PLATFORM_IDLE_UNLOAD_MS = 15 * 60 * 1000;
+
+/** Bounds of a `LiveSessionBackend`. */
+export interface LiveBackendLimits {
+  /** Default `PLATFORM_MAX_LIVE_SESSIONS`. */
+  maxLive?: number;
+  /** ms (default `PLATFORM_IDLE_UNLOAD_MS`). */
+  idleMs?: number;
+}
+
 /** Platform turns through the daemon's live sessions. */
 export class LiveSessionBackend implements AgentBackend {
   private readonly connections = new Map<LiveSession, PlatformConnection>();
   private readonly contextTokens = new Map<string, number>();
+  /** Session ids this platform ran turns in → epoch ms of the last use; oldest first. */
+  private readonly used = new Map<string, number>();
+  /** Chat id → the session created for it (for `release`). */
+  private readonly byChat = new Map<string, string>();
+  private readonly maxLive: number;
+  private readonly idleMs: number;
+  private readonly sweep: NodeJS.Timeout;
 
   constructor(
     private readonly sessions: SessionRegistry,
     private readonly profile: string,
     private readonly platform: string,
-  ) {}
+    limits: LiveBackendLimits = {},
+  ) {
+    this.maxLive = Math.max(1, limits.maxLive ?? PLATFORM_MAX_LIVE_SESSIONS);
+    this.idleMs = limits.idleMs ?? PLATFORM_IDLE_UNLOAD_MS;
+    this.sweep = setInterval(() => this.unloadIdle(), Math.max(1000, Math.min(this.idleMs, 60_000)));
+    this.sweep.unref();
+  }
 
   createSession(init: NewPlatformSession): string {
     const p = this.sessions.profile(this.profile);
-    return createPlatformSession(p.db, p.home, p.config, init);
+    const id = createPlatformSession(p.db, p.home, p.config, init);
+    const chat = init.source.chatId ?? init.source.userId;
+    if (chat) this.byChat.set(chat, id);
+    return id;
+  }
+
+  /** Live sessions of this platform now loaded. */
+  get liveCount(): number {
+    let n = 0;
+    for (const id of this.used.keys()) if (this.sessions.peek(this.profile, id)) n++;
+    return n;
+  }
+
+  /** Unloads the session when it is loaded, idle and watched by no client. @returns whether it is gone. */
+  private tryUnload(id: string): boolean {
+    const live = this.sessions.peek(this.profile, id);
+    if (!live) return true;
+    if (live.busy || live.clients.size > 0) return false;
+    this.sessions.unload(this.profile, id);
+    return true;
+  }
+
+  /** Unloads least recently used idle sessions while more than `maxLive` are tracked. */
+  private trim(): void {
+    for (const id of [...this.used.keys()]) {
+      if (this.used.size <= this.maxLive) return;
+      if (this.tryUnload(id)) this.used.delete(id);
+    }
+  }
+
+  /** Unloads the sessions idle for `idleMs` or longer. @returns how many went. */
+  unloadIdle(now = Date.now()): number {
+    let n = 0;
+    for (const [id, at] of [...this.used]) {
+      const live = this.sessions.peek(this.profile, id);
+      if (!live) {
+        this.used.delete(id);
+        continue;
+      }
+      if (now - Math.max(at, live.lastActivity) >= this.idleMs && this.tryUnload(id)) {
+        this.used.delete(id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * A one-off conversation is over (its answer was sent): unloads its session unless a client
+   * watches it, and deletes its stored transcript unless `keepStored` (never while it is live).
+   */
+  release(chatId: string, opts: { keepStored: boolean }): void {
+    const id = this.byChat.get(chatId);
+    if (!id) return;
+    this.byChat.delete(chatId);
+    if (!this.tryUnload(id)) return; // watched or busy: the LRU and the sweep take it later
+    this.used.delete(id);
+    this.contextTokens.delete(id);
+    if (opts.keepStored) return;
+    try {
+      this.sessions.profile(this.profile).db.deleteSession(id);
+    } catch {
+      /* already gone */
+    }
   }
 
   runTurn(sessionId: string, text: string, sink: TurnSink, opts: TurnOptions = {}): Promise<TurnOutcome> {
@@ -244,6 +339,8 @@ export class LiveSessionBackend implements AgentBackend {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
+    this.used.delete(live.id);
+    this.used.set(live.id, Date.now());
     let conn = this.connections.get(live);
     if (!conn || conn.closed) {
       const c = new PlatformConnection(
@@ -256,6 +353,10 @@ export class LiveSessionBackend implements AgentBackend {
           this.connections.delete(live);
           c.closed = true;
           live.detach(c);
+          this.used.delete(live.id);
+          this.used.set(live.id, Date.now());
+          // after the turn's event fan-out has finished
+          setImmediate(() => this.trim());
         },
       );
       conn = c;
@@ -303,6 +404,7 @@ export class LiveSessionBackend implements AgentBackend {
 
   /** Detaches every platform connection (shutdown). */
   closeAll(): void {
+    clearInterval(this.sweep);
     for (const c of [...this.connections.values()]) c.close();
     this.connections.clear();
   }

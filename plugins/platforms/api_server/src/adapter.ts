@@ -10,6 +10,10 @@
  * - The answer is what the pipeline sends to the chat during the request; with `stream: true` the
  *   turn's text deltas are sent as they arrive (`onTurnEvent`) and the final reply is not
  *   repeated.
+ * - A request without a conversation is ephemeral: once answered, its live session is unloaded and
+ *   (unless `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ * - A client that disconnects before its answer is complete stops its turn: the adapter sends
+ *   the conversation's `/stop` (again once if the turn only started after the first one).
  * - Approvals and clarify questions cannot be asked over this API: they are answered at once
  *   (deny / "no answer"), unless a terminal attached to the session answers first.
  */
@@ -49,6 +53,10 @@ interface Pending {
   texts: string[];
   streamed: string;
   done: boolean;
+  /** The client went away before the answer was complete. */
+  abandoned?: boolean;
+  /** `/stop` was sent a second time (the turn started after the first). */
+  restopped?: boolean;
 }
 
 function sendJson(res: ServerResponse, status: number, body: object): void {
@@ -66,6 +74,8 @@ export class ApiServerAdapter extends PlatformAdapter {
   private server: Server | undefined;
   private readonly pending = new Map<string, Pending>();
   private readonly chains = new Map<string, Promise<void>>();
+  /** Conversations whose `/stop` was sent for a client that went away: its reply goes nowhere. */
+  private readonly stopping = new Set<string>();
   private readonly keyDigest: Buffer;
   /** The port listened on (after connect). */
   port = 0;
@@ -185,6 +195,12 @@ export class ApiServerAdapter extends PlatformAdapter {
     try {
       if (res.destroyed) return;
       this.pending.set(conversation, p);
+      res.on('close', () => {
+        if (p.done) return;
+        p.done = true;
+        p.abandoned = true;
+        this.stopTurn(conversation);
+      });
       if (stream) {
         res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
@@ -205,6 +221,15 @@ export class ApiServerAdapter extends PlatformAdapter {
     }
   }
 
+  /** Stops the conversation's running turn as a chat's `/stop` does. */
+  private stopTurn(conversation: string): void {
+    this.stopping.add(conversation);
+    void this.emitMessage({
+      source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
+      text: '/stop',
+    }).finally(() => this.stopping.delete(conversation));
+  }
+
   private finish(p: Pending, error?: string): void {
     if (p.done) return;
     p.done = true;
@@ -223,6 +248,12 @@ export class ApiServerAdapter extends PlatformAdapter {
 
   override onTurnEvent(chatId: string, event: GatewayEvent): void {
     const p = this.pending.get(chatId);
+    if (p?.abandoned && !p.restopped) {
+      // the turn started after the first /stop found nothing running
+      p.restopped = true;
+      this.stopTurn(chatId);
+      return;
+    }
     if (!p?.stream || p.done || p.res.destroyed) return;
     if (event.type === 'message.delta' && typeof event.payload.text === 'string' && event.payload.text) {
       p.streamed += event.payload.text;
@@ -232,6 +263,7 @@ export class ApiServerAdapter extends PlatformAdapter {
 
   async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
     const p = this.pending.get(chatId);
+    if (p?.abandoned || (!p && this.stopping.has(chatId))) return { ok: true }; // the client is gone
     if (!p || p.done) return { ok: false, error: 'no request is waiting for this conversation' };
     if (!p.stream) {
       p.texts.push(text);

@@ -8,6 +8,9 @@
  *     enabled: true
  *     port: 8642              # on 127.0.0.1
  *     model_name: hermes-agent
+ *     store: false            # keep one-off requests (no conversation) in the session store
+ *     max_live_sessions: 64   # live sessions kept loaded (least recently used unloaded first)
+ *     live_idle_minutes: 15   # a live session idle this long is unloaded
  * ```
  * Secret (`.env`): `API_SERVER_KEY`, the bearer key clients send (required).
  * Client: `new OpenAI({ baseURL: 'http://127.0.0.1:8642/v1', apiKey })`, with `user` (or the
@@ -39,6 +42,11 @@ export function apiServerSettings(ctx: PlatformContext): ApiServerSettings | str
   const modelName = c.model_name ?? 'hermes-agent';
   if (typeof modelName !== 'string' || !modelName.trim())
     return 'platforms.api_server.model_name must be text';
+  if (c.store !== undefined && typeof c.store !== 'boolean')
+    return 'platforms.api_server.store must be true or false';
+  for (const k of ['max_live_sessions', 'live_idle_minutes'] as const)
+    if (c[k] !== undefined && (typeof c[k] !== 'number' || !((c[k] as number) > 0)))
+      return `platforms.api_server.${k} must be a positive number`;
   return { host, port, key, modelName };
 }
 
