@@ -9,9 +9,9 @@ import { startFakeModelServer, type FakeModelServer } from '../../../tests/suppo
 import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { createModelClient } from '../model/client.js';
-import { entriesForLine } from './allowlist.js';
+import { entriesForLine, scriptEntry } from './allowlist.js';
 import { detectCommand } from './detect.js';
-import { createApprovalGuard, type ApprovalGuardOptions } from './guard.js';
+import { createApprovalGuard, EXECUTE_CODE_KEY, type ApprovalGuardOptions } from './guard.js';
 import { FLOOR_KEYS } from './rules/index.js';
 import { FLOOR, makeFixture, type Fixture } from './rules/testing.js';
 import { verdict } from './testing.js';
@@ -106,5 +106,41 @@ describe('the floor in the guard', () => {
     const [, yolo] = (await guards('rm -rf build'))[0]!;
     expect(await yolo.check('rm -rf build')).toEqual({ allowed: true, reason: 'mode_off' });
     expect(await yolo.check('git status')).toEqual({ allowed: true, reason: 'safe' });
+  });
+
+  it.each([
+    { language: 'python', code: "import os\nos.system('rm -rf /')\n" },
+    { language: 'python', code: "import shutil\nshutil.rmtree('/')" },
+    { language: 'python', code: "import subprocess\nsubprocess.run('mkfs.ext4 /dev/sda', shell=True)" },
+    { language: 'javascript', code: "require('child_process').execSync('rm -rf ~')" },
+    { language: 'javascript', code: "require('fs').rmSync('/', { recursive: true, force: true })" },
+  ])('refuses the execute_code script $code in every mode, whatever is approved', async (script) => {
+    asked.length = 0;
+    const entry = scriptEntry(EXECUTE_CODE_KEY, script.language, script.code).text;
+    for (const [mode, g] of await guards('true')) {
+      const approved = createApprovalGuard({
+        config: config({ command_allowlist: [entry] }),
+        home,
+        sessionId: 's1',
+        userHome: fx.home,
+        cwd: fx.proj,
+        persistAllowlist: false,
+        mode: 'off',
+      });
+      expect(await g.checkScript(script), mode).toMatchObject({ allowed: false, reason: 'floor' });
+      expect(await approved.checkScript(script), 'allowlisted').toMatchObject({
+        allowed: false,
+        reason: 'floor',
+      });
+    }
+    expect(asked).toEqual([]);
+  });
+
+  it('leaves other scripts to the mode: off runs them', async () => {
+    const [, yolo] = (await guards('true'))[0]!;
+    expect(await yolo.checkScript({ language: 'python', code: "print('rm -rf /')" })).toEqual({
+      allowed: true,
+      reason: 'mode_off',
+    });
   });
 });

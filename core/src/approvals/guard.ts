@@ -35,7 +35,7 @@
  *
  * Scripts (`execute_code`) go through `checkScript`: arbitrary code the patterns cannot inspect,
  * so every script counts as matching the pseudo-pattern `execute-code` and then follows the same
- * steps (mode `off` runs it; an entry for that exact script — language and code — covers it; else
+ * steps (the floor first, read in the script as in `python3 -c` code; mode `off` runs the rest; an entry for that exact script — language and code — covers it; else
  * the user is asked, shown the language and the script's head; headless and cron deny). The
  * original Hermes gates execute_code the same way (tools/approval.py `check_execute_code_guard`,
  * pattern key `execute_code`), but only where a gateway or ask surface exists; here every context
@@ -340,6 +340,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
   ): Promise<ApprovalVerdict> {
+    // the floor holds for scripts too, in every mode: the script is judged as the inline code of
+    // its interpreter (`python3 -c CODE`, `node -e CODE`), whose shell strings, recursive deletes
+    // and the like the floor rules read
+    const where = { hermesRoot: opts.home.root, userHome, cwd: opts.cwd ?? process.cwd() };
+    const asLine = `${script.language === 'python' ? 'python3 -c' : 'node -e'} '${script.code.replace(/'/g, `'\\''`)}'`;
+    const floor = (await detectCommand(asLine, { ...where, profileHome: opts.home.dir })).floor;
+    if (floor.length > 0) return refuseFloor(floor);
     if (mode === 'off') return { allowed: true, reason: 'mode_off' };
     const matches = [{ key: EXECUTE_CODE_KEY, description: scriptDescription(script.language) }];
     // the reviewer sees the whole script; the user its head (the request stays readable)
