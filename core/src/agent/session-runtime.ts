@@ -10,6 +10,7 @@ import { createModelClient } from '../model/client.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import type { ModelClient } from '../model/types.js';
 import { SessionDB } from '../state/session-db.js';
+import type { TranscriptStore } from './agent-types.js';
 import type { SessionRecord } from '../state/types.js';
 import { availableTools, builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
@@ -36,6 +37,8 @@ export interface OpenSessionOptions extends Pick<
   model?: string;
   /** An already open database of this home (the daemon shares one); opened here otherwise. */
   db?: SessionDB;
+  /** Where the agent writes its transcript (default `db`; the daemon's never-blocking writer). */
+  store?: TranscriptStore;
   /** Replaces the model client (tests, delegation). */
   modelClient?: ModelClient;
   /** Replaces the tool set (still filtered by `availableTools`). */
@@ -137,7 +140,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       secrets,
       sessionId: session.id,
       cwd: session.cwd ?? opts.cwd,
-      store: db,
+      store: opts.store ?? db,
       model,
       tools,
       ...(toolSource ? { toolSource } : {}),

@@ -35,6 +35,12 @@ export interface SessionDBOptions {
    * `TRANSCRIPT_WRITE_BUDGET_MS` (60 s), bookkeeping writes and reads `BOOKKEEPING_WRITE_BUDGET_MS` (20 s).
    */
   budgets?: { transcriptMs?: number; bookkeepingMs?: number };
+  /**
+   * False: once open, a write never waits for another process's lock — `busy_timeout` 0 and one
+   * attempt, failing with `SQLITE_BUSY` at once — so a caller on an event loop (the daemon) can
+   * retry it asynchronously. Opening still waits within the budgets. Default true.
+   */
+  waitForLocks?: boolean;
 }
 
 /** Base class of `SessionDB`; see the module comment. Not for direct use. */
@@ -55,6 +61,8 @@ export class StateStore {
   protected readonly transcriptBudgetMs: number;
   /** Lock-retry budget of bookkeeping writes and of reads, ms. */
   protected readonly bookkeepingBudgetMs: number;
+  /** See `SessionDBOptions.waitForLocks`. */
+  private readonly waitForLocks: boolean;
 
   protected constructor(file: string, opts: SessionDBOptions) {
     this.file = file;
@@ -62,6 +70,7 @@ export class StateStore {
     this.warn = opts.warn ?? defaultWarn;
     this.transcriptBudgetMs = opts.budgets?.transcriptMs ?? TRANSCRIPT_WRITE_BUDGET_MS;
     this.bookkeepingBudgetMs = opts.budgets?.bookkeepingMs ?? BOOKKEEPING_WRITE_BUDGET_MS;
+    this.waitForLocks = opts.waitForLocks !== false;
   }
 
   /**
@@ -161,7 +170,9 @@ export class StateStore {
         throw err;
       }
     };
-    const result = this.withRepair(op, () => withWriteRetry(txn, { budgetMs }));
+    const result = this.withRepair(op, () =>
+      withWriteRetry(txn, { budgetMs: this.waitForLocks ? budgetMs : 0 }),
+    );
     this.writesSinceCheckpoint++;
     this.checkpointIfDue();
     return result;
@@ -218,6 +229,7 @@ export class StateStore {
       db.close();
       throw err;
     }
+    if (!this.waitForLocks) db.pragma('busy_timeout = 0');
     this.stmts.clear();
     this.db = db;
   }

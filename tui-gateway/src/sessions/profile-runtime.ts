@@ -16,6 +16,7 @@ import { builtinTools } from '@hermes/core/tools/registry';
 import type { ToolDefinition } from '@hermes/core/tools/types';
 import { RpcMethodError } from '../rpc/types.js';
 import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
+import { ProfileWriter } from './profile-writer.js';
 
 /** Device and inode of a folder, or undefined when it does not exist. */
 function folderIdentity(dir: string): string | undefined {
@@ -35,6 +36,8 @@ export class ProfileRuntime {
   readonly home: HermesHome;
   private readonly files: ProfileConfigFiles;
   private database: SessionDB | undefined;
+  private profileWriter: ProfileWriter | undefined;
+  private readonly logLine: (line: string) => void;
   private mcpManager: Promise<McpManager> | undefined;
   private readyMcp: McpManager | undefined;
 
@@ -58,6 +61,7 @@ export class ProfileRuntime {
     private readonly onMcpStatus?: (profile: ProfileRuntime, status: McpServerStatus) => void,
   ) {
     this.home = new HermesHome(root, name);
+    this.logLine = log ?? (() => undefined);
     this.identity = folderIdentity(this.home.dir);
     this.files = new ProfileConfigFiles(this.home, `profile ${name}`, log);
   }
@@ -117,7 +121,8 @@ export class ProfileRuntime {
       this.damaged = undefined;
       try {
         this.home.ensure();
-        this.database = SessionDB.open(this.home.stateDbFile);
+        // writes never wait for another process's lock on the event loop (profile-writer.ts)
+        this.database = SessionDB.open(this.home.stateDbFile, { waitForLocks: false });
       } catch (err) {
         if (!(err instanceof SessionDBError && err.code === 'ECORRUPT')) throw err;
         const error = new RpcMethodError(
@@ -216,6 +221,14 @@ export class ProfileRuntime {
   private changed(change: ProfileChange | undefined): ProfileChange | undefined {
     if (change && !change.same) this.onChange?.(this, change);
     return change;
+  }
+
+  /**
+   * The profile's never-blocking writer for the turn path (profile-writer.ts): a locked state.db
+   * queues this profile's writes instead of stalling the daemon.
+   */
+  get writer(): ProfileWriter {
+    return (this.profileWriter ??= new ProfileWriter(() => this.db, this.logLine));
   }
 
   close(): void {

@@ -18,7 +18,7 @@ import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
-import { LiveSession, type AgentHooks } from './live-session.js';
+import { LiveSession, type AgentHooks, type SessionStore } from './live-session.js';
 import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
@@ -319,6 +319,7 @@ export class SessionRegistry {
       select,
       cwd: process.cwd(),
       db: profile.db,
+      store: profile.writer,
       config: profile.config,
       secrets: profile.secrets,
       // resolved again at every turn: MCP servers that get ready later (or go by /mcp reload) show up
@@ -372,7 +373,7 @@ export class SessionRegistry {
       live = new LiveSession({
         id,
         profile: profile.name,
-        store: profile.db,
+        store: liveStore(profile),
         // read at every question: follows `approvals.timeout` as config.yaml changes
         get approvalTimeoutS() {
           return profile.config.approvals.timeout;
@@ -541,4 +542,21 @@ export class SessionRegistry {
     else rmSync(marker, { force: true });
     return clean;
   }
+}
+
+/**
+ * A live session's store: reads from the profile's SessionDB, writes through its never-blocking
+ * writer (profile-writer.ts).
+ */
+function liveStore(profile: ProfileRuntime): SessionStore {
+  const w = profile.writer;
+  return {
+    getSession: (id) => profile.db.getSession(id),
+    getMessages: (id, opts) => profile.db.getMessages(id, opts),
+    queuedPrompts: (id) => profile.db.queuedPrompts(id),
+    setSessionState: (id, state) => w.setSessionState(id, state),
+    moveQueuedPrompts: (from, to) => w.moveQueuedPrompts(from, to),
+    queuePrompt: (id, p) => w.queuePrompt(id, p),
+    unqueuePrompt: (promptId) => w.unqueuePrompt(promptId),
+  };
 }
