@@ -115,7 +115,7 @@ describe('api_server bounds', () => {
     expect(stored).toBe(0);
     // 900 requests at ~350 KB each would be ~300 MiB; allow noise from the heap's growth
     expect(rss1000 - rss100).toBeLessThan(40 * MIB);
-  }, 60_000);
+  }, 120_000); // ~15 s on an idle machine; the margin is for a loaded one
 
   it('named conversations are held to max_live_sessions (3)', async () => {
     const base = await liveSessions();
@@ -174,5 +174,24 @@ describe('api_server bounds', () => {
       user: 'conv-stop',
     });
     expect(next.choices[0]!.message.content).toBe('OK');
+  }, 30_000);
+
+  it('a one-off streaming client that disconnects: its turn ends and its session is gone', async () => {
+    const base = await liveSessions();
+    const storedBefore = apiSessions().length;
+    model.push({ text: 'this answer never ends either ', chunkSize: 4, hang: true });
+    const abort = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: 'hermes-agent', messages: [{ role: 'user', content: 'go on' }], stream: true },
+      { signal: abort.signal },
+    );
+    try {
+      for await (const c of stream) if (c.choices[0]?.delta?.content) abort.abort();
+    } catch {
+      /* aborted */
+    }
+    // the session is released only after its turn ended: a turn still running would keep it
+    await waitFor(liveSessions, (n) => n === base, 5000, 'the one-off session to be released');
+    expect(apiSessions()).toHaveLength(storedBefore);
   }, 30_000);
 });
