@@ -79,23 +79,30 @@ function knownValueOf(
   analysis: ShellAnalysis,
   dctx: DetectContext,
 ): (w: ShellWord, opts?: { defaults?: boolean }) => boolean {
-  const values = lineValues(analysis);
-  return (w, opts) => {
+  // every value the line assigns to each name; a name bound some other way (`read X`) is unknown
+  const assigned = new Map<string, ShellWord[]>();
+  for (const a of analysis.assignments ?? [])
+    assigned.set(a.name, [...(assigned.get(a.name) ?? []), a.value]);
+  const bound = new Set(analysis.boundNames ?? []);
+  const known = (w: ShellWord, opts: { defaults?: boolean } | undefined, depth: number): boolean => {
     if (w.literal) return true;
-    if (w.substitution) return false;
+    if (w.substitution || depth > 4) return false;
     for (const m of w.value.matchAll(/\$(?:\{([^}]*)\}|([A-Za-z_]\w*)|(.))/g)) {
       if (m[3] !== undefined) return false; // $1, $@, $$ …
       // `${X:-/}`: the default is what the line asks for when X is unset (the floor judges it)
       if (opts?.defaults && /^[A-Za-z_]\w*:?[-=]/.test(m[1] ?? '')) continue;
       const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[+?])/.exec(m[1] ?? '')?.[1];
-      if (!name || SHELL_VARIABLES.test(name)) return false;
+      if (!name || SHELL_VARIABLES.test(name) || bound.has(name)) return false;
       if (name === 'HOME' || name === 'PWD') continue;
-      const own = values.get(name);
-      if (own === null) return false;
-      if (own === undefined && dctx.env?.[name] === undefined) return false;
+      const own = assigned.get(name);
+      // `X=$HOME; rm -rf "$X"`: an assignment is known when the words it is made of are
+      if (own) {
+        if (!own.every((v) => known(v, opts, depth + 1))) return false;
+      } else if (dctx.env?.[name] === undefined) return false;
     }
     return true;
   };
+  return (w, opts) => known(w, opts, 0);
 }
 
 /**

@@ -80,6 +80,8 @@ export const FLOOR: [string, string][] = [
   ['r\\m -rf /', 'delete-root-path'],
   ['rm${IFS}-rf${IFS}/', 'delete-root-path'],
   ['X=/; rm -rf $X', 'delete-root-path'],
+  ['X=$HOME; rm -rf $X', 'delete-root-path'],
+  ['D="$HOME"; T=$D; rm -rf "$T"', 'delete-root-path'],
   ['cd / && rm -rf *', 'delete-root-path'],
   ['cd ~ && rm -rf ./*', 'delete-root-path'],
   ['cd /usr/bin && rm -rf ..', 'delete-root-path'],
