@@ -29,7 +29,7 @@ afterEach(async () => {
   await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
 });
 
-function home(): string {
+function home(extra = ''): string {
   const root = mkdtempSync(join(tmpdir(), 'hermes-live-backend-'));
   writeFileSync(
     join(root, 'config.yaml'),
@@ -39,7 +39,7 @@ function home(): string {
       `  base_url: ${model.url}`,
       '  default: fake-model',
       'platforms:',
-      '  mem: { enabled: true, allow_all_users: true, footer: false }',
+      `  mem: { enabled: true, allow_all_users: true, footer: false${extra} }`,
       '',
     ].join('\n'),
   );
@@ -141,5 +141,25 @@ describe('LiveSessionBackend', () => {
     expect(again.adapter.texts('ann')).toEqual(['echo: m1', 'echo: m2', 'echo: m3', 'echo: m4', 'echo: m5']);
     await until(() => again.outcomes().length === 5, 'five outcomes');
     expect(again.outcomes().every((l) => l.includes('outcome=reply'))).toBe(true);
+  });
+
+  it('unloads a platform session idle for live_idle_minutes; it loads again on the next message', async () => {
+    const d = await start(home(', live_idle_minutes: 0.005')); // 300 ms
+    await d.adapter.receive({ source: dm('ann'), text: 'first' });
+    expect(liveOf(d.sessions)).toBeDefined();
+    await until(() => d.sessions.stats().sessions_live === 0, 'the idle session to unload', 5000);
+    await d.adapter.receive({ source: dm('ann'), text: 'second' });
+    expect(d.adapter.texts('ann')).toEqual(['echo: first', 'echo: second']);
+  });
+
+  it('keeps at most max_live_sessions loaded, unloading the least recently used first', async () => {
+    const d = await start(home(', max_live_sessions: 2'));
+    for (const u of ['ann', 'bob', 'cyd']) await d.adapter.receive({ source: dm(u), text: `hi ${u}` });
+    await until(() => d.sessions.stats().sessions_live === 2, 'the cap', 3000);
+    const loaded = d.sessions
+      .list('default', { source: 'mem' })
+      .filter((s) => d.sessions.peek('default', s.id))
+      .map((s) => s.title);
+    expect(loaded.sort()).toEqual([expect.stringContaining('bob'), expect.stringContaining('cyd')]);
   });
 });

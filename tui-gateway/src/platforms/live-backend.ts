@@ -246,8 +246,9 @@ export class LiveSessionBackend implements AgentBackend {
   private readonly contextTokens = new Map<string, number>();
   /** Session ids this platform ran turns in → epoch ms of the last use; oldest first. */
   private readonly used = new Map<string, number>();
-  /** Chat id → the session created for it (for `release`). */
+  /** Chat id → the session created for it (for `release`), and back; dropped when it unloads. */
   private readonly byChat = new Map<string, string>();
+  private readonly chatOf = new Map<string, string>();
   private readonly maxLive: number;
   private readonly idleMs: number;
   private readonly sweep: NodeJS.Timeout;
@@ -268,8 +269,20 @@ export class LiveSessionBackend implements AgentBackend {
     const p = this.sessions.profile(this.profile);
     const id = createPlatformSession(p.db, p.home, p.config, init);
     const chat = init.source.chatId ?? init.source.userId;
-    if (chat) this.byChat.set(chat, id);
+    if (chat) {
+      this.byChat.set(chat, id);
+      this.chatOf.set(id, chat);
+    }
     return id;
+  }
+
+  /** Forgets a session that unloaded: its LRU entry, its chat and its token count. */
+  private forget(id: string): void {
+    this.used.delete(id);
+    this.contextTokens.delete(id);
+    const chat = this.chatOf.get(id);
+    this.chatOf.delete(id);
+    if (chat !== undefined && this.byChat.get(chat) === id) this.byChat.delete(chat);
   }
 
   /** Live sessions of this platform now loaded. */
@@ -292,7 +305,7 @@ export class LiveSessionBackend implements AgentBackend {
   private trim(): void {
     for (const id of [...this.used.keys()]) {
       if (this.used.size <= this.maxLive) return;
-      if (this.tryUnload(id)) this.used.delete(id);
+      if (this.tryUnload(id)) this.forget(id);
     }
   }
 
@@ -302,11 +315,11 @@ export class LiveSessionBackend implements AgentBackend {
     for (const [id, at] of [...this.used]) {
       const live = this.sessions.peek(this.profile, id);
       if (!live) {
-        this.used.delete(id);
+        this.forget(id);
         continue;
       }
       if (now - Math.max(at, live.lastActivity) >= this.idleMs && this.tryUnload(id)) {
-        this.used.delete(id);
+        this.forget(id);
         n++;
       }
     }
@@ -320,10 +333,8 @@ export class LiveSessionBackend implements AgentBackend {
   release(chatId: string, opts: { keepStored: boolean }): void {
     const id = this.byChat.get(chatId);
     if (!id) return;
-    this.byChat.delete(chatId);
     if (!this.tryUnload(id)) return; // watched or busy: the LRU and the sweep take it later
-    this.used.delete(id);
-    this.contextTokens.delete(id);
+    this.forget(id);
     if (opts.keepStored) return;
     try {
       this.sessions.profile(this.profile).db.deleteSession(id);
