@@ -216,6 +216,13 @@ describe('replay', () => {
     const history = await k2.c.call('session.history', { session_id: sid });
     const last = history.messages.at(-1)!;
     expect(last).toMatchObject({ role: 'assistant', content: reply, status: 'complete' });
+    // a `before` that names no message is refused clearly, not read as "everything"
+    const refused = await k2.c.call('session.history', { session_id: sid, before: -1 }).then(
+      () => undefined,
+      (e: { code?: number; message?: string }) => e,
+    );
+    expect(refused?.code).toBe(-32602);
+    expect(refused?.message).toMatch(/before: -1 is not a message id/);
   });
 });
 

@@ -112,6 +112,12 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   });
 
   rpc.register('session.history', async (p, conn) => {
+    // message ids start at 1: `before` below 1 names no message and is refused, not read as "all"
+    if (p.before !== undefined && p.before < 1)
+      throw new RpcMethodError(
+        RpcErrorCode.InvalidParams,
+        `before: ${p.before} is not a message id (ids are positive integers)`,
+      );
     const db = sessions.profile(conn.profile).db;
     if (!db.getSession(p.session_id))
       throw new RpcMethodError(RpcErrorCode.SessionNotFound, `no session "${p.session_id}"`);
