@@ -113,8 +113,9 @@ describe('api_server bounds', () => {
     expect(live100).toBe(base);
     expect(live1000).toBe(base);
     expect(stored).toBe(0);
-    // 900 requests at ~350 KB each would be ~300 MiB; allow noise from the heap's growth
-    expect(rss1000 - rss100).toBeLessThan(40 * MIB);
+    // the 900 live sessions kept before cost ~350 KB each (~300 MiB); what is left is the heap
+    // settling (seen here: +13 to +47 MiB, flat from 1,000 to 3,000 requests)
+    expect(rss1000 - rss100).toBeLessThan(100 * MIB);
   }, 120_000); // ~15 s on an idle machine; the margin is for a loaded one
 
   it('named conversations are held to max_live_sessions (3)', async () => {
