@@ -210,6 +210,7 @@ export const FLAGGED: [string, string][] = [
   // credential-files also covers the old write-credentials and cd-credential-dir classes
   ['echo "ssh-rsa AAA" >> ~/.ssh/authorized_keys', 'credential-files'],
   ['cat key.pub >> /root/.ssh/authorized_keys', 'credential-files'],
+  ['> ~/.bashrc', 'credential-files'],
   ['echo x >> $HOME/.ssh/config', 'credential-files'],
   ['cp k /home/alice/.ssh/id_ed25519', 'credential-files'],
   ['echo "alias ls=evil" >> /home/bob/.bashrc', 'credential-files'],
@@ -293,6 +294,8 @@ export const FLAGGED: [string, string][] = [
 
 /** Harmless neighbours: nothing flagged. */
 export const SAFE: string[] = [
+  '> out.txt',
+  '> build.log 2>&1',
   // the listed false positives
   'git status',
   'ls -la /dev',

@@ -108,6 +108,8 @@ const ROWS: [string, string[], Where?][] = [
   ['cat ${HERMES_HOME%/}/.env', [H]],
   ['sed -i s/manual/off/ @@/h?me/.h*/conf*.yaml', [H]],
   ['cat ~/.hermes/{config.yaml,.env}', [H]],
+  ['> ~/.hermes/config.yaml', [H]],
+  ['> %%/.env 2>&1', [H]],
   ['cat ~/.hermes/p*/w*/.env', [H]],
   ['cat ~/.hermes/profiles/work/.env', [H]],
   ['ls ~/.hermes/profiles/', [H]],

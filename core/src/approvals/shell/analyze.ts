@@ -173,7 +173,10 @@ class Analyzer {
           if (!child || child === body || child.id === body?.id) continue;
           redirects.push(...this.redirect(child, ctx, after));
         }
-        const got = body ? this.visit(body, { ...ctx, redirects: [...ctx.redirects, ...redirects] }) : [];
+        // redirects alone (`> file` truncates it) are judged as the command `:` with them
+        const got = body
+          ? this.visit(body, { ...ctx, redirects: [...ctx.redirects, ...redirects] })
+          : this.script(`: ${node.text}`, ctx);
         own(got);
         // what the grammar files under a here-document's start line: `cat <<EOF | sh`, `… && x`
         for (const next of after) {
