@@ -232,6 +232,8 @@ export class ProfileRuntime {
   }
 
   close(): void {
+    if (this.database) this.profileWriter?.drainNow();
+    this.profileWriter = undefined;
     this.database?.close();
     this.database = undefined;
     void this.mcpManager?.then((m) => m.close()).catch(() => undefined);

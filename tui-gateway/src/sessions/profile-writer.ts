@@ -121,6 +121,25 @@ export class ProfileWriter {
     this.write('moveQueuedPrompts', () => this.db().moveQueuedPrompts(fromId, toId));
   }
 
+  /**
+   * Runs the waiting writes now, once each, without waiting for a lock (before the database is
+   * closed). @returns how many could not be written (reported through `log`).
+   */
+  drainNow(): number {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    let lost = 0;
+    for (const job of this.jobs.splice(0)) {
+      try {
+        job.run();
+      } catch (err) {
+        lost++;
+        this.log(`${this.db().file}: ${job.op} lost at close: ${(err as Error).message}`);
+      }
+    }
+    return lost;
+  }
+
   private schedule(): void {
     if (this.timer || this.jobs.length === 0) return;
     this.timer = setTimeout(() => this.drain(), jitterDelayMs(this.now() - this.lockedSince));
