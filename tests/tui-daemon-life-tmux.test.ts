@@ -102,7 +102,12 @@ describeTmux('the TUI owns its daemon’s life (tmux)', () => {
   it('`hermes gateway stop`: both show the stopped notice and start nothing; r starts it, a prompt typed meanwhile is sent', async () => {
     const stop = await runHermes(fx.root, ['gateway', 'stop']);
     expect(stop.code, stop.stderr).toBe(0);
-    for (const p of [p1, p2]) await tmux.waitFor(p, 'Daemon stopped — press r');
+    for (const p of [p1, p2]) {
+      await tmux.waitFor(
+        p,
+        (s) => s.includes('Daemon stopped — press r') && statusBar(s).includes('○ daemon stopped'),
+      );
+    }
     // a deliberate stop is never undone by the TUIs: no daemon appears while they keep looking
     const watchUntil = Date.now() + 3_000;
     while (Date.now() < watchUntil) {

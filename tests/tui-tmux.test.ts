@@ -172,7 +172,7 @@ describeTmux('hermes tui in tmux', () => {
     await tmux.waitFor(w, (s) => statusBar(s).includes('● connected'));
     const stop = await runHermes(fx.root, ['gateway', 'stop']);
     expect(stop.code, stop.stderr).toBe(0);
-    await tmux.waitFor(w, (s) => /○ disconnected|◌ reconnecting/.test(statusBar(s)));
+    await tmux.waitFor(w, (s) => /○ disconnected|◌ reconnecting|○ daemon stopped/.test(statusBar(s)));
     const start = await runHermes(fx.root, ['gateway', 'start']);
     expect(start.code, start.stderr).toBe(0);
     await tmux.waitFor(w, (s) => statusBar(s).includes('● connected'), { timeoutMs: 25_000 });

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as ControlModule from '@hermes/tui-gateway/lifecycle/control';
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 
@@ -91,12 +92,20 @@ async function alternateScreen(ctx: CliContext): Promise<boolean> {
   }
 }
 
+type Control = typeof ControlModule;
+let control: Promise<Control> | undefined;
+/** The daemon starter's module, loaded once (a later load could meet a rebuilt, renamed bundle). */
+function loadControl(): Promise<Control> {
+  control ??= import('@hermes/tui-gateway/lifecycle/control');
+  return control;
+}
+
 /**
  * Starts the daemon (`hermes gateway start`'s way: racing starters end with one daemon, the
  * daemon's pid lock decides) and resolves once one answers.
  */
 async function startDaemon(root: string): Promise<void> {
-  const { startBackground } = await import('@hermes/tui-gateway/lifecycle/control');
+  const { startBackground } = await loadControl();
   await startBackground({ root, command: await daemonCommand(), timeoutMs: 20_000 });
 }
 
@@ -107,6 +116,8 @@ async function startDaemon(root: string): Promise<void> {
 export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
   const root = ctx.home.root;
   if (!daemonSeemsRunning(root)) await startDaemon(root);
+  // the starter is needed only when the daemon vanishes: loaded once the TUI is up, off its start-up
+  setTimeout(() => void loadControl().catch(() => (control = undefined)), 1_500).unref();
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI

@@ -33,6 +33,8 @@ describe('App after a deliberate daemon stop', () => {
     await r.waitFor('● connected');
     await expect(keeper.endpoint()).rejects.toBeInstanceOf(DaemonStoppedError);
     await r.waitFor('Daemon stopped — press r (on an empty composer) to start it again.');
+    client.setState('reconnecting');
+    await r.waitFor('○ daemon stopped (r starts it)');
 
     await r.press('a', 'r');
     await r.waitFor('› ar');

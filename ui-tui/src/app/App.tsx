@@ -300,6 +300,7 @@ export function App({
               cwd={state.session?.cwd ?? null}
               title={state.session?.title ?? null}
               connection={state.connection}
+              daemon={state.daemon}
               clients={state.session?.clients ?? null}
               busy={state.busy}
               activity={state.activity}

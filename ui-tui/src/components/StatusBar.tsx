@@ -17,6 +17,8 @@ export interface StatusBarProps {
   cwd: string | null;
   title: string | null;
   connection: ConnectionState;
+  /** The daemon's life (client/daemon-keeper.ts): while not connected, `stopped` and `starting` say more than "reconnecting". */
+  daemon?: 'ok' | 'starting' | 'stopped' | 'failed';
   clients: number | null;
   busy: boolean;
   /** `thinking`, `responding`, `tools`, `waiting_approval` … */
@@ -32,6 +34,12 @@ const CONNECTION: Record<ConnectionState, { text: string; color: string }> = {
   connecting: { text: '◌ connecting', color: theme.warn },
   reconnecting: { text: '◌ reconnecting', color: theme.warn },
   disconnected: { text: '○ disconnected', color: theme.error },
+};
+
+const DAEMON: Record<'starting' | 'stopped' | 'failed', { text: string; color: string }> = {
+  starting: { text: '◌ starting the daemon', color: theme.warn },
+  stopped: { text: '○ daemon stopped (r starts it)', color: theme.error },
+  failed: { text: '○ daemon failed to start (r retries)', color: theme.error },
 };
 
 const ACTIVITY: Record<string, string> = {
@@ -63,7 +71,10 @@ export function StatusBar(props: StatusBarProps): React.JSX.Element {
   }
   if (props.cwd) parts.push({ text: tildePath(props.cwd), drop: 5 });
   if (props.title) parts.push({ text: `“${truncate(cleanText(props.title), 30)}”`, drop: 4 });
-  const conn = CONNECTION[props.connection];
+  const conn =
+    props.connection !== 'connected' && props.daemon && props.daemon !== 'ok'
+      ? DAEMON[props.daemon]
+      : CONNECTION[props.connection];
   parts.push({ text: conn.text, color: conn.color, drop: 0 });
   if (props.clients !== null && props.clients > 1) parts.push({ text: `${props.clients} clients`, drop: 1 });
   if (props.busy) {
