@@ -91,7 +91,8 @@ function knownValueOf(
       if (m[3] !== undefined) return false; // $1, $@, $$ …
       // `${X:-/}`: the default is what the line asks for when X is unset (the floor judges it)
       if (opts?.defaults && /^[A-Za-z_]\w*:?[-=]/.test(m[1] ?? '')) continue;
-      const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[+?])/.exec(m[1] ?? '')?.[1];
+      // `${X%/}`, `${X#pat}` of a known X with a literal pattern are known too
+      const name = m[2] ?? /^([A-Za-z_]\w*)(?:$|:?[+?]|(?:%%?|##?)[^$`[\\]*$)/.exec(m[1] ?? '')?.[1];
       if (!name || SHELL_VARIABLES.test(name) || bound.has(name)) return false;
       if (name === 'HOME' || name === 'PWD') continue;
       const own = assigned.get(name);

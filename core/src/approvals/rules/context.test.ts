@@ -112,7 +112,18 @@ describe('expandVariables', () => {
   it('gives up on substitutions and other ${…} forms', () => {
     expect(expandVariables('$(pwd)/x', vars)).toBeUndefined();
     expect(expandVariables('`pwd`/x', vars)).toBeUndefined();
-    expect(expandVariables('${A%/*}', vars)).toBeUndefined();
+    expect(expandVariables('${A/a/b}', vars)).toBeUndefined();
+    expect(expandVariables('${A%[a]}', vars)).toBeUndefined();
+  });
+
+  it('removes a pattern from the start or end of a value', () => {
+    const v = new Map([['P', ['/home/u/proj/']]]);
+    expect(expandVariables('${P%/}', v)).toEqual(['/home/u/proj']);
+    expect(expandVariables('${P%/*}', v)).toEqual(['/home/u/proj']);
+    expect(expandVariables('${P%%/*}', v)).toEqual(['']);
+    expect(expandVariables('${P#/*/}', v)).toEqual(['u/proj/']);
+    expect(expandVariables('${P##*/}', v)).toEqual(['']);
+    expect(expandVariables('${P%x}', v)).toEqual(['/home/u/proj/']);
   });
 });
 

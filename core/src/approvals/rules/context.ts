@@ -152,25 +152,48 @@ export function expandTilde(value: string, userHome: string, cwd: string, env: R
   return base === undefined ? value : base + rest;
 }
 
+/** `${X%pat}`, `${X%%pat}`, `${X#pat}`, `${X##pat}` of `value` (pattern: `*`, `?`, literal text). */
+function removePattern(value: string, op: string, pattern: string): string {
+  const body = [...pattern]
+    .map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  const re = new RegExp(`^(?:${body})$`);
+  const n = value.length;
+  if (op.startsWith('#')) {
+    const lengths = op === '##' ? [...Array(n + 1).keys()].reverse() : [...Array(n + 1).keys()];
+    for (const k of lengths) if (re.test(value.slice(0, k))) return value.slice(k);
+  } else {
+    const lengths = op === '%%' ? [...Array(n + 1).keys()].reverse() : [...Array(n + 1).keys()];
+    for (const k of lengths) if (re.test(value.slice(n - k))) return value.slice(0, n - k);
+  }
+  return value;
+}
+
 /**
  * Expands `$NAME`, `${NAME}`, `${NAME:-w}`, `${NAME-w}`, `${NAME:=w}`, `${NAME=w}` and
- * `${NAME:+w}` with every value `vars` gives each name (unknown → empty).
+ * `${NAME:+w}`, `${NAME%pat}`, `${NAME%%pat}`, `${NAME#pat}`, `${NAME##pat}` with every value
+ * `vars` gives each name (unknown → empty).
  * @returns the values, or undefined when the word holds anything else dynamic (a command or
  *   arithmetic substitution, another `${…}` form).
  */
 export function expandVariables(value: string, vars: Vars): string[] | undefined {
   if (/\$\(|`/.test(value)) return undefined;
-  const re = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{[^}]*\}/g;
+  const re =
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=+]|%%?|##?)([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)|\$\{[^}]*\}/g;
   let outs = [''];
   let last = 0;
   for (const m of value.matchAll(re)) {
     const [all, braced, op, word, bare] = m as unknown as [string, string?, string?, string?, string?];
     const name = braced ?? bare;
-    if (name === undefined) return undefined; // ${#x}, ${x%y}, ${!x} …
+    if (name === undefined) return undefined; // ${#x}, ${x/y/z}, ${!x} …
     const set = vars.get(name) ?? [];
     let choices: readonly string[];
     if (op === undefined) choices = set.length > 0 ? set : [''];
-    else if (op.endsWith('+')) choices = set.some((v) => op === '+' || v !== '') ? [word ?? ''] : [''];
+    else if (op.startsWith('%') || op.startsWith('#')) {
+      // `${X%/}`, `${X##*/}`: the value with the pattern removed from its end or start
+      if (/[$`[\\]/.test(word ?? '')) return undefined; // a bracket class or an escape: not read here
+      choices = (set.length > 0 ? set : ['']).map((v) => removePattern(v, op, word ?? ''));
+    } else if (op.endsWith('+')) choices = set.some((v) => op === '+' || v !== '') ? [word ?? ''] : [''];
     else {
       const usable = set.filter((v) => op.startsWith('-') || op.startsWith('=') || v !== '');
       choices = usable.length > 0 ? usable : [word ?? ''];

@@ -63,6 +63,8 @@ const NOT_FLOOR = [
   'X=$HOME/build; rm -rf $X',
   'X=$UNKNOWN; rm -rf $X/',
   'read X; rm -rf $X/',
+  'rm -rf "${HOME%[u]}"/build',
+  'rm -rf "${PWD%%/src}"/build',
   'for f in *; do rm -rf "$f"/; done',
   'rm -rf "$UNKNOWN_DIR"/',
   'rm -rf "$1"/',

@@ -81,6 +81,8 @@ export const FLOOR: [string, string][] = [
   ['rm${IFS}-rf${IFS}/', 'delete-root-path'],
   ['X=/; rm -rf $X', 'delete-root-path'],
   ['X=$HOME; rm -rf $X', 'delete-root-path'],
+  ['rm -rf "${HOME%/}"', 'delete-root-path'],
+  ['rm -rf "${HOME%/*}/${HOME##*/}"', 'delete-root-path'],
   ['D="$HOME"; T=$D; rm -rf "$T"', 'delete-root-path'],
   ['cd / && rm -rf *', 'delete-root-path'],
   ['cd ~ && rm -rf ./*', 'delete-root-path'],
