@@ -21,7 +21,7 @@
 import type { SessionDB } from '@hermes/core/state/session-db';
 import { isLockError } from '@hermes/core/state/errors';
 import { jitterDelayMs, TRANSCRIPT_WRITE_BUDGET_MS } from '@hermes/core/state/write-retry';
-import type { MessagePatch, NewMessage } from '@hermes/core/state/types';
+import type { CreateSessionOptions, MessagePatch, NewMessage, SessionRecord } from '@hermes/core/state/types';
 
 /** Provisional ids remembered after their append was stored. */
 const MAX_MAPPED_IDS = 1024;
@@ -89,6 +89,35 @@ export class ProfileWriter {
       if (this.jobs.length > 0) this.ids.set(provisional, stored);
     });
     return stored ?? provisional;
+  }
+
+  /**
+   * Appends several messages in one transaction (a compressed continuation).
+   * @returns their ids, or `[]` while the write waits (callers do not use them).
+   */
+  appendMessages(sessionId: string, msgs: readonly NewMessage[]): number[] {
+    let ids: number[] = [];
+    this.write('appendMessages', () => {
+      ids = this.db().appendMessages(sessionId, msgs);
+    });
+    return ids;
+  }
+
+  /** Reads a session row (straight from the database; reads do not wait for writers in WAL). */
+  getSession(id: string): SessionRecord | undefined {
+    return this.db().getSession(id);
+  }
+
+  /**
+   * Creates a session at once — its id is needed now — so it fails with `SQLITE_BUSY` while
+   * another process holds the lock (context compression then leaves the history unchanged).
+   */
+  createSession(opts: CreateSessionOptions): SessionRecord {
+    return this.db().createSession(opts);
+  }
+
+  endSession(id: string, reason: string): void {
+    this.write('endSession', () => this.db().endSession(id, reason));
   }
 
   updateMessage(id: number, patch: MessagePatch): void {
