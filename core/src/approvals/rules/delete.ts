@@ -33,6 +33,11 @@ function inputWords(cmd: SimpleCommand, ctx: RuleContext): ShellWord[] | undefin
     for (const [i, w] of p.argv.slice(1).entries()) {
       if (i === 0 && /^-[neE]+$/.test(w.value)) continue;
       if (w.literal && !w.value.includes('\\')) values.push(...w.value.split(/\s+/));
+      // `printf '/\0'`: the separators printf writes (NUL, newline, tab) split the words too
+      else if (w.literal && name === 'printf' && /^(?:[^\\%]|\\[0ntr\\])*$/.test(w.value))
+        values.push(
+          ...w.value.replace(/\\([0ntr\\])/g, (_m, c: string) => (c === '\\' ? '\\' : ' ')).split(/\s+/),
+        );
       else if (!w.substitution && ctx.knownValue?.(w)) values.push(...ctx.paths(w));
       else return undefined;
     }

@@ -63,6 +63,7 @@ const NOT_FLOOR = [
   'X=$HOME/build; rm -rf $X',
   'X=$UNKNOWN; rm -rf $X/',
   'read X; rm -rf $X/',
+  "printf 'build\\n' | xargs rm -rf",
   'rm -rf "${HOME%[u]}"/build',
   'rm -rf "${PWD%%/src}"/build',
   'for f in *; do rm -rf "$f"/; done',

@@ -82,6 +82,8 @@ export const FLOOR: [string, string][] = [
   ['X=/; rm -rf $X', 'delete-root-path'],
   ['X=$HOME; rm -rf $X', 'delete-root-path'],
   ['rm -rf "${HOME%/}"', 'delete-root-path'],
+  ["printf '/\\0' | xargs -0 rm -rf", 'delete-root-path'],
+  ["printf '/\\n' | xargs rm -rf", 'delete-root-path'],
   ['rm -rf "${HOME%/*}/${HOME##*/}"', 'delete-root-path'],
   ['D="$HOME"; T=$D; rm -rf "$T"', 'delete-root-path'],
   ['cd / && rm -rf *', 'delete-root-path'],
