@@ -90,7 +90,9 @@ export class DaemonLife {
     } else if (status === 'stopped') {
       this.stopShown = true;
       this.host.notice(
-        `Daemon stopped — press ${START_DAEMON_KEY} (on an empty composer) to start it again.`,
+        this.keeper.canRestart
+          ? `Daemon stopped — press ${START_DAEMON_KEY} (on an empty composer) to start it again.`
+          : 'Daemon stopped — start it again with: hermes gateway start',
         'warn',
       );
     } else if (status === 'failed') {
