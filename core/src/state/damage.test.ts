@@ -150,3 +150,24 @@ describe('isCorruptionError', () => {
     expect(isCorruptionError(new Error('no such table: messages_fts'))).toBe(false);
   });
 });
+
+describe('a store that reported damage', () => {
+  it('refuses every later write with the same error, and writes nothing', () => {
+    garbleLastLeafOf('messages');
+    const d = open();
+    const session = d.listSessions()[0]!;
+    const first = expectDamaged(() => {
+      for (const s of d.listSessions()) d.getMessages(s.id);
+    }, 'table "messages"');
+    let refused: unknown;
+    try {
+      d.setSessionState(session.id, 'ended'); // the sessions table is intact: it would succeed
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).toBe(first);
+    d.close();
+    const again = open({ readonly: true });
+    expect(again.getSession(session.id)?.state).toBe(session.state);
+  });
+});

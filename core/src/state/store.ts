@@ -63,6 +63,8 @@ export class StateStore {
   protected readonly bookkeepingBudgetMs: number;
   /** See `SessionDBOptions.waitForLocks`. */
   private readonly waitForLocks: boolean;
+  /** The damage this connection reported; once set, every later write is refused with it. */
+  private damage: DatabaseDamagedError | undefined;
 
   protected constructor(file: string, opts: SessionDBOptions) {
     this.file = file;
@@ -159,6 +161,8 @@ export class StateStore {
     this.assertOpen(op);
     if (this.readonly)
       throw new SessionDBError(`${op}: ${this.file} is open read-only`, this.file, 'EREADONLY');
+    // a file found damaged is not written again (`hermes chat -q` would otherwise keep appending)
+    if (this.damage) throw this.damage;
     const txn = (): T => {
       this.stmt('BEGIN IMMEDIATE').run();
       try {
@@ -197,6 +201,15 @@ export class StateStore {
   }
 
   private withRepair<T>(op: string, run: () => T): T {
+    try {
+      return this.withRepairOnce(op, run);
+    } catch (err) {
+      if (err instanceof DatabaseDamagedError) this.damage = err;
+      throw err;
+    }
+  }
+
+  private withRepairOnce<T>(op: string, run: () => T): T {
     try {
       return run();
     } catch (err) {
