@@ -64,6 +64,8 @@ const NOT_FLOOR = [
   'X=$UNKNOWN; rm -rf $X/',
   'read X; rm -rf $X/',
   "printf 'build\\n' | xargs rm -rf",
+  "python3 -c 'import os; os.kill(1234, 9)'",
+  "perl -e 'kill 0, $pid'",
   'rm -rf "${HOME%[u]}"/build',
   'rm -rf "${PWD%%/src}"/build',
   'for f in *; do rm -rf "$f"/; done',

@@ -139,6 +139,13 @@ function nativeDeletes(code: string): string[] {
   return out;
 }
 
+/**
+ * Interpreter calls that signal every process: `os.kill(-1, 9)`, `process.kill(-1)`,
+ * `Process.kill(9, -1)` (Ruby), `kill 9, -1` (Perl).
+ */
+const NATIVE_KILL_ALL =
+  /\b(?:os\.kill|process\.kill|posix\.kill)\s*\(\s*-1\s*[,)]|\bProcess\.kill\s*\(?\s*[^,()]+,\s*-1\b|\bkill\s*\(?\s*['"]?-?\w+['"]?\s*,\s*-1\b/;
+
 /** The scripts of the line that the analyser could not see (see the file comment). */
 export function hiddenScripts(ctx: RuleContext): string[] {
   const out: string[] = [];
@@ -156,7 +163,10 @@ export function hiddenScripts(ctx: RuleContext): string[] {
     if (src && !SHELLS.has(programName(cmd))) {
       const codes = src.kind === 'inline' ? [src.text.value] : [];
       if (src.kind === 'stdin') for (const r of cmd.redirects) if (r.text !== undefined) codes.push(r.text);
-      for (const code of codes) out.push(...shellStrings(code), ...nativeDeletes(code));
+      for (const code of codes) {
+        out.push(...shellStrings(code), ...nativeDeletes(code));
+        if (NATIVE_KILL_ALL.test(code)) out.push('kill -9 -1');
+      }
     }
   }
   // a file written with fixed text, then run

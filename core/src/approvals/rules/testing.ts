@@ -186,5 +186,9 @@ export const FLOOR: [string, string][] = [
   ['node -e \'require("fs").rmSync("/usr", { recursive: true })\'', 'delete-root-path'],
   ["perl -e 'fork while fork'", 'fork-bomb'],
   ["python3 -c 'import os\nwhile True: os.fork()'", 'fork-bomb'],
+  ["python3 -c 'import os; os.kill(-1, 9)'", 'kill-all-processes'],
+  ['node -e \'process.kill(-1, "SIGKILL")\'', 'kill-all-processes'],
+  ["ruby -e 'Process.kill(9, -1)'", 'kill-all-processes'],
+  ["perl -e 'kill 9, -1'", 'kill-all-processes'],
   ["echo 'mkfs.ext4 /dev/sda' | tee x.sh; bash x.sh", 'mkfs'],
 ];
