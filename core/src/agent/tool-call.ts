@@ -1,7 +1,9 @@
 /**
  * Running one tool call of a model response (seed 003 §2.2): `tool.start`, the handler through
  * the registry (argument validation, capped result), `tool.complete` with the duration. Unknown
- * tools and interrupted turns become error results the model can read, never exceptions.
+ * tools and interrupted turns become error results the model can read, never exceptions. A call
+ * not run because the turn was interrupted is emitted too (`tool.start`, then `tool.complete`
+ * carrying the stored "not run" text), since every stored message is also emitted live.
  */
 import { randomUUID } from 'node:crypto';
 import type { ToolCall } from '../model/types.js';
@@ -49,7 +51,23 @@ export async function runToolCall(call: ToolCall, deps: ToolCallDeps): Promise<T
   const args = parseArgs(call.function.arguments);
   const tool = deps.tools.get(name);
   const toolId = call.id || randomUUID();
-  if (deps.signal.aborted) return { ok: false, content: INTERRUPTED_TOOL_RESULT, summary: 'interrupted' };
+  if (deps.signal.aborted) {
+    // A call the interrupt kept from running still gets a stored result, so it is emitted live
+    // too (start and complete): live clients and re-attached ones show the same transcript.
+    const result: ToolResult = { ok: false, content: INTERRUPTED_TOOL_RESULT, summary: 'interrupted' };
+    deps.emit({ type: 'tool.start', payload: { tool_id: toolId, name, args } });
+    deps.emit({
+      type: 'tool.complete',
+      payload: {
+        tool_id: toolId,
+        ok: false,
+        summary: 'interrupted',
+        duration_ms: 0,
+        detail: capDetail(result.content),
+      },
+    });
+    return result;
+  }
   deps.emit({
     type: 'tool.start',
     payload: {
