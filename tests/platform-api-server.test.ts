@@ -117,6 +117,6 @@ describe('api_server platform', () => {
     ]);
     const r = await runHermes(root, ['gateway', 'status']);
     expect(r.stdout).toMatch(/api_server: connected/);
-    expect(r.stdout).toMatch(/irc: failed \(config: platforms\.irc\.server is not set\)/);
+    expect(r.stdout).toMatch(/irc: failed: config: platforms\.irc\.server is not set/);
   });
 });

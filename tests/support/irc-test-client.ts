@@ -72,6 +72,11 @@ export class IrcTestUser {
     return this;
   }
 
+  /** True when a line received so far matches `re`. */
+  sawLine(re: RegExp): boolean {
+    return this.lines.some((l) => re.test(l));
+  }
+
   raw(line: string): void {
     this.socket.write(`${line}\r\n`);
   }

@@ -28,11 +28,14 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts ngircd and resolves once it listens. @throws when it is not installed or does not start. */
-export async function startNgircd(timeoutMs = 15_000): Promise<Ngircd> {
+/**
+ * Starts ngircd and resolves once it listens. @throws when it is not installed or does not start.
+ * @param port where it listens (default: a free port).
+ */
+export async function startNgircd(timeoutMs = 15_000, port?: number): Promise<Ngircd> {
   if (!NGIRCD) throw new Error('ngircd is not installed (apt-get install -y ngircd)');
   const dir = mkdtempSync(join(tmpdir(), 'hermes-ngircd-'));
-  const port = await freePort();
+  port ??= await freePort();
   const conf = join(dir, 'ngircd.conf');
   writeFileSync(
     conf,

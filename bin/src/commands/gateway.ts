@@ -12,6 +12,30 @@ async function runCommand(): Promise<string[]> {
   return [process.execPath, realpathSync(process.argv[1]!), 'gateway', 'run', '--detached'];
 }
 
+/** One platform's state as `gateway status` prints it (times of day in UTC). */
+export function platformState(p: {
+  state: string;
+  error?: string | undefined;
+  attempt?: number | undefined;
+  retry_at?: string | undefined;
+  last_error?: string | undefined;
+}): string {
+  const last = p.last_error ? `, last error: ${p.last_error}` : '';
+  switch (p.state) {
+    case 'backing_off': {
+      const until = p.retry_at ? ` until ${p.retry_at.slice(11, 19)}Z` : '';
+      return `backing off${until} (attempt ${p.attempt ?? '?'}${last})`;
+    }
+    case 'connecting':
+    case 'starting':
+      return (p.attempt ?? 1) > 1 ? `connecting (attempt ${p.attempt}${last})` : 'connecting';
+    case 'failed':
+      return `failed: ${p.error ?? p.last_error ?? 'unknown reason'}`;
+    default:
+      return p.state;
+  }
+}
+
 function fmtUptime(ms: number): string {
   const s = Math.floor(ms / 1000);
   const h = Math.floor(s / 3600);
@@ -123,7 +147,7 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
                         '  platforms',
                         ...s.platforms.map(
                           (p) =>
-                            `    ${p.profile === 'default' ? '' : `${p.profile}/`}${p.platform}: ${p.state}${p.error ? ` (${p.error})` : ''}`,
+                            `    ${p.profile === 'default' ? '' : `${p.profile}/`}${p.platform}: ${platformState(p)}`,
                         ),
                       ]
                     : []),

@@ -304,9 +304,16 @@ export const GatewayStatusResult = z.object({
       z.object({
         profile: z.string(),
         platform: z.string(),
-        state: z.enum(['starting', 'connected', 'failed', 'stopped']),
-        /** Why it failed (one line). */
+        /** `starting` is what daemons before the reconnect schedule reported for `connecting`. */
+        state: z.enum(['starting', 'connecting', 'connected', 'backing_off', 'failed', 'stopped']),
+        /** Why it failed for good (one line). */
         error: z.string().optional(),
+        /** The connect attempt running or waited for (1 = first since the last stable connection). */
+        attempt: z.number().int().positive().optional(),
+        /** ISO time of the next attempt (`backing_off`). */
+        retry_at: z.string().optional(),
+        /** Error of the last failed attempt or lost connection (one line). */
+        last_error: z.string().optional(),
         /** ISO time of the last state change. */
         since: z.string(),
       }),

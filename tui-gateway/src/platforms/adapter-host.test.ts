@@ -1,6 +1,7 @@
 /**
  * The adapter host in process, with test platforms in a private registry: failure isolation per
- * platform, disconnect after a failed connect, per-profile start, status, and shutdown.
+ * platform, disconnect after a failed connect, per-profile start, status, and shutdown. (The
+ * reconnect schedule: reconnect.test.ts.)
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { getLiveAdapter, PlatformRegistry, type PlatformEntry } from '@hermes/co
 import { MemoryAdapter } from '@hermes/core/gateway/testing';
 import { SessionRegistry } from '../sessions/session-registry.js';
 import { AdapterHost } from './adapter-host.js';
+import { FakeClock } from './fake-clock.js';
 
 class FailingAdapter extends MemoryAdapter {
   disconnects = 0;
@@ -72,7 +74,9 @@ function setup() {
     error: (l: string) => logs.push(l),
     addSecret: () => undefined,
   };
-  const host = new AdapterHost({ root, sessions, log, registry, connectTimeoutMs: 300 });
+  // retries wait on a clock nobody advances here
+  const clock = new FakeClock();
+  const host = new AdapterHost({ root, sessions, log, registry, connectTimeoutMs: 300, clock });
   return { host, adapters, failing, logs };
 }
 
@@ -80,13 +84,15 @@ describe('AdapterHost', () => {
   it('brings up what it can; each failure stays with its platform, with a reason', async () => {
     const { host, adapters, failing, logs } = setup();
     await host.start();
-    const st = host.status().map((s) => [s.profile, s.platform, s.state, s.error ?? '']);
+    const st = host
+      .status()
+      .map((s) => [s.profile, s.platform, s.state, s.error ?? s.last_error ?? '', s.attempt ?? 0]);
     expect(st).toEqual([
-      ['default', 'broken', 'failed', 'check: BROKEN_TOKEN is not set'],
-      ['default', 'failing', 'failed', 'connect: connection refused'],
-      ['default', 'good', 'connected', ''],
-      ['default', 'hanging', 'failed', 'connect: connect timed out after 300 ms'],
-      ['work', 'good', 'connected', ''],
+      ['default', 'broken', 'failed', 'check: BROKEN_TOKEN is not set', 0],
+      ['default', 'failing', 'backing_off', 'connect: connection refused', 2],
+      ['default', 'good', 'connected', '', 0],
+      ['default', 'hanging', 'backing_off', 'connect: connect timed out after 300 ms', 2],
+      ['work', 'good', 'connected', '', 0],
     ]);
     expect(failing.disconnects).toBe(1); // a failed connect is followed by a disconnect
     expect(adapters.filter((a) => a.connected)).toHaveLength(2);
@@ -105,6 +111,6 @@ describe('AdapterHost', () => {
         .status()
         .filter((s) => s.state === 'stopped')
         .map((s) => `${s.profile}/${s.platform}`),
-    ).toEqual(['default/good', 'work/good']);
+    ).toEqual(['default/failing', 'default/good', 'default/hanging', 'work/good']);
   });
 });

@@ -6,8 +6,15 @@
  *
  * - Start, per profile: prune the routing index, load hooks, fire `gateway:startup`; per enabled
  *   platform: registry `createAdapter` (load → requirements → config → factory), then `connect`
- *   with a timeout. Any failure leaves that platform `failed` with a one-line reason; a failed
- *   connect is followed by `disconnect` so nothing leaks; the other platforms come up anyway.
+ *   with a timeout. A load, requirements or config failure leaves that platform `failed` with a
+ *   one-line reason; the other platforms come up anyway.
+ * - Reconnects: every failed `connect` (the first one too) is followed by `disconnect` so nothing
+ *   leaks, then the platform is `backing_off` and tried again after the schedule of
+ *   reconnect.ts (1 s doubling to 60 s, ±20 %). An adapter that loses an established connection
+ *   reports it with `emitFatal`; the host disconnects it and reconnects it the same way. The
+ *   count of failures restarts only after a connection stayed up `STABLE_MS`, so a server that
+ *   accepts and drops at once is not hammered. An error marked `permanent` (reconnect.ts) ends
+ *   the retries: `failed`.
  * - Each platform's delivery ledger and replay window live in the profile's state.db. Once the
  *   adapter is connected, the ledger sends the replies a previous daemon left unconfirmed, and
  *   the messages it left open get their outcome (core/src/gateway/pipeline-recovery.ts).
@@ -41,6 +48,13 @@ import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runti
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { registerBundledPlatforms } from './bundled.js';
 import { LiveSessionBackend, type LiveBackendLimits } from './live-backend.js';
+import {
+  backoffDelayMs,
+  isPermanentError,
+  systemClock,
+  type BackoffOptions,
+  type HostClock,
+} from './reconnect.js';
 
 /**
  * The live-session bounds of a platform from its config section: `max_live_sessions` (count) and
@@ -59,13 +73,26 @@ function liveLimits(config: unknown): LiveBackendLimits {
 /** Longest a platform's `connect` may take before it counts as failed, ms. */
 export const CONNECT_TIMEOUT_MS = 30_000;
 
+/** A connection that stayed up this long resets the count of failures, ms. */
+export const STABLE_MS = 60_000;
+
 /** State of one platform in one profile, as `gateway.status` reports it. */
 export interface PlatformStatus {
   profile: string;
   platform: string;
-  state: 'starting' | 'connected' | 'failed' | 'stopped';
-  /** Why it failed (one line, no secrets). */
+  /**
+   * `connecting` (an attempt runs), `connected`, `backing_off` (waiting until `retry_at` for
+   * attempt `attempt`), `failed` (for good: `error`), `stopped`.
+   */
+  state: 'connecting' | 'connected' | 'backing_off' | 'failed' | 'stopped';
+  /** Why it failed for good (one line, no secrets). */
   error?: string;
+  /** The connect attempt running or waited for, counted from the last stable connection (1 = first). */
+  attempt?: number;
+  /** ISO time of the next attempt (`backing_off`). */
+  retry_at?: string;
+  /** The error of the last failed attempt or of the lost connection (one line). */
+  last_error?: string;
   /** ISO time of the last state change. */
   since: string;
 }
@@ -75,6 +102,17 @@ interface Running {
   adapter?: PlatformAdapter;
   pipeline?: MessagePipeline;
   backend?: LiveSessionBackend;
+  /** Consecutive failures (failed attempts and lost connections) since the last stable connection. */
+  failures: number;
+  /** When the current connection came up, epoch ms. */
+  connectedAt?: number;
+  /** The pending retry. */
+  timer?: unknown;
+  /** The ledger was started and open messages recovered (once, on the first connection). */
+  recovered?: boolean;
+  /** Resolves when the running connect attempt ended. */
+  attempting?: Promise<void>;
+  name: string;
 }
 
 /** Options of the host. */
@@ -86,7 +124,14 @@ export interface AdapterHostOptions {
   connectTimeoutMs?: number;
   /** Profiles to serve (default: every profile of the root). */
   profiles?: () => string[];
+  /** Timers of the reconnect waits (default: the real clock). */
+  clock?: HostClock;
+  /** The reconnect schedule (defaults in reconnect.ts). */
+  backoff?: BackoffOptions;
 }
+
+/** Extra fields of a state change. */
+type StateDetail = Pick<PlatformStatus, 'error' | 'attempt' | 'retry_at' | 'last_error'>;
 
 /** Runs the platform adapters of a daemon. */
 export class AdapterHost {
@@ -106,13 +151,23 @@ export class AdapterHost {
       .sort((a, b) => a.profile.localeCompare(b.profile) || a.platform.localeCompare(b.platform));
   }
 
-  private set(r: Running, state: PlatformStatus['state'], error?: string): void {
+  private get clock(): HostClock {
+    return this.opts.clock ?? systemClock;
+  }
+
+  private set(r: Running, state: PlatformStatus['state'], detail: StateDetail = {}): void {
+    const line = (s: string | undefined): string | undefined => s?.split('\n')[0]!.slice(0, 300);
+    const error = line(detail.error);
+    const lastError = line(detail.last_error);
     r.status = {
       profile: r.status.profile,
       platform: r.status.platform,
       state,
-      ...(error ? { error: error.split('\n')[0]!.slice(0, 300) } : {}),
-      since: new Date().toISOString(),
+      ...(error ? { error } : {}),
+      ...(detail.attempt !== undefined ? { attempt: detail.attempt } : {}),
+      ...(detail.retry_at ? { retry_at: detail.retry_at } : {}),
+      ...(lastError ? { last_error: lastError } : {}),
+      since: new Date(this.clock.now()).toISOString(),
     };
   }
 
@@ -176,7 +231,15 @@ export class AdapterHost {
   ): Promise<void> {
     const { log } = this.opts;
     const r: Running = {
-      status: { profile: profile.name, platform: name, state: 'starting', since: new Date().toISOString() },
+      name,
+      failures: 0,
+      status: {
+        profile: profile.name,
+        platform: name,
+        state: 'connecting',
+        attempt: 1,
+        since: new Date(this.clock.now()).toISOString(),
+      },
     };
     this.running.set(`${profile.name}\u0000${name}`, r);
     const ctx: PlatformContext = {
@@ -190,7 +253,7 @@ export class AdapterHost {
     };
     const created = await this.registry.createAdapter(name, ctx);
     if (!created.ok) {
-      this.set(r, 'failed', `${created.stage}: ${created.error}`);
+      this.set(r, 'failed', { error: `${created.stage}: ${created.error}` });
       log.warn(`[${profile.name}] platform ${name} stays offline (${created.stage}): ${created.error}`);
       return;
     }
@@ -242,13 +305,34 @@ export class AdapterHost {
         }
       },
       onButton: (p) => pipeline.handleButton(p),
-      onFatalError: (err) => {
-        this.set(r, 'failed', err.message);
-        setLiveAdapter(profile.name, name, undefined);
-        log.warn(`[${profile.name}] platform ${name} lost its connection: ${err.message}`);
-      },
+      onFatalError: (err) => this.lost(r, err),
     });
     Object.assign(r, { adapter, pipeline, backend });
+    await this.attempt(r);
+  }
+
+  /**
+   * One connect attempt of `r` (attempt `r.failures + 1`); on failure the next one is scheduled.
+   * Never throws.
+   */
+  private attempt(r: Running): Promise<void> {
+    const run = this.runAttempt(r).finally(() => {
+      if (r.attempting === run) r.attempting = undefined;
+    });
+    r.attempting = run;
+    return run;
+  }
+
+  private async runAttempt(r: Running): Promise<void> {
+    const { log } = this.opts;
+    const adapter = r.adapter!;
+    const { profile } = r.status;
+    const name = r.name;
+    if (this.stopping) return;
+    this.set(r, 'connecting', {
+      attempt: r.failures + 1,
+      ...(r.status.last_error ? { last_error: r.status.last_error } : {}),
+    });
     let timer: NodeJS.Timeout | undefined;
     const timeoutMs = this.opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
     try {
@@ -259,9 +343,17 @@ export class AdapterHost {
         }),
       ]);
     } catch (err) {
-      this.set(r, 'failed', `connect: ${(err as Error).message}`);
-      log.warn(`[${profile.name}] platform ${name} failed to connect: ${(err as Error).message}`);
+      const reason = `connect: ${(err as Error).message}`;
       await adapter.disconnect().catch(() => undefined); // a half-open connection must not leak
+      if (this.stopping) {
+        this.set(r, 'stopped');
+      } else if (isPermanentError(err)) {
+        this.set(r, 'failed', { error: reason });
+        log.warn(`[${profile}] platform ${name} failed to connect, not retried: ${(err as Error).message}`);
+      } else {
+        r.failures++;
+        this.backOff(r, reason);
+      }
       return;
     } finally {
       clearTimeout(timer);
@@ -271,18 +363,59 @@ export class AdapterHost {
       this.set(r, 'stopped');
       return;
     }
-    setLiveAdapter(profile.name, name, adapter);
+    r.connectedAt = this.clock.now();
+    setLiveAdapter(profile, name, adapter);
+    const attempts = r.failures + 1;
     this.set(r, 'connected');
-    log.info(`[${profile.name}] platform ${name} connected`);
+    log.info(`[${profile}] platform ${name} connected${attempts > 1 ? ` (attempt ${attempts})` : ''}`);
+    if (r.recovered) return;
+    r.recovered = true;
     // unconfirmed replies first, then the open messages (submitted before anything new arrives)
     try {
-      pipeline.ledger.start();
+      r.pipeline!.ledger.start();
     } catch (err) {
-      log.warn(`[${profile.name}] platform ${name}: the delivery ledger failed: ${(err as Error).message}`);
+      log.warn(`[${profile}] platform ${name}: the delivery ledger failed: ${(err as Error).message}`);
     }
-    void recoverMessages(pipeline).catch((err: Error) =>
-      log.warn(`[${profile.name}] platform ${name}: recovery failed: ${err.message}`),
+    void recoverMessages(r.pipeline!).catch((err: Error) =>
+      log.warn(`[${profile}] platform ${name}: recovery failed: ${err.message}`),
     );
+  }
+
+  /** Waits the schedule's delay for `r.failures`, then tries again. */
+  private backOff(r: Running, reason: string): void {
+    const delay = backoffDelayMs(r.failures, this.opts.backoff);
+    const at = this.clock.now() + delay;
+    this.set(r, 'backing_off', {
+      attempt: r.failures + 1,
+      retry_at: new Date(at).toISOString(),
+      last_error: reason,
+    });
+    this.opts.log.warn(
+      `[${r.status.profile}] platform ${r.name}: ${reason}; attempt ${r.failures + 1} in ${delay} ms`,
+    );
+    this.clock.clearTimeout(r.timer);
+    r.timer = this.clock.setTimeout(() => {
+      r.timer = undefined;
+      void this.attempt(r);
+    }, delay);
+  }
+
+  /** The adapter lost its established connection: disconnect it, then reconnect on the schedule. */
+  private lost(r: Running, err: Error): void {
+    if (this.stopping || r.status.state !== 'connected') return;
+    const { profile } = r.status;
+    setLiveAdapter(profile, r.name, undefined);
+    this.opts.log.warn(`[${profile}] platform ${r.name} lost its connection: ${err.message}`);
+    if (r.connectedAt !== undefined && this.clock.now() - r.connectedAt >= STABLE_MS) r.failures = 0;
+    r.failures++;
+    const reason = `lost: ${err.message}`;
+    this.set(r, 'backing_off', { attempt: r.failures + 1, last_error: reason });
+    void r
+      .adapter!.disconnect()
+      .catch(() => undefined)
+      .then(() => {
+        if (!this.stopping) this.backOff(r, reason);
+      });
   }
 
   /** Shutdown, first part: no new platform messages; chats with a running turn are told. */
@@ -302,9 +435,12 @@ export class AdapterHost {
     this.stopping = true;
     await Promise.all(
       [...this.running.values()].map(async (r) => {
+        this.clock.clearTimeout(r.timer);
+        r.timer = undefined;
         r.pipeline?.ledger.stop();
         r.backend?.closeAll();
         if (!r.adapter) return;
+        await r.attempting; // its connect returns (at most the timeout), then sees `stopping`
         setLiveAdapter(r.status.profile, r.status.platform, undefined);
         await r.adapter.disconnect().catch(() => undefined);
         if (r.status.state !== 'failed') this.set(r, 'stopped');

@@ -3,8 +3,9 @@
  * either). Direct messages are `dm` chats keyed by the sender's nick; channel messages are
  * `channel` chats, answered only when addressed as `<nick>: …` (or `<nick>, …`) unless
  * `require_mention: false`. NOTICEs and CTCP are never answered (RFC 2812 §3.3.2). Replies in a
- * channel start with the addressed user's nick. A lost connection is re-established with
- * exponential backoff (1 s … 60 s).
+ * channel start with the addressed user's nick. A lost connection is reported to the host with
+ * `emitFatal`; the host disconnects the adapter and calls `connect` again on its reconnect
+ * schedule (tui-gateway/src/platforms/reconnect.ts), the first connection included.
  */
 /* eslint-disable no-control-regex -- IRC formatting codes and protocol bytes are control characters */
 import { PlatformAdapter, type ChatInfo, type SendOptions, type SendResult } from '@hermes/core';
@@ -28,8 +29,6 @@ export function stripFormatting(text: string): string {
 export class IrcAdapter extends PlatformAdapter {
   private client: IrcClient | undefined;
   private stopping = false;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private backoffMs = 1_000;
 
   constructor(
     private readonly settings: IrcSettings,
@@ -52,34 +51,25 @@ export class IrcAdapter extends PlatformAdapter {
     const client = new IrcClient({ ...this.settings, log: (l) => this.log(l) });
     client.on('privmsg', (m: IrcPrivmsg) => this.onPrivmsg(client, m));
     client.on('close', (err?: Error) => {
-      if (this.client === client) this.client = undefined;
-      if (err && !this.stopping) {
-        this.log(`disconnected (${err.message}); reconnecting in ${this.backoffMs} ms`);
-        this.scheduleReconnect();
+      const wasCurrent = this.client === client;
+      if (wasCurrent) this.client = undefined;
+      // a close during connect() is its rejection; only an established connection is reported
+      if (err && wasCurrent && !this.stopping) {
+        this.log(`disconnected (${err.message})`);
+        this.emitFatal(err);
       }
     });
     await client.connect();
+    if (this.stopping) {
+      client.destroy();
+      throw new Error('disconnected while connecting');
+    }
     this.client = client;
-    this.backoffMs = 1_000;
     this.log(`connected to ${this.settings.host}:${this.settings.port} as ${client.nick}`);
-  }
-
-  private scheduleReconnect(): void {
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => {
-      if (this.stopping) return;
-      this.open().catch((err: Error) => {
-        this.backoffMs = Math.min(this.backoffMs * 2, 60_000);
-        this.log(`reconnect failed (${err.message}); next try in ${this.backoffMs} ms`);
-        this.scheduleReconnect();
-      });
-    }, this.backoffMs);
-    this.reconnectTimer.unref?.();
   }
 
   async disconnect(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.reconnectTimer);
     const c = this.client;
     this.client = undefined;
     await c?.quit('Hermes is shutting down').catch(() => c.destroy());

@@ -1,7 +1,9 @@
 /**
  * A small IRC client on `node:net` / `node:tls` (no other dependency): registration (PASS, NICK,
- * USER, nick-in-use fallback), PING/PONG, JOIN with confirmation, topics, and a throttled send
- * queue so the server's flood protection never disconnects the bot.
+ * USER, nick-in-use fallback, then regaining the configured nick: nick-regain.ts), PING/PONG, JOIN
+ * with confirmation, topics, and a throttled send queue so the server's flood protection never
+ * disconnects the bot. A refusal that retrying cannot fix (464 wrong password, 465 banned) is
+ * thrown with `permanent: true`.
  */
 import { EventEmitter, once } from 'node:events';
 import { connect as netConnect, type Socket } from 'node:net';
@@ -15,6 +17,7 @@ import {
   sanitizeParam,
   type IrcMessage,
 } from './protocol.js';
+import { NickKeeper, type NickTimers } from './nick-regain.js';
 
 /** Options of the client. */
 export interface IrcClientOptions {
@@ -37,6 +40,10 @@ export interface IrcClientOptions {
   burst?: number;
   /** Gap between throttled lines, ms (default 400). */
   sendIntervalMs?: number;
+  /** Gap between checks whether the configured nick is free again, ms (default 60,000). */
+  nickRegainMs?: number;
+  /** Timers of the nick checks (default: the real ones). */
+  nickTimers?: NickTimers;
   log?: (line: string) => void;
 }
 
@@ -67,11 +74,20 @@ export class IrcClient extends EventEmitter {
   private registered = false;
   private readonly topics = new Map<string, string>();
   private readonly joined = new Set<string>();
+  private readonly keeper: NickKeeper;
 
   constructor(private readonly opts: IrcClientOptions) {
     super();
     this.nick = opts.nick;
     this.tokens = opts.burst ?? 5;
+    this.keeper = new NickKeeper({
+      wanted: opts.nick,
+      current: () => this.nick,
+      send: (line) => this.raw(line, true),
+      ...(opts.nickRegainMs !== undefined ? { intervalMs: opts.nickRegainMs } : {}),
+      ...(opts.nickTimers ? { timers: opts.nickTimers } : {}),
+      log: (l) => this.log(l),
+    });
   }
 
   private log(line: string): void {
@@ -141,6 +157,7 @@ export class IrcClient extends EventEmitter {
       );
       await this.waitFor((m) => m.command === '001', ac.signal);
       this.registered = true;
+      this.keeper.start();
       if (this.opts.nickservPassword)
         this.privmsgLine('NickServ', `IDENTIFY ${sanitizeParam(this.opts.nickservPassword)}`);
       for (const ch of this.opts.channels ?? []) this.raw(`JOIN ${sanitizeParam(ch)}`);
@@ -178,7 +195,10 @@ export class IrcClient extends EventEmitter {
           reject(new Error(`server error: ${m.params.at(-1) ?? ''}`));
         } else if (/^(464|465|471|473|474|475)$/.test(m.command)) {
           cleanup();
-          reject(new Error(`refused (${m.command}): ${m.params.at(-1) ?? ''}`));
+          const err = new Error(`refused (${m.command}): ${m.params.at(-1) ?? ''}`);
+          // a wrong password or a server ban stays so on every retry
+          if (m.command === '464' || m.command === '465') Object.assign(err, { permanent: true });
+          reject(err);
         } else if (pred(m)) {
           cleanup();
           resolve(m);
@@ -226,7 +246,14 @@ export class IrcClient extends EventEmitter {
         if (m.params[0]) this.nick = m.params[0];
         break;
       case 'NICK':
-        if (nickOf(m.prefix) === this.nick && m.params[0]) this.nick = m.params[0];
+        if (ircLower(nickOf(m.prefix)) === ircLower(this.nick) && m.params[0]) {
+          this.nick = m.params[0];
+          if (!this.keeper.needed) {
+            this.log(`took back the nick ${this.nick}`);
+            if (this.opts.nickservPassword)
+              this.privmsgLine('NickServ', `IDENTIFY ${sanitizeParam(this.opts.nickservPassword)}`);
+          }
+        }
         break;
       case 'JOIN':
         if (nickOf(m.prefix) === this.nick && m.params[0]) this.joined.add(ircLower(m.params[0]));
@@ -258,12 +285,14 @@ export class IrcClient extends EventEmitter {
         break;
       }
     }
+    if (this.registered) this.keeper.onMessage(m);
     this.emit('message', m);
   }
 
   private onClose(): void {
     const wasRegistered = this.registered;
     this.registered = false;
+    this.keeper.stop();
     clearTimeout(this.pump);
     this.pump = undefined;
     const lost = this.queue.splice(0);
@@ -357,6 +386,7 @@ export class IrcClient extends EventEmitter {
   /** Closes the socket at once. */
   destroy(): void {
     this.closing = true;
+    this.keeper.stop();
     clearTimeout(this.pump);
     this.socket?.destroy();
   }

@@ -87,7 +87,12 @@ export class TelegramAdapter extends PlatformAdapter {
   }
 
   async connect(): Promise<void> {
-    this.me = await this.api.call<TgUser>('getMe');
+    this.me = await this.api.call<TgUser>('getMe').catch((err: unknown) => {
+      // a rejected token (401) or an unknown bot (404) stays so on every retry of the host
+      if (err instanceof BotApiError && (err.code === 401 || err.code === 404))
+        Object.assign(err, { permanent: true });
+      throw err;
+    });
     // polling and a webhook exclude each other
     await this.api.call('deleteWebhook', { drop_pending_updates: false }).catch(() => undefined);
     this.abort = new AbortController();
