@@ -12,6 +12,7 @@ import { registerSecretsHandlers } from './sessions/secrets-handler.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
+import { reapToolProcesses } from '@hermes/core/tools/process-registry';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -80,6 +81,10 @@ export async function defaultDaemonHooks(
   const { cronIntervalMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
+      // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
+      void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
+        ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
+      );
       const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
       registry = new SessionRegistry({
         root,

@@ -37,7 +37,8 @@ export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
 /**
  * Infrastructure at the root, skipped when the source is `default` (seed 001 §4.3
  * `_CLONE_ALL_DEFAULT_EXCLUDE_ROOT`) together with the root-only runtime files of DESIGN §4
- * (sticky selection, daemon discovery, lock and shutdown marker).
+ * (sticky selection, daemon discovery, lock and shutdown marker, the record of running tool
+ * processes in `run/`).
  */
 export const ROOT_INFRA_EXCLUDE: ReadonlySet<string> = new Set([
   'hermes-agent',
@@ -49,6 +50,7 @@ export const ROOT_INFRA_EXCLUDE: ReadonlySet<string> = new Set([
   'tui-gateway.json',
   'tui-gateway.lock',
   '.clean_shutdown',
+  'run',
 ]);
 
 /** Runtime state and caches written by processes, never copied or exported at any depth. */
@@ -56,6 +58,7 @@ const RUNTIME_NAMES: ReadonlySet<string> = new Set([
   'gateway.pid',
   'gateway_state.json',
   'processes.json',
+  'tool-processes.json',
   'auth.lock',
   '.update_check',
   '.config_cache.json', // core/src/config/config-cache.ts: keyed by this home's config.yaml inode

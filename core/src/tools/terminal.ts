@@ -14,6 +14,8 @@
  *   `terminal.timeout`, at most 3,600) or interrupt (`ctx.signal`) the whole group gets SIGTERM
  *   and, 500 ms later, SIGKILL. When the shell exits, anything it left running in its group is
  *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
+ * - While it runs, the process is recorded under `<root>/run/` (process-registry.ts): a daemon
+ *   started after a crash stops the group of one its predecessor left running.
  */
 import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
@@ -21,6 +23,7 @@ import { HeadTailBuffer } from '../util/head-tail.js';
 import { buildChildEnv } from './child-env.js';
 import { blockedResult, intArg, stringArg, toolError } from './args.js';
 import { resolveToolPath } from './paths.js';
+import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Cap on the output returned to the model, chars. */
@@ -74,6 +77,8 @@ export interface RunCommandOptions {
   maxOutputChars?: number;
   /** Called with the latest output line, at most twice a second. */
   onProgress?: (line: string) => void;
+  /** Records the process while it runs (process-registry.ts), so a later daemon can reap it. */
+  track?: ToolProcessTag;
 }
 
 /**
@@ -97,6 +102,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     stripFinalNewline: false,
   });
   const pid = child.pid;
+  const release = pid !== undefined && opts.track ? recordToolProcess(opts.track, pid, command) : undefined;
   let timedOut = false;
   let interrupted = false;
   let exited = false;
@@ -168,6 +174,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
   } finally {
     for (const t of timers) clearTimeout(t);
     opts.signal.removeEventListener('abort', onAbort);
+    release?.();
   }
   return {
     output: stripAnsi(buffer.toString()),
@@ -222,6 +229,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
     timeoutMs: timeoutSec * 1000,
     signal: ctx.signal,
     onProgress: (line) => ctx.progress(line),
+    track: { root: ctx.home.root, session: ctx.sessionId, profile: ctx.home.profile },
   });
   const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
   const footer = status(outcome, timeoutSec);

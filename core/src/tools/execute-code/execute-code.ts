@@ -30,6 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { HeadTailBuffer } from '../../util/head-tail.js';
 import { blockedResult, stringArg, toolError } from '../args.js';
 import { buildChildEnv } from '../child-env.js';
+import { recordToolProcess } from '../process-registry.js';
 import { KILL_GRACE_MS } from '../terminal.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { startRpcServer } from './rpc-server.js';
@@ -173,6 +174,15 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    // recorded while it runs, so a daemon started after a crash can stop it (process-registry.ts)
+    const release =
+      child.pid !== undefined
+        ? recordToolProcess(
+            { root: ctx.home.root, session: ctx.sessionId, profile: ctx.home.profile },
+            child.pid,
+            `execute_code (${o.language})`,
+          )
+        : undefined;
     child.stdout.setEncoding('utf8');
     child.stderr.setEncoding('utf8');
     child.stdout.on('data', (c: string) => stdout.push(c));
@@ -221,6 +231,7 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
         });
       },
     );
+    release?.();
     ctx.signal.removeEventListener('abort', onAbort);
     for (const t of timers) clearTimeout(t);
     stop.abort(); // nothing may keep running for a finished script
