@@ -106,7 +106,10 @@ export interface GatewayEvent {
 export interface AdapterHandlers {
   onMessage(message: InboundMessage): void | Promise<void>;
   onButton?(press: ButtonPress): void | Promise<void>;
-  /** The adapter lost its connection for good (it will not reconnect by itself). */
+  /**
+   * The adapter lost its established connection and will not reconnect by itself: the host
+   * disconnects it and calls `connect` again on its reconnect schedule.
+   */
   onFatalError?(error: Error): void;
 }
 
