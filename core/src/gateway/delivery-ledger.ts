@@ -268,7 +268,15 @@ export class DeliveryLedger {
     } catch (err) {
       this.opts.log(`cannot prune the delivery ledger: ${(err as Error).message}`);
     }
-    for (const row of this.store.listDeliveries(this.opts.platform, ['pending'])) this.enqueue(row);
+    // a reply the previous daemon left waiting for a retry is tried at once: the wait was for a
+    // platform that may have recovered while nobody was running
+    for (const row of this.store.listDeliveries(this.opts.platform, ['pending'])) {
+      if (row.next_attempt_at !== null && row.next_attempt_at > this.clock.now()) {
+        this.update(row.id, { next_attempt_at: null });
+        row.next_attempt_at = null;
+      }
+      this.enqueue(row);
+    }
     for (const chat of this.lanes.keys()) void this.pump(chat);
   }
 
