@@ -28,6 +28,7 @@ const statusBar = (screen: string): string =>
     .pop() ?? '';
 
 const describeTmux = hasTmux() ? describe.sequential : describe.skip;
+if (!hasTmux()) console.warn('tui-daemon-life-tmux: tmux is not installed; 2 tests skipped');
 
 describeTmux('the TUI owns its daemon’s life (tmux)', () => {
   const fx = useTuiTmux('hermes-daemon-life', { cols: 120, rows: 48 }, (root) => {
