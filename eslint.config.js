@@ -1,5 +1,5 @@
-// Lint rules for every package: typescript-eslint's recommended set, plus the layering rule of
-// DESIGN §3 (lower layers never import higher ones).
+// Lint rules for every package: typescript-eslint's recommended set, plus the layering rules of
+// docs/architecture.md (lower layers never import higher ones).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -12,7 +12,7 @@ const layer = (files, banned) => ({
       {
         patterns: banned.map((group) => ({
           group: [group, `${group}/*`],
-          message: 'Layering: see DESIGN §3',
+          message: 'Layering: see "Packages and layers" in docs/architecture.md',
         })),
       },
     ],
@@ -39,11 +39,13 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex
+          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex;
+          // protocol/slash-commands is zod-free, so the TUI may import its values
           patterns: [
             {
-              regex: '^@hermes/(?!core/protocol$)',
-              message: 'ui-tui imports only @hermes/core/protocol (DESIGN §3)',
+              regex: '^@hermes/(?!core/protocol(/slash-commands)?$)',
+              message:
+                'ui-tui imports only @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },
           ],
         },

@@ -27,6 +27,7 @@ import { askApprovalOnTerminal } from './ask-approval.js';
 import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
+import { commandsFor, findSlashCommand } from '@hermes/core/protocol/slash-commands';
 
 /** Parsed options of `hermes chat`. */
 export interface ChatOptions {
@@ -184,10 +185,13 @@ async function runChatInProcess(
         return 0; // Ctrl+D / closed input
       }
       const text = line.trim();
-      if (text === '/quit' || text === '/exit') return 0;
-      if (text === '/help') {
+      // the line mode's commands are the `chat` entries of the one slash-command table
+      const command = /^\/\S+$/.test(text) ? findSlashCommand('chat', text.slice(1))?.name : undefined;
+      if (command === 'quit') return 0;
+      if (command === 'help') {
+        const names = commandsFor('chat').map((c) => `/${c.name}`);
         process.stderr.write(
-          'This is the plain line chat. Commands: /help, /quit (or Ctrl+D). Ctrl+C interrupts a reply.\n' +
+          `This is the plain line chat. Commands: ${names.join(', ')} (or Ctrl+D). Ctrl+C interrupts a reply.\n` +
             'For the full terminal UI (sessions, models, profiles, /compact …) run: hermes tui\n',
         );
         continue;

@@ -1,6 +1,6 @@
 /**
- * Step 2 of the pipeline: the slash commands a platform user can type (slash.ts lists them and
- * the access rules). Each reply goes back to the chat the command came from.
+ * Step 2 of the pipeline: the slash commands a platform user can type (slash.ts lists them, from
+ * the one slash-command table, and the access rules). Each reply goes back to the chat the command came from.
  */
 import { setConfigValue } from '../config/config-file.js';
 import type { SendOptions } from './adapter.js';
@@ -118,6 +118,11 @@ export async function runPlatformCommand(p: MessagePipeline, c: CommandContext):
     case 'deny': {
       if (!p.questions.answerApproval(key, 'deny')) await say('Nothing is waiting for approval.');
       return;
+    }
+    default: {
+      // every platform command of the one table has its case above (else tsc refuses this line)
+      const unhandled: never = command.name;
+      throw new Error(`platform command /${String(unhandled)} has no handler`);
     }
   }
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { platformCommandNames, SLASH_COMMANDS } from '../protocol/slash-commands.js';
 import {
   ALWAYS_ALLOWED_COMMANDS,
   approveChoice,
+  COMMAND_HELP,
   parseCommand,
   PLATFORM_COMMANDS,
   SlashAccessPolicy,
@@ -56,4 +58,31 @@ describe('SlashAccessPolicy (seed 000 §4.5)', () => {
     ['ALWAYS', 'always'],
     ['forever', undefined],
   ])('approveChoice(%j)', (args, choice) => expect(approveChoice(args)).toBe(choice));
+});
+
+describe('platform commands come from the table', () => {
+  it('keeps their /help order and lines', () => {
+    expect(platformCommandNames()).toEqual([
+      'new',
+      'reset',
+      'stop',
+      'status',
+      'model',
+      'help',
+      'whoami',
+      'approve',
+      'deny',
+    ]);
+    expect(PLATFORM_COMMANDS).toEqual(platformCommandNames());
+    expect(COMMAND_HELP.reset).toBe('same as /new');
+    expect(COMMAND_HELP.whoami).toBe('your id on this platform and what you may do');
+  });
+
+  it('parses exactly the names the table gives the platforms', () => {
+    for (const c of SLASH_COMMANDS) {
+      const parsed = parseCommand(`/${c.name} x`);
+      if ('platform' in c) expect(parsed, `/${c.name}`).toEqual({ name: c.name, args: 'x' });
+      else expect(parsed, `/${c.name}`).toBeUndefined();
+    }
+  });
 });

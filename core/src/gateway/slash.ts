@@ -1,7 +1,8 @@
 /**
- * Slash commands on platforms and who may run them (seed 000 §4.5 "slash access").
+ * Slash commands on platforms and who may run them.
  *
- * Commands: `/new`, `/reset`, `/stop`, `/status`, `/model [id]`, `/help`, `/whoami`,
+ * Commands: the `platform` entries of the one slash-command table (protocol/slash-commands.ts):
+ * `/new`, `/reset`, `/stop`, `/status`, `/model [id]`, `/help`, `/whoami`,
  * `/approve [session|always]`, `/deny`. Anything else that starts with `/` goes to the agent as
  * text.
  *
@@ -9,36 +10,26 @@
  * historical behaviour). With `admins`, other users may run only `help` and `whoami` (always:
  * otherwise nobody can find out what they may do) plus the platform's `user_commands`.
  */
+import {
+  findSlashCommand,
+  platformCommandNames,
+  type PlatformCommandName,
+} from '../protocol/slash-commands.js';
 
-/** The commands the gateway answers itself. */
-export const PLATFORM_COMMANDS = [
-  'new',
-  'reset',
-  'stop',
-  'status',
-  'model',
-  'help',
-  'whoami',
-  'approve',
-  'deny',
-] as const;
-export type PlatformCommand = (typeof PLATFORM_COMMANDS)[number];
+/** The commands the messaging layer answers itself, in `/help` order (from the one table). */
+export const PLATFORM_COMMANDS: readonly PlatformCommand[] = platformCommandNames();
+/** A command the messaging layer answers itself. */
+export type PlatformCommand = PlatformCommandName;
 
 /** Commands every authorized user may run whatever the policy says. */
-export const ALWAYS_ALLOWED_COMMANDS: readonly PlatformCommand[] = ['help', 'whoami'];
+export const ALWAYS_ALLOWED_COMMANDS: readonly PlatformCommand[] = PLATFORM_COMMANDS.filter(
+  (c) => findSlashCommand('platform', c)?.platform?.alwaysAllowed,
+);
 
 /** One-line descriptions for `/help`. */
-export const COMMAND_HELP: Record<PlatformCommand, string> = {
-  new: 'start a new conversation',
-  reset: 'same as /new',
-  stop: 'stop the reply being generated',
-  status: 'session, model and context use',
-  model: 'show the model (/model <id> changes the default; admins only when admins are set)',
-  help: 'this list',
-  whoami: 'your id on this platform and what you may do',
-  approve: 'approve the pending command: /approve, /approve session, /approve always',
-  deny: 'deny the pending command',
-};
+export const COMMAND_HELP = Object.fromEntries(
+  PLATFORM_COMMANDS.map((c) => [c, findSlashCommand('platform', c)!.platform!.description]),
+) as Record<PlatformCommand, string>;
 
 /** A parsed command line. */
 export interface ParsedCommand {

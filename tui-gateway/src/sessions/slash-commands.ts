@@ -1,28 +1,25 @@
 /**
  * Slash commands the daemon answers for any client (`slash.exec`): the ones that need session or
- * profile state. Frontends handle screen-only commands (`/clear`, `/copy` …) themselves.
+ * profile state. Frontends handle screen-only commands (`/clear`, `/copy` …) themselves. Which
+ * names are answered here, and the `/help` text, come from the one slash-command table
+ * (`daemon.runner: 'session'` entries); any other name is tried as a saved skill.
  */
 import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals/permissions';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import type { MethodResult } from '@hermes/core/protocol';
+import {
+  daemonHelpText,
+  findSlashCommand,
+  type DaemonSessionCommandName,
+} from '@hermes/core/protocol/slash-commands';
 import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
 import { SessionDBError } from '@hermes/core/state/errors';
 import { availableTools } from '@hermes/core/tools/registry';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
-const HELP = `Commands handled by the daemon:
-  /compact [FOCUS]  compress the conversation history now (FOCUS: what to keep in detail)
-  /rollback [list | diff N | N [FILE]]  list, inspect or restore file checkpoints of this session's folder
-  /mcp [list | reload]  MCP servers of this profile and their state
-  /SKILL-NAME [TEXT]  load a saved skill (see skills_list) and run it with TEXT
-  /queue [run | drop]  prompts waiting in this session's queue; run the held ones; discard them all
-  /permissions [remove N|TEXT]  what "session" and "always" approved; forget one
-  /tools        tools the model can use in this session
-  /title TEXT   rename this session
-  /usage        token usage of this session
-  /status       session state, clients attached, model
-  /help         this list`;
+/** The daemon's `/help` answer, from the one slash-command table. */
+const HELP = daemonHelpText();
 
 /** `1234` → `1.2k`, for context sizes. */
 function tokens(n: number): string {
@@ -144,6 +141,12 @@ function isTitleRefusal(err: unknown): err is SessionDBError {
   return err instanceof SessionDBError && (err.code === 'EEXIST' || err.code === 'EINVAL');
 }
 
+/** The session-layer command called `name` (case-insensitive), or undefined for any other name. */
+function sessionCommand(name: string): DaemonSessionCommandName | undefined {
+  const c = findSlashCommand('daemon', name);
+  return c?.daemon?.runner === 'session' ? (c.name as DaemonSessionCommandName) : undefined;
+}
+
 /** Runs one slash command for a session. Unknown commands answer `handled: false`. */
 export function runSlashCommand(
   sessions: SessionRegistry,
@@ -158,7 +161,8 @@ export function runSlashCommand(
   const sessionId = sessions.currentId(conn.profile, requestedId); // after compression: the child
   const record = profile.db.getSession(sessionId);
   if (!record) return { output: `No session ${sessionId} in profile ${conn.profile}.`, handled: true };
-  switch (name.toLowerCase()) {
+  const cmd = sessionCommand(name);
+  switch (cmd) {
     case 'help':
       return { output: HELP, handled: true };
     case 'compact':
@@ -219,6 +223,9 @@ export function runSlashCommand(
         },
       );
     default: {
+      // every session-layer command of the table has its case above (else tsc refuses this line)
+      const notACommand: undefined = cmd;
+      void notACommand;
       const skill = loadSkillAsUserMessage(profile.home, name, arg);
       if (skill === undefined) return { output: `Unknown command /${name}. Try /help.`, handled: false };
       sessions.get(conn.profile, sessionId).submit(skill, `${conn.clientName}:${conn.id}`);
