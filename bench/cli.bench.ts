@@ -1,5 +1,5 @@
 /**
- * CLI and agent-loop benchmarks (issue 2 "Bench"):
+ * CLI and agent-loop benchmarks:
  * - `hermes --version` start-up (goal ≤ 100 ms);
  * - `hermes chat -q` from launch until the scripted model server receives the first request
  *   (goal ≤ 200 ms);

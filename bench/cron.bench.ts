@@ -1,5 +1,5 @@
 /**
- * Cron benchmarks (issue 7 "Bench"): a tick over 10,000 jobs of which 10 are due. Goal: time
+ * Cron benchmarks: a tick over 10,000 jobs of which 10 are due. Goal: time
  * spent deciding (not running) ≤ 50 ms median on the 2-core machine.
  *
  * - `cron.tick.decide.10k`: what a tick does before any job runs — take the jobs-store lock,

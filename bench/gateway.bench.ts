@@ -1,5 +1,5 @@
 /**
- * tui-gateway benchmarks (issue 3 "Bench"). Methods in gateway/fanout.ts and
+ * tui-gateway benchmarks. Methods in gateway/fanout.ts and
  * gateway/attach-memory.ts; run with `npm run bench -- --filter gateway`.
  *
  * - `gateway.fanout.<N>.*`: one streamed reply of 10,000 deltas to N = 1, 4, 16 attached clients,

@@ -1,5 +1,5 @@
 /**
- * SessionDB benchmarks (issue 2 "Bench"): appends per second in one process and in four
+ * SessionDB benchmarks: appends per second in one process and in four
  * processes writing one state.db at once, and FTS query time over 100,000 messages.
  * Goals on the 2-core machine: ≥ 5,000 appends/s in one process, FTS p50 ≤ 20 ms.
  */

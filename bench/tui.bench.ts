@@ -1,5 +1,5 @@
 /**
- * TUI benchmarks (issue 4 "Bench"), in real terminals (tmux, 120×40) against a running daemon and
+ * TUI benchmarks, in real terminals (tmux, 120×40) against a running daemon and
  * the scripted model; panes are polled every 5 ms without blocking the event loop.
  * - `tui.launch.composer`: launching `hermes tui` (daemon already running) until the composer is
  *   on screen (goal ≤ 350 ms); the first frame is painted before Ink loads (ui-tui/src/splash.ts);

@@ -1,5 +1,5 @@
 /**
- * `hermes chat -q` end to end (issue 2 "Must show"): the real CLI process against the scripted
+ * `hermes chat -q` end to end: the real CLI process against the scripted
  * model server, with a real SessionDB, real tools and real child processes.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

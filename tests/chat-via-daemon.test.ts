@@ -1,5 +1,5 @@
 /**
- * `hermes chat -q` while a daemon runs (issue 3 "One writer per session"): the turn runs in the
+ * `hermes chat -q` while a daemon runs: the turn runs in the
  * daemon, attached clients see it live, and an in-process writer is refused with the owner named.
  */
 import { existsSync, mkdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * `hermes cron` end to end against the scripted model (issue 7 "Must show"): job management,
+ * `hermes cron` end to end against the scripted model: job management,
  * refused injections, a due job's output in cron/output and at the local target, silence,
  * failures, and `status` telling a working ticker from a failing one.
  */

@@ -1,5 +1,5 @@
 /**
- * Cron in the daemon (issue 7): the daemon's ticker runs a due job against the scripted model,
+ * Cron in the daemon: the daemon's ticker runs a due job against the scripted model,
  * clients get `cron.changed` and the `cron.*` methods and `/cron` work; `kill -9` of the daemon
  * during a job, then a restart: the job does not run again for that time.
  */

@@ -1,5 +1,5 @@
 /**
- * At-most-once across processes (issue 7 "Must show"): `hermes cron tick` processes started at
+ * At-most-once across processes: `hermes cron tick` processes started at
  * the same moment run each due job exactly once (counted on the model server), and a tick killed
  * with SIGKILL during a job does not run that job again for that time (advance-before-run).
  */

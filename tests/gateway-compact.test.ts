@@ -1,5 +1,5 @@
 /**
- * `/compact` through a real daemon (issue 8 "Context compression"; run `npm run build` first):
+ * `/compact` through a real daemon (run `npm run build` first):
  * the summary comes from the scripted model, the session continues in a child session, and
  * clients keep working with the old id as well as the new one.
  */

@@ -1,6 +1,6 @@
 /**
- * `hermes gateway start | stop | status | install` across real processes (issue 3 "Process and
- * discovery"; run `npm run build` first). Every daemon is killed in afterEach; homes are temp dirs.
+ * `hermes gateway start | stop | status | install` across real processes (run
+ * `npm run build` first). Every daemon is killed in afterEach; homes are temp dirs.
  */
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

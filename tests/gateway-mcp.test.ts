@@ -1,5 +1,5 @@
 /**
- * MCP servers in the daemon (issue 8 "MCP client"): a profile's servers start with its runtime,
+ * MCP servers in the daemon: a profile's servers start with its runtime,
  * `/mcp` reports them, and a session opened once they are ready calls their tools. Another
  * profile never sees them. A server that crashes is restarted by the daemon, which tells its
  * clients (`mcp.status`), and an open session calls it again. Run `npm run build` first.

@@ -1,5 +1,5 @@
 /**
- * The daemon's wire protocol across processes (issue 3 "Must show"): refused upgrades, garbage
+ * The daemon's wire protocol across processes: refused upgrades, garbage
  * frames, a 10 MiB frame, unknown methods and bad params each get the right answer while the
  * daemon keeps serving another client; a client that stops reading neither delays the other
  * client's events nor survives its queue overflowing; server requests round-trip and are

@@ -1,5 +1,5 @@
 /**
- * Live sessions across daemon stops and crashes (issue 3 "Must show": `hermes gateway stop`
+ * Live sessions across daemon stops and crashes (`hermes gateway stop`
  * mid-turn drains; `kill -9` mid-turn then `start`: the session, its user message and its partial
  * reply are there, marked interrupted, nothing else lost, a new epoch). Real `hermes gateway`
  * processes in temp roots (run `npm run build` first); the model is a scripted server here.

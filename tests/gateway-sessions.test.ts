@@ -1,5 +1,5 @@
 /**
- * Live sessions across real processes (issue 3 "Must show"): the daemon is `hermes gateway start`
+ * Live sessions across real processes: the daemon is `hermes gateway start`
  * in a temp root (run `npm run build` first), the model a scripted server in this process, the
  * clients real WebSocket connections. Covers fan-out in seq order and a mid-stream attach, replay
  * with `since_seq` after an abrupt disconnect and after the ring overflowed, approvals raised with

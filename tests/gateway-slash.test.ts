@@ -1,7 +1,7 @@
 /**
  * Daemon slash commands across real processes: `/<skill>` loads the skill body as the user
- * message (issue 8 "Skills"), `/rollback` restores files from a checkpoint (issue 8
- * "Checkpoints"), `/mcp` reports the profile's servers, `/tools` the tools offered. Run `npm run build`
+ * message, `/rollback` restores files from a checkpoint,
+ * `/mcp` reports the profile's servers, `/tools` the tools offered. Run `npm run build`
  * first.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

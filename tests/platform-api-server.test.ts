@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible API server end to end (issue 6 "Must show"): the real daemon with
+ * The OpenAI-compatible API server end to end: the real daemon with
  * `platforms.api_server` enabled, the `openai` package as the client (streamed and whole
  * answers, models list, conversations mapped to sessions), and a platform whose requirements
  * fail staying offline without stopping the others (`hermes gateway status`).

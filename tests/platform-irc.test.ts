@@ -1,5 +1,5 @@
 /**
- * The IRC platform end to end (issue 6 "Must show"): a real IRC server (Debian's ngircd) on
+ * The IRC platform end to end: a real IRC server (Debian's ngircd) on
  * loopback, the real daemon (`hermes gateway start`) with `platforms.irc` enabled, the scripted
  * model, and raw-socket IRC users in a channel and in private messages.
  */

@@ -1,5 +1,5 @@
 /**
- * Telegram end to end against a local Bot API server (issue 6 "Must show"): the real daemon with
+ * Telegram end to end against a local Bot API server: the real daemon with
  * `platforms.telegram` pointed at tests/support/fake-telegram.ts, long polling, a reply streamed
  * by throttled edits, an approval answered with an inline button, and an approval of a platform
  * session answered from an attached TUI client (first answer wins).

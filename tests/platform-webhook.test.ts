@@ -1,5 +1,5 @@
 /**
- * The webhook platform end to end (issue 6): the real daemon receives signed POSTs (HMAC-SHA256
+ * The webhook platform end to end: the real daemon receives signed POSTs (HMAC-SHA256
  * with the shared secret) and POSTs signed replies to a receiver; unsigned, tampered, stale and
  * replayed requests are refused.
  */

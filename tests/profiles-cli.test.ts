@@ -1,5 +1,5 @@
 /**
- * `hermes profile …` and `hermes -p NAME …` end to end (issue 5 "Must show"): the compiled CLI
+ * `hermes profile …` and `hermes -p NAME …` end to end: the compiled CLI
  * (`npm run build` first) in a temporary HERMES_HOME and a temporary $HOME, against the scripted
  * model server. Never touches the real ~/.hermes or ~/.local/bin.
  */

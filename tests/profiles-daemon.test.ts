@@ -1,5 +1,5 @@
 /**
- * One daemon, two profiles (issue 5 "In the daemon", "Must show"): `hermes gateway start` in a
+ * One daemon, two profiles: `hermes gateway start` in a
  * temp root (run `npm run build` first), two real WebSocket clients — one in `default`, one in
  * `work` — submit the same prompt. Each turn lands in its own profile's state.db, each client
  * lists only its own sessions, and `work`'s .env secret reaches only `work`'s terminal tool.

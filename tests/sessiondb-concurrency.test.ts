@@ -1,6 +1,6 @@
 /**
- * Issue 2 "Must show": four processes appending 2,000 messages each to one state.db at the same
- * time — all 8,000 present, none failed (seed 000 §5.1: WAL, BEGIN IMMEDIATE, jittered retries).
+ * Four processes appending 2,000 messages each to one state.db at the same
+ * time — all 8,000 present, none failed (WAL, BEGIN IMMEDIATE, jittered retries).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * `hermes tui` end to end, in real terminals (tmux, `CI=false`), against the real daemon and the
- * scripted model server (issue 4 "Must show"): streaming and tool lines, two panes on one session
+ * scripted model server: streaming and tool lines, two panes on one session
  * and an approval answered in one of them, a TUI killed mid-reply, the daemon stopped under an
  * attached TUI, profiles, and the first-run model setup. Every wait polls the pane with a
  * deadline; nothing sleeps.

@@ -1,6 +1,6 @@
 /**
- * `session.attach` to a long session and the daemon's memory with many idle live sessions
- * (issue 3 "Bench"), against a real `hermes gateway` process (daemon-process.ts).
+ * `session.attach` to a long session and the daemon's memory with many idle live sessions,
+ * against a real `hermes gateway` process (daemon-process.ts).
  *
  * - Attach: a session of 10,000 stored messages (user / assistant with tool calls / tool results,
  *   100–600 characters each) written into state.db before the daemon starts. `cold` = the first

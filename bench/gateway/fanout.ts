@@ -1,5 +1,5 @@
 /**
- * Fan-out of one streamed reply (issue 3 "Bench"), measured beside a bare `ws` broadcast of the
+ * Fan-out of one streamed reply, measured beside a bare `ws` broadcast of the
  * same frames in the same run.
  *
  * Method:

@@ -1,7 +1,7 @@
 /**
  * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
  * 1. `--version` answers before anything heavy loads;
- * 2. the profile flag is resolved before any other code runs (seed 001 §3.1);
+ * 2. the profile flag is resolved before any other code runs;
  * 3. a plain `hermes tui` (the default command) and a plain `hermes chat` run without yargs;
  * 4. yargs parses the rest; each command module imports its package only when it runs.
  */

@@ -1,5 +1,5 @@
 /**
- * Profile selection before any command runs (issue 5 "Resolution", seed 001 §3.1): the `-p`
+ * Profile selection before any command runs: the `-p`
  * pre-parse and the root/profile resolution from HERMES_HOME, the sticky file and the flag.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

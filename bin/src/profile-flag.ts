@@ -1,5 +1,5 @@
 /**
- * Pre-parse of `-p/--profile` before anything else runs (seed 001 §3.1, issue 5 "Resolution").
+ * Pre-parse of `-p/--profile` before anything else runs.
  *
  * Scans argv up to `--`, skipping the values of options that take one, so `-m p` never selects
  * profile `p`. A value that is not a valid profile id is left alone (it is not a profile flag).

@@ -1,4 +1,4 @@
-/** Picks the home for this run (issue 5 "Resolution"): flag, then HERMES_HOME, sticky, default. */
+/** Picks the home for this run: flag, then HERMES_HOME, sticky, default. */
 import { existsSync } from 'node:fs';
 import { HermesHome, readActiveProfile, resolveRoot } from '@hermes/core/home/home';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';

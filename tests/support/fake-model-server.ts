@@ -1,8 +1,8 @@
 /**
  * A scripted OpenAI-compatible Chat Completions server on plain `node:http`, for every test that
- * needs "the model" (issue 2 "The model in tests"). It binds 127.0.0.1 on a free port and answers
+ * needs "the model". It binds 127.0.0.1 on a free port and answers
  * `POST /v1/chat/completions` with the next step of a script, speaking exactly the streaming wire
- * format the `openai` SDK needs (see `fake-model-wire.ts` and TOOLCHAIN.md).
+ * format the `openai` SDK needs (see `fake-model-wire.ts` and docs/toolchain.md).
  *
  * In process:
  * ```ts

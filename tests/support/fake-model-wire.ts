@@ -3,7 +3,7 @@
  *
  * Everything here is pure: it turns one script step plus the recorded request into the exact
  * bytes an OpenAI-compatible Chat Completions endpoint sends. The streaming format is the one the
- * `openai` SDK (6.x) needs (TOOLCHAIN.md "Pitfalls"): every chunk has `choices[].index`, `delta`
+ * `openai` SDK (6.x) needs (docs/toolchain.md, "Pitfalls"): every chunk has `choices[].index`, `delta`
  * and `finish_reason` (null until the last); the first delta carries `role: "assistant"`; every
  * tool-call delta has an `index`, and its first delta `id`, `type: "function"` and
  * `function.name`; a final chunk carries `finish_reason` (`tool_calls` or `stop`); a usage chunk

@@ -1,5 +1,5 @@
 /**
- * A small stdio MCP server for tests (issue 8 "MCP client"), built on the official SDK's
+ * A small stdio MCP server for tests, built on the official SDK's
  * `McpServer`. Run: `node --import tsx tests/support/mcp-echo-server.ts` (cwd: the repo root).
  *
  * Tools:

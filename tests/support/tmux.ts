@@ -1,7 +1,7 @@
 /**
  * Driving real terminals for end-to-end TUI tests: a private tmux server (its own socket, no user
  * config), windows running commands, keys sent, panes captured and polled with deadlines.
- * Ink under `CI=true` draws nothing, so TUIs started here get `CI=false` (see TOOLCHAIN.md).
+ * Ink under `CI=true` draws nothing, so TUIs started here get `CI=false` (see docs/toolchain.md).
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';

@@ -20,7 +20,7 @@ export const AUTO_CONTINUE_PROMPT =
 
 /**
  * With `gateway.auto_continue: true` in a profile's config, sessions that a crash or an
- * interrupted drain left unfinished are continued by the daemon itself (issue 3), and the
+ * interrupted drain left unfinished are continued by the daemon itself, and the
  * prompts that were queued behind the interrupted turn (held, prompt-queue.ts) run after it.
  * Without it, held prompts wait for the user (`/queue run` / `/queue drop`). A chat platform's
  * session with messages still open in its delivery ledger is left to that platform, which

@@ -1,5 +1,5 @@
 /**
- * @hermes/tui-gateway: the daemon (DESIGN §2, §5). The transport and lifecycle API the session
+ * @hermes/tui-gateway: the daemon. The transport and lifecycle API the session
  * layer, the CLI and tests use; see README.md for what lives where.
  */
 export { RpcMethodError } from './rpc/types.js';

@@ -1,6 +1,6 @@
 /**
- * `hermes chat [-q TEXT] [-s/--session ID | --continue] [--json] [--yolo] [-m MODEL]` (issue 2
- * "Headless chat"). With `-q`, text piped on stdin is added to the prompt (or is the prompt).
+ * `hermes chat [-q TEXT] [-s/--session ID | --continue] [--json] [--yolo] [-m MODEL]`.
+ * With `-q`, text piped on stdin is added to the prompt (or is the prompt).
  */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';

@@ -1,5 +1,5 @@
 /**
- * `hermes checkpoints [list] | diff N | restore N [FILE]` (issue 8 "Checkpoints and rollback"):
+ * `hermes checkpoints [list] | diff N | restore N [FILE]`:
  * the shadow-git snapshots the agent took of a working directory (default: the current one).
  * Bare `hermes checkpoints` lists.
  * The work is in `@hermes/core/checkpoints/rollback`, loaded only when the command runs.

@@ -1,7 +1,6 @@
 /**
- * `hermes config [show] | get [KEY] | set KEY VALUE | unset KEY | path | check | allowlist …`
- * (issue 2 "Home and config"). The work is in `../config/run-config.ts`, loaded only when the
- * command runs.
+ * `hermes config [show] | get [KEY] | set KEY VALUE | unset KEY | path | check | allowlist …`.
+ * The work is in `../config/run-config.ts`, loaded only when the command runs.
  * - `show` (also bare `hermes config`, and `get` without a key) prints the whole effective config
  *   as YAML (`--json`: JSON), secrets masked.
  * - `set` parses VALUE as YAML (`true`, `30`, `[a, b]`; `null` is the YAML null) and refuses a key

@@ -1,6 +1,6 @@
 /**
  * `hermes cron list | add SCHEDULE PROMPT | edit ID | pause ID | resume ID | remove ID | run ID |
- * output ID | tick | status | suggestions [accept|decline KEY]`, `--json` on each (issue 7). The
+ * output ID | tick | status | suggestions [accept|decline KEY]`, `--json` on each. The
  * work is in `../cron/run-cron.ts`, loaded only when the command runs.
  */
 import type { Argv, CommandModule } from 'yargs';

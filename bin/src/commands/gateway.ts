@@ -1,7 +1,6 @@
 /**
- * `hermes gateway run | start | stop | status [--json] | install | uninstall` (issue 3 "Process
- * and discovery"): the tui-gateway daemon of the selected root. Thin: parses, then calls
- * @hermes/tui-gateway, imported only when a subcommand runs.
+ * `hermes gateway run | start | stop | status [--json] | install | uninstall`: the tui-gateway
+ * daemon of the selected root. Thin: parses, then calls @hermes/tui-gateway, imported only when a subcommand runs.
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';

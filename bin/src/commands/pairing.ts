@@ -1,5 +1,5 @@
 /**
- * `hermes pairing list | approve CODE | revoke PLATFORM USER` (seed 000 §4.5, issue 6): the
+ * `hermes pairing list | approve CODE | revoke PLATFORM USER`: the
  * owner's side of DM pairing, in the selected profile's `pairing/` folder. A code typed here is
  * never echoed or logged; five wrong codes lock the platform's approvals for an hour.
  */

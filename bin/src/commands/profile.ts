@@ -1,7 +1,6 @@
 /**
- * `hermes profile list | show | create | use | rename | delete | export | import | alias`
- * (issue 5 "Commands", seed 001). The work is in `../profile/run-profile.ts`, loaded only when the
- * command runs.
+ * `hermes profile list | show | create | use | rename | delete | export | import | alias`.
+ * The work is in `../profile/run-profile.ts`, loaded only when the command runs.
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';

@@ -1,6 +1,6 @@
 /**
  * `hermes sessions list | show ID | search QUERY | export ID | rename ID TITLE | delete ID`, each
- * with `--json` (issue 2 "SessionDB"). ID may be a full id, an exact title or a unique id prefix.
+ * with `--json`. ID may be a full id, an exact title or a unique id prefix.
  * The work is in `../sessions/run-sessions.ts`, loaded only when the command runs.
  */
 import type { Argv, CommandModule } from 'yargs';

@@ -1,5 +1,5 @@
 /**
- * `hermes skills [list] | show NAME | remove NAME [--yes]` (issue 8 "Skills"): the selected
+ * `hermes skills [list] | show NAME | remove NAME [--yes]`: the selected
  * profile's `skills/<name>/SKILL.md`. Bare `hermes skills` lists; `remove` asks on a terminal
  * unless `--yes`. Loads `@hermes/core/skills/*` only when the command runs.
  */

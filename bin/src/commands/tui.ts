@@ -1,9 +1,9 @@
 /**
- * `hermes tui [-p PROFILE] [--session ID | --continue | --new]` (issue 4 "Start and attach"): finds
+ * `hermes tui [-p PROFILE] [--session ID | --continue | --new]`: finds
  * the daemon through the discovery file, starts it when absent (and waits until it answers), then
  * runs the Ink TUI attached to it. Also the default command (`hermes` alone, `npm start`).
  *
- * Start-up speed matters here (issue 4 bench: launch to composer ≤ 350 ms), so a plain `hermes
+ * Start-up speed matters here (the bench's goal: launch to composer ≤ 350 ms), so a plain `hermes
  * tui` skips yargs (`plainTuiArgs`, called by main.ts), a running daemon is recognised from its
  * discovery file without loading the daemon's client (zod, the protocol schemas), and config.yaml
  * is only parsed when it mentions the one setting read here.
@@ -121,7 +121,7 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI
-  // process never opens state.db (DESIGN §2)
+  // process never opens state.db
   await runTui({
     root: ctx.home.root,
     profile: ctx.home.profile,

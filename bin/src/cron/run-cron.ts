@@ -1,5 +1,5 @@
 /**
- * What `hermes cron …` does (issue 7). Loaded only when the command runs. Every change goes
+ * What `hermes cron …` does. Loaded only when the command runs. Every change goes
  * through `@hermes/core/cron/jobs` (same validation and prompt scan as the `cronjob` tool);
  * `tick` and `run` use the same tick/run code as the daemon.
  */

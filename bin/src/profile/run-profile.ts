@@ -1,5 +1,5 @@
 /**
- * What `hermes profile …` does (issue 5 "Commands"). Loaded only when the command runs. The work
+ * What `hermes profile …` does. Loaded only when the command runs. The work
  * is in core/src/profiles/; this file parses nothing, formats output and turns a refused
  * operation (ProfileError) into `CliExit(1, message)`.
  */

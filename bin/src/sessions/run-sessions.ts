@@ -1,5 +1,5 @@
 /**
- * What `hermes sessions …` does (issue 2 "SessionDB"). Loaded only when the command runs.
+ * What `hermes sessions …` does. Loaded only when the command runs.
  *
  * Reads use a read-only connection (never blocks the daemon's writes); `rename` and `delete` open
  * a writer. A home without `state.db` has no sessions: nothing is created by reading it.

@@ -1,7 +1,7 @@
 /**
- * The agent loop (seed 003 §2.1, issue 2 "Agent loop"): one user turn = model calls and tool runs
+ * The agent loop: one user turn = model calls and tool runs
  * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
- * events (DESIGN §5 names) and persists every message as it completes.
+ * events (the wire protocol's event names) and persists every message as it completes.
  */
 import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalGuard } from '../approvals/guard.js';
@@ -52,7 +52,7 @@ export class Agent {
   private toolsByName: Map<string, ToolDefinition>;
   private guard: ApprovalGuard;
   private busy = false;
-  /** Snapshots before the first file change of a turn per directory (issue 8; never a tool). */
+  /** Snapshots before the first file change of a turn per directory (never a tool). */
   private readonly checkpoints: CheckpointTracker;
   /** Prompt tokens of the latest model call (how full the context is; estimated after compressing). */
   contextTokens = 0;

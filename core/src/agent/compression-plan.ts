@@ -1,6 +1,6 @@
 /**
  * Where to cut a history for context compression, and how the compressed history is put together
- * (issue 8 "Context compression"; seed 003 §2.6; behaviour of hermes-agent's
+ * (behaviour of hermes-agent's
  * `agent/context_compressor.py`). Pure functions: no model call, no storage (see compressor.ts).
  *
  * A history (no system message) is split into three parts:

@@ -1,5 +1,5 @@
 /**
- * Context compression (issue 8 "Context compression"; seed 003 §2.6; behaviour of hermes-agent's
+ * Context compression (behaviour of hermes-agent's
  * `agent/context_compressor.py`): when the prompt reaches `compression.threshold` of the model's
  * context window, the middle of the history is replaced by a summary written by the model (or
  * `compression.summary_model`). Where to cut is decided in compression-plan.ts.

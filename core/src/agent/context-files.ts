@@ -1,15 +1,15 @@
 /**
- * Project context files (seed 003 §2.4 step 4): the first of `AGENTS.md`, `.hermes.md`, `CLAUDE.md`,
+ * Project context files (step 4 of the system prompt): the first of `AGENTS.md`, `.hermes.md`, `CLAUDE.md`,
  * `.cursorrules` found from the working directory up to the filesystem root.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { capHeadTail } from '../util/head-tail.js';
 
-/** File names looked for in each folder, in this order (issue 2 "Agent loop"). */
+/** File names looked for in each folder, in this order. */
 export const CONTEXT_FILE_NAMES = ['AGENTS.md', '.hermes.md', 'CLAUDE.md', '.cursorrules'] as const;
 
-/** Longest context text kept, in chars; longer files are cut with a marker (issue 2). */
+/** Longest context text kept, in chars; longer files are cut with a marker. */
 export const CONTEXT_FILE_MAX_CHARS = 20_000;
 
 /** A context file found for a working directory. */

@@ -1,7 +1,7 @@
 /**
- * Emergency history shrinking after a context-overflow error (issue 2 "Model client"): drops the
+ * Emergency history shrinking after a context-overflow error: drops the
  * oldest turns, never splitting a tool call from its result, and leaves a note in their place.
- * The full summarising compressor is a separate component (issue 8).
+ * The full summarising compressor is a separate component.
  */
 import type { ChatMessage } from '../model/types.js';
 

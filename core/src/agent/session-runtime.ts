@@ -1,7 +1,7 @@
 /**
  * Wiring one session's agent from a home: config, secrets, SessionDB, model client, tools,
  * system prompt. Shared by `hermes chat` (in process) and the daemon, so every entry point runs
- * the same engine (DESIGN §1).
+ * the same engine.
  */
 import type { HermesConfig } from '../config/schema.js';
 import { loadSecrets, type Secrets } from '../config/secrets.js';

@@ -1,5 +1,5 @@
 /**
- * The streaming checkpoint (issue 3 "kill -9 mid-turn … the partial reply is there"): the
+ * The streaming checkpoint: the
  * assistant message being generated is inserted as `streaming` at its first delta, rewritten at
  * most every `STREAM_CHECKPOINT_MS` or as soon as `STREAM_CHECKPOINT_BYTES` of new text arrived
  * (whichever comes first), and finally given its complete form, so a killed process leaves the

@@ -1,5 +1,5 @@
 /**
- * Running the sub-agents of `delegate_task` (issue 8 "Delegation"; behaviour of hermes-agent's
+ * Running the sub-agents of `delegate_task` (behaviour of hermes-agent's
  * `tools/delegate_tool.py`). A sub-agent is an `Agent` with a fresh in-memory history, a focused
  * system prompt built from its goal and context, a subset of the parent's tools (never
  * `DELEGATE_BLOCKED_TOOLS`, and no clarify callback), an iteration budget (`agent.max_turns` of its

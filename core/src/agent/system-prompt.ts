@@ -1,5 +1,5 @@
 /**
- * System prompt assembly (seed 003 §2.4): identity, environment, memory, skills index, project
+ * System prompt assembly: identity, environment, memory, skills index, project
  * context file, tool guidance. The result must stay byte-stable within a session (no clock beyond
  * the date) so providers can cache it; callers build it once per session and store it.
  */
@@ -13,7 +13,7 @@ import { findContextFile } from './context-files.js';
 /** The identity used when the home has no SOUL.md. */
 export const DEFAULT_IDENTITY = `You are Hermes, a capable personal AI agent running on the user's own machine. You help with software, research, writing and everyday tasks by thinking carefully and using your tools. Be direct and accurate; say plainly when you are unsure or when something failed.`;
 
-/** Separator between memory entries in MEMORY.md / USER.md (issue 2 "Tools": memory). */
+/** Separator between memory entries in MEMORY.md / USER.md. */
 export const MEMORY_ENTRY_SEPARATOR = '§';
 
 const TOOL_GUIDANCE = `# How to work

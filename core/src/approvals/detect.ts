@@ -1,5 +1,5 @@
 /**
- * What the approval rules find in a command line (DESIGN §6): the line is analysed into the simple
+ * What the approval rules find in a command line: the line is analysed into the simple
  * commands it runs (shell/analyze.ts — nested in substitutions, groups, `bash -c`, `eval`, `xargs`,
  * `find -exec` …, wrappers such as `sudo`/`env`/`timeout` looked through), every command rule
  * (rules/index.ts) judges every command, and the line rules judge the sequence. Hits of floor rules

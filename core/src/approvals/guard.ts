@@ -1,5 +1,5 @@
 /**
- * The approval guard (issue 2 "Approvals", DESIGN §6): decides whether a shell command may run.
+ * The approval guard: decides whether a shell command may run.
  *
  * The agent loop creates one guard per session and hands `guard.check` to the tools as
  * `ToolContext.checkCommand`; the model never sees it, cannot call it, and cannot switch it off

@@ -1,5 +1,5 @@
 /**
- * The smart approval check (`approvals.mode: smart`; issue 2 "Approvals", DESIGN §6): before a
+ * The smart approval check (`approvals.mode: smart`): before a
  * human is asked about a command that matched a dangerous pattern, an auxiliary model judges it.
  * Rule source: the original agent's `tools/approval_smart.py` (`_smart_approve`) and the gate in
  * `tools/approval.py` (`_smart_gate`); the code here is our own.

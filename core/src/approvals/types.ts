@@ -1,4 +1,4 @@
-/** Types of the approval guard (DESIGN §6). */
+/** Types of the approval guard. */
 import type { ApprovalChoice } from '../protocol/approval-choices.js';
 import type { PendingRequest } from './pending.js';
 import type { SmartAssessment } from './smart.js';

@@ -1,5 +1,5 @@
 /**
- * Checkpoints (issue 8 "Must show"): a turn that edits files in a git repo leaves that repo's own
+ * Checkpoints: a turn that edits files in a git repo leaves that repo's own
  * git state untouched, a restore brings the files back (and can be undone), and a second project
  * shares the object store.
  */

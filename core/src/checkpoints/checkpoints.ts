@@ -1,5 +1,5 @@
 /**
- * Checkpoints of a working directory (issue 8 "Checkpoints and rollback", seed 000 §5.4): create,
+ * Checkpoints of a working directory: create,
  * list, diff, restore. Storage and git plumbing are in `store.ts`.
  *
  * - A checkpoint is a commit on the project's ref `refs/hermes/<hash16>` whose tree is the

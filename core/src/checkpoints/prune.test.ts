@@ -1,5 +1,5 @@
 /**
- * Checkpoint retention (issue 8 "Checkpoints and rollback"; the original's `Pruner.trim`): each
+ * Checkpoint retention (the original's `Pruner.trim`): each
  * project keeps `checkpoints.max_snapshots` checkpoints, dropped ones are garbage-collected from
  * the shadow store (throttled), retained ones still restore, and other projects and the user's own
  * repository are never touched. Everything runs real git.

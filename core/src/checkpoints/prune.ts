@@ -1,5 +1,5 @@
 /**
- * Keeping the checkpoint store bounded (issue 8 "Checkpoints and rollback", seed 000 §5.4; the
+ * Keeping the checkpoint store bounded (the
  * original's tools/checkpoint_pruning.py `Pruner.trim` and `reclaim`).
  *
  * - Count limit, per project: after a snapshot, when the project's ref holds more than

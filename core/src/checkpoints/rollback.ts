@@ -1,6 +1,6 @@
 /**
  * Text commands over checkpoints, shared by the daemon's `/rollback` (slash.exec) and
- * `hermes checkpoints` (issue 8 "Checkpoints and rollback").
+ * `hermes checkpoints`.
  *
  * `/rollback` syntax (`args` is what follows the command name):
  * - `` (empty) or `list` — the checkpoints of the working directory, newest first, numbered;

@@ -1,5 +1,5 @@
 /**
- * Staging a working directory into a checkpoint index (issue 8 "Checkpoints and rollback"): the
+ * Staging a working directory into a checkpoint index: the
  * per-project excludes (oversize files, a store inside the project), `git add -A` into the
  * project's or a temporary index, and `write-tree`. Split from `checkpoints.ts`.
  */

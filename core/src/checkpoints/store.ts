@@ -1,6 +1,6 @@
 /**
- * The shared shadow git store behind checkpoints (issue 8 "Checkpoints and rollback", seed 000
- * §5.4; the original's tools/checkpoint_manager.py, v2 layout).
+ * The shared shadow git store behind checkpoints (the
+ * original's tools/checkpoint_manager.py, v2 layout).
  *
  * One store per home, objects shared by every project:
  * ```

@@ -1,5 +1,5 @@
 /**
- * When the agent takes checkpoints (issue 8; the original's CheckpointManager.new_turn /
+ * When the agent takes checkpoints (the original's CheckpointManager.new_turn /
  * ensure_checkpoint): before the first file change of a turn in a working directory, once per
  * directory per turn. It is not a tool: the model never sees it.
  *

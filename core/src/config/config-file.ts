@@ -1,5 +1,5 @@
 /**
- * Loading, validating, migrating and editing `config.yaml` (DESIGN §4, issue 2 "Home and config").
+ * Loading, validating, migrating and editing `config.yaml`.
  *
  * - The file is parsed with `yaml`, validated with the zod schema, defaults filled in.
  * - An unparsable file or a bad value throws `ConfigError` naming the file and the key; the file is

@@ -1,7 +1,7 @@
 /**
  * The whole effective configuration as YAML, for `hermes config show`: the file deep-merged over
  * the defaults (unknown keys included), with anything that looks like a secret masked. Secrets
- * belong in `.env` (DESIGN §4), which is never printed; a key, token or password written into
+ * belong in `.env`, which is never printed; a key, token or password written into
  * config.yaml by hand is shown as `<hidden>` all the same.
  */
 import { stringify } from 'yaml';

@@ -1,5 +1,5 @@
 /**
- * The `config.yaml` schema (DESIGN §4): zod schemas with defaults. Unknown keys are kept (loose
+ * The `config.yaml` schema: zod schemas with defaults. Unknown keys are kept (loose
  * objects) so a newer or hand-edited file survives a load/save round trip.
  */
 import { z } from 'zod';
@@ -8,7 +8,7 @@ import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../gateway/platf
 /** The version written into `config.yaml` as `_config_version`; older files are migrated. */
 export const CONFIG_VERSION = 2;
 
-/** Model providers the client knows (DESIGN §4). `auto` picks the first provider with a key. */
+/** Model providers the client knows. `auto` picks the first provider with a key. */
 export const ProviderName = z.enum(['openrouter', 'openai', 'custom', 'auto']);
 export type ProviderName = z.infer<typeof ProviderName>;
 
@@ -51,7 +51,7 @@ export const ConfigSchema = z.looseObject({
       smart_model: z.string().min(1).optional(),
       /** Seconds the smart check may take (retries included); past it the user is asked instead. */
       smart_timeout: z.number().positive().default(8),
-      /** What a dangerous command inside a cron run does: no human is there (issue 7). */
+      /** What a dangerous command inside a cron run does: no human is there. */
       cron_mode: z.enum(['deny', 'allow']).default('deny'),
     })
     .prefault({}),
@@ -108,7 +108,7 @@ export const ConfigSchema = z.looseObject({
       max_redirects: z.number().int().nonnegative().default(5),
     })
     .prefault({}),
-  /** Shadow-git snapshots before the agent edits files (issue 8 "Checkpoints"). */
+  /** Shadow-git snapshots before the agent edits files. */
   checkpoints: z
     .looseObject({
       enabled: z.boolean().default(true),
@@ -117,12 +117,12 @@ export const ConfigSchema = z.looseObject({
     })
     .prefault({}),
   /**
-   * MCP servers (issue 8 "MCP client"): name → `{command, args?, env?, cwd?}` (stdio) or
+   * MCP servers: name → `{command, args?, env?, cwd?}` (stdio) or
    * `{url, headers?}` (streamable HTTP). Kept loose; `core/src/mcp/config.ts` validates each entry
    * and reports a bad one without dropping the others.
    */
   mcp_servers: z.record(z.string(), z.looseObject({})).default({}),
-  /** Sub-agents of the `delegate_task` tool (issue 8 "Delegation"). */
+  /** Sub-agents of the `delegate_task` tool. */
   delegation: z
     .looseObject({
       /** Model calls one sub-agent may make (its iteration budget); a call may ask for fewer. */
@@ -135,7 +135,7 @@ export const ConfigSchema = z.looseObject({
     .prefault({}),
   agent: z
     .looseObject({
-      /** Model calls per user turn before the loop stops (seed 003). */
+      /** Model calls per user turn before the loop stops. */
       max_turns: positiveInt.default(90),
     })
     .prefault({}),
@@ -151,7 +151,7 @@ export const ConfigSchema = z.looseObject({
     .looseObject({
       drain_timeout: z.number().nonnegative().default(30),
       auto_continue: z.boolean().default(false),
-      /** Default reset policy of platform sessions (issue 6; per platform under `platforms`). */
+      /** Default reset policy of platform sessions (per platform under `platforms`). */
       session_reset: ResetPolicyConfigSchema.optional(),
     })
     .prefault({}),
@@ -160,11 +160,11 @@ export const ConfigSchema = z.looseObject({
       alternate_screen: z.boolean().default(false),
     })
     .prefault({}),
-  /** Messaging platforms (issue 6): per-platform settings, allow-lists, reset policies. */
+  /** Messaging platforms: per-platform settings, allow-lists, reset policies. */
   platforms: PlatformsConfigSchema,
   /** IANA zone for naive cron times; empty means the machine's zone. */
   timezone: z.string().default(''),
-  /** The cron scheduler (issue 7; core/src/cron/). */
+  /** The cron scheduler (core/src/cron/). */
   cron: z
     .looseObject({
       /** Deliver replies wrapped with the job's name and a note that the agent cannot see replies. */

@@ -1,5 +1,5 @@
 /**
- * The home's `.env`: API keys and other secrets (DESIGN §4).
+ * The home's `.env`: API keys and other secrets.
  *
  * Parsed into a per-home map with dotenv's parser and never copied into `process.env`, so two
  * profiles served by one daemon never see each other's keys. Written with mode 0600.

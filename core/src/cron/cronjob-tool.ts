@@ -1,5 +1,5 @@
 /**
- * The `cronjob` tool (seed 000 §6.3 "模型侧接口"; issue 7 "In the agent and the TUI"): lets the user
+ * The `cronjob` tool: lets the user
  * say "remind me every weekday at 9" in a chat. Actions create, list, update, pause, resume,
  * remove, run; every change goes through jobs.ts (same validation and prompt scan as the CLI).
  *

@@ -1,5 +1,5 @@
 /**
- * Where a job's result goes (seed 000 §6.3 "投递目标"; issue 7 "The tick").
+ * Where a job's result goes.
  *
  * Targets, as written in `--deliver` / the tool's `deliver` (several: comma-separated):
  * - `local` — appended to `<home>/cron/delivered.md`, one section per delivery, newest last (a

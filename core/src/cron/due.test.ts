@@ -1,4 +1,4 @@
-/** Deciding what fires: grace, fast-forward, missed one-shots, run markers, claims (issue 7). */
+/** Deciding what fires: grace, fast-forward, missed one-shots, run markers, claims. */
 import { describe, expect, it } from 'vitest';
 import { decideDue } from './due.js';
 import { makeJob } from './testing.js';

@@ -1,5 +1,5 @@
 /**
- * Deciding what fires (seed 000 §6.1 "先推进,再执行", §6.3 "到期判定"; issue 7 "The tick"). Pure
+ * Deciding what fires (advance `next_run_at` first, then run). Pure
  * functions over the job list, run inside the store's lock: they change jobs in place and say
  * what they did. Nothing here runs a job.
  *

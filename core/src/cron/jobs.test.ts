@@ -1,4 +1,4 @@
-/** Jobs and the jobs store: create/edit/pause/resume/remove/trigger, the file, corruption (issue 7). */
+/** Jobs and the jobs store: create/edit/pause/resume/remove/trigger, the file, corruption. */
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Creating and changing jobs (seed 000 §6.3; issue 7 "Schedules and jobs", "Safety"): the one
+ * Creating and changing jobs: the one
  * place the CLI, the `cronjob` tool, the daemon's methods and suggestions go through, so every
  * prompt is scanned and every schedule validated the same way.
  */

@@ -1,6 +1,6 @@
 /**
  * Runs against the scripted model server: output file, local delivery, wrapping, silence,
- * failures, the pre-run scan, the cron tool set, approvals in cron, repeat counts (issue 7).
+ * failures, the pre-run scan, the cron tool set, approvals in cron, repeat counts.
  */
 import {
   existsSync,

@@ -1,5 +1,5 @@
 /**
- * What firing a job does (seed 000 §6.2-6.3; issue 7 "The tick"): the one place every trigger
+ * What firing a job does: the one place every trigger
  * (built-in ticker, `hermes cron tick`, `hermes cron run`, an external scheduler) runs a claimed
  * job and delivers the result. Triggers decide *when*; they never build agents or deliver.
  *

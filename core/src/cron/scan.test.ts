@@ -1,4 +1,4 @@
-/** The cron prompt-injection scan (issue 7 "Safety"; "Must show": attempts refused, clean accepted). */
+/** The cron prompt-injection scan: attempts are refused, clean prompts accepted. */
 import { describe, expect, it } from 'vitest';
 import { cronHeader } from './run.js';
 import { isGatewayLifecycleCommand, scanCronPrompt } from './scan.js';

@@ -1,5 +1,5 @@
 /**
- * The cron prompt-injection scan (seed 000 §6.3; issue 7 "Safety"). A job runs unattended with
+ * The cron prompt-injection scan. A job runs unattended with
  * the full tool set, and its prompt may carry mail or web text, so prompts are scanned when a
  * job is created or edited, and the assembled prompt (skills + prompt) again before each run.
  *
@@ -102,7 +102,7 @@ export const CRON_THREAT_PATTERNS: readonly ThreatPattern[] = [
   },
 ];
 
-/** Stopping or restarting the daemon that runs cron (seed 000 §6.3 lifecycle guard). */
+/** Stopping or restarting the daemon that runs cron (a job may not stop the daemon that runs it). */
 export const GATEWAY_LIFECYCLE_PATTERN: ThreatPattern = {
   id: 'gateway_lifecycle',
   description: 'stops or restarts the Hermes daemon that runs this job',
@@ -150,7 +150,7 @@ export function findInvisible(text: string): { codePoint: number; name: string; 
 const hex = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
- * Scans a cron prompt (issue 7 "Safety").
+ * Scans a cron prompt.
  * @param what how to name the text in the message (`prompt`, `assembled prompt`).
  * @returns `{ok: true}` or the first finding, whose message names the pattern.
  */

@@ -1,4 +1,4 @@
-/** Schedule parsing, next-run times, periods and grace (issue 7 "Must show": table-driven). */
+/** Schedule parsing, next-run times, periods and grace (table-driven). */
 import { describe, expect, it } from 'vitest';
 import {
   CronScheduleError,

@@ -1,5 +1,5 @@
 /**
- * Schedules (seed 000 §6.3 "调度语法", issue 7 "Schedules and jobs"): parsing what the user wrote,
+ * Schedules: parsing what the user wrote,
  * the next run time, the period and the grace of a late job.
  *
  * Accepted forms:
@@ -109,7 +109,7 @@ export function parseIsoTime(text: string, timeZone: string): number | undefined
 }
 
 /**
- * Parses what the user wrote (seed 000 §6.3; the original's `parse_schedule`).
+ * Parses what the user wrote (the original's `parse_schedule`).
  * @throws CronScheduleError for anything else (message lists the accepted forms), for an interval
  *   under one minute, and for a one-shot time more than 2 minutes in the past.
  */
@@ -231,7 +231,7 @@ export function periodMs(schedule: Schedule, aroundMs: number, timeZone: string)
 }
 
 /**
- * How late a run may start and still run (issue 7): half the period, clamped to 2 min … 2 h; a
+ * How late a run may start and still run: half the period, clamped to 2 min … 2 h; a
  * one-shot gets 2 minutes. A recurring job later than this is fast-forwarded, not run.
  * @param aroundMs the missed scheduled time (the period of a cron job can vary over the week).
  */

@@ -1,5 +1,5 @@
 /**
- * The ticker's heartbeat (seed 000 §6.1: "每跳都记心跳,只有干净跑完才记成功标记"): every tick
+ * The ticker's heartbeat: every tick
  * records `last_tick_at`; only a tick that finished without an exception records
  * `last_success_at`. `hermes cron status` compares them to tell "alive and working" from "alive
  * but every tick fails" from "no ticks at all". Stored in `<home>/cron/tick_status.json`.

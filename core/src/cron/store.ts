@@ -1,5 +1,5 @@
 /**
- * The jobs store `<home>/cron/jobs.json` (seed 000 §6.3 "存储", issue 7 "Schedules and jobs").
+ * The jobs store `<home>/cron/jobs.json`.
  *
  * - Every change runs under an exclusive file lock (`jobs.json.lock`, proper-lockfile: an mkdir
  *   lock refreshed while held and taken over when stale after a crash), re-reads the file, applies

@@ -1,5 +1,5 @@
 /**
- * Suggestions (seed 000 §6.4 "建议:自动化必须由人点头"; issue 7 "In the agent and the TUI"): a small
+ * Suggestions: a small
  * catalogue of useful automations offered in `/cron suggestions`. Consent first:
  * - nothing here ever creates a job on its own; `acceptSuggestion` creates one only when called
  *   with `confirmed: true` (an explicit yes from the user), through the same `createJob` as

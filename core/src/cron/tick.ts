@@ -1,5 +1,5 @@
 /**
- * The tick (seed 000 §6.1; issue 7 "The tick"): one pass of the scheduler over a profile's jobs.
+ * The tick: one pass of the scheduler over a profile's jobs.
  *
  * 1. Take `<home>/cron/tick.lock` without waiting (proper-lockfile, `retries: 0`). Another tick
  *    holds it (the daemon's ticker, `hermes cron tick`, an external trigger) → return `locked` at
@@ -236,7 +236,7 @@ export async function runJobNow(opts: TickOptions, ref: string): Promise<RunOutc
 }
 
 /**
- * Compare-and-set claim for external triggers (seed 000 §6.2 `claim_job_for_fire`): claims job
+ * Compare-and-set claim for external triggers (the original's `claim_job_for_fire`): claims job
  * `id` only if its `next_run_at` still equals `expectedNextRunAt`, it is due at `now`, enabled and
  * not running. Two triggers racing for one occurrence: exactly one gets the job.
  * @returns the claimed job, or null when the claim lost (already claimed, changed, not due).
@@ -270,7 +270,7 @@ export async function claimJobForFire(
 }
 
 /**
- * Claims and runs one due job for an external trigger (seed 000 §6.2 `fire_due`).
+ * Claims and runs one due job for an external trigger (the original's `fire_due`).
  * @returns the outcome, or null when the claim lost.
  */
 export async function fireDue(

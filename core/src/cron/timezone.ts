@@ -1,6 +1,6 @@
 /**
- * Time zones for cron (issue 7: "a naive time is in the configured `timezone`, default the
- * machine's"). Only `Intl` is used: no time-zone database of our own.
+ * Time zones for cron: a naive time is in the configured `timezone`, default the
+ * machine's. Only `Intl` is used: no time-zone database of our own.
  */
 
 /** Thrown for a `timezone` that is not an IANA zone name. */

@@ -1,5 +1,5 @@
 /**
- * When cron fires, behind a small interface (seed 000 §6.2 "触发器可换"; issue 7 "The tick").
+ * When cron fires, behind a small interface.
  *
  * A `CronTrigger` decides *when*; what a firing does (claim, run, deliver, record) is fixed in
  * tick.ts / run.ts and reached only through `CronFireApi`, so no trigger re-implements agent

@@ -1,5 +1,5 @@
 /**
- * The shapes of the cron subsystem (seed 000 §6.3, issue 7 "Schedules and jobs"): schedules, jobs
+ * The shapes of the cron subsystem: schedules, jobs
  * as stored in `<home>/cron/jobs.json`, and the constants every part agrees on.
  *
  * Times are ISO 8601 strings in UTC (`2026-12-01T08:00:00.000Z`) in the file and epoch
@@ -90,14 +90,14 @@ export interface JobsFile {
   jobs: CronJob[];
 }
 
-/** A one-shot may still run this long after its time (seed 000 §6.3; the original's ONESHOT_GRACE_SECONDS). */
+/** A one-shot may still run this long after its time (the original's ONESHOT_GRACE_SECONDS). */
 export const ONESHOT_GRACE_MS = 2 * 60_000;
 /** Grace of a recurring job: half its period, clamped to this minimum … */
 export const MIN_GRACE_MS = 2 * 60_000;
-/** … and this maximum (issue 7 "Schedules and jobs"). */
+/** … and this maximum. */
 export const MAX_GRACE_MS = 2 * 60 * 60_000;
 
-/** Replies that mean "nothing to report": nothing is delivered (seed 000 §6.3 "silence"). */
+/** Replies that mean "nothing to report": nothing is delivered. */
 export const SILENCE_MARKERS: readonly string[] = ['[SILENT]', 'NO_REPLY'];
 
 /** An ISO string for an epoch-ms time. */

@@ -1,5 +1,5 @@
 /**
- * `HermesHome`: the one object that knows every path of a home (DESIGN §4, seed 001 §2-3).
+ * `HermesHome`: the one object that knows every path of a home.
  *
  * The root is `$HERMES_HOME` (or its root when it points into `<root>/profiles/<name>`), else
  * `~/.hermes`. Profile `default` is the root itself; a named profile lives in
@@ -19,7 +19,8 @@ export interface RootResolution {
 }
 
 /**
- * Resolves the root from an environment (seed 001 §3.1 step 1.5).
+ * Resolves the root from an environment: `HERMES_HOME` when set (its root when it points into
+ * `<root>/profiles/<name>`), else `~/.hermes`.
  * @param env usually `process.env`; only `HERMES_HOME` and `HOME` are read.
  */
 export function resolveRoot(env: NodeJS.ProcessEnv = process.env): RootResolution {
@@ -36,7 +37,7 @@ export function resolveRoot(env: NodeJS.ProcessEnv = process.env): RootResolutio
   return { root: join(env.HOME || homedir(), '.hermes') };
 }
 
-/** Standard sub-folders created in every home (seed 001 §2.3 plus DESIGN §4). */
+/** Standard sub-folders created in every home. */
 export const HOME_SUBDIRS = [
   'memories',
   'sessions',
@@ -148,7 +149,7 @@ export class HermesHome {
     return this.path('input_history.jsonl');
   }
 
-  // Root-only files (DESIGN §4).
+  // Root-only files.
   get profilesDir(): string {
     return join(this.root, 'profiles');
   }

@@ -1,18 +1,18 @@
 /**
- * Profile names and their rules (seed 001 §5).
+ * Profile names and their rules.
  *
  * A profile id is `^[a-z0-9][a-z0-9_-]{0,63}$` after trimming and lower-casing. Some names are
  * reserved (they would shadow a directory or a system user) and hermes sub-command names are refused
  * because a wrapper alias with that name would collide with `hermes <subcommand>`.
  */
 
-/** The regular expression every profile id must match (seed 001 §5.1). */
+/** The regular expression every profile id must match. */
 export const PROFILE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** The name of the profile that lives in the root itself. */
 export const DEFAULT_PROFILE = 'default';
 
-/** Names that can never be created as a profile (seed 001 §5.2). */
+/** Names that can never be created as a profile. */
 export const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set([
   'hermes',
   'default',
@@ -22,7 +22,7 @@ export const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set([
   'sudo',
 ]);
 
-/** hermes sub-command names, refused as profile names (seed 001 §5.2). */
+/** hermes sub-command names, refused as profile names. */
 export const HERMES_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'chat',
   'model',

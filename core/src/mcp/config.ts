@@ -1,5 +1,5 @@
 /**
- * The `mcp_servers` section of `config.yaml` (issue 8 "MCP client"; the original's
+ * The `mcp_servers` section of `config.yaml` (the original's
  * tools/mcp_tool.py). The schema keeps it loose (`name → object`); this file validates each entry
  * on its own so one bad server is reported and the others still start.
  *

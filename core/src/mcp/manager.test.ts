@@ -1,5 +1,5 @@
 /**
- * The MCP client (issue 8 "Must show"): a stdio MCP server written for the test is started and its
+ * The MCP client: a stdio MCP server written for the test is started and its
  * tool is called by the agent loop against the scripted model; bad servers fail on their own.
  */
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The MCP client of one profile (issue 8 "MCP client"): starts the servers of `mcp_servers`
+ * The MCP client of one profile: starts the servers of `mcp_servers`
  * through the official SDK, offers their tools as `mcp_<server>_<tool>` ToolDefinitions, reports
  * each server's state for `/mcp`, and restarts them on `reload`.
  *

@@ -1,5 +1,5 @@
 /**
- * MCP tools as Hermes `ToolDefinition`s (issue 8 "MCP client"): named `mcp_<server>_<tool>`,
+ * MCP tools as Hermes `ToolDefinition`s: named `mcp_<server>_<tool>`,
  * their input schema passed through, their results turned into text for the model.
  *
  * - Names keep only `[A-Za-z0-9_-]` (others become `_`) and at most 64 chars (the Chat

@@ -1,5 +1,5 @@
 /**
- * MCP tools reach sessions that were open before their server was ready (issue 8 "MCP client"):
+ * MCP tools reach sessions that were open before their server was ready:
  * a session resolves its tool set at every turn (`toolSource`), so the next turn after the server
  * gets ready offers `mcp_<server>_<tool>` and can call it, a server removed by reload goes, and
  * the system prompt stays byte-identical. Real stdio MCP server (held back by a gate file), fake

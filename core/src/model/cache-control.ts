@@ -1,6 +1,6 @@
 /**
- * Prompt-cache breakpoints for Anthropic models reached through OpenRouter (issue 2 "Agent loop":
- * the system prompt is byte-stable within a session so providers can cache it; seed 003
+ * Prompt-cache breakpoints for Anthropic models reached through OpenRouter (the system
+ * prompt is byte-stable within a session so providers can cache it; the original's
  * `apply_anthropic_cache_control`). OpenAI-style providers cache prefixes automatically; Anthropic
  * needs an explicit `cache_control: {type: "ephemeral"}` marker on the content part that ends the
  * stable prefix, which OpenRouter passes through when the content is an array of text parts.

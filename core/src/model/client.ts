@@ -1,8 +1,8 @@
 /**
- * The streaming model client (issue 2 "Model client"): Chat Completions through the `openai`
+ * The streaming model client: Chat Completions through the `openai`
  * package against any OpenAI-compatible base URL, with our own retry policy.
  *
- * Policy of one `stream()` call (seed 003 "错误恢复"; original `error_classifier.py`):
+ * Policy of one `stream()` call (after the original's `error_classifier.py`):
  * 1. The primary target (`model:` of config.yaml) is called with the pool's current key.
  * 2. A rate limit (429/402) or a refused key (401/403) benches that key (1 h / 5 min) and, when
  *    the pool has another key that is not cooling down, retries at once with it ("rotation";

@@ -1,6 +1,6 @@
 /**
- * Context window sizes of known models, used to decide when to compress history (seed 003
- * "上下文压缩": compression triggers at `compression.threshold` of the window).
+ * Context window sizes of known models, used to decide when to compress history
+ * (compression triggers at `compression.threshold` of the window).
  *
  * Lookup order of `contextWindowFor`: `config.model.context_length` (the user knows best) → the
  * table below → `DEFAULT_CONTEXT_WINDOW`. Model ids are matched case-insensitively after dropping a

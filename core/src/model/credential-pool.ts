@@ -1,5 +1,5 @@
 /**
- * Several API keys for one provider, rotated when one is rate-limited (issue 2 "Model client").
+ * Several API keys for one provider, rotated when one is rate-limited.
  *
  * Where the keys come from (`collectKeys`). The original (`agent/credential_pool.py`) seeds one
  * pool entry per provider variable from `.env`/the environment and keeps further keys in its

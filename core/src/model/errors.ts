@@ -1,5 +1,5 @@
 /**
- * Classification of model-call failures (issue 2 "Model client"; behaviour after the original's
+ * Classification of model-call failures (behaviour after the original's
  * `agent/error_classifier.py`, reduced to the kinds of `ModelErrorKind`).
  *
  * | kind               | when                                                        | retried |

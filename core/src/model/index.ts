@@ -1,5 +1,5 @@
 /**
- * The model client (issue 2 "Model client"): `createModelClient` plus its parts. Import from
+ * The model client: `createModelClient` plus its parts. Import from
  * `@hermes/core/model/index` (or the files themselves) — `openai` loads only with this module.
  */
 export * from './types.js';

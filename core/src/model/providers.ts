@@ -1,5 +1,5 @@
 /**
- * Model providers (DESIGN §4, issue 2 "Model client"): which endpoint, which model and which keys
+ * Model providers: which endpoint, which model and which keys
  * one call uses.
  *
  * | provider     | endpoint                                  | keys from                                   |

@@ -1,6 +1,6 @@
 /**
- * Retry timing of model calls (issue 2: "transient ones retry up to 3 times with exponential
- * backoff and jitter"; seed 003: `api_max_retries` default 3).
+ * Retry timing of model calls transient failures retry up to 3 times
+ * (`api_max_retries`) with exponential backoff and jitter.
  */
 
 /** Retries of one provider before falling back (not counting key rotations). */

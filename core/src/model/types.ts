@@ -73,7 +73,7 @@ export interface ChatResult {
   provider: string;
 }
 
-/** Error classes (issue 2 "Model client"). */
+/** Error classes. */
 export type ModelErrorKind =
   'rate_limit' | 'server' | 'timeout' | 'auth' | 'context_overflow' | 'bad_request' | 'aborted' | 'network';
 

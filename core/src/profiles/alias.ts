@@ -1,5 +1,5 @@
 /**
- * `hermes profile alias NAME [--as ALIAS] [--remove]` (seed 001 §6): a small executable wrapper
+ * `hermes profile alias NAME [--as ALIAS] [--remove]`: a small executable wrapper
  * `<homeDir>/.local/bin/<alias>` that runs `hermes -p <profile> "$@"`. Its second line is a marker
  * comment; hermes only ever overwrites, rewrites or removes files that carry it.
  */
@@ -29,7 +29,7 @@ import { existingProfile } from './lookup.js';
 /** Start of the marker line that makes a wrapper ours; the profile follows it. */
 export const ALIAS_MARKER = '# hermes-profile-alias:';
 
-/** Where the wrappers live: `<homeDir>/.local/bin` (seed 001 §6.2). */
+/** Where the wrappers live: `<homeDir>/.local/bin`. */
 export function aliasDir(homeDir: string): string {
   return join(homeDir, '.local', 'bin');
 }
@@ -96,7 +96,7 @@ function isExecutableFile(p: string): boolean {
 }
 
 /**
- * Why `alias` cannot be used as a wrapper name, or undefined when it can (seed 001 §5.2, §6):
+ * Why `alias` cannot be used as a wrapper name, or undefined when it can:
  * not a profile-id-shaped file name, a reserved word, a hermes sub-command, or another program on
  * PATH (our own wrapper at the same place does not count).
  */

@@ -1,5 +1,5 @@
 /**
- * Checking a profile archive before anything is extracted (seed 001 §9.2, issue 5 "import"):
+ * Checking a profile archive before anything is extracted:
  * every member must be a regular file or a folder whose path is relative, has no drive letter
  * and no `..` part. Links (symbolic or hard), devices and FIFOs are refused. The whole archive is
  * scanned first; one bad member refuses the whole archive.

@@ -1,10 +1,9 @@
 /**
- * `hermes profile create NAME [--clone | --clone-all] [--from SRC] [--description TEXT]`
- * (seed 001 §4, issue 5 "Commands"): a blank profile (the standard sub-folders), a light clone
- * (config, keys, SOUL.md, memory files, skills) or a full clone without history and runtime
+ * `hermes profile create NAME [--clone | --clone-all] [--from SRC] [--description TEXT]`:
+ * a blank profile (the standard sub-folders), a light clone (config, keys, SOUL.md, memory files, skills) or a full clone without history and runtime
  * state. Built in a staging folder and renamed into place; the copied `.env` is always 0600.
  * A full clone's cron jobs arrive paused: one daemon serves every profile, so active copies would
- * fire twice (issue 5 "Left out" of the first session; resume them in the clone to use them).
+ * fire twice (resume them in the clone to use them).
  */
 import { chmodSync, existsSync, lstatSync } from 'node:fs';
 import type { HermesHome } from '../home/home.js';

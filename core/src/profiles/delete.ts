@@ -1,5 +1,5 @@
 /**
- * `hermes profile delete NAME [--yes]` (issue 5). The folder is first renamed out of the listing
+ * `hermes profile delete NAME [--yes]`. The folder is first renamed out of the listing
  * (`<root>/profiles/.deleting-NAME-XXXXXX`) and then removed, so an interrupted delete never
  * leaves a half profile behind. Asking for confirmation is the caller's job.
  */

@@ -1,5 +1,5 @@
 /**
- * The one error type of profile management (issue 5). Every message names the profile or the
+ * The one error type of profile management. Every message names the profile or the
  * file it is about, so the CLI prints it as is.
  */
 

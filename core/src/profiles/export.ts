@@ -1,5 +1,5 @@
 /**
- * `hermes profile export NAME [-o FILE]` (seed 001 §9.1, issue 5): a `.tar.gz` holding one
+ * `hermes profile export NAME [-o FILE]`: a `.tar.gz` holding one
  * top-level folder named after the profile, without secrets (`.env`, `auth.json`), databases,
  * history, caches or runtime files. Symbolic links are left out (an import would refuse them).
  */

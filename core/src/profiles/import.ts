@@ -1,5 +1,5 @@
 /**
- * `hermes profile import FILE [--name NAME]` (seed 001 §9.2, issue 5): the archive is streamed
+ * `hermes profile import FILE [--name NAME]`: the archive is streamed
  * from its file twice — first every member is checked against the safety rules and the size caps
  * (scanArchive), then it is extracted into a staging folder that is renamed into place. An unsafe
  * or oversized archive is refused before anything is written; any later failure (the caps are

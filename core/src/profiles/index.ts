@@ -1,5 +1,5 @@
 /**
- * Profile management (seed 001, issue 5): create, list, show, use, rename, delete, export,
+ * Profile management: create, list, show, use, rename, delete, export,
  * import, wrapper aliases, profile.yaml metadata, and `profilesToServe`. Every operation takes a
  * `HermesHome` of any profile under the root and works at that root.
  */

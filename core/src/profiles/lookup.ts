@@ -1,5 +1,5 @@
 /**
- * Finding profiles under a root (seed 001 §2, §7). Every lookup starts from a `HermesHome` of any
+ * Finding profiles under a root. Every lookup starts from a `HermesHome` of any
  * profile and works at its root, so `hermes -p work profile list` sees every profile.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { ProfileError } from './errors.js';
 
 /**
  * Names of every profile under the root: `default` first, then every folder of
- * `<root>/profiles/` whose name is a valid id, sorted. A directory scan only (seed 001 §7).
+ * `<root>/profiles/` whose name is a valid id, sorted. A directory scan only.
  */
 export function profileNames(home: HermesHome): string[] {
   const names = [DEFAULT_PROFILE];

@@ -1,6 +1,6 @@
 /**
- * `profile.yaml`: metadata about a profile (its description), kept apart from `config.yaml`
- * (seed 001 §8.1). A missing or unreadable file reads as empty: one broken file never breaks
+ * `profile.yaml`: metadata about a profile (its description), kept apart from `config.yaml`.
+ * A missing or unreadable file reads as empty: one broken file never breaks
  * `hermes profile list`.
  */
 import { existsSync, readFileSync } from 'node:fs';

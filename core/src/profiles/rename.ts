@@ -1,5 +1,5 @@
 /**
- * `hermes profile rename OLD NEW` (issue 5): moves `<root>/profiles/OLD` to `<root>/profiles/NEW`
+ * `hermes profile rename OLD NEW`: moves `<root>/profiles/OLD` to `<root>/profiles/NEW`
  * in one rename, then follows the change in `active_profile` and in the wrappers hermes wrote.
  */
 import { existsSync, renameSync } from 'node:fs';

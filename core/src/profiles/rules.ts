@@ -1,10 +1,10 @@
 /**
  * What `create --clone`, `create --clone-all` and `export` take from a home, and what they never
- * take (seed 001 §4.2, §4.3, §9.1; issue 5 "Commands"). Names are relative to the home's folder,
+ * take. Names are relative to the home's folder,
  * `/`-separated.
  */
 
-/** Files copied by `--clone` when present (seed 001 §4.2 `_CLONE_CONFIG_FILES` + `_CLONE_SUBDIR_FILES`). */
+/** Files copied by `--clone` when present (the original's `_CLONE_CONFIG_FILES` + `_CLONE_SUBDIR_FILES`). */
 export const CLONE_FILES: readonly string[] = [
   'config.yaml',
   '.env',
@@ -13,12 +13,12 @@ export const CLONE_FILES: readonly string[] = [
   'memories/USER.md',
 ];
 
-/** Folders copied whole by `--clone`: the installed skills (seed 001 §4.1). */
+/** Folders copied whole by `--clone`: the installed skills. */
 export const CLONE_DIRS: readonly string[] = ['skills'];
 
 /**
- * History, never copied by `--clone-all` from any source (seed 001 §4.3
- * `_CLONE_ALL_HISTORY_EXCLUDE_ROOT`, plus `logs` from issue 5 and the TUI's typed-prompt history).
+ * History, never copied by `--clone-all` from any source (the original's
+ * `_CLONE_ALL_HISTORY_EXCLUDE_ROOT`, plus `logs` and the TUI's typed-prompt history).
  * `profile.yaml` describes the source, not the clone, so it is not copied either.
  */
 export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
@@ -35,8 +35,8 @@ export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Infrastructure at the root, skipped when the source is `default` (seed 001 §4.3
- * `_CLONE_ALL_DEFAULT_EXCLUDE_ROOT`) together with the root-only runtime files of DESIGN §4
+ * Infrastructure at the root, skipped when the source is `default` (the original's
+ * `_CLONE_ALL_DEFAULT_EXCLUDE_ROOT`) together with the root-only runtime files
  * (sticky selection, daemon discovery, lock and shutdown marker, the record of running tool
  * processes in `run/`).
  */
@@ -66,14 +66,14 @@ const RUNTIME_NAMES: ReadonlySet<string> = new Set([
 
 /**
  * True for pid, lock, socket and temp files (and proper-lockfile's `*.lock` folders), at any
- * depth (issue 5: "pid/lock/discovery files").
+ * depth: pid, lock and discovery files are never cloned or exported.
  */
 export function isRuntimeName(name: string): boolean {
   return RUNTIME_NAMES.has(name) || /\.(pid|lock|sock|tmp)$/.test(name);
 }
 
 /**
- * Top-level names never exported (seed 001 §9.1 `_DEFAULT_EXPORT_EXCLUDE_ROOT`), plus the
+ * Top-level names never exported (the original's `_DEFAULT_EXPORT_EXCLUDE_ROOT`), plus the
  * session index and the TUI prompt history: they point into `state.db`, which is not exported.
  */
 export const EXPORT_EXCLUDE_TOP: ReadonlySet<string> = new Set([
@@ -96,7 +96,7 @@ export const EXPORT_EXCLUDE_TOP: ReadonlySet<string> = new Set([
   'input_history.jsonl',
 ]);
 
-/** Secrets never exported at any depth (issue 5: "never contains .env, auth.json"). */
+/** Secrets never exported at any depth (an export never contains .env or auth.json). */
 export const EXPORT_EXCLUDE_ANYWHERE: ReadonlySet<string> = new Set([
   '.env',
   'auth.json',

@@ -1,5 +1,5 @@
 /**
- * `profilesToServe` (seed 001 §7): the single source of which profiles the daemon serves. A
+ * `profilesToServe`: the single source of which profiles the daemon serves. A
  * directory scan only: no per-profile config is read, nothing is probed.
  */
 import { HermesHome, readActiveProfile } from '../home/home.js';
@@ -15,8 +15,8 @@ export interface ServedProfile {
 
 /**
  * The profiles one daemon serves under `root`.
- * @param opts.multiplex true (the default; DESIGN §2 "one daemon per root, serving every
- *   profile"): `default` plus every valid `<root>/profiles/<name>`, sorted. False: only the
+ * @param opts.multiplex true (the default: one daemon per root serves every
+ *   profile): `default` plus every valid `<root>/profiles/<name>`, sorted. False: only the
  *   sticky active profile (`<root>/active_profile`, else `default`).
  */
 export function profilesToServe(root: string, opts: { multiplex?: boolean } = {}): ServedProfile[] {

@@ -1,6 +1,6 @@
 /**
  * Staging folders: a new profile is built in `<root>/profiles/.staging-<name>-XXXXXX` and renamed
- * into place in one step, so a failed create or import leaves nothing behind (issue 5). The dot
+ * into place in one step, so a failed create or import leaves nothing behind. The dot
  * keeps staging folders out of every profile listing (names must start with a letter or digit).
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';

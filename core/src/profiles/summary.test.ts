@@ -76,7 +76,7 @@ describe('showProfile', () => {
   });
 });
 
-describe('profilesToServe (seed 001 §7)', () => {
+describe('profilesToServe', () => {
   it('serves default and every valid profile folder; staging and junk folders are not profiles', () => {
     const home = rootWithProfiles();
     for (const junk of ['.staging-x-1', 'Bad Name', 'default']) {

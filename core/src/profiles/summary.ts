@@ -1,5 +1,5 @@
 /**
- * `hermes profile list` and `hermes profile show NAME` (issue 5): one summary per profile —
+ * `hermes profile list` and `hermes profile show NAME`: one summary per profile —
  * name, active mark, path, model, session count, description. Reads config.yaml raw (a broken
  * config never breaks the listing) and counts sessions through a read-only SessionDB, only when
  * `state.db` exists (a listing never creates a database).

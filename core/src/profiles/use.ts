@@ -1,5 +1,5 @@
 /**
- * `hermes profile use NAME` (seed 001 §3.1 step 2): the sticky selection in `<root>/active_profile`,
+ * `hermes profile use NAME`: the sticky selection in `<root>/active_profile`,
  * read when no `-p` flag and no profile `HERMES_HOME` is given. `default` clears it.
  */
 import { rmSync } from 'node:fs';

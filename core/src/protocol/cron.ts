@@ -1,5 +1,5 @@
 /**
- * Cron on the wire (issue 7 "In the agent and the TUI"): the job record clients see, the
+ * Cron on the wire: the job record clients see, the
  * `cron.*` methods' params and results, and the `cron.changed` event payload. Times are ISO 8601
  * strings (UTC), as in `<home>/cron/jobs.json`.
  */

@@ -1,5 +1,5 @@
 /**
- * The wire protocol between the tui-gateway daemon and its clients (DESIGN §5): zod schemas and
+ * The wire protocol between the tui-gateway daemon and its clients: zod schemas and
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
 export * from './cron.js';

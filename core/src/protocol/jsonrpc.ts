@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 envelopes and error codes of the wire protocol (DESIGN §5 "Transport").
+ * JSON-RPC 2.0 envelopes and error codes of the wire protocol.
  * One JSON object per WebSocket text frame.
  */
 import { z } from 'zod';
@@ -71,7 +71,7 @@ export const RpcFailure = z.object({ jsonrpc: z.literal('2.0'), id: RpcId.nullab
 export type RpcSuccess = z.infer<typeof RpcSuccess>;
 export type RpcFailure = z.infer<typeof RpcFailure>;
 
-/** Largest accepted frame, bytes (DESIGN §5: frames over a limit get an error, never a crash). */
+/** Largest accepted frame, bytes (a frame over it gets an error, never a crash). */
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** Prefix of ids of requests the daemon sends to clients (approvals, clarify). */

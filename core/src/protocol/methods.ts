@@ -1,5 +1,5 @@
 /**
- * Client → daemon methods (DESIGN §5 "Requests"): params and result schemas, named
+ * Client → daemon methods: params and result schemas, named
  * `resource.action`. The daemon validates every incoming request's params with these; the TUI
  * imports the inferred types.
  */
@@ -281,7 +281,7 @@ export const SecretsStatusResult = z.object({ set: z.record(z.string(), z.boolea
 
 export const PingResult = z.object({ pong: z.literal(true), time: z.number() });
 
-/** `gateway.status`: what `hermes gateway status` prints (issue 3 "Process and discovery"). */
+/** `gateway.status`: what `hermes gateway status` prints. */
 export const GatewayStatusResult = z.object({
   pid: z.number().int(),
   port: z.number().int(),
@@ -298,7 +298,7 @@ export const GatewayStatusResult = z.object({
   connections: z.number().int().nonnegative(),
   /** True once shutdown began (draining). */
   shutting_down: z.boolean(),
-  /** Messaging platforms of every served profile and their state (issue 6); absent without any. */
+  /** Messaging platforms of every served profile and their state; absent without any. */
   platforms: z
     .array(
       z.object({

@@ -1,5 +1,5 @@
 /**
- * Reading and writing one skill: `<home>/skills/<name>/SKILL.md` (issue 8 "Skills"; the
+ * Reading and writing one skill: `<home>/skills/<name>/SKILL.md` (the
  * original's tools/skills_tool.py and tools/skill_manager_tool.py).
  *
  * - A skill name is a folder name: `^[a-z0-9][a-z0-9._-]{0,63}$` (lower case, at most 64 chars,
@@ -11,7 +11,7 @@
  *   does not resolve strictly inside the skills folder.
  * - `loadSkillAsUserMessage` gives the text a frontend sends as the user message for
  *   `/<skill-name>`: the body goes into the conversation, never the system prompt, so the
- *   provider's prompt cache stays valid (seed 003 §2.4).
+ *   provider's prompt cache stays valid.
  */
 import { existsSync, lstatSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';

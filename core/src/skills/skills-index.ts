@@ -1,5 +1,5 @@
 /**
- * The skills index: name + description of every `<home>/skills/<name>/SKILL.md` (seed 003 §2.4).
+ * The skills index: name + description of every `<home>/skills/<name>/SKILL.md`.
  * Only the index goes into the system prompt; a skill's body is loaded on demand as a user message
  * so the provider's prompt cache stays valid.
  */

@@ -17,7 +17,7 @@ function fakeDb(onWal: () => string): PragmaTarget & { calls: string[] } {
   };
 }
 
-describe('applyJournalMode (seed 000 §5.2)', () => {
+describe('applyJournalMode', () => {
   it('falls back to the rollback journal on a known locking error, warning once per file', () => {
     const warnings: string[] = [];
     const nfs = () => {

@@ -1,5 +1,5 @@
 /**
- * Opening SQLite connections to `state.db` with the pragmas of seed 000 §5.1–5.2: WAL with a
+ * Opening SQLite connections to `state.db` with these pragmas: WAL with a
  * fallback to the rollback journal on file systems that cannot do WAL, `checkpoint_fullfsync`
  * on macOS, short busy timeouts for writers, read-only connections for readers.
  */
@@ -20,7 +20,7 @@ export const defaultWarn: WarnFn = (message) => {
 /**
  * Errors of `PRAGMA journal_mode=WAL` that mean "this file system cannot do WAL" (NFS, SMB/CIFS,
  * some FUSE mounts, WSL1). Only these lead to the rollback-journal fallback; anything else is
- * rethrown (seed 000 §5.2).
+ * rethrown.
  */
 export const WAL_INCOMPATIBLE_MARKERS = ['locking protocol', 'not authorized', 'disk i/o error'] as const;
 
@@ -33,7 +33,7 @@ export interface PragmaTarget {
 }
 
 /**
- * Puts a writer connection into WAL mode (seed 000 §5.2).
+ * Puts a writer connection into WAL mode.
  * - Already WAL: nothing to do.
  * - `PRAGMA journal_mode=WAL` fails with a known WAL-incompatibility error, or the file system
  *   silently keeps another mode: the rollback journal (`DELETE`) stays in use and one warning
@@ -83,7 +83,7 @@ function warnOnce(file: string, warn: WarnFn, message: string): void {
  * Pragmas every writer connection gets after the journal mode is set:
  * `synchronous=NORMAL` in WAL (a process crash loses nothing committed; FULL on macOS and in
  * rollback mode), a 64 MiB WAL size limit, and on macOS `checkpoint_fullfsync=1` so that a
- * checkpoint is a real write barrier (seed 000 §5.2).
+ * checkpoint is a real write barrier.
  */
 export function applyWriterPragmas(db: Database.Database, journalMode: string): void {
   const darwin = process.platform === 'darwin';
@@ -124,8 +124,8 @@ export function openWriter(file: string): Database.Database {
 
 /**
  * Opens a read-only connection (`SQLITE_OPEN_READONLY`): it never takes a write lock and never
- * runs schema set-up, so polling another profile's database cannot block its writers
- * (seed 000 §5.1). Writes through it fail with SQLITE_READONLY.
+ * runs schema set-up, so polling another profile's database cannot block its writers.
+ * Writes through it fail with SQLITE_READONLY.
  * @throws SessionDBError code `ENOENT` when the file does not exist.
  */
 export function openReader(file: string): Database.Database {

@@ -1,6 +1,6 @@
 /**
- * Telling a damaged search index from a damaged database (DESIGN §7: "a damaged database gets a
- * clear error naming what is wrong, and nothing already stored is lost").
+ * Telling a damaged search index from a damaged database (a damaged database gets a
+ * clear error naming what is wrong, and nothing already stored is lost).
  *
  * SQLite reports both with the same words ("database disk image is malformed", SQLITE_CORRUPT).
  * The FTS index is derived data and is rebuilt by the self-repair (repair.ts). Damage anywhere

@@ -1,6 +1,6 @@
 /**
  * Errors of the SessionDB and the classification of SQLite errors that the retry and self-repair
- * logic depends on (seed 000 §5.1, §5.3).
+ * logic depends on.
  */
 
 /** Any failure of the SessionDB. The message always names the database file. */
@@ -51,7 +51,7 @@ export function isLockError(err: unknown): boolean {
 }
 
 /**
- * True when an error looks like damage that the FTS self-repair can cure (seed 000 §5.3):
+ * True when an error looks like damage that the FTS self-repair can cure:
  * SQLITE_CORRUPT* (a damaged index, or "malformed database schema" from duplicate schema
  * entries), or a missing piece of the FTS schema ("no such table: main.messages_fts",
  * "vtable constructor failed: messages_fts"). Damage to `sessions`/`messages` themselves also

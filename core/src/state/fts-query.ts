@@ -1,5 +1,5 @@
 /**
- * Turns what a user types into a safe FTS5 MATCH expression (issue 2 "SessionDB": quotes, hyphens
+ * Turns what a user types into a safe FTS5 MATCH expression (quotes, hyphens
  * and dangling AND/OR must not break search; hyphenated terms must be findable).
  *
  * Rules:

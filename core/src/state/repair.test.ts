@@ -53,7 +53,7 @@ function damage(fn: (raw: Database.Database) => void): void {
 
 const deleteIndexBlocks = (raw: Database.Database) => raw.exec(`DELETE FROM messages_fts_data WHERE id > 10`); // keeps the structure record, loses segments
 
-describe('self-repair of the search index (seed 000 §5.3)', () => {
+describe('self-repair of the search index', () => {
   it('rebuilds a corrupted index in place on search, after a backup, without touching messages', () => {
     seed();
     const before = snapshot();

@@ -1,5 +1,5 @@
 /**
- * Self-repair of a damaged search index (seed 000 §5.3), least destructive step first:
+ * Self-repair of a damaged search index, least destructive step first:
  *
  *  1. rebuild the FTS index in place from `messages` (`INSERT INTO messages_fts(messages_fts)
  *     VALUES('rebuild')`) — the schema is not changed;
@@ -232,7 +232,7 @@ function recreateFts(file: string): string {
 }
 
 /**
- * Repairs the search index of `file` (seed 000 §5.3); see the module comment for the steps. The
+ * Repairs the search index of `file`; see the module comment for the steps. The
  * caller closes its own connections first and reopens them afterwards (the schema may change).
  * Does not check `claimRepair`; the caller does.
  * @returns a report; `repaired` false means even step 3 failed (or no backup could be made, in

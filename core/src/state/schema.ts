@@ -1,5 +1,5 @@
 /**
- * The SessionDB schema (issue 2 "SessionDB", seed 000 §5.1): `sessions`, `messages`,
+ * The SessionDB schema: `sessions`, `messages`,
  * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3; `origin` v4),
  * `platform_deliveries` and `platform_replay_keys` (the chat platforms' delivery ledger and the
  * webhook replay window, v4; platform-tables.ts), and the FTS5

@@ -1,5 +1,5 @@
 /**
- * Full-text search over messages (issue 2 "SessionDB"): FTS5 MATCH with snippets, and a LIKE
+ * Full-text search over messages: FTS5 MATCH with snippets, and a LIKE
  * substring search used for CJK text (which the unicode61 tokenizer does not split into words)
  * and by read-only connections when the FTS index is unusable.
  */

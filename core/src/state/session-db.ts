@@ -1,6 +1,5 @@
 /**
- * `SessionDB`: sessions, transcripts, token counts and full-text search in `<home>/state.db`
- * (issue 2 "SessionDB", seed 000 §5).
+ * `SessionDB`: sessions, transcripts, token counts and full-text search in `<home>/state.db`.
  *
  * - Many processes use one file at once (daemon, one-shot CLIs, cron): WAL mode; every write is
  *   one `BEGIN IMMEDIATE` transaction retried with random jitter within a time budget
@@ -267,7 +266,7 @@ export class SessionDB extends StateStore {
   }
 
   /**
-   * Crash recovery (issue 3 "Liveness, shutdown, restart"): after an unclean stop, sessions left
+   * Crash recovery: after an unclean stop, sessions left
    * `running` or `resume_pending` become `interrupted`, and assistant messages left `streaming`
    * (a partial reply being written when the process died) become `interrupted` with their text
    * kept. Nothing is deleted.

@@ -1,4 +1,4 @@
-/** Session ids: `YYYYMMDD_HHMMSS_<6 hex>` (issue 2 "SessionDB", as in the original hermes-agent). */
+/** Session ids: `YYYYMMDD_HHMMSS_<6 hex>` (as in the original hermes-agent). */
 import { randomBytes } from 'node:crypto';
 
 /** The canonical id format: local date and time of creation, then 6 random lowercase hex digits. */

@@ -1,5 +1,5 @@
 /**
- * One writer per session (issue 3 "One writer per session"): a process that runs turns in a
+ * One writer per session: a process that runs turns in a
  * session holds `<home>/sessions/locks/<id>.lock` (proper-lockfile: an mkdir lock refreshed
  * while held, taken over when stale after a crash) plus an owner note naming who holds it, so a
  * second process gets a clear error instead of an interleaved transcript.

@@ -1,5 +1,5 @@
 /**
- * `StateStore`: the connection machinery under `SessionDB` (seed 000 §5.1–5.3) — opening writer
+ * `StateStore`: the connection machinery under `SessionDB` — opening writer
  * or read-only connections, write transactions (`BEGIN IMMEDIATE`) retried with jitter inside a
  * time budget, a passive WAL checkpoint every `CHECKPOINT_EVERY` writes, and one self-repair
  * attempt per process when the search index turns out to be damaged. Damage outside the index
@@ -21,7 +21,7 @@ import { claimRepair, repairStateDb } from './repair.js';
 import { createSchema, inspectSchema, newerSchemaError, SCHEMA_VERSION, schemaIsCurrent } from './schema.js';
 import { BOOKKEEPING_WRITE_BUDGET_MS, TRANSCRIPT_WRITE_BUDGET_MS, withWriteRetry } from './write-retry.js';
 
-/** Writes between two passive WAL checkpoints (seed 000 §5.1). */
+/** Writes between two passive WAL checkpoints. */
 export const CHECKPOINT_EVERY = 50;
 
 /** Options of `SessionDB.open`. */
@@ -31,7 +31,7 @@ export interface SessionDBOptions {
   /** Receives warnings (WAL fallback, self-repair); default: one line on stderr. */
   warn?: WarnFn;
   /**
-   * Time budgets of lock retries, ms (seed 000 §5.1). Defaults: transcript writes
+   * Time budgets of lock retries, ms. Defaults: transcript writes
    * `TRANSCRIPT_WRITE_BUDGET_MS` (60 s), bookkeeping writes and reads `BOOKKEEPING_WRITE_BUDGET_MS` (20 s).
    */
   budgets?: { transcriptMs?: number; bookkeepingMs?: number };
@@ -263,7 +263,7 @@ export class StateStore {
   }
 
   /**
-   * Runs the self-repair (seed 000 §5.3) when `err` looks like index damage, this is a writer and
+   * Runs the self-repair when `err` looks like index damage, this is a writer and
    * no repair of this file was tried in this process yet; then reconnects. Corruption is first
    * located: damage outside the index is reported, never repaired (readers too).
    * @returns true when repaired and reconnected (the caller retries its operation once).

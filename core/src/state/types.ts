@@ -1,4 +1,4 @@
-/** Records of the SessionDB (issue 2 "SessionDB", seed 000 §5). */
+/** Records of the SessionDB. */
 import type { MessageStatus } from '../protocol/events.js';
 
 /** Where a session came from. */

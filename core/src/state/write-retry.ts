@@ -1,5 +1,5 @@
 /**
- * Application-level retry for writes contended by other processes (seed 000 §5.1).
+ * Application-level retry for writes contended by other processes.
  *
  * SQLite's own busy handler sleeps on a fixed schedule, so many waiters wake together, collide
  * and fail together (a convoy). Writers therefore use a short `busy_timeout`

@@ -1,5 +1,5 @@
 /**
- * Keeping the head and the tail of a long text (issue 2 "Tools": results are capped in size).
+ * Keeping the head and the tail of a long text (tool results are capped in size).
  *
  * Caps what the model reads of tool output: the registry caps every result with `capHeadTail`,
  * and the `terminal` tool streams its child's output through a `HeadTailBuffer` so a command that

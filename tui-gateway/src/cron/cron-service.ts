@@ -1,5 +1,5 @@
 /**
- * Cron inside the daemon (DESIGN §2 "cron ticker"; issue 7 "The tick"): the trigger (built-in
+ * Cron inside the daemon: the trigger (built-in
  * ticker every `cron.tick_interval` s, or the module named by `cron.trigger`, with fallback),
  * ticking every profile the daemon serves, `cron.changed` to every client, run-now, and the drain
  * at shutdown. What a firing does lives in core (`@hermes/core/cron/tick`, `…/run`).

@@ -1,6 +1,5 @@
 /**
- * Cron delivery to chat platforms through the messaging gateway (issue 7 "delivered … to a
- * platform"; issue 6 delivery targets): `local`/`file:` stay with cron's own delivery, platform
+ * Cron delivery to chat platforms through the messaging gateway: `local`/`file:` stay with cron's own delivery, platform
  * targets go through `deliverMessage`, which uses the daemon's connected adapter when there is
  * one and the platform's standalone sender otherwise.
  */

@@ -1,7 +1,6 @@
 /**
- * What `hermes gateway start | stop | status` do, from outside the daemon (issue 3 "Process and
- * discovery"). `start` spawns `hermes gateway run` detached with stdio to
- * `<root>/logs/tui-gateway.log` and returns once the discovery file names a daemon that answers
+ * What `hermes gateway start | stop | status` do, from outside the daemon. `start`
+ * spawns `hermes gateway run` detached with stdio to `<root>/logs/tui-gateway.log` and returns once the discovery file names a daemon that answers
  * `ping`; two starts at once end with one daemon (the loser's child exits EXIT_ALREADY_RUNNING and
  * its `start` reports the winner). `stop` sends SIGTERM and waits for the process to exit.
  */

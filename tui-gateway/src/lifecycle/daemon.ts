@@ -1,7 +1,6 @@
 /**
- * `startDaemon`: the tui-gateway daemon in this process (DESIGN §2; issue 3 "Process and
- * discovery", "Liveness, shutdown, restart"). `hermes gateway run` uses it; tests and the session
- * layer can start it in-process.
+ * `startDaemon`: the tui-gateway daemon in this process. `hermes gateway run` uses it;
+ * tests and the session layer can start it in-process.
  *
  * Start: lock (`<root>/tui-gateway.lock`; a live owner → DaemonLockedError) → log →
  * `registerHandlers` → listen on 127.0.0.1:0 → discovery file (0600, new token and epoch) →

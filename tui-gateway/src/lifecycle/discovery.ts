@@ -1,5 +1,5 @@
 /**
- * The discovery file `<root>/tui-gateway.json` (DESIGN §4; issue 3 "Process and discovery"): how
+ * The discovery file `<root>/tui-gateway.json`: how
  * clients find the daemon. Mode 0600 (it holds the token); written atomically (temp file +
  * rename) once the daemon listens; removed on clean exit. A file whose pid is dead (or reused) is
  * stale: clients treat the daemon as not running, the next start replaces it.

@@ -1,5 +1,5 @@
 /**
- * One daemon per root (DESIGN §2; issue 3 "One daemon per root: a lock file guarantees it"):
+ * One daemon per root:
  * an exclusive pid lock at `<root>/tui-gateway.lock`.
  *
  * Taking it: the owner record (`{pid, proc_start, started_at}` JSON) is written to a private temp

@@ -1,7 +1,6 @@
 /**
- * The daemon's log: one line per record to stderr and/or `<root>/logs/tui-gateway.log`
- * (DESIGN §7 "Logs go to <root>/logs/ and stderr"). Secrets never reach it: registered secrets
- * (the discovery token) and anything that looks like a bearer token or an API key are masked.
+ * The daemon's log: one line per record to stderr and/or `<root>/logs/tui-gateway.log`.
+ * Secrets never reach it: registered secrets (the discovery token) and anything that looks like a bearer token or an API key are masked.
  *
  * The file is rotated by size: once it would pass `maxFileBytes` (10 MiB) it is renamed to
  * `<file>.1` (older ones shift to `.2`, `.3`; `keepFiles` (3) are kept, the oldest deleted) and

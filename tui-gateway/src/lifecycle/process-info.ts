@@ -1,7 +1,6 @@
 /**
  * Is a process (still) the one we think it is? Used to tell a live daemon from a stale lock or
- * discovery file left by a killed one (issue 3 "A stale lock or discovery file from a killed
- * daemon is detected and replaced"). A pid alone can be reused, so on Linux the process start
+ * discovery file left by a killed one. A pid alone can be reused, so on Linux the process start
  * time (`/proc/<pid>/stat` field 22, clock ticks since boot) is recorded beside it and compared.
  */
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Profile lookups for `initialize` and the session layer (DESIGN §4, seed 001 §7): profile
+ * Profile lookups for `initialize` and the session layer: profile
  * `default` is the root, named ones live in `<root>/profiles/<name>/`; the sticky selection is
  * `<root>/active_profile`. One scan for the whole daemon: core's `profilesToServe`.
  */

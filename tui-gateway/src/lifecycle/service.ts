@@ -1,5 +1,5 @@
 /**
- * `hermes gateway install | uninstall` (issue 3): writes or removes the systemd user unit and,
+ * `hermes gateway install | uninstall`: writes or removes the systemd user unit and,
  * where systemd runs, reloads and enables/disables it with `systemctl --user`; elsewhere it only
  * writes the file and says how to enable it.
  */

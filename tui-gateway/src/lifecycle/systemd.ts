@@ -1,7 +1,6 @@
 /**
- * The systemd user unit that starts the daemon at login (issue 3 "`hermes gateway install |
- * uninstall`"), and the start-up check of seed 000 §3.5 (`check_systemd_timing_alignment` in the
- * original): a unit whose `TimeoutStopSec` is shorter than `gateway.drain_timeout` would have
+ * The systemd user unit that starts the daemon at login, and a start-up check
+ * (`check_systemd_timing_alignment` in the original Python agent): a unit whose `TimeoutStopSec` is shorter than `gateway.drain_timeout` would have
  * systemd SIGKILL the daemon in the middle of a drain, so the daemon warns about it.
  */
 import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -126,7 +125,7 @@ export function unitStopTimeoutS(text: string): number {
 }
 
 /**
- * The start-up warning of seed 000 §3.5, or undefined when there is no unit or it grants enough.
+ * The start-up warning about a too short `TimeoutStopSec`, or undefined when there is no unit or it grants enough.
  * @param unitFile path of the installed unit (absent → no warning).
  * @param drainTimeoutS `gateway.drain_timeout`, seconds.
  */

@@ -1,8 +1,7 @@
 /**
- * The methods the transport itself answers (DESIGN §5 "Handshake"): `initialize`, `ping` and
+ * The methods the transport itself answers: `initialize`, `ping` and
  * `gateway.status`. `ping` does no I/O and awaits nothing, so it is answered whenever the event
- * loop turns — agents must never block it (issue 3 "the daemon answers pings even while every
- * agent is busy").
+ * loop turns — agents must never block it.
  */
 import { RpcErrorCode, type MethodResult } from '@hermes/core/protocol';
 import type { WsConnection } from '../transport/connection.js';

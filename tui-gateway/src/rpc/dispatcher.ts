@@ -1,7 +1,6 @@
 /**
  * The JSON-RPC dispatcher: the daemon's `HandlerRegistry`. For each frame of a connection it
- * classifies (frames.ts), enforces the handshake (`initialize` first, once — DESIGN §5
- * "Handshake"), validates params with `Methods[method].params`, runs the handler and answers.
+ * classifies (frames.ts), enforces the handshake (`initialize` first, once), validates params with `Methods[method].params`, runs the handler and answers.
  *
  * Requests that arrive while the connection's `initialize` is still being handled (a client may
  * pipeline `initialize` + `session.create` in one write) wait for it and are then dispatched in

@@ -1,7 +1,6 @@
 /**
  * Classifies one incoming WebSocket frame into a JSON-RPC request, notification, response or an
- * invalid frame with the error to answer (DESIGN §5 "Transport": one JSON-RPC 2.0 object per text
- * frame; frames over a limit, invalid JSON and non-request objects get JSON-RPC errors, never a
+ * invalid frame with the error to answer (one JSON-RPC 2.0 object per text frame; frames over a limit, invalid JSON and non-request objects get JSON-RPC errors, never a
  * crash). Also builds the outgoing frames. Pure: no I/O.
  */
 import { RpcError, RpcErrorCode, type RpcId } from '@hermes/core/protocol';

@@ -1,5 +1,5 @@
 /**
- * Start-up recovery (issue 3 "Liveness, shutdown, restart"): without `<root>/.clean_shutdown`,
+ * Start-up recovery: without `<root>/.clean_shutdown`,
  * sessions a crashed daemon left running are marked interrupted in every profile, their partial
  * replies kept. The marker is consumed at start either way.
  */

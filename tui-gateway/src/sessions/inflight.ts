@@ -1,6 +1,6 @@
 /**
  * Tracks the not-yet-stored part of a running turn from its events, so `session.attach` can hand
- * a late client the partial reply and the running tools (DESIGN §5 "Attach and replay").
+ * a late client the partial reply and the running tools.
  */
 import type { Inflight, WireEvent } from '@hermes/core/protocol';
 

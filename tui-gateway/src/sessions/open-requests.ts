@@ -1,5 +1,5 @@
 /**
- * Server requests of one session across clients (DESIGN §5 "Server requests"): every open
+ * Server requests of one session across clients: every open
  * approval and clarify request is sent to every attached client that declared the capability,
  * and to clients that attach later; everyone gets `request.resolved` when it settles.
  *

@@ -1,5 +1,5 @@
 /**
- * Per-profile resources inside the one daemon (seed 001 §7, issue 5 "In the daemon"): each
+ * Per-profile resources inside the one daemon: each
  * profile's home, config, secrets and SessionDB handle. Nothing is process-wide: a session of one
  * profile never sees another's keys, files or sessions.
  */
@@ -152,7 +152,7 @@ export class ProfileRuntime {
   }
 
   /**
-   * The profile's MCP servers (issue 8 "MCP client"), started on first use; one manager per
+   * The profile's MCP servers, started on first use; one manager per
    * profile, so one profile's servers never appear in another's sessions.
    */
   mcp(log?: (line: string) => void): Promise<McpManager> {
@@ -242,5 +242,5 @@ export class ProfileRuntime {
   }
 }
 
-/** The profiles under a root (seed 001 §7 `profiles_to_serve`); one scan for the daemon. */
+/** The profiles under a root (the original's `profiles_to_serve`); one scan for the daemon. */
 export { listProfileNames } from '../lifecycle/profiles.js';

@@ -1,11 +1,11 @@
 /**
- * The per-session replay ring (DESIGN §5 "Attach and replay"): the last events of a session, so a
+ * The per-session replay ring: the last events of a session, so a
  * client that reconnects with `since_seq` gets exactly what it missed. Bounded by event count and
  * bytes per session, and by a process-wide byte budget shared by every ring.
  */
 import type { WireEvent } from '@hermes/core/protocol';
 
-/** Defaults from DESIGN §5: 512 events / 4 MiB per session. */
+/** Default bounds of one ring: 512 events / 4 MiB per session. */
 export const RING_MAX_EVENTS = 512;
 export const RING_MAX_BYTES = 4 * 1024 * 1024;
 /** Process-wide cap over all rings, bytes. */

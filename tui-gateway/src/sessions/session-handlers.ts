@@ -1,5 +1,5 @@
 /**
- * RPC handlers of the session layer (DESIGN §5 "Requests"): session.*, prompt.submit,
+ * RPC handlers of the session layer: session.*, prompt.submit,
  * session.interrupt, config.*, model.*, profile.list, slash.exec. Each works inside the profile
  * of the connection (or the `profile` param), never across profiles.
  */

@@ -1,6 +1,6 @@
 /**
- * Taking a session's one-writer lock in the daemon when its last holder was killed (issue 3
- * "kill -9 mid-turn then start"). `acquireSessionLock` (core/src/state/session-lock.ts) treats a
+ * Taking a session's one-writer lock in the daemon when its last holder was killed
+ * (`kill -9` mid-turn, then a new daemon starts). `acquireSessionLock` (core/src/state/session-lock.ts) treats a
  * lock as stale only once its holder stopped refreshing it for `SESSION_LOCK_STALE_MS` (10 s), so a
  * daemon restarted right after a `kill -9` found the sessions of its predecessor "in use by
  * tui-gateway (pid <dead pid>)": crash recovery skipped them and every attach failed for 10 s.

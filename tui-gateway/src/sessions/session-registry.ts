@@ -1,5 +1,5 @@
 /**
- * The daemon's live sessions across profiles (issue 3 "Live sessions"): loads a session on first
+ * The daemon's live sessions across profiles: loads a session on first
  * attach (holding its one-writer lock), creates new ones, unloads idle ones with no client, and
  * drains them on shutdown (marking `resume_pending` before waiting).
  */
@@ -25,7 +25,7 @@ import { RingBudget } from './replay-ring.js';
 import { SessionConfigFollower } from './session-config.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 
-/** Idle live sessions with no client are unloaded after this long, ms (issue 3: e.g. 6 h). */
+/** Idle live sessions with no client are unloaded after this long, ms (6 h). */
 export const IDLE_UNLOAD_MS = 6 * 60 * 60 * 1000;
 
 /**
@@ -152,7 +152,7 @@ export class SessionRegistry {
       }
       this.profiles.set(name, p);
       try {
-        p.warmUp((line) => this.opts.log?.(line)); // start its MCP servers early (issue 8)
+        p.warmUp((line) => this.opts.log?.(line)); // start its MCP servers early
       } catch (err) {
         this.opts.log?.(`profile ${name}: ${(err as Error).message}`);
       }
@@ -505,7 +505,7 @@ export class SessionRegistry {
   }
 
   /**
-   * Graceful shutdown (issue 3 "Liveness, shutdown, restart"): refuse new prompts, mark running
+   * Graceful shutdown: refuse new prompts, mark running
    * sessions `resume_pending` before waiting, hold the queued prompts (kept stored, shown held
    * after the restart), let turns that make progress finish within `timeoutMs` and interrupt the
    * stuck ones at once and the rest at the deadline (drain.ts), and write

@@ -1,5 +1,5 @@
 /**
- * Who may open a WebSocket to the daemon (DESIGN §5 "Transport", §7 "Security"): the upgrade
+ * Who may open a WebSocket to the daemon: the upgrade
  * must carry `Authorization: Bearer <token>` (the token from the discovery file, compared in
  * constant time), and a browser `Origin`, when present, must be loopback.
  */

@@ -1,5 +1,5 @@
 /**
- * The bounded outbound queue of one connection (DESIGN §5 "Detach": slow clients never block the
+ * The bounded outbound queue of one connection (slow clients never block the
  * agent; each connection has a bounded outbound queue; deltas may be coalesced; a client whose
  * queue overflows is disconnected and recovers by replay).
  *
@@ -59,7 +59,7 @@ export interface OutboundLimits {
   highWaterBytes: number;
 }
 
-/** Defaults of `OutboundLimits` (issue 3 "Fan-out"). */
+/** Defaults of `OutboundLimits`. */
 export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   maxFrames: 1000,
   maxBytes: 8 * 1024 * 1024,

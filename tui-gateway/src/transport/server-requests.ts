@@ -1,5 +1,5 @@
 /**
- * Pending server requests of one connection (DESIGN §5 "Server requests": daemon → client
+ * Pending server requests of one connection (daemon → client
  * JSON-RPC requests with ids `srq-…`). Answers are matched by id and handed on as the client sent
  * them: whether a `result` is usable is decided by the request's owner (@hermes/core/approvals/
  * pending `answerReply`), the one place answers are checked. Everything pending is rejected when

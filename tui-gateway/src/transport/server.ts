@@ -1,11 +1,11 @@
 /**
- * The daemon's WebSocket server (DESIGN §5 "Transport"): HTTP on 127.0.0.1 only, on a free port;
+ * The daemon's WebSocket server: HTTP on 127.0.0.1 only, on a free port;
  * upgrades checked by auth.ts (401 / 403) and refused with 503 while shutting down; no
  * compression; a hard payload cap (`hardMaxPayload`, default 4 × MAX_FRAME_BYTES = 16 MiB) above
  * which ws closes the socket with 1009 — frames between MAX_FRAME_BYTES and the cap are read and
  * answered with -32007 by the dispatcher, and the connection stays open.
  *
- * Liveness (issue 3 "Liveness"): every `pingIntervalMs` (15 s) each socket gets a WS ping; a socket
+ * Liveness: every `pingIntervalMs` (15 s) each socket gets a WS ping; a socket
  * that sent no frame and no pong for `idleTimeoutMs` (45 s) is terminated.
  *
  * Cheap local denial of service: sockets that have not finished their upgrade request are bounded
