@@ -102,7 +102,7 @@ export const CRON_THREAT_PATTERNS: readonly ThreatPattern[] = [
   },
 ];
 
-/** Stopping or restarting the daemon that runs cron (a job may not stop the daemon that runs it). */
+/** Stopping or restarting the daemon that runs cron: a job must not take down its own runner. */
 export const GATEWAY_LIFECYCLE_PATTERN: ThreatPattern = {
   id: 'gateway_lifecycle',
   description: 'stops or restarts the Hermes daemon that runs this job',

@@ -1,5 +1,5 @@
 /**
- * Retry timing of model calls transient failures retry up to 3 times
+ * Retry timing of model calls: transient failures retry up to 3 times
  * (`api_max_retries`) with exponential backoff and jitter.
  */
 
