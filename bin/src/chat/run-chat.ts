@@ -27,7 +27,7 @@ import { askApprovalOnTerminal } from './ask-approval.js';
 import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
-import { commandsFor, findSlashCommand } from '@hermes/core/protocol/slash-commands';
+import { chatLineCommand, commandsFor } from '@hermes/core/protocol/slash-commands';
 
 /** Parsed options of `hermes chat`. */
 export interface ChatOptions {
@@ -186,7 +186,7 @@ async function runChatInProcess(
       }
       const text = line.trim();
       // the line mode's commands are the `chat` entries of the one slash-command table
-      const command = /^\/\S+$/.test(text) ? findSlashCommand('chat', text.slice(1))?.name : undefined;
+      const command = chatLineCommand(text);
       if (command === 'quit') return 0;
       if (command === 'help') {
         const names = commandsFor('chat').map((c) => `/${c.name}`);

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandsFor, daemonHelpText, findSlashCommand, SLASH_COMMANDS } from './slash-commands.js';
+import {
+  chatLineCommand,
+  commandsFor,
+  daemonHelpText,
+  findSlashCommand,
+  SLASH_COMMANDS,
+} from './slash-commands.js';
 
 describe('the slash-command table', () => {
   it('imports nothing, so the TUI can load it without zod or the engine', () => {
@@ -49,5 +55,16 @@ describe('the slash-command table', () => {
   /usage        token usage of this session
   /status       session state, clients attached, model
   /help         this list`);
+  });
+});
+
+describe('the line mode of hermes chat', () => {
+  it('knows exactly its table entries, as whole lower-case lines', () => {
+    expect(chatLineCommand('/quit')).toBe('quit');
+    expect(chatLineCommand(' /exit ')).toBe('quit');
+    expect(chatLineCommand('/help')).toBe('help');
+    for (const line of ['/QUIT', '/quit now', '/clear', '/new', 'quit', '/usr/bin/ls', '//quit']) {
+      expect(chatLineCommand(line), line).toBeUndefined();
+    }
   });
 });

@@ -292,6 +292,15 @@ export function findSlashCommand(
   );
 }
 
+/**
+ * The line-mode command a whole input line of `hermes chat` is (`/quit`, `/exit`, `/help`), or
+ * undefined when the line is anything else (then it is a prompt). Exact: no arguments, lower case.
+ */
+export function chatLineCommand(line: string): ChatCommandName | undefined {
+  const m = /^\/([a-z][\w-]*)$/.exec(line.trim());
+  return m ? (findSlashCommand('chat', m[1]!)?.name as ChatCommandName | undefined) : undefined;
+}
+
 /** The platform commands in their `/help` order. */
 export function platformCommandNames(): PlatformCommandName[] {
   return ALL.filter((c) => c.platform)

@@ -6,6 +6,7 @@
 import type { CronDelivery } from '@hermes/core/cron/delivery';
 import type { HermesHome } from '@hermes/core/home/home';
 import type { ModelClient } from '@hermes/core/model/types';
+import { findSlashCommand } from '@hermes/core/protocol/slash-commands';
 import type { DaemonContext } from '../lifecycle/daemon.js';
 import type { Handler, HandlerRegistry } from '../rpc/types.js';
 import { registerCronHandlers, runCronSlash } from './cron-handlers.js';
@@ -44,15 +45,20 @@ export function startCron(rpc: HandlerRegistry, ctx: DaemonContext, opts: StartC
   return service;
 }
 
-/** A registry that wraps the `slash.exec` handler so `/cron …` reaches cron. */
+/**
+ * A registry that wraps the `slash.exec` handler so `/cron …` (the slash-command table's entries
+ * with `daemon.runner: 'cron'`) reaches cron.
+ */
 export function withCronSlash(rpc: HandlerRegistry, service: CronService): HandlerRegistry {
   return {
     register(method, handler) {
       if (method !== 'slash.exec') return rpc.register(method, handler);
       const inner = handler as unknown as Handler<'slash.exec'>;
       const wrapped: Handler<'slash.exec'> = async (p, conn) => {
-        const m = /^\/cron(?:\s+([\s\S]*))?$/i.exec(p.command.trim());
-        return m ? runCronSlash(service, conn.profile, m[1] ?? '') : inner(p, conn);
+        // the commands the slash-command table gives cron's runner (`/cron`), any case
+        const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(p.command.trim());
+        const toCron = m !== null && findSlashCommand('daemon', m[1]!)?.daemon?.runner === 'cron';
+        return toCron ? runCronSlash(service, conn.profile, m[2] ?? '') : inner(p, conn);
       };
       rpc.register<'slash.exec'>('slash.exec', wrapped);
     },
