@@ -1,6 +1,6 @@
 /**
  * The daemon's adapter host (seed 000 §3.5, issue 6): starts the enabled platform adapters of
- * every served profile, wires each to a message pipeline (core/src/gateway/pipeline.ts) whose
+ * every served profile, wires each to a message pipeline (core/src/messaging/pipeline.ts) whose
  * agents are the daemon's live sessions, reports each platform's state for `gateway.status`,
  * and stops them on shutdown.
  *
@@ -17,7 +17,7 @@
  *   the retries: `failed`.
  * - Each platform's delivery ledger and replay window live in the profile's state.db. Once the
  *   adapter is connected, the ledger sends the replies a previous daemon left unconfirmed, and
- *   the messages it left open get their outcome (core/src/gateway/pipeline-recovery.ts).
+ *   the messages it left open get their outcome (core/src/messaging/pipeline-recovery.ts).
  * - Shutdown (wrapped around the session layer's drain): stop taking platform messages, tell
  *   chats with a running turn that the agent restarts (adapters still connected), let the
  *   session layer drain (it marks `resume_pending` before waiting), then disconnect adapters.
@@ -40,8 +40,8 @@ import {
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
-} from '@hermes/core/gateway/index';
-import { defaultPlatformCwd } from '@hermes/core/gateway/session-factory';
+} from '@hermes/core/messaging/index';
+import { defaultPlatformCwd } from '@hermes/core/messaging/session-factory';
 import type { DaemonContext, DaemonOptions } from '../lifecycle/daemon.js';
 import type { Logger } from '../lifecycle/logger.js';
 import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runtime.js';

@@ -3,7 +3,7 @@
  * the workspace package `@hermes/platform-<name>`). Only deferred loaders are registered here:
  * a plugin module (and whatever it imports) loads the first time its platform is enabled.
  */
-import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/gateway/index';
+import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/messaging/index';
 
 /** Platforms bundled with hermes, by registry name. */
 export const BUNDLED_PLATFORMS = ['api_server', 'irc', 'telegram', 'webhook'] as const;

@@ -6,7 +6,7 @@
  * (`plugins/platforms/<name>`) are written against these exports.
  *
  * Heavy parts (they load the agent and tools) are reached by subpath only:
- * `@hermes/core/gateway/session-factory`, `@hermes/core/gateway/local-backend`.
+ * `@hermes/core/messaging/session-factory`, `@hermes/core/messaging/local-backend`.
  */
 export * from './source.js';
 export * from './session-key.js';
