@@ -1,12 +1,12 @@
 /**
- * The platform adapter base (seed 000 §3.2). Four operations are required — `connect`,
+ * The platform adapter base. Four operations are required — `connect`,
  * `disconnect`, `send`, `getChatInfo` — and everything else has a default that degrades to
  * plain text: images and voice become a line of text, approval and clarify questions become a
  * message that names the `/approve` / `/deny` commands, typing indicators do nothing, and a
  * platform that cannot edit messages gets the reply in one piece at the end instead of a
  * streaming edit.
  *
- * The gateway (pipeline.ts) sets the handlers; an adapter calls `emitMessage` for every inbound
+ * The host of the pipeline (pipeline.ts) sets the handlers; an adapter calls `emitMessage` for every inbound
  * message and `emitButton` for a pressed approval button. Errors thrown by handlers are caught
  * and logged so a bad message never kills a listener loop.
  */
@@ -97,12 +97,12 @@ export interface ButtonPress {
 }
 
 /** An agent event the adapter may render (tool progress and the like). */
-export interface GatewayEvent {
+export interface TurnEvent {
   type: string;
   payload: Record<string, unknown>;
 }
 
-/** Set by the gateway on every adapter. */
+/** Set by the host on every adapter (the message pipeline and reconnects). */
 export interface AdapterHandlers {
   onMessage(message: InboundMessage): void | Promise<void>;
   onButton?(press: ButtonPress): void | Promise<void>;
@@ -157,12 +157,12 @@ export abstract class PlatformAdapter {
     this.log = opts.log ?? (() => undefined);
   }
 
-  /** Installs the gateway's handlers (before `connect`). */
+  /** Installs the host's handlers (before `connect`). */
   setHandlers(handlers: AdapterHandlers): void {
     this.handlers = handlers;
   }
 
-  /** Hands an inbound message to the gateway; never throws. */
+  /** Hands an inbound message to the host; never throws. */
   protected async emitMessage(message: InboundMessage): Promise<void> {
     try {
       await this.handlers?.onMessage(message);
@@ -171,7 +171,7 @@ export abstract class PlatformAdapter {
     }
   }
 
-  /** Hands a button press to the gateway; never throws. */
+  /** Hands a button press to the host; never throws. */
   protected async emitButton(press: ButtonPress): Promise<void> {
     try {
       await this.handlers?.onButton?.(press);
@@ -180,7 +180,7 @@ export abstract class PlatformAdapter {
     }
   }
 
-  /** Reports a permanent connection loss to the gateway. */
+  /** Reports a permanent connection loss to the host. */
   protected emitFatal(error: Error): void {
     try {
       this.handlers?.onFatalError?.(error);
@@ -265,13 +265,13 @@ export abstract class PlatformAdapter {
    * Receives every agent event of a turn running for `chatId`, raw (`message.delta` …). Default:
    * nothing. For adapters that stream in their own way (an HTTP API writing server-sent events).
    */
-  onTurnEvent(_chatId: string, _event: GatewayEvent): void {}
+  onTurnEvent(_chatId: string, _event: TurnEvent): void {}
 
   /**
    * Renders an agent event (tool start/progress …) for the chat, or null to swallow it.
    * Default: swallow everything; the reply itself is sent by the pipeline.
    */
-  formatEvent(_event: GatewayEvent): string | null {
+  formatEvent(_event: TurnEvent): string | null {
     return null;
   }
 }

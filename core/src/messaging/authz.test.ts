@@ -24,7 +24,7 @@ const grp = (userId: string): MessageSource => ({
   userId,
 });
 
-describe('authorize (seed 000 §4.5)', () => {
+describe('authorize', () => {
   it.each<[string, MessageSource, AuthContext, object]>([
     ['stranger DM → pairing', dm('x'), base(), { allowed: false, action: 'pair' }],
     [

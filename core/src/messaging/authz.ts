@@ -1,5 +1,5 @@
 /**
- * Who may talk to the agent on a platform (seed 000 §4.5): the first step of the pipeline.
+ * Who may talk to the agent on a platform: the first step of the pipeline.
  *
  * A message is authorized when any of these holds, in order:
  * 1. the platform authenticates every request itself (registry `authorization: 'adapter'`:

@@ -4,7 +4,7 @@
  * answer its approvals); `InProcessBackend` (local-backend.ts) runs agents directly, for tests
  * and tools without a daemon.
  */
-import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, GatewayEvent } from './adapter.js';
+import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, TurnEvent } from './adapter.js';
 import type { MessageSource } from './source.js';
 
 /** A new stored session for a platform conversation. */
@@ -23,7 +23,7 @@ export interface NewPlatformSession {
 /** Receives one turn's events and questions. */
 export interface TurnSink {
   /** Every agent event of the turn (`message.delta`, `tool.start`, `request.resolved` …). */
-  onEvent(event: GatewayEvent): void;
+  onEvent(event: TurnEvent): void;
   /** Asks the chat to approve a command; resolves with the choice (rejects/aborts mean deny). */
   onApproval(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalChoiceName>;
   /** Asks the chat a question; resolves with the answer. */

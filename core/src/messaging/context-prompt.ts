@@ -1,5 +1,5 @@
 /**
- * The platform block of a session's system prompt (seed 000 §4.4): where the conversation
+ * The platform block of a session's system prompt: where the conversation
  * happens, written so that untrusted metadata stays data.
  *
  * 1. A line first tells the model to treat names, topics and labels as untrusted labels and to

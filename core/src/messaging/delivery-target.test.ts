@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryTarget } from './delivery-target.js';
 
-describe('DeliveryTarget.parse / toString (seed 000 §3.6)', () => {
+describe('DeliveryTarget.parse / toString', () => {
   it.each<[string, object, string]>([
     ['origin', { kind: 'origin' }, 'origin'],
     ['ORIGIN', { kind: 'origin' }, 'origin'],

@@ -1,5 +1,5 @@
 /**
- * Delivery targets (seed 000 §3.6, §6.3): where a reply or a cron result goes.
+ * Delivery targets: where a reply or a cron result goes.
  *
  * | text                        | meaning                                         |
  * |-----------------------------|-------------------------------------------------|
@@ -58,7 +58,7 @@ export class DeliveryTarget {
 
   /**
    * Parses `origin`, `local`, `<platform>`, `<platform>:<chat>` or `<platform>:<chat>:<thread>`
-   * (seed 000 §3.6). The text is split at its first two colons, so a thread id may itself
+   *. The text is split at its first two colons, so a thread id may itself
    * contain colons.
    * @throws Error naming the text when it is empty, the platform name is malformed, or a chat or
    *   thread part is empty.

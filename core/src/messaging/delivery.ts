@@ -1,5 +1,5 @@
 /**
- * Delivering a text to a `DeliveryTarget` (seed 000 §3.6, §6.3) — used by cron and anything else
+ * Delivering a text to a `DeliveryTarget` — used by cron and anything else
  * that sends without an inbound message to answer.
  *
  * - The silence filter applies first: `NO_REPLY` / `[SILENT]` deliver nothing.

@@ -1,5 +1,5 @@
 /**
- * Throttled edit-streaming (seed 000 §3.6): the reply grows in one platform message that is
+ * Throttled edit-streaming: the reply grows in one platform message that is
  * edited at most every `intervalMs` while the model streams, instead of one message per delta.
  * Editing (not appending) is what Telegram, Discord and Slack have in common.
  *

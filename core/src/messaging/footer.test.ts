@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildFooterLine, withFooter, type FooterInfo } from './footer.js';
 
-describe('buildFooterLine (seed 000 §3.6)', () => {
+describe('buildFooterLine', () => {
   const home = '/home/me';
   it.each<[string, FooterInfo, string]>([
     [

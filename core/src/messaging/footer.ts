@@ -1,5 +1,5 @@
 /**
- * The optional runtime footer (seed 000 §3.6): one line under a platform reply with the model,
+ * The optional runtime footer: one line under a platform reply with the model,
  * how full the context is, and the working directory. A missing item is left out; the line never
  * shows `?` or `NaN`.
  */

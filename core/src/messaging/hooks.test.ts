@@ -10,7 +10,7 @@ function hook(dir: string, name: string, yaml: string, js: string): void {
   writeFileSync(join(dir, name, 'handler.js'), js);
 }
 
-describe('HookRegistry (seed 000 §3.8)', () => {
+describe('HookRegistry', () => {
   it('loads HOOK.yaml + handler.js, matches events and prefixes, survives failures', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hermes-hooks-'));
     const out = join(dir, 'out.txt');

@@ -1,5 +1,5 @@
 /**
- * Gateway hooks (seed 000 §3.8): user code run at points of the message pipeline.
+ * Messaging hooks: user code run at points of the message pipeline.
  *
  * A hook is a folder `<home>/hooks/<name>/` holding `HOOK.yaml` and `handler.js` (an ES module
  * exporting a default function, or `handle`, called as `handler(event, payload)`):
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 
-/** Events the gateway emits. */
+/** Events the messaging layer emits. */
 export type HookEvent =
   'gateway:startup' | 'session:start' | 'agent:start' | 'agent:step' | 'agent:end' | `command:${string}`;
 

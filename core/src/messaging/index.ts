@@ -1,5 +1,5 @@
 /**
- * The messaging gateway's platform-independent logic (seed 000 §2–§4, issue 6): session keys,
+ * The messaging layer, the platform-independent part of chat platforms: session keys,
  * the routing index and reset policies, pairing and authorization, untrusted metadata and PII
  * hashing, the silence filter, the runtime footer, delivery targets, the adapter base and the
  * platform registry, hooks, and the seven-step message pipeline. Platform plugins
@@ -21,7 +21,7 @@ export * from './registry.js';
 export * from './platform-config.js';
 export * from './reset-policy.js';
 export * from './route-record.js';
-export * from './session-store.js';
+export * from './chat-sessions.js';
 export * from './context-prompt.js';
 export * from './split.js';
 export * from './slash.js';

@@ -22,7 +22,7 @@ const code = (r: ReturnType<PairingStore['generateCode']>): string => {
   return r.code;
 };
 
-describe('PairingStore (seed 000 §4.5)', () => {
+describe('PairingStore', () => {
   it('issues 8-character codes from the 32-letter alphabet without 0/O/1/I', () => {
     expect(PAIRING_ALPHABET).toHaveLength(32);
     expect(PAIRING_ALPHABET).not.toMatch(/[01OI]/);

@@ -1,5 +1,5 @@
 /**
- * DM pairing (seed 000 §4.5): a stranger who writes to the bot gets a one-time code; the owner
+ * DM pairing: a stranger who writes to the bot gets a one-time code; the owner
  * approves it with `hermes pairing approve CODE`, which adds the user to the platform's approved
  * list. Security parameters (OWASP, NIST SP 800-63-4):
  *

@@ -24,7 +24,7 @@ import {
   recoverMessages,
 } from './pipeline-recovery.js';
 import type { PlatformEntry } from './registry.js';
-import { GatewaySessionStore } from './session-store.js';
+import { ChatSessionIndex } from './chat-sessions.js';
 import type { MessageSource } from './source.js';
 import { MemoryAdapter } from './testing.js';
 
@@ -67,7 +67,7 @@ function daemon(root: string) {
     entry,
     adapter,
     backend,
-    store: new GatewaySessionStore({ file: home.sessionsIndexFile, db, log }),
+    store: new ChatSessionIndex({ file: home.sessionsIndexFile, db, log }),
     pairing: new PairingStore(home.pairingDir),
     hooks: new HookRegistry(log),
     config: () => config,

@@ -5,7 +5,7 @@
  * model's silence, or a logged drop. A prompt a shutdown kept (`held`, or cut by the drain)
  * stays open in the ledger for the restart (pipeline-recovery.ts).
  */
-import type { ApprovalChoiceName, GatewayEvent, SendOptions } from './adapter.js';
+import type { ApprovalChoiceName, TurnEvent, SendOptions } from './adapter.js';
 import type { TurnOutcome, TurnSink } from './backend.js';
 import { EditStreamer } from './edit-stream.js';
 import { withFooter } from './footer.js';
@@ -53,7 +53,7 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
   const answeredHere = new Set<string>();
   let typingTimer: NodeJS.Timeout | undefined;
 
-  const onEvent = (ev: GatewayEvent): void => {
+  const onEvent = (ev: TurnEvent): void => {
     try {
       if (ev.type === 'message.start') streamer?.restart();
       else if (ev.type === 'message.delta' && typeof ev.payload.text === 'string')

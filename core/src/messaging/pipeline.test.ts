@@ -16,7 +16,7 @@ import { InProcessBackend } from './local-backend.js';
 import { PairingStore } from './pairing.js';
 import { MessagePipeline } from './pipeline.js';
 import type { PlatformEntry } from './registry.js';
-import { GatewaySessionStore } from './session-store.js';
+import { ChatSessionIndex } from './chat-sessions.js';
 import type { MessageSource } from './source.js';
 import { MemoryAdapter } from './testing.js';
 
@@ -54,7 +54,7 @@ function setup(
     platformHint: 'Plain text only.',
   };
   const backend = new InProcessBackend({ home, config, secrets: {}, db });
-  const store = new GatewaySessionStore({
+  const store = new ChatSessionIndex({
     file: home.sessionsIndexFile,
     db,
     log,

@@ -1,11 +1,11 @@
 /**
- * The message pipeline of one platform in one profile (seed 000 §2): for every inbound message,
+ * The message pipeline of one platform in one profile: for every inbound message,
  * in order —
  *
  * 1. authorize (authz.ts; unknown DMs get a pairing code);
  * 2. slash commands (pipeline-commands.ts), and answers to a pending clarify question;
  * 3. interrupt the session's running turn when `interrupt_on_message` is set;
- * 4. get or create the session (session-store.ts: reset policies, recovery);
+ * 4. get or create the session (chat-sessions.ts: reset policies, recovery);
  * 5. build the context: the untrusted context block goes into a new session's system prompt;
  *    in a shared session the sender's name prefixes the user message;
  * 6. run the agent (backend.ts), streaming by edits where the platform can edit, asking
@@ -46,7 +46,7 @@ import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
 import { resolveResetPolicy } from './reset-policy.js';
 import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
-import type { GatewaySessionStore } from './session-store.js';
+import type { ChatSessionIndex } from './chat-sessions.js';
 import { parseCommand, SlashAccessPolicy } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
@@ -59,7 +59,7 @@ export interface PipelineOptions {
   entry: PlatformEntry;
   adapter: PlatformAdapter;
   backend: AgentBackend;
-  store: GatewaySessionStore;
+  store: ChatSessionIndex;
   pairing: PairingStore;
   hooks: HookRegistry;
   /** The profile's current config (read per message: allow-lists change without a restart). */

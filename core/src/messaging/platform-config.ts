@@ -1,5 +1,5 @@
 /**
- * The `platforms:` section of config.yaml (issue 6): one loose object per platform, so an
+ * The `platforms:` section of config.yaml: one loose object per platform, so an
  * adapter's own keys (`server`, `channels`, `api_base` …) survive and are validated by the
  * adapter's registry entry. Secrets (bot tokens, passwords, keys) never live here: they come
  * from the home's `.env` (config/secrets.ts).
@@ -44,9 +44,9 @@ export const PlatformConfigSchema = z.looseObject({
   allow_all_users: z.boolean().default(false),
   /** What an unknown user's direct message gets: a pairing code, or nothing. */
   unauthorized_dm: z.enum(['pair', 'ignore']).default('pair'),
-  /** One session per participant in groups/channels (seed 000 §4.2). */
+  /** One session per participant in groups/channels. */
   group_sessions_per_user: z.boolean().default(true),
-  /** One session per participant in threads (seed 000 §4.2). */
+  /** One session per participant in threads. */
   thread_sessions_per_user: z.boolean().default(false),
   reset: ResetPolicyConfigSchema.optional(),
   reset_by_type: z

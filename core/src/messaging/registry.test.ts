@@ -20,7 +20,7 @@ const entry = (name: string, extra: Partial<PlatformEntry> = {}): PlatformEntry 
   ...extra,
 });
 
-describe('PlatformRegistry (seed 000 §3.3, §3.4)', () => {
+describe('PlatformRegistry', () => {
   it('deferred loaders run on first lookup only, once, and count as registered before', async () => {
     const r = new PlatformRegistry();
     let loads = 0;

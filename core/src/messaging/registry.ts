@@ -1,5 +1,5 @@
 /**
- * The platform registry (seed 000 §3.3, §3.4): one record per platform carrying everything the
+ * The platform registry: one record per platform carrying everything the
  * rest of the system needs — factory, requirements check, config validation, allowed-users
  * variable, PII safety, message length, cron home-channel variable, a sender usable without the
  * daemon, a one-line hint for the system prompt.
@@ -73,11 +73,11 @@ export interface PlatformEntry {
   /** One line added to the system prompt of this platform's sessions (formatting hints). */
   platformHint?: string;
   /**
-   * `gateway` (default): the gateway's allow-lists and pairing apply. `adapter`: the adapter
+   * `messaging` (default): the messaging layer's allow-lists and pairing apply. `adapter`: the adapter
    * authenticates every request itself (bearer key, HMAC signature) and its messages are
    * authorized as they arrive.
    */
-  authorization?: 'gateway' | 'adapter';
+  authorization?: 'messaging' | 'adapter';
   /** No chat notice when a session is reset by policy (clients are programs, not people). */
   quietResets?: boolean;
   /** Secrets the platform needs, for status and setup display. */

@@ -7,7 +7,7 @@ const utc = (s: string): number => Date.parse(`${s}Z`);
 const policy = (p: Partial<ResetPolicy>): ResetPolicy => ({ ...DEFAULT_RESET_POLICY, ...p });
 const tz = 'UTC';
 
-describe('resetReason (seed 000 §4.6)', () => {
+describe('resetReason', () => {
   const cases: Array<[string, ResetPolicy, number, number, boolean, string | undefined]> = [
     [
       'idle: not yet',

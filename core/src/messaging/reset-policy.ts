@@ -1,5 +1,5 @@
 /**
- * Reset policies of platform sessions (seed 000 §4.6): when a chat's conversation starts over.
+ * Reset policies of platform sessions: when a chat's conversation starts over.
  *
  * - `idle`: after `idle_minutes` without activity;
  * - `daily`: at the first `at_hour` o'clock (in `timezone`, else the machine's zone) after the

@@ -1,6 +1,6 @@
 /**
  * Route records: how a platform session remembers, inside state.db, which session key it serves,
- * so a lost or deleted `sessions.json` can be rebuilt from the database (seed 000 §4.6).
+ * so a lost or deleted `sessions.json` can be rebuilt from the database.
  *
  * The record is a second `system` message of the session, written when the session is created:
  * `tool_name` = `gateway.route`, content = a searchable token (`gwr` + 32 hex of SHA-256 of the

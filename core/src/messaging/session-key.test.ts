@@ -10,7 +10,7 @@ import type { MessageSource } from './source.js';
 
 const src = (s: Partial<MessageSource>): MessageSource => ({ platform: 'telegram', chatType: 'dm', ...s });
 
-describe('buildSessionKey (seed 000 §4.2, §4.3)', () => {
+describe('buildSessionKey', () => {
   const cases: Array<[string, MessageSource, SessionKeyOptions, string]> = [
     ['dm by chat id', src({ chatId: '12345', userId: '12345' }), {}, 'agent:main:telegram:dm:12345'],
     ['dm keeps chat id case', src({ chatId: 'AbC' }), {}, 'agent:main:telegram:dm:AbC'],

@@ -1,5 +1,5 @@
 /**
- * Session keys (seed 000 §4.2, §4.3): the single source of truth for "whose conversation is this".
+ * Session keys: the single source of truth for "whose conversation is this".
  *
  * Layout: `<ns>:<platform>:<chat_type>[:<chat_id>][…]` where `<ns>` is `agent:main` for the
  * default profile (byte-identical to historical keys) and `agent:<profile>` for a named one.
@@ -26,7 +26,7 @@ export interface SessionKeyOptions {
 }
 
 /**
- * The `agent:<ns>` prefix of a key (seed 000 §4.3): `agent:main` for the default profile, else
+ * The `agent:<ns>` prefix of a key: `agent:main` for the default profile, else
  * `agent:<profile>`. A profile literally named `main` gets `agent:main~` (`~` is outside the
  * profile-id alphabet) so it can never share the default profile's keys.
  */
@@ -47,7 +47,7 @@ function participant(source: MessageSource): string | undefined {
 }
 
 /**
- * Builds the deterministic session key of a message source (seed 000 §4.2).
+ * Builds the deterministic session key of a message source.
  *
  * - DM: `<ns>:<platform>:dm:<chat_id>[:<thread_id>]`; without a chat id the sender's id takes its
  *   place (`…:dm:<user_id>`), so chat-id-less DMs of different people never share a session;
@@ -80,7 +80,7 @@ export function buildSessionKey(source: MessageSource, options: SessionKeyOption
 /**
  * True when a non-DM session is shared by several participants: the read-only mirror of the
  * isolation rules of `buildSessionKey`. In such sessions the sender's name is prefixed to each
- * user message instead of being written into the system prompt (seed 000 §4.4).
+ * user message instead of being written into the system prompt.
  */
 export function isSharedMultiUserSession(source: MessageSource, options: SessionKeyOptions = {}): boolean {
   if (source.chatType === 'dm') return false;

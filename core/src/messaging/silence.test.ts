@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIntentionalSilence } from './silence.js';
 
-describe('isIntentionalSilence (seed 000 §3.6)', () => {
+describe('isIntentionalSilence', () => {
   it.each<[string, string | null | undefined, boolean]>([
     ['NO_REPLY', 'NO_REPLY', true],
     ['[SILENT]', '[SILENT]', true],

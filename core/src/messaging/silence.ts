@@ -1,5 +1,5 @@
 /**
- * The silence filter (seed 000 §3.6): a model may answer exactly `NO_REPLY` or `[SILENT]` to say
+ * The silence filter: a model may answer exactly `NO_REPLY` or `[SILENT]` to say
  * "nothing to send this turn" (a monitoring cron job with nothing to report, a group message not
  * meant for it). Anything else is a reply.
  */
@@ -7,7 +7,7 @@
 /** Markers that mean "send nothing" when they are the whole reply. */
 export const SILENCE_MARKERS: readonly string[] = ['NO_REPLY', '[SILENT]'];
 
-/** Replies longer than this are never silence, whatever they contain (seed 000 §3.6). */
+/** Replies longer than this are never silence, whatever they contain. */
 export const MAX_SILENCE_CHARS = 64;
 
 /**

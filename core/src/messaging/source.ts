@@ -1,5 +1,5 @@
 /**
- * Where a platform message came from (seed 000 §4.1): the one record that routes the reply,
+ * Where a platform message came from: the one record that routes the reply,
  * feeds the session key (session-key.ts), the untrusted context block (context-prompt.ts) and the
  * `origin` delivery target of cron jobs. Names and topics in it are untrusted text from the chat.
  */

@@ -1,5 +1,5 @@
 /**
- * Splitting a reply to a platform's message length limit (seed 000 §3.6). Cuts prefer a
+ * Splitting a reply to a platform's message length limit. Cuts prefer a
  * paragraph break, then a line break, then a space, in the second half of the window; a word
  * longer than the limit is cut hard. Never splits a surrogate pair.
  */

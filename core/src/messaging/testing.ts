@@ -1,5 +1,5 @@
 /**
- * Test helpers of the gateway: an in-memory adapter that records what the pipeline sends.
+ * Test helpers of the messaging layer: an in-memory adapter that records what the pipeline sends.
  * Not exported from the package index.
  */
 import {

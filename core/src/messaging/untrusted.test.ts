@@ -7,7 +7,7 @@ import {
   neutralizeInlineText,
 } from './untrusted.js';
 
-describe('formatUntrustedValue (seed 000 §4.4)', () => {
+describe('formatUntrustedValue', () => {
   it.each<[string, unknown, string]>([
     ['plain', 'Project chat', '"Project chat"'],
     ['quotes are escaped', 'say "hi"', '"say \\"hi\\""'],

@@ -1,11 +1,11 @@
 /**
- * Untrusted platform metadata and PII hashing (seed 000 §4.4). Chat names, topics, thread labels
+ * Untrusted platform metadata and PII hashing. Chat names, topics, thread labels
  * and display names can be changed by anyone in the chat; they enter prompts only as quoted
  * values, never as lines of their own.
  */
 import { createHash } from 'node:crypto';
 
-/** Longest untrusted value shown to the model, in characters (seed 000 §4.4). */
+/** Longest untrusted value shown to the model, in characters. */
 export const MAX_UNTRUSTED_CHARS = 240;
 
 // C0/C1 controls except \n and \t, plus bidi overrides/isolates and zero-width characters
@@ -27,7 +27,7 @@ function cap(text: string, max: number): string {
 }
 
 /**
- * Renders an untrusted value as an inert JSON string literal (seed 000 §4.4): Unicode NFC, line
+ * Renders an untrusted value as an inert JSON string literal: Unicode NFC, line
  * endings normalised to `\n`, control/bidi/zero-width characters replaced by spaces, trimmed,
  * capped at `MAX_UNTRUSTED_CHARS` code points (`...` marks a cut), then `JSON.stringify`-quoted so
  * the text is structurally a value and cannot start a line of its own.
@@ -59,7 +59,7 @@ function hash12(value: string): string {
 }
 
 /**
- * Deterministic pseudonym of a user id for the model (seed 000 §4.4): `user_<12 hex of SHA-256>`.
+ * Deterministic pseudonym of a user id for the model: `user_<12 hex of SHA-256>`.
  * Routing always keeps the raw id; only the model-visible copy is hashed, and only on platforms
  * whose registry entry is `piiSafe`.
  */

@@ -1,5 +1,5 @@
 /**
- * The daemon's adapter host (seed 000 §3.5, issue 6): starts the enabled platform adapters of
+ * The daemon's adapter host: starts the enabled platform adapters of
  * every served profile, wires each to a message pipeline (core/src/messaging/pipeline.ts) whose
  * agents are the daemon's live sessions, reports each platform's state for `gateway.status`,
  * and stops them on shutdown.
@@ -28,7 +28,7 @@ import type { HermesConfig } from '@hermes/core/config/schema';
 import { lookupSecret } from '@hermes/core/config/secrets';
 import {
   DeliveryLedger,
-  GatewaySessionStore,
+  ChatSessionIndex,
   HookRegistry,
   MessagePipeline,
   PairingStore,
@@ -194,7 +194,7 @@ export class AdapterHost {
       .map(([name]) => name);
     if (enabled.length === 0) return;
     const plog = (line: string): void => log.info(`[${profileName}] ${line}`);
-    const store = new GatewaySessionStore({
+    const store = new ChatSessionIndex({
       file: profile.home.sessionsIndexFile,
       db: profile.db,
       log: plog,
@@ -223,7 +223,7 @@ export class AdapterHost {
     profile: ProfileRuntime,
     name: string,
     shared: {
-      store: GatewaySessionStore;
+      store: ChatSessionIndex;
       pairing: PairingStore;
       hooks: HookRegistry;
       log: (l: string) => void;

@@ -1,6 +1,6 @@
 /**
  * `@hermes/platform-api_server`: an OpenAI-compatible HTTP API served by the daemon on loopback
- * (issue 6). Its main export is the registry entry `platform`.
+ *. Its main export is the registry entry `platform`.
  *
  * ```yaml
  * platforms:

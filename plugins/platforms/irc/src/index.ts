@@ -1,5 +1,5 @@
 /**
- * `@hermes/platform-irc`: the IRC platform (seed 000 §3.3). Registered lazily by the daemon
+ * `@hermes/platform-irc`: the IRC platform. Registered lazily by the daemon
  * (tui-gateway/src/platforms/bundled.ts); its main export is the registry entry `platform`.
  *
  * ```yaml

@@ -1,5 +1,5 @@
 /**
- * `@hermes/platform-telegram`: the Telegram Bot API platform (issue 6). Its main export is the
+ * `@hermes/platform-telegram`: the Telegram Bot API platform. Its main export is the
  * registry entry `platform`.
  *
  * ```yaml

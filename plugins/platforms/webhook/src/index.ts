@@ -1,5 +1,5 @@
 /**
- * `@hermes/platform-webhook`: a generic webhook platform (issue 6). Its main export is the
+ * `@hermes/platform-webhook`: a generic webhook platform. Its main export is the
  * registry entry `platform`.
  *
  * ```yaml

@@ -1,6 +1,6 @@
 /**
- * The gateway's routing index (seed 000 §4.6): session key → current session id, in
- * `<home>/sessions/sessions.json`.
+ * Which session each chat uses (the routing index of the messaging layer): session key → current
+ * session id, in `<home>/sessions/sessions.json`.
  *
  * - Reset policies (reset-policy.ts) decide when a key gets a fresh session; the old one is
  *   ended in state.db (`end_reason` `reset:<why>`). Sessions with running work never expire.
@@ -19,7 +19,7 @@ import { CHAT_TYPES, sourceFromJson, sourceToJson, type ChatType, type MessageSo
 
 /** The note at the top of sessions.json. */
 export const SESSIONS_README =
-  'Routing index of the messaging gateway: which session each chat (session key) currently uses. ' +
+  'Routing index of the messaging layer: which session each chat (session key) currently uses. ' +
   'It is not the list of sessions: every session and message lives in state.db next to this folder ' +
   '(see `hermes sessions list`). Deleting this file is safe; it is rebuilt from state.db.';
 
@@ -37,7 +37,7 @@ export interface SessionEntry {
 }
 
 /** Options of the store. */
-export interface SessionStoreOptions {
+export interface ChatSessionIndexOptions {
   /** Usually `home.sessionsIndexFile`. */
   file: string;
   db: RouteDb;
@@ -86,12 +86,12 @@ function isEntry(v: unknown): v is SessionEntry {
 }
 
 /** The routing index of one home. Synchronous: every operation completes before returning. */
-export class GatewaySessionStore {
+export class ChatSessionIndex {
   private entries: Map<string, SessionEntry> | undefined;
   private readonly now: () => number;
   private readonly log: (line: string) => void;
 
-  constructor(private readonly opts: SessionStoreOptions) {
+  constructor(private readonly opts: ChatSessionIndexOptions) {
     this.now = opts.now ?? Date.now;
     this.log = opts.log ?? (() => undefined);
   }

@@ -6,7 +6,7 @@ import { SessionDB } from '../state/session-db.js';
 import { DEFAULT_RESET_POLICY, type ResetPolicy } from './reset-policy.js';
 import { findRouteSession, writeRouteRecord } from './route-record.js';
 import { buildSessionKey } from './session-key.js';
-import { GatewaySessionStore, SESSIONS_README } from './session-store.js';
+import { ChatSessionIndex, SESSIONS_README } from './chat-sessions.js';
 import type { MessageSource } from './source.js';
 
 const dbs: SessionDB[] = [];
@@ -21,7 +21,7 @@ function setup(opts: { busy?: Set<string> } = {}) {
   const clock = { t: Date.parse('2026-03-01T12:00:00Z') };
   const file = join(dir, 'sessions', 'sessions.json');
   const make = () =>
-    new GatewaySessionStore({
+    new ChatSessionIndex({
       file,
       db,
       now: () => clock.t,
@@ -56,7 +56,7 @@ function request(db: SessionDB, source: MessageSource, policy: ResetPolicy) {
   };
 }
 
-describe('GatewaySessionStore (seed 000 §4.6)', () => {
+describe('ChatSessionIndex', () => {
   it('creates once, then reuses and touches the session', () => {
     const { db, store, clock } = setup();
     const first = store.getOrCreate(request(db, alice, idle30));
