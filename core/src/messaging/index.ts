@@ -18,6 +18,7 @@ export * from './delivery.js';
 export * from './pairing.js';
 export * from './adapter.js';
 export * from './registry.js';
+export * from './define-platform.js';
 export * from './platform-config.js';
 export * from './reset-policy.js';
 export * from './route-record.js';
