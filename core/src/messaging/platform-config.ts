@@ -1,8 +1,8 @@
 /**
- * The `platforms:` section of config.yaml: one loose object per platform, so an
- * adapter's own keys (`server`, `channels`, `api_base` …) survive and are validated by the
- * adapter's registry entry. Secrets (bot tokens, passwords, keys) never live here: they come
- * from the home's `.env` (config/secrets.ts).
+ * The `platforms:` section of config.yaml: one loose object per platform. The keys every platform
+ * understands are parsed here; a platform's own keys (`server`, `channels`, `api_base` …) survive
+ * and are validated by the settings schema of its definition (define-platform.ts). Secrets (bot
+ * tokens, passwords, keys) never live here: they come from the home's `.env` (config/secrets.ts).
  *
  * ```yaml
  * platforms:

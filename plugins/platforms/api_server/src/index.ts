@@ -36,7 +36,7 @@ export const ApiServerSettingsSchema = z.object({
   /** 0: any free port. */
   port: z.number().int().min(0).max(65535).default(DEFAULT_API_PORT),
   /** Model id the API reports. */
-  model_name: z.string().trim().min(1, { error: 'expected text' }).default('hermes-agent'),
+  model_name: z.string().regex(/\S/, { error: 'expected text' }).default('hermes-agent'),
   /** Keep one-off requests (no conversation) in the session store (read by the daemon's host). */
   store: z.boolean().optional(),
   /** Live sessions kept loaded, least recently used unloaded first (read by the daemon's host). */
