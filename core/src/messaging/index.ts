@@ -1,8 +1,8 @@
 /**
  * The messaging layer, the platform-independent part of chat platforms: session keys,
  * the routing index and reset policies, pairing and authorization, untrusted metadata and PII
- * hashing, the silence filter, the runtime footer, delivery targets, the adapter base and the
- * platform registry, hooks, and the seven-step message pipeline. Platform plugins
+ * hashing, the silence filter, the runtime footer, delivery targets, the adapter base, the
+ * platform registry and `definePlatform`, hooks, and the seven-step message pipeline. Platform plugins
  * (`plugins/platforms/<name>`) are written against these exports.
  *
  * Heavy parts (they load the agent and tools) are reached by subpath only:
