@@ -6,5 +6,5 @@ export * from './config/errors.js';
 export * from './config/config-file.js';
 export * from './config/secrets.js';
 export * from './protocol/index.js';
-export * from './gateway/index.js';
+export * from './messaging/index.js';
 export * from './util/listen.js';

@@ -24,7 +24,7 @@ export const AUTO_CONTINUE_PROMPT =
  * prompts that were queued behind the interrupted turn (held, prompt-queue.ts) run after it.
  * Without it, held prompts wait for the user (`/queue run` / `/queue drop`). A chat platform's
  * session with messages still open in its delivery ledger is left to that platform, which
- * recovers each message once it reconnects (core/src/gateway/pipeline-recovery.ts).
+ * recovers each message once it reconnects (core/src/messaging/pipeline-recovery.ts).
  */
 function autoContinue(
   registry: SessionRegistry,

@@ -3,7 +3,7 @@
  * objects) so a newer or hand-edited file survives a load/save round trip.
  */
 import { z } from 'zod';
-import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../gateway/platform-config.js';
+import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../messaging/platform-config.js';
 
 /** The version written into `config.yaml` as `_config_version`; older files are migrated. */
 export const CONFIG_VERSION = 2;

@@ -16,7 +16,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { DeliveryTarget as GatewayDeliveryTarget } from '../gateway/delivery-target.js';
+import { DeliveryTarget as GatewayDeliveryTarget } from '../messaging/delivery-target.js';
 import type { HermesHome } from '../home/home.js';
 import { sensitiveWriteReason } from '../tools/sensitive-paths.js';
 import { isInside, resolveRealPath } from '../util/paths.js';

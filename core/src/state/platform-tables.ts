@@ -2,7 +2,7 @@
  * The chat platforms' tables in `state.db` (schema v4), reached as `SessionDB.platforms`:
  *
  * - `platform_deliveries` — the delivery ledger: one row per accepted inbound message, from its
- *   acceptance to its outcome (core/src/gateway/delivery-ledger.ts drives it). A row holds where
+ *   acceptance to its outcome (core/src/messaging/delivery-ledger.ts drives it). A row holds where
  *   the reply goes, the prompt the message became, the reply text once the turn ended, how many
  *   of its chunks the platform confirmed, and the retry schedule.
  * - `platform_replay_keys` — keys a platform accepted once and must refuse until they expire

@@ -11,8 +11,8 @@ import {
   type CronMessage,
   type PlatformSender,
 } from '@hermes/core/cron/delivery';
-import { deliverMessage } from '@hermes/core/gateway/delivery';
-import { platformRegistry } from '@hermes/core/gateway/registry';
+import { deliverMessage } from '@hermes/core/messaging/delivery';
+import { platformRegistry } from '@hermes/core/messaging/registry';
 import { registerBundledPlatforms } from '../platforms/bundled.js';
 import type { HermesHome } from '@hermes/core/home/home';
 

@@ -1,6 +1,6 @@
 /**
- * The daemon's adapter host (seed 000 §3.5, issue 6): starts the enabled platform adapters of
- * every served profile, wires each to a message pipeline (core/src/gateway/pipeline.ts) whose
+ * The daemon's adapter host: starts the enabled platform adapters of
+ * every served profile, wires each to a message pipeline (core/src/messaging/pipeline.ts) whose
  * agents are the daemon's live sessions, reports each platform's state for `gateway.status`,
  * and stops them on shutdown.
  *
@@ -17,7 +17,7 @@
  *   the retries: `failed`.
  * - Each platform's delivery ledger and replay window live in the profile's state.db. Once the
  *   adapter is connected, the ledger sends the replies a previous daemon left unconfirmed, and
- *   the messages it left open get their outcome (core/src/gateway/pipeline-recovery.ts).
+ *   the messages it left open get their outcome (core/src/messaging/pipeline-recovery.ts).
  * - Shutdown (wrapped around the session layer's drain): stop taking platform messages, tell
  *   chats with a running turn that the agent restarts (adapters still connected), let the
  *   session layer drain (it marks `resume_pending` before waiting), then disconnect adapters.
@@ -28,7 +28,7 @@ import type { HermesConfig } from '@hermes/core/config/schema';
 import { lookupSecret } from '@hermes/core/config/secrets';
 import {
   DeliveryLedger,
-  GatewaySessionStore,
+  ChatSessionIndex,
   HookRegistry,
   MessagePipeline,
   PairingStore,
@@ -40,8 +40,8 @@ import {
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
-} from '@hermes/core/gateway/index';
-import { defaultPlatformCwd } from '@hermes/core/gateway/session-factory';
+} from '@hermes/core/messaging/index';
+import { defaultPlatformCwd } from '@hermes/core/messaging/session-factory';
 import type { DaemonContext, DaemonOptions } from '../lifecycle/daemon.js';
 import type { Logger } from '../lifecycle/logger.js';
 import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runtime.js';
@@ -194,7 +194,7 @@ export class AdapterHost {
       .map(([name]) => name);
     if (enabled.length === 0) return;
     const plog = (line: string): void => log.info(`[${profileName}] ${line}`);
-    const store = new GatewaySessionStore({
+    const store = new ChatSessionIndex({
       file: profile.home.sessionsIndexFile,
       db: profile.db,
       log: plog,
@@ -223,7 +223,7 @@ export class AdapterHost {
     profile: ProfileRuntime,
     name: string,
     shared: {
-      store: GatewaySessionStore;
+      store: ChatSessionIndex;
       pairing: PairingStore;
       hooks: HookRegistry;
       log: (l: string) => void;

@@ -1,5 +1,5 @@
 /**
- * The daemon's `AgentBackend` for platform pipelines (core/src/gateway/backend.ts): platform
+ * The daemon's `AgentBackend` for platform pipelines (core/src/messaging/backend.ts): platform
  * sessions are ordinary live sessions of the `SessionRegistry`, so a TUI attached to one sees
  * the turn stream and can answer its approvals.
  *
@@ -37,8 +37,8 @@ import type {
   TurnOptions,
   TurnOutcome,
   TurnSink,
-} from '@hermes/core/gateway/index';
-import { createPlatformSession } from '@hermes/core/gateway/session-factory';
+} from '@hermes/core/messaging/index';
+import { createPlatformSession } from '@hermes/core/messaging/session-factory';
 import { contextWindowFor } from '@hermes/core/model/context-windows';
 import {
   APPROVAL_CHOICES,

@@ -4,7 +4,7 @@
  * (`search-providers.ts`); without a usable one the tool is not offered at all (`available`).
  * Titles, URLs and snippets are quoted as untrusted values.
  */
-import { formatUntrustedValue } from '../../gateway/untrusted.js';
+import { formatUntrustedValue } from '../../messaging/untrusted.js';
 import { intArg, stringArg, toolError } from '../args.js';
 import type { ToolDefinition, ToolResult } from '../types.js';
 import { resolveSearchProvider, searchWeb } from './search-providers.js';

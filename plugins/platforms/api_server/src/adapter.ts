@@ -1,5 +1,5 @@
 /**
- * The OpenAI-compatible API server (issue 6): `POST /v1/chat/completions` (streaming and not) and
+ * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not) and
  * `GET /v1/models`, on loopback only, every request authenticated with `Authorization: Bearer
  * <API_SERVER_KEY>` (constant-time compare), so other tools can use the agent as a model.
  *
@@ -24,7 +24,7 @@ import {
   type ApprovalPrompt,
   type ChatInfo,
   type ClarifyPrompt,
-  type GatewayEvent,
+  type TurnEvent,
   listenOn,
   PlatformAdapter,
   type SendOptions,
@@ -246,7 +246,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     }
   }
 
-  override onTurnEvent(chatId: string, event: GatewayEvent): void {
+  override onTurnEvent(chatId: string, event: TurnEvent): void {
     const p = this.pending.get(chatId);
     if (p?.abandoned && !p.restopped) {
       // the turn started after the first /stop found nothing running

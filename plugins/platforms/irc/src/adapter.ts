@@ -1,7 +1,6 @@
 /**
- * The IRC adapter (standard library sockets only; seed 000 §3.2 notes the original needs no SDK
- * either). Direct messages are `dm` chats keyed by the sender's nick; channel messages are
- * `channel` chats, answered only when addressed as `<nick>: …` (or `<nick>, …`) unless
+ * The IRC adapter (standard library sockets only, no SDK). Direct messages are `dm` chats keyed
+ * by the sender's nick; channel messages are `channel` chats, answered only when addressed as `<nick>: …` (or `<nick>, …`) unless
  * `require_mention: false`. NOTICEs and CTCP are never answered (RFC 2812 §3.3.2). Replies in a
  * channel start with the addressed user's nick. A lost connection is reported to the host with
  * `emitFatal`; the host disconnects the adapter and calls `connect` again on its reconnect

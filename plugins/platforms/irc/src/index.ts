@@ -1,6 +1,6 @@
 /**
- * `@hermes/platform-irc`: the IRC platform (seed 000 §3.3). Registered lazily by the daemon
- * (tui-gateway/src/platforms/bundled.ts); its main export is the registry entry `platform`.
+ * `@hermes/platform-irc`: the IRC platform. Its main export is the definition `platform`, loaded
+ * by the daemon the first time a profile enables `platforms.irc` (tui-gateway/src/platforms/bundled.ts).
  *
  * ```yaml
  * platforms:
@@ -19,7 +19,8 @@
  * Nicks are the user ids: on networks without services anyone can take a free nick, so prefer
  * pairing over allow-lists there, or keep the agent in channels you control.
  */
-import { lookupSecret, type PlatformContext, type PlatformEntry } from '@hermes/core';
+import { definePlatform } from '@hermes/core';
+import { z } from 'zod';
 import { IrcAdapter, type IrcSettings } from './adapter.js';
 import { IrcClient } from './client.js';
 import { isChannel } from './protocol.js';
@@ -30,78 +31,57 @@ export * from './protocol.js';
 
 const NICK_RE = /^[A-Za-z[\]\\`_^{|}][A-Za-z0-9[\]\\`_^{|}-]{0,29}$/;
 
-/** Reads and checks `platforms.irc`. @returns the settings, or a one-line problem. */
-export function ircSettings(ctx: PlatformContext): IrcSettings | string {
-  const c = ctx.config as Record<string, unknown>;
-  const server = c.server;
-  if (typeof server !== 'string' || !server.trim()) return 'platforms.irc.server is not set';
-  const tls = c.tls === true;
-  const port = c.port ?? (tls ? 6697 : 6667);
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
-    return 'platforms.irc.port must be a port number';
-  const nick = c.nick ?? 'hermes';
-  if (typeof nick !== 'string' || !NICK_RE.test(nick))
-    return `platforms.irc.nick "${String(nick)}" is not a valid nick`;
-  const channels = c.channels ?? [];
-  if (
-    !Array.isArray(channels) ||
-    !channels.every(
-      (ch) => typeof ch === 'string' && isChannel(ch) && !/[\s,]/.test(ch) && !ch.includes('\u0007'),
-    )
-  )
-    return 'platforms.irc.channels must be a list of channel names like "#hermes"';
-  if (c.require_mention !== undefined && typeof c.require_mention !== 'boolean')
-    return 'platforms.irc.require_mention must be true or false';
-  const burst = c.flood_burst ?? 5;
-  if (typeof burst !== 'number' || !Number.isInteger(burst) || burst < 1 || burst > 1000)
-    return 'platforms.irc.flood_burst must be a whole number of lines (1–1000)';
-  const interval = c.flood_interval_ms ?? 400;
-  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 60_000)
-    return 'platforms.irc.flood_interval_ms must be a number of milliseconds (0–60000)';
-  const password = lookupSecret(ctx.secrets, 'IRC_PASSWORD');
-  const nickserv = lookupSecret(ctx.secrets, 'IRC_NICKSERV_PASSWORD');
-  return {
-    host: server.trim(),
-    port,
-    tls,
-    tlsVerify: c.tls_verify !== false,
-    nick,
-    ...(typeof c.realname === 'string' ? { realname: c.realname } : {}),
-    channels: channels as string[],
-    requireMention: c.require_mention !== false,
-    burst,
-    sendIntervalMs: interval,
-    ...(password ? { password } : {}),
-    ...(nickserv ? { nickservPassword: nickserv } : {}),
-  };
-}
+/** A channel name the client can JOIN: `#`/`&`… prefix, no space, comma or BEL. */
+const Channel = z.string().refine((ch) => isChannel(ch) && !/[\s,]/.test(ch) && !ch.includes('\u0007'), {
+  error: 'expected a channel name like "#hermes"',
+});
 
-/** The registry entry of IRC. */
-export const platform: PlatformEntry = {
+/** `platforms.irc` (the keys every platform shares are in platform-config.ts). */
+export const IrcSettingsSchema = z
+  .object({
+    /** Host name of the IRC server. */
+    server: z.string().trim().min(1, { error: 'is not set' }),
+    /** Default 6697 with `tls`, else 6667. */
+    port: z.number().int().min(1).max(65535).optional(),
+    tls: z.boolean().default(false),
+    /** Verify the server certificate. */
+    tls_verify: z.boolean().default(true),
+    nick: z
+      .string()
+      .regex(NICK_RE, { error: (iss) => `"${String(iss.input)}" is not a valid nick` })
+      .default('hermes'),
+    realname: z.string().optional(),
+    channels: z.array(Channel).default([]),
+    /** In channels, answer only "<nick>: …". */
+    require_mention: z.boolean().default(true),
+    /** Lines sent at once before throttling. */
+    flood_burst: z.number().int().min(1).max(1000).default(5),
+    /** Gap between throttled lines, ms. */
+    flood_interval_ms: z.number().int().min(0).max(60_000).default(400),
+  })
+  .transform((c) => ({ ...c, port: c.port ?? (c.tls ? 6697 : 6667) }));
+
+/** The IRC platform: settings, secrets and adapter. */
+export const platform = definePlatform({
   name: 'irc',
   label: 'IRC',
-  validateConfig: (ctx) => {
-    const s = ircSettings(ctx);
-    return typeof s === 'string' ? s : true;
-  },
-  createAdapter: (ctx) => {
-    const s = ircSettings(ctx);
-    if (typeof s === 'string') throw new Error(s);
-    return new IrcAdapter(s, {
-      log: ctx.log,
-      ...(ctx.config.max_message_length ? { maxMessageLength: ctx.config.max_message_length } : {}),
-    });
-  },
+  settings: IrcSettingsSchema,
+  secrets: z.object({
+    /** Server password (PASS). */
+    IRC_PASSWORD: z.string().optional(),
+    /** Sent to NickServ after registration. */
+    IRC_NICKSERV_PASSWORD: z.string().optional(),
+  }),
+  createAdapter: ({ settings, secrets, ctx }) =>
+    new IrcAdapter(adapterSettings(settings, secrets), { log: ctx.log }),
   allowedUsersEnv: 'IRC_ALLOWED_USERS',
   piiSafe: false,
   maxMessageLength: 450,
   cronDeliverEnvVar: 'IRC_HOME_CHANNEL',
-  requiredSecrets: ['IRC_PASSWORD', 'IRC_NICKSERV_PASSWORD'],
   platformHint:
     'You are chatting on IRC: plain text only (no Markdown), short replies; every line of your reply is sent as a separate IRC message.',
-  standaloneSender: async (ctx, chatId, text) => {
-    const s = ircSettings(ctx);
-    if (typeof s === 'string') return { ok: false, error: s };
+  standaloneSender: async ({ settings, secrets, ctx }, chatId, text) => {
+    const s = adapterSettings(settings, secrets);
     const client = new IrcClient({ ...s, channels: isChannel(chatId) ? [chatId] : [], log: ctx.log });
     try {
       await client.connect();
@@ -113,4 +93,25 @@ export const platform: PlatformEntry = {
       return { ok: false, error: (err as Error).message };
     }
   },
-};
+});
+
+/** The adapter's settings from the parsed section and secrets. */
+function adapterSettings(
+  c: z.output<typeof IrcSettingsSchema>,
+  secrets: { IRC_PASSWORD?: string | undefined; IRC_NICKSERV_PASSWORD?: string | undefined },
+): IrcSettings {
+  return {
+    host: c.server,
+    port: c.port,
+    tls: c.tls,
+    tlsVerify: c.tls_verify,
+    nick: c.nick,
+    ...(c.realname !== undefined ? { realname: c.realname } : {}),
+    channels: c.channels,
+    requireMention: c.require_mention,
+    burst: c.flood_burst,
+    sendIntervalMs: c.flood_interval_ms,
+    ...(secrets.IRC_PASSWORD ? { password: secrets.IRC_PASSWORD } : {}),
+    ...(secrets.IRC_NICKSERV_PASSWORD ? { nickservPassword: secrets.IRC_NICKSERV_PASSWORD } : {}),
+  };
+}

@@ -1,8 +1,8 @@
 /**
- * The Telegram adapter (Bot API over HTTPS, issue 6): long polling with `getUpdates`, replies
+ * The Telegram adapter (Bot API over HTTPS): long polling with `getUpdates`, replies
  * with `sendMessage` (plain text, no parse mode, so model output never fails to parse),
  * edit-streaming with `editMessageText`, typing indicators, and inline keyboards for approvals
- * and clarify choices (`callback_query` → a button press for the gateway).
+ * and clarify choices (`callback_query` → a button press for the pipeline).
  *
  * Private chats are `dm`; groups and supergroups are `group`, with forum topics as threads.
  * In groups a leading `@botname` is removed. Telegram user ids are numbers, safe to hash for the

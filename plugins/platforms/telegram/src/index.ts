@@ -1,6 +1,6 @@
 /**
- * `@hermes/platform-telegram`: the Telegram Bot API platform (issue 6). Its main export is the
- * registry entry `platform`.
+ * `@hermes/platform-telegram`: the Telegram Bot API platform. Its main export is the
+ * definition `platform`.
  *
  * ```yaml
  * platforms:
@@ -13,67 +13,57 @@
  * Secrets (`.env`): `TELEGRAM_BOT_TOKEN` (required), `TELEGRAM_ALLOWED_USERS`,
  * `TELEGRAM_HOME_CHANNEL` (cron delivery).
  */
-import { lookupSecret, type PlatformContext, type PlatformEntry } from '@hermes/core';
-import { TelegramAdapter, type TelegramSettings } from './adapter.js';
+import { definePlatform } from '@hermes/core';
+import { z } from 'zod';
+import { TelegramAdapter } from './adapter.js';
 import { BotApi } from './bot-api.js';
 
 export { TelegramAdapter, TELEGRAM_MAX_LENGTH, type TelegramSettings } from './adapter.js';
 export * from './bot-api.js';
 
-/** Reads `platforms.telegram` and the token. @returns the settings, or a one-line problem. */
-export function telegramSettings(ctx: PlatformContext): TelegramSettings | string {
-  const c = ctx.config as Record<string, unknown>;
-  const token = lookupSecret(ctx.secrets, 'TELEGRAM_BOT_TOKEN');
-  if (!token) return 'TELEGRAM_BOT_TOKEN is not set in the profile .env';
-  if (!/^\d+:[A-Za-z0-9_-]{20,}$/.test(token))
-    return 'TELEGRAM_BOT_TOKEN does not look like a bot token (<id>:<secret>)';
-  const apiBase = c.api_base ?? 'https://api.telegram.org';
-  if (typeof apiBase !== 'string' || !/^https?:\/\/\S+$/.test(apiBase))
-    return 'platforms.telegram.api_base must be an http(s) URL';
-  const poll = c.poll_timeout ?? 25;
-  if (typeof poll !== 'number' || !Number.isInteger(poll) || poll < 0 || poll > 50)
-    return 'platforms.telegram.poll_timeout must be 0–50 seconds';
-  return { apiBase, token, pollTimeoutS: poll };
-}
+/** `platforms.telegram` (the keys every platform shares are in platform-config.ts). */
+export const TelegramSettingsSchema = z.object({
+  /** Bot API server; a self-hosted one works too. */
+  api_base: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { error: 'expected an http(s) URL' })
+    .default('https://api.telegram.org'),
+  /** Long-poll timeout, seconds. */
+  poll_timeout: z.number().int().min(0).max(50).default(25),
+});
 
-/** The registry entry of Telegram. */
-export const platform: PlatformEntry = {
+/** The Telegram platform: settings, bot token and adapter. */
+export const platform = definePlatform({
   name: 'telegram',
   label: 'Telegram',
-  checkRequirements: (ctx) => {
-    const s = telegramSettings(ctx);
-    return typeof s === 'string' ? s : true;
-  },
-  createAdapter: (ctx) => {
-    const s = telegramSettings(ctx);
-    if (typeof s === 'string') throw new Error(s);
-    return new TelegramAdapter(s, {
-      log: ctx.log,
-      ...(ctx.config.max_message_length ? { maxMessageLength: ctx.config.max_message_length } : {}),
-    });
-  },
+  settings: TelegramSettingsSchema,
+  secrets: z.object({
+    TELEGRAM_BOT_TOKEN: z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, { error: 'does not look like a bot token (<id>:<secret>)' }),
+  }),
+  createAdapter: ({ settings, secrets, ctx }) =>
+    new TelegramAdapter(
+      { apiBase: settings.api_base, token: secrets.TELEGRAM_BOT_TOKEN, pollTimeoutS: settings.poll_timeout },
+      { log: ctx.log },
+    ),
   allowedUsersEnv: 'TELEGRAM_ALLOWED_USERS',
   piiSafe: true,
   maxMessageLength: 4096,
   cronDeliverEnvVar: 'TELEGRAM_HOME_CHANNEL',
-  requiredSecrets: ['TELEGRAM_BOT_TOKEN'],
   platformHint:
     'You are chatting on Telegram: replies are shown as plain text (no Markdown rendering); keep them concise.',
-  standaloneSender: async (ctx, chatId, text, opts) => {
-    const s = telegramSettings(ctx);
-    if (typeof s === 'string') return { ok: false, error: s };
+  standaloneSender: async ({ settings, secrets }, chatId, text, opts) => {
     try {
-      const m = await new BotApi({ baseUrl: s.apiBase, token: s.token }).call<{ message_id: number }>(
-        'sendMessage',
-        {
-          chat_id: chatId,
-          text,
-          ...(opts?.threadId ? { message_thread_id: Number(opts.threadId) } : {}),
-        },
-      );
+      const api = new BotApi({ baseUrl: settings.api_base, token: secrets.TELEGRAM_BOT_TOKEN });
+      const m = await api.call<{ message_id: number }>('sendMessage', {
+        chat_id: chatId,
+        text,
+        ...(opts?.threadId ? { message_thread_id: Number(opts.threadId) } : {}),
+      });
       return { ok: true, messageId: String(m.message_id) };
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
   },
-};
+});

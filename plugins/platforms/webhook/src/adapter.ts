@@ -1,5 +1,5 @@
 /**
- * The generic webhook adapter (issue 6): inbound `POST <path>` with a JSON body, signed with the
+ * The generic webhook adapter: inbound `POST <path>` with a JSON body, signed with the
  * shared secret (signature.ts), answered `202 Accepted` at once; replies go out as signed
  * `POST <outbound_url>` requests.
  *

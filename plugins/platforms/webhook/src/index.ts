@@ -1,6 +1,6 @@
 /**
- * `@hermes/platform-webhook`: a generic webhook platform (issue 6). Its main export is the
- * registry entry `platform`.
+ * `@hermes/platform-webhook`: a generic webhook platform. Its main export is the
+ * definition `platform`.
  *
  * ```yaml
  * platforms:
@@ -14,8 +14,9 @@
  * Secret (`.env`): `WEBHOOK_SECRET` (at least 16 characters), shared with the other side: it
  * signs inbound and outbound requests (signature.ts).
  */
-import { lookupSecret, type PlatformContext, type PlatformEntry } from '@hermes/core';
-import { postSigned, WebhookAdapter, type WebhookSettings } from './adapter.js';
+import { definePlatform } from '@hermes/core';
+import { z } from 'zod';
+import { postSigned, WebhookAdapter } from './adapter.js';
 
 export {
   DELIVERY_HEADER,
@@ -29,52 +30,54 @@ export * from './signature.js';
 /** Default port of the inbound server. */
 export const DEFAULT_WEBHOOK_PORT = 8644;
 
-/** Reads `platforms.webhook` and the secret. @returns the settings or a one-line problem. */
-export function webhookSettings(ctx: PlatformContext): WebhookSettings | string {
-  const c = ctx.config as Record<string, unknown>;
-  const secret = lookupSecret(ctx.secrets, 'WEBHOOK_SECRET');
-  if (!secret) return 'WEBHOOK_SECRET is not set in the profile .env';
-  if (secret.length < 16) return 'WEBHOOK_SECRET must be at least 16 characters';
-  const host = c.host ?? '127.0.0.1';
-  if (typeof host !== 'string' || !host) return 'platforms.webhook.host must be an address';
-  const port = c.port ?? DEFAULT_WEBHOOK_PORT;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535)
-    return 'platforms.webhook.port must be a port number';
-  const path = c.path ?? '/webhook';
-  if (typeof path !== 'string' || !/^\/[\w./-]*$/.test(path))
-    return 'platforms.webhook.path must start with /';
-  const out = c.outbound_url;
-  if (out !== undefined && (typeof out !== 'string' || !/^https?:\/\/\S+$/.test(out)))
-    return 'platforms.webhook.outbound_url must be an http(s) URL';
-  return { host, port, path, secret, ...(out ? { outboundUrl: out } : {}) };
-}
+/** `platforms.webhook` (the keys every platform shares are in platform-config.ts). */
+export const WebhookSettingsSchema = z.object({
+  /** Address of the inbound server. */
+  host: z.string().min(1, { error: 'expected an address' }).default('127.0.0.1'),
+  /** Port of the inbound server (0: any free port). */
+  port: z.number().int().min(0).max(65535).default(DEFAULT_WEBHOOK_PORT),
+  path: z
+    .string()
+    .regex(/^\/[\w./-]*$/, { error: 'must start with /' })
+    .default('/webhook'),
+  /** Where replies are POSTed. */
+  outbound_url: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, { error: 'expected an http(s) URL' })
+    .optional(),
+});
 
-/** The registry entry of the webhook platform. */
-export const platform: PlatformEntry = {
+/** The webhook platform: settings, shared secret and adapter. */
+export const platform = definePlatform({
   name: 'webhook',
   label: 'Webhook',
-  checkRequirements: (ctx) => {
-    const s = webhookSettings(ctx);
-    return typeof s === 'string' ? s : true;
-  },
-  createAdapter: (ctx) => {
-    const s = webhookSettings(ctx);
-    if (typeof s === 'string') throw new Error(s);
-    return new WebhookAdapter(s, {
-      log: ctx.log,
-      ...(ctx.replayGuard ? { replayGuard: ctx.replayGuard } : {}),
-    });
-  },
+  settings: WebhookSettingsSchema,
+  secrets: z.object({
+    /** Signs inbound and outbound requests (HMAC-SHA256). */
+    WEBHOOK_SECRET: z.string().min(16),
+  }),
+  createAdapter: ({ settings, secrets, ctx }) =>
+    new WebhookAdapter(
+      {
+        host: settings.host,
+        port: settings.port,
+        path: settings.path,
+        secret: secrets.WEBHOOK_SECRET,
+        ...(settings.outbound_url ? { outboundUrl: settings.outbound_url } : {}),
+      },
+      { log: ctx.log, ...(ctx.replayGuard ? { replayGuard: ctx.replayGuard } : {}) },
+    ),
   // every request is HMAC-signed: the adapter authenticates, not the allow-lists
   authorization: 'adapter',
   quietResets: true,
   piiSafe: true,
-  requiredSecrets: ['WEBHOOK_SECRET'],
   platformHint: 'Messages come from an automated webhook; replies are POSTed back to a program.',
-  standaloneSender: async (ctx, chatId, text) => {
-    const s = webhookSettings(ctx);
-    if (typeof s === 'string') return { ok: false, error: s };
-    if (!s.outboundUrl) return { ok: false, error: 'platforms.webhook.outbound_url is not set' };
-    return postSigned(s.outboundUrl, s.secret, { conversation: chatId, text, kind: 'notice' });
+  standaloneSender: async ({ settings, secrets }, chatId, text) => {
+    if (!settings.outbound_url) return { ok: false, error: 'platforms.webhook.outbound_url is not set' };
+    return postSigned(settings.outbound_url, secrets.WEBHOOK_SECRET, {
+      conversation: chatId,
+      text,
+      kind: 'notice',
+    });
   },
-};
+});

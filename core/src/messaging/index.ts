@@ -1,0 +1,39 @@
+/**
+ * The messaging layer, the platform-independent part of chat platforms: session keys,
+ * the routing index and reset policies, pairing and authorization, untrusted metadata and PII
+ * hashing, the silence filter, the runtime footer, delivery targets, the adapter base, the
+ * platform registry and `definePlatform`, hooks, and the seven-step message pipeline. Platform plugins
+ * (`plugins/platforms/<name>`) are written against these exports.
+ *
+ * Heavy parts (they load the agent and tools) are reached by subpath only:
+ * `@hermes/core/messaging/session-factory`, `@hermes/core/messaging/local-backend`.
+ */
+export * from './source.js';
+export * from './session-key.js';
+export * from './untrusted.js';
+export * from './silence.js';
+export * from './footer.js';
+export * from './delivery-target.js';
+export * from './delivery.js';
+export * from './pairing.js';
+export * from './adapter.js';
+export * from './registry.js';
+export * from './define-platform.js';
+export * from './platform-config.js';
+export * from './reset-policy.js';
+export * from './route-record.js';
+export * from './chat-sessions.js';
+export * from './context-prompt.js';
+export * from './split.js';
+export * from './slash.js';
+export * from './hooks.js';
+export * from './edit-stream.js';
+export * from './authz.js';
+export * from './backend.js';
+export * from './pending-questions.js';
+export * from './replay-guard.js';
+export * from './delivery-ledger.js';
+export * from './pipeline.js';
+export * from './pipeline-turn.js';
+export * from './pipeline-recovery.js';
+export * from './pipeline-commands.js';

@@ -1,0 +1,194 @@
+/**
+ * Restart recovery against a real SessionDB, the scripted model and in-process agents: the
+ * ledger rows and transcript a crashed daemon leaves behind are written directly, then a new
+ * pipeline on the same home gives each message its outcome.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { ConfigSchema } from '../config/schema.js';
+import { HermesHome } from '../home/home.js';
+import type { MessageRecord, NewMessage } from '../state/types.js';
+import { SessionDB } from '../state/session-db.js';
+import { DeliveryLedger } from './delivery-ledger.js';
+import { HookRegistry } from './hooks.js';
+import { InProcessBackend } from './local-backend.js';
+import { PairingStore } from './pairing.js';
+import { MessagePipeline } from './pipeline.js';
+import {
+  CUT_AFTER_TOOLS_NOTICE,
+  NOT_STARTED_NOTICE,
+  readStoredTurn,
+  recoverMessages,
+} from './pipeline-recovery.js';
+import type { PlatformEntry } from './registry.js';
+import { ChatSessionIndex } from './chat-sessions.js';
+import type { MessageSource } from './source.js';
+import { MemoryAdapter } from './testing.js';
+
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
+});
+afterAll(() => model.close());
+const dbs: SessionDB[] = [];
+afterEach(() => {
+  for (const d of dbs.splice(0)) d.close();
+});
+
+const alice: MessageSource = { platform: 'memory', chatType: 'dm', chatId: 'dm-alice', userId: 'alice' };
+
+/** A daemon's pipeline on `root` with a stored ledger (a new one per "process"). */
+function daemon(root: string) {
+  const home = new HermesHome(root).ensure();
+  const config = ConfigSchema.parse({
+    model: { provider: 'custom', base_url: model.url, default: 'fake-model' },
+    platforms: { memory: { enabled: true, allowed_users: ['alice'], footer: false } },
+  });
+  const db = SessionDB.open(home.stateDbFile, { warn: () => {} });
+  dbs.push(db);
+  const logs: string[] = [];
+  const log = (l: string): void => void logs.push(l);
+  const adapter = new MemoryAdapter('memory');
+  const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
+  const backend = new InProcessBackend({ home, config, secrets: {}, db });
+  const ledger = new DeliveryLedger({
+    platform: 'memory',
+    store: db.platforms,
+    sender: adapter,
+    maxLength: () => 0,
+    log,
+  });
+  const pipeline = new MessagePipeline({
+    profile: 'default',
+    home,
+    entry,
+    adapter,
+    backend,
+    store: new ChatSessionIndex({ file: home.sessionsIndexFile, db, log }),
+    pairing: new PairingStore(home.pairingDir),
+    hooks: new HookRegistry(log),
+    config: () => config,
+    secrets: () => ({}),
+    defaultCwd: home.path('workspace'),
+    log,
+    ledger,
+    transcript: {
+      getMessages: (id, o) => db.getMessages(id, o),
+      lastMessageId: (id) => db.platforms.lastMessageId(id),
+    },
+  });
+  adapter.setHandlers({ onMessage: (m) => pipeline.handleMessage(m) });
+  ledger.start();
+  return { db, adapter, pipeline, logs };
+}
+
+const msg = (role: string, content: string, extra: Partial<NewMessage> = {}): NewMessage =>
+  ({ role, content, status: 'complete', ...extra }) as NewMessage;
+
+describe('readStoredTurn', () => {
+  const rec = (m: Partial<MessageRecord>): MessageRecord =>
+    ({ status: 'complete', tool_calls: null, ...m }) as MessageRecord;
+  it('tells a finished turn from a cut one, and notices tools', () => {
+    expect(
+      readStoredTurn([rec({ role: 'user', content: 'q' }), rec({ role: 'assistant', content: 'a' })], 'q'),
+    ).toEqual({ kind: 'complete', status: 'complete', text: 'a' });
+    expect(readStoredTurn([], 'q')).toEqual({ kind: 'cut', toolsRan: false });
+    expect(
+      readStoredTurn(
+        [
+          rec({ role: 'user', content: 'q' }),
+          rec({ role: 'assistant', content: 'pa', status: 'interrupted' }),
+        ],
+        'q',
+      ),
+    ).toEqual({ kind: 'cut', toolsRan: false });
+    expect(
+      readStoredTurn(
+        [
+          rec({ role: 'user', content: 'q' }),
+          rec({ role: 'assistant', content: '', tool_calls: '[{}]' }),
+          rec({ role: 'tool', content: 'done' }),
+        ],
+        'q',
+      ),
+    ).toEqual({ kind: 'cut', toolsRan: true });
+    expect(readStoredTurn([rec({ role: 'user', content: 'other' })], 'q')).toEqual({ kind: 'unknown' });
+  });
+});
+
+describe('recoverMessages', () => {
+  it('gives every message a crashed daemon left open exactly one outcome, in message order', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hermes-recover-'));
+    const first = daemon(root);
+    await first.adapter.receive({ source: alice, text: 'hello' });
+    expect(first.adapter.texts()).toEqual(['echo: hello']);
+    const key = first.pipeline.keyOf(alice);
+    const sessionId = first.pipeline.opts.store.get(key)!.session_id;
+    const t = first.db.platforms;
+    let at = Date.now();
+    const row = (id: string, extra: Record<string, unknown>) =>
+      t.insertDelivery({
+        id,
+        platform: 'memory',
+        chat_id: 'dm-alice',
+        session_key: key,
+        created_at: at++,
+        ...extra,
+      });
+    /** A turn that had started when the daemon died, with what it stored. */
+    const running = (id: string, prompt: string, stored: NewMessage[]) => {
+      const after = t.lastMessageId(sessionId);
+      first.db.appendMessages(sessionId, [msg('user', prompt), ...stored]);
+      row(id, { session_id: sessionId, prompt_text: prompt, state: 'running', after_message_id: after });
+    };
+    row('in-0', { session_id: sessionId, state: 'pending', reply: 'the unsent reply', outcome: 'reply' });
+    running('in-1', 'finished before the crash', [msg('assistant', 'the stored answer')]);
+    running('in-2', 'cut early', [msg('assistant', 'parti', { status: 'interrupted' })]);
+    running('in-3', 'cut after a tool', [
+      msg('assistant', '', {
+        tool_calls: '[{"id":"c1","type":"function","function":{"name":"todo","arguments":"{}"}}]',
+      }),
+      { role: 'tool', content: 'ok', tool_call_id: 'c1', tool_name: 'todo' } as NewMessage,
+    ]);
+    row('in-4', { session_id: sessionId, prompt_text: 'still queued', state: 'accepted' });
+    row('in-5', { state: 'accepted' });
+    // accepted, and the daemon died before it became a prompt
+    row('in-6', { state: 'accepted', inbound: JSON.stringify({ text: 'just arrived', source: alice }) });
+    first.db.close();
+
+    const requestsBefore = model.requests.length;
+    const second = daemon(root);
+    expect(await recoverMessages(second.pipeline)).toBe(6);
+    expect(second.adapter.texts('dm-alice')).toEqual([
+      'the unsent reply',
+      'the stored answer',
+      'echo: cut early',
+      CUT_AFTER_TOOLS_NOTICE,
+      'echo: still queued',
+      NOT_STARTED_NOTICE,
+      'echo: just arrived',
+    ]);
+    // only the two prompts that never finished asked the model
+    const asked = model.requests.slice(requestsBefore).map((r) => {
+      const users = (r.body.messages as Array<{ role: string; content: string }>).filter(
+        (m) => m.role === 'user',
+      );
+      return users.at(-1)?.content;
+    });
+    expect(asked).toEqual(['cut early', 'still queued', 'just arrived']);
+    const states = ['in-0', 'in-1', 'in-2', 'in-3', 'in-4', 'in-5', 'in-6'].map(
+      (id) => second.db.platforms.getDelivery(id)?.state,
+    );
+    expect(states.every((s) => s === 'sent')).toBe(true);
+    expect(
+      second.logs.filter((l) => l.startsWith('message outcome:')).map((l) => /outcome=(\w+)/.exec(l)![1]),
+    ).toEqual(['reply', 'reply', 'reply', 'error', 'reply', 'error', 'reply']);
+    // nothing is left for a third start
+    const third = daemon(root);
+    expect(await recoverMessages(third.pipeline)).toBe(0);
+    expect(third.adapter.texts()).toEqual([]);
+  });
+});

@@ -1,0 +1,482 @@
+/**
+ * The message pipeline of one platform in one profile: for every inbound message,
+ * in order —
+ *
+ * 1. authorize (authz.ts; unknown DMs get a pairing code);
+ * 2. slash commands (pipeline-commands.ts), and answers to a pending clarify question;
+ * 3. interrupt the session's running turn when `interrupt_on_message` is set;
+ * 4. get or create the session (chat-sessions.ts: reset policies, recovery);
+ * 5. build the context: the untrusted context block goes into a new session's system prompt;
+ *    in a shared session the sender's name prefixes the user message;
+ * 6. run the agent (backend.ts), streaming by edits where the platform can edit, asking
+ *    approvals in the chat;
+ * 7. send the reply: silence filter, optional runtime footer, split at the platform's limit.
+ *
+ * Every inbound message gets an id (`in-…`) and exactly one outcome, logged in one line (a reply,
+ * the model's silence, a visible error, or a drop with its reason); an accepted message gets a
+ * row in the platform's delivery ledger (delivery-ledger.ts) that carries it to that outcome —
+ * across a restart (pipeline-recovery.ts). The id travels with the prompt through the session's
+ * queue to `turn.start` / `turn.end`, which is how a reply is matched to its message. Steps 1–6
+ * run one message at a time per session key (in arrival order) up to the submission of the
+ * prompt; the turns then queue in the session in that order. Steps 6–7: pipeline-turn.ts.
+ *
+ * Rendering failures and hooks are contained: they are logged and never break a turn.
+ */
+import type { HermesConfig } from '../config/schema.js';
+import type { Secrets } from '../config/secrets.js';
+import type { HermesHome } from '../home/home.js';
+import type { MessageRecord } from '../state/types.js';
+import type { ButtonPress, InboundMessage, PlatformAdapter, SendOptions } from './adapter.js';
+import { authorize } from './authz.js';
+import type { AgentBackend } from './backend.js';
+import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
+import {
+  DeliveryLedger,
+  MemoryDeliveryStore,
+  newInboundId,
+  type DeliveryRecord,
+  type InboundOutcome,
+} from './delivery-ledger.js';
+import type { HookPayload, HookRegistry } from './hooks.js';
+import type { PairingStore } from './pairing.js';
+import { PendingQuestions } from './pending-questions.js';
+import { runPlatformCommand } from './pipeline-commands.js';
+import { startTurn } from './pipeline-turn.js';
+import { platformConfigOf, type PlatformConfig } from './platform-config.js';
+import type { PlatformEntry } from './registry.js';
+import { resolveResetPolicy } from './reset-policy.js';
+import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
+import type { ChatSessionIndex } from './chat-sessions.js';
+import { parseCommand, SlashAccessPolicy } from './slash.js';
+import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
+import { splitMessage } from './split.js';
+import { hashPiiId } from './untrusted.js';
+
+/** Everything one pipeline works with. */
+export interface PipelineOptions {
+  profile: string;
+  home: HermesHome;
+  entry: PlatformEntry;
+  adapter: PlatformAdapter;
+  backend: AgentBackend;
+  store: ChatSessionIndex;
+  pairing: PairingStore;
+  hooks: HookRegistry;
+  /** The profile's current config (read per message: allow-lists change without a restart). */
+  config: () => HermesConfig;
+  /** The profile's current secrets. */
+  secrets: () => Secrets;
+  /** Working directory of new sessions when `platforms.<p>.cwd` is not set. */
+  defaultCwd: string;
+  log: (line: string) => void;
+  /**
+   * The platform's delivery ledger (the daemon's is in state.db). Default: one in memory, whose
+   * replies are tried once and not kept across restarts.
+   */
+  ledger?: DeliveryLedger;
+  /**
+   * The stored transcript, for where a turn begins and what a turn left after a crash
+   * (pipeline-recovery.ts). Without it nothing is recovered.
+   */
+  transcript?: TranscriptReader;
+}
+
+/** Reads the stored transcript of sessions (`SessionDB` satisfies it). */
+export interface TranscriptReader {
+  getMessages(sessionId: string, opts: { after?: number; limit?: number }): MessageRecord[];
+  /** Id of the session's newest message (0 when none). */
+  lastMessageId(sessionId: string): number;
+}
+
+/** A turn running for a chat (for shutdown notices). */
+interface ActiveTurn {
+  chatId: string;
+  send: SendOptions;
+}
+
+/** The pipeline of one platform. */
+export class MessagePipeline {
+  readonly questions = new PendingQuestions();
+  /** Where every accepted message is followed to its outcome. */
+  readonly ledger: DeliveryLedger;
+  private readonly active = new Map<string, ActiveTurn>();
+  private readonly lanes = new Map<string, Promise<void>>();
+  private accepting = true;
+
+  constructor(readonly opts: PipelineOptions) {
+    this.ledger =
+      opts.ledger ??
+      new DeliveryLedger({
+        platform: opts.entry.name,
+        store: new MemoryDeliveryStore(),
+        sender: opts.adapter,
+        maxLength: () => this.maxLength(),
+        log: opts.log,
+        retry: { maxAttempts: 1 },
+      });
+    if (!opts.ledger) this.ledger.start();
+  }
+
+  /** True when replies are kept across restarts (the ledger is stored). */
+  get durable(): boolean {
+    return this.opts.ledger !== undefined && this.opts.entry.durableReplies !== false;
+  }
+
+  /** False once shutdown began. */
+  get isAccepting(): boolean {
+    return this.accepting;
+  }
+
+  /** Longest message of the platform (config over adapter), characters; 0: no limit. */
+  maxLength(): number {
+    return this.platformConfig().max_message_length ?? this.opts.adapter.maxMessageLength;
+  }
+
+  /** The session's newest message id (0 without a transcript reader). */
+  lastMessageId(sessionId: string): number {
+    return this.opts.transcript?.lastMessageId(sessionId) ?? 0;
+  }
+
+  /** Remembers a running turn for the shutdown notice. */
+  trackTurn(id: string, chatId: string, send: SendOptions): void {
+    this.active.set(id, { chatId, send });
+  }
+
+  /** Forgets a turn that ended. */
+  untrackTurn(id: string): void {
+    this.active.delete(id);
+  }
+
+  /**
+   * Runs `fn` after every earlier call for `key` settled: messages of one chat pass steps 2–6
+   * one at a time, in the order they arrived.
+   */
+  private inLane<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.lanes.get(key) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.lanes.set(key, tail);
+    void tail.then(() => {
+      if (this.lanes.get(key) === tail) this.lanes.delete(key);
+    });
+    return run;
+  }
+
+  /** Logs the outcome of a message: closes its ledger row, or logs it when it has none. */
+  outcome(chatId: string, id: string, outcome: InboundOutcome, reason?: string): void {
+    if (this.ledger.get(id)) this.ledger.close(id, outcome, reason);
+    else this.ledger.note(chatId, id, outcome, reason);
+  }
+
+  /** The platform's settings with defaults. */
+  platformConfig(): PlatformConfig {
+    return platformConfigOf(this.opts.config().platforms, this.opts.entry.name);
+  }
+
+  /** The session key of a source under this platform's isolation settings. */
+  keyOf(source: MessageSource, cfg = this.platformConfig()): string {
+    return buildSessionKey(source, {
+      groupSessionsPerUser: cfg.group_sessions_per_user,
+      threadSessionsPerUser: cfg.thread_sessions_per_user,
+      profile: this.opts.profile,
+    });
+  }
+
+  /** Whether ids are hashed for the model on this platform (config and registry must agree). */
+  redactPii(cfg = this.platformConfig()): boolean {
+    return cfg.redact_pii && this.opts.entry.piiSafe === true;
+  }
+
+  /** Sends text to a chat, split at the platform's limit. Failures are logged, not thrown. */
+  async say(chatId: string, text: string, send: SendOptions = {}): Promise<void> {
+    for (const chunk of splitMessage(text, this.maxLength())) {
+      try {
+        const r = await this.opts.adapter.send(chatId, chunk, send);
+        if (!r.ok)
+          this.opts.log(`${this.opts.entry.name}: send to ${chatId} failed: ${r.error ?? 'unknown'}`);
+      } catch (err) {
+        this.opts.log(`${this.opts.entry.name}: send to ${chatId} failed: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Fires a hook event without letting it fail or delay the caller's error handling. */
+  emitHook(event: Parameters<HookRegistry['emit']>[0], payload: HookPayload): Promise<void> {
+    return this.opts.hooks
+      .emit(event, { profile: this.opts.profile, platform: this.opts.entry.name, ...payload })
+      .catch(() => undefined);
+  }
+
+  /** Stops taking new messages (shutdown); running turns continue. */
+  stopAccepting(): void {
+    this.accepting = false;
+  }
+
+  /** Tells every chat with a running or waiting turn that the daemon restarts (shutdown step ①). */
+  async notifyShutdown(
+    text = 'The agent is restarting; your request will be picked up again when it is back.',
+  ): Promise<number> {
+    // once per chat (and thread), however many of its messages wait
+    const chats = new Map<string, ActiveTurn>();
+    for (const t of this.active.values()) chats.set(`${t.chatId}\u0000${t.send.threadId ?? ''}`, t);
+    await Promise.all([...chats.values()].map((t) => this.say(t.chatId, text, t.send)));
+    return chats.size;
+  }
+
+  /**
+   * Handles one inbound message (the seven steps). Never throws. Resolves once the message's
+   * outcome is decided and its reply had a first delivery attempt.
+   */
+  async handleMessage(msg: InboundMessage): Promise<void> {
+    const id = newInboundId();
+    const chatId = msg.source.chatId ?? msg.source.userId;
+    try {
+      await this.handle(msg, id);
+    } catch (err) {
+      this.opts.log(`${this.opts.entry.name}: message handling failed: ${(err as Error).message}`);
+      if (!chatId) return;
+      await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
+      this.outcome(chatId, id, 'error', (err as Error).message);
+    }
+  }
+
+  private async handle(msg: InboundMessage, id: string): Promise<void> {
+    const { source } = msg;
+    const text = msg.text.trim();
+    const chatId = source.chatId ?? source.userId;
+    if (!chatId) return this.ledger.note('?', id, 'dropped', 'no chat to answer');
+    if (!text) return this.ledger.note(chatId, id, 'dropped', 'empty message');
+    const send = sendOptions(source);
+    if (!this.accepting && !this.durable) {
+      await this.say(chatId, 'The agent is restarting; please send that again in a minute.', send);
+      return this.ledger.note(chatId, id, 'error', 'the daemon is shutting down');
+    }
+    const cfg = this.platformConfig();
+
+    // 1. authorize
+    const decision = authorize(source, {
+      entry: this.opts.entry,
+      config: cfg,
+      secrets: this.opts.secrets(),
+      pairing: this.opts.pairing,
+    });
+    if (!decision.allowed) {
+      if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
+      return this.ledger.note(chatId, id, 'dropped', 'access denied');
+    }
+    const key = this.keyOf(source, cfg);
+    const accepted = this.ledger.accept({
+      id,
+      chatId,
+      send,
+      key,
+      ...(msg.dedupeKey ? { externalId: msg.dedupeKey } : {}),
+      inbound: JSON.stringify({
+        text,
+        source: sourceToJson(source),
+        ...(msg.ephemeral ? { ephemeral: true } : {}),
+      }),
+    });
+    if (accepted === 'duplicate') return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+    if (!this.accepting) {
+      // kept in the ledger: the restarted daemon admits it (pipeline-recovery.ts)
+      await this.say(chatId, 'The agent is restarting; it will answer this when it is back.', send);
+      return;
+    }
+
+    // 2–6 in arrival order per chat, up to the submission; then the turn runs in its session
+    const admitted = await this.inLane(key, () => this.admit(msg, { id, text, chatId, send, cfg, key }));
+    if (admitted) await admitted.turn;
+    if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
+  }
+
+  /**
+   * Admits again a message a previous daemon accepted and crashed before submitting (its row has
+   * `inbound` and no prompt): authorized again, then steps 2–7 as if it had just arrived.
+   * @returns false when the row holds no usable message.
+   */
+  async readmit(row: DeliveryRecord): Promise<boolean> {
+    let data: { text?: unknown; source?: unknown; ephemeral?: unknown };
+    try {
+      data = JSON.parse(row.inbound ?? 'null') as typeof data;
+    } catch {
+      return false;
+    }
+    const source = sourceFromJson(data?.source);
+    if (!source || typeof data.text !== 'string' || !data.text || !row.session_key) return false;
+    const msg: InboundMessage = { source, text: data.text, ...(data.ephemeral ? { ephemeral: true } : {}) };
+    const cfg = this.platformConfig();
+    const decision = authorize(source, {
+      entry: this.opts.entry,
+      config: cfg,
+      secrets: this.opts.secrets(),
+      pairing: this.opts.pairing,
+    });
+    if (!decision.allowed) {
+      this.ledger.close(row.id, 'dropped', 'access denied');
+      return true;
+    }
+    const m = {
+      id: row.id,
+      text: data.text,
+      chatId: row.chat_id,
+      send: sendOptions(source),
+      cfg,
+      key: row.session_key,
+    };
+    const admitted = await this.inLane(m.key, () => this.admit(msg, m));
+    if (admitted) await admitted.turn;
+    if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
+    return true;
+  }
+
+  /** Steps 2–6 up to the submission. @returns the running turn, or undefined when none started. */
+  private async admit(
+    msg: InboundMessage,
+    m: { id: string; text: string; chatId: string; send: SendOptions; cfg: PlatformConfig; key: string },
+  ): Promise<{ turn: Promise<void> } | undefined> {
+    const { source } = msg;
+    const { id, text, chatId, send, cfg, key } = m;
+
+    // 2. slash commands; a pending clarify question takes the next plain message as its answer
+    const command = parseCommand(text);
+    if (command) {
+      const policy = new SlashAccessPolicy(cfg.admins, cfg.user_commands);
+      await runPlatformCommand(this, { command, source, key, chatId, send, policy, cfg });
+      this.ledger.close(id, 'reply', `command /${command.name}`);
+      return undefined;
+    }
+    if (this.questions.answerClarify(key, text)) {
+      this.ledger.close(id, 'answer');
+      return undefined;
+    }
+
+    // 3. interrupt a running turn when configured
+    const indexed = this.opts.store.get(key);
+    if (cfg.interrupt_on_message && indexed && this.opts.backend.isBusy(indexed.session_id))
+      this.opts.backend.interrupt(indexed.session_id);
+
+    // 4. get or create the session
+    const config = this.opts.config();
+    const shared = isSharedMultiUserSession(source, {
+      groupSessionsPerUser: cfg.group_sessions_per_user,
+      threadSessionsPerUser: cfg.thread_sessions_per_user,
+    });
+    const redact = this.redactPii(cfg);
+    const resolution = this.opts.store.getOrCreate({
+      key,
+      source,
+      policy: resolveResetPolicy(cfg, source.chatType, config.gateway.session_reset),
+      ...(config.timezone ? { timeZone: config.timezone } : {}),
+      create: () =>
+        this.opts.backend.createSession({
+          key,
+          source,
+          // 5a. the untrusted context block, written once into the session's system prompt
+          systemPromptExtra: buildSessionContextPrompt(source, {
+            platformLabel: this.opts.entry.label,
+            shared,
+            redactPii: redact,
+            ...(this.opts.entry.platformHint ? { platformHint: this.opts.entry.platformHint } : {}),
+          }),
+          title: sessionTitle(this.opts.entry.name, source, shared),
+          cwd: cfg.cwd ?? this.opts.defaultCwd,
+        }),
+    });
+    const sessionId = resolution.entry.session_id;
+    if (resolution.resetReason && !this.opts.entry.quietResets) {
+      const why = resolution.resetReason === 'idle' ? 'after a quiet period' : 'for the new day';
+      await this.say(chatId, `(Started a new conversation ${why}.)`, send);
+    }
+    if (resolution.created)
+      await this.emitHook('session:start', {
+        session_id: sessionId,
+        session_key: key,
+        chat_type: source.chatType,
+      });
+
+    // 5b. the user message: in a shared session prefixed with the sender's name
+    const userText = shared ? prefixSender(text, source, redact) : text;
+
+    // 6. run the agent, 7. send the reply (pipeline-turn.ts)
+    await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
+    return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg }) };
+  }
+
+  private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {
+    const userId = source.userIdAlt || source.userId!;
+    let result;
+    try {
+      result = this.opts.pairing.generateCode(this.opts.entry.name, userId, source.userName ?? '');
+    } catch (err) {
+      this.opts.log(`${this.opts.entry.name}: pairing failed: ${(err as Error).message}`);
+      return;
+    }
+    if (result.ok) {
+      // The code goes to this user only, never into a log line.
+      this.opts.log(`${this.opts.entry.name}: pairing code issued to an unknown user (${hashPiiId(userId)})`);
+      const profileFlag = this.opts.profile === 'default' ? '' : ` -p ${this.opts.profile}`;
+      await this.say(
+        chatId,
+        `I don't know you yet. Your pairing code is ${result.code} (valid for 1 hour). ` +
+          `Ask the owner of this agent to run: hermes${profileFlag} pairing approve ${result.code}`,
+        send,
+      );
+    } else if (result.reason !== 'rate_limited') {
+      await this.say(chatId, 'Pairing is not possible right now; please try again later.', send);
+    }
+  }
+
+  /** Handles a pressed approval/clarify button. Never throws. */
+  async handleButton(press: ButtonPress): Promise<void> {
+    try {
+      const q = this.questions.get(press.requestId);
+      const chatId = press.source.chatId ?? press.source.userId;
+      const send = sendOptions(press.source);
+      if (!q || !chatId) return;
+      const cfg = this.platformConfig();
+      const decision = authorize(press.source, {
+        entry: this.opts.entry,
+        config: cfg,
+        secrets: this.opts.secrets(),
+        pairing: this.opts.pairing,
+      });
+      if (!decision.allowed) return;
+      if (this.keyOf(press.source, cfg) !== q.key) {
+        await this.say(chatId, 'That question belongs to another conversation.', send);
+        return;
+      }
+      const policy = new SlashAccessPolicy(cfg.admins, cfg.user_commands);
+      if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
+        await this.say(chatId, 'You may not answer approvals here.', send);
+        return;
+      }
+      q.answer(press.value);
+    } catch (err) {
+      this.opts.log(`${this.opts.entry.name}: button handling failed: ${(err as Error).message}`);
+    }
+  }
+
+  /** Turn-level helpers for the command module. */
+  get backend(): AgentBackend {
+    return this.opts.backend;
+  }
+}
+
+/** Where replies to a source go inside its chat. */
+export function sendOptions(source: MessageSource): SendOptions {
+  return {
+    ...(source.threadId ? { threadId: source.threadId } : {}),
+    ...(source.messageId ? { replyTo: source.messageId } : {}),
+  };
+}
+
+/** Session title for lists: `irc #hermes · alice`. */
+function sessionTitle(platform: string, source: MessageSource, shared: boolean): string {
+  const chat = source.chatName || source.chatId || '';
+  const user = source.userName || source.userId || '';
+  if (source.chatType === 'dm') return `${platform} · ${user || chat}`;
+  return shared || !user ? `${platform} · ${chat}` : `${platform} · ${chat} · ${user}`;
+}

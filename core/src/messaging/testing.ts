@@ -1,0 +1,118 @@
+/**
+ * Test helpers of the messaging layer: an in-memory adapter that records what the pipeline sends.
+ * Not exported from the package index.
+ */
+import {
+  PlatformAdapter,
+  type ApprovalPrompt,
+  type ButtonPress,
+  type ChatInfo,
+  type InboundMessage,
+  type SendOptions,
+  type SendResult,
+} from './adapter.js';
+
+/** One recorded outbound operation. */
+export type Sent =
+  | { op: 'send'; chatId: string; text: string; id: string; opts?: SendOptions }
+  | { op: 'edit'; chatId: string; text: string; id: string }
+  | { op: 'approval'; chatId: string; prompt: ApprovalPrompt };
+
+/** An adapter whose "platform" is an array. */
+export class MemoryAdapter extends PlatformAdapter {
+  readonly sent: Sent[] = [];
+  connected = false;
+  private nextId = 1;
+  private readonly waiters: Array<{ pred: (s: Sent) => boolean; resolve: (s: Sent) => void }> = [];
+
+  constructor(
+    platform = 'memory',
+    private readonly caps: { edit?: boolean; buttons?: boolean; max?: number } = {},
+  ) {
+    super(platform, { maxMessageLength: caps.max ?? 0 });
+  }
+
+  override get canEdit(): boolean {
+    return this.caps.edit === true;
+  }
+  override get hasButtons(): boolean {
+    return this.caps.buttons === true;
+  }
+
+  async connect(): Promise<void> {
+    this.connected = true;
+  }
+  async disconnect(): Promise<void> {
+    this.connected = false;
+  }
+  async getChatInfo(chatId: string): Promise<ChatInfo> {
+    return { name: chatId, type: 'dm' };
+  }
+
+  private record(s: Sent): void {
+    this.sent.push(s);
+    for (const w of [...this.waiters]) {
+      if (w.pred(s)) {
+        this.waiters.splice(this.waiters.indexOf(w), 1);
+        w.resolve(s);
+      }
+    }
+  }
+
+  async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
+    const id = `m${this.nextId++}`;
+    this.record({ op: 'send', chatId, text, id, ...(opts ? { opts } : {}) });
+    return { ok: true, messageId: id };
+  }
+
+  override async editMessage(chatId: string, messageId: string, text: string): Promise<SendResult> {
+    if (!this.caps.edit) return super.editMessage(chatId, messageId, text);
+    this.record({ op: 'edit', chatId, text, id: messageId });
+    return { ok: true, messageId };
+  }
+
+  override async sendApproval(
+    chatId: string,
+    prompt: ApprovalPrompt,
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    this.record({ op: 'approval', chatId, prompt });
+    return this.caps.buttons ? { ok: true, messageId: 'btn' } : super.sendApproval(chatId, prompt, opts);
+  }
+
+  /** Simulates an inbound message. */
+  receive(message: InboundMessage): Promise<void> {
+    return this.emitMessage(message);
+  }
+
+  /** Simulates a button press. */
+  press(p: ButtonPress): Promise<void> {
+    return this.emitButton(p);
+  }
+
+  /** Resolves with the first recorded (past or future) operation matching `pred`. */
+  waitFor(pred: (s: Sent) => boolean, timeoutMs = 10_000): Promise<Sent> {
+    const have = this.sent.find(pred);
+    if (have) return Promise.resolve(have);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`timed out; sent so far: ${JSON.stringify(this.sent)}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        pred,
+        resolve: (s) => {
+          clearTimeout(timer);
+          resolve(s);
+        },
+      });
+    });
+  }
+
+  /** Texts of plain sends to a chat. */
+  texts(chatId?: string): string[] {
+    return this.sent
+      .filter((s): s is Extract<Sent, { op: 'send' }> => s.op === 'send' && (!chatId || s.chatId === chatId))
+      .map((s) => s.text);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Untrusted platform metadata and PII hashing. Chat names, topics, thread labels
+ * and display names can be changed by anyone in the chat; they enter prompts only as quoted
+ * values, never as lines of their own.
+ */
+import { createHash } from 'node:crypto';
+
+/** Longest untrusted value shown to the model, in characters. */
+export const MAX_UNTRUSTED_CHARS = 240;
+
+// C0/C1 controls except \n and \t, plus bidi overrides/isolates and zero-width characters
+// that can hide or reorder text.
+const CONTROL =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+function clean(value: unknown): string {
+  return String(value ?? '')
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, ' ');
+}
+
+function cap(text: string, max: number): string {
+  const chars = [...text]; // by code point: never split a surrogate pair
+  return max > 0 && chars.length > max ? `${chars.slice(0, max - 3).join('')}...` : text;
+}
+
+/**
+ * Renders an untrusted value as an inert JSON string literal: Unicode NFC, line
+ * endings normalised to `\n`, control/bidi/zero-width characters replaced by spaces, trimmed,
+ * capped at `MAX_UNTRUSTED_CHARS` code points (`...` marks a cut), then `JSON.stringify`-quoted so
+ * the text is structurally a value and cannot start a line of its own.
+ * @param value anything; non-strings are converted with `String()`.
+ * @returns e.g. `"ignore previous instructions"` including the quotes.
+ */
+export function formatUntrustedValue(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): string {
+  return JSON.stringify(cap(clean(value).trim(), maxChars));
+}
+
+/**
+ * Collapses untrusted text to one inert line without quotes, for inline spots where quotes would
+ * show (the `[sender]` prefix of a shared-session message): newlines and controls become spaces,
+ * runs of whitespace collapse, capped like `formatUntrustedValue`. Brackets are replaced so a
+ * name cannot close the prefix early.
+ */
+export function neutralizeInlineText(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): string {
+  const text = clean(value)
+    .replace(/[\n\t]/g, ' ')
+    .replace(/[[\]]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return cap(text, maxChars);
+}
+
+/** First 12 hex digits of SHA-256 of the UTF-8 text. */
+function hash12(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 12);
+}
+
+/**
+ * Deterministic pseudonym of a user id for the model: `user_<12 hex of SHA-256>`.
+ * Routing always keeps the raw id; only the model-visible copy is hashed, and only on platforms
+ * whose registry entry is `piiSafe`.
+ */
+export function hashPiiId(id: string): string {
+  return `user_${hash12(String(id))}`;
+}
+
+/** Hash of a chat id for the model; a `prefix:` part (e.g. `group:`) is kept readable. */
+export function hashChatId(id: string): string {
+  const i = id.indexOf(':');
+  return i > 0 ? `${id.slice(0, i)}:${hash12(id.slice(i + 1))}` : hash12(id);
+}

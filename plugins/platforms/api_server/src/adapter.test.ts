@@ -1,0 +1,107 @@
+/**
+ * The API server adapter driven by the `openai` client over HTTP: a chat completion reaches the
+ * host as a message and the host's reply is the answer, streamed or not; a wrong key is refused.
+ */
+import { FakeHost, testPlatformContext } from '@hermes/core/messaging/plugin-testing';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiServerAdapter } from './adapter.js';
+import { platform } from './index.js';
+
+const KEY = 'sk-test-key-0123456789abcdef';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+/** Starts the adapter with a host that answers `echo: <text>` (streamed as two deltas). */
+async function start(): Promise<{ host: FakeHost; client: (key?: string) => OpenAI }> {
+  const host = new FakeHost(async (m) => {
+    const chat = m.source.chatId!;
+    const answer = `echo: ${m.text}`;
+    adapter.onTurnEvent(chat, { type: 'message.delta', payload: { text: 'echo: ' } });
+    adapter.onTurnEvent(chat, { type: 'message.delta', payload: { text: m.text } });
+    await adapter.send(chat, answer, { kind: 'reply' });
+  });
+  const ctx = testPlatformContext({
+    config: { port: 0, model_name: 'hermes-test' },
+    secrets: { API_SERVER_KEY: KEY },
+  });
+  const adapter = host.attach((await platform.createAdapter(ctx)) as ApiServerAdapter);
+  await adapter.connect();
+  cleanup.push(() => adapter.disconnect());
+  const client = (key = KEY): OpenAI =>
+    new OpenAI({
+      baseURL: `http://127.0.0.1:${adapter.port}/v1`,
+      apiKey: key,
+      maxRetries: 0,
+      timeout: 2_000,
+    });
+  return { host, client };
+}
+
+describe('ApiServerAdapter with the openai client', () => {
+  it('lists the model, hands a completion to the host and answers with its reply', async () => {
+    const { host, client } = await start();
+    const models = await client().models.list();
+    expect(models.data.map((m) => m.id)).toEqual(['hermes-test']);
+
+    const done = await client().chat.completions.create({
+      model: 'hermes-test',
+      user: 'conv-1',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'ping' },
+      ],
+    });
+    expect(done.choices[0]!.message.content).toBe('echo: ping');
+    expect(host.messages[0]).toMatchObject({
+      source: { platform: 'api_server', chatType: 'dm', chatId: 'conv-1', userId: 'conv-1' },
+      text: 'ping',
+    });
+    expect(host.messages[0]!.ephemeral).toBeUndefined();
+  });
+
+  it('streams the turn as it runs and does not repeat the reply', async () => {
+    const { host, client } = await start();
+    const stream = await client().chat.completions.create({
+      model: 'hermes-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'stream me' }],
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe('echo: stream me');
+    // no conversation named: a one-off
+    expect(host.messages[0]!.ephemeral).toBe(true);
+  });
+
+  it('refuses a wrong key (401) without telling the host', async () => {
+    const { host, client } = await start();
+    const err = await client('sk-wrong-key-0123456789abcdef')
+      .chat.completions.create({ model: 'hermes-test', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect((err as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
+    expect(host.messages).toEqual([]);
+  });
+});
+
+describe('platforms.api_server settings', () => {
+  it('name the key or the .env variable', () => {
+    expect(platform.checkRequirements!(testPlatformContext({}))).toBe(
+      'API_SERVER_KEY is not set in the profile .env',
+    );
+    const check = (config: Record<string, unknown>): unknown =>
+      platform.validateConfig!(testPlatformContext({ config, secrets: { API_SERVER_KEY: KEY } }));
+    expect(check({ host: '0.0.0.0' })).toBe(
+      'platforms.api_server.host: must be a loopback address (127.0.0.1, ::1, localhost)',
+    );
+    expect(check({ port: 'x' })).toBe('platforms.api_server.port: expected a number');
+    expect(check({ max_live_sessions: 0 })).toBe(
+      'platforms.api_server.max_live_sessions: must be more than 0',
+    );
+    expect(check({ store: 'yes' })).toBe('platforms.api_server.store: expected true or false');
+  });
+});
