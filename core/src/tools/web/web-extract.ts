@@ -11,7 +11,7 @@
  * failing URL never hides the others. Page text is fenced as untrusted data (`untrusted-block.ts`).
  */
 import { z } from 'zod';
-import { defineTool, nonEmpty } from '../define.js';
+import { defineTool } from '../define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { fetchPage, type FetchedPage } from './fetch-page.js';
 import {
@@ -179,7 +179,8 @@ export const webExtractTool: ToolDefinition = defineTool({
   parameters: z.object({
     urls: z
       .array(z.string({ error: URL_ITEM_ERROR }).refine((u) => u.trim() !== '', { message: URL_ITEM_ERROR }))
-      .min(1, { message: 'must be a non-empty array of URL strings' })
+      // refine, not min(1): the schema sent to the model states no minItems
+      .refine((urls) => urls.length > 0, { message: 'must be a non-empty array of URL strings' })
       .max(WEB_EXTRACT_MAX_URLS, {
         error: (iss) =>
           `has ${Array.isArray(iss.input) ? iss.input.length : 'too many'} URLs; at most ${WEB_EXTRACT_MAX_URLS} per call (split into several calls)`,
