@@ -44,7 +44,7 @@ export default tseslint.config(
           // may import their values
           patterns: [
             {
-              regex: '^@hermes/(?!core/protocol(/slash-commands|/tool-display\.generated)?$)',
+              regex: '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$)',
               message:
                 'ui-tui imports only @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },

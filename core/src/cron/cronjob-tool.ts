@@ -82,7 +82,7 @@ async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> 
     ...(args.skills ? { skills: args.skills } : {}),
   };
   // the model may not pick a file on disk as a target: a job's reply would be appended there
-  // unattended, outside the file tools' guard (trial report: a `.pth` file became code). The user
+  // unattended, outside the file tools' guard (a `.pth` file would become code). The user
   // can still set one with `hermes cron add|edit --deliver file:…`.
   if (fields.deliver?.split(',').some((t) => t.trim().toLowerCase().startsWith('file:'))) {
     return fail(
