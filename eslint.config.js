@@ -40,10 +40,11 @@ export default tseslint.config(
         'error',
         {
           // gitignore-style groups cannot re-allow a path under a banned one, hence a regex;
-          // protocol/slash-commands is zod-free, so the TUI may import its values
+          // protocol/slash-commands and protocol/tool-display.generated are zod-free, so the TUI
+          // may import their values
           patterns: [
             {
-              regex: '^@hermes/(?!core/protocol(/slash-commands)?$)',
+              regex: '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$)',
               message:
                 'ui-tui imports only @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },

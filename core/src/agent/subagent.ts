@@ -2,7 +2,7 @@
  * Running the sub-agents of `delegate_task` (behaviour of hermes-agent's
  * `tools/delegate_tool.py`). A sub-agent is an `Agent` with a fresh in-memory history, a focused
  * system prompt built from its goal and context, a subset of the parent's tools (never
- * `DELEGATE_BLOCKED_TOOLS`, and no clarify callback), an iteration budget (`agent.max_turns` of its
+ * the tools marked `forSubagents: false`, and no clarify callback), an iteration budget (`agent.max_turns` of its
  * config copy) and optionally another model. It is stored as a child session (source `subagent`,
  * `parent_session_id` = the parent's session) ended with its final status.
  *
@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { contextWindowFor } from '../model/context-windows.js';
 import type { AgentEvent } from '../protocol/events.js';
-import { DELEGATE_BLOCKED_TOOLS } from '../tools/delegate.js';
+import { allowedForSubagents } from '../tools/catalog.js';
 import type { DelegateCapability, SubagentOutcome, SubagentTask } from '../tools/delegate-types.js';
 import { Agent, type AgentOptions, type TranscriptStore } from './agent.js';
 import { forkStoreOf } from './compressor.js';
@@ -52,12 +52,12 @@ export function subagentSystemPrompt(task: Pick<SubagentTask, 'goal' | 'context'
 
 /**
  * The `delegate` capability of one tool call of `parent` (set as `AgentOptions.delegation` by
- * `openAgentSession`). Available tools are the parent's minus `DELEGATE_BLOCKED_TOOLS`.
+ * `openAgentSession`). Available tools are the parent's minus the tools marked `forSubagents: false`.
  */
 export function subagentDelegation(parent: DelegationParent): DelegateCapability {
   const { config, tools } = parent.options;
   return {
-    availableTools: tools.map((t) => t.name).filter((n) => !DELEGATE_BLOCKED_TOOLS.has(n)),
+    availableTools: tools.filter(allowedForSubagents).map((t) => t.name),
     maxParallel: config.delegation.max_parallel,
     maxIterations: config.delegation.max_iterations,
     run: (task, signal) => runSubagent(parent, task, signal),
@@ -160,7 +160,7 @@ export async function runSubagent(
       cwd: o.cwd,
       store,
       model: o.model,
-      tools: o.tools.filter((t) => task.tools.includes(t.name) && !DELEGATE_BLOCKED_TOOLS.has(t.name)),
+      tools: o.tools.filter((t) => task.tools.includes(t.name) && allowedForSubagents(t)),
       systemPrompt,
       contextWindow: modelId
         ? contextWindowFor(modelId, o.config)

@@ -1,5 +1,5 @@
 /**
- * Running one tool call of a model response (seed 003 §2.2): `tool.start`, the handler through
+ * Running one tool call of a model response: `tool.start`, the handler through
  * the registry (argument validation, capped result), `tool.complete` with the duration. Unknown
  * tools and interrupted turns become error results the model can read, never exceptions. A call
  * not run because the turn was interrupted is emitted too (`tool.start`, then `tool.complete`

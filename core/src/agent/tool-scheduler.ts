@@ -1,10 +1,10 @@
 /**
- * Runs the tool calls of one model response (seed 003 §2.2): consecutive read-only calls run
+ * Runs the tool calls of one model response: consecutive read-only calls run
  * concurrently (at most `MAX_PARALLEL_TOOLS` at once), any other call runs alone, in order.
  * Results come back in the order the model asked for them.
  */
 
-/** Most tool calls running at once (seed 003 §2.2: 8 workers). */
+/** Most tool calls running at once (8 workers, as the original). */
 export const MAX_PARALLEL_TOOLS = 8;
 
 /**

@@ -1,15 +1,17 @@
 /**
- * The `cronjob` tool: lets the user
- * say "remind me every weekday at 9" in a chat. Actions create, list, update, pause, resume,
+ * The `cronjob` tool, the model's side of the scheduler: lets the user say "remind me every
+ * weekday at 9" in a chat. Actions create, list, update, pause, resume,
  * remove, run; every change goes through jobs.ts (same validation and prompt scan as the CLI).
  *
  * - A job's origin is the chat it was created from (`session_id`, profile); results go back there
  *   by default (`deliver: origin`; a TUI/CLI origin delivers to the local inbox).
  * - `run` makes the job due at the next tick (the daemon ticks every minute): a chat turn does
  *   not wait for a whole unattended agent run.
- * - The tool is never offered inside a cron run (run.ts `CRON_EXCLUDED_TOOLS`).
+ * - The tool is never offered inside a cron run (`inCron: false`).
  * - The cron modules load on first use, so the tool costs nothing at start-up.
  */
+import { z } from 'zod';
+import { defineTool } from '../tools/define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CronJob } from './types.js';
 
@@ -33,32 +35,54 @@ export function jobSummary(job: CronJob): Record<string, unknown> {
   };
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+const str = (v: string | undefined): string | undefined => (v?.trim() ? v : undefined);
+
+const parameters = z.object({
+  action: z.enum(ACTIONS).describe('What to do'),
+  job_id: z.string().describe('The job (update, pause, resume, remove, run)').optional(),
+  schedule: z.string().describe("When: '30m', 'every 2h', '0 9 * * *' or an ISO time").optional(),
+  prompt: z.string().describe('The self-contained task the job runs').optional(),
+  name: z.string().describe('Short name shown in lists and deliveries').optional(),
+  deliver: z
+    .string()
+    .describe(
+      "Where results go: 'origin' (default), 'local', '<platform>:<chat id>'; comma-separated for several",
+    )
+    .optional(),
+  repeat: z
+    .int()
+    .describe('Run this many times, then remove the job (default: forever; a one-shot runs once)')
+    .optional(),
+  skills: z.array(z.string()).describe('Skills loaded before the prompt').optional(),
+  model: z.string().describe("Model for the run (default: the profile's)").optional(),
+});
+
+type CronjobArgs = z.output<typeof parameters>;
 
 function fail(content: string): ToolResult {
   return { ok: false, content, summary: content.split('\n')[0]!.slice(0, 120) };
 }
 
-async function handle(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> {
   const jobs = await import('./jobs.js');
   const cron = { home: ctx.home, config: ctx.config };
-  const action = String(args.action);
+  const { action } = args;
   const id = str(args.job_id);
   const needId = (): string => {
     if (!id) throw new jobs.CronJobError(`action "${action}" needs job_id (see action "list")`);
     return id;
   };
   const fields = {
-    ...(str(args.schedule) ? { schedule: String(args.schedule) } : {}),
-    ...(str(args.prompt) ? { prompt: String(args.prompt) } : {}),
-    ...(str(args.name) ? { name: String(args.name) } : {}),
-    ...(str(args.deliver) ? { deliver: String(args.deliver) } : {}),
-    ...(str(args.model) ? { model: String(args.model) } : {}),
-    ...(typeof args.repeat === 'number' ? { repeat: args.repeat } : {}),
-    ...(Array.isArray(args.skills) ? { skills: args.skills.map(String) } : {}),
+    ...(str(args.schedule) ? { schedule: args.schedule } : {}),
+    ...(str(args.prompt) ? { prompt: args.prompt } : {}),
+    ...(str(args.name) ? { name: args.name } : {}),
+    ...(str(args.deliver) ? { deliver: args.deliver } : {}),
+    ...(str(args.model) ? { model: args.model } : {}),
+    ...(args.repeat !== undefined ? { repeat: args.repeat } : {}),
+    ...(args.skills ? { skills: args.skills } : {}),
   };
   // the model may not pick a file on disk as a target: a job's reply would be appended there
-  // unattended, outside the file tools' guard (trial report: a `.pth` file became code). The user
+  // unattended, outside the file tools' guard (a `.pth` file would become code). The user
   // can still set one with `hermes cron add|edit --deliver file:…`.
   if (fields.deliver?.split(',').some((t) => t.trim().toLowerCase().startsWith('file:'))) {
     return fail(
@@ -122,13 +146,11 @@ async function handle(args: Record<string, unknown>, ctx: ToolContext): Promise<
         summary: `${action} ${job.id}`,
       };
     }
-    default:
-      return fail(`unknown action "${action}"; use one of ${ACTIONS.join(', ')}`);
   }
 }
 
 /** The `cronjob` tool definition. */
-export const cronjobTool: ToolDefinition = {
+export const cronjobTool: ToolDefinition = defineTool({
   name: 'cronjob',
   description:
     'Schedule tasks that run unattended later or repeatedly (reminders, reports, checks), and manage them. ' +
@@ -137,36 +159,18 @@ export const cronjobTool: ToolDefinition = {
     "or an ISO time like '2026-12-01T09:00'. The prompt must be self-contained: the job runs in a fresh session that cannot see this chat. " +
     "Results go back to this chat by default (deliver 'origin'); also 'local' or '<platform>:<chat id>'. " +
     'A job whose reply is exactly [SILENT] delivers nothing (useful for monitors).',
-  parameters: {
-    type: 'object',
-    properties: {
-      action: { type: 'string', enum: [...ACTIONS], description: 'What to do' },
-      job_id: { type: 'string', description: 'The job (update, pause, resume, remove, run)' },
-      schedule: { type: 'string', description: "When: '30m', 'every 2h', '0 9 * * *' or an ISO time" },
-      prompt: { type: 'string', description: 'The self-contained task the job runs' },
-      name: { type: 'string', description: 'Short name shown in lists and deliveries' },
-      deliver: {
-        type: 'string',
-        description:
-          "Where results go: 'origin' (default), 'local', '<platform>:<chat id>'; comma-separated for several",
-      },
-      repeat: {
-        type: 'integer',
-        description: 'Run this many times, then remove the job (default: forever; a one-shot runs once)',
-      },
-      skills: { type: 'array', items: { type: 'string' }, description: 'Skills loaded before the prompt' },
-      model: { type: 'string', description: "Model for the run (default: the profile's)" },
-    },
-    required: ['action'],
-  },
+  parameters,
   readOnly: false,
+  toolsets: ['cronjob'],
+  inCron: false,
+  verb: ['Scheduled', 'Scheduling'],
   summarize: (args) =>
     `${String(args.action)}${args.job_id ? ` ${String(args.job_id)}` : ''}${args.schedule ? ` ${String(args.schedule)}` : ''}`,
-  async handler(args, ctx) {
+  async run(args, ctx) {
     try {
       return await handle(args, ctx);
     } catch (err) {
-      return fail(`cronjob ${String(args.action)}: ${(err as Error).message}`);
+      return fail(`cronjob ${args.action}: ${(err as Error).message}`);
     }
   },
-};
+});

@@ -9,8 +9,8 @@
  *    changed since the job was created); a finding blocks the run before any model call.
  * 2. Run a fresh agent session (source `cron`, title `cron: <name>`, no history) in the job's
  *    cwd (else `<home>/workspace`), with the job's model, under `cron.timeout` seconds. Tools:
- *    the built-in set without `cronjob` (a job may not schedule jobs) and `clarify` (nobody can
- *    answer); `terminal` refuses commands that stop or restart the daemon. Dangerous commands
+ *    the built-in set without those marked `inCron: false` — `cronjob` (a job may not schedule
+ *    jobs) and `clarify` (nobody can answer); `terminal` refuses commands that stop or restart the daemon. Dangerous commands
  *    follow `approvals.cron_mode`: `deny` (default) denies them unasked, with the allowlist
  *    emptied for the run so it never widens this; `allow` lets them run.
  *    `execute_code` scripts follow the same mode (under `deny` every script is refused).
@@ -37,6 +37,7 @@ import type { HermesHome } from '../home/home.js';
 import type { ModelClient } from '../model/types.js';
 import { listSkills, parseSkillFile } from '../skills/skills-index.js';
 import { acquireSessionLock } from '../state/session-lock.js';
+import { allowedInCron } from '../tools/catalog.js';
 import { builtinTools } from '../tools/registry.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -46,9 +47,6 @@ import { jobOutputDir } from './jobs.js';
 import { isGatewayLifecycleCommand, scanCronPrompt } from './scan.js';
 import { CronStore } from './store.js';
 import { SILENCE_MARKERS, iso, type CronJob, type RunStatus } from './types.js';
-
-/** Tools never offered inside a cron run. */
-export const CRON_EXCLUDED_TOOLS: readonly string[] = ['cronjob', 'clarify'];
 
 /** What a run needs. */
 export interface RunDeps {
@@ -143,7 +141,7 @@ export function cronTools(
   onBlocked?: (b: BlockedCommand) => void,
 ): ToolDefinition[] {
   return base
-    .filter((t) => !CRON_EXCLUDED_TOOLS.includes(t.name))
+    .filter(allowedInCron)
     .map((t) => reportBlocked(t.name === 'terminal' ? guardLifecycle(t) : t, onBlocked));
 }
 

@@ -1,6 +1,7 @@
 /**
- * Small helpers every tool handler uses: reading typed arguments (errors name the field) and
- * building error results (content starts with the tool's name).
+ * Small helpers tool handlers use to build results: error results (content starts with the
+ * tool's name) and results of calls the approval guard refused. Arguments arrive parsed
+ * (tool-args.ts), so handlers read them as typed fields.
  */
 import type { ToolResult } from './types.js';
 
@@ -20,30 +21,4 @@ export function blockedResult(verdict: { reason: string; message: string }): Too
 /** An error result whose content starts with `<tool>: `. */
 export function toolError(tool: string, message: string): ToolResult {
   return { ok: false, content: `${tool}: ${message}`, summary: message.split('\n')[0]!.slice(0, 120) };
-}
-
-/** Reads a string argument; undefined when absent. @throws Error naming the field when not a string. */
-export function stringArg(args: Record<string, unknown>, name: string): string | undefined {
-  const v = args[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw new Error(`argument "${name}" must be a string`);
-  return v;
-}
-
-/** Reads an integer argument; undefined when absent. @throws Error naming the field when not an integer. */
-export function intArg(args: Record<string, unknown>, name: string): number | undefined {
-  const v = args[name];
-  if (v === undefined || v === null) return undefined;
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new Error(`argument "${name}" must be a number`);
-  return Math.trunc(n);
-}
-
-/** Reads a boolean argument (`"true"`/`"false"` strings accepted); undefined when absent. @throws Error naming the field otherwise. */
-export function boolArg(args: Record<string, unknown>, name: string): boolean | undefined {
-  const v = args[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'boolean') return v;
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new Error(`argument "${name}" must be true or false`);
 }

@@ -19,7 +19,7 @@
  * without `HERMES_HOME` (`~/.hermes`, the sticky profile, `-p`), and its commands that change
  * settings go through the approval guard like any other command. The one exception is added by
  * execute_code itself: its script gets `HERMES_RPC_SOCKET`/`HERMES_RPC_TOKEN` of its own run, a
- * channel that runs only the script tools (`EXEC_ALLOWED_TOOLS`) with the session's approvals.
+ * channel that runs only the script tools (those marked `inScripts`) with the session's approvals.
  *
  * Source of the rule: the original Hermes (tools/environments/local.py `_sanitize_subprocess_env`)
  * strips a blocklist built from its provider registry plus Hermes-managed tokens, and lets

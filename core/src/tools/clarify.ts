@@ -1,5 +1,5 @@
 /**
- * The `clarify` tool: asks the user a question (issue 2 "Tools"; the original's tools/clarify_tool.py).
+ * The `clarify` tool: asks the user a question (the original's tools/clarify_tool.py).
  *
  * - Goes through `ctx.clarify`, which the frontend supplies (TUI prompt, messaging reply …).
  *   Without one (headless runs, cron) it returns an error result telling the model that no user
@@ -8,38 +8,38 @@
  * - An aborted or failed question (interrupt, timeout, frontend gone) is an error result.
  * - `readOnly: false`, so two questions of one response are asked one after the other.
  */
-import { stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool, nonEmpty } from './define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Most choices offered, as in the original. */
 export const CLARIFY_MAX_CHOICES = 4;
 
-function parseChoices(raw: unknown): string[] | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (!Array.isArray(raw)) throw new Error('argument "choices" must be an array of strings');
-  const choices = raw
-    .map((c) =>
-      typeof c === 'string'
-        ? c
-        : c && typeof c === 'object'
-          ? String((c as { label?: unknown }).label ?? '')
-          : String(c),
-    )
+/** A choice as text: `{label}` objects give their label, other values their string form. */
+function choiceText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  if (c && typeof c === 'object') return String((c as { label?: unknown }).label ?? '');
+  return String(c);
+}
+
+const parameters = z.object({
+  question: nonEmpty().describe('The question to ask.'),
+  choices: z
+    // read leniently: `{label}` objects and numbers become text, blanks are dropped, extras cut
+    .array(z.preprocess(choiceText, z.string()))
+    .meta({ maxItems: CLARIFY_MAX_CHOICES })
+    .describe(`Up to ${CLARIFY_MAX_CHOICES} answer choices; omit for an open question.`)
+    .optional(),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const question = args.question.trim();
+  const offered = (args.choices ?? [])
     .map((c) => c.trim())
     .filter((c) => c !== '')
     .slice(0, CLARIFY_MAX_CHOICES);
-  return choices.length > 0 ? choices : undefined;
-}
-
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const question = (stringArg(args, 'question') ?? '').trim();
-  if (question === '') return toolError('clarify', 'argument "question" must not be empty');
-  let choices: string[] | undefined;
-  try {
-    choices = parseChoices(args.choices);
-  } catch (err) {
-    return toolError('clarify', (err as Error).message);
-  }
+  const choices = offered.length > 0 ? offered : undefined;
   if (!ctx.clarify) {
     return toolError(
       'clarify',
@@ -64,26 +64,17 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `clarify` tool definition. Parameters follow the original: question, choices. */
-export const clarifyTool: ToolDefinition = {
+export const clarifyTool: ToolDefinition = defineTool({
   name: 'clarify',
   description:
     'Ask the user a clarifying question when the request is ambiguous or a decision needs their input. ' +
     `Offer up to ${CLARIFY_MAX_CHOICES} choices (best first) for a multiple-choice question, or none for an ` +
     'open question. Do not use it for simple confirmations of dangerous commands (those are asked automatically).',
-  parameters: {
-    type: 'object',
-    properties: {
-      question: { type: 'string', description: 'The question to ask.' },
-      choices: {
-        type: 'array',
-        items: { type: 'string' },
-        maxItems: CLARIFY_MAX_CHOICES,
-        description: `Up to ${CLARIFY_MAX_CHOICES} answer choices; omit for an open question.`,
-      },
-    },
-    required: ['question'],
-  },
+  parameters,
   readOnly: false,
+  forSubagents: false,
+  inCron: false,
+  verb: ['Asked', 'Asking'],
   summarize: (args) => String(args.question ?? '').slice(0, 200),
-  handler,
-};
+  run,
+});

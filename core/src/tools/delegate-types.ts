@@ -1,6 +1,6 @@
 /**
  * The contract between the `delegate_task` tool (delegate.ts) and the agent that runs it
- * (`../agent/subagent.ts`), issue 8 "Delegation". The tool validates the call and picks each
+ * (`../agent/subagent.ts`). The tool validates the call and picks each
  * task's tools; the agent side builds and runs the sub-agents. A handler reaches it through
  * `ToolContext.delegate`, which the agent loop sets for each tool call when its session allows
  * delegation (never inside a sub-agent).
@@ -36,7 +36,7 @@ export interface SubagentOutcome {
 
 /** What the running agent offers `delegate_task`. */
 export interface DelegateCapability {
-  /** Tools a sub-agent may be given: the parent's, minus `DELEGATE_BLOCKED_TOOLS`. */
+  /** Tools a sub-agent may be given: the parent's, minus those marked `forSubagents: false`. */
   readonly availableTools: readonly string[];
   /** Tasks one call may run (`delegation.max_parallel`); they all run at once. */
   readonly maxParallel: number;

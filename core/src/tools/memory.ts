@@ -1,5 +1,5 @@
 /**
- * The `memory` tool: curated notes that persist across sessions (issue 2 "Tools"; the original's
+ * The `memory` tool: curated notes that persist across sessions (the original's
  * tools/memory_tool.py).
  *
  * - Two stores: `memory` → `<home>/memories/MEMORY.md` (the agent's notes), `user` →
@@ -20,7 +20,9 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool } from './define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** The separator between entries in MEMORY.md / USER.md. */
@@ -166,23 +168,22 @@ function mutate(store: Store, action: string, content: string, oldText: string):
   return saved(store, next, what);
 }
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const action = stringArg(args, 'action');
-  const target = stringArg(args, 'target') ?? 'memory';
-  const content = (stringArg(args, 'content') ?? '').trim();
-  const oldText = (stringArg(args, 'old_text') ?? '').trim();
-  if (action !== 'add' && action !== 'replace' && action !== 'remove') {
-    return toolError(
-      'memory',
-      `argument "action" must be "add", "replace" or "remove" (got ${JSON.stringify(action)})`,
-    );
-  }
-  if (target !== 'memory' && target !== 'user') {
-    return toolError(
-      'memory',
-      `argument "target" must be "memory" or "user" (got ${JSON.stringify(target)})`,
-    );
-  }
+const parameters = z.object({
+  action: z.enum(['add', 'replace', 'remove']).describe('What to do.'),
+  target: z
+    .enum(['memory', 'user'])
+    .describe("Which store: 'memory' (your notes) or 'user' (the user profile)."),
+  content: z.string().describe('The entry text. Required for add and replace.').optional(),
+  old_text: z
+    .string()
+    .describe('Required for replace and remove: a short substring identifying the existing entry.')
+    .optional(),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const { action, target } = args;
+  const content = (args.content ?? '').trim();
+  const oldText = (args.old_text ?? '').trim();
   if (action !== 'remove' && content === '') {
     return toolError('memory', `argument "content" is required for "${action}"`);
   }
@@ -203,7 +204,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `memory` tool definition. Parameters follow the original: action, target, content, old_text. */
-export const memoryTool: ToolDefinition = {
+export const memoryTool: ToolDefinition = defineTool({
   name: 'memory',
   description:
     'Save durable facts to persistent memory that survives across sessions (shown in the system prompt of ' +
@@ -212,24 +213,10 @@ export const memoryTool: ToolDefinition = {
     'lessons). Save when the user states a preference or correction, or you learn a stable fact. Skip ' +
     'trivial, easily rediscovered or temporary information. Stores have a character limit; when full, ' +
     'replace or remove entries to make room. replace/remove find the entry by old_text, a short unique substring.',
-  parameters: {
-    type: 'object',
-    properties: {
-      action: { type: 'string', enum: ['add', 'replace', 'remove'], description: 'What to do.' },
-      target: {
-        type: 'string',
-        enum: ['memory', 'user'],
-        description: "Which store: 'memory' (your notes) or 'user' (the user profile).",
-      },
-      content: { type: 'string', description: 'The entry text. Required for add and replace.' },
-      old_text: {
-        type: 'string',
-        description: 'Required for replace and remove: a short substring identifying the existing entry.',
-      },
-    },
-    required: ['action', 'target'],
-  },
+  parameters,
   readOnly: false,
+  forSubagents: false,
+  verb: ['Updated memory', 'Updating memory'],
   summarize: (args) => `${String(args.action ?? '')} ${String(args.target ?? '')}`.trim(),
-  handler,
-};
+  run,
+});

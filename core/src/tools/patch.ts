@@ -1,5 +1,5 @@
 /**
- * The `patch` tool: find-and-replace in one file (issue 2 "Tools"; the original's `patch` in
+ * The `patch` tool: find-and-replace in one file (the original's `patch` in
  * replace mode, tools/file_tools.py + tools/fuzzy_match.py).
  *
  * - `old_string` must match exactly once, unless `replace_all` is true (then every occurrence
@@ -13,7 +13,9 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { capHeadTail } from '../util/head-tail.js';
-import { boolArg, stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool, nonEmpty } from './define.js';
 import { adaptReplacement, applySpans, diffSnippet, findMatches, type MatchSpan } from './fuzzy-match.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import { looksBinary } from './read-file.js';
@@ -25,16 +27,23 @@ export const PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Cap on the diff shown in the result, chars. */
 export const PATCH_MAX_DIFF_CHARS = 6_000;
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const raw = stringArg(args, 'path');
-  const oldString = stringArg(args, 'old_string');
-  const newString = stringArg(args, 'new_string');
-  const replaceAll = boolArg(args, 'replace_all') ?? false;
-  if (!raw || raw.trim() === '') return toolError('patch', 'argument "path" must not be empty');
-  if (oldString === undefined || oldString === '')
-    return toolError('patch', 'argument "old_string" must not be empty');
-  if (newString === undefined)
-    return toolError('patch', 'argument "new_string" is required (use "" to delete)');
+const parameters = z.object({
+  path: nonEmpty().describe(
+    'Path of the file to edit (absolute, ~/…, or relative to the working directory).',
+  ),
+  old_string: z
+    .string()
+    .refine((s) => s !== '', { message: 'must not be empty' })
+    .describe('The text to find, copied from the file (without read_file line numbers).'),
+  new_string: z.string().describe('The replacement text ("" deletes old_string).'),
+  replace_all: z
+    .boolean()
+    .default(false)
+    .describe('Replace every occurrence instead of requiring a unique match (default false).'),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const { path: raw, old_string: oldString, new_string: newString, replace_all: replaceAll } = args;
   if (oldString === newString)
     return toolError('patch', 'old_string and new_string are identical; nothing to change');
 
@@ -99,34 +108,18 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `patch` tool definition. Parameters follow the original: path, old_string, new_string, replace_all. */
-export const patchTool: ToolDefinition = {
+export const patchTool: ToolDefinition = defineTool({
   name: 'patch',
   description:
     'Edit a file by replacing old_string with new_string. old_string must match exactly once (include enough ' +
     'surrounding lines to make it unique) unless replace_all is true. If the exact text is not found, ' +
     'whitespace/indentation-tolerant matching is tried. Returns a diff of the change. Use this instead of ' +
     'sed or awk in the terminal; use write_file to create files or rewrite them completely.',
-  parameters: {
-    type: 'object',
-    properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file to edit (absolute, ~/…, or relative to the working directory).',
-      },
-      old_string: {
-        type: 'string',
-        description: 'The text to find, copied from the file (without read_file line numbers).',
-      },
-      new_string: { type: 'string', description: 'The replacement text ("" deletes old_string).' },
-      replace_all: {
-        type: 'boolean',
-        description: 'Replace every occurrence instead of requiring a unique match (default false).',
-        default: false,
-      },
-    },
-    required: ['path', 'old_string', 'new_string'],
-  },
+  parameters,
   readOnly: false,
+  toolsets: ['file'],
+  inScripts: true,
+  verb: ['Edited', 'Editing'],
   summarize: (args) => String(args.path ?? ''),
-  handler,
-};
+  run,
+});

@@ -5,7 +5,7 @@
  * user's home. Writes into the Hermes root (every profile's config.yaml, .env, state.db, cron
  * jobs …) are refused except its workspace/ and skills/ folders, and reading keys (.env,
  * auth.json, the discovery file) or another profile's files is refused: a model that could edit or read them could switch
- * the guard off or leak keys (DESIGN §6). The `touch-hermes-home` and `write-agent-config-files`
+ * the guard off or leak keys. The `touch-hermes-home` and `write-agent-config-files`
  * dangerous patterns cover the terminal side. System and credential paths outside the root
  * (~/.ssh, shell start-up files, /etc …) are refused by `sensitive-paths.ts`.
  */
@@ -57,7 +57,7 @@ export function protectedWriteReason(ctx: ToolContext, abs: string): string | un
 
 /**
  * Why `abs` belongs to another profile, or undefined when it does not. Profiles never see each
- * other's data (DESIGN §1; adversarial trial finding 8): a named profile may not reach the root
+ * other's data: a named profile may not reach the root
  * home (the default profile's config, memories, sessions, state.db, logs, the discovery file) nor
  * other `profiles/<name>` folders; the default profile may not reach `profiles/*`. Checked on the
  * path as written and on its real path (a symlink into another profile counts).

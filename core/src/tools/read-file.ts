@@ -1,6 +1,6 @@
 /**
- * The `read_file` tool: a window of a text file with numbered lines (issue 2 "Tools"; the
- * original's tools/file_tools.py).
+ * The `read_file` tool: a window of a text file with numbered lines (the original's
+ * tools/file_tools.py).
  *
  * - Lines are numbered from 1 and shown as `     7|text` (number right-aligned in 6 columns, a
  *   `|`, the line), like the original, so `patch` can quote them back.
@@ -13,7 +13,9 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { intArg, stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool, nonEmpty } from './define.js';
 import { displayPath, protectedReadReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -76,13 +78,20 @@ export function numberedLine(n: number, text: string): string {
   return `${String(n).padStart(6)}|${cut}`;
 }
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const raw = stringArg(args, 'path');
-  if (!raw || raw.trim() === '') return toolError('read_file', 'argument "path" must not be empty');
-  const offset = intArg(args, 'offset') ?? 1;
-  const limit = intArg(args, 'limit') ?? READ_DEFAULT_LIMIT;
-  if (offset < 1) return toolError('read_file', `argument "offset" must be >= 1 (got ${offset})`);
-  if (limit < 1) return toolError('read_file', `argument "limit" must be >= 1 (got ${limit})`);
+const parameters = z.object({
+  path: nonEmpty().describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
+  offset: z.int().min(1).describe('First line to read, 1-based (default 1).').optional(),
+  limit: z
+    .int()
+    .min(1)
+    // a larger limit is capped, not refused: the bound is stated, not enforced
+    .meta({ maximum: READ_MAX_LIMIT })
+    .describe(`Number of lines to read (default ${READ_DEFAULT_LIMIT}, max ${READ_MAX_LIMIT}).`)
+    .optional(),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const { path: raw, offset = 1, limit = READ_DEFAULT_LIMIT } = args;
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);
   if (BLOCKED_DEVICES.has(file))
@@ -159,30 +168,17 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `read_file` tool definition. Parameters follow the original: path, offset, limit. */
-export const readFileTool: ToolDefinition = {
+export const readFileTool: ToolDefinition = defineTool({
   name: 'read_file',
   description:
     'Read a text file with numbered lines ("LINE|text"). Use this instead of cat/head/tail in the terminal. ' +
     `Reads ${READ_DEFAULT_LIMIT} lines from offset by default (at most ${READ_MAX_LIMIT}); for large files, ` +
     'page with offset and limit. Binary files are refused.',
-  parameters: {
-    type: 'object',
-    properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file (absolute, ~/…, or relative to the working directory).',
-      },
-      offset: { type: 'integer', description: 'First line to read, 1-based (default 1).', minimum: 1 },
-      limit: {
-        type: 'integer',
-        description: `Number of lines to read (default ${READ_DEFAULT_LIMIT}, max ${READ_MAX_LIMIT}).`,
-        minimum: 1,
-        maximum: READ_MAX_LIMIT,
-      },
-    },
-    required: ['path'],
-  },
+  parameters,
   readOnly: true,
+  toolsets: ['file'],
+  inScripts: true,
+  verb: ['Read', 'Reading'],
   summarize: (args) => String(args.path ?? ''),
-  handler,
-};
+  run,
+});

@@ -1,13 +1,12 @@
 /**
- * The built-in tools and how a tool call is run (issue 2 "Tools", DESIGN §6).
+ * The built-in tools and how a tool call is run.
  *
  * `runTool` is the only way the agent loop calls a handler. It turns every failure into an
  * error result the model can read, never an exception:
- * - the arguments arrive as the model's JSON text; empty text means `{}`; invalid JSON or a
- *   non-object is an error naming the problem;
- * - required parameters must be present (not null); declared types are checked (`"5"` is accepted
- *   for an integer, `"true"` for a boolean, a JSON string for an array or object, as models send
- *   those) and enums enforced, errors naming the field;
+ * - the arguments arrive as the model's JSON text and are parsed once (tool-args.ts): by the
+ *   tool's zod schema for tools made by `defineTool`, against the JSON Schema for MCP tools;
+ *   lenient coercions (`"5"` for an integer, `"true"` for a boolean, a JSON string for an array or
+ *   object) as models send those; errors name the field;
  * - an exception thrown by the handler becomes `<tool> failed: <message>`;
  * - secret values are replaced by `[REDACTED:<NAME>]` (`redactSecrets`): the profile's `.env`, the
  *   credential-looking variables of this process's environment and the daemon's bearer token
@@ -28,10 +27,13 @@ import { searchFilesTool } from './search-files.js';
 import { skillManageTool, skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
+import { parseArgs, parseToolArgs } from './tool-args.js';
 import type { ToolContext, ToolDefinition, ToolEnv, ToolResult } from './types.js';
 import { webExtractTool } from './web/web-extract.js';
 import { webSearchTool } from './web/web-search.js';
 import { writeFileTool } from './write-file.js';
+
+export { coerceArgs, parseArgs, parseToolArgs, validateArgs } from './tool-args.js';
 
 /** Default cap on a tool result's `content`, chars. */
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
@@ -96,98 +98,6 @@ export function toolSchemas(tools: readonly ToolDefinition[]): OpenAIToolSchema[
   }));
 }
 
-interface PropSchema {
-  type?: string | string[];
-  enum?: unknown[];
-}
-
-function parseJsonOr(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function typeOk(value: unknown, type: string): { ok: boolean; value: unknown } {
-  switch (type) {
-    case 'string':
-      return { ok: typeof value === 'string', value };
-    case 'integer':
-    case 'number': {
-      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      const ok = typeof n === 'number' && Number.isFinite(n) && (type === 'number' || Number.isInteger(n));
-      return { ok, value: ok ? n : value };
-    }
-    case 'boolean':
-      if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
-      return { ok: typeof value === 'boolean', value };
-    case 'array':
-    case 'object': {
-      const v = typeof value === 'string' ? parseJsonOr(value) : value;
-      const isArray = Array.isArray(v);
-      const ok = type === 'array' ? isArray : v !== null && typeof v === 'object' && !isArray;
-      return { ok, value: ok ? v : value };
-    }
-    default:
-      return { ok: true, value };
-  }
-}
-
-/**
- * Checks `args` against the tool's top-level JSON schema (required, type, enum) and returns a
- * copy with lenient coercions applied (numeric strings, "true"/"false").
- * @throws Error naming the field and what was expected.
- */
-export function validateArgs(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
-  const props = (tool.parameters.properties ?? {}) as Record<string, PropSchema>;
-  const required = (tool.parameters.required ?? []) as string[];
-  const missing = required.filter((name) => args[name] === undefined || args[name] === null);
-  if (missing.length > 0) {
-    throw new Error(
-      `missing required argument${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `"${m}"`).join(', ')}`,
-    );
-  }
-  const out: Record<string, unknown> = { ...args };
-  for (const [name, schema] of Object.entries(props)) {
-    const value = out[name];
-    if (value === undefined || value === null) continue;
-    const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (types.length > 0) {
-      const check = types.map((t) => typeOk(value, t)).find((r) => r.ok);
-      if (!check)
-        throw new Error(
-          `argument "${name}" must be of type ${types.join(' or ')} (got ${JSON.stringify(value)})`,
-        );
-      out[name] = check.value;
-    }
-    if (schema.enum && !schema.enum.includes(out[name])) {
-      throw new Error(
-        `argument "${name}" must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')} (got ${JSON.stringify(value)})`,
-      );
-    }
-  }
-  return out;
-}
-
-/** Parses the model's argument text. @throws Error describing invalid JSON or a non-object. */
-export function parseToolArgs(rawArgsJson: string | undefined | null): Record<string, unknown> {
-  const text = (rawArgsJson ?? '').trim();
-  if (text === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw new Error(`the arguments are not valid JSON (${(err as Error).message})`, { cause: err });
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new Error(
-      `the arguments must be a JSON object, got ${Array.isArray(parsed) ? 'an array' : typeof parsed}`,
-    );
-  }
-  return parsed as Record<string, unknown>;
-}
-
 /** Caps a result's content to `maxChars`, keeping head and tail (see `capHeadTail`). */
 export function capResult(result: ToolResult, maxChars = DEFAULT_MAX_RESULT_CHARS): ToolResult {
   const capped = capHeadTail(result.content, maxChars);
@@ -195,7 +105,7 @@ export function capResult(result: ToolResult, maxChars = DEFAULT_MAX_RESULT_CHAR
 }
 
 /**
- * Runs one tool call: parses and validates `rawArgsJson`, calls the handler, catches its
+ * Runs one tool call: parses `rawArgsJson` (`parseArgs`), calls the handler with the result, catches its
  * exceptions, caps the content. Never rejects.
  */
 export async function runTool(
@@ -205,7 +115,7 @@ export async function runTool(
 ): Promise<ToolResult> {
   let args: Record<string, unknown>;
   try {
-    args = validateArgs(tool, parseToolArgs(rawArgsJson));
+    args = parseArgs(tool, parseToolArgs(rawArgsJson));
   } catch (err) {
     const message = `${tool.name}: ${(err as Error).message}. Call it again with arguments matching its schema.`;
     return { ok: false, content: message, summary: 'invalid arguments' };

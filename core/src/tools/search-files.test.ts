@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTool } from './registry.js';
 import { gitignoreToGlobs } from './search-js.js';
-import { createSearchFilesTool, hasRipgrep, nameMatcher } from './search-files.js';
-import { makeToolContext } from './testing.js';
+import { createSearchFilesTool, nameMatcher } from './search-files.js';
+import { makeToolContext, ripgrepInstalled, ripgrepSkipNote } from './testing.js';
 import type { ToolContext } from './types.js';
 
 let root: string;
@@ -34,75 +34,82 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-// CI installs ripgrep; elsewhere the rg half runs only when rg is on PATH.
-const engines = (['js', 'rg'] as const).filter((e) => e === 'js' || hasRipgrep() || process.env.CI);
+// The rg half needs ripgrep (CI installs it); without it, it is skipped and its title says why.
+for (const engine of ['js', 'rg'] as const) {
+  describe.skipIf(engine === 'rg' && !ripgrepInstalled())(
+    `search_files (${engine} engine)${engine === 'rg' ? ripgrepSkipNote() : ''}`,
+    () => {
+      const tool = createSearchFilesTool({ engine });
+      const search = (args: Record<string, unknown>) => runTool(tool, JSON.stringify(args), ctx);
 
-describe.each(engines)('search_files (%s engine)', (engine) => {
-  const tool = createSearchFilesTool({ engine });
-  const search = (args: Record<string, unknown>) => runTool(tool, JSON.stringify(args), ctx);
+      it('finds regex matches as path:line:text, skipping ignored, hidden, vendored and binary files', async () => {
+        const r = await search({ pattern: 'foo' });
+        expect(r.ok).toBe(true);
+        expect(r.content.split('\n')).toEqual([
+          'src/a.ts:1:export const foo = 1;',
+          'src/a.ts:2:const bar = foo + 1;',
+          'src/b.py:1:def foo():',
+          'src/deep/c.ts:1:// foo here',
+        ]);
+      });
 
-  it('finds regex matches as path:line:text, skipping ignored, hidden, vendored and binary files', async () => {
-    const r = await search({ pattern: 'foo' });
-    expect(r.ok).toBe(true);
-    expect(r.content.split('\n')).toEqual([
-      'src/a.ts:1:export const foo = 1;',
-      'src/a.ts:2:const bar = foo + 1;',
-      'src/b.py:1:def foo():',
-      'src/deep/c.ts:1:// foo here',
-    ]);
-  });
+      it('filters by file_glob and supports regex syntax', async () => {
+        expect((await search({ pattern: 'foo', file_glob: '*.ts' })).content.split('\n')).toEqual([
+          'src/a.ts:1:export const foo = 1;',
+          'src/a.ts:2:const bar = foo + 1;',
+          'src/deep/c.ts:1:// foo here',
+        ]);
+        expect((await search({ pattern: 'def \\w+\\(\\)' })).content).toBe('src/b.py:1:def foo():');
+      });
 
-  it('filters by file_glob and supports regex syntax', async () => {
-    expect((await search({ pattern: 'foo', file_glob: '*.ts' })).content.split('\n')).toEqual([
-      'src/a.ts:1:export const foo = 1;',
-      'src/a.ts:2:const bar = foo + 1;',
-      'src/deep/c.ts:1:// foo here',
-    ]);
-    expect((await search({ pattern: 'def \\w+\\(\\)' })).content).toBe('src/b.py:1:def foo():');
-  });
+      it('searches below path, or a single file', async () => {
+        expect((await search({ pattern: 'foo', path: 'src/deep' })).content).toBe(
+          'src/deep/c.ts:1:// foo here',
+        );
+        expect((await search({ pattern: 'bar', path: 'src/a.ts' })).content).toBe(
+          'src/a.ts:2:const bar = foo + 1;',
+        );
+      });
 
-  it('searches below path, or a single file', async () => {
-    expect((await search({ pattern: 'foo', path: 'src/deep' })).content).toBe('src/deep/c.ts:1:// foo here');
-    expect((await search({ pattern: 'bar', path: 'src/a.ts' })).content).toBe(
-      'src/a.ts:2:const bar = foo + 1;',
-    );
-  });
+      it('stops at limit and says there are more', async () => {
+        const r = await search({ pattern: 'foo', limit: 2 });
+        const lines = r.content.split('\n');
+        expect(lines.slice(0, 2)).toEqual([
+          'src/a.ts:1:export const foo = 1;',
+          'src/a.ts:2:const bar = foo + 1;',
+        ]);
+        expect(lines[2]).toContain('[showing the first 2 results; there are more');
+        expect(r.summary).toBe('2+ results');
+      });
 
-  it('stops at limit and says there are more', async () => {
-    const r = await search({ pattern: 'foo', limit: 2 });
-    const lines = r.content.split('\n');
-    expect(lines.slice(0, 2)).toEqual([
-      'src/a.ts:1:export const foo = 1;',
-      'src/a.ts:2:const bar = foo + 1;',
-    ]);
-    expect(lines[2]).toContain('[showing the first 2 results; there are more');
-    expect(r.summary).toBe('2+ results');
-  });
+      it('lists files by name glob with target "files"', async () => {
+        expect((await search({ pattern: '*.ts', target: 'files' })).content.split('\n')).toEqual([
+          'src/a.ts',
+          'src/deep/c.ts',
+        ]);
+        expect((await search({ pattern: 'src/*.py', target: 'files' })).content).toBe('src/b.py');
+        expect((await search({ pattern: 'c.t', target: 'files', path: 'src' })).content).toBe(
+          'src/deep/c.ts',
+        );
+        expect((await search({ pattern: '*', target: 'files', file_glob: '*.py' })).content).toBe('src/b.py');
+      });
 
-  it('lists files by name glob with target "files"', async () => {
-    expect((await search({ pattern: '*.ts', target: 'files' })).content.split('\n')).toEqual([
-      'src/a.ts',
-      'src/deep/c.ts',
-    ]);
-    expect((await search({ pattern: 'src/*.py', target: 'files' })).content).toBe('src/b.py');
-    expect((await search({ pattern: 'c.t', target: 'files', path: 'src' })).content).toBe('src/deep/c.ts');
-    expect((await search({ pattern: '*', target: 'files', file_glob: '*.py' })).content).toBe('src/b.py');
-  });
-
-  it('reports no matches, bad regexes and missing paths clearly', async () => {
-    expect(await search({ pattern: 'nothing-like-this' })).toMatchObject({
-      ok: true,
-      content: 'No matches for "nothing-like-this" in .',
-    });
-    const bad = await search({ pattern: '(unclosed' });
-    expect(bad.ok).toBe(false);
-    expect(bad.content).toMatch(/^search_files: .*(regex|unclosed|group)/is);
-    expect((await search({ pattern: 'x', path: 'nope' })).content).toBe(
-      'search_files: path nope does not exist',
-    );
-    expect((await search({ pattern: 'x', target: 'dirs' })).content).toContain('"target" must be one of');
-  });
-});
+      it('reports no matches, bad regexes and missing paths clearly', async () => {
+        expect(await search({ pattern: 'nothing-like-this' })).toMatchObject({
+          ok: true,
+          content: 'No matches for "nothing-like-this" in .',
+        });
+        const bad = await search({ pattern: '(unclosed' });
+        expect(bad.ok).toBe(false);
+        expect(bad.content).toMatch(/^search_files: .*(regex|unclosed|group)/is);
+        expect((await search({ pattern: 'x', path: 'nope' })).content).toBe(
+          'search_files: path nope does not exist',
+        );
+        expect((await search({ pattern: 'x', target: 'dirs' })).content).toContain('"target" must be one of');
+      });
+    },
+  );
+}
 
 describe('search helpers', () => {
   it('nameMatcher: basename globs, path globs and plain words', () => {

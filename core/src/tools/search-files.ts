@@ -1,6 +1,6 @@
 /**
- * The `search_files` tool: regex over file contents, or glob over file names (issue 2 "Tools";
- * the original's `search_files`, tools/file_tools.py).
+ * The `search_files` tool: regex over file contents, or glob over file names (the
+ * original's `search_files`, tools/file_tools.py).
  *
  * - `target: "content"` (default): lines matching the regex `pattern`, as `path:line:text`.
  *   `target: "files"`: files whose name matches the glob `pattern` (`*.ts`; a pattern with a `/`
@@ -21,7 +21,9 @@ import { delimiter, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { isInside } from '../util/paths.js';
-import { intArg, stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool } from './define.js';
 import { displayPath, foreignProfileReason, mayHoldForeignProfiles, resolveToolPath } from './paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -192,21 +194,34 @@ async function search(engine: 'rg' | 'js', q: Query, ctx: ToolContext): Promise<
     .map((h) => `${displayPath(ctx.cwd, h.file)}:${h.line}:${cut(h.text)}`);
 }
 
+const parameters = z.object({
+  pattern: z
+    .string()
+    .refine((s) => s !== '', { message: 'must not be empty' })
+    .describe('Regex to find in file contents (target "content"), or glob for file names (target "files").'),
+  target: z
+    .enum(['content', 'files'])
+    .default('content')
+    .describe('What to search: "content" (default) or "files".'),
+  path: z.string().describe('Folder or file to search (default: the working directory).').optional(),
+  file_glob: z.string().describe('Only search files whose name matches this glob, e.g. "*.py".').optional(),
+  limit: z
+    .int()
+    .min(1)
+    // a larger limit is capped, not refused: the bound is stated, not enforced
+    .meta({ maximum: SEARCH_MAX_LIMIT })
+    .describe(`Maximum results (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`)
+    .optional(),
+});
+
 /**
  * Creates the `search_files` tool.
  * @param opts.engine `auto` (default: rg when installed), or force `rg` / `js`.
  */
 export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): ToolDefinition {
-  async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-    const pattern = stringArg(args, 'pattern');
-    if (!pattern) return toolError('search_files', 'argument "pattern" must not be empty');
-    const target = stringArg(args, 'target') ?? 'content';
-    if (target !== 'content' && target !== 'files') {
-      return toolError('search_files', `argument "target" must be "content" or "files" (got "${target}")`);
-    }
-    const limit = intArg(args, 'limit') ?? SEARCH_DEFAULT_LIMIT;
-    if (limit < 1) return toolError('search_files', `argument "limit" must be >= 1 (got ${limit})`);
-    const root = resolveToolPath(ctx.cwd, stringArg(args, 'path') || '.');
+  async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+    const { pattern, target, limit = SEARCH_DEFAULT_LIMIT } = args;
+    const root = resolveToolPath(ctx.cwd, args.path || '.');
     try {
       statSync(root);
     } catch {
@@ -221,7 +236,7 @@ export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): Too
       root,
       pattern,
       target,
-      fileGlob: stringArg(args, 'file_glob') || undefined,
+      fileGlob: args.file_glob || undefined,
       max: wanted + 1,
     };
     const engine = opts.engine === 'rg' || (opts.engine !== 'js' && hasRipgrep()) ? 'rg' : 'js';
@@ -245,44 +260,20 @@ export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): Too
     };
   }
 
-  return {
+  return defineTool({
     name: 'search_files',
     description:
       'Search files. target "content" (default): lines matching the regex pattern, as path:line:text. ' +
       'target "files": files whose name matches the glob pattern (e.g. "*.ts"). Skips node_modules, .git, ' +
       'hidden and git-ignored files. Use this instead of grep/find in the terminal.',
-    parameters: {
-      type: 'object',
-      properties: {
-        pattern: {
-          type: 'string',
-          description:
-            'Regex to find in file contents (target "content"), or glob for file names (target "files").',
-        },
-        target: {
-          type: 'string',
-          enum: ['content', 'files'],
-          description: 'What to search: "content" (default) or "files".',
-          default: 'content',
-        },
-        path: { type: 'string', description: 'Folder or file to search (default: the working directory).' },
-        file_glob: {
-          type: 'string',
-          description: 'Only search files whose name matches this glob, e.g. "*.py".',
-        },
-        limit: {
-          type: 'integer',
-          description: `Maximum results (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`,
-          minimum: 1,
-          maximum: SEARCH_MAX_LIMIT,
-        },
-      },
-      required: ['pattern'],
-    },
+    parameters,
     readOnly: true,
+    toolsets: ['file'],
+    inScripts: true,
+    verb: ['Searched', 'Searching'],
     summarize: (args) => `${String(args.pattern ?? '')}${args.path ? ` in ${String(args.path)}` : ''}`,
-    handler,
-  };
+    run,
+  });
 }
 
 /** The `search_files` tool definition (engine: auto). */

@@ -1,5 +1,5 @@
 /**
- * The skills tools (issue 8 "Skills"; the original's tools/skills_tool.py and
+ * The skills tools (the original's tools/skills_tool.py and
  * tools/skill_manager_tool.py): `skills_list`, `skill_view`, `skill_manage`.
  *
  * - `skills_list` returns the index (name + description), the same lines the system prompt
@@ -7,23 +7,27 @@
  *   enters the conversation and never the system prompt.
  * - `skill_manage` creates, replaces (`edit`) or deletes a skill of this profile. It writes only
  *   `<home>/skills/<name>/SKILL.md`: a name is a plain folder name, so no write can land outside
- *   the skills folder (the issue's "writes outside the skills folder" are refused by
- *   construction, no approval needed). Content rules are in `../skills/skill-store.ts`.
+ *   the skills folder (a write outside it is impossible by construction, so no approval is
+ *   needed). Content rules are in `../skills/skill-store.ts`.
  */
 import { deleteSkill, findSkill, writeSkill } from '../skills/skill-store.js';
 import { listSkills } from '../skills/skills-index.js';
-import { stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool } from './define.js';
 import type { ToolDefinition, ToolResult } from './types.js';
 
 /** The `skills_list` tool: every skill of this profile with its description. */
-export const skillsListTool: ToolDefinition = {
+export const skillsListTool: ToolDefinition = defineTool({
   name: 'skills_list',
   description:
     "List this profile's skills (saved procedures): name and when to use each. Load one with skill_view " +
     'before following it.',
-  parameters: { type: 'object', properties: {} },
+  parameters: z.object({}),
   readOnly: true,
-  async handler(_args, ctx): Promise<ToolResult> {
+  toolsets: ['skills'],
+  verb: ['Listed skills', 'Listing skills'],
+  async run(_args, ctx): Promise<ToolResult> {
     const skills = listSkills(ctx.home.skillsDir);
     if (skills.length === 0)
       return {
@@ -39,23 +43,20 @@ export const skillsListTool: ToolDefinition = {
       summary: `${skills.length} skills`,
     };
   },
-};
+});
 
 /** The `skill_view` tool: the full SKILL.md of one skill. */
-export const skillViewTool: ToolDefinition = {
+export const skillViewTool: ToolDefinition = defineTool({
   name: 'skill_view',
   description:
     'Load the full instructions of a skill (from skills_list or the Skills section of the system prompt). ' +
     'Read it before doing the task it describes, then follow it.',
-  parameters: {
-    type: 'object',
-    properties: { name: { type: 'string', description: 'The skill name, e.g. "deploy-site".' } },
-    required: ['name'],
-  },
+  parameters: z.object({ name: z.string().describe('The skill name, e.g. "deploy-site".') }),
   readOnly: true,
+  toolsets: ['skills'],
+  verb: ['Read skill', 'Reading skill'],
   summarize: (args) => String(args.name ?? ''),
-  async handler(args, ctx): Promise<ToolResult> {
-    const name = stringArg(args, 'name') ?? '';
+  async run({ name }, ctx): Promise<ToolResult> {
     const skill = findSkill(ctx.home, name);
     if (!skill) {
       const known = listSkills(ctx.home.skillsDir).map((s) => s.name);
@@ -70,41 +71,38 @@ export const skillViewTool: ToolDefinition = {
       summary: skill.name,
     };
   },
-};
+});
 
 /** The `skill_manage` tool: create, edit (full rewrite) or delete a skill. */
-export const skillManageTool: ToolDefinition = {
+export const skillManageTool: ToolDefinition = defineTool({
   name: 'skill_manage',
   description:
     'Save what worked as a reusable skill, or update/delete one. A skill is <skills>/<name>/SKILL.md: YAML ' +
     'front matter with "name" (equal to the skill name) and "description" (one line: when to use it), then ' +
     'step-by-step instructions in Markdown. Actions: "create" (new skill), "edit" (replace the whole ' +
     'SKILL.md; read it first with skill_view), "delete". Names: lower-case letters, digits, ".", "_", "-".',
-  parameters: {
-    type: 'object',
-    properties: {
-      action: { type: 'string', enum: ['create', 'edit', 'delete'] },
-      name: { type: 'string', description: 'Skill name (folder name), e.g. "release-checklist".' },
-      content: {
-        type: 'string',
-        description:
-          'The complete SKILL.md for create/edit, e.g. "---\\nname: release-checklist\\ndescription: Steps to cut ' +
+  parameters: z.object({
+    action: z.enum(['create', 'edit', 'delete']),
+    name: z.string().describe('Skill name (folder name), e.g. "release-checklist".'),
+    content: z
+      .string()
+      .describe(
+        'The complete SKILL.md for create/edit, e.g. "---\\nname: release-checklist\\ndescription: Steps to cut ' +
           'a release\\n---\\n\\n1. …". Not used by delete.',
-      },
-    },
-    required: ['action', 'name'],
-  },
+      )
+      .optional(),
+  }),
   readOnly: false,
+  toolsets: ['skills'],
   summarize: (args) => `${String(args.action ?? '')} ${String(args.name ?? '')}`,
-  async handler(args, ctx): Promise<ToolResult> {
-    const action = stringArg(args, 'action');
-    const name = (stringArg(args, 'name') ?? '').trim();
+  async run(args, ctx): Promise<ToolResult> {
+    const { action, content } = args;
+    const name = args.name.trim();
     try {
       if (action === 'delete') {
         deleteSkill(ctx.home, name);
         return { ok: true, content: `Deleted skill "${name}".`, summary: `deleted ${name}` };
       }
-      const content = stringArg(args, 'content');
       if (content === undefined || content.trim() === '')
         return toolError('skill_manage', `action "${action}" needs "content" (the complete SKILL.md)`);
       const path = writeSkill(ctx.home, name, content, action === 'edit' ? 'edit' : 'create');
@@ -118,4 +116,4 @@ export const skillManageTool: ToolDefinition = {
       return toolError('skill_manage', (err as Error).message);
     }
   },
-};
+});

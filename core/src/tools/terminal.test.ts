@@ -250,7 +250,7 @@ describe('terminal', () => {
   });
 });
 
-describe('buildChildEnv credentials (adversarial trial, finding 6)', () => {
+describe('buildChildEnv credentials', () => {
   it('`env` in the terminal shows no provider key of the daemon environment', async () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-env-leak-999999';

@@ -1,5 +1,5 @@
 /**
- * The `terminal` tool: runs a shell command (issue 2 "Tools"; the original's tools/terminal_tool.py).
+ * The `terminal` tool: runs a shell command (the original's tools/terminal_tool.py).
  *
  * - The command first goes through the approval guard (`ctx.checkCommand`); a denial becomes an
  *   error result carrying the guard's message, and nothing runs.
@@ -19,9 +19,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
+import { z } from 'zod';
 import { HeadTailBuffer } from '../util/head-tail.js';
 import { buildChildEnv } from './child-env.js';
-import { blockedResult, intArg, stringArg, toolError } from './args.js';
+import { blockedResult, toolError } from './args.js';
+import { defineTool, nonEmpty } from './define.js';
 import { resolveToolPath } from './paths.js';
 import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -205,16 +207,27 @@ function status(o: CommandOutcome, timeoutSec: number): string {
   return `[exit code: ${o.exitCode}]`;
 }
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const command = stringArg(args, 'command');
-  if (!command || command.trim() === '') return toolError('terminal', 'argument "command" must not be empty');
-  const requested = intArg(args, 'timeout');
-  if (requested !== undefined && requested <= 0)
-    return toolError('terminal', 'argument "timeout" must be > 0 seconds');
-  const timeoutSec = Math.min(requested ?? ctx.config.terminal.timeout, TERMINAL_MAX_TIMEOUT_SEC);
+const parameters = z.object({
+  command: nonEmpty().describe('The shell command to run.'),
+  timeout: z
+    .int()
+    .min(1)
+    .describe(
+      `Seconds before the command is killed (default from config, 180; max ${TERMINAL_MAX_TIMEOUT_SEC}).`,
+    )
+    .optional(),
+  workdir: z
+    .string()
+    .describe("Directory to run in (absolute, or relative to the session's working directory).")
+    .optional(),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const { command } = args;
+  const timeoutSec = Math.min(args.timeout ?? ctx.config.terminal.timeout, TERMINAL_MAX_TIMEOUT_SEC);
   let cwd: string;
   try {
-    cwd = workdirOf(ctx, stringArg(args, 'workdir'));
+    cwd = workdirOf(ctx, args.workdir);
   } catch (err) {
     return toolError('terminal', (err as Error).message);
   }
@@ -243,7 +256,7 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `terminal` tool definition. Parameters follow the original: command, timeout, workdir. */
-export const terminalTool: ToolDefinition = {
+export const terminalTool: ToolDefinition = defineTool({
   name: 'terminal',
   description:
     "Run a shell command (bash) on the user's machine and return its combined stdout/stderr and exit code. " +
@@ -252,23 +265,11 @@ export const terminalTool: ToolDefinition = {
     'closed): pass flags such as -y and avoid pagers and editors. Each call starts a fresh shell in workdir, ' +
     'so `cd` does not carry over. Long output keeps its beginning and end. Dangerous commands (recursive ' +
     "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry.",
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The shell command to run.' },
-      timeout: {
-        type: 'integer',
-        description: `Seconds before the command is killed (default from config, 180; max ${TERMINAL_MAX_TIMEOUT_SEC}).`,
-        minimum: 1,
-      },
-      workdir: {
-        type: 'string',
-        description: "Directory to run in (absolute, or relative to the session's working directory).",
-      },
-    },
-    required: ['command'],
-  },
+  parameters,
   readOnly: false,
+  toolsets: ['terminal'],
+  inScripts: true,
+  verb: ['Ran', 'Running'],
   summarize: (args) => String(args.command ?? '').slice(0, 200),
-  handler,
-};
+  run,
+});

@@ -2,6 +2,7 @@
  * A `ToolContext` for tests (unit tests of the tools here, and of the agent loop elsewhere).
  * Not used by production code.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig } from '../config/schema.js';
@@ -31,4 +32,20 @@ export function makeToolContext(root: string, overrides: Partial<ToolContext> = 
     progress: () => {},
     ...overrides,
   };
+}
+
+let ripgrep: boolean | undefined;
+
+/**
+ * True when `rg --version` runs (probed once, synchronously, so tests can `it.skipIf` on it).
+ * Tests of the ripgrep engine skip without it and say so in their title.
+ */
+export function ripgrepInstalled(): boolean {
+  ripgrep ??= spawnSync('rg', ['--version'], { stdio: 'ignore', timeout: 5_000 }).status === 0;
+  return ripgrep;
+}
+
+/** The suffix of a test title that skips without ripgrep: tells why when it is missing. */
+export function ripgrepSkipNote(): string {
+  return ripgrepInstalled() ? '' : ' [skipped: ripgrep (rg) is not installed]';
 }

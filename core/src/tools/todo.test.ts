@@ -75,7 +75,7 @@ describe('todo', () => {
     expect(str.content).toContain('"todos" must be of type array');
     const bad = await todo({ todos: [{ id: '1' }, 'oops'] });
     expect(bad.ok).toBe(false);
-    expect(bad.content).toContain('todos[1] must be an object');
+    expect(bad.content).toContain('argument "todos[1]" must be an object');
   });
 
   it('caps item count and content length', async () => {

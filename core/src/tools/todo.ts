@@ -1,5 +1,5 @@
 /**
- * The `todo` tool: the session's task list (issue 2 "Tools"; the original's tools/todo_tool.py).
+ * The `todo` tool: the session's task list (the original's tools/todo_tool.py).
  *
  * - Without `todos` it returns the list. With `todos` and `merge: false` (default) the list is
  *   replaced; with `merge: true` items are updated by `id` (only the fields given) and new ids
@@ -11,7 +11,9 @@
  * - `readOnly: false`: the call changes session state, so it must not run concurrently with
  *   another `todo` call of the same response (their order matters).
  */
-import { boolArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool } from './define.js';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Largest list, items. */
@@ -19,61 +21,63 @@ export const TODO_MAX_ITEMS = 256;
 /** Longest item text, chars. */
 export const TODO_MAX_CONTENT_CHARS = 4_000;
 
-const STATUSES: readonly TodoItem['status'][] = ['pending', 'in_progress', 'completed', 'cancelled'];
+const STATUSES = [
+  'pending',
+  'in_progress',
+  'completed',
+  'cancelled',
+] as const satisfies readonly TodoItem['status'][];
 
-function asStatus(v: unknown): TodoItem['status'] | undefined {
-  const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
-  return (STATUSES as readonly string[]).includes(s) ? (s as TodoItem['status']) : undefined;
+function capContent(v: string | undefined): string {
+  const t = (v ?? '').trim();
+  return t.length > TODO_MAX_CONTENT_CHARS ? `${t.slice(0, TODO_MAX_CONTENT_CHARS - 1)}…` : t;
 }
 
-function capContent(v: unknown): string {
-  const s = typeof v === 'string' ? v.trim() : v === undefined || v === null ? '' : String(v).trim();
-  return s.length > TODO_MAX_CONTENT_CHARS ? `${s.slice(0, TODO_MAX_CONTENT_CHARS - 1)}…` : s;
-}
+/** Numbers are taken as their text (models number items). */
+const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
 
-function parseTodos(raw: unknown): Record<string, unknown>[] {
-  let v = raw;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      throw new Error(
-        'argument "todos" must be an array of {id, content, status} objects (got a string that is not JSON)',
-      );
-    }
-  }
-  if (!Array.isArray(v))
-    throw new Error('argument "todos" must be an array of {id, content, status} objects');
-  return v.map((item, i) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      throw new Error(`todos[${i}] must be an object with id, content and status`);
-    }
-    return item as Record<string, unknown>;
-  });
-}
+/**
+ * One item as the model sends it, read leniently: a missing or odd `id` becomes `''` (the
+ * position, when not merging), an unknown `status` or a content that is not text counts as not
+ * given. Only an item that is not an object is refused.
+ */
+const todoInput = z.object(
+  {
+    id: text.catch('').describe('Unique item id.'),
+    content: text.describe('What to do.').optional().catch(undefined),
+    status: z.enum(STATUSES).describe('Item status.').optional().catch(undefined),
+  },
+  { error: 'must be an object with id, content and status' },
+);
+
+/** One item of a `todo` call, as parsed. */
+export type TodoInput = z.output<typeof todoInput>;
 
 /**
  * Computes the new list. Pure: does not touch `current`.
- * @throws Error naming the item when an item is not an object, or lacks an `id` when merging.
+ * @throws Error naming the item when it lacks an `id` while merging.
  */
-export function applyTodos(current: readonly TodoItem[], raw: unknown, merge: boolean): TodoItem[] {
-  const items = parseTodos(raw);
+export function applyTodos(
+  current: readonly TodoItem[],
+  items: readonly TodoInput[],
+  merge: boolean,
+): TodoItem[] {
   const next: TodoItem[] = merge ? current.map((t) => ({ ...t })) : [];
   items.forEach((item, i) => {
-    const id = String(item.id ?? '').trim() || (merge ? '' : String(i + 1));
+    const id = item.id.trim() || (merge ? '' : String(i + 1));
     if (id === '') throw new Error(`todos[${i}] needs an "id" when merge is true`);
     const at = next.findIndex((t) => t.id === id);
     if (merge && at !== -1) {
       const t = next[at]!;
       const content = capContent(item.content);
       if (content) t.content = content;
-      t.status = asStatus(item.status) ?? t.status;
+      t.status = item.status ?? t.status;
       return;
     }
     const fresh: TodoItem = {
       id,
       content: capContent(item.content) || '(no description)',
-      status: asStatus(item.status) ?? 'pending',
+      status: item.status ?? 'pending',
     };
     if (at !== -1) next[at] = fresh;
     else next.push(fresh);
@@ -88,11 +92,19 @@ export function renderTodos(todos: readonly TodoItem[]): string {
   return JSON.stringify({ todos, summary });
 }
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  if (args.todos !== undefined && args.todos !== null) {
+const parameters = z.object({
+  todos: z.array(todoInput).describe('Items to write. Omit to read the current list.').optional(),
+  merge: z
+    .boolean()
+    .default(false)
+    .describe('true: update items by id and append new ones; false (default): replace the list.'),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  if (args.todos !== undefined) {
     let next: TodoItem[];
     try {
-      next = applyTodos(ctx.todos, args.todos, boolArg(args, 'merge') ?? false);
+      next = applyTodos(ctx.todos, args.todos, args.merge);
     } catch (err) {
       return toolError('todo', (err as Error).message);
     }
@@ -103,38 +115,17 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `todo` tool definition. Parameters follow the original: todos, merge. */
-export const todoTool: ToolDefinition = {
+export const todoTool: ToolDefinition = defineTool({
   name: 'todo',
   description:
     'Keep a task list for multi-step work (3+ steps, or several tasks from the user). Call with no ' +
     'arguments to read the list. Write the whole list (merge false), or update items by id (merge true). ' +
     'List order is priority; keep only one item in_progress; mark an item completed only once it is ' +
     'verified done; if something fails, cancel it and add a revised item.',
-  parameters: {
-    type: 'object',
-    properties: {
-      todos: {
-        type: 'array',
-        description: 'Items to write. Omit to read the current list.',
-        items: {
-          type: 'object',
-          properties: {
-            id: { type: 'string', description: 'Unique item id.' },
-            content: { type: 'string', description: 'What to do.' },
-            status: { type: 'string', enum: [...STATUSES], description: 'Item status.' },
-          },
-          required: ['id'],
-        },
-      },
-      merge: {
-        type: 'boolean',
-        description: 'true: update items by id and append new ones; false (default): replace the list.',
-        default: false,
-      },
-    },
-    required: [],
-  },
+  parameters,
   readOnly: false,
+  toolsets: ['todo'],
+  verb: ['Updated todos', 'Updating todos'],
   summarize: (args) => (Array.isArray(args.todos) ? `${args.todos.length} items` : 'read'),
-  handler,
-};
+  run,
+});

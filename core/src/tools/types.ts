@@ -1,4 +1,5 @@
-/** The tool contract: schema, handler, and the context every handler receives (issue 2 "Tools"). */
+/** The tool contract: schema, handler, and the context every handler receives. */
+import type { ZodType } from 'zod';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
@@ -82,14 +83,33 @@ export interface ToolEnv {
   secrets: Secrets;
 }
 
-/** A tool: JSON schema for the model, handler, and scheduling facts. */
+/**
+ * A tool: JSON schema for the model, handler, and the facts about it. Built-in tools are made by
+ * `defineTool` (define.ts); MCP tools and test fakes are written as plain objects with a JSON
+ * Schema only.
+ */
 export interface ToolDefinition {
   name: string;
   description: string;
-  /** JSON Schema of the arguments object. */
+  /** JSON Schema of the arguments object (generated from `args` for tools made by `defineTool`). */
   parameters: Record<string, unknown>;
+  /**
+   * The zod schema `runTool` parses the arguments with; the handler then gets its output. Absent
+   * (MCP tools): the arguments are checked against `parameters` (required, types, enums).
+   */
+  args?: ZodType;
   /** True when the tool never changes anything: such calls of one response run concurrently. */
   readOnly: boolean;
+  /** Toolsets of `delegate_task` it belongs to (define.ts `TOOLSET_NAMES`); absent: none. */
+  toolsets?: readonly string[];
+  /** True when an `execute_code` script may call it; absent: false. */
+  inScripts?: boolean;
+  /** False when `delegate_task` sub-agents never get it; absent: true. */
+  forSubagents?: boolean;
+  /** False when unattended cron runs never get it; absent: true. */
+  inCron?: boolean;
+  /** Display verb for frontends, `[done, running]` (e.g. `['Ran', 'Running']`); absent: the name. */
+  verb?: readonly [done: string, running: string];
   /** Cap on `content` in chars; default 100,000. Longer results keep head and tail. */
   maxResultChars?: number;
   /** Short summary of the arguments for `tool.start` (e.g. the command). */

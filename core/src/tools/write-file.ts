@@ -1,5 +1,5 @@
 /**
- * The `write_file` tool: replaces a file's whole content (issue 2 "Tools").
+ * The `write_file` tool: replaces a file's whole content.
  *
  * Creates missing parent folders; writes atomically (temp file + fsync + rename, so a crash
  * leaves the old or the new content, never a mix); keeps the permission bits of an existing file;
@@ -8,7 +8,9 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { stringArg, toolError } from './args.js';
+import { z } from 'zod';
+import { toolError } from './args.js';
+import { defineTool, nonEmpty } from './define.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -31,11 +33,13 @@ export function writeTextFile(file: string, content: string): number {
   return data.length;
 }
 
-async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  const raw = stringArg(args, 'path');
-  const content = stringArg(args, 'content');
-  if (!raw || raw.trim() === '') return toolError('write_file', 'argument "path" must not be empty');
-  if (content === undefined) return toolError('write_file', 'argument "content" is required');
+const parameters = z.object({
+  path: nonEmpty().describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  const { path: raw, content } = args;
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);
   const refused = protectedWriteReason(ctx, file);
@@ -56,24 +60,17 @@ async function handler(args: Record<string, unknown>, ctx: ToolContext): Promise
 }
 
 /** The `write_file` tool definition. Parameters follow the original: path, content. */
-export const writeFileTool: ToolDefinition = {
+export const writeFileTool: ToolDefinition = defineTool({
   name: 'write_file',
   description:
     'Write a file, replacing its whole content (parent folders are created). Use it for new files or full ' +
     'rewrites; for small changes to an existing file use patch. Use this instead of echo/cat redirection in ' +
     'the terminal.',
-  parameters: {
-    type: 'object',
-    properties: {
-      path: {
-        type: 'string',
-        description: 'Path of the file (absolute, ~/…, or relative to the working directory).',
-      },
-      content: { type: 'string', description: 'The complete new content of the file.' },
-    },
-    required: ['path', 'content'],
-  },
+  parameters,
   readOnly: false,
+  toolsets: ['file'],
+  inScripts: true,
+  verb: ['Wrote', 'Writing'],
   summarize: (args) => String(args.path ?? ''),
-  handler,
-};
+  run,
+});

@@ -1,27 +1,13 @@
 /** How a tool call reads on one line: a verb and a short summary of its arguments. */
+import { TOOL_VERBS } from '@hermes/core/protocol/tool-display.generated';
 import { oneLine } from './format.js';
 
-const VERBS: Record<string, [done: string, running: string]> = {
-  terminal: ['Ran', 'Running'],
-  read_file: ['Read', 'Reading'],
-  write_file: ['Wrote', 'Writing'],
-  patch: ['Edited', 'Editing'],
-  search_files: ['Searched', 'Searching'],
-  todo: ['Updated todos', 'Updating todos'],
-  memory: ['Updated memory', 'Updating memory'],
-  clarify: ['Asked', 'Asking'],
-  skills_list: ['Listed skills', 'Listing skills'],
-  skill_view: ['Read skill', 'Reading skill'],
-  cronjob: ['Scheduled', 'Scheduling'],
-  execute_code: ['Ran code', 'Running code'],
-  delegate_task: ['Delegated', 'Delegating'],
-  web_search: ['Searched the web', 'Searching the web'],
-  web_extract: ['Read page', 'Reading page'],
-};
-
-/** The verb of a tool call: `Ran`, `Edited` … (or `Running`, `Editing` … while it runs). */
+/**
+ * The verb of a tool call: `Ran`, `Edited` … (or `Running`, `Editing` … while it runs), from the
+ * tools' own definitions (the generated, zod-free `TOOL_VERBS`); a tool without one shows its name.
+ */
 export function toolVerb(name: string, running = false): string {
-  const v = VERBS[name];
+  const v = TOOL_VERBS[name];
   if (v) return running ? v[1] : v[0];
   return name;
 }

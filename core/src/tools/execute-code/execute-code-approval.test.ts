@@ -1,8 +1,7 @@
 /**
- * execute_code is approval-gated as a whole (adversarial trial finding 1): a script can touch
- * files and start programs directly, so it runs only after the guard's `checkScript` allows it;
- * its environment carries no credentials and its output gets the registry's redaction
- * (findings 1 and 6).
+ * execute_code is approval-gated as a whole: a script can touch files and start programs
+ * directly, so it runs only after the guard's `checkScript` allows it; its environment carries
+ * no credentials and its output gets the registry's redaction.
  */
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * execute_code (issue 8 "Must show"): a script calling read_file twice returns only its stdout;
+ * execute_code: a script calling read_file twice returns only its stdout;
  * every limit is enforced with a clear message; approvals apply inside; interrupt kills the child.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The `execute_code` tool: programmatic tool calling (issue 8, seed 003 §2.3; the original's
+ * The `execute_code` tool: programmatic tool calling (the original's
  * tools/code_execution_tool.py).
  *
  * The model writes a script (JavaScript run by this Node, or Python when `python3` is on PATH)
@@ -28,24 +28,17 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HeadTailBuffer } from '../../util/head-tail.js';
-import { blockedResult, stringArg, toolError } from '../args.js';
+import { z } from 'zod';
+import { blockedResult, toolError } from '../args.js';
+import { scriptTools } from '../catalog.js';
 import { buildChildEnv } from '../child-env.js';
+import { defineTool, nonEmpty } from '../define.js';
 import { recordToolProcess } from '../process-registry.js';
 import { KILL_GRACE_MS } from '../terminal.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { startRpcServer } from './rpc-server.js';
 import { javascriptStub, pythonBootstrap, pythonStub, type StubTool } from './stubs.js';
 
-/** Tools a script may call (those of them that exist in the session); the original's list. */
-export const EXEC_ALLOWED_TOOLS = [
-  'web_search',
-  'web_extract',
-  'read_file',
-  'write_file',
-  'search_files',
-  'patch',
-  'terminal',
-] as const;
 /** Cap on the stdout returned, chars. */
 export const EXEC_MAX_STDOUT_CHARS = 50_000;
 /** Cap on the stderr shown when the script fails, chars. */
@@ -74,7 +67,7 @@ export interface RunScriptOptions {
   code: string;
   language: ScriptLanguage;
   ctx: ToolContext;
-  /** Tools the script may call (already filtered to `EXEC_ALLOWED_TOOLS`). */
+  /** Tools the script may call (already filtered to those marked `inScripts`). */
   tools: ToolDefinition[];
   /** Runs one tool call (the registry's `runTool`). */
   runTool: (tool: ToolDefinition, rawArgsJson: string, ctx: ToolContext) => Promise<ToolResult>;
@@ -279,7 +272,7 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
 
 /** Options of `createExecuteCodeTool`. */
 export interface ExecuteCodeToolOptions {
-  /** The session's tools (default: the built-in tools); only `EXEC_ALLOWED_TOOLS` are offered. */
+  /** The session's tools (default: the built-in tools); only those marked `inScripts` are offered. */
   tools?: () => ToolDefinition[] | Promise<ToolDefinition[]>;
 }
 
@@ -289,7 +282,7 @@ export interface ExecuteCodeToolOptions {
  */
 export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDefinition {
   const hasPython = findPython() !== null;
-  return {
+  return defineTool({
     name: 'execute_code',
     description:
       'Run a script that calls tools as functions, to chain many tool calls in one step (loops, filtering, ' +
@@ -306,37 +299,28 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       `(default 50), ${fmt(EXEC_MAX_STDOUT_CHARS)} chars of stdout. The user may have to approve the script ` +
       'before it runs (if denied, do not retry it another way); dangerous terminal commands inside still need approval. ' +
       'Use plain tool calls for one or two steps; use this for many.',
-    parameters: {
-      type: 'object',
-      properties: {
-        code: { type: 'string', description: 'The complete script.' },
-        language: {
-          type: 'string',
-          enum: ['javascript', 'python'],
-          description: 'Script language (default javascript).',
-        },
-      },
-      required: ['code'],
-    },
+    parameters: z.object({
+      code: nonEmpty().describe('The complete script.'),
+      language: z.enum(['javascript', 'python']).describe('Script language (default javascript).').optional(),
+    }),
     readOnly: false,
+    forSubagents: false,
+    verb: ['Ran code', 'Running code'],
     maxResultChars: EXEC_MAX_STDOUT_CHARS + EXEC_MAX_STDERR_CHARS + 2_000,
     summarize: (args) =>
       `${String(args.language ?? 'javascript')}: ${String(args.code ?? '')
         .split('\n')[0]!
         .slice(0, 100)}`,
-    async handler(args, ctx): Promise<ToolResult> {
-      const code = stringArg(args, 'code') ?? '';
-      const language = (stringArg(args, 'language') ?? 'javascript') as ScriptLanguage;
-      if (code.trim() === '') return toolError('execute_code', 'argument "code" must not be empty');
+    async run(args, ctx): Promise<ToolResult> {
+      const { code, language = 'javascript' } = args;
       // arbitrary code: its own file and process calls pass no other check, so the whole script
       // needs approval first (the guard's `checkScript`; fails closed headless and in cron)
       const verdict = await ctx.checkScript({ code, language });
       if (!verdict.allowed) return blockedResult(verdict);
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
-      const allowed = new Set<string>(EXEC_ALLOWED_TOOLS);
       const usable = registry.availableTools(all, { config: ctx.config, secrets: ctx.secrets });
-      const tools = usable.filter((t) => allowed.has(t.name));
+      const tools = scriptTools(usable);
       return runScript({
         code,
         language,
@@ -347,7 +331,7 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
         maxToolCalls: ctx.config.code_execution.max_tool_calls,
       });
     },
-  };
+  });
 }
 
 /** The built-in `execute_code` tool (offers the built-in tools to scripts). */

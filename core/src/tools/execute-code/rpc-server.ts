@@ -1,5 +1,5 @@
 /**
- * The parent side of execute_code's tool RPC (issue 8, seed 003 §2.3): a Unix domain socket in a
+ * The parent side of execute_code's tool RPC: a Unix domain socket in a
  * private temporary folder (mode 0700), JSON lines in both directions (protocol in `stubs.ts`).
  *
  * - A request without the run's token closes the connection.

@@ -1,6 +1,5 @@
 /**
- * The generated client modules a script uses to call tools (issue 8 "execute_code", seed 003
- * §2.3): `hermes_tools.mjs` for JavaScript and `hermes_tools.py` for Python.
+ * The generated client modules a script uses to call tools: `hermes_tools.mjs` for JavaScript and `hermes_tools.py` for Python.
  *
  * Both speak the same JSON-lines protocol over the Unix socket named by `HERMES_RPC_SOCKET`:
  * request `{"id":n,"token":"…","tool":"read_file","args":{…}}\n`, answer

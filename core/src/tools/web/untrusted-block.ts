@@ -1,6 +1,6 @@
 /**
- * Marking web content as untrusted data for the model (DESIGN §7 "untrusted text is data not
- * instructions"; the gateway's counterpart for chat metadata is `gateway/untrusted.ts`).
+ * Marking web content as untrusted data for the model (untrusted text is data, never
+ * instructions; the messaging layer's counterpart for chat metadata is `messaging/untrusted.ts`).
  *
  * A page's text goes inside a fence whose tag carries a random nonce, so the page cannot close
  * the fence early by writing the end tag; control, bidi-override and zero-width characters are
