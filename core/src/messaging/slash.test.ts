@@ -23,7 +23,7 @@ describe('parseCommand', () => {
   ])('%j', (text, expected) => expect(parseCommand(text)).toEqual(expected));
 });
 
-describe('SlashAccessPolicy (seed 000 §4.5)', () => {
+describe('SlashAccessPolicy', () => {
   const open = new SlashAccessPolicy();
   const gated = new SlashAccessPolicy(['admin1'], ['status']);
   const cases: Array<[string, SlashAccessPolicy, string | undefined, string, boolean]> = [
