@@ -4,6 +4,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/**
+ * The protocol files that import nothing (no zod): the TUI takes its run-time values from these,
+ * by deep path, and only types from `@hermes/core/protocol`.
+ */
+const ZOD_FREE_PROTOCOL = [
+  'limits',
+  'approval-arming',
+  'approval-choices',
+  'slash-commands',
+  'tool-display.generated',
+];
+
 const layer = (files, banned) => ({
   files,
   rules: {
@@ -36,15 +48,21 @@ export default tseslint.config(
   {
     files: ['ui-tui/**/*.ts', 'ui-tui/**/*.tsx'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex;
-          // protocol/slash-commands and protocol/tool-display.generated are zod-free, so the TUI
-          // may import their values
+          // types only: a value import would bring zod into the TUI bundle
+          paths: [
+            {
+              name: '@hermes/core/protocol',
+              allowTypeImports: true,
+              message: `values come from a zod-free protocol file (${ZOD_FREE_PROTOCOL.join(', ')})`,
+            },
+          ],
+          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex
           patterns: [
             {
-              regex: '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$)',
+              regex: `^@hermes/(?!core/protocol(/(${ZOD_FREE_PROTOCOL.map((f) => f.replace('.', '\\.')).join('|')}))?$)`,
               message:
                 'ui-tui imports only @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OpenRequest } from '@hermes/core/protocol';
+import type { OpenRequest, WireEventOf } from '@hermes/core/protocol';
 import { connectDaemon, RpcFailureError, type DaemonClient } from '@hermes/tui-gateway';
 import { waitFor } from './support/gateway-process.js';
 import {
@@ -233,7 +233,8 @@ describe('clarify.answer', () => {
       await b.c.call('clarify.answer', { session_id: sid, request_id: req.request_id, answer: 'feature-x' }),
     ).toEqual({ resolved: true, by: `connection:${b.c.init!.connection_id}`, answer: 'feature-x' });
     const done = await submitter.until(
-      (e) => is('message.complete', sid)(e) && String(e.payload.text).startsWith('tool said'),
+      (e): e is WireEventOf<'message.complete'> =>
+        is('message.complete', sid)(e) && e.payload.text.startsWith('tool said'),
       'the reply with the tool result',
     );
     expect(String(done.payload.text)).toContain('feature-x');

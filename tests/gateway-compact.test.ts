@@ -4,6 +4,7 @@
  * clients keep working with the old id as well as the new one.
  */
 import { describe, expect, it } from 'vitest';
+import type { WireEventOf } from '@hermes/core/protocol';
 import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
 
 const gw = useGateway('hermes-compact-', (root, url) =>
@@ -42,7 +43,7 @@ describe('/compact through the daemon', () => {
     expect(newId).not.toBe(oldId);
     expect(r.output).toContain(newId);
     const info = await client.until(
-      (e) => e.type === 'session.info' && e.session_id === newId,
+      (e): e is WireEventOf<'session.info'> => e.type === 'session.info' && e.session_id === newId,
       'session.info with the new id',
     );
     expect(info.payload.session).toMatchObject({ id: newId, parent_session_id: oldId, live: true });

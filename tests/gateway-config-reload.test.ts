@@ -8,7 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WireEvent } from '@hermes/core/protocol';
+import type { EventPayload, WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { hermes } from './support/gateway-process.js';
 import { useGateway, type RecordingClient } from './support/gateway-session-kit.js';
 
@@ -29,7 +29,7 @@ async function turn(client: RecordingClient, sessionId: string, text: string) {
   const before = model.requests.length;
   await client.c.call('prompt.submit', { session_id: sessionId, text });
   const end = await client.until(
-    (e) => e.type === 'turn.end' && e.session_id === sessionId && e.seq > after,
+    (e): e is WireEventOf<'turn.end'> => e.type === 'turn.end' && e.session_id === sessionId && e.seq > after,
     `turn "${text}" ends`,
   );
   expect(end.payload.status).toBe('complete');
@@ -38,8 +38,10 @@ async function turn(client: RecordingClient, sessionId: string, text: string) {
   return sent[0]!;
 }
 
-const changed = (pred: (p: Record<string, unknown>) => boolean) => (e: WireEvent) =>
-  e.type === 'config.changed' && e.session_id === '*' && pred(e.payload);
+const changed =
+  (pred: (p: EventPayload<'config.changed'>) => boolean) =>
+  (e: WireEvent): e is WireEventOf<'config.changed'> =>
+    e.type === 'config.changed' && e.session_id === '*' && pred(e.payload);
 
 describe('config changes reach the running daemon', () => {
   it('applies model.default and .env edits to the next turn, keeps the last good config when broken', async () => {
@@ -94,7 +96,8 @@ describe('config changes reach the running daemon', () => {
     );
     expect(broken.payload.error).toMatchObject({ file: join(root, 'config.yaml'), key: 'approvals.mode' });
     const reported = await client.until(
-      (e) => e.type === 'error' && e.session_id === session.id && e.payload.kind === 'config',
+      (e): e is WireEventOf<'error'> =>
+        e.type === 'error' && e.session_id === session.id && e.payload.kind === 'config',
       'the config error in the session',
     );
     expect(reported.payload.message).toContain('approvals.mode');

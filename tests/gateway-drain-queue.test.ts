@@ -7,7 +7,7 @@
  *   them, `/queue drop` discards them.
  */
 import { describe, expect, it } from 'vitest';
-import type { QueuedPrompt } from '@hermes/core/protocol';
+import type { QueuedPrompt, WireEventOf } from '@hermes/core/protocol';
 import { hermes, pidRuns, waitFor } from './support/gateway-process.js';
 import {
   deltaText,
@@ -65,7 +65,9 @@ describe('hermes gateway stop while a model call hangs', () => {
     expect(queueOf(held)).toEqual([
       expect.objectContaining({ prompt_id: queued.prompt_id, text: 'queued behind it', held: true }),
     ]);
-    const told = a.of(sid).filter((e) => e.type === 'error' && e.payload.kind === 'shutdown');
+    const told = a
+      .of(sid)
+      .filter((e): e is WireEventOf<'error'> => e.type === 'error' && e.payload.kind === 'shutdown');
     expect(told.map((e) => String(e.payload.message))).toEqual([
       expect.stringMatching(/1 queued prompt\(s\) did not run\. They are kept/),
       expect.stringMatching(/this turn was interrupted \(no progress for \d+ s\)/),
@@ -135,7 +137,8 @@ describe('kill -9 with a prompt queued behind a running turn', () => {
     const run = await b.c.call('slash.exec', { session_id: sid, command: '/queue run' });
     expect(run.output).toBe('Running 1 held prompt(s).');
     const start = await b.until(
-      (e) => is('turn.start', sid)(e) && e.payload.prompt_id === queued.prompt_id,
+      (e): e is WireEventOf<'turn.start'> =>
+        is('turn.start', sid)(e) && e.payload.prompt_id === queued.prompt_id,
       'the held prompt starts',
     );
     expect(start.payload.text).toBe('typed while it ran');

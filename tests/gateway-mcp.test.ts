@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { WireEvent } from '@hermes/core/protocol';
+import type { WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { waitFor } from './support/gateway-process.js';
 import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
@@ -59,12 +59,14 @@ describe('MCP in the daemon', () => {
     const { session } = await client.c.call('session.create', { cwd: root });
     await client.c.call('session.attach', { session_id: session.id });
     const mark = client.events.length;
-    const mcpStatus = (state: string) => (e: WireEvent) =>
-      e.type === 'mcp.status' &&
-      e.session_id === '*' &&
-      e.payload.server === 'echo' &&
-      e.payload.state === state &&
-      client.events.indexOf(e) >= mark;
+    const mcpStatus =
+      (state: string) =>
+      (e: WireEvent): e is WireEventOf<'mcp.status'> =>
+        e.type === 'mcp.status' &&
+        e.session_id === '*' &&
+        e.payload.server === 'echo' &&
+        e.payload.state === state &&
+        client.events.indexOf(e) >= mark;
 
     model.push({ toolCalls: [{ name: 'mcp_echo_exit', arguments: { code: 3 } }] }, { text: 'it crashed' });
     await client.c.call('prompt.submit', { session_id: session.id, text: 'crash the server' });

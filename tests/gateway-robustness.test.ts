@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RpcErrorCode } from '@hermes/core/protocol';
+import { RpcErrorCode, type WireEventOf } from '@hermes/core/protocol';
 import { connectDaemon } from '@hermes/tui-gateway';
 import { is, startGateway, useDaemonRoots, writeConfig } from './support/gateway-session-kit.js';
 
@@ -112,7 +112,9 @@ describe('unusable approval answers (#11a)', () => {
       choice: 'deny',
       by: `connection:${c.c.init!.connection_id}`,
     });
-    const error = c.of(sid).find((e) => e.type === 'error' && e.payload.kind === 'request');
+    const error = c
+      .of(sid)
+      .find((e): e is WireEventOf<'error'> => e.type === 'error' && e.payload.kind === 'request');
     expect(error, 'an error event before request.resolved').toBeDefined();
     expect(error!.seq).toBeLessThan(resolved.seq);
     expect(String(error!.payload.message)).toContain('allowed: "once", "session", "always", "deny"');

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { WireEvent } from '@hermes/core/protocol';
+import type { WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { aliveDiscovery, HERMES, hermes, killDaemons, waitFor } from './support/gateway-process.js';
 import { is, recordingClient, writeConfig, type RecordingClient } from './support/gateway-session-kit.js';
@@ -107,8 +107,8 @@ async function turn(m: Machine, steps: object[], sessionId?: string): Promise<st
 
 const loosenings = (m: Machine): unknown[] =>
   m.client.events
-    .filter((e: WireEvent) => e.type === 'config.changed' && Array.isArray(e.payload.loosened))
-    .flatMap((e) => e.payload.loosened as unknown[]);
+    .filter((e: WireEvent): e is WireEventOf<'config.changed'> => e.type === 'config.changed')
+    .flatMap((e) => e.payload.loosened ?? []);
 
 /**
  * After a denied attempt in a turn whose last tool call was `rm -rf dir`: first what holds even

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventOf } from '@hermes/core/protocol';
 import { SessionDB } from '@hermes/core/state/session-db';
 import { connectDaemon } from '@hermes/tui-gateway/client/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
@@ -130,7 +131,7 @@ describe('Telegram platform', () => {
       const seen = tui.waitForEvent((e) => e.type === 'turn.end', 20_000);
       tg.userMessage({ chatId: 111, userId: 111, name: 'Ann', text: 'clean again' });
       const started = await tui.waitForEvent((e) => e.type === 'turn.start', 20_000);
-      expect(started.payload.text).toBe('clean again');
+      expect(eventOf(started, 'turn.start').payload.text).toBe('clean again');
       await seen;
       expect(asked).toEqual([`rm -rf ${junk}`]);
       await waitFor(() => botTexts(111).find((t) => t.startsWith('done again: ')), 'the reply');

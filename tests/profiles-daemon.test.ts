@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDaemon, type DaemonClient } from '@hermes/tui-gateway/client/client';
+import { eventOf } from '@hermes/core/protocol';
 import { SessionDB } from '@hermes/core/state/session-db';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { killDaemons } from './support/gateway-process.js';
@@ -57,7 +58,7 @@ async function turn(c: DaemonClient, text: string): Promise<{ id: string; toolOu
   );
   await c.call('prompt.submit', { session_id: session.id, text });
   const end = await ended;
-  expect(end.payload.status).toBe('complete');
+  expect(eventOf(end, 'turn.end').payload.status).toBe('complete');
   const { messages } = await c.call('session.history', { session_id: session.id });
   const toolOutput = messages
     .filter((m) => m.role === 'tool')

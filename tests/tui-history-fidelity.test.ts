@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import type { AttachResult } from '../ui-tui/src/client/types.js';
 import { Transcript } from '../ui-tui/src/components/Transcript.js';
-import { initialSessionState, requestView, sessionReducer } from '../ui-tui/src/state/session-store.js';
+import { initialSessionState, requestView, sessionReducer } from '../ui-tui/src/state/session-reducer.js';
 import type { SessionState } from '../ui-tui/src/state/types.js';
 import { waitFor } from './support/gateway-process.js';
 import { is, useGateway } from './support/gateway-session-kit.js';

@@ -7,7 +7,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { WireEvent } from '@hermes/core/protocol';
+import { eventOf, type EventType, type WireEvent, type WireEventOf } from '@hermes/core/protocol';
 import { connectDaemon, type DaemonClient, type DiscoveryInfo } from '@hermes/tui-gateway';
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
 import { aliveDiscovery, hermes, killDaemons, tempRoot, waitFor } from './gateway-process.js';
@@ -34,9 +34,16 @@ export interface RecordingClient {
   events: WireEvent[];
   /** Events of one session with seq > `after`. */
   of(sessionId: string, after?: number): WireEvent[];
-  /** Waits until `pred` holds for some recorded event; returns it. */
+  /** Waits until `pred` holds for some recorded event; returns it (typed by a type guard `pred`). */
+  until<E extends WireEvent>(pred: (e: WireEvent) => e is E, what: string, timeoutMs?: number): Promise<E>;
   until(pred: (e: WireEvent) => boolean, what: string, timeoutMs?: number): Promise<WireEvent>;
   /** Waits until at least `n` recorded events match `pred`; returns them. */
+  count<E extends WireEvent>(
+    pred: (e: WireEvent) => e is E,
+    n: number,
+    what: string,
+    timeoutMs?: number,
+  ): Promise<E[]>;
   count(pred: (e: WireEvent) => boolean, n: number, what: string, timeoutMs?: number): Promise<WireEvent[]>;
   /** Largest seq received for the session (0 when none). */
   lastSeq(sessionId: string): number;
@@ -56,8 +63,9 @@ export async function recordingClient(
     c,
     events,
     of: (sid, after = 0) => events.filter((e) => e.session_id === sid && e.seq > after),
-    until: (pred, what, ms = 15_000) => waitFor(() => events.find(pred), `${name}: ${what}`, ms),
-    count: (pred, n, what, ms = 15_000) =>
+    until: (pred: (e: WireEvent) => boolean, what: string, ms = 15_000) =>
+      waitFor(() => events.find(pred), `${name}: ${what}`, ms),
+    count: (pred: (e: WireEvent) => boolean, n: number, what: string, ms = 15_000) =>
       waitFor(
         () => {
           const m = matching(pred);
@@ -70,17 +78,17 @@ export async function recordingClient(
   };
 }
 
-/** Predicate: an event of `type` in session `sid` (optionally with seq > `after`). */
+/** Predicate: an event of `type` in session `sid` (optionally with seq > `after`), typed as one. */
 export const is =
-  (type: string, sid: string, after = 0) =>
-  (e: WireEvent): boolean =>
+  <K extends EventType>(type: K, sid: string, after = 0) =>
+  (e: WireEvent): e is WireEventOf<K> =>
     e.type === type && e.session_id === sid && e.seq > after;
 
 /** Concatenated `message.delta` texts of a list of events. */
 export function deltaText(events: WireEvent[]): string {
   return events
     .filter((e) => e.type === 'message.delta')
-    .map((e) => String(e.payload.text))
+    .map((e) => eventOf(e, 'message.delta').payload.text)
     .join('');
 }
 

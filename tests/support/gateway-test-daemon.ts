@@ -15,6 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRoot } from '@hermes/core/home/home';
+import { wireEvent, type EventType } from '@hermes/core/protocol';
 import { runGateway } from '@hermes/tui-gateway';
 
 const { root } = resolveRoot(process.env);
@@ -39,7 +40,8 @@ const code = await runGateway({
           const targets = ctx.connections().filter((c) => c.clientName.startsWith('burst'));
           for (let i = 0; i < Number(n); i++) {
             const payload = type === 'tool.progress' ? { tool_id: 't', text } : { text };
-            const event = { type: type!, session_id, seq: ++seq, ts: Date.now(), payload };
+            // the test names the type: checked against its schema like every daemon event
+            const event = wireEvent(type as EventType, session_id, ++seq, payload as never, Date.now());
             for (const c of targets) c.notify(event);
             await new Promise((r) => setTimeout(r, 1));
           }

@@ -4,7 +4,13 @@
  * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
  * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */
-import { RpcErrorCode, type AgentEvent, type ApprovalChoice, type WireEvent } from '@hermes/core/protocol';
+import {
+  RpcErrorCode,
+  type AgentEvent,
+  type ApprovalChoice,
+  type WireEvent,
+  type WireEventOf,
+} from '@hermes/core/protocol';
 import { NO_REPLY, type DaemonClient } from '@hermes/tui-gateway/client/client';
 import { RpcFailureError } from '@hermes/tui-gateway/rpc/errors';
 import type { CliContext } from '../context.js';
@@ -76,7 +82,7 @@ export async function runChatViaDaemon(
     }
   });
   /** `request.resolved` of an approval being asked here: another client (or the timeout) was first. */
-  const resolvedElsewhere = (ev: WireEvent): void => {
+  const resolvedElsewhere = (ev: WireEventOf<'request.resolved'>): void => {
     const asked = asking.get(String(ev.payload.request_id));
     if (!asked) return;
     asked.abort();

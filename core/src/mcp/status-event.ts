@@ -1,9 +1,8 @@
 /**
- * The `mcp.status` wire event (protocol/mcp.ts) for one server's status. Kept free of the SDK
- * and of zod, so the daemon can build it without loading the MCP client.
+ * The payload of the `mcp.status` wire event (protocol/mcp.ts) for one server's status. Kept free
+ * of the SDK and of zod, so the daemon can build it without loading the MCP client.
  */
 import type { McpStatusPayload } from '../protocol/mcp.js';
-import type { WireEvent } from '../protocol/wire-events.js';
 import type { McpServerStatus } from './connection.js';
 
 /** The payload of `mcp.status` for `status` of a server of `profile` (undefined for bad entries). */
@@ -19,14 +18,4 @@ export function mcpStatusPayload(profile: string, status: McpServerStatus): McpS
     ...(status.error !== undefined ? { error: status.error } : {}),
     ...(status.state === 'ready' ? { tools: status.tools } : {}),
   };
-}
-
-/** The `mcp.status` event (session `*`, seq 0) to send to every client, or undefined. */
-export function mcpStatusEvent(
-  profile: string,
-  status: McpServerStatus,
-  now = Date.now(),
-): WireEvent | undefined {
-  const payload = mcpStatusPayload(profile, status);
-  return payload && { type: 'mcp.status', session_id: '*', seq: 0, ts: now, payload };
 }

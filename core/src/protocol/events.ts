@@ -1,5 +1,5 @@
 /**
- * Agent events: the typed stream an agent turn emits (DESIGN §5 "Events"). The agent loop emits
+ * Agent events: the typed stream an agent turn emits. The agent loop emits
  * `{type, payload}`; the daemon wraps each as a JSON-RPC notification with `session_id` and `seq`.
  * These schemas are the single source for both.
  */
@@ -80,7 +80,7 @@ export const CompressionReason = z.enum(['threshold', 'overflow', 'manual']);
 export type CompressionReason = z.infer<typeof CompressionReason>;
 
 /**
- * The history was compressed (issue 8 "Context compression"). The conversation continues in a
+ * The history was compressed (context compression). The conversation continues in a
  * child session `session_id` whose parent is `parent_session_id` (the old id keeps working for
  * clients of the daemon). Token counts are of the prompt (context used).
  */
@@ -96,7 +96,7 @@ export const SessionCompressedPayload = z.object({
   context_window: z.number().int().positive().optional(),
 });
 
-/** A sub-agent of `delegate_task` started (issue 8 "Delegation"). */
+/** A sub-agent of `delegate_task` started. */
 export const SubagentStartPayload = z.object({
   /** The sub-agent's id (its child session id when stored). */
   subagent_id: z.string(),

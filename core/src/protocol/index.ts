@@ -12,3 +12,4 @@ export * from './methods.js';
 export * from './limits.js';
 export * from './approval-arming.js';
 export * from './mcp.js';
+export * from './event-check.js';

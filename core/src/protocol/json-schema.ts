@@ -4,7 +4,7 @@
  * `npm run gen:protocol`; a test fails when the committed file differs.
  */
 import { z } from 'zod';
-import { EventPayloads, WireEvent } from './wire-events.js';
+import { EventPayloads, WireEventEnvelope } from './wire-events.js';
 import { Methods } from './methods.js';
 import { ServerRequests } from './server-requests.js';
 
@@ -30,7 +30,7 @@ export function buildProtocolJsonSchema(): Record<string, unknown> {
     title: 'Hermes tui-gateway protocol',
     version: PROTOCOL_VERSION,
     transport: 'JSON-RPC 2.0 over WebSocket, one object per text frame',
-    eventEnvelope: toSchema(WireEvent),
+    eventEnvelope: toSchema(WireEventEnvelope),
     methods,
     events,
     serverRequests,

@@ -14,7 +14,7 @@ import {
 } from './cron.js';
 import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
-import { WireEvent } from './wire-events.js';
+import { WireEventSchema } from './wire-events.js';
 
 const Empty = z.object({}).strict();
 const Ok = z.object({ ok: z.literal(true) });
@@ -121,7 +121,7 @@ export const SessionReplay = z.object({
   kind: z.literal('replay'),
   session: SessionInfo,
   /** Exactly the events after `since_seq`, in order. */
-  events: z.array(WireEvent),
+  events: z.array(WireEventSchema),
   open_requests: z.array(OpenRequest),
   seq: z.number().int().nonnegative(),
   epoch: z.string(),
@@ -141,7 +141,7 @@ export const SessionEventsSinceParams = z.object({
   since_seq: z.number().int().nonnegative(),
 });
 export const SessionEventsSinceResult = z.object({
-  events: z.array(WireEvent),
+  events: z.array(WireEventSchema),
   truncated: z.boolean(),
   seq: z.number().int().nonnegative(),
 });

@@ -1,5 +1,5 @@
 /**
- * Requests the daemon sends to clients (DESIGN §5 "Server requests"), with ids `srq-…`. Sent to
+ * Requests the daemon sends to clients, with ids `srq-…`; `kind` names what each asks. Sent to
  * every attached client that declared the capability; the first answer wins, the others receive
  * `request.resolved`. No answer within `approvals.timeout` → deny. A client may answer either by
  * replying to the server request or with `approval.answer` / `clarify.answer` (methods.ts); both

@@ -1,7 +1,7 @@
 /**
  * Events as they travel on the wire: `{"jsonrpc":"2.0","method":"event","params":{type,
- * session_id, seq, payload}}` (DESIGN §5 "Events"). `seq` is per session, strictly increasing,
- * never reused while the daemon lives. Agent events (events.ts) plus the session-level ones here.
+ * session_id, seq, ts, payload}}`. `seq` is per session, strictly increasing, never reused while
+ * the daemon lives. Agent events (events.ts) plus the session-level ones here.
  */
 import { z } from 'zod';
 import { CronChangedPayload } from './cron.js';
@@ -78,12 +78,22 @@ export const SessionEventPayloads = {
   'mcp.status': McpStatusPayload,
 } as const;
 
-/** Every event payload schema by type. */
+/**
+ * Every event payload schema by type: the one table of the protocol's events. The daemon's emit
+ * is typed from it (a wrong name or payload does not compile), tests check every emitted payload
+ * against it (event-check.ts), and clients match `WireEvent` over it.
+ */
 export const EventPayloads = { ...AgentEventPayloads, ...SessionEventPayloads } as const;
+/** Names of every event of the protocol. */
 export type EventType = keyof typeof EventPayloads;
+/** Payload type of the event named `K`. */
+export type EventPayload<K extends EventType> = z.infer<(typeof EventPayloads)[K]>;
 
-/** Params of one `event` notification. */
-export const WireEvent = z.object({
+/**
+ * Params of one `event` notification as parsed without knowing its type: `payload` is any
+ * object. For checking the envelope of what arrives; code that reads events uses `WireEvent`.
+ */
+export const WireEventEnvelope = z.object({
   type: z.string(),
   session_id: z.string(),
   seq: z.number().int().nonnegative(),
@@ -91,18 +101,45 @@ export const WireEvent = z.object({
   ts: z.number().optional(),
   payload: z.record(z.string(), z.unknown()),
 });
-export type WireEvent = z.infer<typeof WireEvent>;
+export type WireEventEnvelope = z.infer<typeof WireEventEnvelope>;
 
-/** A typed wire event (discriminated by `type`). */
-export type TypedWireEvent = {
-  [K in EventType]: {
-    type: K;
-    session_id: string;
-    seq: number;
-    ts?: number;
-    payload: z.infer<(typeof EventPayloads)[K]>;
-  };
-}[EventType];
+/** The `event` notification of type `K`: its payload typed from `EventPayloads`. */
+interface EventNotification<K extends EventType> {
+  type: K;
+  /** The session it belongs to, or `*` for daemon-wide events (config, cron, MCP, shutdown). */
+  session_id: string;
+  /** Per session, strictly increasing; 0 for daemon-wide events. */
+  seq: number;
+  /** Epoch ms when the daemon emitted it. */
+  ts?: number;
+  payload: EventPayload<K>;
+}
+
+/**
+ * One `event` notification: a discriminated union over `type`, so `switch (ev.type)` narrows the
+ * payload. A daemon newer than the client may send a type missing here: clients ignore it (and
+ * log it once), see docs/protocol.md "Events".
+ */
+export type WireEvent = { [K in EventType]: EventNotification<K> }[EventType];
+
+/** The members of `WireEvent` whose type is in `K` (one type, or a union of them). */
+export type WireEventOf<K extends EventType> = Extract<WireEvent, { type: K }>;
+
+/**
+ * `ev` as an event of type `type`, for code that found it by other means (a test's wait).
+ * @throws Error when `ev` is of another type.
+ */
+export function eventOf<K extends EventType>(ev: WireEvent, type: K): WireEventOf<K> {
+  if (ev.type !== type) throw new Error(`expected a ${type} event, got ${ev.type}`);
+  return ev as WireEventOf<K>;
+}
+
+/**
+ * The envelope schema typed as `WireEvent`, for result schemas that carry events (`events` of a
+ * replay, `session.events.since`): it checks the envelope only, like a live notification, and the
+ * generated JSON Schema is the envelope's.
+ */
+export const WireEventSchema = WireEventEnvelope as unknown as z.ZodType<WireEvent, WireEventEnvelope>;
 
 /** Name of the JSON-RPC notification that carries events. */
 export const EVENT_NOTIFICATION = 'event';

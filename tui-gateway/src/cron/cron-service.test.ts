@@ -7,7 +7,7 @@ import { startFakeModelServer, type FakeModelServer } from '../../../tests/suppo
 import { createJob, listJobs } from '@hermes/core/cron/jobs';
 import { CronStore } from '@hermes/core/cron/store';
 import { HermesHome } from '@hermes/core/home/home';
-import type { WireEvent } from '@hermes/core/protocol';
+import { eventOf, type WireEvent } from '@hermes/core/protocol';
 import { runCronSlash } from './cron-handlers.js';
 import { CronService } from './cron-service.js';
 
@@ -88,7 +88,7 @@ describe('CronService', () => {
     expect((await runCronSlash(service, 'default', `resume ${job.id}`)).output).toMatch(
       /^Resumed: .*scheduled/,
     );
-    expect(events.map((e) => e.payload.reason)).toEqual(['paused', 'resumed']);
+    expect(events.map((e) => eventOf(e, 'cron.changed').payload.reason)).toEqual(['paused', 'resumed']);
     expect((await runCronSlash(service, 'default', 'pause nope')).output).toMatch(/no cron job "nope"/);
     expect((await runCronSlash(service, 'default', 'suggestions')).output).toContain('daily-briefing');
     expect(listJobs(service.context('default'))).toHaveLength(1);

@@ -29,7 +29,7 @@ import {
 import type { CronJob } from '@hermes/core/cron/types';
 import { HermesHome } from '@hermes/core/home/home';
 import type { ModelClient } from '@hermes/core/model/types';
-import type { WireEvent } from '@hermes/core/protocol';
+import { wireEvent, type WireEvent } from '@hermes/core/protocol';
 
 /** Options of `CronService`. */
 export interface CronServiceOptions {
@@ -130,14 +130,16 @@ export class CronService {
   /** Sends `cron.changed` and remembers the file's mtime (our own change is not reported twice). */
   notify(profile: string, reason: string, jobIds: string[]): void {
     this.mtimes.set(profile, this.mtime(profile));
+    const event = wireEvent(
+      'cron.changed',
+      '*',
+      0,
+      { profile, reason, job_ids: jobIds },
+      Date.now(),
+      this.opts.log,
+    );
     try {
-      this.opts.broadcast({
-        type: 'cron.changed',
-        session_id: '*',
-        seq: 0,
-        ts: Date.now(),
-        payload: { profile, reason, job_ids: jobIds },
-      });
+      this.opts.broadcast(event);
     } catch (err) {
       this.opts.log(`cron: broadcast failed: ${(err as Error).message}`);
     }

@@ -11,7 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { MAX_FRAME_BYTES, type MethodResult, type WireEvent } from '@hermes/core/protocol';
+import { MAX_FRAME_BYTES, wireEvent, type MethodResult, type WireEvent } from '@hermes/core/protocol';
 import { HermesHome } from '@hermes/core/home/home';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { makeInitialize, registerBuiltins } from '../rpc/builtin-methods.js';
@@ -296,13 +296,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<DaemonHandle> {
     shuttingDown = true;
     shutdown.abort(new Error(`daemon shutting down: ${reason}`));
     log.info(`shutting down (${reason}); drain timeout ${drainTimeoutMs} ms`);
-    broadcast({
-      type: 'gateway.shutdown',
-      session_id: '*',
-      seq: 0,
-      ts: Date.now(),
-      payload: { reason, drain_timeout_ms: drainTimeoutMs },
-    });
+    broadcast(
+      wireEvent('gateway.shutdown', '*', 0, { reason, drain_timeout_ms: drainTimeoutMs }, Date.now()),
+    );
     if (opts.drain) {
       const started = Date.now();
       let timer: NodeJS.Timeout | undefined;

@@ -126,7 +126,7 @@ class PlatformConnection implements Connection {
   }
 
   notify(ev: WireEvent): void {
-    const p = ev.payload;
+    const p = ev.payload as Record<string, unknown>;
     if (ev.type === 'turn.start') {
       this.current = this.named(p);
       if (this.current) {

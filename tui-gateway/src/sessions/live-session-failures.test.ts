@@ -1,5 +1,5 @@
 /**
- * A live session whose stored state cannot be written (disk full, trial report #9): every turn
+ * A live session whose stored state cannot be written (disk full): every turn
  * still ends with `error` + `turn.end`, the session is idle again, nothing rejects unhandled.
  */
 import { describe, expect, it } from 'vitest';
@@ -7,13 +7,13 @@ import type { WireEvent } from '@hermes/core/protocol';
 import { SessionDBError } from '@hermes/core/state/errors';
 import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state/types';
 import type { Connection } from '../rpc/types.js';
-import { LiveSession, type SessionAgent, type SessionStore } from './live-session.js';
+import { LiveSession, type SessionAgent, type SessionPersistence } from './live-session.js';
 import { RingBudget } from './replay-ring.js';
 
 const FULL = 'database or disk is full';
 
 /** A store whose writes fail while `full` is set, like SessionDB on a full disk. */
-function fullDiskStore(): SessionStore & { full: boolean; states: string[] } {
+function fullDiskStore(): SessionPersistence & { full: boolean; states: string[] } {
   const store = {
     full: false,
     states: [] as string[],
@@ -50,7 +50,7 @@ function client(events: WireEvent[]): Connection {
   };
 }
 
-function session(store: SessionStore, agent: SessionAgent, log: string[] = []): LiveSession {
+function session(store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession {
   return new LiveSession({
     id: 's1',
     profile: 'default',
@@ -66,7 +66,10 @@ function session(store: SessionStore, agent: SessionAgent, log: string[] = []): 
 const turnEvents = (events: WireEvent[]): Array<[string, unknown]> =>
   events
     .filter((e) => ['turn.start', 'error', 'turn.end'].includes(e.type))
-    .map((e) => [e.type, e.type === 'turn.end' ? e.payload.status : e.payload.kind]);
+    .map((e) => [
+      e.type,
+      e.type === 'turn.end' ? e.payload.status : e.type === 'error' ? e.payload.kind : undefined,
+    ]);
 
 describe('LiveSession on a full disk', () => {
   it('a turn whose state cannot be stored ends with error + turn.end, and the next prompt runs', async () => {

@@ -1,5 +1,5 @@
 /**
- * A live session in the daemon (issue 3 "Live sessions"): its agent, its fan-out set of attached
+ * A live session in the daemon: its agent, its fan-out set of attached
  * connections, its replay ring, its queue of prompts, its open server requests, and the in-flight
  * state of the running turn. Events get a per-session `seq`, strictly increasing, never reused
  * while the daemon lives.
@@ -8,13 +8,16 @@ import { randomBytes } from 'node:crypto';
 import type { CompressionOutcome } from '@hermes/core/agent/compressor';
 import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals/pending';
 import type { ApprovalCallback } from '@hermes/core/approvals/types';
-import type {
-  AgentEvent,
-  Inflight,
-  MethodResult,
-  QueuedPrompt,
-  SessionInfo,
-  WireEvent,
+import {
+  wireEvent,
+  type AgentEvent,
+  type EventPayload,
+  type EventType,
+  type Inflight,
+  type MethodResult,
+  type QueuedPrompt,
+  type SessionInfo,
+  type WireEvent,
 } from '@hermes/core/protocol';
 import type { MessageRecord, SessionRecord } from '@hermes/core/state/types';
 import type { ClarifyCallback } from '@hermes/core/tools/types';
@@ -46,8 +49,11 @@ export interface AgentHooks {
   onClarify: ClarifyCallback;
 }
 
-/** The session's stored state (the profile's SessionDB): records, lifecycle state, prompt queue. */
-export interface SessionStore extends PromptQueueStore {
+/**
+ * Persistence of a live session (the profile's SessionDB): its record, lifecycle state, stored
+ * messages and prompt queue.
+ */
+export interface SessionPersistence extends PromptQueueStore {
   getSession(id: string): SessionRecord | undefined;
   getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
   setSessionState(id: string, state: string): void;
@@ -58,7 +64,7 @@ export interface SessionStore extends PromptQueueStore {
 export interface LiveSessionOptions {
   id: string;
   profile: string;
-  store: SessionStore;
+  store: SessionPersistence;
   createAgent: (hooks: AgentHooks) => SessionAgent;
   /** Seconds an approval/clarify question waits before the fail-closed answer. */
   approvalTimeoutS: number;
@@ -204,17 +210,18 @@ export class LiveSession {
     return this.current !== undefined;
   }
 
-  /** Assigns the next seq, records the event in the ring and fans it out to every client. */
-  emit(type: string, payload: object): WireEvent {
-    const ev: WireEvent = {
-      type,
-      session_id: this.id,
-      seq: ++this.seq,
-      ts: this.now(),
-      payload: payload as Record<string, unknown>,
-    };
-    this.lastActivity = ev.ts!;
-    this.inflight = applyInflight(this.inflight, ev, ev.ts!);
+  /**
+   * Emits event `type` of this session: assigns the next seq, records it in the ring and fans it
+   * out to every client. The payload is typed from `EventPayloads` (and checked against its
+   * schema under tests, `wireEvent`).
+   * @throws Error when checks are on and the payload does not match its schema.
+   */
+  emit<K extends EventType>(type: K, payload: EventPayload<K>): WireEvent {
+    const ts = this.now();
+    const ev = wireEvent(type, this.id, this.seq + 1, payload, ts, this.opts.log);
+    this.seq = ev.seq;
+    this.lastActivity = ts;
+    this.inflight = applyInflight(this.inflight, ev, ts);
     // Serialized once here; every connection's queue reuses the cached frame (eventFrame).
     this.ring.push(ev, eventFrame(ev).bytes);
     for (const c of this.clients) if (!c.closed) c.notify(ev);

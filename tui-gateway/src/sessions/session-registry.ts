@@ -8,9 +8,9 @@ import type { Agent } from '@hermes/core/agent/agent';
 import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
 import { onConfigWrite } from '@hermes/core/config/config-file';
 import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
-import { mcpStatusEvent } from '@hermes/core/mcp/status-event';
+import { mcpStatusPayload } from '@hermes/core/mcp/status-event';
 import { createModelClient } from '@hermes/core/model/client';
-import type { SessionInfo, WireEvent } from '@hermes/core/protocol';
+import { wireEvent, type EventPayload, type SessionInfo, type WireEvent } from '@hermes/core/protocol';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
 import { previewText } from '@hermes/core/state/session-picks';
@@ -18,7 +18,7 @@ import type { SessionRecord } from '@hermes/core/state/types';
 import type { ModelClient } from '@hermes/core/model/types';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
-import { LiveSession, type AgentHooks, type SessionStore } from './live-session.js';
+import { LiveSession, type AgentHooks, type SessionPersistence } from './live-session.js';
 import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
@@ -140,8 +140,9 @@ export class SessionRegistry {
         (line) => this.opts.log?.(line),
         (rt, change) => this.configChanged(rt, change),
         (rt, status) => {
-          const event = mcpStatusEvent(rt.name, status); // restarts and failures reach every client
-          if (event) this.opts.broadcast?.(event);
+          const payload = mcpStatusPayload(rt.name, status); // restarts and failures reach every client
+          if (payload)
+            this.opts.broadcast?.(wireEvent('mcp.status', '*', 0, payload, Date.now(), this.opts.log));
         },
       );
       if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
@@ -173,28 +174,25 @@ export class SessionRegistry {
       model = undefined;
     }
     const { problem } = change;
+    const payload: EventPayload<'config.changed'> = {
+      profile: profile.name,
+      files: change.files,
+      ...(model ? { model } : {}),
+      ...(problem
+        ? {
+            error: {
+              file: problem.file,
+              message: problem.message,
+              ...(problem.key ? { key: problem.key } : {}),
+            },
+          }
+        : {}),
+      ...(change.loosened ? { loosened: change.loosened } : {}),
+    };
+    // built outside the try: a payload that breaks its schema fails the test that caused it
+    const event = wireEvent('config.changed', '*', 0, payload, Date.now(), this.opts.log);
     try {
-      this.opts.broadcast?.({
-        type: 'config.changed',
-        session_id: '*',
-        seq: 0,
-        ts: Date.now(),
-        payload: {
-          profile: profile.name,
-          files: change.files,
-          ...(model ? { model } : {}),
-          ...(problem
-            ? {
-                error: {
-                  file: problem.file,
-                  message: problem.message,
-                  ...(problem.key ? { key: problem.key } : {}),
-                },
-              }
-            : {}),
-          ...(change.loosened ? { loosened: change.loosened } : {}),
-        },
-      });
+      this.opts.broadcast?.(event);
     } catch (err) {
       this.opts.log?.(`config.changed broadcast failed: ${(err as Error).message}`);
     }
@@ -548,7 +546,7 @@ export class SessionRegistry {
  * A live session's store: reads from the profile's SessionDB, writes through its never-blocking
  * writer (profile-writer.ts).
  */
-function liveStore(profile: ProfileRuntime): SessionStore {
+function liveStore(profile: ProfileRuntime): SessionPersistence {
   const w = profile.writer;
   return {
     getSession: (id) => profile.db.getSession(id),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { APPROVAL_CHOICES, type WireEvent } from '@hermes/core/protocol';
+import { APPROVAL_CHOICES, type EventType, type WireEvent } from '@hermes/core/protocol';
 import { connectDaemon, type DaemonClient } from '../client/client.js';
 import {
   startDaemon,
@@ -54,7 +54,7 @@ async function harness(opts: Partial<DaemonOptions> = {}): Promise<Harness> {
         const text = 'x'.repeat(Number(bytes));
         for (let i = 0; i < Number(n); i++) {
           const payload = type === 'tool.progress' ? { tool_id: 't', text } : { text };
-          c.broadcast({ type: type!, session_id, seq: ++seq, payload });
+          c.broadcast({ type: type as EventType, session_id, seq: ++seq, payload } as WireEvent);
           if (i % 8 === 7) await new Promise((r) => setImmediate(r));
         }
         return { output: `emitted ${n}`, handled: true };

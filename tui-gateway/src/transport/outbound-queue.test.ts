@@ -26,12 +26,12 @@ class FakeSink implements FrameSink {
   }
 }
 
-const delta = (seq: number, text: string, type = 'message.delta', session_id = 's1'): WireEvent => ({
-  type,
-  session_id,
-  seq,
-  payload: { text },
-});
+const delta = (
+  seq: number,
+  text: string,
+  type: 'message.delta' | 'reasoning.delta' = 'message.delta',
+  session_id = 's1',
+): WireEvent => ({ type, session_id, seq, payload: { text } });
 
 describe('OutboundQueue', () => {
   const limits = { maxFrames: 10, maxBytes: 10_000, highWaterBytes: 100 };
@@ -59,7 +59,9 @@ describe('OutboundQueue', () => {
     expect(q.stats.merged).toBe(1);
     sink.drain();
     const got = sink.events().slice(1);
-    expect(got.map((e) => [e.type, e.session_id, e.seq, e.payload.text])).toEqual([
+    expect(
+      got.map((e) => [e.type, e.session_id, e.seq, 'text' in e.payload ? e.payload.text : undefined]),
+    ).toEqual([
       ['message.delta', 's1', 2, 'Hello'],
       ['reasoning.delta', 's1', 3, 'think'],
       ['message.delta', 's1', 4, '!'],

@@ -17,7 +17,7 @@
  *   costs one `writev` per connection instead of one per frame. Measured in
  *   bench/gateway.bench.ts (16 clients: about 3× less CPU per delta).
  */
-import { EVENT_NOTIFICATION, type WireEvent } from '@hermes/core/protocol';
+import { EVENT_NOTIFICATION, type WireEvent, type WireEventOf } from '@hermes/core/protocol';
 
 /** Where frames go: the WebSocket, seen through the two members the queue needs. */
 export interface FrameSink {
@@ -66,8 +66,12 @@ export const DEFAULT_OUTBOUND_LIMITS: OutboundLimits = {
   highWaterBytes: 512 * 1024,
 };
 
-/** Event types whose queued neighbours may be merged. */
-const MERGEABLE = new Set(['message.delta', 'reasoning.delta']);
+/** Events whose queued neighbours of the same type and session may be merged (their texts joined). */
+type MergeableEvent = WireEventOf<'message.delta'> | WireEventOf<'reasoning.delta'>;
+
+function isMergeable(e: WireEvent): e is MergeableEvent {
+  return e.type === 'message.delta' || e.type === 'reasoning.delta';
+}
 
 interface Item {
   /** The serialized frame; undefined for a merged event (serialized when sent). */
@@ -145,12 +149,10 @@ export class OutboundQueue {
   pushEvent(event: WireEvent): boolean {
     if (this.stopped) return false;
     const tail = this.length > 0 ? this.items[this.items.length - 1] : undefined;
-    if (tail?.event && canMerge(tail.event, event)) {
-      const addition = event.payload.text as string;
-      tail.event = {
-        ...event,
-        payload: { ...event.payload, text: (tail.event.payload.text as string) + addition },
-      };
+    const last = tail?.event;
+    if (tail && last && isMergeable(last) && isMergeable(event) && canMerge(last, event)) {
+      const addition = event.payload.text;
+      tail.event = { ...event, payload: { ...event.payload, text: last.payload.text + addition } };
       tail.frame = undefined;
       const added = Buffer.byteLength(addition);
       tail.bytes += added;
@@ -259,12 +261,6 @@ export class OutboundQueue {
   }
 }
 
-function canMerge(a: WireEvent, b: WireEvent): boolean {
-  return (
-    a.type === b.type &&
-    MERGEABLE.has(b.type) &&
-    a.session_id === b.session_id &&
-    typeof a.payload.text === 'string' &&
-    typeof b.payload.text === 'string'
-  );
+function canMerge(a: MergeableEvent, b: MergeableEvent): boolean {
+  return a.type === b.type && a.session_id === b.session_id;
 }

@@ -23,7 +23,7 @@ import { ToolLine } from '../components/ToolLine.js';
 import { Transcript } from '../components/Transcript.js';
 import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe.js';
 import type { InputHistory } from '../state/input-history.js';
-import { runningToolsView } from '../state/session-store.js';
+import { runningToolsView } from '../state/session-reducer.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
 import { useResizeRedraw } from './resize-redraw.js';

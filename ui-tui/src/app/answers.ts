@@ -17,7 +17,7 @@
 import type { ServerRequestMethod, ServerRequestResult } from '@hermes/core/protocol';
 import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
 import type { GatewayClientLike } from '../client/types.js';
-import type { SessionAction } from '../state/session-store.js';
+import type { SessionAction } from '../state/session-reducer.js';
 
 /** An answer as the user gave it. */
 export type Answer = { kind: 'approval'; choice: string } | { kind: 'clarify'; answer: string | null };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../client/gateway-client.js';
+import type { WireEvent } from '@hermes/core/protocol';
 import type { AttachResult } from '../client/types.js';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
 import { startTestServer, type TestConn, type TestServer } from '../testing/test-server.js';
@@ -33,7 +34,7 @@ async function setup() {
     return {
       kind: 'replay',
       session: sessionInfo(),
-      events: events.filter((e) => e.seq > since).map((e) => ({ ...e, session_id: 's1' })),
+      events: events.filter((e) => e.seq > since).map((e) => ({ ...e, session_id: 's1' }) as WireEvent),
       open_requests: [],
       seq: events.length,
       epoch: 'epoch-1',

@@ -10,11 +10,12 @@ import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/er
 import type { GatewayClientLike, ServerRequestHandler } from '../client/types.js';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
+  createSessionReducer,
   initialSessionState,
   requestView,
-  sessionReducer,
+  unknownEventLog,
   type SessionAction,
-} from '../state/session-store.js';
+} from '../state/session-reducer.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
 import { RequestAnswers } from './answers.js';
@@ -37,6 +38,11 @@ export interface ControllerOptions {
   throttleMs?: number;
   /** Starts a vanished daemon and tells a deliberate stop (daemon-life.ts); none: only wait. */
   daemon?: DaemonKeeper;
+  /**
+   * Where the TUI's own warnings go (once per unknown event type a newer daemon sends).
+   * Default: a warning line in the transcript.
+   */
+  warn?: (line: string) => void;
   now?: () => number;
 }
 
@@ -79,7 +85,10 @@ export class SessionController {
       open: (target) => this.open(target),
       refreshModel: () => this.refreshModel(),
     });
-    this.store = createStore(sessionReducer, initialSessionState(), {
+    // reported after the reduce that met it: a notice is itself an action
+    const warn = opts.warn ?? ((line: string) => queueMicrotask(() => this.notice(line, 'warn')));
+    const reducer = createSessionReducer({ onUnknownEvent: unknownEventLog(warn) });
+    this.store = createStore(reducer, initialSessionState(), {
       throttleMs: opts.throttleMs ?? 33,
       isUrgent,
     });
@@ -435,7 +444,7 @@ export class SessionController {
     const known = this.answers.replyFor(requestId);
     if (known instanceof DropServerRequest) throw known;
     if (known) return known as never;
-    const view = requestView(method === 'approval.request' ? 'approval' : 'clarify', requestId, p);
+    const view = requestView(String(p.kind), requestId, p);
     if (!view) throw new Error(`malformed ${method}`);
     const reply = this.answers.hold<M>(requestId);
     this.dispatch({ type: 'request', request: view });

@@ -9,7 +9,7 @@
  */
 import type { DaemonKeeper, KeeperChange, KeeperStatus } from '../client/daemon-keeper.js';
 import type { ConnectionState } from '../client/types.js';
-import type { SessionAction } from '../state/session-store.js';
+import type { SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
 
 /** The key that starts a stopped daemon, on an empty composer. */

@@ -12,7 +12,7 @@ import {
   type ModelSection,
   type SetupChoice,
 } from '../setup/model-setup.js';
-import type { SessionAction } from '../state/session-store.js';
+import type { SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
 import type { StartTarget } from './controller.js';
 

@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { Attachments } from './attachments.js';
 
-const ev = (
-  type: string,
-  seq: number,
-  sessionId: string,
-  payload: Record<string, unknown> = {},
-): WireEvent => ({
-  type,
-  session_id: sessionId,
-  seq,
-  payload,
-});
+const ev = (type: string, seq: number, sessionId: string, payload: Record<string, unknown> = {}): WireEvent =>
+  ({
+    type,
+    session_id: sessionId,
+    seq,
+    payload,
+  }) as WireEvent;
 
 describe('Attachments', () => {
   it('drops duplicates and, after a compression, tracks the child id with the same seq line', () => {

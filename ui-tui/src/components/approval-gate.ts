@@ -15,7 +15,8 @@
  * - A bare Enter with nothing selected answers nothing and does not send the draft either.
  * - Esc with nothing selected denies.
  */
-import { APPROVAL_ARM_MS, APPROVAL_BURST_MS, type ApprovalChoice } from '@hermes/core/protocol';
+import type { ApprovalChoice } from '@hermes/core/protocol';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol/approval-arming';
 import type { Key } from 'ink';
 
 /** An approval answer (the protocol's one list). */

@@ -1,7 +1,7 @@
 /** The card line that says exactly what `session` and `always` approve (the request's `allows`). */
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { requestView } from '../state/session-store.js';
+import { requestView } from '../state/session-reducer.js';
 import { manualClock } from '../testing/clock.js';
 import { renderInk } from '../testing/ink.js';
 import { ApprovalCard } from './ApprovalCard.js';

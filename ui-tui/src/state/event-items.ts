@@ -1,10 +1,11 @@
 /**
  * The one mapping from what happened in a turn to transcript item drafts, used both for live
- * events (session-store.ts) and for stored history (history-items.ts), so a transcript rebuilt
+ * events (session-reducer.ts) and for stored history (history-items.ts), so a transcript rebuilt
  * from history reads the same as it did live: tool lines with their outcome mark, summary and
  * duration, approval outcomes, errors, interrupted replies.
  */
-import { capDetail } from '@hermes/core/protocol';
+import type { EventPayload } from '@hermes/core/protocol';
+import { capDetail } from '@hermes/core/protocol/limits';
 import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
 
 /**
@@ -110,21 +111,24 @@ function shown(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
+/** The `loosened` list of a `config.changed` payload. */
+type Loosened = NonNullable<EventPayload<'config.changed'>['loosened']>;
+
 /**
  * The warning lines for a `config.changed` payload's `loosened` list: one per loosened approval
  * setting, naming who changed it (`by`) or "outside Hermes", and that it applies from the next
  * turn (a running turn keeps its settings). Lists name the entries added. Empty without any.
  */
-export function loosenedNotices(loosened: unknown): NoticeItem[] {
-  if (!Array.isArray(loosened)) return [];
+export function loosenedNotices(loosened: Loosened): NoticeItem[] {
   const out: NoticeItem[] = [];
-  for (const l of loosened as Array<{ key?: unknown; from?: unknown; to?: unknown; by?: unknown }>) {
-    if (typeof l?.key !== 'string') continue;
-    const who = typeof l.by === 'string' ? `by ${l.by}` : 'outside Hermes';
+  for (const l of loosened) {
+    const who = l.by !== undefined ? `by ${l.by}` : 'outside Hermes';
+    // `from`/`to` are config values of any shape: lists name the entries added
+    const from = l.from;
     const what =
-      Array.isArray(l.to) && Array.isArray(l.from)
+      Array.isArray(l.to) && Array.isArray(from)
         ? `${l.key} gained ${l.to
-            .filter((x) => !(l.from as unknown[]).includes(x))
+            .filter((x) => !from.includes(x))
             .map(shown)
             .join(', ')}`
         : `${l.key} changed to ${shown(l.to)}`;

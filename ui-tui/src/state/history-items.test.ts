@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotResult, stored, wire } from '../testing/fixtures.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
-import { initialSessionState, sessionReducer, type SessionAction } from './session-store.js';
+import { initialSessionState, sessionReducer, type SessionAction } from './session-reducer.js';
 import type { ItemDraft, SessionState } from './types.js';
 
 const run = (actions: SessionAction[], from: SessionState = initialSessionState()): SessionState =>

@@ -1,5 +1,5 @@
 /** Builders of protocol records for tests. */
-import type { SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
+import type { EventType, SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
 import type { AttachResult } from '../client/types.js';
 
 /** A session record with defaults. */
@@ -57,12 +57,15 @@ export function stored(
   };
 }
 
-/** A wire event of session `s1`. */
+/**
+ * A wire event of session `s1`. The payload may leave out fields the test does not need (the
+ * reducer under test sees it as the daemon's typed event).
+ */
 export function wire(
-  type: string,
+  type: EventType,
   seq: number,
   payload: Record<string, unknown> = {},
   sessionId = 's1',
 ): WireEvent {
-  return { type, session_id: sessionId, seq, ts: 10_000 + seq, payload };
+  return { type, session_id: sessionId, seq, ts: 10_000 + seq, payload } as WireEvent;
 }

@@ -3,20 +3,18 @@
  * It applies a `session.attach` result (snapshot or replay), then live events in seq order,
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
-import {
-  APPROVAL_CHOICES,
-  type SessionInfo,
-  type StoredMessage,
-  type WireEvent,
-} from '@hermes/core/protocol';
+import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
+import { APPROVAL_CHOICES } from '@hermes/core/protocol/approval-choices';
 import type { AttachResult, ConnectionState } from '../client/types.js';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { OpenRequestView, RunningToolView, SessionState } from './types.js';
+import type { UnknownEventSink } from './unknown-events.js';
 
 export { appendItems, MAX_ITEMS } from './transcript-window.js';
 export { describeResolution } from './event-items.js';
+export { unknownEventLog, type UnknownEventSink } from './unknown-events.js';
 
 const MAX_SEEN_REQUESTS = 50;
 
@@ -71,8 +69,27 @@ export function initialSessionState(): SessionState {
   };
 }
 
-/** Reduces one action. */
-export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
+/** Options of `createSessionReducer`. */
+export interface SessionReducerOptions {
+  /**
+   * Told the type of every event this TUI does not know (sent by a newer daemon), which is then
+   * ignored; `unknownEventLog` makes a sink that logs each type once. Default: nothing.
+   */
+  onUnknownEvent?: UnknownEventSink;
+}
+
+/** A session reducer whose unknown events go to `opts.onUnknownEvent`. */
+export function createSessionReducer(
+  opts: SessionReducerOptions = {},
+): (state: SessionState, action: SessionAction) => SessionState {
+  const onUnknown = opts.onUnknownEvent ?? (() => {});
+  return (state, action) => reduce(state, action, onUnknown);
+}
+
+/** Reduces one action; events of unknown types are ignored without a word. */
+export const sessionReducer = createSessionReducer();
+
+function reduce(state: SessionState, action: SessionAction, onUnknown: UnknownEventSink): SessionState {
   switch (action.type) {
     case 'connection':
       return { ...state, connection: action.state };
@@ -98,9 +115,9 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
         ...(action.instanceId ? { instanceId: action.instanceId } : {}),
       };
     case 'attach':
-      return applyAttach(state, action.result, action.now);
+      return applyAttach(state, action.result, action.now, onUnknown);
     case 'event':
-      return applyEvent(state, action.event, action.now);
+      return applyEvent(state, action.event, action.now, onUnknown);
     case 'request':
       return addRequest(state, action.request);
     case 'request.answered':
@@ -186,11 +203,16 @@ function sessionFields(session: SessionInfo): Partial<SessionState> {
   return { session, sessionId: session.id, profile: session.profile };
 }
 
-function applyAttach(state: SessionState, result: AttachResult, now: number): SessionState {
+function applyAttach(
+  state: SessionState,
+  result: AttachResult,
+  now: number,
+  onUnknown: UnknownEventSink,
+): SessionState {
   const sameSession = state.sessionId === result.session.id;
   if (result.kind === 'replay') {
     let s: SessionState = { ...state, ...sessionFields(result.session), epoch: result.epoch };
-    for (const ev of result.events) s = applyEvent(s, ev, now);
+    for (const ev of result.events) s = applyEvent(s, ev, now, onUnknown);
     const requests = openRequests(result.open_requests);
     const seen = [...new Set([...s.seenRequests, ...requests.map((r) => r.requestId)])].slice(
       -MAX_SEEN_REQUESTS,
@@ -271,37 +293,84 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
   );
 }
 
-/** `{blocked: reason}` from a `tool.complete` payload's `blocked: {reason}`; empty without one. */
-function blockedReason(v: unknown): { blocked?: string } {
-  const reason = (v as { reason?: unknown } | undefined)?.reason;
-  return typeof reason === 'string' ? { blocked: reason } : {};
+/** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
+type DaemonWideType = 'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status';
+/** An event of one session (applied in seq order, duplicates dropped). */
+type SessionEvent = Exclude<WireEvent, WireEventOf<DaemonWideType>>;
+
+/**
+ * Applies one event. The switch names every event type of the protocol (`EventPayloads`): a type
+ * added there without a case here does not compile (`unknownEvent` takes `never`). A type this
+ * TUI does not know (a newer daemon's) is reported through `onUnknown` and ignored.
+ */
+function applyEvent(
+  state: SessionState,
+  ev: WireEvent,
+  now: number,
+  onUnknown: UnknownEventSink,
+): SessionState {
+  switch (ev.type) {
+    case 'gateway.shutdown':
+      return appendItems(state, [
+        { kind: 'notice', text: `The daemon is shutting down (${ev.payload.reason}).`, tone: 'warn' },
+      ]);
+    case 'config.changed': {
+      // a loosened approval setting of this profile: every TUI of it warns (session_id is `*`)
+      const mine = state.profile === null || ev.payload.profile === state.profile;
+      const lines = mine ? loosenedNotices(ev.payload.loosened ?? []) : [];
+      return lines.length > 0 ? appendItems(state, lines) : state;
+    }
+    case 'cron.changed':
+    case 'mcp.status':
+      return state; // the transcript does not show them (the /cron and /mcp commands ask)
+    case 'session.info':
+    case 'turn.start':
+    case 'turn.end':
+    case 'prompt.queued':
+    case 'message.start':
+    case 'message.delta':
+    case 'reasoning.delta':
+    case 'message.complete':
+    case 'tool.start':
+    case 'tool.progress':
+    case 'tool.complete':
+    case 'status.update':
+    case 'session.compressed':
+    case 'session.usage':
+    case 'request.resolved':
+    case 'error':
+    case 'subagent.start':
+    case 'subagent.progress':
+    case 'subagent.complete':
+    case 'approval.smart':
+      if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
+      return applySessionEvent({ ...state, lastSeq: ev.seq }, ev, ev.ts ?? now);
+    default:
+      return unknownEvent(state, ev, onUnknown);
+  }
 }
 
-function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionState {
-  if (ev.type === 'gateway.shutdown') {
-    const reason = typeof ev.payload.reason === 'string' ? ev.payload.reason : 'shutdown';
-    return appendItems(state, [
-      { kind: 'notice', text: `The daemon is shutting down (${reason}).`, tone: 'warn' },
-    ]);
-  }
-  if (ev.type === 'config.changed') {
-    // a loosened approval setting of this profile: every TUI of it warns (session_id is `*`)
-    const mine = state.profile === null || ev.payload.profile === state.profile;
-    const lines = mine ? loosenedNotices(ev.payload.loosened) : [];
-    return lines.length > 0 ? appendItems(state, lines) : state;
-  }
-  if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
-  const s: SessionState = { ...state, lastSeq: ev.seq };
-  const p = ev.payload;
-  const at = ev.ts ?? now;
-  const str = (k: string): string => (typeof p[k] === 'string' ? (p[k] as string) : '');
+/**
+ * An event whose type this TUI does not know: reported, and otherwise ignored (its seq still
+ * counts as seen, so a replay does not bring it back). Typed `never`: every known type has a case.
+ */
+function unknownEvent(state: SessionState, ev: never, onUnknown: UnknownEventSink): SessionState {
+  const e = ev as { type: unknown; session_id?: unknown; seq?: unknown };
+  onUnknown(String(e.type));
+  return e.session_id === state.sessionId && typeof e.seq === 'number' && e.seq > state.lastSeq
+    ? { ...state, lastSeq: e.seq }
+    : state;
+}
+
+/** Applies an event of the attached session (`s.lastSeq` already is its seq); `at` is its time. */
+function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): SessionState {
   switch (ev.type) {
     case 'session.info': {
-      const session = p.session as SessionInfo | undefined;
-      return session ? { ...s, session, ...(session.busy !== undefined ? { busy: session.busy } : {}) } : s;
+      const { session } = ev.payload;
+      return { ...s, session, ...(session.busy !== undefined ? { busy: session.busy } : {}) };
     }
     case 'turn.start': {
-      const promptId = str('prompt_id');
+      const p = ev.payload;
       const next: SessionState = {
         ...s,
         busy: true,
@@ -310,9 +379,9 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
         tools: [],
         activity: 'thinking',
         activityText: null,
-        queued: s.queued.filter((q) => q.prompt_id !== promptId),
+        queued: s.queued.filter((q) => q.prompt_id !== p.prompt_id),
       };
-      return appendItems(next, [{ kind: 'user', text: str('text'), ...(p.by ? { by: str('by') } : {}) }]);
+      return appendItems(next, [{ kind: 'user', text: p.text, ...(p.by ? { by: p.by } : {}) }]);
     }
     case 'turn.end':
       return {
@@ -325,97 +394,104 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
         activityText: null,
       };
     case 'prompt.queued':
-      return { ...s, queued: Array.isArray(p.queued) ? (p.queued as SessionState['queued']) : [] };
+      return { ...s, queued: ev.payload.queued };
     case 'message.start':
       return { ...s, streaming: { text: '', reasoning: '' } };
-    case 'message.delta':
+    case 'message.delta': {
+      const { text } = ev.payload;
       return {
         ...s,
-        streaming: { text: (s.streaming?.text ?? '') + str('text'), reasoning: s.streaming?.reasoning ?? '' },
+        streaming: { text: (s.streaming?.text ?? '') + text, reasoning: s.streaming?.reasoning ?? '' },
         // text arriving means the model answers now, whatever the last status said
-        activity: str('text') ? 'responding' : s.activity,
+        activity: text ? 'responding' : s.activity,
       };
+    }
     case 'reasoning.delta':
       return {
         ...s,
-        streaming: { text: s.streaming?.text ?? '', reasoning: (s.streaming?.reasoning ?? '') + str('text') },
+        streaming: {
+          text: s.streaming?.text ?? '',
+          reasoning: (s.streaming?.reasoning ?? '') + ev.payload.text,
+        },
         activity: s.activity === 'responding' ? 'thinking' : s.activity,
       };
     case 'message.complete': {
-      const status = str('status');
+      const { status } = ev.payload;
       // a failed reply keeps what streamed before the error (as stored, and as history shows it)
-      const text = str('text') || (status === 'error' ? (s.streaming?.text ?? '') : '');
+      const text = ev.payload.text || (status === 'error' ? (s.streaming?.text ?? '') : '');
       const item = assistantDraft(text, status);
       const next = { ...s, streaming: null };
       return item ? appendItems(next, [item]) : next;
     }
     case 'tool.start': {
+      const p = ev.payload;
       const tool: RunningToolView = {
-        toolId: str('tool_id'),
-        name: str('name'),
-        args: (p.args as Record<string, unknown>) ?? {},
-        ...(typeof p.summary === 'string' ? { summary: p.summary } : {}),
+        toolId: p.tool_id,
+        name: p.name,
+        args: p.args,
+        ...(p.summary !== undefined ? { summary: p.summary } : {}),
         startedAt: at,
       };
       return { ...s, tools: [...s.tools.filter((t) => t.toolId !== tool.toolId), tool] };
     }
-    case 'tool.progress':
-      return {
-        ...s,
-        tools: s.tools.map((t) => (t.toolId === p.tool_id ? { ...t, progress: str('text') } : t)),
-      };
+    case 'tool.progress': {
+      const p = ev.payload;
+      return { ...s, tools: s.tools.map((t) => (t.toolId === p.tool_id ? { ...t, progress: p.text } : t)) };
+    }
     case 'tool.complete': {
+      const p = ev.payload;
       const running = s.tools.find((t) => t.toolId === p.tool_id);
       const next = { ...s, tools: s.tools.filter((t) => t.toolId !== p.tool_id) };
       return appendItems(next, [
         toolDraft({
-          toolId: str('tool_id'),
+          toolId: p.tool_id,
           name: running?.name ?? 'tool',
           args: running?.args ?? {},
-          summary: str('summary') || running?.summary || '',
-          ok: p.ok === true,
-          durationMs: typeof p.duration_ms === 'number' ? p.duration_ms : null,
-          detail: str('detail'),
-          ...blockedReason(p.blocked),
+          summary: p.summary || running?.summary || '',
+          ok: p.ok,
+          durationMs: p.duration_ms,
+          detail: p.detail ?? '',
+          ...(p.blocked ? { blocked: p.blocked.reason } : {}),
         }),
       ]);
     }
     case 'status.update':
-      return { ...s, activity: str('state') || null, activityText: str('text') || null };
+      return { ...s, activity: ev.payload.state, activityText: ev.payload.text || null };
     case 'session.compressed': {
       // the conversation continues in a child session: later events carry its id
-      const next = str('session_id');
-      const n = typeof p.compressions === 'number' ? p.compressions : 1;
-      const before = typeof p.before_tokens === 'number' ? p.before_tokens : null;
-      const after = typeof p.after_tokens === 'number' ? p.after_tokens : null;
-      const sizes = before !== null && after !== null ? `: context ${before} → ~${after} tokens` : '';
+      const p = ev.payload;
+      const sizes = `: context ${p.before_tokens} → ~${p.after_tokens} tokens`;
       return appendItems(
         {
           ...s,
-          ...(next ? { sessionId: next } : {}),
-          ...(after !== null && s.usage ? { usage: { ...s.usage, contextTokens: after } } : {}),
+          sessionId: p.session_id,
+          ...(s.usage ? { usage: { ...s.usage, contextTokens: p.after_tokens } } : {}),
         },
-        [{ kind: 'notice', text: `Context compressed (#${n})${sizes}.`, tone: 'info' }],
+        [{ kind: 'notice', text: `Context compressed (#${p.compressions})${sizes}.`, tone: 'info' }],
       );
     }
     case 'session.usage': {
-      const u = p.usage as { total_tokens?: number } | undefined;
+      const p = ev.payload;
       return {
         ...s,
         usage: {
-          totalTokens: u?.total_tokens ?? 0,
-          contextTokens:
-            typeof p.context_tokens === 'number' ? p.context_tokens : (s.usage?.contextTokens ?? null),
-          contextWindow:
-            typeof p.context_window === 'number' ? p.context_window : (s.usage?.contextWindow ?? null),
+          totalTokens: p.usage.total_tokens,
+          contextTokens: p.context_tokens ?? s.usage?.contextTokens ?? null,
+          contextWindow: p.context_window ?? s.usage?.contextWindow ?? null,
         },
       };
     }
-    case 'request.resolved':
-      return resolveRequest(s, str('request_id'), p.kind, p.choice, str('by'));
+    case 'request.resolved': {
+      const p = ev.payload;
+      return resolveRequest(s, p.request_id, p.kind, p.choice, p.by);
+    }
     case 'error':
-      return appendItems(s, [errorDraft(str('message'))]);
-    default:
+      return appendItems(s, [errorDraft(ev.payload.message)]);
+    case 'subagent.start':
+    case 'subagent.progress':
+    case 'subagent.complete':
+    case 'approval.smart':
+      // shown through the delegate_task tool line and the approval card; no transcript item
       return s;
   }
 }
@@ -429,7 +505,7 @@ function applyEvent(state: SessionState, ev: WireEvent, now: number): SessionSta
 function resolveRequest(
   state: SessionState,
   requestId: string,
-  kind: unknown,
+  kind: 'approval' | 'clarify',
   choice: unknown,
   by: string,
 ): SessionState {
@@ -441,6 +517,5 @@ function resolveRequest(
     seenRequests: state.seenRequests.filter((id) => id !== requestId),
   };
   if (!known) return next;
-  const k = kind === 'approval' || kind === 'clarify' ? kind : (req?.kind ?? 'approval');
-  return appendItems(next, [resolutionDraft(k, choice, by, state)]);
+  return appendItems(next, [resolutionDraft(kind, choice, by, state)]);
 }

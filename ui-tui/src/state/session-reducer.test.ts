@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventPayload, EventType } from '@hermes/core/protocol';
 import { snapshotResult, sessionInfo, stored, wire } from '../testing/fixtures.js';
 import {
   initialSessionState,
@@ -6,13 +7,13 @@ import {
   runningToolsView,
   sessionReducer,
   type SessionAction,
-} from './session-store.js';
+} from './session-reducer.js';
 import type { SessionState } from './types.js';
 
 function run(actions: SessionAction[], from: SessionState = initialSessionState()): SessionState {
   return actions.reduce(sessionReducer, from);
 }
-const ev = (type: string, seq: number, payload: Record<string, unknown> = {}): SessionAction => ({
+const ev = (type: EventType, seq: number, payload: Record<string, unknown> = {}): SessionAction => ({
   type: 'event',
   event: wire(type, seq, payload),
   now: 0,
@@ -235,10 +236,25 @@ describe('sessionReducer', () => {
     ]);
     const s = run(
       [
-        ev('request.resolved', 1, { request_id: 'a1', choice: 'session', by: 'connection:c-2' }),
-        ev('request.resolved', 2, { request_id: 'a2', choice: 'deny', by: 'timeout' }),
-        ev('request.resolved', 3, { request_id: 'q1', choice: 'blue', by: 'connection:c-1' }),
-        ev('request.resolved', 4, { request_id: 'never-seen', choice: 'once', by: 'connection:c-2' }),
+        ev('request.resolved', 1, {
+          request_id: 'a1',
+          kind: 'approval',
+          choice: 'session',
+          by: 'connection:c-2',
+        }),
+        ev('request.resolved', 2, { request_id: 'a2', kind: 'approval', choice: 'deny', by: 'timeout' }),
+        ev('request.resolved', 3, {
+          request_id: 'q1',
+          kind: 'clarify',
+          choice: 'blue',
+          by: 'connection:c-1',
+        }),
+        ev('request.resolved', 4, {
+          request_id: 'never-seen',
+          kind: 'approval',
+          choice: 'once',
+          by: 'connection:c-2',
+        }),
       ],
       base,
     );
@@ -461,7 +477,8 @@ describe('sessionReducer', () => {
   });
 
   it("warns of a loosened approval setting of its profile, naming who changed it; other profiles' are not shown", () => {
-    const changed = (profile: string, loosened: unknown[]): SessionAction => ({
+    type Loosened = NonNullable<EventPayload<'config.changed'>['loosened']>;
+    const changed = (profile: string, loosened: Loosened): SessionAction => ({
       type: 'event',
       event: {
         type: 'config.changed',

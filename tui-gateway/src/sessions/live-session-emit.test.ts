@@ -1,0 +1,67 @@
+/**
+ * `LiveSession.emit` under tests: a payload that breaks its schema is refused before it takes a
+ * seq or reaches a client, with an error naming the event and the field, and the daemon's log says
+ * so (what a test that spawned the daemon sees).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { WireEvent } from '@hermes/core/protocol';
+import type { Connection } from '../rpc/types.js';
+import { LiveSession, type SessionPersistence } from './live-session.js';
+import { RingBudget } from './replay-ring.js';
+
+const store: SessionPersistence = {
+  getSession: () => undefined,
+  getMessages: () => [],
+  setSessionState: () => {},
+  moveQueuedPrompts: () => {},
+  queuePrompt: () => {},
+  unqueuePrompt: () => true,
+  queuedPrompts: () => [],
+};
+
+function client(events: WireEvent[]): Connection {
+  return {
+    id: 'c-1',
+    clientName: 'test',
+    capabilities: { approvals: true },
+    profile: 'default',
+    closed: false,
+    notify: (e) => events.push(e),
+    request: () => new Promise(() => {}),
+    onClose: () => {},
+  };
+}
+
+describe('LiveSession.emit', () => {
+  it('refuses a payload that does not match its schema, naming the event type and the field', () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const log: string[] = [];
+    const live = new LiveSession({
+      id: 's1',
+      profile: 'default',
+      store,
+      createAgent: () => ({ runTurn: async () => ({ status: 'complete', text: '' }) }),
+      approvalTimeoutS: 300,
+      budget: new RingBudget(),
+      epoch: 'e',
+      log: (l) => log.push(l),
+    });
+    const events: WireEvent[] = [];
+    live.attach(client(events));
+    const seq = live.seq;
+
+    // the cast stands for untyped code the compiler cannot check
+    const wrong = { prompt_id: 'p1', status: 3 } as unknown as { prompt_id: string; status: string };
+    expect(() => live.emit('turn.end', wrong)).toThrow(/^event turn\.end: invalid payload: status: /);
+    expect(live.seq).toBe(seq); // no seq taken, nothing sent
+    expect(events.map((e) => e.type)).toEqual(['session.info']);
+    expect(log).toEqual([expect.stringContaining('EVENT SCHEMA VIOLATION: event turn.end')]);
+
+    live.emit('turn.end', { prompt_id: 'p1', status: 'complete' });
+    expect(events.map((e) => [e.type, e.seq])).toEqual([
+      ['session.info', seq],
+      ['turn.end', seq + 1],
+    ]);
+    vi.restoreAllMocks();
+  });
+});
