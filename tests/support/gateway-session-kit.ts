@@ -4,7 +4,7 @@
  * server, clients that record every event they receive, and small waiting helpers. Every wait
  * has a deadline (gateway-process.ts `waitFor`).
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { eventOf, type EventType, type WireEvent, type WireEventOf } from '@hermes/core/protocol';
@@ -138,11 +138,33 @@ export function useGateway(
   });
   afterAll(async () => {
     fx.client?.c.socket.terminate();
+    const violations = fx.root ? eventViolations(fx.root) : [];
     if (fx.root) killDaemons(fx.root);
     await fx.model?.close();
     if (fx.root) rmSync(fx.root, { recursive: true, force: true });
+    failOnViolations(violations);
   });
   return fx;
+}
+
+/**
+ * The `EVENT SCHEMA VIOLATION` lines the daemons of `root` wrote to their log: events whose
+ * payload broke its schema (checked under tests, core/src/protocol/event-check.ts).
+ */
+export function eventViolations(root: string): string[] {
+  let log: string;
+  try {
+    log = readFileSync(join(root, 'logs', 'tui-gateway.log'), 'utf8');
+  } catch {
+    return [];
+  }
+  return [...new Set(log.split('\n').filter((l) => l.includes('EVENT SCHEMA VIOLATION')))];
+}
+
+/** Fails the test file when a daemon broke an event schema (the test itself may have passed). */
+function failOnViolations(violations: string[]): void {
+  if (violations.length > 0)
+    throw new Error(`a daemon emitted events that break their schema:\n${violations.join('\n')}`);
 }
 
 /** Per-test daemon roots sharing one fake model (see `useDaemonRoots`). */
@@ -169,10 +191,13 @@ export function useDaemonRoots(prefix: string): DaemonRootsFixture {
   });
   afterEach(() => {
     for (const r of open.splice(0)) r.c.socket.terminate();
+    const violations: string[] = [];
     for (const root of roots.splice(0)) {
+      violations.push(...eventViolations(root));
       killDaemons(root);
       rmSync(root, { recursive: true, force: true });
     }
+    failOnViolations(violations);
   });
   afterAll(async () => {
     await model?.close();
