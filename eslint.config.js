@@ -9,6 +9,7 @@ import globals from 'globals';
  * by deep path, and only types from `@hermes/core/protocol`.
  */
 const ZOD_FREE_PROTOCOL = [
+  'constants',
   'limits',
   'approval-arming',
   'approval-choices',

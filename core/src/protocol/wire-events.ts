@@ -4,6 +4,8 @@
  * the daemon lives. Agent events (events.ts) plus the session-level ones here.
  */
 import { z } from 'zod';
+
+export { EVENT_NOTIFICATION } from './constants.js';
 import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { McpStatusPayload } from './mcp.js';
@@ -140,6 +142,3 @@ export function eventOf<K extends EventType>(ev: WireEvent, type: K): WireEventO
  * generated JSON Schema is the envelope's.
  */
 export const WireEventSchema = WireEventEnvelope as unknown as z.ZodType<WireEvent, WireEventEnvelope>;
-
-/** Name of the JSON-RPC notification that carries events. */
-export const EVENT_NOTIFICATION = 'event';
