@@ -1,5 +1,5 @@
 /**
- * Daemon robustness across real processes (trial report #10, #11a, #11b; run `npm run build`
+ * Daemon robustness across real processes (run `npm run build`
  * first): one damaged profile database leaves the daemon and the other profiles serving; unusable
  * approval answers deny at once with an error naming the allowed values; a broken config.yaml is
  * -32006 naming file and key from every method.
@@ -21,7 +21,7 @@ function makeProfile(root: string, name: string): string {
   return dir;
 }
 
-describe('a damaged profile database (#10)', () => {
+describe('a damaged profile database', () => {
   it('only that profile is unavailable: the daemon starts, the others work, its requests say why', async () => {
     const root = fx.root();
     const side = makeProfile(root, 'side');
@@ -76,7 +76,7 @@ describe('a damaged profile database (#10)', () => {
   });
 });
 
-describe('unusable approval answers (#11a)', () => {
+describe('unusable approval answers', () => {
   const bad: Array<[string, () => unknown]> = [
     ['"ONCE"', () => ({ choice: 'ONCE' })],
     ['"once " (trailing space)', () => ({ choice: 'once ' })],
@@ -124,7 +124,7 @@ describe('unusable approval answers (#11a)', () => {
   });
 });
 
-describe('a broken config.yaml (#11b)', () => {
+describe('a broken config.yaml', () => {
   it('is -32006 naming the file and key from session.create, config.get, config.set and model.list', async () => {
     const root = fx.root();
     const dir = makeProfile(root, 'broken');
