@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventPayload, EventType } from '@hermes/core/protocol';
-import { snapshotResult, sessionInfo, stored, wire } from '../testing/fixtures.js';
+import { snapshotResult, sessionInfo, stored, wire, type PartialPayload } from '../testing/fixtures.js';
 import {
   initialSessionState,
   MAX_ITEMS,
@@ -13,7 +13,11 @@ import type { SessionState } from './types.js';
 function run(actions: SessionAction[], from: SessionState = initialSessionState()): SessionState {
   return actions.reduce(sessionReducer, from);
 }
-const ev = (type: EventType, seq: number, payload: Record<string, unknown> = {}): SessionAction => ({
+const ev = <K extends EventType>(
+  type: K,
+  seq: number,
+  payload: PartialPayload<K> = {} as PartialPayload<K>,
+): SessionAction => ({
   type: 'event',
   event: wire(type, seq, payload),
   now: 0,

@@ -1,5 +1,5 @@
 /** Builders of protocol records for tests. */
-import type { EventType, SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
+import type { EventPayload, EventType, SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
 import type { AttachResult } from '../client/types.js';
 
 /** A session record with defaults. */
@@ -57,14 +57,22 @@ export function stored(
   };
 }
 
+/** A payload of event `K` whose fields (at any depth) a test may leave out. */
+export type PartialPayload<K extends EventType> = DeepPartial<EventPayload<K>>;
+type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [P in keyof T]?: DeepPartial<T[P]> }
+    : T;
+
 /**
  * A wire event of session `s1`. The payload may leave out fields the test does not need (the
  * reducer under test sees it as the daemon's typed event).
  */
-export function wire(
-  type: EventType,
+export function wire<K extends EventType>(
+  type: K,
   seq: number,
-  payload: Record<string, unknown> = {},
+  payload: PartialPayload<K> = {} as PartialPayload<K>,
   sessionId = 's1',
 ): WireEvent {
   return { type, session_id: sessionId, seq, ts: 10_000 + seq, payload } as WireEvent;
