@@ -44,7 +44,8 @@ export default tseslint.config(
           // may import their values
           patterns: [
             {
-              regex: '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client$)',
+              regex:
+                '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client(/discovery)?$)',
               message:
                 'ui-tui imports only @hermes/client, @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },
@@ -62,7 +63,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client$|client/testing$)',
+                '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client(/discovery|/testing)?$)',
               message: 'ui-tui tests import only @hermes/client(/testing) and @hermes/core/protocol',
             },
           ],

@@ -11,7 +11,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import type { AttachResult } from '../ui-tui/src/client/types.js';
+import type { AttachResult } from '@hermes/client';
 import { Transcript } from '../ui-tui/src/components/Transcript.js';
 import { initialSessionState, requestView, sessionReducer } from '../ui-tui/src/state/session-store.js';
 import type { SessionState } from '../ui-tui/src/state/types.js';

@@ -9,7 +9,6 @@
  * never before the attach result they follow: events that arrive while an attach is in flight are
  * held back and flushed right after it.
  */
-import { randomBytes } from 'node:crypto';
 import type WebSocket from 'ws';
 import type {
   EventType,
@@ -57,8 +56,7 @@ export interface DaemonClientOptions {
   profile?: string;
   /**
    * This client's instance id, sent at every `initialize`: its answers are `by: "client:<id>"`
-   * across reconnects and profile switches (instead of `connection:<id>`). `'random'`: a new
-   * random one per client.
+   * across reconnects and profile switches (instead of `connection:<id>`).
    */
   instanceId?: string;
   /** Capabilities declared in `initialize` (default: none — no approvals are sent to it). */
@@ -131,8 +129,7 @@ export class DaemonClient implements DaemonClientLike {
 
   constructor(private readonly opts: DaemonClientOptions) {
     this.profile = opts.profile;
-    this.instanceId =
-      opts.instanceId === 'random' ? `${opts.name}-${randomBytes(8).toString('hex')}` : opts.instanceId;
+    this.instanceId = opts.instanceId;
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
   }
 

@@ -9,7 +9,7 @@ import {
   type StoredMessage,
   type WireEvent,
 } from '@hermes/core/protocol';
-import type { AttachResult, ConnectionState } from '../client/types.js';
+import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
