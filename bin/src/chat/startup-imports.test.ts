@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PACKAGES: Record<string, string> = {
+  '@hermes/client': 'client/src',
   '@hermes/core': 'core/src',
   '@hermes/tui-gateway': 'tui-gateway/src',
   '@hermes/ui-tui': 'ui-tui/src',
