@@ -165,12 +165,12 @@ async function connect(approvals) {
 }
 const outcome = (f) => (f.error ? f.error.code : 'ok');
 const plain = await connect(false);
-const first = outcome(await plain.request('config.set', { key: 'approvals.mode', value: 'off' }));
+const first = outcome(await plain.call('config.set', { key: 'approvals.mode', value: 'off' }));
 const ui = await connect(true);
-const { result } = await ui.request('session.list', {});
+const { result } = await ui.call('session.list', {});
 const busy = result.sessions.find((s) => s.busy);
-await ui.request('session.attach', { session_id: busy.id });
-const second = outcome(await ui.request('config.set', { key: 'approvals.mode', value: 'off' }));
+await ui.call('session.attach', { session_id: busy.id });
+const second = outcome(await ui.call('config.set', { key: 'approvals.mode', value: 'off' }));
 console.log(JSON.stringify({ plain: first, attached: second }));
 plain.ws.close();
 ui.ws.close();

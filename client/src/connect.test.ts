@@ -127,6 +127,9 @@ describe('connect', () => {
     expect(await c.requestRaw('echo', { a: 1 })).toEqual({ a: 1 });
     expect(s.conns[0]!.requests.map((r) => r.method)).toEqual(['echo']);
     expect(s.conns[0]!.headers.origin).toBe('http://localhost:1');
+    expect(await c.initialize()).toMatchObject({ epoch: 'epoch-1', profile: 'default' });
+    expect(c.server?.connection_id).toBe('c-1');
+    expect(s.conns[0]!.requests.map((r) => r.method)).toEqual(['echo', 'initialize']);
     // the test server closes a connection without the right token right after the upgrade
     const anon = await open(
       { port: s.port, token: s.token },
