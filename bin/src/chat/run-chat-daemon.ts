@@ -1,6 +1,6 @@
 /**
- * `hermes chat -q` through a running daemon (issue 3 "One writer per session"): the turn runs in
- * the daemon's live session, so attached TUIs see it live and the session has one writer. The
+ * `hermes chat -q` through a running daemon: the turn runs in the daemon's live session, so
+ * attached TUIs see it live and the session has one writer (one writer per session). The
  * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
  * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */

@@ -236,7 +236,7 @@ async function runTurn(opened: OpenedSession, text: string, signal: AbortSignal)
   }
 }
 
-/** Starts this profile's MCP servers when config.yaml names any (issue 8 "MCP client"). */
+/** Starts this profile's MCP servers when config.yaml names any (`mcp_servers`). */
 async function startMcp(
   ctx: CliContext,
   config: HermesConfig,
