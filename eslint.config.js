@@ -43,7 +43,7 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  layer(['core/**/*.ts'], ['@hermes/tui-gateway', '@hermes/ui-tui', '@hermes/cli']),
+  layer(['core/**/*.ts'], ['@hermes/client', '@hermes/tui-gateway', '@hermes/ui-tui', '@hermes/cli']),
   layer(['core/src/protocol/**/*.ts'], ['@hermes/core', '../*', 'yaml', 'better-sqlite3', 'openai', 'execa']),
   layer(['tui-gateway/**/*.ts'], ['@hermes/ui-tui', '@hermes/cli']),
   {
@@ -63,13 +63,76 @@ export default tseslint.config(
           // gitignore-style groups cannot re-allow a path under a banned one, hence a regex
           patterns: [
             {
-              regex: `^@hermes/(?!core/protocol(/(${ZOD_FREE_PROTOCOL.map((f) => f.replace('.', '\\.')).join('|')}))?$)`,
+              regex: `^@hermes/(?!core/protocol(/(${ZOD_FREE_PROTOCOL.map((f) => f.replace('.', '\\.')).join('|')}))?$|client(/discovery)?$)`,
               message:
-                'ui-tui imports only @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
+                'ui-tui imports only @hermes/client, @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
             },
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['ui-tui/**/*.test.ts', 'ui-tui/**/*.test.tsx', 'ui-tui/src/testing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client(/discovery|/testing)?$)',
+              message: 'ui-tui tests import only @hermes/client(/testing) and @hermes/core/protocol',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // the client: only the protocol (types only at run time: no zod in the TUI), ws and node
+  {
+    files: ['client/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(ws|@hermes/core/protocol|node:.*|\\.{1,2}/.*)$)',
+              message: '@hermes/client imports only @hermes/core/protocol, ws and node built-ins',
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@hermes/core/protocol',
+              allowTypeImports: true,
+              message: 'only types from the protocol at run time (its values load zod)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['client/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!(ws|vitest|@hermes/core/protocol|node:.*|\\.{1,2}/.*)$)',
+              message: '@hermes/client tests import only the protocol, ws, vitest and node built-ins',
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-restricted-imports': 'off',
     },
   },
 );

@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     include: [
       'core/src/**/*.test.ts',
+      'client/src/**/*.test.ts',
       'tui-gateway/src/**/*.test.ts',
       'ui-tui/src/**/*.test.{ts,tsx}',
       'bin/src/**/*.test.ts',

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { connect } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { killDaemons } from './support/gateway-process.js';
 import { makeTestHome, runHermes, spawnHermes } from './support/hermes-cli.js';
@@ -32,12 +32,12 @@ describe('hermes chat -q with a running daemon', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('first reply');
 
-    const watcher = await connectDaemon({ root }, { name: 'watcher', capabilities: { approvals: false } });
+    const watcher = await connect({ root }, { name: 'watcher', capabilities: { approvals: false } });
     try {
-      const { sessions } = await watcher.call('session.list', { limit: 1 });
+      const { sessions } = await watcher.request('session.list', { limit: 1 });
       const id = sessions[0]!.id;
       expect(sessions[0]!.source).toBe('cli');
-      await watcher.call('session.attach', { session_id: id });
+      await watcher.request('session.attach', { session_id: id });
       const seen: WireEvent[] = [];
       watcher.onEvent((e) => seen.push(e));
       model.push(
@@ -112,9 +112,9 @@ describe('hermes chat -q with a running daemon', () => {
 
 /** The sessions of the daemon's profile, newest first. */
 async function watcherSessions(): Promise<Array<{ id: string; state?: string }>> {
-  const client = await connectDaemon({ root }, { name: 'lister', capabilities: { approvals: false } });
+  const client = await connect({ root }, { name: 'lister', capabilities: { approvals: false } });
   try {
-    return (await client.call('session.list', { limit: 100 })).sessions as Array<{
+    return (await client.request('session.list', { limit: 100 })).sessions as Array<{
       id: string;
       state?: string;
     }>;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CronJob } from '@hermes/core/cron/types';
 import type { WireEvent } from '@hermes/core/protocol';
-import { connectDaemon, type DaemonClient } from '@hermes/tui-gateway/client/client';
+import { connect, type DaemonClient } from '@hermes/client';
 import { inboxOf, jobsOf, makeDue, outputsOf } from './support/cron-kit.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { aliveDiscovery, killDaemons, pidRuns, waitFor } from './support/gateway-process.js';
@@ -23,8 +23,8 @@ async function start(): Promise<void> {
   const r = await runHermes(root, ['gateway', 'start']);
   expect(r.code, r.stderr).toBe(0);
 }
-async function connect(): Promise<DaemonClient> {
-  const c = await connectDaemon({ root }, { name: 'cron-test', capabilities: { approvals: false } });
+async function openClient(): Promise<DaemonClient> {
+  const c = await connect({ root }, { name: 'cron-test', capabilities: { approvals: false } });
   c.onEvent((e) => events.push(e));
   return c;
 }
@@ -40,7 +40,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   root = makeTestHome({ modelUrl: model.url, config: 'timezone: UTC\ncron:\n  tick_interval: 1' });
   await start();
-  client = await connect();
+  client = await openClient();
 });
 afterAll(async () => {
   await client?.close().catch(() => undefined);
@@ -67,30 +67,30 @@ describe('cron in the daemon', () => {
     expect(changed.every((e) => e.session_id === '*' && e.payload.profile === 'default')).toBe(true);
     expect(changed.map((e) => e.payload.reason)).toEqual(expect.arrayContaining(['claimed', 'ran']));
 
-    const listed = await client.call('cron.list', {});
+    const listed = await client.request('cron.list', {});
     expect(listed.jobs).toEqual([
       expect.objectContaining({ id: job.id, name: 'weather', last_status: 'ok', schedule: 'every 1h' }),
     ]);
     expect(listed.health.state).toBe('working');
 
-    const paused = await client.call('cron.pause', { job_id: 'weather' });
+    const paused = await client.request('cron.pause', { job_id: 'weather' });
     expect(paused.job.state).toBe('paused');
-    expect((await client.call('cron.resume', { job_id: job.id })).job.state).toBe('scheduled');
-    await expect(client.call('cron.pause', { job_id: 'nope' })).rejects.toThrow(/no cron job "nope"/);
+    expect((await client.request('cron.resume', { job_id: job.id })).job.state).toBe('scheduled');
+    await expect(client.request('cron.pause', { job_id: 'nope' })).rejects.toThrow(/no cron job "nope"/);
 
     model.push({ text: 'Run-now reply.' });
     const ran = events.length;
-    expect(await client.call('cron.run', { job_id: job.id })).toEqual({ job_id: job.id, started: true });
+    expect(await client.request('cron.run', { job_id: job.id })).toEqual({ job_id: job.id, started: true });
     await waitFor(
       () => events.slice(ran).find((e) => e.type === 'cron.changed' && e.payload.reason === 'ran'),
       'the run-now to finish',
     );
-    const out = await client.call('cron.output', { job_id: job.id });
+    const out = await client.request('cron.output', { job_id: job.id });
     expect(out.content).toContain('Run-now reply.');
 
-    const slash = await client.call('slash.exec', { session_id: 'none', command: '/cron' });
+    const slash = await client.request('slash.exec', { session_id: 'none', command: '/cron' });
     expect(slash).toMatchObject({ handled: true, output: expect.stringContaining(job.id) });
-    const sugg = await client.call('slash.exec', { session_id: 'none', command: '/cron suggestions' });
+    const sugg = await client.request('slash.exec', { session_id: 'none', command: '/cron suggestions' });
     expect(sugg.output).toMatch(/daily-briefing[\s\S]*Nothing is scheduled unless you say so/);
     expect(jobsOf(root)).toHaveLength(1);
   });
@@ -109,7 +109,7 @@ describe('cron in the daemon', () => {
     await waitFor(() => !pidRuns(pid), 'the daemon to die');
     const restartedAt = Date.now();
     await start();
-    client = await connect();
+    client = await openClient();
 
     // the restarted daemon ticks, finds the dead run marker, records it, and does not run the job
     await waitFor(() => {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpenRequest, WireEventOf } from '@hermes/core/protocol';
-import { connectDaemon, RpcFailureError, type DaemonClient } from '@hermes/tui-gateway';
+import { connect, type DaemonClient, RpcCallError } from '@hermes/client';
 import { waitFor } from './support/gateway-process.js';
 import {
   deferred,
@@ -44,33 +44,33 @@ function victim(name: string): string {
 
 /** Starts a turn whose first tool call is `rm -rf dir`; resolves with the session id. */
 async function turnDeleting(by: RecordingClient, dir: string, title: string): Promise<string> {
-  const { session } = await by.c.call('session.create', { title, cwd: fx.root });
-  await by.c.call('session.attach', { session_id: session.id });
+  const { session } = await by.c.request('session.create', { title, cwd: fx.root });
+  await by.c.request('session.attach', { session_id: session.id });
   fx.model.push(
     { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${dir}` } }] },
     { echo: 'last_tool_result', prefix: 'tool said: ' },
   );
-  await by.c.call('prompt.submit', { session_id: session.id, text: 'clean up' });
+  await by.c.request('prompt.submit', { session_id: session.id, text: 'clean up' });
   return session.id;
 }
 
 /** Attaches `c` until the snapshot lists an open request; returns it (`c` stays attached). */
 async function openRequestSeenBy(c: DaemonClient, sid: string): Promise<OpenRequest> {
   return waitFor(async () => {
-    const snap = await c.call('session.attach', { session_id: sid });
+    const snap = await c.request('session.attach', { session_id: sid });
     const req = snap.open_requests[0];
-    if (!req) await c.call('session.detach', { session_id: sid });
+    if (!req) await c.request('session.detach', { session_id: sid });
     return req;
   }, 'an open request in the snapshot');
 }
 
 /** The JSON-RPC error a call fails with. */
-async function rpcError(p: Promise<unknown>): Promise<RpcFailureError> {
+async function rpcError(p: Promise<unknown>): Promise<RpcCallError> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(err instanceof RpcFailureError)) throw new Error(`expected an RpcFailureError, got ${String(err)}`);
+  if (!(err instanceof RpcCallError)) throw new Error(`expected an RpcCallError, got ${String(err)}`);
   return err;
 }
 
@@ -85,15 +85,15 @@ describe('approval.answer', () => {
     expect(req).toMatchObject({ kind: 'approval', params: { kind: 'approval', command: `rm -rf ${dir}` } });
     expect(b.events.some((e) => e.type === 'request.resolved')).toBe(false);
     const c = await client('window-c');
-    await c.c.call('session.attach', { session_id: sid });
+    await c.c.request('session.attach', { session_id: sid });
 
-    const byB = `connection:${b.c.init!.connection_id}`;
+    const byB = `connection:${b.c.server!.connection_id}`;
     expect(
-      await b.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
+      await b.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
     ).toEqual({ resolved: true, by: byB, choice: 'once' });
 
     const late = await rpcError(
-      c.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'deny' }),
+      c.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'deny' }),
     );
     expect(late.code).toBe(-32003);
     expect(late.data).toEqual({ by: byB, choice: 'once' });
@@ -111,7 +111,7 @@ describe('approval.answer', () => {
     await submitter.until(is('turn.end', sid), 'turn.end');
     expect(existsSync(dir)).toBe(false); // "once" applied: the command ran
     expect(c.of(sid).filter((e) => e.type === 'request.resolved')).toHaveLength(1);
-    const { messages } = await c.c.call('session.history', { session_id: sid });
+    const { messages } = await c.c.request('session.history', { session_id: sid });
     expect(messages.find((m) => m.role === 'tool')?.outcome?.approvals).toEqual([
       { choice: 'once', by: byB },
     ]);
@@ -124,21 +124,21 @@ describe('approval.answer', () => {
     const b = await client('window-bad');
     const req = await openRequestSeenBy(b.c, sid);
     const bad = await rpcError(
-      b.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'ONCE' }),
+      b.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'ONCE' }),
     );
     expect(bad.code).toBe(-32602);
     expect(bad.message).toContain('the choice "ONCE" was not offered');
     expect(bad.message).toContain('allowed: "once", "session", "always", "deny"');
     expect(bad.message).toContain('the command was denied');
     const resolved = await submitter.until(is('request.resolved', sid), 'request.resolved');
-    expect(resolved.payload).toMatchObject({ choice: 'deny', by: `connection:${b.c.init!.connection_id}` });
+    expect(resolved.payload).toMatchObject({ choice: 'deny', by: `connection:${b.c.server!.connection_id}` });
     const error = submitter.of(sid).find((e) => e.type === 'error' && e.payload.kind === 'request');
     expect(error?.seq).toBeLessThan(resolved.seq);
     await submitter.until(is('turn.end', sid), 'turn.end');
     expect(existsSync(dir)).toBe(true);
     // and now it is settled: a good answer is too late
     const again = await rpcError(
-      b.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
+      b.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
     );
     expect(again.code).toBe(-32003);
   });
@@ -151,18 +151,18 @@ describe('approval.answer', () => {
     const req = await openRequestSeenBy(b.c, sid);
     const outsider = await client('outsider');
     const refused = await rpcError(
-      outsider.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
+      outsider.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
     );
     expect(refused.code).toBe(-32602);
     expect(refused.message).toMatch(/not attached to session/);
     const unknown = await rpcError(
-      b.c.call('approval.answer', { session_id: sid, request_id: 'approval-nope', choice: 'once' }),
+      b.c.request('approval.answer', { session_id: sid, request_id: 'approval-nope', choice: 'once' }),
     );
     expect(unknown.code).toBe(-32003);
     expect(unknown.data).toEqual({ by: null, choice: null });
     // still open: the request was not touched by either
     expect(
-      await b.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'deny' }),
+      await b.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'deny' }),
     ).toMatchObject({ resolved: true, choice: 'deny' });
     await submitter.until(is('turn.end', sid), 'turn.end');
     expect(existsSync(dir)).toBe(true);
@@ -172,16 +172,20 @@ describe('approval.answer', () => {
     const dir = victim('instance');
     const submitter = await client('submitter-4');
     const sid = await turnDeleting(submitter, dir, 'instance id');
-    const first = await connectDaemon({ root: fx.root }, { name: 'tui', instanceId: 'win-1' });
+    const first = await connect({ root: fx.root }, { name: 'tui', instanceId: 'win-1' });
     await openRequestSeenBy(first, sid);
-    const firstConn = first.init!.connection_id;
+    const firstConn = first.server!.connection_id;
     first.socket.terminate(); // a /profile round trip or a dropped network: a new connection
-    const again = await connectDaemon({ root: fx.root }, { name: 'tui', instanceId: 'win-1' });
+    const again = await connect({ root: fx.root }, { name: 'tui', instanceId: 'win-1' });
     try {
-      expect(again.init!.connection_id).not.toBe(firstConn);
+      expect(again.server!.connection_id).not.toBe(firstConn);
       const req = await openRequestSeenBy(again, sid);
       expect(
-        await again.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
+        await again.request('approval.answer', {
+          session_id: sid,
+          request_id: req.request_id,
+          choice: 'once',
+        }),
       ).toEqual({ resolved: true, by: 'client:win-1', choice: 'once' });
       await submitter.until(is('turn.end', sid), 'turn.end');
       expect(existsSync(dir)).toBe(false);
@@ -211,27 +215,31 @@ describe('approval.answer', () => {
 describe('clarify.answer', () => {
   it('answers a question from the snapshot; the model gets the answer', async () => {
     const submitter = await client('asker');
-    const { session } = await submitter.c.call('session.create', { title: 'clarify', cwd: fx.root });
+    const { session } = await submitter.c.request('session.create', { title: 'clarify', cwd: fx.root });
     const sid = session.id;
-    await submitter.c.call('session.attach', { session_id: sid });
+    await submitter.c.request('session.attach', { session_id: sid });
     fx.model.push(
       {
         toolCalls: [{ name: 'clarify', arguments: { question: 'Which branch?', choices: ['main', 'dev'] } }],
       },
       { echo: 'last_tool_result', prefix: 'tool said: ' },
     );
-    await submitter.c.call('prompt.submit', { session_id: sid, text: 'deploy' });
+    await submitter.c.request('prompt.submit', { session_id: sid, text: 'deploy' });
     const b = await client('window-q');
     const req = await openRequestSeenBy(b.c, sid);
     expect(req).toMatchObject({ kind: 'clarify', params: { question: 'Which branch?' } });
     const wrong = await rpcError(
-      b.c.call('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
+      b.c.request('approval.answer', { session_id: sid, request_id: req.request_id, choice: 'once' }),
     );
     expect(wrong.code).toBe(-32602);
     expect(wrong.message).toContain('clarify.answer');
     expect(
-      await b.c.call('clarify.answer', { session_id: sid, request_id: req.request_id, answer: 'feature-x' }),
-    ).toEqual({ resolved: true, by: `connection:${b.c.init!.connection_id}`, answer: 'feature-x' });
+      await b.c.request('clarify.answer', {
+        session_id: sid,
+        request_id: req.request_id,
+        answer: 'feature-x',
+      }),
+    ).toEqual({ resolved: true, by: `connection:${b.c.server!.connection_id}`, answer: 'feature-x' });
     const done = await submitter.until(
       (e): e is WireEventOf<'message.complete'> =>
         is('message.complete', sid)(e) && e.payload.text.startsWith('tool said'),

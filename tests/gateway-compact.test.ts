@@ -18,18 +18,18 @@ const gw = useGateway('hermes-compact-', (root, url) =>
 describe('/compact through the daemon', () => {
   it('compresses into a child session; the old id keeps routing to it', async () => {
     const { client, root, model } = gw;
-    const { session } = await client.c.call('session.create', { title: 'compact me', cwd: root });
+    const { session } = await client.c.request('session.create', { title: 'compact me', cwd: root });
     const oldId = session.id;
-    await client.c.call('session.attach', { session_id: oldId });
+    await client.c.request('session.attach', { session_id: oldId });
     for (let i = 0; i < 4; i++) {
       model.push({ text: `answer ${i}` });
-      await client.c.call('prompt.submit', { session_id: oldId, text: `question ${i}` });
+      await client.c.request('prompt.submit', { session_id: oldId, text: `question ${i}` });
       await client.count(is('turn.end', oldId), i + 1, `turn ${i} ends`);
     }
 
     const before = model.requests.length;
     model.push({ text: 'SUMMARY: four questions answered' });
-    const r = await client.c.call('slash.exec', { session_id: oldId, command: '/compact the answers' });
+    const r = await client.c.request('slash.exec', { session_id: oldId, command: '/compact the answers' });
     expect(r.handled).toBe(true);
     expect(r.output).toMatch(
       /compression #1\): context \S+ \(\d+% of 10\.0k\) → ~\S+ \(\d+% of 10\.0k\) tokens/,
@@ -58,7 +58,7 @@ describe('/compact through the daemon', () => {
 
     // a prompt sent with the OLD id runs in the child, with the summary and the tail
     model.push({ text: 'continued after compact' });
-    await client.c.call('prompt.submit', { session_id: oldId, text: 'question 4' });
+    await client.c.request('prompt.submit', { session_id: oldId, text: 'question 4' });
     await client.until(is('turn.end', newId), 'the turn in the child ends');
     const sent = model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
     expect(sent.some((m) => m.content.includes('SUMMARY: four questions answered'))).toBe(true);
@@ -66,14 +66,14 @@ describe('/compact through the daemon', () => {
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: 'question 4' });
 
     // either id attaches to the same live session; the list links child and parent
-    const byOld = await client.c.call('session.attach', { session_id: oldId });
-    const byNew = await client.c.call('session.attach', { session_id: newId });
+    const byOld = await client.c.request('session.attach', { session_id: oldId });
+    const byNew = await client.c.request('session.attach', { session_id: newId });
     expect(byOld.session.id).toBe(newId);
     expect(byNew.session.id).toBe(newId);
-    const { sessions } = await client.c.call('session.list', {});
+    const { sessions } = await client.c.request('session.list', {});
     expect(sessions.find((s) => s.id === newId)).toMatchObject({ parent_session_id: oldId, live: true });
     expect(sessions.find((s) => s.id === oldId)).toMatchObject({ live: false, state: 'ended' });
-    const usage = await client.c.call('slash.exec', { session_id: oldId, command: '/status' });
+    const usage = await client.c.request('slash.exec', { session_id: oldId, command: '/status' });
     expect(usage.output).toContain(`Session ${newId}`);
   });
 });

@@ -27,7 +27,7 @@ async function turn(client: RecordingClient, sessionId: string, text: string) {
   const { model } = gw;
   const after = client.lastSeq(sessionId);
   const before = model.requests.length;
-  await client.c.call('prompt.submit', { session_id: sessionId, text });
+  await client.c.request('prompt.submit', { session_id: sessionId, text });
   const end = await client.until(
     (e): e is WireEventOf<'turn.end'> => e.type === 'turn.end' && e.session_id === sessionId && e.seq > after,
     `turn "${text}" ends`,
@@ -46,9 +46,9 @@ const changed =
 describe('config changes reach the running daemon', () => {
   it('applies model.default and .env edits to the next turn, keeps the last good config when broken', async () => {
     const { client, root, model } = gw;
-    const { session } = await client.c.call('session.create', { cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
-    const pinned = (await client.c.call('session.create', { cwd: root, model: 'pinned-model' })).session;
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
+    const pinned = (await client.c.request('session.create', { cwd: root, model: 'pinned-model' })).session;
 
     const first = await turn(client, session.id, 'one');
     expect(first.body.model).toBe('model-alpha');
@@ -77,10 +77,10 @@ describe('config changes reach the running daemon', () => {
       'session.info with model-beta',
     );
     // a session created with an explicit model keeps it
-    await client.c.call('session.attach', { session_id: pinned.id });
+    await client.c.request('session.attach', { session_id: pinned.id });
     expect((await turn(client, pinned.id, 'pinned')).body.model).toBe('pinned-model');
     // a new session starts on the new model
-    const fresh = (await client.c.call('session.create', { cwd: root })).session;
+    const fresh = (await client.c.request('session.create', { cwd: root })).session;
     expect(fresh.model).toBe('model-beta');
 
     // a broken edit: the daemon goes on with the last good config and says what is wrong
@@ -102,7 +102,7 @@ describe('config changes reach the running daemon', () => {
     );
     expect(reported.payload.message).toContain('approvals.mode');
     expect(reported.payload.message).toContain(join(root, 'config.yaml'));
-    expect(await client.c.call('config.get', { key: 'model.default' })).toEqual({ value: 'model-beta' });
+    expect(await client.c.request('config.get', { key: 'model.default' })).toEqual({ value: 'model-beta' });
 
     // fixed, and a new key in .env (hand edits): both reach the next request
     const errorsBefore = client.events.filter((e) => e.type === 'error').length;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { SessionDB } from '@hermes/core/state/session-db';
-import { connectDaemon, type DaemonClient } from '@hermes/tui-gateway/client/client';
+import { connect, type DaemonClient } from '@hermes/client';
 import { hermes, waitFor } from './support/gateway-process.js';
 import { startGateway, useDaemonRoots } from './support/gateway-session-kit.js';
 
@@ -24,8 +24,8 @@ interface Client {
   events: WireEvent[];
 }
 
-async function connect(root: string, profile: string): Promise<Client> {
-  const c = await connectDaemon(
+async function openClient(root: string, profile: string): Promise<Client> {
+  const c = await connect(
     { root },
     { name: `dblock-${profile}`, profile, capabilities: { approvals: false } },
   );
@@ -38,7 +38,7 @@ async function connect(root: string, profile: string): Promise<Client> {
 async function turn(cl: Client, sid: string, text: string): Promise<number> {
   const before = cl.events.length;
   const t0 = performance.now();
-  await cl.c.call('prompt.submit', { session_id: sid, text });
+  await cl.c.request('prompt.submit', { session_id: sid, text });
   await waitFor(
     () => cl.events.slice(before).find((e) => e.type === 'turn.end' && e.session_id === sid),
     `turn.end of "${text}"`,
@@ -49,7 +49,7 @@ async function turn(cl: Client, sid: string, text: string): Promise<number> {
 
 async function pingMs(c: DaemonClient): Promise<number> {
   const t0 = performance.now();
-  await c.call('ping', {});
+  await c.request('ping', {});
   return performance.now() - t0;
 }
 
@@ -62,12 +62,12 @@ describe('an outside write lock on one profile', () => {
       const made = await hermes(r, ['profile', 'create', 'other', '--clone']);
       expect(made.code, made.stderr).toBe(0);
       await startGateway(r);
-      const a = await connect(r, 'default');
-      const b = await connect(r, 'other');
-      const sa = (await a.c.call('session.create', { title: 'locked' })).session.id;
-      const sb = (await b.c.call('session.create', { title: 'free' })).session.id;
-      await a.c.call('session.attach', { session_id: sa });
-      await b.c.call('session.attach', { session_id: sb });
+      const a = await openClient(r, 'default');
+      const b = await openClient(r, 'other');
+      const sa = (await a.c.request('session.create', { title: 'locked' })).session.id;
+      const sb = (await b.c.request('session.create', { title: 'free' })).session.id;
+      await a.c.request('session.attach', { session_id: sa });
+      await b.c.request('session.attach', { session_id: sb });
       await turn(a, sa, 'warm a');
       const baseTurn = await turn(b, sb, 'warm b');
       const basePing = Math.max(...(await Promise.all([1, 2, 3].map(() => pingMs(b.c)))));

@@ -32,7 +32,7 @@ const queueOf = (e: { payload: Record<string, unknown> }): QueuedPrompt[] =>
 
 /** The snapshot of a fresh attach. */
 async function snapshot(c: RecordingClient, sid: string) {
-  const snap = await c.c.call('session.attach', { session_id: sid });
+  const snap = await c.c.request('session.attach', { session_id: sid });
   if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
   return snap;
 }
@@ -43,14 +43,14 @@ describe('hermes gateway stop while a model call hangs', () => {
     const r = root(`gateway:\n  drain_timeout: ${drainTimeoutS}\n`);
     await startGateway(r);
     const a = await client(r, 'hang-a');
-    const { session } = await a.c.call('session.create', { title: 'hung' });
+    const { session } = await a.c.request('session.create', { title: 'hung' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     const partial = 'partial before the hang';
     fx.model.push({ hang: true, text: partial, chunkSize: 5 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'hang please' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'hang please' });
     await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
-    const queued = await a.c.call('prompt.submit', { session_id: sid, text: 'queued behind it' });
+    const queued = await a.c.request('prompt.submit', { session_id: sid, text: 'queued behind it' });
     expect(queued.status).toBe('queued');
 
     const t0 = Date.now();
@@ -91,7 +91,7 @@ describe('hermes gateway stop while a model call hangs', () => {
     expect(snap.queued).toEqual([
       { prompt_id: queued.prompt_id, text: 'queued behind it', by: expect.any(String), held: true },
     ]);
-    const dropped = await b.c.call('slash.exec', { session_id: sid, command: '/queue drop' });
+    const dropped = await b.c.request('slash.exec', { session_id: sid, command: '/queue drop' });
     expect(dropped.output).toBe('Dropped 1 prompt(s).');
     expect((await snapshot(b, sid)).queued).toEqual([]);
   }, 90_000);
@@ -102,13 +102,13 @@ describe('kill -9 with a prompt queued behind a running turn', () => {
     const r = root();
     const first = await startGateway(r);
     const a = await client(r, 'kill-a');
-    const { session } = await a.c.call('session.create', { title: 'queue-crash' });
+    const { session } = await a.c.request('session.create', { title: 'queue-crash' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     fx.model.push({ hang: true, text: 'half', chunkSize: 4 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'running' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'running' });
     await waitFor(() => deltaText(a.of(sid)) === 'half', 'the partial text');
-    const queued = await a.c.call('prompt.submit', { session_id: sid, text: 'typed while it ran' });
+    const queued = await a.c.request('prompt.submit', { session_id: sid, text: 'typed while it ran' });
     expect(queued.status).toBe('queued');
     await a.until((e) => is('prompt.queued', sid)(e) && queueOf(e).length === 1, 'prompt.queued');
 
@@ -123,18 +123,18 @@ describe('kill -9 with a prompt queued behind a running turn', () => {
     expect(snap.queued).toEqual([
       { prompt_id: queued.prompt_id, text: 'typed while it ran', by: expect.any(String), held: true },
     ]);
-    const listed = await b.c.call('slash.exec', { session_id: sid, command: '/queue' });
+    const listed = await b.c.request('slash.exec', { session_id: sid, command: '/queue' });
     expect(listed.output).toContain('1. [held] typed while it ran');
 
     // a new prompt runs at once and the held one stays held after it
     fx.model.push({ text: 'answer to new' }, { text: 'answer to held' });
-    const fresh = await b.c.call('prompt.submit', { session_id: sid, text: 'new one' });
+    const fresh = await b.c.request('prompt.submit', { session_id: sid, text: 'new one' });
     expect(fresh.status).toBe('started');
     const end = await b.until(is('turn.end', sid), 'turn.end of the new prompt');
     expect(end.payload).toMatchObject({ prompt_id: fresh.prompt_id, status: 'complete' });
     expect((await snapshot(b, sid)).queued).toEqual([expect.objectContaining({ held: true })]);
 
-    const run = await b.c.call('slash.exec', { session_id: sid, command: '/queue run' });
+    const run = await b.c.request('slash.exec', { session_id: sid, command: '/queue run' });
     expect(run.output).toBe('Running 1 held prompt(s).');
     const start = await b.until(
       (e): e is WireEventOf<'turn.start'> =>

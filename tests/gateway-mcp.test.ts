@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WireEvent, WireEventOf } from '@hermes/core/protocol';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { connect } from '@hermes/client';
 import { waitFor } from './support/gateway-process.js';
 import { is, useGateway, writeConfig } from './support/gateway-session-kit.js';
 
@@ -30,23 +30,23 @@ const gw = useGateway('hermes-mcp-', (root, url) => {
 describe('MCP in the daemon', () => {
   it("offers the profile's MCP tools and runs them; /mcp shows the server", async () => {
     const { client, root, model } = gw;
-    const probe = await client.c.call('session.create', { cwd: root });
+    const probe = await client.c.request('session.create', { cwd: root });
     await waitFor(
       async () => {
-        const r = await client.c.call('slash.exec', { session_id: probe.session.id, command: '/mcp' });
+        const r = await client.c.request('slash.exec', { session_id: probe.session.id, command: '/mcp' });
         return /echo \(stdio\) ready/.test(r.output) ? r : undefined;
       },
       'the echo MCP server to be ready',
       20_000,
     );
-    const { session } = await client.c.call('session.create', { cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
     const before = model.requests.length;
     model.push(
       { toolCalls: [{ name: 'mcp_echo_echo', arguments: { text: 'via-daemon-mcp' } }] },
       { text: 'echoed' },
     );
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'echo it' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'echo it' });
     await client.until(is('turn.end', session.id), 'the turn ends');
     const offered = model.requests[before]!.body.tools as Array<{ function: { name: string } }>;
     expect(offered.map((t) => t.function.name)).toContain('mcp_echo_echo');
@@ -56,8 +56,8 @@ describe('MCP in the daemon', () => {
 
   it('a crashed server restarts by itself: clients get mcp.status, the open session calls it again', async () => {
     const { client, root, model } = gw;
-    const { session } = await client.c.call('session.create', { cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
     const mark = client.events.length;
     const mcpStatus =
       (state: string) =>
@@ -69,7 +69,7 @@ describe('MCP in the daemon', () => {
         client.events.indexOf(e) >= mark;
 
     model.push({ toolCalls: [{ name: 'mcp_echo_exit', arguments: { code: 3 } }] }, { text: 'it crashed' });
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'crash the server' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'crash the server' });
     await client.until(is('turn.end', session.id), 'the crashing turn ends');
     const down = await client.until(mcpStatus('backoff'), 'echo backing off');
     expect(down.payload).toMatchObject({ profile: 'default', transport: 'stdio', attempt: 1 });
@@ -84,25 +84,25 @@ describe('MCP in the daemon', () => {
       { toolCalls: [{ name: 'mcp_echo_echo', arguments: { text: 'after-restart' } }] },
       { text: 'echoed again' },
     );
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'echo again' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'echo again' });
     await client.until(is('turn.end', session.id, after), 'the next turn ends');
     const offered = model.requests[before]!.body.tools as Array<{ function: { name: string } }>;
     expect(offered.map((t) => t.function.name)).toContain('mcp_echo_echo');
     const msgs = model.requests[before + 1]!.body.messages as Array<{ role: string; content: string }>;
     expect(msgs.filter((m) => m.role === 'tool').at(-1)?.content).toContain('echo: after-restart');
-    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/mcp' });
+    const r = await client.c.request('slash.exec', { session_id: session.id, command: '/mcp' });
     expect(r.output).toMatch(/● echo \(stdio\) ready/);
   }, 40_000);
 
   it('another profile does not see them', async () => {
     const { root } = gw;
-    const work = await connectDaemon(
+    const work = await connect(
       { root },
       { name: 'mcp-work', capabilities: { approvals: false }, profile: 'work' },
     );
     try {
-      const { session } = await work.call('session.create', { cwd: root });
-      const r = await work.call('slash.exec', { session_id: session.id, command: '/mcp' });
+      const { session } = await work.request('session.create', { cwd: root });
+      const r = await work.request('slash.exec', { session_id: session.id, command: '/mcp' });
       expect(r.output).toMatch(/No MCP servers configured/);
     } finally {
       await work.close();

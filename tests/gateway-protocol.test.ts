@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES, RpcErrorCode } from '@hermes/core/protocol';
-import { connectDaemon, DaemonConnectError, RpcFailureError, type DaemonClient } from '@hermes/tui-gateway';
+import { connect, type DaemonClient, DaemonConnectError, RpcCallError } from '@hermes/client';
 import {
   killDaemons,
   spawnTestDaemon,
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function client(name = 'test', opts: object = {}): Promise<DaemonClient> {
-  const c = await connectDaemon({ root }, { name, capabilities: { approvals: true }, ...opts });
+  const c = await connect({ root }, { name, capabilities: { approvals: true }, ...opts });
   clients.push(c);
   return c;
 }
@@ -43,16 +43,16 @@ async function client(name = 'test', opts: object = {}): Promise<DaemonClient> {
 let witness: DaemonClient;
 async function stillServing(): Promise<void> {
   witness ??= await client('witness');
-  expect((await witness.call('ping')).pong).toBe(true);
+  expect((await witness.request('ping')).pong).toBe(true);
 }
 
-async function failure(p: Promise<unknown>): Promise<RpcFailureError> {
+async function failure(p: Promise<unknown>): Promise<RpcCallError> {
   const e = await p.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(RpcFailureError);
-  return e as RpcFailureError;
+  expect(e).toBeInstanceOf(RpcCallError);
+  return e as RpcCallError;
 }
 
 async function rawError(
@@ -72,7 +72,7 @@ describe('refused upgrades', () => {
     ['a wrong token', { authorization: `Bearer ${'1'.repeat(64)}` }, 401],
     ['a non-loopback Origin', { headers: { Origin: 'https://attacker.example' } }, 403],
   ])('%s → HTTP %i', async (_what, opts, status) => {
-    const err = await connectDaemon({ root }, { name: 'x', ...opts }).catch((e: unknown) => e);
+    const err = await connect({ root }, { name: 'x', ...opts }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DaemonConnectError);
     expect((err as DaemonConnectError).status).toBe(status);
     await stillServing();
@@ -86,7 +86,7 @@ describe('bad input', () => {
     expect(await rawError(c, '\u0000\u0001garbage')).toMatchObject({ code: RpcErrorCode.ParseError });
     expect(await rawError(c, '{"hello":"world"}')).toMatchObject({ code: RpcErrorCode.InvalidRequest });
     expect(await rawError(c, Buffer.alloc(64, 7), true)).toMatchObject({ code: RpcErrorCode.InvalidRequest });
-    expect((await c.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
     await stillServing();
   });
 
@@ -100,14 +100,14 @@ describe('bad input', () => {
     });
     expect(await rawError(c, frame)).toMatchObject({ id: 5, code: RpcErrorCode.FrameTooLarge });
     expect(MAX_FRAME_BYTES).toBe(4 * 1024 * 1024);
-    expect((await c.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
     await stillServing();
   });
 
   it('unknown methods get -32601, bad params -32602 with the path', async () => {
     const c = await client();
-    expect((await failure(c.callRaw('rm.everything'))).code).toBe(RpcErrorCode.MethodNotFound);
-    const bad = await failure(c.callRaw('slash.exec', { session_id: 's', command: '' }));
+    expect((await failure(c.requestRaw('rm.everything'))).code).toBe(RpcErrorCode.MethodNotFound);
+    const bad = await failure(c.requestRaw('slash.exec', { session_id: 's', command: '' }));
     expect(bad.code).toBe(RpcErrorCode.InvalidParams);
     expect(bad.message).toMatch(/^invalid params for slash\.exec: command: /);
     await stillServing();
@@ -115,8 +115,8 @@ describe('bad input', () => {
 
   it('anything before initialize gets -32000', async () => {
     const c = await client('early', { initialize: false });
-    expect((await failure(c.call('ping'))).code).toBe(RpcErrorCode.NotInitialized);
-    expect((await failure(c.call('gateway.status'))).code).toBe(RpcErrorCode.NotInitialized);
+    expect((await failure(c.request('ping'))).code).toBe(RpcErrorCode.NotInitialized);
+    expect((await failure(c.request('gateway.status'))).code).toBe(RpcErrorCode.NotInitialized);
     await stillServing();
   });
 });
@@ -137,14 +137,14 @@ describe('slow clients', () => {
         got++;
       });
       const started = Date.now();
-      await fast.call('slash.exec', { session_id: 's1', command: `emit ${N} tool.progress 65536` });
+      await fast.request('slash.exec', { session_id: 's1', command: `emit ${N} tool.progress 65536` });
       await waitFor(() => got === N, `${N} events at the fast client`);
       off();
       expect(inOrder).toBe(true);
       return Date.now() - started;
     };
     const alone = await burst();
-    const before = (await fast.call('gateway.status')).connections;
+    const before = (await fast.request('gateway.status')).connections;
     const slow = await client('burst-slow');
     slow.socket.pause();
     const beside = await burst();
@@ -153,7 +153,7 @@ describe('slow clients', () => {
     );
     // The stuck client's queue overflowed (8 MiB) and the daemon closed it.
     await waitFor(
-      async () => (await fast.call('gateway.status')).connections === before,
+      async () => (await fast.request('gateway.status')).connections === before,
       'the slow connection to be dropped',
     );
     slow.socket.resume();
@@ -175,19 +175,19 @@ describe('server requests', () => {
     });
     const others = clients.filter((c) => c !== asker && c !== answerer && !c.isClosed);
     for (const o of others) o.onServerRequest('approval.request', () => ({ choice: 'deny' }));
-    const r = await asker.call('slash.exec', { session_id: 's1', command: 'ask r1' });
-    expect(r.output).toContain(`${answerer.init!.connection_id}: session`);
+    const r = await asker.request('slash.exec', { session_id: 's1', command: 'ask r1' });
+    expect(r.output).toContain(`${answerer.server!.connection_id}: session`);
     expect(ids[0]).toMatch(/^srq-\d+$/);
 
     const silent = await client('silent');
     silent.onServerRequest('approval.request', () => new Promise(() => {}));
-    const pending = asker.call('slash.exec', { session_id: 's1', command: 'ask r2' });
+    const pending = asker.request('slash.exec', { session_id: 's1', command: 'ask r2' });
     await silent.waitForFrame((f) => f.method === 'approval.request');
     silent.socket.terminate();
     const out = (await pending).output;
     expect(out).toMatch(
       new RegExp(
-        `${silent.init!.connection_id}: rejected: connection ${silent.init!.connection_id} closed before answering approval.request srq-\\d+`,
+        `${silent.server!.connection_id}: rejected: connection ${silent.server!.connection_id} closed before answering approval.request srq-\\d+`,
       ),
     );
     await stillServing();

@@ -23,8 +23,8 @@ describe('kill -9 while prompts are queued', () => {
     for (let i = 0; i < KILLS; i++) {
       const d = await startGateway(r);
       const a = await fx.client(r, `qcrash-${i}`);
-      if (!sid) sid = (await a.c.call('session.create', { title: 'queue-crash' })).session.id;
-      await a.c.call('session.attach', { session_id: sid });
+      if (!sid) sid = (await a.c.request('session.create', { title: 'queue-crash' })).session.id;
+      await a.c.request('session.attach', { session_id: sid });
       // short replies so queued prompts hand off to their turns while the kill is on its way
       fx.model.push(
         { text: `reply ${i}a`, chunkSize: 2, delayMs: 2 },
@@ -32,7 +32,7 @@ describe('kill -9 while prompts are queued', () => {
         { text: `reply ${i}c`, chunkSize: 2, delayMs: 2 },
       );
       for (const tag of ['a', 'b', 'c']) {
-        const res = await a.c.call('prompt.submit', { session_id: sid, text: `p${i}${tag}` });
+        const res = await a.c.request('prompt.submit', { session_id: sid, text: `p${i}${tag}` });
         expect(['started', 'queued']).toContain(res.status);
         accepted.push(`p${i}${tag}`);
       }
@@ -46,7 +46,7 @@ describe('kill -9 while prompts are queued', () => {
 
     await startGateway(r);
     const b = await fx.client(r, 'qcrash-final');
-    const snap = await b.c.call('session.attach', { session_id: sid });
+    const snap = await b.c.request('session.attach', { session_id: sid });
     if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
     const held = (snap.queued as QueuedPrompt[]).map((q) => q.text);
     const stored = (await showSession(r, sid)).messages

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcErrorCode, type WireEventOf } from '@hermes/core/protocol';
-import { connectDaemon } from '@hermes/tui-gateway';
+import { connect } from '@hermes/client';
 import { is, startGateway, useDaemonRoots, writeConfig } from './support/gateway-session-kit.js';
 
 const fx = useDaemonRoots('hermes-robust-');
@@ -30,7 +30,7 @@ describe('a damaged profile database', () => {
     await startGateway(root);
 
     const c = await fx.client(root, 'damaged');
-    const damaged = c.c.init!.unavailable_profiles ?? [];
+    const damaged = c.c.server!.unavailable_profiles ?? [];
     expect(damaged.map((u) => u.profile)).toEqual(['side']);
     expect(damaged[0]!.error).toContain(
       `profile "side" is unavailable: ${join(side, 'state.db')} is damaged`,
@@ -39,17 +39,17 @@ describe('a damaged profile database', () => {
 
     // the default profile serves sessions as usual
     fx.model.push({ text: 'still here' });
-    const { session } = await c.c.call('session.create', { cwd: root });
-    await c.c.call('session.attach', { session_id: session.id });
-    await c.c.call('prompt.submit', { session_id: session.id, text: 'hello' });
+    const { session } = await c.c.request('session.create', { cwd: root });
+    await c.c.request('session.attach', { session_id: session.id });
+    await c.c.request('prompt.submit', { session_id: session.id, text: 'hello' });
     const end = await c.until(is('turn.end', session.id), 'turn.end');
     expect(end.payload.status).toBe('complete');
     // and so does another named profile, and cron
-    const { session: w } = await c.c.call('session.create', { profile: 'work', cwd: root });
+    const { session: w } = await c.c.request('session.create', { profile: 'work', cwd: root });
     expect(w.profile).toBe('work');
-    await expect(c.c.call('cron.list', {})).resolves.toBeDefined();
+    await expect(c.c.request('cron.list', {})).resolves.toBeDefined();
 
-    const listed = await c.c.call('profile.list', {});
+    const listed = await c.c.request('profile.list', {});
     const byName = new Map(listed.profiles.map((p) => [p.name, p]));
     expect(byName.get('side')!.unavailable).toBe(damaged[0]!.error);
     expect(byName.get('work')!.unavailable).toBeUndefined();
@@ -57,18 +57,20 @@ describe('a damaged profile database', () => {
 
     // requests for `side` get a clear error, whichever connection asks
     const failure = { code: RpcErrorCode.ProfileUnavailable, message: damaged[0]!.error };
-    await expect(c.c.call('session.create', { profile: 'side', cwd: root })).rejects.toMatchObject(failure);
-    const s = await connectDaemon({ root }, { name: 'in-side', profile: 'side' });
+    await expect(c.c.request('session.create', { profile: 'side', cwd: root })).rejects.toMatchObject(
+      failure,
+    );
+    const s = await connect({ root }, { name: 'in-side', profile: 'side' });
     try {
-      await expect(s.call('session.list', {})).rejects.toMatchObject(failure);
-      await expect(s.call('session.create', { cwd: root })).rejects.toMatchObject(failure);
+      await expect(s.request('session.list', {})).rejects.toMatchObject(failure);
+      await expect(s.request('session.create', { cwd: root })).rejects.toMatchObject(failure);
 
       // recovery as the message says, without a restart: move the file aside
       renameSync(join(side, 'state.db'), join(side, 'state.db.corrupt'));
-      const { session: fresh } = await s.call('session.create', { cwd: root });
+      const { session: fresh } = await s.request('session.create', { cwd: root });
       expect(fresh.profile).toBe('side');
-      const again = await connectDaemon({ root }, { name: 'after-fix' });
-      expect(again.init!.unavailable_profiles).toBeUndefined();
+      const again = await connect({ root }, { name: 'after-fix' });
+      expect(again.server!.unavailable_profiles).toBeUndefined();
       again.socket.terminate();
     } finally {
       s.socket.terminate();
@@ -97,20 +99,20 @@ describe('unusable approval answers', () => {
     c.c.onServerRequest('approval.request', answer as never);
     const victim = join(root, 'victim');
     mkdirSync(victim);
-    const { session } = await c.c.call('session.create', { cwd: root });
+    const { session } = await c.c.request('session.create', { cwd: root });
     const sid = session.id;
-    await c.c.call('session.attach', { session_id: sid });
+    await c.c.request('session.attach', { session_id: sid });
     fx.model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
       { echo: 'last_tool_result', prefix: 'tool said: ' },
     );
-    await c.c.call('prompt.submit', { session_id: sid, text: 'clean up' });
+    await c.c.request('prompt.submit', { session_id: sid, text: 'clean up' });
 
     // well before approvals.timeout (300 s): the default 15 s deadline of `until`
     const resolved = await c.until(is('request.resolved', sid), 'request.resolved');
     expect(resolved.payload).toMatchObject({
       choice: 'deny',
-      by: `connection:${c.c.init!.connection_id}`,
+      by: `connection:${c.c.server!.connection_id}`,
     });
     const error = c
       .of(sid)
@@ -139,13 +141,15 @@ describe('a broken config.yaml', () => {
       message: expect.stringContaining(`${join(dir, 'config.yaml')}: approvals.mode:`),
       data: { file: join(dir, 'config.yaml'), key: 'approvals.mode' },
     };
-    await expect(c.c.call('session.create', { profile: 'broken', cwd: root })).rejects.toMatchObject(failure);
-    await expect(c.c.call('config.get', { profile: 'broken' })).rejects.toMatchObject(failure);
-    await expect(c.c.call('model.list', { profile: 'broken' })).rejects.toMatchObject(failure);
+    await expect(c.c.request('session.create', { profile: 'broken', cwd: root })).rejects.toMatchObject(
+      failure,
+    );
+    await expect(c.c.request('config.get', { profile: 'broken' })).rejects.toMatchObject(failure);
+    await expect(c.c.request('model.list', { profile: 'broken' })).rejects.toMatchObject(failure);
     await expect(
-      c.c.call('config.set', { profile: 'broken', key: 'model.default', value: 'other' }),
+      c.c.request('config.set', { profile: 'broken', key: 'model.default', value: 'other' }),
     ).rejects.toMatchObject({ code: RpcErrorCode.ConfigInvalid });
     // the default profile is unaffected
-    await expect(c.c.call('session.create', { cwd: root })).resolves.toBeDefined();
+    await expect(c.c.request('session.create', { cwd: root })).resolves.toBeDefined();
   });
 });

@@ -94,12 +94,12 @@ const terminal = (command: string) => ({ toolCalls: [{ name: 'terminal', argumen
 async function turn(m: Machine, steps: object[], sessionId?: string): Promise<string> {
   let sid = sessionId;
   if (!sid) {
-    sid = (await m.client.c.call('session.create', { cwd: m.work })).session.id;
-    await m.client.c.call('session.attach', { session_id: sid });
+    sid = (await m.client.c.request('session.create', { cwd: m.work })).session.id;
+    await m.client.c.request('session.attach', { session_id: sid });
   }
   const after = m.client.lastSeq(sid);
   model.push(...(steps as never[]), { text: 'done' });
-  await m.client.c.call('prompt.submit', { session_id: sid, text: 'tidy up' });
+  await m.client.c.request('prompt.submit', { session_id: sid, text: 'tidy up' });
   const end = await m.client.until(is('turn.end', sid, after), 'the turn to end', 60_000);
   expect(end.payload.status).toBe('complete');
   return sid;
@@ -131,7 +131,7 @@ async function deniedAndUnchanged(m: Machine, attempt: RegExp | string, configBe
   expect(m.asked, 'the attempt asks before it runs').toHaveLength(2);
   if (typeof attempt === 'string') expect(m.asked[0]).toBe(attempt);
   else expect(m.asked[0]).toMatch(attempt);
-  expect(await m.client.c.call('config.get', { key: 'approvals.mode' })).toEqual({ value: 'manual' });
+  expect(await m.client.c.request('config.get', { key: 'approvals.mode' })).toEqual({ value: 'manual' });
   expect(readFileSync(m.configFile, 'utf8')).toBe(configBefore);
   expect(loosenings(m)).toEqual([]);
 }
@@ -248,7 +248,7 @@ describe('the agent cannot switch off its own approvals', () => {
     expect(existsSync(dir)).toBe(true);
 
     // from the next turn on the new mode applies (the user was warned)
-    expect(await m.client.c.call('config.get', { key: 'approvals.mode' })).toEqual({ value: 'off' });
+    expect(await m.client.c.request('config.get', { key: 'approvals.mode' })).toEqual({ value: 'off' });
     await turn(m, [terminal(`rm -rf ${dir}`)], sid);
     expect(m.asked).toHaveLength(2);
     expect(existsSync(dir)).toBe(false);
@@ -281,7 +281,8 @@ describe('the agent cannot switch off its own approvals', () => {
     const dir = victim(m, 'always');
     await turn(m, [terminal(`rm -rf ${dir}`)]);
     expect(existsSync(dir)).toBe(false);
-    const allowlist = async () => (await m.client.c.call('config.get', { key: 'command_allowlist' })).value;
+    const allowlist = async () =>
+      (await m.client.c.request('config.get', { key: 'command_allowlist' })).value;
     await waitFor(
       () =>
         m.client.events.some(

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcErrorCode } from '@hermes/core/protocol';
-import { RpcFailureError } from '@hermes/tui-gateway';
+import { RpcCallError } from '@hermes/client';
 import { hermes, pidRuns, waitFor } from './support/gateway-process.js';
 import {
   deltaText,
@@ -34,19 +34,19 @@ describe('hermes gateway stop mid-turn', () => {
     await startGateway(r);
     const a = await client(r, 'drain-a');
     const b = await client(r, 'drain-b');
-    const { session } = await a.c.call('session.create', { title: 'drain' });
+    const { session } = await a.c.request('session.create', { title: 'drain' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     const reply = words(200, 'd'); // ~4 s: still streaming when the stop arrives
     fx.model.push({ text: reply, chunkSize: 4, delayMs: 20 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'finish me' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'finish me' });
     await a.until(is('message.delta', sid), 'first delta');
 
     const stopping = hermes(r, ['gateway', 'stop']);
     await a.until((e) => e.type === 'gateway.shutdown', 'gateway.shutdown');
-    const refused = await b.c.call('prompt.submit', { session_id: sid, text: 'too late' }).catch((e) => e);
-    expect(refused).toBeInstanceOf(RpcFailureError);
-    expect((refused as RpcFailureError).code).toBe(RpcErrorCode.ShuttingDown);
+    const refused = await b.c.request('prompt.submit', { session_id: sid, text: 'too late' }).catch((e) => e);
+    expect(refused).toBeInstanceOf(RpcCallError);
+    expect((refused as RpcCallError).code).toBe(RpcErrorCode.ShuttingDown);
     const end = await a.until(is('turn.end', sid), 'turn.end');
     expect(end.payload.status).toBe('complete');
     const shutdownAt = a.events.findIndex((e) => e.type === 'gateway.shutdown');
@@ -68,12 +68,12 @@ describe('hermes gateway stop mid-turn', () => {
     const r = root('gateway:\n  drain_timeout: 1\n');
     const first = await startGateway(r);
     const a = await client(r, 'drain-int');
-    const { session } = await a.c.call('session.create', { title: 'drain-interrupt' });
+    const { session } = await a.c.request('session.create', { title: 'drain-interrupt' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     const partial = 'streamed before the stop';
     fx.model.push({ hang: true, text: partial, chunkSize: 6 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'never ends' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'never ends' });
     await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
 
     const stop = await hermes(r, ['gateway', 'stop']);
@@ -91,7 +91,7 @@ describe('hermes gateway stop mid-turn', () => {
     const second = await startGateway(r);
     expect(second.epoch).not.toBe(first.epoch);
     const b = await client(r, 'after');
-    const snap = await b.c.call('session.attach', { session_id: sid });
+    const snap = await b.c.request('session.attach', { session_id: sid });
     if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap.session.state).toBe('interrupted');
     expect(rows(snap.messages)).toEqual(rows(stored.messages));
@@ -103,20 +103,20 @@ describe('kill -9 mid-turn, then start', () => {
     const r = root();
     const first = await startGateway(r);
     const a = await client(r, 'crash-a');
-    const { session: idle } = await a.c.call('session.create', { title: 'idle-bystander' });
-    const { session } = await a.c.call('session.create', { title: 'crash' });
+    const { session: idle } = await a.c.request('session.create', { title: 'idle-bystander' });
+    const { session } = await a.c.request('session.create', { title: 'crash' });
     const sid = session.id;
-    for (const id of [idle.id, sid]) await a.c.call('session.attach', { session_id: id });
+    for (const id of [idle.id, sid]) await a.c.request('session.attach', { session_id: id });
     fx.model.push({ text: 'bystander reply' }, { text: 'first answer' });
-    await a.c.call('prompt.submit', { session_id: idle.id, text: 'hello bystander' });
+    await a.c.request('prompt.submit', { session_id: idle.id, text: 'hello bystander' });
     await a.until(is('turn.end', idle.id), 'bystander turn.end');
-    await a.c.call('prompt.submit', { session_id: sid, text: 'one' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'one' });
     await a.until(is('turn.end', sid), 'first turn.end');
 
     const reply = words(200, 'k');
     fx.model.push({ text: reply, chunkSize: 4, delayMs: 15 });
     const mark = a.lastSeq(sid);
-    await a.c.call('prompt.submit', { session_id: sid, text: 'two' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'two' });
     const firstDelta = await a.until(is('message.delta', sid, mark), 'first delta');
     // past one streaming checkpoint (250 ms) so the stored partial has grown beyond the first delta
     await waitFor(() => a.lastSeq(sid) > firstDelta.seq && Date.now() - firstDelta.ts! > 600, 'stream');
@@ -128,7 +128,7 @@ describe('kill -9 mid-turn, then start', () => {
     const second = await startGateway(r);
     expect(second.epoch).not.toBe(first.epoch);
     const b = await client(r, 'crash-b');
-    const snap = await b.c.call('session.attach', { session_id: sid });
+    const snap = await b.c.request('session.attach', { session_id: sid });
     if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap.epoch).toBe(second.epoch);
     expect(snap.session.state).toBe('interrupted');
@@ -146,14 +146,14 @@ describe('kill -9 mid-turn, then start', () => {
     expect(reply.startsWith(a2!.content!)).toBe(true);
     expect(reply.startsWith(streamed)).toBe(true);
     expect(reply).not.toBe(a2!.content);
-    const history = await b.c.call('session.history', { session_id: sid });
+    const history = await b.c.request('session.history', { session_id: sid });
     expect(history.messages).toEqual(snap.messages);
     const shown = await showSession(r, sid);
     expect(shown.session.state).toBe('interrupted');
     expect(rows(shown.messages)).toEqual(rows(snap.messages));
 
     // the bystander session is intact and attachable at once (its old lock holder is dead)
-    const other = await b.c.call('session.attach', { session_id: idle.id });
+    const other = await b.c.request('session.attach', { session_id: idle.id });
     expect(other.kind === 'snapshot' && rows(other.messages)).toEqual([
       ['user', 'hello bystander', null],
       ['assistant', 'bystander reply', 'complete'],
@@ -161,7 +161,7 @@ describe('kill -9 mid-turn, then start', () => {
     // the interrupted session goes on, with its whole history sent to the model
     const before = fx.model.requests.length;
     fx.model.push({ text: 'after the crash' });
-    await b.c.call('prompt.submit', { session_id: sid, text: 'three' });
+    await b.c.request('prompt.submit', { session_id: sid, text: 'three' });
     expect((await b.until(is('turn.end', sid), 'turn.end')).payload.status).toBe('complete');
     const sent = (fx.model.requests[before]!.body as { messages: Row[] }).messages.filter(
       (m) => m.role !== 'system',
@@ -183,11 +183,11 @@ describe('one writer per session', () => {
     const r = root();
     const info = await startGateway(r);
     const a = await client(r, 'writer-tui');
-    const { session } = await a.c.call('session.create', { title: 'one-writer' });
+    const { session } = await a.c.request('session.create', { title: 'one-writer' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     fx.model.push({ text: words(120, 'busy'), chunkSize: 4, delayMs: 20 }, { text: 'reply for the cli' });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'from the tui' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'from the tui' });
     await a.until(is('message.delta', sid), 'first delta');
 
     const chat = hermes(r, ['chat', '-q', 'from the cli', '--session', sid]);
@@ -206,7 +206,7 @@ describe('one writer per session', () => {
     expect(done.stdout).toContain('reply for the cli');
     const starts = a.of(sid).filter((e) => e.type === 'turn.start');
     expect(starts.map((e) => e.payload.text)).toEqual(['from the tui', 'from the cli']);
-    const { messages } = await a.c.call('session.history', { session_id: sid });
+    const { messages } = await a.c.request('session.history', { session_id: sid });
     expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
       'from the tui',
       'from the cli',

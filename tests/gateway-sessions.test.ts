@@ -50,7 +50,7 @@ async function client(name: string, approvals = true): Promise<RecordingClient> 
 }
 
 async function newSession(by: RecordingClient, title: string): Promise<string> {
-  const { session } = await by.c.call('session.create', { title, cwd: root });
+  const { session } = await by.c.request('session.create', { title, cwd: root });
   return session.id;
 }
 
@@ -70,14 +70,14 @@ describe('fan-out', () => {
     const a = await client('fan-a');
     const b = await client('fan-b');
     const sid = await newSession(a, 'fan-out');
-    await a.c.call('session.attach', { session_id: sid });
-    await b.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
+    await b.c.request('session.attach', { session_id: sid });
     const reply = words(150, 'fan');
     model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'echo fan-out-tool' } }] },
       { text: reply, chunkSize: 4, delayMs: 15 },
     );
-    const start = (await a.c.call('prompt.submit', { session_id: sid, text: 'stream please' })).status;
+    const start = (await a.c.request('prompt.submit', { session_id: sid, text: 'stream please' })).status;
     expect(start).toBe('started');
 
     const turnStart = await a.until(is('turn.start', sid), 'turn.start');
@@ -85,7 +85,7 @@ describe('fan-out', () => {
     await a.count(is('message.delta', sid, toolDone.seq), 10, 'deltas of the reply');
 
     const c = await client('fan-late');
-    const snap = await c.c.call('session.attach', { session_id: sid });
+    const snap = await c.c.request('session.attach', { session_id: sid });
     if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap.inflight?.text.length).toBeGreaterThan(0);
     expect(reply.startsWith(snap.inflight!.text)).toBe(true);
@@ -117,11 +117,11 @@ describe('session.list continue_from (hermes tui -c)', () => {
     const there = join(root, 'continue-there');
     mkdirSync(here, { recursive: true });
     mkdirSync(there, { recursive: true });
-    const mine = (await a.c.call('session.create', { title: 'in here', cwd: here })).session.id;
-    const newer = (await a.c.call('session.create', { title: 'over there', cwd: there })).session.id;
-    await a.c.call('session.create', { title: 'an api conversation', cwd: here, source: 'api_server' });
+    const mine = (await a.c.request('session.create', { title: 'in here', cwd: here })).session.id;
+    const newer = (await a.c.request('session.create', { title: 'over there', cwd: there })).session.id;
+    await a.c.request('session.create', { title: 'an api conversation', cwd: here, source: 'api_server' });
     const pick = async (cwd: string) =>
-      (await a.c.call('session.list', { continue_from: cwd })).sessions.map((s) => s.id);
+      (await a.c.request('session.list', { continue_from: cwd })).sessions.map((s) => s.id);
     expect(await pick(here)).toEqual([mine]);
     expect(await pick(there)).toEqual([newer]);
     // no session of this folder: the latest interactive one (never the api_server one)
@@ -134,11 +134,11 @@ describe('replay', () => {
     const a = await client('replay-stays');
     const k = await client('replay-killed');
     const sid = await newSession(a, 'replay');
-    await a.c.call('session.attach', { session_id: sid });
-    await k.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
+    await k.c.request('session.attach', { session_id: sid });
     const reply = words(120, 'rp');
     model.push({ text: reply, chunkSize: 3, delayMs: 15 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'go' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'go' });
     await k.count(is('message.delta', sid), 15, 'deltas before the kill');
     k.c.socket.terminate();
     await k.c.closed;
@@ -147,14 +147,14 @@ describe('replay', () => {
 
     const k2 = await client('replay-back');
     // events.since reads the ring without joining the fan-out
-    const peek = await k2.c.call('session.events.since', { session_id: sid, since_seq: lastSeq });
+    const peek = await k2.c.request('session.events.since', { session_id: sid, since_seq: lastSeq });
     expect(peek.truncated).toBe(false);
     // the staying client may not have received the newest of those events yet
     await a.until((e) => e.session_id === sid && e.seq >= peek.seq, 'the staying client to catch up (peek)');
     expect(peek.events).toEqual(a.of(sid, lastSeq).filter((e) => e.seq <= peek.seq));
-    const listed = await k2.c.call('session.list', {});
+    const listed = await k2.c.request('session.list', {});
     expect(listed.sessions.find((s) => s.id === sid)?.clients).toBe(1);
-    const r = await k2.c.call('session.attach', { session_id: sid, since_seq: lastSeq });
+    const r = await k2.c.request('session.attach', { session_id: sid, since_seq: lastSeq });
     if (r.kind !== 'replay') throw new Error(`expected a replay, got ${r.kind}`);
     expect(r.events[0]!.seq).toBe(lastSeq + 1);
     await a.until((e) => e.session_id === sid && e.seq >= r.seq, 'the staying client to catch up (replay)');
@@ -173,14 +173,14 @@ describe('replay', () => {
   it('a fresh attach between turns carries the last usage (the context gauge shows at once)', async () => {
     const a = await client('usage-a');
     const sid = await newSession(a, 'usage');
-    const first = await a.c.call('session.attach', { session_id: sid });
+    const first = await a.c.request('session.attach', { session_id: sid });
     expect(first.kind === 'snapshot' && first.usage).toBeFalsy(); // no turn yet in this daemon
     model.push({ text: 'counted' });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'count me' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'count me' });
     const usage = await a.until(is('session.usage', sid), 'session.usage');
     await a.until(is('turn.end', sid), 'turn.end');
     const b = await client('usage-b');
-    const snap = await b.c.call('session.attach', { session_id: sid });
+    const snap = await b.c.request('session.attach', { session_id: sid });
     if (snap.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap.usage).toEqual({
       total_tokens: (usage.payload.usage as { total_tokens: number }).total_tokens,
@@ -194,11 +194,11 @@ describe('replay', () => {
     const a = await client('ring-stays');
     const k = await client('ring-killed');
     const sid = await newSession(a, 'ring');
-    await a.c.call('session.attach', { session_id: sid });
-    await k.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
+    await k.c.request('session.attach', { session_id: sid });
     const reply = words(700, 'r').replace(/ /g, '');
     model.push({ text: reply, chunkSize: 2, delayMs: 1 });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'a long one' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'a long one' });
     await k.count(is('message.delta', sid), 3, 'first deltas');
     k.c.socket.terminate();
     await k.c.closed;
@@ -207,17 +207,17 @@ describe('replay', () => {
     expect(a.of(sid, lastSeq).length).toBeGreaterThan(600);
 
     const k2 = await client('ring-back');
-    const since = await k2.c.call('session.events.since', { session_id: sid, since_seq: lastSeq });
+    const since = await k2.c.request('session.events.since', { session_id: sid, since_seq: lastSeq });
     expect(since).toMatchObject({ truncated: true, events: [] });
-    const r = await k2.c.call('session.attach', { session_id: sid, since_seq: lastSeq });
+    const r = await k2.c.request('session.attach', { session_id: sid, since_seq: lastSeq });
     if (r.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(r.truncated).toBe(true);
     expect(r.inflight).toBeNull();
-    const history = await k2.c.call('session.history', { session_id: sid });
+    const history = await k2.c.request('session.history', { session_id: sid });
     const last = history.messages.at(-1)!;
     expect(last).toMatchObject({ role: 'assistant', content: reply, status: 'complete' });
     // a `before` that names no message is refused clearly, not read as "everything"
-    const refused = await k2.c.call('session.history', { session_id: sid, before: -1 }).then(
+    const refused = await k2.c.request('session.history', { session_id: sid, before: -1 }).then(
       () => undefined,
       (e: { code?: number; message?: string }) => e,
     );
@@ -231,7 +231,7 @@ describe('approvals', () => {
     const dir = victim('first-answer');
     const c1 = await client('ap-submitter');
     const sid = await newSession(c1, 'approval');
-    await c1.c.call('session.attach', { session_id: sid });
+    await c1.c.request('session.attach', { session_id: sid });
     const gate = deferred();
     model.push(
       async () => {
@@ -240,18 +240,18 @@ describe('approvals', () => {
       },
       { echo: 'last_tool_result', prefix: 'tool said: ' },
     );
-    await c1.c.call('prompt.submit', { session_id: sid, text: 'clean up' });
+    await c1.c.request('prompt.submit', { session_id: sid, text: 'clean up' });
     await c1.c.close();
     const observer = await client('ap-observer', false);
     await waitFor(async () => {
-      const { sessions } = await observer.c.call('session.list', {});
+      const { sessions } = await observer.c.request('session.list', {});
       return sessions.find((s) => s.id === sid)?.clients === 0;
     }, 'no client attached');
     gate.resolve();
     // Poll with a client that cannot answer approvals, detaching at once after each look.
     await waitFor(async () => {
-      const s = await observer.c.call('session.attach', { session_id: sid });
-      await observer.c.call('session.detach', { session_id: sid });
+      const s = await observer.c.request('session.attach', { session_id: sid });
+      await observer.c.request('session.detach', { session_id: sid });
       return s.kind === 'snapshot' && s.open_requests.length === 1;
     }, 'the approval to be open');
 
@@ -265,7 +265,7 @@ describe('approvals', () => {
     });
     const order: string[] = [];
     second.c.onFrame((f) => order.push(typeof f.method === 'string' ? f.method : `answer ${String(f.id)}`));
-    const snap2 = await second.c.call('session.attach', { session_id: sid });
+    const snap2 = await second.c.request('session.attach', { session_id: sid });
     if (snap2.kind !== 'snapshot') throw new Error('expected a snapshot');
     expect(snap2.open_requests).toHaveLength(1);
     const open1 = snap2.open_requests[0]!;
@@ -280,7 +280,7 @@ describe('approvals', () => {
 
     const first = await client('ap-first');
     first.c.onServerRequest('approval.request', () => ({ choice: 'once' }));
-    const snap3 = await first.c.call('session.attach', { session_id: sid });
+    const snap3 = await first.c.request('session.attach', { session_id: sid });
     expect(snap3.kind === 'snapshot' && snap3.open_requests.map((o) => o.request_id)).toEqual([
       open1.request_id,
     ]);
@@ -290,7 +290,7 @@ describe('approvals', () => {
       request_id: open1.request_id,
       kind: 'approval',
       choice: 'once',
-      by: `connection:${first.c.init!.connection_id}`,
+      by: `connection:${first.c.server!.connection_id}`,
     });
     resolvedSeen.resolve();
     await first.until(is('turn.end', sid), 'turn.end');
@@ -309,15 +309,15 @@ describe('approvals', () => {
 
   it('no answer before approvals.timeout → denied; the folder survives and the model is told', async () => {
     const t = await client('timeout');
-    await t.c.call('config.set', { key: 'approvals.timeout', value: 2 });
+    await t.c.request('config.set', { key: 'approvals.timeout', value: 2 });
     try {
       const dir = victim('timeout');
       const sid = await newSession(t, 'timeout');
       t.c.onServerRequest('approval.request', () => new Promise(() => {}));
-      await t.c.call('session.attach', { session_id: sid });
+      await t.c.request('session.attach', { session_id: sid });
       const before = model.requests.length;
       model.push(rmCall(dir), { echo: 'last_tool_result', prefix: 'tool said: ' });
-      await t.c.call('prompt.submit', { session_id: sid, text: 'delete it' });
+      await t.c.request('prompt.submit', { session_id: sid, text: 'delete it' });
       const resolved = await t.until(is('request.resolved', sid), 'request.resolved');
       expect(resolved.payload).toMatchObject({ choice: 'deny', by: 'timeout' });
       await t.until(is('turn.end', sid), 'turn.end');
@@ -326,7 +326,7 @@ describe('approvals', () => {
       const toolMsg = told.messages.filter((m) => m.role === 'tool').at(-1)!;
       expect(toolMsg.content).toMatch(/did not answer the approval request .* within 2 s, so it was denied/);
     } finally {
-      await t.c.call('config.set', { key: 'approvals.timeout', value: 300 });
+      await t.c.request('config.set', { key: 'approvals.timeout', value: 300 });
     }
   });
 });
@@ -336,27 +336,27 @@ describe('prompt queue and interrupt', () => {
     const a = await client('q-a');
     const b = await client('q-b');
     const sid = await newSession(a, 'queue');
-    await a.c.call('session.attach', { session_id: sid });
-    await b.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
+    await b.c.request('session.attach', { session_id: sid });
     const before = model.requests.length;
     model.push(
       { text: words(40, 'q'), chunkSize: 4, delayMs: 20 },
       { echo: 'last_user', prefix: 'echo: ' },
       { echo: 'last_user', prefix: 'echo: ' },
     );
-    const p1 = await a.c.call('prompt.submit', { session_id: sid, text: 'one' });
+    const p1 = await a.c.request('prompt.submit', { session_id: sid, text: 'one' });
     await a.until(is('message.delta', sid), 'first delta');
-    const p2 = await b.c.call('prompt.submit', { session_id: sid, text: 'two' });
-    const p3 = await a.c.call('prompt.submit', { session_id: sid, text: 'three' });
+    const p2 = await b.c.request('prompt.submit', { session_id: sid, text: 'two' });
+    const p3 = await a.c.request('prompt.submit', { session_id: sid, text: 'three' });
     expect([p1.status, p2.status, p3.status]).toEqual(['started', 'queued', 'queued']);
     const late = await client('q-late');
-    const snap = await late.c.call('session.attach', { session_id: sid });
+    const snap = await late.c.request('session.attach', { session_id: sid });
     expect(snap.kind === 'snapshot' && snap.queued.map((q) => q.text)).toEqual(['two', 'three']);
 
     for (const r of [a, b]) await r.count(is('turn.end', sid), 3, 'turn.end');
     const starts = a.of(sid).filter((e) => e.type === 'turn.start');
     expect(starts.map((e) => e.payload.prompt_id)).toEqual([p1.prompt_id, p2.prompt_id, p3.prompt_id]);
-    expect(String(starts[1]!.payload.by)).toContain(b.c.init!.connection_id);
+    expect(String(starts[1]!.payload.by)).toContain(b.c.server!.connection_id);
     const queued = a.of(sid).filter((e) => e.type === 'prompt.queued');
     expect(queued.map((e) => (e.payload.queued as Array<{ text: string }>).map((q) => q.text))).toEqual([
       ['two'],
@@ -380,20 +380,20 @@ describe('prompt queue and interrupt', () => {
   it('session.interrupt stops the turn and keeps the partial reply; a queued prompt runs next', async () => {
     const a = await client('int-a');
     const sid = await newSession(a, 'interrupt');
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     const partial = 'the partial words so far';
     model.push({ hang: true, text: partial, chunkSize: 4 }, { text: 'after the interrupt' });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'hang' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'hang' });
     await waitFor(() => deltaText(a.of(sid)) === partial, 'the partial text');
-    expect((await a.c.call('prompt.submit', { session_id: sid, text: 'next' })).status).toBe('queued');
-    expect(await a.c.call('session.interrupt', { session_id: sid })).toEqual({ interrupted: true });
+    expect((await a.c.request('prompt.submit', { session_id: sid, text: 'next' })).status).toBe('queued');
+    expect(await a.c.request('session.interrupt', { session_id: sid })).toEqual({ interrupted: true });
     const end = await a.until(is('turn.end', sid), 'turn.end');
     expect(end.payload.status).toBe('interrupted');
     const complete = a.of(sid).find((e) => e.type === 'message.complete')!;
     expect(complete.payload).toMatchObject({ text: partial, status: 'interrupted' });
     const ends = await a.count(is('turn.end', sid), 2, 'turn.end of the queued prompt');
     expect(ends[1]!.payload.status).toBe('complete');
-    const { messages } = await a.c.call('session.history', { session_id: sid });
+    const { messages } = await a.c.request('session.history', { session_id: sid });
     expect(messages.map((m) => [m.role, m.content, m.status ?? null])).toEqual([
       ['user', 'hang', null],
       ['assistant', partial, 'interrupted'],
@@ -411,12 +411,12 @@ describe('prompt queue and interrupt', () => {
       asked.resolve();
       return new Promise(() => {});
     });
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     const before = model.requests.length;
     model.push(rmCall(dir));
-    await a.c.call('prompt.submit', { session_id: sid, text: 'delete' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'delete' });
     await asked.promise;
-    expect(await a.c.call('session.interrupt', { session_id: sid })).toEqual({ interrupted: true });
+    expect(await a.c.request('session.interrupt', { session_id: sid })).toEqual({ interrupted: true });
     const resolved = await a.until(is('request.resolved', sid), 'request.resolved');
     expect(resolved.payload).toMatchObject({ choice: 'deny', by: 'interrupt' });
     expect((await a.until(is('turn.end', sid), 'turn.end')).payload.status).toBe('interrupted');

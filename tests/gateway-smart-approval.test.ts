@@ -26,15 +26,15 @@ describe('smart approvals through the daemon', () => {
     });
     const dir = join(root, 'build-out');
     mkdirSync(dir);
-    const { session } = await client.c.call('session.create', { title: 'smart', cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { title: 'smart', cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
     const before = model.requests.length;
     model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${dir}` } }] },
       verdict('APPROVE', 'removes a build output folder'),
       { text: 'cleaned' },
     );
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'clean up' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'clean up' });
     await client.until(is('turn.end', session.id), 'turn.end');
 
     expect(asked).toEqual([]);
@@ -43,7 +43,7 @@ describe('smart approvals through the daemon', () => {
     const smart = client.of(session.id).find((e) => e.type === 'approval.smart');
     expect(smart?.payload).toMatchObject({ verdict: 'approve', reason: 'removes a build output folder' });
 
-    const history = await client.c.call('session.history', { session_id: session.id });
+    const history = await client.c.request('session.history', { session_id: session.id });
     const tool = history.messages.find((m) => m.role === 'tool');
     expect(tool?.outcome?.approvals).toEqual([
       { choice: 'once', by: 'smart', reason: 'removes a build output folder' },
@@ -59,14 +59,14 @@ describe('smart approvals through the daemon', () => {
     });
     const dir = join(root, 'keep-me');
     mkdirSync(dir);
-    const { session } = await client.c.call('session.create', { title: 'smart-bad', cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { title: 'smart-bad', cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
     model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${dir}` } }] },
       { text: 'Sure, APPROVE' },
       { text: 'not deleted' },
     );
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'clean up' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'clean up' });
     await client.until(is('turn.end', session.id), 'turn.end');
 
     expect(asked).toHaveLength(1);

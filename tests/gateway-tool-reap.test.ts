@@ -24,9 +24,9 @@ describe('kill -9 while a tool runs, then start', () => {
     const r = fx.root();
     const first = await startGateway(r);
     const a = await fx.client(r, 'reap-a');
-    const { session } = await a.c.call('session.create', { title: 'reap' });
+    const { session } = await a.c.request('session.create', { title: 'reap' });
     const sid = session.id;
-    await a.c.call('session.attach', { session_id: sid });
+    await a.c.request('session.attach', { session_id: sid });
     // outside the root: commands touching Hermes's own home need an approval
     const scratch = mkdtempSync(join(tmpdir(), 'hermes-reap-pids-'));
     onTestFinished(() => rmSync(scratch, { recursive: true, force: true }));
@@ -34,7 +34,7 @@ describe('kill -9 while a tool runs, then start', () => {
     const grandchildPidFile = join(scratch, 'grandchild.pid');
     const command = `echo $$ > ${shellPidFile}; sleep 301 & echo $! > ${grandchildPidFile}; sleep 300`;
     fx.model.push({ toolCalls: [{ name: 'terminal', arguments: { command } }] });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'sleep a while' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'sleep a while' });
     await a.until(is('tool.start', sid), 'tool.start');
     const shell = await waitFor(() => readPid(shellPidFile), 'the shell pid');
     const grandchild = await waitFor(() => readPid(grandchildPidFile), 'the grandchild pid');

@@ -4,7 +4,7 @@
  * model, and raw-socket IRC users in a channel and in private messages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { connect } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { IrcTestUser } from './support/irc-test-client.js';
@@ -94,9 +94,9 @@ describe('IRC platform', () => {
     const bobsCall = model.requests[before]!.body.messages as Array<{ role: string; content: string }>;
     expect(bobsCall.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['bob here']);
 
-    const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
+    const c = await connect({ root }, { name: 'test', capabilities: { approvals: false } });
     try {
-      const { sessions } = await c.call('session.list', { source: 'irc' });
+      const { sessions } = await c.request('session.list', { source: 'irc' });
       const titles = sessions.map((s) => s.title).sort();
       expect(titles).toEqual(['irc · #hermes · alice', 'irc · #hermes · bob', 'irc · alice']);
     } finally {

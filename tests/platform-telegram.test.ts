@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventOf } from '@hermes/core/protocol';
 import { SessionDB } from '@hermes/core/state/session-db';
-import { connectDaemon } from '@hermes/tui-gateway/client/client';
+import { connect } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
@@ -111,12 +111,12 @@ describe('Telegram platform', () => {
   });
 
   it('an attached TUI sees the platform turn and its approval; the first answer wins', async () => {
-    const tui = await connectDaemon({ root }, { name: 'tui', capabilities: { approvals: true } });
+    const tui = await connect({ root }, { name: 'tui', capabilities: { approvals: true } });
     try {
-      const { sessions } = await tui.call('session.list', { source: 'telegram' });
+      const { sessions } = await tui.request('session.list', { source: 'telegram' });
       const ann = sessions.find((s) => s.title === 'telegram · Ann')!;
       expect(ann).toBeDefined();
-      await tui.call('session.attach', { session_id: ann.id });
+      await tui.request('session.attach', { session_id: ann.id });
       const asked: string[] = [];
       tui.onServerRequest('approval.request', (p) => {
         asked.push(p.command);

@@ -7,9 +7,9 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectDaemon, type DaemonClient } from '@hermes/tui-gateway/client/client';
 import { eventOf } from '@hermes/core/protocol';
 import { SessionDB } from '@hermes/core/state/session-db';
+import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { killDaemons } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
@@ -38,8 +38,8 @@ afterAll(async () => {
   await model.close();
 });
 
-async function connect(profile: string): Promise<DaemonClient> {
-  const c = await connectDaemon(
+async function openClient(profile: string): Promise<DaemonClient> {
+  const c = await connect(
     { root },
     { name: `client-${profile}`, profile, capabilities: { approvals: false } },
   );
@@ -49,17 +49,17 @@ async function connect(profile: string): Promise<DaemonClient> {
 
 /** Creates a session, runs one turn of `text` and returns the session id and its tool output. */
 async function turn(c: DaemonClient, text: string): Promise<{ id: string; toolOutput: string }> {
-  const { session } = await c.call('session.create', { title: `${c.init!.profile} run`, cwd: root });
-  await c.call('session.attach', { session_id: session.id });
+  const { session } = await c.request('session.create', { title: `${c.server!.profile} run`, cwd: root });
+  await c.request('session.attach', { session_id: session.id });
   const ended = c.waitForEvent((e) => e.type === 'turn.end' && e.session_id === session.id, 20_000);
   model.push(
     { toolCalls: [{ name: 'terminal', arguments: { command: 'echo "secret=[$WORK_SECRET]"' } }] },
     { echo: 'last_tool_result', prefix: 'The tool said: ' },
   );
-  await c.call('prompt.submit', { session_id: session.id, text });
+  await c.request('prompt.submit', { session_id: session.id, text });
   const end = await ended;
   expect(eventOf(end, 'turn.end').payload.status).toBe('complete');
-  const { messages } = await c.call('session.history', { session_id: session.id });
+  const { messages } = await c.request('session.history', { session_id: session.id });
   const toolOutput = messages
     .filter((m) => m.role === 'tool')
     .map((m) => m.content ?? '')
@@ -83,10 +83,10 @@ function storedPrompts(dbFile: string): Array<{ session: string; text: string }>
 
 describe('one daemon serving default and work', () => {
   it('keeps sessions, databases and secrets of the two profiles apart', async () => {
-    const def = await connect('default');
-    const wrk = await connect('work');
-    expect(def.init).toMatchObject({ profile: 'default', profiles: ['default', 'work'] });
-    expect(wrk.init).toMatchObject({ profile: 'work', profiles: ['default', 'work'] });
+    const def = await openClient('default');
+    const wrk = await openClient('work');
+    expect(def.server).toMatchObject({ profile: 'default', profiles: ['default', 'work'] });
+    expect(wrk.server).toMatchObject({ profile: 'work', profiles: ['default', 'work'] });
 
     const prompt = 'show me the work secret';
     const inDefault = await turn(def, prompt);
@@ -102,22 +102,22 @@ describe('one daemon serving default and work', () => {
     expect(storedPrompts(join(work, 'state.db'))).toEqual([{ session: inWork.id, text: prompt }]);
 
     // each client lists only its own profile's sessions
-    expect((await def.call('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
+    expect((await def.request('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
       [inDefault.id, 'default'],
     ]);
-    expect((await wrk.call('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
+    expect((await wrk.request('session.list', {})).sessions.map((s) => [s.id, s.profile])).toEqual([
       [inWork.id, 'work'],
     ]);
     // and cannot reach the other profile's session by id
-    await expect(def.call('session.attach', { session_id: inWork.id })).rejects.toThrow(/no session/);
-    await expect(wrk.call('session.history', { session_id: inDefault.id })).rejects.toThrow(/no session/);
+    await expect(def.request('session.attach', { session_id: inWork.id })).rejects.toThrow(/no session/);
+    await expect(wrk.request('session.history', { session_id: inDefault.id })).rejects.toThrow(/no session/);
 
     // profile.list lists both, marking the connection's own
     for (const [c, mine] of [
       [def, 'default'],
       [wrk, 'work'],
     ] as const) {
-      const listed = await c.call('profile.list');
+      const listed = await c.request('profile.list');
       expect(listed.active).toBe(mine);
       expect(listed.profiles.map((p) => [p.name, p.active, p.path])).toEqual([
         ['default', mine === 'default', root],
@@ -127,7 +127,7 @@ describe('one daemon serving default and work', () => {
   });
 
   it('refuses to delete a profile with a live session, and never serves a re-created one stale secrets', async () => {
-    const wrk = await connect('work');
+    const wrk = await openClient('work');
     const { id } = await turn(wrk, 'first life');
     const busy = await runHermes(root, ['profile', 'delete', 'work', '--yes']);
     expect(busy.code).toBe(1);
@@ -137,19 +137,19 @@ describe('one daemon serving default and work', () => {
     expect(existsSync(work)).toBe(true);
 
     // closing its sessions (the first test's and this one) releases the daemon's locks
-    const live = (await wrk.call('session.list', {})).sessions.map((s) => s.id);
+    const live = (await wrk.request('session.list', {})).sessions.map((s) => s.id);
     expect(live).toContain(id);
-    for (const sid of live) await wrk.call('session.close', { session_id: sid });
+    for (const sid of live) await wrk.request('session.close', { session_id: sid });
     for (const c of clients.splice(0)) await c.close();
     expect((await runHermes(root, ['profile', 'delete', 'work', '--yes'])).code).toBe(0);
     expect((await runHermes(root, ['profile', 'create', 'work', '--clone'])).code).toBe(0);
     writeFileSync(join(work, '.env'), 'WORK_SECRET=sl4711\n', { mode: 0o600 });
 
-    const again = await connect('work');
+    const again = await openClient('work');
     const second = await turn(again, 'second life');
     expect(second.toolOutput).toContain('secret=[sl4711]');
     expect(second.toolOutput).not.toContain('wd4711');
     expect(storedPrompts(join(work, 'state.db'))).toEqual([{ session: second.id, text: 'second life' }]);
-    expect((await again.call('session.list', {})).sessions.map((s) => s.id)).toEqual([second.id]);
+    expect((await again.request('session.list', {})).sessions.map((s) => s.id)).toEqual([second.id]);
   });
 });

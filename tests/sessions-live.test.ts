@@ -17,8 +17,8 @@ const gw = useGateway('hermes-sessions-live-');
 describe('sessions delete and live sessions', () => {
   it('refuses to delete a session attached in the daemon; --force ends it there, then deletes', async () => {
     const { client, root } = gw;
-    const { session } = await client.c.call('session.create', { cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
 
     const refused = await hermes(root, ['sessions', 'delete', session.id, '--yes']);
     expect(refused.code).toBe(1);
@@ -29,14 +29,14 @@ describe('sessions delete and live sessions', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stdout).toMatch(new RegExp(`Deleted ${session.id}`));
     await expect(
-      client.c.call('prompt.submit', { session_id: session.id, text: 'still here?' }),
+      client.c.request('prompt.submit', { session_id: session.id, text: 'still here?' }),
     ).rejects.toMatchObject({ code: RpcErrorCode.SessionNotFound });
   });
 
   it('a prompt to a session deleted while the daemon holds it gets an error, not silence', async () => {
     const { client, root } = gw;
-    const { session } = await client.c.call('session.create', { cwd: root });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
     const db = SessionDB.open(join(root, 'state.db'));
     try {
       db.deleteSession(session.id); // as an older `hermes sessions delete` did
@@ -44,7 +44,7 @@ describe('sessions delete and live sessions', () => {
       db.close();
     }
     await expect(
-      client.c.call('prompt.submit', { session_id: session.id, text: 'still here?' }),
+      client.c.request('prompt.submit', { session_id: session.id, text: 'still here?' }),
     ).rejects.toMatchObject({
       code: RpcErrorCode.SessionNotFound,
       message: expect.stringMatching(/was deleted; start a new one \(\/new\)/),
@@ -56,10 +56,10 @@ describe('model.set with a session (/model ID)', () => {
   it('switches the current session from its next turn and sends session.info', async () => {
     const { client, root, model } = gw;
     // created with an explicit model: config changes alone would never move it
-    const { session } = await client.c.call('session.create', { cwd: root, model: 'fake' });
-    await client.c.call('session.attach', { session_id: session.id });
+    const { session } = await client.c.request('session.create', { cwd: root, model: 'fake' });
+    await client.c.request('session.attach', { session_id: session.id });
     const after = client.lastSeq(session.id);
-    const r = await client.c.call('model.set', { model: 'gpt-imaginary', session_id: session.id });
+    const r = await client.c.request('model.set', { model: 'gpt-imaginary', session_id: session.id });
     expect(r.model).toBe('gpt-imaginary');
     expect(r.message).toMatch(/^Model: gpt-imaginary \(this session from its next turn; also the default/);
     // the fake server lists only fake-model: a warning, but the switch happens
@@ -72,7 +72,7 @@ describe('model.set with a session (/model ID)', () => {
     );
     expect(info).toBeDefined();
     model.push({ text: 'hi from the new model' });
-    await client.c.call('prompt.submit', { session_id: session.id, text: 'hi again' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'hi again' });
     await client.until(is('turn.end', session.id, after), 'the turn ends');
     expect(model.requests.at(-1)!.body.model).toBe('gpt-imaginary');
   });
@@ -81,9 +81,9 @@ describe('model.set with a session (/model ID)', () => {
 describe('/title', () => {
   it('refuses a title another session has (titles name one session)', async () => {
     const { client, root } = gw;
-    await client.c.call('session.create', { cwd: root, title: 'Taken title' });
-    const { session } = await client.c.call('session.create', { cwd: root });
-    const r = await client.c.call('slash.exec', { session_id: session.id, command: '/title taken TITLE' });
+    await client.c.request('session.create', { cwd: root, title: 'Taken title' });
+    const { session } = await client.c.request('session.create', { cwd: root });
+    const r = await client.c.request('slash.exec', { session_id: session.id, command: '/title taken TITLE' });
     expect(r).toMatchObject({
       handled: true,
       output: expect.stringMatching(/^Title not changed: .*already used by session/),

@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connectDaemon } from '@hermes/tui-gateway';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from '@hermes/client';
 import { HERMES_BIN } from './support/hermes-cli.js';
 import { hasTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
@@ -48,13 +48,10 @@ describeTmux('hermes tui: an approval card is never answered by typing meant for
   const config = (): string => readFileSync(join(fx.root, 'config.yaml'), 'utf8');
   /** The approvals the daemon still waits for in the TUI's session. */
   const openApprovals = async (): Promise<string[]> => {
-    const probe = await connectDaemon(
-      { root: fx.root },
-      { name: 'probe', capabilities: { approvals: false } },
-    );
+    const probe = await connect({ root: fx.root }, { name: 'probe', capabilities: { approvals: false } });
     try {
-      const r = await probe.call('session.attach', { session_id: sessionId, history_limit: 1 });
-      await probe.call('session.detach', { session_id: sessionId });
+      const r = await probe.request('session.attach', { session_id: sessionId, history_limit: 1 });
+      await probe.request('session.detach', { session_id: sessionId });
       return r.open_requests.filter((q) => q.kind === 'approval').map((q) => String(q.params.command));
     } finally {
       await probe.close();
@@ -76,11 +73,8 @@ describeTmux('hermes tui: an approval card is never answered by typing meant for
     await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
     tmux.type(w, '/title approval-typing', 'Enter');
     await tmux.waitFor(w, '“approval-typing”');
-    const probe = await connectDaemon(
-      { root: fx.root },
-      { name: 'probe', capabilities: { approvals: false } },
-    );
-    const { sessions } = await probe.call('session.list', { limit: 10 });
+    const probe = await connect({ root: fx.root }, { name: 'probe', capabilities: { approvals: false } });
+    const { sessions } = await probe.request('session.list', { limit: 10 });
     await probe.close();
     sessionId = sessions.find((s) => s.title === 'approval-typing')!.id;
     expect(sessionId).toBeTruthy();

@@ -11,7 +11,7 @@ import { cleanup, render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import type { AttachResult } from '../ui-tui/src/client/types.js';
+import type { AttachResult } from '@hermes/client';
 import { Transcript } from '../ui-tui/src/components/Transcript.js';
 import { initialSessionState, requestView, sessionReducer } from '../ui-tui/src/state/session-reducer.js';
 import type { SessionState } from '../ui-tui/src/state/types.js';
@@ -41,16 +41,16 @@ describe('history renders like the live view', () => {
       asked.push({ id: p.request_id, params: p as unknown as Record<string, unknown> });
       return { choice: (choices.shift() ?? 'deny') as 'once' | 'deny' };
     });
-    const { session } = await a.c.call('session.create', { title: 'fidelity', cwd: root });
+    const { session } = await a.c.request('session.create', { title: 'fidelity', cwd: root });
     const sid = session.id;
-    const first = (await a.c.call('session.attach', { session_id: sid })) as AttachResult;
+    const first = (await a.c.request('session.attach', { session_id: sid })) as AttachResult;
 
     model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${approve}` } }] },
       { toolCalls: [{ name: 'read_file', arguments: { path: join(root, 'no-such-file.txt') } }] },
       { text: 'Cleaned up; the file was missing.' },
     );
-    await a.c.call('prompt.submit', { session_id: sid, text: 'clean up' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'clean up' });
     await a.until(is('turn.end', sid), 'turn 1 end');
     const after1 = a.lastSeq(sid);
 
@@ -58,16 +58,16 @@ describe('history renders like the live view', () => {
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${denied}` } }] },
       { text: 'Left it alone.' },
     );
-    await a.c.call('prompt.submit', { session_id: sid, text: 'and this one' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'and this one' });
     await a.until(is('turn.end', sid, after1), 'turn 2 end');
     const after2 = a.lastSeq(sid);
 
     model.push({ error: { status: 400, message: 'bad request from the fake model' } });
-    await a.c.call('prompt.submit', { session_id: sid, text: 'fail please' });
+    await a.c.request('prompt.submit', { session_id: sid, text: 'fail please' });
     await a.until(is('turn.end', sid, after2), 'turn 3 end');
     expect(asked).toHaveLength(2);
 
-    const connectionId = a.c.init!.connection_id;
+    const connectionId = a.c.server!.connection_id;
     const now = Date.now();
     // live: what the TUI of this connection reduced while the turns ran
     let live = sessionReducer(initialSessionState(), { type: 'connected', connectionId, profile: 'default' });
@@ -79,7 +79,7 @@ describe('history renders like the live view', () => {
     for (const ev of a.of(sid) as WireEvent[]) live = sessionReducer(live, { type: 'event', event: ev, now });
 
     // history: the same connection attaching afresh (a snapshot of the stored messages)
-    const snap = (await a.c.call('session.attach', { session_id: sid })) as AttachResult;
+    const snap = (await a.c.request('session.attach', { session_id: sid })) as AttachResult;
     expect(snap.kind).toBe('snapshot');
     let fromHistory = sessionReducer(initialSessionState(), {
       type: 'connected',

@@ -7,8 +7,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectDaemon } from '@hermes/tui-gateway';
 import { describe, expect, it } from 'vitest';
+import { connect } from '@hermes/client';
 import { waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { hasTmux } from './support/tmux.js';
@@ -133,18 +133,18 @@ describeTmux('hermes tui in tmux', () => {
     process.kill(tmux.pid(w), 'SIGKILL');
     await waitFor(() => tmux.dead(w), 'the killed TUI to exit');
 
-    const probe = await connectDaemon(
+    const probe = await connect(
       { root: fx.root },
       { name: 'test-probe', capabilities: { approvals: false } },
     );
     try {
-      const { sessions } = await probe.call('session.list', { limit: 50 });
+      const { sessions } = await probe.request('session.list', { limit: 50 });
       const id = sessions.find((s) => s.title === 'kill-test')!.id;
       const stillRunning = sessions.find((s) => s.id === id)!;
       expect(stillRunning.clients).toBe(0);
       await waitFor(
         async () => {
-          const { messages } = await probe.call('session.history', { session_id: id, limit: 5 });
+          const { messages } = await probe.request('session.history', { session_id: id, limit: 5 });
           const last = messages[messages.length - 1];
           return (
             last?.role === 'assistant' && last.status === 'complete' && last.content?.includes('KILL-END')
@@ -201,12 +201,12 @@ describeTmux('hermes tui in tmux', () => {
     await tmux.waitFor(w, 'WORK-REPLY');
 
     // what each profile holds, asked of the daemon directly
-    const probe = await connectDaemon(
+    const probe = await connect(
       { root: fx.root },
       { name: 'test-probe', capabilities: { approvals: false } },
     );
     const names = async (profile: string): Promise<string[]> =>
-      (await probe.call('session.list', { profile, limit: 100 })).sessions.map((x) => x.title || x.id);
+      (await probe.request('session.list', { profile, limit: 100 })).sessions.map((x) => x.title || x.id);
     const [work, defaults] = [await names('work'), await names('default')];
     await probe.close();
     expect(work).toEqual(['work-topic']);

@@ -79,12 +79,12 @@ export async function measureAttach(
     const c = await daemon.connect('bench-attach');
     for (let i = 0; i <= runs.cold; i++) {
       const t0 = performance.now();
-      const snap = await c.call('session.attach', { session_id: sid });
+      const snap = await c.request('session.attach', { session_id: sid });
       const ms = performance.now() - t0;
       if (snap.kind !== 'snapshot' || snap.messages.length !== 200 || !snap.has_more)
         throw new Error('attach benchmark: unexpected snapshot');
       if (i > 0) out.cold.push(ms); // the first one also warms up the daemon's code
-      await c.call('session.close', { session_id: sid });
+      await c.request('session.close', { session_id: sid });
     }
     // The deferred cost: the first prompt of a freshly loaded session builds its agent (reads the
     // whole transcript) before the model is called.
@@ -93,20 +93,20 @@ export async function measureAttach(
       if (e.type === 'turn.end') ended.add(String(e.payload.prompt_id));
     });
     for (let i = 0; i <= runs.firstPrompt; i++) {
-      await c.call('session.attach', { session_id: sid });
+      await c.request('session.attach', { session_id: sid });
       const before = model.requests.length;
       const t0 = Date.now(); // the model server stamps requests with Date.now() once read in full
-      const { prompt_id } = await c.call('prompt.submit', { session_id: sid, text: `question ${i}` });
+      const { prompt_id } = await c.request('prompt.submit', { session_id: sid, text: `question ${i}` });
       await model.waitForRequests(before + 1, 30_000);
       if (i > 0) out.firstPrompt.push(model.requests[before]!.at - t0);
       while (!ended.has(prompt_id)) await new Promise((r) => setTimeout(r, 5));
-      await c.call('session.close', { session_id: sid });
+      await c.request('session.close', { session_id: sid });
     }
-    await c.call('session.attach', { session_id: sid });
+    await c.request('session.attach', { session_id: sid });
     for (let i = 0; i <= runs.warm; i++) {
       const w = await daemon.connect(`bench-warm-${i}`);
       const t0 = performance.now();
-      await w.call('session.attach', { session_id: sid });
+      await w.request('session.attach', { session_id: sid });
       const ms = performance.now() - t0;
       if (i > 0) out.warm.push(ms);
       await w.close();
@@ -126,7 +126,7 @@ export async function measureIdleSessionsRss(): Promise<{ idle: number; sessions
   const daemon = startBenchDaemonProcess(root);
   try {
     const c = await daemon.connect('bench-rss');
-    await c.call('ping');
+    await c.request('ping');
     const idle = daemon.rssMb();
     const ended = new Set<string>();
     c.onEvent((e) => {
@@ -134,18 +134,18 @@ export async function measureIdleSessionsRss(): Promise<{ idle: number; sessions
     });
     const ids: string[] = [];
     for (let i = 0; i < IDLE_SESSIONS; i++) {
-      const { session } = await c.call('session.create', { title: `idle ${i}` });
+      const { session } = await c.request('session.create', { title: `idle ${i}` });
       ids.push(session.id);
-      await c.call('session.attach', { session_id: session.id });
-      await c.call('prompt.submit', { session_id: session.id, text: `remember the number ${i}` });
+      await c.request('session.attach', { session_id: session.id });
+      await c.request('prompt.submit', { session_id: session.id, text: `remember the number ${i}` });
     }
     const deadline = Date.now() + 120_000;
     while (ended.size < IDLE_SESSIONS) {
       if (Date.now() > deadline) throw new Error(`rss benchmark: ${ended.size} turns ended`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    for (const id of ids) await c.call('session.detach', { session_id: id });
-    const status = await c.call('gateway.status');
+    for (const id of ids) await c.request('session.detach', { session_id: id });
+    const status = await c.request('gateway.status');
     if (status.sessions_live !== IDLE_SESSIONS)
       throw new Error(`rss benchmark: ${status.sessions_live} live`);
     await new Promise((r) => setTimeout(r, 500));

@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectDaemon, inspectDiscovery, type DaemonClient } from '@hermes/tui-gateway';
+import { inspectDiscovery } from '@hermes/tui-gateway';
+import { connect, type DaemonClient } from '@hermes/client';
 import { HERMES_BIN } from '../../tests/support/hermes-cli.js';
 
 /** A started daemon and how to reach it. */
@@ -49,7 +50,7 @@ export function startBenchDaemonProcess(root: string): BenchDaemon {
   return {
     root,
     pid,
-    connect: (name) => connectDaemon({ root }, { name, capabilities: { approvals: false } }),
+    connect: (name) => connect({ root }, { name, capabilities: { approvals: false } }),
     rssMb: () => {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
       return Number(m?.[1] ?? NaN) / 1024;

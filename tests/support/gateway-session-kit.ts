@@ -8,7 +8,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { eventOf, type EventType, type WireEvent, type WireEventOf } from '@hermes/core/protocol';
-import { connectDaemon, type DaemonClient, type DiscoveryInfo } from '@hermes/tui-gateway';
+import { type DiscoveryInfo } from '@hermes/tui-gateway';
+import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server.js';
 import { aliveDiscovery, hermes, killDaemons, tempRoot, waitFor } from './gateway-process.js';
 
@@ -55,7 +56,7 @@ export async function recordingClient(
   name: string,
   approvals = true,
 ): Promise<RecordingClient> {
-  const c = await connectDaemon({ root }, { name, capabilities: { approvals } });
+  const c = await connect({ root }, { name, capabilities: { approvals } });
   const events: WireEvent[] = [];
   c.onEvent((e) => events.push(e));
   const matching = (pred: (e: WireEvent) => boolean) => events.filter(pred);

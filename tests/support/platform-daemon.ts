@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { DeliveryState } from '@hermes/core/state/platform-tables';
 import { SessionDB } from '@hermes/core/state/session-db';
-import { connectDaemon } from '@hermes/tui-gateway';
+import { connect } from '@hermes/client';
 import { aliveDiscovery, killDaemons, pidRuns, waitFor } from './gateway-process.js';
 import { runHermes } from './hermes-cli.js';
 
 /** `gateway.status` of the daemon serving `root`, over a short-lived connection. */
 export async function gatewayStatus(root: string) {
-  const c = await connectDaemon({ root }, { name: 'test', capabilities: { approvals: false } });
+  const c = await connect({ root }, { name: 'test', capabilities: { approvals: false } });
   try {
-    return await c.call('gateway.status');
+    return await c.request('gateway.status');
   } finally {
     await c.close();
   }

@@ -32,12 +32,5 @@ export {
 } from './lifecycle/control.js';
 export { CloseCode } from './transport/connection.js';
 export { DEFAULT_OUTBOUND_LIMITS, type OutboundLimits } from './transport/outbound-queue.js';
-export {
-  connectDaemon,
-  DaemonConnectError,
-  type ConnectOptions,
-  type DaemonClient,
-  type DaemonTarget,
-} from './client/client.js';
 export { installService, uninstallService, type ServiceOutcome } from './lifecycle/service.js';
 export { unitFilePath, unitText, stopTimeoutWarning, EXIT_ALREADY_RUNNING } from './lifecycle/systemd.js';

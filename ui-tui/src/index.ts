@@ -6,18 +6,5 @@
 
 export { App, type AppProps } from './app/App.js';
 export { SessionController, type ControllerOptions, type StartTarget } from './app/controller.js';
-export {
-  discoveryPath,
-  endpointFromDiscovery,
-  isProcessAlive,
-  readDiscovery,
-  DiscoveryError,
-  type Discovery,
-  type Endpoint,
-} from './client/discovery.js';
-export { CallTimeoutError, DropServerRequest, NotConnectedError, RpcCallError } from './client/errors.js';
-export { GatewayClient, type GatewayClientOptions } from './client/gateway-client.js';
-export type * from './client/types.js';
-
 export { DaemonNotRunningError, historyPath, runTui, type RunTuiOptions } from './run.js';
 export { startTui } from './app/start.js';

@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { startTui } from './app/start.js';
-import { discoveryPath, readDiscovery } from './client/discovery.js';
+import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
 import { paintSplash } from './splash.js';
 
 /** Options of `runTui`. */

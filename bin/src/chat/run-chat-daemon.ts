@@ -1,9 +1,10 @@
 /**
- * `hermes chat -q` through a running daemon (issue 3 "One writer per session"): the turn runs in
- * the daemon's live session, so attached TUIs see it live and the session has one writer. The
+ * `hermes chat -q` through a running daemon: the turn runs in the daemon's live session, so
+ * attached TUIs see it live and the session has one writer (one writer per session). The
  * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
  * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */
+import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
 import {
   RpcErrorCode,
   type AgentEvent,
@@ -11,8 +12,6 @@ import {
   type WireEvent,
   type WireEventOf,
 } from '@hermes/core/protocol';
-import { NO_REPLY, type DaemonClient } from '@hermes/tui-gateway/client/client';
-import { RpcFailureError } from '@hermes/tui-gateway/rpc/errors';
 import type { CliContext } from '../context.js';
 import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
@@ -31,22 +30,22 @@ export async function runChatViaDaemon(
 ): Promise<number> {
   let sessionId: string;
   if (opts.session) {
-    const found = await client.call('session.list', { limit: 1000 });
+    const found = await client.request('session.list', { limit: 1000 });
     const match = found.sessions.find((s) => s.id === opts.session || s.title === opts.session);
     if (!match) throw new Error(`no session "${opts.session}" in profile ${ctx.home.profile}`);
     sessionId = match.id;
   } else if (opts.continue) {
     // the last interactive session, this folder's first: the daemon applies the same rule as
     // in process (SessionDB.continueSession)
-    const [latest] = (await client.call('session.list', { continue_from: process.cwd() })).sessions;
+    const [latest] = (await client.request('session.list', { continue_from: process.cwd() })).sessions;
     sessionId = latest
       ? latest.id
-      : (await client.call('session.create', { source: 'cli', cwd: process.cwd() })).session.id;
+      : (await client.request('session.create', { source: 'cli', cwd: process.cwd() })).session.id;
   } else {
-    sessionId = (await client.call('session.create', { source: 'cli', cwd: process.cwd() })).session.id;
+    sessionId = (await client.request('session.create', { source: 'cli', cwd: process.cwd() })).session.id;
   }
 
-  const attach = await client.call('session.attach', { session_id: sessionId, history_limit: 1 });
+  const attach = await client.request('session.attach', { session_id: sessionId, history_limit: 1 });
   const render: (e: AgentEvent) => void = opts.json
     ? (e) =>
         process.stdout.write(
@@ -92,7 +91,7 @@ export async function runChatViaDaemon(
   let promptId: string | undefined;
   let mine = false; // our turn has started: events belong to it
   const interruptOurTurn = (): void =>
-    void client.call('session.interrupt', { session_id: sessionId }).catch(() => undefined);
+    void client.request('session.interrupt', { session_id: sessionId }).catch(() => undefined);
   // `| head` closed stdout: stop our turn once it runs (never a turn queued before it)
   output.onClose(() => {
     if (mine) interruptOurTurn();
@@ -133,7 +132,10 @@ export async function runChatViaDaemon(
   };
   process.on('SIGINT', onSigint);
   try {
-    const submitted = await client.call('prompt.submit', { session_id: sessionId, text: opts.query ?? '' });
+    const submitted = await client.request('prompt.submit', {
+      session_id: sessionId,
+      text: opts.query ?? '',
+    });
     promptId = submitted.prompt_id;
     for (const ev of early.splice(0)) handle(ev);
     if (submitted.status === 'queued')
@@ -154,7 +156,7 @@ export async function runChatViaDaemon(
     return 0;
   } finally {
     process.off('SIGINT', onSigint);
-    await client.call('session.detach', { session_id: sessionId }).catch(() => undefined);
+    await client.request('session.detach', { session_id: sessionId }).catch(() => undefined);
     await client.close();
   }
 }
@@ -180,11 +182,11 @@ async function answerApproval(
   choice: ApprovalChoice,
 ): Promise<{ choice: ApprovalChoice } | typeof NO_REPLY> {
   try {
-    await client.call('approval.answer', { session_id: sessionId, request_id: requestId, choice });
+    await client.request('approval.answer', { session_id: sessionId, request_id: requestId, choice });
     return NO_REPLY;
   } catch (err) {
-    if (err instanceof RpcFailureError && err.code === RpcErrorCode.MethodNotFound) return { choice }; // an older daemon
-    if (err instanceof RpcFailureError && err.code === RpcErrorCode.RequestResolved) {
+    if (err instanceof RpcCallError && err.code === RpcErrorCode.MethodNotFound) return { choice }; // an older daemon
+    if (err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved) {
       const d = (err.data ?? {}) as { by?: unknown; choice?: unknown };
       const line = typeof d.by === 'string' ? settledBy(d.by, d.choice) : 'the request was no longer open';
       process.stderr.write(`  your answer came too late: ${line}\n`);

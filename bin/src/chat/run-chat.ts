@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import type { DaemonClient } from '@hermes/tui-gateway/client/client';
+import type { DaemonClient } from '@hermes/client';
 import {
   openAgentSession,
   type OpenedSession,
@@ -77,16 +77,16 @@ function printConfigWarnings(warnings: readonly ConfigWarning[]): void {
 /** A client of the daemon serving this root, or undefined when none runs. */
 async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | undefined> {
   if (!existsSync(ctx.home.discoveryFile)) return undefined;
-  const { connectDaemon, DaemonConnectError } = await import('@hermes/tui-gateway/client/client');
+  const { connect, DaemonConnectError } = await import('@hermes/client');
   try {
-    return await connectDaemon(
+    return await connect(
       { root: ctx.home.root },
       {
         name: 'hermes-chat',
         version: ctx.version,
         capabilities: { approvals: true },
         profile: ctx.home.profile,
-        timeoutMs: 5_000,
+        connectTimeoutMs: 5_000,
       },
     );
   } catch (err) {
@@ -236,7 +236,7 @@ async function runTurn(opened: OpenedSession, text: string, signal: AbortSignal)
   }
 }
 
-/** Starts this profile's MCP servers when config.yaml names any (issue 8 "MCP client"). */
+/** Starts this profile's MCP servers when config.yaml names any (`mcp_servers`). */
 async function startMcp(
   ctx: CliContext,
   config: HermesConfig,

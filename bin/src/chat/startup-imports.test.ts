@@ -1,5 +1,5 @@
 /**
- * Guards the start-up budget of `hermes chat -q` (issue 2: first model request ≤ 200 ms): the
+ * Guards the start-up budget of `hermes chat -q` (first model request ≤ 200 ms): the
  * modules loaded before the first request must not pull in yargs, zod or the YAML parser (about
  * 50, 30 and 10 ms of CPU here; config comes from the validated-config cache instead). Walks the
  * static, non-type imports of the sources from main.ts's chat path; dynamic `import()` is lazy
@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const PACKAGES: Record<string, string> = {
+  '@hermes/client': 'client/src',
   '@hermes/core': 'core/src',
   '@hermes/tui-gateway': 'tui-gateway/src',
   '@hermes/ui-tui': 'ui-tui/src',

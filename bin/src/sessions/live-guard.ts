@@ -21,13 +21,13 @@ function holderOf(ctx: CliContext, id: string): { owner: string; pid?: number } 
   return held.holder ? { owner: held.holder.owner, pid: held.holder.pid } : { owner: 'another process' };
 }
 
-async function connect(ctx: CliContext) {
+async function connectToDaemon(ctx: CliContext) {
   if (!existsSync(ctx.home.discoveryFile)) return undefined;
-  const { connectDaemon } = await import('@hermes/tui-gateway/client/client');
+  const { connect } = await import('@hermes/client');
   try {
-    return await connectDaemon(
+    return await connect(
       { root: ctx.home.root },
-      { name: 'hermes-sessions', version: ctx.version, profile: ctx.home.profile, timeoutMs: 5_000 },
+      { name: 'hermes-sessions', version: ctx.version, profile: ctx.home.profile, connectTimeoutMs: 5_000 },
     );
   } catch {
     return undefined;
@@ -49,12 +49,12 @@ export async function ensureNotLive(ctx: CliContext, s: SessionRecord, force: bo
       `session ${s.id} is in use by ${holder.owner}${pid}; wait until it finishes, then delete it (--force cannot end it)`,
     );
   }
-  const client = await connect(ctx);
+  const client = await connectToDaemon(ctx);
   try {
     if (!force) {
       let clients = '';
       if (client) {
-        const listed = (await client.call('session.list', { limit: 1000 })).sessions.find(
+        const listed = (await client.request('session.list', { limit: 1000 })).sessions.find(
           (x) => x.id === s.id,
         );
         const n = listed?.clients ?? 0;
@@ -67,7 +67,7 @@ export async function ensureNotLive(ctx: CliContext, s: SessionRecord, force: bo
       );
     }
     if (!client) throw new CliExit(1, `session ${s.id} is held by the daemon${pid}, which does not answer`);
-    await client.call('session.close', { session_id: s.id });
+    await client.request('session.close', { session_id: s.id });
   } finally {
     await client?.close();
   }

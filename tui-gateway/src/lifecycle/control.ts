@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { HermesHome } from '@hermes/core/home/home';
 import type { MethodResult } from '@hermes/core/protocol';
-import { connectDaemon } from '../client/client.js';
+import { connect } from '@hermes/client';
 import { DRAIN_MARGIN_MS } from './daemon.js';
 import { inspectDiscovery, removeDiscovery, type DiscoveryInfo } from './discovery.js';
 import { isSameProcessAlive } from './process-info.js';
@@ -19,12 +19,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** True when the daemon of `info` accepts the token, `initialize` and `ping` within `timeoutMs`. */
 export async function probeDaemon(info: DiscoveryInfo, timeoutMs = 2_000): Promise<boolean> {
   try {
-    const c = await connectDaemon(
+    const c = await connect(
       { port: info.port, token: info.token, host: info.host },
-      { name: 'hermes-cli', timeoutMs },
+      { name: 'hermes-cli', connectTimeoutMs: timeoutMs },
     );
     try {
-      await c.call('ping', undefined, { timeoutMs });
+      await c.request('ping', undefined, { timeoutMs });
       return true;
     } finally {
       await c.close();
@@ -180,9 +180,9 @@ export async function queryStatus(root: string, timeoutMs = 3_000): Promise<Stat
   if (d.state === 'invalid') return { running: false, reason: 'invalid', detail: d.error };
   if (d.state === 'stale') return { running: false, reason: 'stale', pid: d.info.pid };
   try {
-    const c = await connectDaemon({ root }, { name: 'hermes-cli', timeoutMs });
+    const c = await connect({ root }, { name: 'hermes-cli', connectTimeoutMs: timeoutMs });
     try {
-      return { running: true, status: await c.call('gateway.status', undefined, { timeoutMs }) };
+      return { running: true, status: await c.request('gateway.status', undefined, { timeoutMs }) };
     } finally {
       await c.close();
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { HermesHome } from '@hermes/core/home/home';
-import { connectDaemon, DaemonConnectError } from '../client/client.js';
+import { connect, DaemonConnectError } from '@hermes/client';
 import { startDaemon, type DrainRequest } from './daemon.js';
 import { inspectDiscovery } from './discovery.js';
 import { DaemonLockedError } from './lock.js';
@@ -62,10 +62,10 @@ describe('startDaemon', () => {
       DaemonLockedError,
     );
 
-    const c = await connectDaemon({ root }, { name: 'watcher' });
-    const other = await connectDaemon({ root }, { name: 'other' });
+    const c = await connect({ root }, { name: 'watcher' });
+    const other = await connect({ root }, { name: 'other' });
     c.onEvent((e) => events.push(e));
-    const status = await c.call('gateway.status');
+    const status = await c.request('gateway.status');
     expect(status).toMatchObject({
       pid: process.pid,
       sessions_live: 3,
@@ -113,11 +113,11 @@ describe('startDaemon', () => {
         await new Promise(() => {}); // never finishes
       },
     });
-    const c = await connectDaemon({ root }, { name: 'c' });
+    const c = await connect({ root }, { name: 'c' });
     const closing = daemon.close('SIGTERM');
     await draining;
-    expect((await c.call('gateway.status')).shutting_down).toBe(true);
-    const refused = await connectDaemon({ port: daemon.port, token: daemon.token }, { name: 'late' }).catch(
+    expect((await c.request('gateway.status')).shutting_down).toBe(true);
+    const refused = await connect({ port: daemon.port, token: daemon.token }, { name: 'late' }).catch(
       (e: unknown) => e,
     );
     expect(refused).toBeInstanceOf(DaemonConnectError);
@@ -160,8 +160,8 @@ describe('startDaemon', () => {
     new HermesHome(root, 'work').ensure();
     writeFileSync(join(root, 'active_profile'), 'work\n');
     const daemon = await startDaemon({ root, version: '1', systemdUnitFile: null });
-    const c = await connectDaemon({ root }, { name: 'c' });
-    expect(c.init).toMatchObject({ profile: 'work', profiles: ['default', 'work'] });
+    const c = await connect({ root }, { name: 'c' });
+    expect(c.server).toMatchObject({ profile: 'work', profiles: ['default', 'work'] });
     await c.close();
     await daemon.close();
     const injected = await startDaemon({
@@ -171,8 +171,8 @@ describe('startDaemon', () => {
       profiles: async () => ['default', 'x'],
       activeProfile: () => 'x',
     });
-    const c2 = await connectDaemon({ root }, { name: 'c' });
-    expect(c2.init).toMatchObject({ profile: 'x', profiles: ['default', 'x'] });
+    const c2 = await connect({ root }, { name: 'c' });
+    expect(c2.server).toMatchObject({ profile: 'x', profiles: ['default', 'x'] });
     await c2.close();
     await injected.close();
   });

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 /**
  * The peer answered a request with a JSON-RPC error object (`{code, message, data?}`).
- * Thrown by `Connection.request` (daemon side) and by the client library's `call`.
+ * Thrown by `Connection.request` (the daemon asking a client).
  */
 export class RpcFailureError extends Error {
   constructor(

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { APPROVAL_CHOICES, type EventType, type WireEvent } from '@hermes/core/protocol';
-import { connectDaemon, type DaemonClient } from '../client/client.js';
+import { connect, type DaemonClient } from '@hermes/client';
 import {
   startDaemon,
   type DaemonContext,
@@ -70,7 +70,7 @@ async function harness(opts: Partial<DaemonOptions> = {}): Promise<Harness> {
     ctx,
     conns,
     client: async (name = 'test') => {
-      const c = await connectDaemon(
+      const c = await connect(
         { port: daemon.port, token: daemon.token },
         { name, capabilities: { approvals: true } },
       );
@@ -102,7 +102,7 @@ describe('server requests', () => {
       if (f.method === 'approval.request') seen.push(String(f.id));
     });
     c.onServerRequest('approval.request', (p) => ({ choice: p.request_id === 'r1' ? 'once' : 'deny' }));
-    const conn = h.conns.get(c.init!.connection_id)!;
+    const conn = h.conns.get(c.server!.connection_id)!;
     expect(await conn.request('approval.request', approval('r1'))).toEqual({ choice: 'once' });
     expect(await conn.request('approval.request', approval('r2'))).toEqual({ choice: 'deny' });
     expect(seen).toHaveLength(2);
@@ -112,7 +112,7 @@ describe('server requests', () => {
   it('hand a result on unchecked (its owner checks it); reject on a client error, abort and close', async () => {
     const h = await harness();
     const c = await h.client();
-    const conn = h.conns.get(c.init!.connection_id)!;
+    const conn = h.conns.get(c.server!.connection_id)!;
     c.onServerRequest('approval.request', (p) => {
       if (p.request_id === 'bad') return { choice: 'maybe' } as never;
       if (p.request_id === 'err') throw new Error('user closed the dialog');
@@ -141,7 +141,7 @@ describe('server requests', () => {
   it('refuses invalid params before sending', async () => {
     const h = await harness();
     const c = await h.client();
-    const conn = h.conns.get(c.init!.connection_id)!;
+    const conn = h.conns.get(c.server!.connection_id)!;
     await expect(conn.request('approval.request', { session_id: 's' } as never)).rejects.toThrow(
       /invalid params for server request approval.request: request_id/,
     );
@@ -161,7 +161,7 @@ describe('slow clients', () => {
     const h = await harness({ outbound: { maxBytes: 1024 * 1024, maxFrames: 1000 } });
     const fast = await h.client('fast');
     const slow = await h.client('slow');
-    const slowConn = h.conns.get(slow.init!.connection_id)!;
+    const slowConn = h.conns.get(slow.server!.connection_id)!;
     slow.socket.pause();
     let got = 0;
     let lastSeq = 0;
@@ -174,13 +174,16 @@ describe('slow clients', () => {
     const N = 400;
     const started = Date.now();
     // 400 × 64 KiB = 25 MiB: more than the kernel buffers plus the 1 MiB queue of the slow client.
-    const r = await fast.call('slash.exec', { session_id: 's1', command: `emit ${N} tool.progress 65536` });
+    const r = await fast.request('slash.exec', {
+      session_id: 's1',
+      command: `emit ${N} tool.progress 65536`,
+    });
     expect(r.output).toBe(`emitted ${N}`);
     await until(() => got === N, `the fast client's ${N} events`);
     const elapsedMs = Date.now() - started;
     expect(ordered).toBe(true);
     expect(slowConn.closed).toBe(true);
-    expect(h.ctx.connections().map((c) => c.id)).toEqual([fast.init!.connection_id]);
+    expect(h.ctx.connections().map((c) => c.id)).toEqual([fast.server!.connection_id]);
     slow.socket.resume();
     expect([4008, 1006]).toContain((await slow.closed).code);
     // Diagnostic only (no wall-clock assertion): how long 25 MiB to the fast client took.
@@ -190,7 +193,7 @@ describe('slow clients', () => {
   it('merges queued deltas: full text, last seq', async () => {
     const h = await harness({ outbound: { maxBytes: 256 * 1024 * 1024, maxFrames: 10_000 } });
     const reader = await h.client('reader');
-    const conn = h.conns.get(reader.init!.connection_id)! as WsConnection;
+    const conn = h.conns.get(reader.server!.connection_id)! as WsConnection;
     const events: WireEvent[] = [];
     reader.onEvent((e) => events.push(e));
     reader.socket.pause();
@@ -248,6 +251,6 @@ describe('liveness', () => {
     expect(await muteClosed).toBe(1006);
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(alive.isClosed).toBe(false);
-    expect((await alive.call('ping')).pong).toBe(true);
+    expect((await alive.request('ping')).pong).toBe(true);
   });
 });

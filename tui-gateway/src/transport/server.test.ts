@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAX_FRAME_BYTES, RpcErrorCode } from '@hermes/core/protocol';
-import { connectDaemon, DaemonConnectError, type DaemonClient } from '../client/client.js';
+import { connect, type DaemonClient, DaemonConnectError, RpcCallError } from '@hermes/client';
 import { startDaemon, type DaemonHandle } from '../lifecycle/daemon.js';
-import { RpcFailureError } from '../rpc/errors.js';
 import { RpcMethodError } from '../rpc/types.js';
 
 let root: string;
@@ -39,19 +38,19 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function client(opts: Partial<Parameters<typeof connectDaemon>[1]> = {}): Promise<DaemonClient> {
-  const c = await connectDaemon({ port: daemon.port, token: daemon.token }, { name: 'test', ...opts });
+async function client(opts: Partial<Parameters<typeof connect>[1]> = {}): Promise<DaemonClient> {
+  const c = await connect({ port: daemon.port, token: daemon.token }, { name: 'test', ...opts });
   clients.push(c);
   return c;
 }
 
-async function rpcError(p: Promise<unknown>): Promise<RpcFailureError> {
+async function rpcError(p: Promise<unknown>): Promise<RpcCallError> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(RpcFailureError);
-  return err as RpcFailureError;
+  expect(err).toBeInstanceOf(RpcCallError);
+  return err as RpcCallError;
 }
 
 /** Sends a raw frame and returns the next error frame. */
@@ -71,7 +70,7 @@ describe('upgrade', () => {
   it('refuses a missing token, a wrong token and a foreign Origin', async () => {
     const target = { port: daemon.port, token: daemon.token };
     const refused = async (opts: object): Promise<number | undefined> => {
-      const err = await connectDaemon(target, { name: 't', ...opts }).then(
+      const err = await connect(target, { name: 't', ...opts }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -83,7 +82,7 @@ describe('upgrade', () => {
     expect(await refused({ authorization: 'Bearer short' })).toBe(401);
     expect(await refused({ headers: { Origin: 'https://evil.example' } })).toBe(403);
     const ok = await client({ headers: { Origin: 'http://localhost:5173' } });
-    expect(ok.init?.server).toEqual({ name: 'hermes-tui-gateway', version: '9.9.9' });
+    expect(ok.server?.server).toEqual({ name: 'hermes-tui-gateway', version: '9.9.9' });
     const res = await fetch(`http://127.0.0.1:${daemon.port}/`);
     expect(res.status).toBe(426);
   });
@@ -92,29 +91,32 @@ describe('upgrade', () => {
 describe('handshake', () => {
   it('answers initialize with epoch, connection id and profiles', async () => {
     const c = await client();
-    expect(c.init).toMatchObject({ epoch: daemon.epoch, profile: 'default', profiles: ['default'] });
-    expect(c.init?.connection_id).toMatch(/^c-/);
-    expect((await c.call('ping')).pong).toBe(true);
+    expect(c.server).toMatchObject({ epoch: daemon.epoch, profile: 'default', profiles: ['default'] });
+    expect(c.server?.connection_id).toMatch(/^c-/);
+    expect((await c.request('ping')).pong).toBe(true);
   });
 
   it('answers ping while another request of the same connection is still running', async () => {
     const c = await client();
-    const slow = c.call('slash.exec', { session_id: 's', command: 'wait' });
-    expect((await c.call('ping')).pong).toBe(true);
+    const slow = c.request('slash.exec', { session_id: 's', command: 'wait' });
+    expect((await c.request('ping')).pong).toBe(true);
     release();
     expect(await slow).toEqual({ output: 'ran wait', handled: true });
   });
 
   it('refuses everything before initialize, and initialize twice', async () => {
     const c = await client({ initialize: false });
-    expect((await rpcError(c.call('ping'))).code).toBe(RpcErrorCode.NotInitialized);
-    expect((await rpcError(c.call('session.list', {}))).code).toBe(RpcErrorCode.NotInitialized);
-    await c.call('initialize', { client: { name: 'late', version: '1' }, capabilities: { approvals: true } });
+    expect((await rpcError(c.request('ping'))).code).toBe(RpcErrorCode.NotInitialized);
+    expect((await rpcError(c.request('session.list', {}))).code).toBe(RpcErrorCode.NotInitialized);
+    await c.request('initialize', {
+      client: { name: 'late', version: '1' },
+      capabilities: { approvals: true },
+    });
     const again = await rpcError(
-      c.call('initialize', { client: { name: 'x', version: '1' }, capabilities: { approvals: true } }),
+      c.request('initialize', { client: { name: 'x', version: '1' }, capabilities: { approvals: true } }),
     );
     expect(again.code).toBe(RpcErrorCode.NotInitialized);
-    expect((await c.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
   });
 
   it('answers requests pipelined behind initialize (same write), in order, after it', async () => {
@@ -124,12 +126,12 @@ describe('handshake', () => {
     // one TCP write: the daemon reads all three frames before `initialize` has been answered
     const tcp = (c.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
     tcp.cork();
-    const init = c.call('initialize', {
+    const init = c.request('initialize', {
       client: { name: 'pipe', version: '1' },
       capabilities: { approvals: false },
     });
-    const slash = c.call('slash.exec', { session_id: 's', command: 'pipelined' });
-    const ping = c.call('ping');
+    const slash = c.request('slash.exec', { session_id: 's', command: 'pipelined' });
+    const ping = c.request('ping');
     tcp.uncork();
     expect((await init).server.version).toBe('9.9.9');
     expect(await slash).toEqual({ output: 'ran pipelined', handled: true });
@@ -148,12 +150,12 @@ describe('handshake', () => {
     const c = await client({ initialize: false });
     const tcp = (c.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
     tcp.cork();
-    const init = c.call('initialize', {
+    const init = c.request('initialize', {
       client: { name: 'pipe', version: '1' },
       capabilities: { approvals: false },
       profile: 'no-such-profile',
     });
-    const ping = c.call('ping');
+    const ping = c.request('ping');
     tcp.uncork();
     expect((await rpcError(init)).code).toBe(RpcErrorCode.ProfileNotFound);
     const refused = await rpcError(ping);
@@ -162,35 +164,35 @@ describe('handshake', () => {
   });
 
   it('refuses an unknown profile', async () => {
-    const err = await connectDaemon(
+    const err = await connect(
       { port: daemon.port, token: daemon.token },
       { name: 't', profile: 'nope' },
     ).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(RpcFailureError);
-    expect((err as RpcFailureError).code).toBe(RpcErrorCode.ProfileNotFound);
+    expect(err).toBeInstanceOf(RpcCallError);
+    expect((err as RpcCallError).code).toBe(RpcErrorCode.ProfileNotFound);
   });
 });
 
 describe('errors', () => {
   it('maps unknown methods, unregistered methods and bad params', async () => {
     const c = await client();
-    expect((await rpcError(c.callRaw('nope.nothing'))).code).toBe(RpcErrorCode.MethodNotFound);
-    expect((await rpcError(c.callRaw('constructor'))).code).toBe(RpcErrorCode.MethodNotFound);
-    const unregistered = await rpcError(c.call('session.list', {}));
+    expect((await rpcError(c.requestRaw('nope.nothing'))).code).toBe(RpcErrorCode.MethodNotFound);
+    expect((await rpcError(c.requestRaw('constructor'))).code).toBe(RpcErrorCode.MethodNotFound);
+    const unregistered = await rpcError(c.request('session.list', {}));
     expect(unregistered.code).toBe(RpcErrorCode.MethodNotFound);
     expect(unregistered.message).toMatch(/not available/);
-    const bad = await rpcError(c.callRaw('slash.exec', { session_id: 's', command: 5 }));
+    const bad = await rpcError(c.requestRaw('slash.exec', { session_id: 's', command: 5 }));
     expect(bad.code).toBe(RpcErrorCode.InvalidParams);
     expect(bad.message).toMatch(/invalid params for slash\.exec: command: /);
     expect(bad.data).toEqual({ issues: [{ path: 'command', message: expect.any(String) }] });
-    const missing = await rpcError(c.callRaw('slash.exec'));
+    const missing = await rpcError(c.requestRaw('slash.exec'));
     expect(missing.message).toMatch(/\(params\)/);
-    expect((await rpcError(c.callRaw('ping', { extra: 1 }))).code).toBe(RpcErrorCode.InvalidParams);
+    expect((await rpcError(c.requestRaw('ping', { extra: 1 }))).code).toBe(RpcErrorCode.InvalidParams);
   });
 
   it('maps handler failures', async () => {
     const c = await client();
-    const call = (command: string) => c.call('slash.exec', { session_id: 's', command });
+    const call = (command: string) => c.request('slash.exec', { session_id: 's', command });
     expect(await call('hello')).toEqual({ output: 'ran hello', handled: true });
     expect(await rpcError(call('missing'))).toMatchObject({
       code: RpcErrorCode.SessionNotFound,
@@ -218,8 +220,8 @@ describe('errors', () => {
     expect(await rawError(c, Buffer.from([0, 1, 2, 3]), true)).toMatchObject({
       code: RpcErrorCode.InvalidRequest,
     });
-    expect((await c.call('ping')).pong).toBe(true);
-    expect((await other.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
+    expect((await other.request('ping')).pong).toBe(true);
   });
 
   it('answers a 10 MiB frame with -32007 and keeps serving', async () => {
@@ -234,8 +236,8 @@ describe('errors', () => {
     const e = await rawError(c, huge);
     expect(e).toMatchObject({ id: 77, code: RpcErrorCode.FrameTooLarge });
     expect(e.message).toMatch(new RegExp(`limit of ${MAX_FRAME_BYTES} bytes`));
-    expect((await c.call('ping')).pong).toBe(true);
-    expect((await other.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
+    expect((await other.request('ping')).pong).toBe(true);
   });
 
   it('closes with 1009 only above the hard cap, other clients unaffected', async () => {
@@ -243,7 +245,7 @@ describe('errors', () => {
     const other = await client();
     c.socket.send('x'.repeat(4 * MAX_FRAME_BYTES + 1));
     expect((await c.closed).code).toBe(1009);
-    expect((await other.call('ping')).pong).toBe(true);
+    expect((await other.request('ping')).pong).toBe(true);
   });
 
   it('never answers a notification and ignores unknown answers', async () => {
@@ -252,7 +254,7 @@ describe('errors', () => {
     c.onFrame(() => frames++);
     c.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'whatever' }));
     c.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 'srq-999', result: { choice: 'once' } }));
-    expect((await c.call('ping')).pong).toBe(true);
+    expect((await c.request('ping')).pong).toBe(true);
     expect(frames).toBe(1);
   });
 });
@@ -267,7 +269,7 @@ describe('raw socket', () => {
     ws.send(Buffer.from([0xff, 0xfe, 0xfd]), { binary: false });
     expect(await closed).toBe(1007);
     const other = await client();
-    expect((await other.call('ping')).pong).toBe(true);
+    expect((await other.request('ping')).pong).toBe(true);
   });
 });
 
@@ -276,11 +278,11 @@ describe('handshake timeout', () => {
     const r = mkdtempSync(join(tmpdir(), 'hermes-gw-hs-'));
     const d = await startDaemon({ root: r, version: '1', systemdUnitFile: null, handshakeTimeoutMs: 100 });
     try {
-      const idle = await connectDaemon({ port: d.port, token: d.token }, { name: 'idle', initialize: false });
-      const ok = await connectDaemon({ port: d.port, token: d.token }, { name: 'ok' });
+      const idle = await connect({ port: d.port, token: d.token }, { name: 'idle', initialize: false });
+      const ok = await connect({ port: d.port, token: d.token }, { name: 'ok' });
       expect((await idle.closed).code).toBe(4001);
       await new Promise((res) => setTimeout(res, 150));
-      expect((await ok.call('ping')).pong).toBe(true);
+      expect((await ok.request('ping')).pong).toBe(true);
       await ok.close();
     } finally {
       await d.close();

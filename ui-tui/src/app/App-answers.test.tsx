@@ -6,7 +6,7 @@
  */
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RpcCallError } from '../client/errors.js';
+import { RpcCallError } from '@hermes/client';
 import { loadMarkdown } from '../markdown/render.js';
 import { manualClock, type ManualClock } from '../testing/clock.js';
 import { FakeClient } from '../testing/fake-client.js';

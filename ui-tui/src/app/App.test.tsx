@@ -1,6 +1,6 @@
 import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DropServerRequest } from '../client/errors.js';
+import { DropServerRequest } from '@hermes/client';
 import { loadMarkdown } from '../markdown/render.js';
 import { sessionInfo, snapshotResult, stored, wire } from '../testing/fixtures.js';
 import { manualClock } from '../testing/clock.js';
@@ -133,7 +133,7 @@ describe('App', () => {
       wire('tool.start', 1, { tool_id: 't1', name: 'terminal', args: { command: 'rm -rf build' } }),
     );
     await r.waitFor('⋯ Running rm -rf build');
-    const answer = client.request('approval.request', {
+    const answer = client.serverRequest('approval.request', {
       session_id: 's1',
       request_id: 'approval-1',
       command: 'rm -rf build',
@@ -164,7 +164,7 @@ describe('App', () => {
       description: 'recursive delete',
       choices: ['once' as const, 'session' as const, 'always' as const, 'deny' as const],
     };
-    const answer = client.request('approval.request', req);
+    const answer = client.serverRequest('approval.request', req);
     await r.waitFor('⚠ Approval needed');
     for (const k of 'an, go sad 1234') await r.press(k); // every choice key, before the card is armed
     await r.press(keys.enter); // held: neither an answer nor a send
@@ -192,7 +192,7 @@ describe('App', () => {
 
   it('drops the card when another window answers first', async () => {
     const { r, client } = await app();
-    const answer = client.request('approval.request', {
+    const answer = client.serverRequest('approval.request', {
       session_id: 's1',
       request_id: 'approval-2',
       command: 'git push --force',
@@ -210,7 +210,7 @@ describe('App', () => {
 
   it('answers a question with a choice', async () => {
     const { r, client } = await app();
-    const answer = client.request('clarify.request', {
+    const answer = client.serverRequest('clarify.request', {
       session_id: 's1',
       request_id: 'clarify-1',
       question: 'Which branch?',

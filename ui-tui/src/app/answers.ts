@@ -15,8 +15,8 @@
  * request instead, now or when it re-sends the request.
  */
 import type { ServerRequestMethod, ServerRequestResult } from '@hermes/core/protocol';
-import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
-import type { GatewayClientLike } from '../client/types.js';
+import { DropServerRequest, NotConnectedError, RpcCallError } from '@hermes/client';
+import type { DaemonClientLike } from '@hermes/client';
 import type { SessionAction } from '../state/session-reducer.js';
 
 /** An answer as the user gave it. */
@@ -24,7 +24,7 @@ export type Answer = { kind: 'approval'; choice: string } | { kind: 'clarify'; a
 
 /** What the answers need of the controller. */
 export interface AnswersHost {
-  readonly client: GatewayClientLike;
+  readonly client: DaemonClientLike;
   /** The attached session (null when none). */
   sessionId(): string | null;
   dispatch(action: SessionAction): void;
@@ -127,13 +127,13 @@ export class RequestAnswers {
     const { client } = this.host;
     try {
       if (a.kind === 'approval') {
-        await client.call('approval.answer', {
+        await client.request('approval.answer', {
           session_id: sessionId,
           request_id: requestId,
           choice: a.choice,
         });
       } else {
-        await client.call('clarify.answer', {
+        await client.request('clarify.answer', {
           session_id: sessionId,
           request_id: requestId,
           answer: a.answer,

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GatewayClient } from '../client/gateway-client.js';
+import { DaemonClient } from '@hermes/client';
+import type { AttachResult } from '@hermes/client';
 import type { WireEvent } from '@hermes/core/protocol';
-import type { AttachResult } from '../client/types.js';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
-import { startTestServer, type TestConn, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestConn, type TestServer } from '@hermes/client/testing';
 import { waitFor } from '../testing/wait.js';
 import { SessionController } from './controller.js';
 
@@ -40,9 +40,12 @@ async function setup() {
       epoch: 'epoch-1',
     };
   });
-  const client = new GatewayClient({
+  const client = new DaemonClient({
     endpoint: { url: server.url, token: server.token },
+    name: 'hermes-tui',
     version: 'test',
+    capabilities: { approvals: true, clarify: true },
+    reconnect: true,
     backoff: { initialMs: 10, maxMs: 30 },
   });
   cleanups.push(() => client.close());

@@ -4,10 +4,14 @@
  * reducer, holds server requests until the user answers, and runs the session-level actions of
  * the App (submit, interrupt, resume, new, profile, model, slash commands). No Ink in here.
  */
-import type { SessionInfo, ServerRequestMethod } from '@hermes/core/protocol';
+import type {
+  SessionInfo,
+  ServerRequestMethod,
+  ServerRequestParams,
+  ServerRequestResult,
+} from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
-import { DropServerRequest, NotConnectedError, RpcCallError } from '../client/errors.js';
-import type { GatewayClientLike, ServerRequestHandler } from '../client/types.js';
+import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
   createSessionReducer,
@@ -27,7 +31,7 @@ export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'sess
 
 /** Options of a `SessionController`. */
 export interface ControllerOptions {
-  client: GatewayClientLike;
+  client: DaemonClientLike;
   /** Working directory for new sessions. */
   cwd: string;
   /** Stored messages in an attach snapshot (default 200). */
@@ -55,7 +59,7 @@ const isUrgent = (a: SessionAction): boolean =>
 export class SessionController {
   readonly store: Store<SessionState, SessionAction>;
   /** The gateway client (for calls the controller does not wrap). */
-  readonly client: GatewayClientLike;
+  readonly client: DaemonClientLike;
   /** Answers to approvals and questions (answers.ts). */
   private readonly answers: RequestAnswers;
   private readonly unsubscribe: Array<() => void> = [];
@@ -140,7 +144,10 @@ export class SessionController {
         }
       }),
     );
-    c.setServerRequestHandler(this.onServerRequest);
+    this.unsubscribe.push(
+      c.onServerRequest('approval.request', (p) => this.onServerRequest('approval.request', p)),
+      c.onServerRequest('clarify.request', (p) => this.onServerRequest('clarify.request', p)),
+    );
   }
 
   /** Current state (latest, not throttled). */
@@ -193,7 +200,7 @@ export class SessionController {
       return;
     }
     try {
-      await this.client.call('prompt.submit', { session_id: sessionId, text });
+      await this.client.request('prompt.submit', { session_id: sessionId, text });
     } catch (err) {
       if (err instanceof NotConnectedError) {
         this.outbox.push(text);
@@ -219,7 +226,7 @@ export class SessionController {
     const sessionId = this.state.sessionId;
     if (!sessionId) return false;
     try {
-      return (await this.client.call('session.interrupt', { session_id: sessionId })).interrupted;
+      return (await this.client.request('session.interrupt', { session_id: sessionId })).interrupted;
     } catch (err) {
       this.notice(`Interrupt failed: ${errorText(err)}`, 'error');
       return false;
@@ -241,7 +248,7 @@ export class SessionController {
 
   /** Sessions of the current profile, newest first. */
   async listSessions(limit = 50): Promise<SessionInfo[]> {
-    return (await this.client.call('session.list', { limit })).sessions;
+    return (await this.client.request('session.list', { limit })).sessions;
   }
 
   /** Opens a session by id or exact title. */
@@ -321,7 +328,7 @@ export class SessionController {
     const { sessionId, oldestMessageId, hasMore } = this.state;
     if (!sessionId) return this.notice('No session attached.', 'warn');
     if (oldestMessageId === null || !hasMore) return this.notice('No older messages in this session.');
-    const r = await this.client.call('session.history', {
+    const r = await this.client.request('session.history', {
       session_id: sessionId,
       before: oldestMessageId,
       limit,
@@ -333,7 +340,7 @@ export class SessionController {
   /** Reads the profile's default model (shown in the status bar when the session names none). */
   async refreshModel(): Promise<void> {
     try {
-      const { current } = await this.client.call('model.list', {});
+      const { current } = await this.client.request('model.list', {});
       this.dispatch({ type: 'model', model: current || null });
     } catch {
       // not essential: the status bar just shows no model
@@ -345,7 +352,7 @@ export class SessionController {
     await this.attached();
     const sessionId = this.state.sessionId;
     if (!sessionId) return this.notice('No session attached.', 'warn');
-    const r = await this.client.call('slash.exec', { session_id: sessionId, command });
+    const r = await this.client.request('slash.exec', { session_id: sessionId, command });
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
 
@@ -370,7 +377,6 @@ export class SessionController {
   /** Stops listening to the client (does not close it). */
   dispose(): void {
     for (const u of this.unsubscribe.splice(0)) u();
-    this.client.setServerRequestHandler(null);
     this.answers.dropAll();
     this.store.dispose();
   }
@@ -402,11 +408,11 @@ export class SessionController {
 
   private async resolveTarget(target: StartTarget): Promise<string> {
     if (target.mode === 'new') {
-      return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
+      return (await this.client.request('session.create', { cwd: this.opts.cwd })).session.id;
     }
     if (target.mode === 'continue') {
       // the daemon applies the continue rule: the last interactive session, this folder's first
-      const [pick] = (await this.client.call('session.list', { continue_from: this.opts.cwd })).sessions;
+      const [pick] = (await this.client.request('session.list', { continue_from: this.opts.cwd })).sessions;
       if (pick) {
         if (pick.cwd && pick.cwd !== this.opts.cwd) {
           const name = pick.title ? `“${pick.title}”` : pick.id;
@@ -416,15 +422,15 @@ export class SessionController {
         }
         return pick.id;
       }
-      return (await this.client.call('session.create', { cwd: this.opts.cwd })).session.id;
+      return (await this.client.request('session.create', { cwd: this.opts.cwd })).session.id;
     }
     const ref = target.session.trim();
-    const sessions = (await this.client.call('session.list', { limit: 1000 })).sessions;
+    const sessions = (await this.client.request('session.list', { limit: 1000 })).sessions;
     const found = sessions.find((s) => s.id === ref) ?? sessions.find((s) => s.title === ref);
     if (found) return found.id;
     // Not in the listing (older than its window): try it as an id.
     try {
-      await this.client.call('session.history', { session_id: ref, limit: 1 });
+      await this.client.request('session.history', { session_id: ref, limit: 1 });
       return ref;
     } catch (err) {
       if (err instanceof RpcCallError && err.code === SESSION_NOT_FOUND) {
@@ -434,10 +440,10 @@ export class SessionController {
     }
   }
 
-  private readonly onServerRequest: ServerRequestHandler = async <M extends ServerRequestMethod>(
+  private async onServerRequest<M extends ServerRequestMethod>(
     method: M,
-    params: Parameters<ServerRequestHandler>[1],
-  ) => {
+    params: ServerRequestParams<M>,
+  ): Promise<ServerRequestResult<M>> {
     const p = params as unknown as Record<string, unknown>;
     const requestId = String(p.request_id ?? '');
     if (p.session_id !== this.state.sessionId) throw new DropServerRequest();
@@ -449,7 +455,7 @@ export class SessionController {
     const reply = this.answers.hold<M>(requestId);
     this.dispatch({ type: 'request', request: view });
     return reply;
-  };
+  }
 
   private async flushOutbox(): Promise<void> {
     if (this.outbox.length === 0 || this.client.state !== 'connected') return;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
-import { GatewayClient } from '../client/gateway-client.js';
+import { DaemonClient } from '@hermes/client';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
+import { startTestServer, type TestServer } from '@hermes/client/testing';
 import { waitFor } from '../testing/wait.js';
 import { SessionController } from './controller.js';
 
@@ -86,9 +86,12 @@ async function daemons() {
 /** A TUI: the real client and controller, its keeper on the shared daemons. */
 async function tui(d: Awaited<ReturnType<typeof daemons>>) {
   const keeper = new DaemonKeeper({ look: d.look, start: d.start });
-  const client = new GatewayClient({
+  const client = new DaemonClient({
     endpoint: keeper.endpoint,
+    name: 'hermes-tui',
     version: 'test',
+    capabilities: { approvals: true, clarify: true },
+    reconnect: true,
     backoff: { initialMs: 10, maxMs: 30 },
   });
   cleanups.push(() => client.close());

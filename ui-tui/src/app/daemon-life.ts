@@ -8,7 +8,7 @@
  * (App.tsx). A key of its own would collide with typing; an empty composer cannot be mid-word.
  */
 import type { DaemonKeeper, KeeperChange, KeeperStatus } from '../client/daemon-keeper.js';
-import type { ConnectionState } from '../client/types.js';
+import type { ConnectionState } from '@hermes/client';
 import type { SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
 

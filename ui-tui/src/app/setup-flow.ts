@@ -4,7 +4,7 @@
  * session back, opens the setup card, saves the user's choice through the daemon, and then opens
  * the session it held back. `/setup` opens the card on demand.
  */
-import type { GatewayClientLike } from '../client/types.js';
+import type { DaemonClientLike } from '@hermes/client';
 import {
   describeChoice,
   readModelStatus,
@@ -18,7 +18,7 @@ import type { StartTarget } from './controller.js';
 
 /** What the flow needs from the controller. */
 export interface SetupHost {
-  readonly client: GatewayClientLike;
+  readonly client: DaemonClientLike;
   readonly state: SessionState;
   dispatch(action: SessionAction): void;
   notice(text: string, tone?: 'info' | 'warn' | 'error'): void;

@@ -113,7 +113,7 @@ async function daemonHelp(ctl: SessionController): Promise<string | null> {
   const sessionId = ctl.state.sessionId;
   if (!sessionId || ctl.state.connection !== 'connected') return null;
   try {
-    const r = await ctl.client.call('slash.exec', { session_id: sessionId, command: '/help' });
+    const r = await ctl.client.request('slash.exec', { session_id: sessionId, command: '/help' });
     return r.handled ? r.output : null;
   } catch {
     return null;
@@ -123,14 +123,17 @@ async function daemonHelp(ctl: SessionController): Promise<string | null> {
 async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
   const sessionId = ctl.state.sessionId;
   const set = async (model: string): Promise<void> => {
-    const r = await ctl.client.call('model.set', { model, ...(sessionId ? { session_id: sessionId } : {}) });
+    const r = await ctl.client.request('model.set', {
+      model,
+      ...(sessionId ? { session_id: sessionId } : {}),
+    });
     // the daemon says what changed (this session from its next turn, the default for new ones)
     ctl.notice(r.message ?? `Model: ${r.model}`);
     if (r.warning) ctl.notice(r.warning, 'warn');
     await ctl.refreshModel();
   };
   if (args) return set(args);
-  const { models, current } = await ctl.client.call('model.list', {});
+  const { models, current } = await ctl.client.request('model.list', {});
   ui.openPicker(
     'Model',
     models.map((m) => ({
@@ -148,7 +151,7 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
 
 async function profileCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
   if (args) return ctl.switchProfile(args);
-  const { profiles, active } = await ctl.client.call('profile.list', {});
+  const { profiles, active } = await ctl.client.request('profile.list', {});
   ui.openPicker(
     'Profile',
     profiles.map((p) => ({ label: `${p.name === active ? '● ' : '  '}${p.name}`, detail: p.model ?? '' })),

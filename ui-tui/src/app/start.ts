@@ -2,11 +2,11 @@
  * The heavy half of `runTui` (loaded after the first frame is painted): the gateway client, the
  * session controller, input history, and the Ink render of the App.
  */
+import { randomBytes } from 'node:crypto';
 import { render } from 'ink';
 import { createElement } from 'react';
 import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
-import { endpointFromDiscovery, isProcessAlive, readDiscovery } from '../client/discovery.js';
-import { GatewayClient } from '../client/gateway-client.js';
+import { DaemonClient, endpointFromDiscovery, isProcessAlive, readDiscovery } from '@hermes/client';
 import { cleanText } from '../util/sanitize.js';
 import { applyColorEnv } from '../components/theme.js';
 import { loadMarkdown } from '../markdown/render.js';
@@ -55,9 +55,14 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     },
     ...(opts.daemon?.start ? { start: opts.daemon.start } : {}),
   });
-  const client = new GatewayClient({
+  const client = new DaemonClient({
     endpoint: keeper.endpoint,
+    name: 'hermes-tui',
     version: opts.version,
+    // the same at every initialize: this TUI's answers are `client:<id>` across reconnects
+    instanceId: `tui-${randomBytes(8).toString('hex')}`,
+    capabilities: { approvals: true, clarify: true },
+    reconnect: true,
     ...(opts.profile ? { profile: opts.profile } : {}),
     // a local daemon: retrying often is cheap, and a restarted one is found within ~3 s
     backoff: { maxMs: 3_000 },
@@ -121,6 +126,6 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     const hint = exitHint(controller.exitSession, startProfile);
     if (hint) write(`${cleanText(hint)}\n`);
     controller.dispose();
-    client.close();
+    void client.close();
   }
 }

@@ -13,7 +13,7 @@
  *   daemon started elsewhere (another TUI's key, `hermes gateway start`) is found by itself.
  *   `restart()` (the user's key) clears the stop and starts one.
  */
-import type { Endpoint } from './discovery.js';
+import type { Endpoint } from '@hermes/client';
 
 /** What the discovery file says right now. */
 export type DaemonLook =

@@ -3,7 +3,7 @@
  * connection state · clients attached · busy/idle with elapsed time. One line, cut to the width.
  */
 import { Box, Text } from 'ink';
-import type { ConnectionState } from '../client/types.js';
+import type { ConnectionState } from '@hermes/client';
 import { cleanText, formatElapsed, formatTokens, tildePath, truncate } from './format.js';
 import { useNow } from './hooks.js';
 import { theme } from './theme.js';

@@ -3,7 +3,7 @@
  * what the user chose through the daemon (`config.set` for `model.*`, `secrets.set` for the key).
  * The TUI never writes the profile's files itself and never reads a key back.
  */
-import type { GatewayClientLike } from '../client/types.js';
+import type { DaemonClientLike } from '@hermes/client';
 
 /** The hosted providers the setup offers, with their key variable and a suggested model. */
 export const HOSTED = {
@@ -80,11 +80,11 @@ export function modelReady(model: ModelSection, keys: Record<string, boolean>): 
  * @returns null when the daemon cannot tell (an older daemon, a broken config.yaml: the attach
  *   reports that), so no setup is forced on the user.
  */
-export async function readModelStatus(client: GatewayClientLike): Promise<ModelStatus | null> {
+export async function readModelStatus(client: DaemonClientLike): Promise<ModelStatus | null> {
   try {
-    const { value } = await client.call('config.get', { key: 'model' });
+    const { value } = await client.request('config.get', { key: 'model' });
     const model = (typeof value === 'object' && value !== null ? value : {}) as ModelSection;
-    const { set } = await client.call('secrets.status', { names: keyNamesFor(model) });
+    const { set } = await client.request('secrets.status', { names: keyNamesFor(model) });
     return { ready: modelReady(model, set), model, keys: set };
   } catch {
     return null;
@@ -113,24 +113,24 @@ export function configWrites(choice: SetupChoice): Array<{ key: string; value: s
  * the `model` section without it.
  */
 export async function saveModelSetup(
-  client: GatewayClientLike,
+  client: DaemonClientLike,
   choice: SetupChoice,
   current: ModelSection = {},
 ): Promise<void> {
   if (choice.kind === 'hosted') {
-    await client.call('secrets.set', { name: HOSTED[choice.provider].keyVar, value: choice.key });
+    await client.request('secrets.set', { name: HOSTED[choice.provider].keyVar, value: choice.key });
     if (current.base_url || current.api_key_env) {
       const rest: Record<string, unknown> = { ...current };
       delete rest.base_url;
       delete rest.api_key_env;
-      await client.call('config.set', {
+      await client.request('config.set', {
         key: 'model',
         value: { ...rest, provider: choice.provider, default: choice.model },
       });
       return;
     }
   }
-  for (const w of configWrites(choice)) await client.call('config.set', w);
+  for (const w of configWrites(choice)) await client.request('config.set', w);
 }
 
 /** One line saying what was set up (never the key). */

@@ -5,7 +5,7 @@
  */
 import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { APPROVAL_CHOICES } from '@hermes/core/protocol/approval-choices';
-import type { AttachResult, ConnectionState } from '../client/types.js';
+import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';

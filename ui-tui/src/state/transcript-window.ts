@@ -4,7 +4,7 @@
  * with the cursor that says how far back the TUI has loaded.
  */
 import type { StoredMessage } from '@hermes/core/protocol';
-import type { AttachResult } from '../client/types.js';
+import type { AttachResult } from '@hermes/client';
 import { draftsFromHistory } from './history-items.js';
 import type { ItemDraft, SessionState, TranscriptItem } from './types.js';
 

@@ -1,6 +1,6 @@
 /** The TUI's view of one session: transcript items, the live part of a turn, and status. */
 import type { QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
-import type { ConnectionState } from '../client/types.js';
+import type { ConnectionState } from '@hermes/client';
 
 /** A user prompt as shown in the transcript. */
 export interface UserItem {

@@ -1,32 +1,32 @@
 /**
- * An in-memory `GatewayClientLike` for App and controller tests: scripted method handlers, a log
+ * An in-memory `DaemonClientLike` for App and controller tests: scripted method handlers, a log
  * of calls, and helpers to push events and server requests as the daemon would.
  */
 import type {
   MethodName,
-  MethodParams,
   MethodResult,
   ServerRequestMethod,
   ServerRequestParams,
   ServerRequestResult,
   WireEvent,
 } from '@hermes/core/protocol';
-import { NotConnectedError, RpcCallError } from '../client/errors.js';
+import { DropServerRequest, NO_REPLY, NotConnectedError, RpcCallError } from '@hermes/client';
 import type {
   AttachResult,
   ClientEventName,
   ClientEvents,
   ConnectionState,
-  GatewayClientLike,
+  DaemonClientLike,
   InitializeResult,
+  RequestArgs,
   ServerRequestHandler,
-} from '../client/types.js';
+} from '@hermes/client';
 import { sessionInfo, snapshotResult } from './fixtures.js';
 
 type Handler = (params: Record<string, unknown>) => unknown;
 
 /** A fake gateway client. */
-export class FakeClient implements GatewayClientLike {
+export class FakeClient implements DaemonClientLike {
   state: ConnectionState = 'disconnected';
   server: InitializeResult | null = null;
   readonly instanceId = 'i-me';
@@ -34,7 +34,7 @@ export class FakeClient implements GatewayClientLike {
   readonly calls: Array<{ method: string; params: Record<string, unknown> }> = [];
   readonly handlers = new Map<string, Handler>();
   private readonly listeners = new Map<string, Set<(...a: unknown[]) => void>>();
-  private handler: ServerRequestHandler | null = null;
+  private readonly srqHandlers = new Map<string, ServerRequestHandler<ServerRequestMethod>>();
   private srq = 0;
 
   constructor() {
@@ -67,8 +67,8 @@ export class FakeClient implements GatewayClientLike {
     return this.server;
   }
 
-  async call<M extends MethodName>(method: M, params: MethodParams<M>): Promise<MethodResult<M>> {
-    const p = (params ?? {}) as Record<string, unknown>;
+  async request<M extends MethodName>(method: M, ...args: RequestArgs<M>): Promise<MethodResult<M>> {
+    const p = (args[0] ?? {}) as Record<string, unknown>;
     this.calls.push({ method, params: p });
     if (this.state !== 'connected') throw new NotConnectedError();
     const h = this.handlers.get(method);
@@ -77,13 +77,13 @@ export class FakeClient implements GatewayClientLike {
   }
 
   async attach(sessionId: string): Promise<AttachResult> {
-    const result = await this.call('session.attach', { session_id: sessionId });
+    const result = await this.request('session.attach', { session_id: sessionId });
     this.emit('attach', result, { sessionId, reason: 'attach' });
     return result;
   }
 
   async detach(sessionId: string): Promise<void> {
-    await this.call('session.detach', { session_id: sessionId });
+    await this.request('session.detach', { session_id: sessionId });
   }
 
   async switchProfile(profile: string): Promise<InitializeResult> {
@@ -98,11 +98,15 @@ export class FakeClient implements GatewayClientLike {
     return () => set.delete(listener as (...a: unknown[]) => void);
   }
 
-  setServerRequestHandler(handler: ServerRequestHandler | null): void {
-    this.handler = handler;
+  onServerRequest<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): () => void {
+    const h = handler as unknown as ServerRequestHandler<ServerRequestMethod>;
+    this.srqHandlers.set(method, h);
+    return () => {
+      if (this.srqHandlers.get(method) === h) this.srqHandlers.delete(method);
+    };
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.setState('disconnected');
   }
 
@@ -122,14 +126,20 @@ export class FakeClient implements GatewayClientLike {
     this.emit('event', ev);
   }
 
-  /** Sends a server request (its `kind` filled in from the method); resolves with the handler's answer. */
-  request<M extends ServerRequestMethod>(
+  /**
+   * Sends a server request (its `kind` filled in from the method); resolves with the handler's
+   * answer, rejects with `DropServerRequest` when it sends none.
+   */
+  async serverRequest<M extends ServerRequestMethod>(
     method: M,
     params: Omit<ServerRequestParams<M>, 'kind'>,
   ): Promise<ServerRequestResult<M>> {
-    if (!this.handler) throw new Error('no server request handler');
+    const handler = this.srqHandlers.get(method) as ServerRequestHandler<M> | undefined;
+    if (!handler) throw new Error(`no handler for ${method}`);
     const kind = method === 'approval.request' ? 'approval' : 'clarify';
     const full = { ...params, kind } as ServerRequestParams<M>;
-    return this.handler(method, full, { rpcId: `srq-${++this.srq}` });
+    const answer = await handler(full, { rpcId: `srq-${++this.srq}` });
+    if (answer === NO_REPLY) throw new DropServerRequest();
+    return answer;
   }
 }

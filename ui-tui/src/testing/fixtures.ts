@@ -1,6 +1,6 @@
 /** Builders of protocol records for tests. */
 import type { EventPayload, EventType, SessionInfo, StoredMessage, WireEvent } from '@hermes/core/protocol';
-import type { AttachResult } from '../client/types.js';
+import type { AttachResult } from '@hermes/client';
 
 /** A session record with defaults. */
 export function sessionInfo(over: Partial<SessionInfo> = {}): SessionInfo {

@@ -2,7 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DiscoveryError, endpointFromDiscovery, isProcessAlive, readDiscovery } from './discovery.js';
+import {
+  DiscoveryError,
+  endpointFromDiscovery,
+  isDaemonAlive,
+  isProcessAlive,
+  readDiscovery,
+  readDiscoverySync,
+} from './discovery.js';
 
 let root: string;
 beforeEach(async () => {
@@ -30,6 +37,32 @@ describe('readDiscovery', () => {
     await expect(readDiscovery(root)).rejects.toThrow(/"port" must be a positive integer/);
     await writeFile(join(root, 'tui-gateway.json'), '{nope');
     await expect(readDiscovery(root)).rejects.toBeInstanceOf(DiscoveryError);
+    expect(() => readDiscoverySync(root)).toThrow(DiscoveryError);
+  });
+
+  it('keeps the host and start time the daemon recorded; the endpoint uses the host', async () => {
+    const d = {
+      pid: 9,
+      port: 80,
+      token: 't',
+      version: 'v',
+      epoch: 'e',
+      host: '::1',
+      proc_start: '77',
+      extra: 1,
+    };
+    await writeFile(join(root, 'tui-gateway.json'), JSON.stringify(d));
+    const got = readDiscoverySync(root);
+    expect(got).toEqual({
+      pid: 9,
+      port: 80,
+      token: 't',
+      version: 'v',
+      epoch: 'e',
+      host: '::1',
+      proc_start: '77',
+    });
+    expect(endpointFromDiscovery(got!).url).toBe('ws://[::1]:80');
   });
 });
 
@@ -37,5 +70,11 @@ describe('isProcessAlive', () => {
   it('sees this process and not an absurd pid', () => {
     expect(isProcessAlive(process.pid)).toBe(true);
     expect(isProcessAlive(2 ** 22 + 12345)).toBe(false);
+  });
+
+  it('tells a reused pid from the daemon by its recorded start time', () => {
+    expect(isDaemonAlive({ pid: process.pid })).toBe(true);
+    expect(isDaemonAlive({ pid: process.pid, proc_start: 'not-my-start-time' })).toBe(false);
+    expect(isDaemonAlive({ pid: 2 ** 22 + 12345 })).toBe(false);
   });
 });

@@ -1,16 +1,17 @@
 import type { WireEvent } from '@hermes/core/protocol';
 import { EVENT_NOTIFICATION, SERVER_REQUEST_ID_PREFIX } from '@hermes/core/protocol/constants';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../testing/test-server.js';
-import { waitFor } from '../testing/wait.js';
+import { startTestServer, type TestServer } from './testing/test-server.js';
+import { waitFor } from './testing/wait.js';
 import { DropServerRequest, NotConnectedError, RpcCallError } from './errors.js';
-import { EVENT_METHOD, GatewayClient, type GatewayClientOptions } from './gateway-client.js';
+import { DaemonClient, EVENT_METHOD, type DaemonClientOptions } from './client.js';
+import { NO_REPLY } from './server-requests.js';
 import type { AttachResult, ConnectionState } from './types.js';
 
 const servers: TestServer[] = [];
-const clients: GatewayClient[] = [];
+const clients: DaemonClient[] = [];
 afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
+  for (const c of clients.splice(0)) void c.close();
   for (const s of servers.splice(0)) await s.close();
 });
 
@@ -20,10 +21,13 @@ async function server(opts: Parameters<typeof startTestServer>[0] = {}): Promise
   return s;
 }
 
-function client(s: TestServer, extra: Partial<GatewayClientOptions> = {}): GatewayClient {
-  const c = new GatewayClient({
+function client(s: TestServer, extra: Partial<DaemonClientOptions> = {}): DaemonClient {
+  const c = new DaemonClient({
     endpoint: { url: s.url, token: s.token },
+    name: 'hermes-tui',
     version: '1.2.3',
+    capabilities: { approvals: true, clarify: true },
+    reconnect: true,
     backoff: { initialMs: 10, maxMs: 40 },
     ...extra,
   });
@@ -56,7 +60,7 @@ function snapshot(sessionId: string, seq: number, epoch = 'epoch-1'): AttachResu
   };
 }
 
-describe('GatewayClient', () => {
+describe('DaemonClient', () => {
   it('uses the protocol constants', () => {
     expect(EVENT_METHOD).toBe(EVENT_NOTIFICATION);
     expect(SERVER_REQUEST_ID_PREFIX).toBe('srq-');
@@ -79,7 +83,7 @@ describe('GatewayClient', () => {
         profile: 'work',
       },
     });
-    expect(await c.call('session.list', { limit: 5 })).toEqual({ sessions: [] });
+    expect(await c.request('session.list', { limit: 5 })).toEqual({ sessions: [] });
     expect(states).toEqual(['connecting', 'connected']);
     expect(c.state).toBe('connected');
   });
@@ -91,18 +95,18 @@ describe('GatewayClient', () => {
     });
     const c = client(s);
     await c.connect();
-    const err = await c.call('session.attach', { session_id: 'x' }).catch((e: unknown) => e);
+    const err = await c.request('session.attach', { session_id: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcCallError);
     expect(err).toMatchObject({ code: -32001, method: 'session.attach' });
   });
 
   it('fails to connect with a wrong token and calls fail while disconnected', async () => {
     const s = await server();
-    const c = new GatewayClient({ endpoint: { url: s.url, token: 'wrong' }, version: '1' });
+    const c = new DaemonClient({ endpoint: { url: s.url, token: 'wrong' }, name: 'x', version: '1' });
     clients.push(c);
     await expect(c.connect()).rejects.toBeInstanceOf(Error);
     expect(c.state).toBe('disconnected');
-    await expect(c.call('ping', {})).rejects.toBeInstanceOf(NotConnectedError);
+    await expect(c.request('ping', {})).rejects.toBeInstanceOf(NotConnectedError);
   });
 
   it('delivers events after the attach result, in order and without duplicates', async () => {
@@ -135,15 +139,13 @@ describe('GatewayClient', () => {
   it('answers server requests with the handler result, or an error, or nothing when dropped', async () => {
     const s = await server();
     const c = client(s);
-    c.setServerRequestHandler(async (method, params) => {
-      if (method === 'approval.request') {
-        const p = params as { command: string };
-        if (p.command === 'drop') throw new DropServerRequest();
-        if (p.command === 'boom') throw new Error('kaput');
-        return { choice: 'once' } as never;
-      }
-      return { answer: 'blue' } as never;
+    c.onServerRequest('approval.request', async (p) => {
+      if (p.command === 'drop') throw new DropServerRequest();
+      if (p.command === 'boom') throw new Error('kaput');
+      if (p.command === 'no-reply') return NO_REPLY;
+      return { choice: 'once' };
     });
+    c.onServerRequest('clarify.request', (p, ctx) => ({ answer: `${p.question}:${String(ctx.rpcId)}` }));
     await c.connect();
     const conn = await s.waitForConns(1);
     const req = (id: string, method: string, params: Record<string, unknown>): void =>
@@ -171,12 +173,22 @@ describe('GatewayClient', () => {
       choices: [],
     });
     req('srq-5', 'unknown.request', {});
-    await waitFor(() => conn.answers.size >= 4);
+    req('srq-6', 'approval.request', {
+      session_id: 's',
+      request_id: 'a4',
+      command: 'no-reply',
+      description: '',
+      choices: [],
+    });
+    req('srq-7', 'clarify.request', { session_id: 's', request_id: 'q2', question: 'late' });
+    await waitFor(() => conn.answers.size >= 5);
     expect(conn.answers.get('srq-1')).toMatchObject({ id: 'srq-1', result: { choice: 'once' } });
-    expect(conn.answers.get('srq-2')).toMatchObject({ result: { answer: 'blue' } });
+    expect(conn.answers.get('srq-2')).toMatchObject({ result: { answer: 'colour?:srq-2' } });
     expect(conn.answers.get('srq-3')).toMatchObject({ error: { code: -32603, message: 'kaput' } });
     expect(conn.answers.get('srq-5')).toMatchObject({ error: { code: -32601 } });
     expect(conn.answers.has('srq-4')).toBe(false);
+    expect(conn.answers.has('srq-6')).toBe(false);
+    expect(conn.answers.get('srq-7')).toMatchObject({ result: { answer: 'late:srq-7' } });
   });
 
   it('reconnects after a drop and re-attaches with since_seq, replaying the missed events', async () => {
@@ -257,9 +269,11 @@ describe('GatewayClient', () => {
     const port = probe.port;
     await probe.close();
     servers.splice(0);
-    const c = new GatewayClient({
+    const c = new DaemonClient({
       endpoint: { url: `ws://127.0.0.1:${port}`, token: 'secret' },
+      name: 'x',
       version: '1',
+      reconnect: true,
       backoff: { initialMs: 10, maxMs: 20 },
     });
     clients.push(c);
@@ -280,8 +294,8 @@ describe('GatewayClient', () => {
     expect(init.profile).toBe('work');
     const conn = await s.waitForConns(2);
     expect(conn.requests[0]?.params.profile).toBe('work');
-    const pending = c.call('session.list', {});
-    c.close();
+    const pending = c.request('session.list', {});
+    void c.close();
     await expect(pending).rejects.toBeInstanceOf(NotConnectedError);
     expect(c.state).toBe('disconnected');
   });

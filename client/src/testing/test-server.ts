@@ -1,5 +1,5 @@
 /**
- * A tiny scripted JSON-RPC WebSocket server for the client's tests (not the real daemon): checks
+ * A tiny scripted JSON-RPC WebSocket server for client tests (not the real daemon): checks
  * the bearer token, answers `initialize` and `ping`, and lets a test add handlers, push events and
  * send server requests.
  */
@@ -12,6 +12,8 @@ export type TestHandler = (params: Record<string, unknown>, conn: TestConn) => u
 /** One accepted connection. */
 export interface TestConn {
   ws: WebSocket;
+  /** Headers of the upgrade request. */
+  headers: Record<string, string | string[] | undefined>;
   /** Every request received, in order. */
   requests: Array<{ id: unknown; method: string; params: Record<string, unknown> }>;
   /** Answers to server requests, by id. */
@@ -81,6 +83,7 @@ export async function startTestServer(
     }
     const conn: TestConn = {
       ws,
+      headers: { ...req.headers },
       requests: [],
       answers: new Map(),
       send: (msg) => ws.send(JSON.stringify(msg)),

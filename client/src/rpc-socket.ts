@@ -4,10 +4,16 @@
  * meant for a closed socket can never leak onto the next.
  */
 import WebSocket from 'ws';
-import { CallTimeoutError, NotConnectedError, RpcCallError } from './errors.js';
+import { CallTimeoutError, DaemonConnectError, NotConnectedError, RpcCallError } from './errors.js';
 
 /** The answer to a server request. */
 export type ReplyBody = { result: unknown } | { error: { code: number; message: string } };
+
+/** How a socket closed: the WebSocket close code and reason. */
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
 
 /** What the socket tells its owner. */
 export interface RpcSocketHandlers {
@@ -15,18 +21,20 @@ export interface RpcSocketHandlers {
   onNotification(method: string, params: unknown): void;
   /** A request from the server; `reply` sends the answer (dropped once the socket closed). */
   onRequest(id: string | number, method: string, params: unknown, reply: (body: ReplyBody) => void): void;
+  /** Every parsed incoming message (answers, notifications, requests), before it is handled. */
+  onFrame?(frame: Record<string, unknown>): void;
   /** The socket closed (called once). */
-  onClose(): void;
+  onClose(info: CloseInfo): void;
 }
 
 /** Options of a socket. */
 export interface RpcSocketOptions {
   url: string;
-  /** Sent as `Authorization: Bearer <token>` on the upgrade. */
-  token: string;
-  /** Opening handshake timeout, ms. */
+  /** Upgrade request headers (normally `Authorization: Bearer <token>`). */
+  headers: Record<string, string>;
+  /** Budget for the opening handshake, ms. */
   handshakeTimeoutMs: number;
-  /** Largest frame accepted, bytes. */
+  /** Largest frame accepted, bytes (0: no limit). */
   maxPayload: number;
 }
 
@@ -39,34 +47,74 @@ interface Pending {
 
 /** One JSON-RPC WebSocket connection. */
 export class RpcSocket {
-  private readonly ws: WebSocket;
+  /** The underlying socket (tests send raw frames or pause it). */
+  readonly ws: WebSocket;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly ready: Promise<void>;
+  private closeInfo: CloseInfo | null = null;
 
   constructor(opts: RpcSocketOptions, handlers: RpcSocketHandlers) {
     this.ws = new WebSocket(opts.url, {
-      headers: { Authorization: `Bearer ${opts.token}` },
+      headers: opts.headers,
       perMessageDeflate: false,
       maxPayload: opts.maxPayload,
-      handshakeTimeout: opts.handshakeTimeoutMs,
     });
     const ws = this.ws;
+    const where = opts.url.replace(/^ws:\/\//, '').replace(/\/$/, '');
     this.ready = new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', (err) => reject(err));
-      ws.once('close', (code) => reject(new NotConnectedError(`connection closed (${code})`)));
+      const timer = setTimeout(() => {
+        reject(
+          new DaemonConnectError('timeout', `connecting to ${where} took over ${opts.handshakeTimeoutMs} ms`),
+        );
+        ws.terminate();
+      }, opts.handshakeTimeoutMs);
+      const fail = (err: Error): void => {
+        clearTimeout(timer);
+        reject(err);
+      };
+      ws.once('open', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          fail(
+            new DaemonConnectError(
+              'refused',
+              `upgrade refused: ${res.statusCode} ${body.trim()}`,
+              res.statusCode,
+            ),
+          );
+          ws.terminate();
+        });
+      });
+      ws.once('error', (err) =>
+        fail(new DaemonConnectError('socket', `cannot connect to ${where}: ${err.message}`)),
+      );
+      ws.once('close', (code) => fail(new NotConnectedError(`connection closed (${code})`)));
     });
     this.ready.catch(() => {}); // observed by `opened()`
     ws.on('error', () => {}); // 'close' follows every error
-    ws.on('message', (data) => this.onFrame(data.toString(), handlers));
-    ws.on('close', () => {
-      this.rejectAll(new NotConnectedError('connection closed'));
-      handlers.onClose();
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.onText(data.toString(), handlers);
+    });
+    ws.on('close', (code, reason) => {
+      const info = { code, reason: reason.toString() };
+      this.closeInfo = info;
+      this.rejectAll(
+        new NotConnectedError(`connection closed (${code}${info.reason ? ` ${info.reason}` : ''})`),
+      );
+      handlers.onClose(info);
     });
   }
 
-  /** Resolves when the socket is open; rejects when it fails to open. */
+  /**
+   * Resolves when the socket is open.
+   * @throws DaemonConnectError (refused upgrade with its status, timeout, socket error) when it fails to open.
+   */
   opened(): Promise<void> {
     return this.ready;
   }
@@ -76,14 +124,20 @@ export class RpcSocket {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
+  /** How the socket closed; null while it is open or opening. */
+  get closed(): CloseInfo | null {
+    return this.closeInfo;
+  }
+
   /**
-   * Sends a request and resolves with its result.
+   * Sends a request and resolves with its result (`params` undefined: the frame has none).
+   * @param timeoutMs reject with CallTimeoutError after this long (0: never).
    * @throws RpcCallError (an error answer), CallTimeoutError, NotConnectedError.
    */
   request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (!this.isOpen) {
-        reject(new NotConnectedError());
+        reject(new NotConnectedError(`connection closed; cannot call ${method}`));
         return;
       }
       const id = this.nextId++;
@@ -101,6 +155,12 @@ export class RpcSocket {
     });
   }
 
+  /** Closes with a close handshake (`code`, `reason`); pending requests are rejected once it closed. */
+  close(code = 1000, reason = 'client closing'): void {
+    if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+    else this.ws.close(code, reason);
+  }
+
   /** Closes at once; pending requests are rejected. */
   terminate(): void {
     this.rejectAll(new NotConnectedError('connection closed'));
@@ -115,7 +175,7 @@ export class RpcSocket {
     }
   }
 
-  private onFrame(text: string, handlers: RpcSocketHandlers): void {
+  private onText(text: string, handlers: RpcSocketHandlers): void {
     let msg: unknown;
     try {
       msg = JSON.parse(text);
@@ -123,7 +183,9 @@ export class RpcSocket {
       return; // the daemon never sends invalid JSON; ignore rather than crash
     }
     for (const m of Array.isArray(msg) ? msg : [msg]) {
-      if (typeof m === 'object' && m !== null) this.onMessage(m as Record<string, unknown>, handlers);
+      if (typeof m !== 'object' || m === null) continue;
+      handlers.onFrame?.(m as Record<string, unknown>);
+      this.onMessage(m as Record<string, unknown>, handlers);
     }
   }
 

@@ -1,8 +1,9 @@
 /**
- * Types shared by the gateway client and its users (the session controller, the App, test fakes).
- * Only types from `@hermes/core/protocol` are imported, so nothing here loads zod at run time.
+ * Types of the daemon client and its users (the TUI's session controller, `hermes chat`, tests,
+ * fakes). Only types come from `@hermes/core/protocol`, so nothing here loads zod at run time.
  */
 import type {
+  EventType,
   MethodName,
   MethodParams,
   MethodResult,
@@ -11,6 +12,7 @@ import type {
   ServerRequestResult,
   WireEvent,
 } from '@hermes/core/protocol';
+import type { NO_REPLY } from './server-requests.js';
 
 /** Where the client is in its connection life. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'disconnected';
@@ -23,6 +25,11 @@ export type AttachResult = MethodResult<'session.attach'>;
 
 /** Why an attach result is delivered. */
 export type AttachReason = 'attach' | 'reattach';
+
+/** The wire event of one type (the whole `WireEvent` while its payload is not yet typed per type). */
+export type EventOf<T extends EventType> = [Extract<WireEvent, { type: T }>] extends [never]
+  ? WireEvent & { type: T }
+  : Extract<WireEvent, { type: T }>;
 
 /** Extra information with a state change. */
 export interface StateInfo {
@@ -38,7 +45,10 @@ export interface StateInfo {
 export interface ClientEvents {
   /** The connection state changed. */
   state: (state: ConnectionState, info: StateInfo) => void;
-  /** A live event of an attached session, deduplicated by seq and delivered after its attach. */
+  /**
+   * A live event. Events of a session attached with `attach()` are deduplicated by seq and
+   * delivered after its attach result; other sessions' events pass as they arrive.
+   */
   event: (event: WireEvent) => void;
   /** An attach result; buffered live events of that session follow right after. */
   attach: (result: AttachResult, info: { sessionId: string; reason: AttachReason }) => void;
@@ -58,27 +68,32 @@ export interface ServerRequestContext {
 }
 
 /**
- * Answers a server request (`approval.request`, `clarify.request`). The resolved value is sent
- * back as the JSON-RPC result. Throw `DropServerRequest` to send nothing (it was resolved
- * elsewhere); any other error is sent as a JSON-RPC error.
+ * Answers one kind of server request. The resolved value is sent back as the JSON-RPC result;
+ * `NO_REPLY` (or throwing `DropServerRequest`) sends nothing — it was answered another way
+ * (`approval.answer`) or resolved elsewhere; any other error is sent as a JSON-RPC error (-32603).
  */
-export type ServerRequestHandler = <M extends ServerRequestMethod>(
-  method: M,
+export type ServerRequestHandler<M extends ServerRequestMethod> = (
   params: ServerRequestParams<M>,
   ctx: ServerRequestContext,
-) => Promise<ServerRequestResult<M>>;
+) => ServerRequestResult<M> | typeof NO_REPLY | Promise<ServerRequestResult<M> | typeof NO_REPLY>;
 
-/** Options of one call. */
-export interface CallOptions {
-  /** Reject with a timeout error after this many ms (0: never). */
+/** Options of one request. */
+export interface RequestOptions {
+  /** Reject with `CallTimeoutError` after this many ms (0: never; default: the client's). */
   timeoutMs?: number;
 }
 
+/** Arguments of `request(method, …)`: params may be left out where the method takes none. */
+export type RequestArgs<M extends MethodName> =
+  undefined extends MethodParams<M>
+    ? [params?: MethodParams<M>, opts?: RequestOptions]
+    : [params: MethodParams<M>, opts?: RequestOptions];
+
 /**
- * The surface of the gateway client that the session controller and the App use. The real
- * `GatewayClient` implements it; tests pass a fake.
+ * The surface of the client that the TUI's controller and the App use. `DaemonClient`
+ * implements it; tests pass a fake.
  */
-export interface GatewayClientLike {
+export interface DaemonClientLike {
   /** Current connection state. */
   readonly state: ConnectionState;
   /** Result of the latest successful `initialize`, if any. */
@@ -87,15 +102,11 @@ export interface GatewayClientLike {
    * This client's instance id, the same at every `initialize` (reconnects, profile switches):
    * the daemon names its answers `client:<instanceId>`.
    */
-  readonly instanceId: string;
+  readonly instanceId: string | undefined;
   /** Connects and handshakes; with `retry`, keeps trying with backoff until it succeeds or `close()`. */
   connect(opts?: { retry?: boolean }): Promise<InitializeResult>;
-  /** Calls a method and resolves with its typed result. */
-  call<M extends MethodName>(
-    method: M,
-    params: MethodParams<M>,
-    opts?: CallOptions,
-  ): Promise<MethodResult<M>>;
+  /** Sends a request and resolves with its typed result. */
+  request<M extends MethodName>(method: M, ...args: RequestArgs<M>): Promise<MethodResult<M>>;
   /** Attaches to a session (full snapshot) and keeps it attached across reconnects. */
   attach(sessionId: string, opts?: { historyLimit?: number }): Promise<AttachResult>;
   /** Detaches from a session and stops tracking it. */
@@ -104,8 +115,8 @@ export interface GatewayClientLike {
   switchProfile(profile: string): Promise<InitializeResult>;
   /** Subscribes to a client event; returns the unsubscribe function. */
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void;
-  /** Sets the handler of server requests (one at a time). */
-  setServerRequestHandler(handler: ServerRequestHandler | null): void;
+  /** Sets the handler of one server-request method (replacing any earlier one); returns its removal. */
+  onServerRequest<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandler<M>): () => void;
   /** Closes the connection for good. */
-  close(): void;
+  close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 /**
- * An unbounded push → async-iterator queue (client side only: tests and the CLI read everything
- * they subscribe to). `end()` finishes iteration after the buffered items.
+ * An unbounded push → async-iterator queue (for readers that consume everything they subscribe
+ * to: tests, `hermes chat`). `end()` finishes iteration after the buffered items.
  */
 export class AsyncQueue<T> implements AsyncIterableIterator<T> {
   private readonly items: T[] = [];
