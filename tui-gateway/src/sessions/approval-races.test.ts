@@ -1,5 +1,5 @@
 /**
- * Races around one open approval, in process: two clients answering at once, the deadline
+ * Races around one open approval or clarify question, in process: two clients answering at once, the deadline
  * against an answer, an interrupt against an answer. The first settlement wins; every later
  * answer is refused with -32003 naming who won; the agent and every client learn one outcome.
  */
@@ -115,5 +115,52 @@ describe('approval races', () => {
     expect(await answer).toEqual({ choice: 'once', by: 'connection:c-2' });
     await until(() => a.eventsOf('turn.end').length === 1, 'the turn ends');
     expect(resolved(a)).toEqual([expect.objectContaining({ choice: 'once', by: 'connection:c-2' })]);
+  });
+});
+
+describe('clarify races', () => {
+  it('only clients that answer clarify are asked; the first answer wins, the deadline then cancels nothing', async () => {
+    const h = sessionHarness({ approvalTimeoutS: 30 });
+    const asker = await h.client('tui', { approvals: true, clarify: true });
+    const watcher = await h.client('watch', { approvals: true });
+    await h.attach(asker);
+    await h.attach(watcher);
+    await h.submit(asker, 'plan');
+    const turn = await h.agent.nextTurn();
+    const reply = turn.clarify('which branch?', ['main', 'dev']);
+    await until(() => asker.serverRequests.length === 1, 'the clarify-capable client is asked');
+    await settle();
+    expect(watcher.serverRequests).toEqual([]);
+    const requestId = String(asker.serverRequests[0]!.params.request_id);
+    const params = { session_id: h.live.id, request_id: requestId };
+    const [first, second] = await Promise.allSettled([
+      asker.call('clarify.answer', { ...params, answer: 'dev' }),
+      watcher.call('clarify.answer', { ...params, answer: 'main' }),
+    ]);
+    expect(first).toEqual({
+      status: 'fulfilled',
+      value: { resolved: true, by: 'connection:c-1', answer: 'dev' },
+    });
+    expect(second).toMatchObject({ status: 'rejected', reason: { code: RpcErrorCode.RequestResolved } });
+    vi.advanceTimersByTime(60_000);
+    expect(await reply).toBe('dev');
+  });
+
+  it('an unanswered question is cancelled at its deadline: the agent’s clarify fails', async () => {
+    const h = sessionHarness({ approvalTimeoutS: 30 });
+    const c = await h.client();
+    await h.attach(c);
+    await h.submit(c, 'plan');
+    const turn = await h.agent.nextTurn();
+    const reply = turn.clarify('which branch?');
+    await until(() => c.serverRequests.length === 1, 'the client is asked');
+    vi.advanceTimersByTime(30_000);
+    await expect(reply).rejects.toThrow(/did not answer/);
+    await until(() => c.eventsOf('request.resolved').length === 1, 'the cancellation is announced');
+    expect(c.eventsOf('request.resolved')[0]!.payload).toMatchObject({
+      kind: 'clarify',
+      choice: null,
+      by: 'timeout',
+    });
   });
 });
