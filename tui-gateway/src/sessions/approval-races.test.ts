@@ -1,7 +1,8 @@
 /**
- * Races around one open approval or clarify question, in process: two clients answering at once, the deadline
- * against an answer, an interrupt against an answer. The first settlement wins; every later
- * answer is refused with -32003 naming who won; the agent and every client learn one outcome.
+ * Races around one open approval or clarify question, in process: two clients answering at
+ * once, the deadline against an answer, an interrupt against an answer. The first settlement
+ * wins; every later answer is refused with -32003 naming who won; the agent and every client
+ * learn one outcome.
  */
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
