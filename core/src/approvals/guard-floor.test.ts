@@ -4,7 +4,7 @@
  * reviewer that approves anything, headless (cron) — and whatever the allowlist or the session's
  * approvals hold. Nobody is asked and the reviewer is never called.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
@@ -21,15 +21,17 @@ let server: FakeModelServer;
 let fx: Fixture;
 let home: HermesHome;
 
+// one fixture for the file: every guard here is read-only (persistAllowlist: false), and making
+// and removing the folders per case cost more than the checks themselves
 beforeAll(async () => {
   server = await startFakeModelServer({ whenEmpty: verdict('APPROVE', 'looks fine') });
-});
-afterAll(() => server.close());
-beforeEach(() => {
   fx = makeFixture();
   home = new HermesHome(fx.root).ensure();
 });
-afterEach(() => fx.remove());
+afterAll(() => {
+  fx.remove();
+  return server.close();
+});
 
 function config(patch: Record<string, unknown> = {}): HermesConfig {
   return ConfigSchema.parse({ model: { provider: 'custom', base_url: server.url, default: 'm' }, ...patch });

@@ -69,14 +69,17 @@ describe('refused connections and the log', () => {
     await log?.close();
   });
 
-  it('20,000 refused attempts grow the log by less than 100 KiB, with a summary line', async () => {
+  // Real sockets show that every refusal goes through the rate-limited log; the scale (20,000
+  // refusals, many windows, many peers) is covered in process by refusal-log.test.ts.
+  it('2,000 refused attempts grow the log by a few KiB, with every attempt counted', async () => {
+    const attempts = 2_000;
     const file = join(dir, 'refused.log');
     log = createLogger({ file });
     srv = await server(log);
     const started = Date.now();
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < 20_000) {
+      while (next < attempts) {
         next++;
         await refusedAttempt(srv!.port);
       }
@@ -87,14 +90,15 @@ describe('refused connections and the log', () => {
     srv = undefined;
     const text = readFileSync(file, 'utf8');
     const size = statSync(file).size;
-    console.log(`20000 refused attempts in ${elapsed} ms: log ${size} bytes`);
-    expect(size).toBeLessThan(100 * 1024);
+    console.log(`${attempts} refused attempts in ${elapsed} ms: log ${size} bytes`);
+    // one line per attempt would be ~200 KB; the burst and summaries of a window fit in 8 KiB
+    expect(size).toBeLessThan(8 * 1024);
     expect(text).toMatch(/refused connection from 127\.0\.0\.1 \(401 wrong bearer token\)/);
     const more = [...text.matchAll(/(\d+) more refused connections from 127\.0\.0\.1 \(401/g)].map((m) =>
       Number(m[1]),
     );
     const logged = text.match(/refused connection from 127\.0\.0\.1 \(401/g)?.length ?? 0;
-    expect(more.reduce((a, b) => a + b, 0) + logged).toBe(20_000);
+    expect(more.reduce((a, b) => a + b, 0) + logged).toBe(attempts);
   }, 40_000);
 
   it('rotates the log by size, keeping 3 older files, each 0600', async () => {
