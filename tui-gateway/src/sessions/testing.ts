@@ -16,7 +16,9 @@ import {
   type MethodName,
   type MethodResult,
   type QueuedPrompt,
+  type EventType,
   type WireEvent,
+  type WireEventOf,
 } from '@hermes/core/protocol';
 import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state/types';
 import type { Logger } from '../lifecycle/logger.js';
@@ -254,8 +256,8 @@ export class FakeClient {
   }
 
   /** Events of `type` received, in order. */
-  eventsOf(type: string): WireEvent[] {
-    return this.events.filter((e) => e.type === type);
+  eventsOf<K extends EventType>(type: K): WireEventOf<K>[] {
+    return this.events.filter((e): e is WireEventOf<K> => e.type === type);
   }
 
   /** Sends a frame as the client would. */
