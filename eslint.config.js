@@ -4,19 +4,6 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-/**
- * The protocol files that import nothing (no zod): the TUI takes its run-time values from these,
- * by deep path, and only types from `@hermes/core/protocol`.
- */
-const ZOD_FREE_PROTOCOL = [
-  'constants',
-  'limits',
-  'approval-arming',
-  'approval-choices',
-  'slash-commands',
-  'tool-display.generated',
-];
-
 const layer = (files, banned) => ({
   files,
   rules: {
@@ -47,25 +34,49 @@ export default tseslint.config(
   layer(['core/src/protocol/**/*.ts'], ['@hermes/core', '../*', 'yaml', 'better-sqlite3', 'openai', 'execa']),
   layer(['tui-gateway/**/*.ts'], ['@hermes/ui-tui', '@hermes/cli']),
   {
+    // Outside core, the engine is reached only through its named entry points (core/package.json
+    // "exports": `@hermes/core`, `@hermes/core/<area>`, `@hermes/core/protocol`,
+    // `@hermes/core/constants`, `@hermes/core/testing`); a file inside an area is private to core.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
+    ignores: ['core/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@hermes/core/[^/]+/',
+              message:
+                'Import the engine only through its named entry points ("Core\'s public API" in docs/architecture.md)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The TUI bundle carries no engine code and no zod: types from `@hermes/core/protocol`, run-time
+    // values from the zod-free `@hermes/core/constants`, the daemon through `@hermes/client`
+    // (checked for real by ui-tui/src/bundle-deps.test.ts).
     files: ['ui-tui/**/*.ts', 'ui-tui/**/*.tsx'],
+    ignores: ['ui-tui/**/*.test.ts', 'ui-tui/**/*.test.tsx', 'ui-tui/src/testing/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          // types only: a value import would bring zod into the TUI bundle
           paths: [
             {
               name: '@hermes/core/protocol',
               allowTypeImports: true,
-              message: `values come from a zod-free protocol file (${ZOD_FREE_PROTOCOL.join(', ')})`,
+              message:
+                'ui-tui takes only types from @hermes/core/protocol (its values load zod); values from @hermes/core/constants',
             },
           ],
-          // gitignore-style groups cannot re-allow a path under a banned one, hence a regex
           patterns: [
             {
-              regex: `^@hermes/(?!core/protocol(/(${ZOD_FREE_PROTOCOL.map((f) => f.replace('.', '\\.')).join('|')}))?$|client(/discovery)?$)`,
+              regex: '^@hermes/(?!(core/protocol|core/constants|client|client/discovery)$)',
               message:
-                'ui-tui imports only @hermes/client, @hermes/core/protocol (types) and its zod-free files; see docs/architecture.md',
+                'ui-tui imports only @hermes/client, @hermes/core/constants and types of @hermes/core/protocol',
             },
           ],
         },
@@ -80,16 +91,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex:
-                '^@hermes/(?!core/protocol(/slash-commands|/tool-display\\.generated)?$|client(/discovery|/testing)?$)',
-              message: 'ui-tui tests import only @hermes/client(/testing) and @hermes/core/protocol',
+              regex: '^@hermes/(?!(core/protocol|core/constants|client|client/discovery|client/testing)$)',
+              message:
+                'ui-tui tests import only @hermes/client(/testing) and @hermes/core/protocol or constants',
             },
           ],
         },
       ],
     },
   },
-  // the client: only the protocol (types only at run time: no zod in the TUI), ws and node
+  // the client: the protocol's types and zod-free values, ws and node (it runs inside the TUI)
   {
     files: ['client/**/*.ts'],
     rules: {
@@ -98,8 +109,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!(ws|@hermes/core/protocol|node:.*|\\.{1,2}/.*)$)',
-              message: '@hermes/client imports only @hermes/core/protocol, ws and node built-ins',
+              regex: '^(?!(ws|@hermes/core/protocol|@hermes/core/constants|node:.*|\\.{1,2}/.*)$)',
+              message:
+                '@hermes/client imports only @hermes/core/protocol (types), @hermes/core/constants, ws and node built-ins',
             },
           ],
         },
@@ -111,7 +123,8 @@ export default tseslint.config(
             {
               name: '@hermes/core/protocol',
               allowTypeImports: true,
-              message: 'only types from the protocol at run time (its values load zod)',
+              message:
+                'only types from the protocol at run time (its values load zod); values from @hermes/core/constants',
             },
           ],
         },
@@ -126,7 +139,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(?!(ws|vitest|@hermes/core/protocol|node:.*|\\.{1,2}/.*)$)',
+              regex: '^(?!(ws|vitest|@hermes/core/protocol|@hermes/core/constants|node:.*|\\.{1,2}/.*)$)',
               message: '@hermes/client tests import only the protocol, ws, vitest and node built-ins',
             },
           ],

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectCommand } from '@hermes/core/approvals/detect';
+import { detectCommand } from '@hermes/core/approvals';
 import type { Benchmark } from './lib/types.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -53,8 +53,8 @@ export const benchmarks: Benchmark[] = [
     async run() {
       const samples: number[] = [];
       const load =
-        "const { analyzeShell } = await import('@hermes/core/approvals/shell/analyze'); await analyzeShell('ls');";
-      const bare = "await import('@hermes/core/approvals/shell/words');";
+        "const { analyzeShell } = await import('@hermes/core/approvals'); await analyzeShell('ls');";
+      const bare = "await import('@hermes/core/approvals');";
       for (let i = 0; i < 6; i++) samples.push(processMs(load) - processMs(bare));
       return samples;
     },

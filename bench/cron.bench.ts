@@ -12,13 +12,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigSchema } from '@hermes/core/config/schema';
-import { decideDue } from '@hermes/core/cron/due';
-import { makeJob } from '@hermes/core/cron/testing';
-import { renderJobsFile } from '@hermes/core/cron/store';
-import { claimDue } from '@hermes/core/cron/tick';
-import type { CronJob, Schedule } from '@hermes/core/cron/types';
-import { HermesHome } from '@hermes/core/home/home';
+import { ConfigSchema } from '@hermes/core/config';
+import { decideDue, renderJobsFile, claimDue, type CronJob, type Schedule } from '@hermes/core/cron';
+import { makeJob } from '@hermes/core/testing';
+import { HermesHome } from '@hermes/core/home';
 import type { Benchmark } from './lib/types.js';
 
 const JOBS = 10_000;

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createCheckpoint } from '@hermes/core/checkpoints/checkpoints';
-import { CheckpointTracker } from '@hermes/core/checkpoints/tracker';
-import { defaultConfig } from '@hermes/core/config/schema';
-import { HermesHome } from '@hermes/core/home/home';
+import { createCheckpoint, CheckpointTracker } from '@hermes/core/checkpoints';
+import { defaultConfig } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import { pidRuns, waitFor } from './support/gateway-process.js';
 
 const HOLDER = join(dirname(fileURLToPath(import.meta.url)), 'support', 'checkpoint-lock-holder.ts');

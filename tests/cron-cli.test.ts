@@ -5,8 +5,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HermesHome } from '@hermes/core/home/home';
-import type { CronJob } from '@hermes/core/cron/types';
+import { HermesHome } from '@hermes/core/home';
+import type { CronJob } from '@hermes/core/cron';
 import { inboxOf, jobsOf, makeDue, minutesAgo, outputsOf } from './support/cron-kit.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';

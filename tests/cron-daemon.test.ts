@@ -4,15 +4,14 @@
  * during a job, then a restart: the job does not run again for that time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CronJob } from '@hermes/core/cron/types';
+import { type CronJob, readTickStatus } from '@hermes/core/cron';
 import type { WireEvent } from '@hermes/core/protocol';
 import { connect, type DaemonClient } from '@hermes/client';
 import { inboxOf, jobsOf, makeDue, outputsOf } from './support/cron-kit.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { aliveDiscovery, killDaemons, pidRuns, waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
-import { readTickStatus } from '@hermes/core/cron/status';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 
 let model: FakeModelServer;
 let root: string;

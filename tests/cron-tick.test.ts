@@ -4,7 +4,7 @@
  * with SIGKILL during a job does not run that job again for that time (advance-before-run).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CronJob } from '@hermes/core/cron/types';
+import type { CronJob } from '@hermes/core/cron';
 import { jobsOf, makeDue } from './support/cron-kit.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { waitFor } from './support/gateway-process.js';

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { connect, type DaemonClient } from '@hermes/client';
 import { hermes, waitFor } from './support/gateway-process.js';
 import { startGateway, useDaemonRoots } from './support/gateway-session-kit.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { aliveDiscovery } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { makeTestHome, runHermes, type HermesRun } from './support/hermes-cli.js';
 

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventOf } from '@hermes/core/protocol';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { killDaemons } from './support/gateway-process.js';

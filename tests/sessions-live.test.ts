@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RpcErrorCode } from '@hermes/core/protocol';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { hermes } from './support/gateway-process.js';
 import { is, useGateway } from './support/gateway-session-kit.js';
 

@@ -14,8 +14,8 @@
  *   then detached (idle live sessions: agent, replay ring, no client). VmRSS of the daemon process
  *   after the last turn, vs. the same daemon right after start.
  */
-import { SessionDB } from '@hermes/core/state/session-db';
-import { HermesHome } from '@hermes/core/home/home';
+import { SessionDB } from '@hermes/core/state';
+import { HermesHome } from '@hermes/core/home';
 import { startFakeModelServer } from '../../tests/support/fake-model-server.js';
 import { benchRoot, startBenchDaemonProcess } from './daemon-process.js';
 

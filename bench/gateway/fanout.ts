@@ -28,7 +28,7 @@ import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ChatRequest, ChatResult, ModelClient, StreamHandlers } from '@hermes/core/model/types';
+import type { ChatRequest, ChatResult, ModelClient, StreamHandlers } from '@hermes/core/model';
 import { startDaemon, type DaemonHandle } from '@hermes/tui-gateway';
 import { registerSessionHandlers } from '@hermes/tui-gateway/sessions/session-handlers';
 import { SessionRegistry } from '@hermes/tui-gateway/sessions/session-registry';

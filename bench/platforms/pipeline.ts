@@ -18,8 +18,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PlatformRegistry, type SendOptions, type SendResult } from '@hermes/core/messaging/index';
-import { MemoryAdapter } from '@hermes/core/messaging/testing';
+import { PlatformRegistry, type SendOptions, type SendResult } from '@hermes/core/messaging';
+import { MemoryAdapter } from '@hermes/core/testing';
 import { AdapterHost } from '@hermes/tui-gateway/platforms/adapter-host';
 import { SessionRegistry } from '@hermes/tui-gateway/sessions/session-registry';
 import { startFakeModelServer, type FakeModelServer } from '../../tests/support/fake-model-server.js';

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from '../../tests/support/fake-model-server.js';
 import { killDaemons } from '../../tests/support/gateway-process.js';
 import { HERMES_BIN, makeTestHome, runHermes } from '../../tests/support/hermes-cli.js';

@@ -1,5 +1,5 @@
 /** What every command module receives: the resolved home of the selected profile. */
-import type { HermesHome } from '@hermes/core/home/home';
+import type { HermesHome } from '@hermes/core/home';
 
 /** Context built by `main` before yargs runs. */
 export interface CliContext {

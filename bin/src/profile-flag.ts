@@ -4,8 +4,7 @@
  * Scans argv up to `--`, skipping the values of options that take one, so `-m p` never selects
  * profile `p`. A value that is not a valid profile id is left alone (it is not a profile flag).
  */
-import { CLI_VALUE_FLAGS } from '@hermes/core/home/cli-value-flags';
-import { isValidProfileId, normalizeProfileName } from '@hermes/core/home/profile-name';
+import { CLI_VALUE_FLAGS, isValidProfileId, normalizeProfileName } from '@hermes/core/home';
 
 /** Options whose next argument is a value, never a profile flag. */
 export const VALUE_FLAGS: ReadonlySet<string> = CLI_VALUE_FLAGS;

@@ -1,7 +1,6 @@
 /** Picks the home for this run: flag, then HERMES_HOME, sticky, default. */
 import { existsSync } from 'node:fs';
-import { HermesHome, readActiveProfile, resolveRoot } from '@hermes/core/home/home';
-import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
+import { HermesHome, readActiveProfile, resolveRoot, DEFAULT_PROFILE } from '@hermes/core/home';
 import { CliExit } from './context.js';
 
 /** Options of `resolveCliHome`. */

@@ -2,7 +2,7 @@
  * Test helper for the command modules: runs `hermes ARGV` in this process through the yargs CLI
  * (no child process, no build) and captures what it writes. Kept out of the build (tsconfig).
  */
-import type { HermesHome } from '@hermes/core/home/home';
+import type { HermesHome } from '@hermes/core/home';
 import { vi } from 'vitest';
 import { buildCli } from './cli.js';
 

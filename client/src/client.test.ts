@@ -1,5 +1,5 @@
 import type { WireEvent } from '@hermes/core/protocol';
-import { EVENT_NOTIFICATION, SERVER_REQUEST_ID_PREFIX } from '@hermes/core/protocol/constants';
+import { EVENT_NOTIFICATION, SERVER_REQUEST_ID_PREFIX } from '@hermes/core/constants';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './testing/test-server.js';
 import { waitFor } from './testing/wait.js';

@@ -1,10 +1,8 @@
 /** Helpers for the cron cross-process tests: reading jobs and outputs of a test home, making jobs due. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localInboxFile } from '@hermes/core/cron/delivery';
-import { CronStore } from '@hermes/core/cron/store';
-import type { CronJob } from '@hermes/core/cron/types';
-import { HermesHome } from '@hermes/core/home/home';
+import { localInboxFile, CronStore, type CronJob } from '@hermes/core/cron';
+import { HermesHome } from '@hermes/core/home';
 
 /** The jobs of the default profile of `root`. */
 export function jobsOf(root: string): CronJob[] {

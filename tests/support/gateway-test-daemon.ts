@@ -14,7 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveRoot } from '@hermes/core/home/home';
+import { resolveRoot } from '@hermes/core/home';
 import { wireEvent, type EventType } from '@hermes/core/protocol';
 import { runGateway } from '@hermes/tui-gateway';
 

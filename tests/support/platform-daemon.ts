@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { DeliveryState } from '@hermes/core/state/platform-tables';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { type DeliveryState, SessionDB } from '@hermes/core/state';
 import { connect } from '@hermes/client';
 import { aliveDiscovery, killDaemons, pidRuns, waitFor } from './gateway-process.js';
 import { runHermes } from './hermes-cli.js';

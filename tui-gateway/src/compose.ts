@@ -12,7 +12,7 @@ import { registerSecretsHandlers } from './sessions/secrets-handler.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
-import { reapToolProcesses } from '@hermes/core/tools/process-registry';
+import { reapToolProcesses } from '@hermes/core/tools';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =

@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scriptDescription, scriptRequestText } from '@hermes/core/approvals/guard';
-import type { ApprovalChoice } from '@hermes/core/approvals/types';
-import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol/approval-arming';
+import { scriptDescription, scriptRequestText, type ApprovalChoice } from '@hermes/core/approvals';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/constants';
 import { askApprovalOnTerminal, type TerminalApprovalRequest } from './ask-approval.js';
 
 // time moves only when a test moves it (setTimeout and Date)

@@ -9,8 +9,8 @@
  * `yes`, under the same rule; an empty line or any other text is a deny (fail closed).
  */
 import { createInterface, type Interface } from 'node:readline/promises';
-import { APPROVAL_CHOICES, EXECUTE_CODE_KEY, type ApprovalChoice } from '@hermes/core/approvals/types';
-import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol/approval-arming';
+import { APPROVAL_CHOICES, EXECUTE_CODE_KEY, type ApprovalChoice } from '@hermes/core/approvals';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/constants';
 
 /** What the terminal prompt needs of an approval request (in process or `approval.request`). */
 export interface TerminalApprovalRequest {

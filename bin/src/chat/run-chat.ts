@@ -11,23 +11,26 @@ import {
   openAgentSession,
   type OpenedSession,
   type SessionSelector,
-} from '@hermes/core/agent/session-runtime';
-import type { TurnResult } from '@hermes/core/agent/agent';
+  type TurnResult,
+} from '@hermes/core/agent';
 import type { AgentEvent } from '@hermes/core/protocol';
-import type { ApprovalCallback } from '@hermes/core/approvals/types';
-import { acquireSessionLock, type SessionLock } from '@hermes/core/state/session-lock';
-import type { McpManager } from '@hermes/core/mcp/manager';
-import type { ConfigWarning } from '@hermes/core/config/config-file';
-import { loadConfigCached } from '@hermes/core/config/config-cache';
-import type { HermesConfig } from '@hermes/core/config/schema';
-import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
-import { builtinTools } from '@hermes/core/tools/registry';
+import type { ApprovalCallback } from '@hermes/core/approvals';
+import { acquireSessionLock, type SessionLock } from '@hermes/core/state';
+import type { McpManager } from '@hermes/core/mcp';
+import {
+  type ConfigWarning,
+  loadConfigCached,
+  type HermesConfig,
+  loadSecrets,
+  type Secrets,
+} from '@hermes/core/config';
+import { builtinTools } from '@hermes/core/tools';
 import type { CliContext } from '../context.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
 import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
-import { chatLineCommand, commandsFor } from '@hermes/core/protocol/slash-commands';
+import { chatLineCommand, commandsFor } from '@hermes/core/constants';
 
 /** Parsed options of `hermes chat`. */
 export interface ChatOptions {
@@ -243,7 +246,7 @@ async function startMcp(
   secrets: Secrets,
 ): Promise<McpManager | undefined> {
   if (Object.keys(config.mcp_servers ?? {}).length === 0) return undefined;
-  const { createMcpManager } = await import('@hermes/core/mcp/manager');
+  const { createMcpManager } = await import('@hermes/core/mcp');
   return createMcpManager(ctx.home, config, {
     secrets,
     log: (line) => process.stderr.write(`  … ${line}\n`),

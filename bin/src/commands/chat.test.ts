@@ -1,6 +1,6 @@
 import yargs from 'yargs';
 import { describe, expect, it } from 'vitest';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import type { ChatOptions } from '../chat/run-chat.js';
 import { chatCommand, chatOptionsFromArgv, plainChatArgs } from './chat.js';
 

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@hermes/core/config/errors';
-import { HermesHome } from '@hermes/core/home/home';
+import { ConfigError } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';

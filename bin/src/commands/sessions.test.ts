@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HermesHome } from '@hermes/core/home/home';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { HermesHome } from '@hermes/core/home';
+import { SessionDB } from '@hermes/core/state';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';

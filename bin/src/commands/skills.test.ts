@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCliInProcess } from '../testing.js';
 import { CliExit } from '../context.js';

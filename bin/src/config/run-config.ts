@@ -2,7 +2,7 @@
  * The work of `hermes config` (commands/config.ts parses the line): show, get, set, unset, path,
  * check, allowlist on the selected profile's config.yaml, through `@hermes/core/config/*`.
  */
-import { entryLine, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals/permissions';
+import { entryLine, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
 import {
   getConfigValue,
   loadConfig,
@@ -11,9 +11,11 @@ import {
   setConfigValue,
   unknownKeysAt,
   unsetConfigValue,
-} from '@hermes/core/config/config-file';
-import { formatConfigYaml, HIDDEN_VALUE, maskSecretValues } from '@hermes/core/config/config-show';
-import { isSecretName } from '@hermes/core/config/secret-names';
+  formatConfigYaml,
+  HIDDEN_VALUE,
+  maskSecretValues,
+  isSecretName,
+} from '@hermes/core/config';
 import type { ConfigAction } from '../commands/config.js';
 import { CliExit, type CliContext } from '../context.js';
 

@@ -2,12 +2,15 @@
  * Human-readable output of `hermes cron` (pure functions: jobs and results in, text out). JSON
  * output does not pass through here.
  */
-import { blockedNote } from '@hermes/core/cron/blocked';
-import type { RunOutcome } from '@hermes/core/cron/run';
-import type { TickHealth, TickStatus } from '@hermes/core/cron/status';
-import type { TickResult } from '@hermes/core/cron/tick';
-import { formatInZone } from '@hermes/core/cron/timezone';
-import type { CronJob } from '@hermes/core/cron/types';
+import {
+  blockedNote,
+  type RunOutcome,
+  type TickHealth,
+  type TickStatus,
+  type TickResult,
+  formatInZone,
+  type CronJob,
+} from '@hermes/core/cron';
 
 /** `in 5m`, `in 2h`, `3m ago` … relative to `now` (epoch ms). */
 export function relative(then: number, now: number): string {

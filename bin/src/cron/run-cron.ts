@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '@hermes/core/config/config-file';
+import { loadConfig } from '@hermes/core/config';
 import {
   createJob,
   findJob,
@@ -17,11 +17,16 @@ import {
   updateJob,
   type CronContext,
   type JobInput,
-} from '@hermes/core/cron/jobs';
-import { judgeTickHealth, readTickStatus } from '@hermes/core/cron/status';
-import { acceptSuggestion, declineSuggestion, listSuggestions } from '@hermes/core/cron/suggestions';
-import { runJobNow, tick, type TickOptions } from '@hermes/core/cron/tick';
-import { resolveTimeZone } from '@hermes/core/cron/timezone';
+  judgeTickHealth,
+  readTickStatus,
+  acceptSuggestion,
+  declineSuggestion,
+  listSuggestions,
+  runJobNow,
+  tick,
+  type TickOptions,
+  resolveTimeZone,
+} from '@hermes/core/cron';
 import { CliExit, type CliContext } from '../context.js';
 import { formatJob, formatJobTable, formatOutcome, formatStatus, formatTick } from './format.js';
 import { confirm } from '../confirm.js';

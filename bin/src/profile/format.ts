@@ -1,5 +1,5 @@
 /** Text output of `hermes profile list | show` (JSON output is the core objects as they are). */
-import type { ProfileDetails, ProfileSummary } from '@hermes/core/profiles/summary';
+import type { ProfileDetails, ProfileSummary } from '@hermes/core/profiles';
 
 const sessionsText = (p: ProfileSummary): string => (p.sessions === null ? '?' : String(p.sessions));
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import { describe, expect, it } from 'vitest';
 import { CliExit } from '../context.js';
 import { runProfile, type ProfileArgs, type ProfileEnv } from './run-profile.js';

@@ -6,16 +6,22 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { createAlias, listAliases, removeAlias } from '@hermes/core/profiles/alias';
-import { createProfile, type CreateMode } from '@hermes/core/profiles/create';
-import { deleteProfile } from '@hermes/core/profiles/delete';
-import { ProfileError } from '@hermes/core/profiles/errors';
-import { exportProfile } from '@hermes/core/profiles/export';
-import { importProfile } from '@hermes/core/profiles/import';
-import { existingProfile } from '@hermes/core/profiles/lookup';
-import { renameProfile } from '@hermes/core/profiles/rename';
-import { listProfiles, showProfile } from '@hermes/core/profiles/summary';
-import { useProfile } from '@hermes/core/profiles/use';
+import {
+  createAlias,
+  listAliases,
+  removeAlias,
+  createProfile,
+  type CreateMode,
+  deleteProfile,
+  ProfileError,
+  exportProfile,
+  importProfile,
+  existingProfile,
+  renameProfile,
+  listProfiles,
+  showProfile,
+  useProfile,
+} from '@hermes/core/profiles';
 import { CliExit, type CliContext } from '../context.js';
 import { formatProfileDetails, formatProfileTable } from './format.js';
 import { confirm } from '../confirm.js';

@@ -2,7 +2,7 @@
  * Human-readable output of `hermes sessions` (pure functions: records in, text out). JSON output
  * does not pass through here.
  */
-import type { MessageRecord, SearchHit, SessionExport, SessionRecord } from '@hermes/core/state/types';
+import type { MessageRecord, SearchHit, SessionExport, SessionRecord } from '@hermes/core/state';
 
 /** Options shared by the formatters. */
 export interface FormatOptions {

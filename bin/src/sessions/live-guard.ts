@@ -7,8 +7,8 @@
  * process runs cannot be forced.
  */
 import { existsSync } from 'node:fs';
-import { heldSessions } from '@hermes/core/profiles/busy';
-import type { SessionRecord } from '@hermes/core/state/types';
+import { heldSessions } from '@hermes/core/profiles';
+import type { SessionRecord } from '@hermes/core/state';
 import { CliExit, type CliContext } from '../context.js';
 
 /** The owner name the daemon writes into the lock's owner note. */

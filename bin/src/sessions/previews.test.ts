@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import { formatSearchHits, formatSessionTable } from './format.js';
 import { readableHits, titleOrPreview, withPreviews } from './previews.js';
 

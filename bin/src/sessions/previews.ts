@@ -3,9 +3,7 @@
  * untitled session shows its first prompt (one line, ~60 characters) in the title column, and a
  * search hit inside a tool call shows `tool: name(args…)` instead of the call's raw JSON.
  */
-import type { SessionDB } from '@hermes/core/state/session-db';
-import { previewText } from '@hermes/core/state/session-picks';
-import type { SearchHit, SessionRecord } from '@hermes/core/state/types';
+import { type SessionDB, previewText, type SearchHit, type SessionRecord } from '@hermes/core/state';
 import { summarizeToolCalls } from './format.js';
 
 /** A listed session with the start of its first prompt (absent when it has none). */

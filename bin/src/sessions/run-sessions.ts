@@ -6,9 +6,8 @@
  * Every failure becomes a `CliExit(1, message)` naming the session and the file.
  */
 import { existsSync } from 'node:fs';
-import { SessionDB, SessionDBError } from '@hermes/core/state/session-db';
-import type { SessionRecord } from '@hermes/core/state/types';
-import { writeFileAtomic } from '@hermes/core/util/atomic-write';
+import { SessionDB, SessionDBError, type SessionRecord } from '@hermes/core/state';
+import { writeFileAtomic } from '@hermes/core/util';
 import { CliExit, type CliContext } from '../context.js';
 import {
   formatMarkdown,

@@ -5,8 +5,8 @@
  * platform registry and `definePlatform`, hooks, and the seven-step message pipeline. Platform plugins
  * (`plugins/platforms/<name>`) are written against these exports.
  *
- * Heavy parts (they load the agent and tools) are reached by subpath only:
- * `@hermes/core/messaging/session-factory`, `@hermes/core/messaging/local-backend`.
+ * Named entry point `@hermes/core/messaging`. The heavy part (it loads the agent and tools), the
+ * sessions a platform's messages run in, is its own entry: `@hermes/core/platform-sessions`.
  */
 export * from './source.js';
 export * from './session-key.js';

@@ -1,6 +1,6 @@
 /**
- * The model client: `createModelClient` plus its parts. Import from
- * `@hermes/core/model/index` (or the files themselves) — `openai` loads only with this module.
+ * The model client: `createModelClient` plus its parts. Named entry point
+ * `@hermes/core/model`; `openai` loads only with this module.
  */
 export * from './types.js';
 export * from './errors.js';

@@ -5,11 +5,21 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CronJobError, findJob, jobOutputDir, listJobs, pauseJob, resumeJob } from '@hermes/core/cron/jobs';
-import { CronScheduleError } from '@hermes/core/cron/schedule';
-import { judgeTickHealth, readTickStatus } from '@hermes/core/cron/status';
-import { acceptSuggestion, declineSuggestion, listSuggestions } from '@hermes/core/cron/suggestions';
-import type { CronJob } from '@hermes/core/cron/types';
+import {
+  CronJobError,
+  findJob,
+  jobOutputDir,
+  listJobs,
+  pauseJob,
+  resumeJob,
+  CronScheduleError,
+  judgeTickHealth,
+  readTickStatus,
+  acceptSuggestion,
+  declineSuggestion,
+  listSuggestions,
+  type CronJob,
+} from '@hermes/core/cron';
 import { RpcErrorCode, type CronJobInfo, type MethodResult } from '@hermes/core/protocol';
 import { RpcMethodError, type Connection, type HandlerRegistry } from '../rpc/types.js';
 import type { CronService } from './cron-service.js';

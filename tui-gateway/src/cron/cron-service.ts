@@ -14,21 +14,23 @@
  *   jobs until the deadline, then aborts them (they are recorded as interrupted).
  */
 import { statSync } from 'node:fs';
-import { loadConfig } from '@hermes/core/config/config-file';
-import type { HermesConfig } from '@hermes/core/config/schema';
-import { fireDue, runJobNow, tick, type TickOptions } from '@hermes/core/cron/tick';
-import type { CronDelivery } from '@hermes/core/cron/delivery';
-import type { CronContext } from '@hermes/core/cron/jobs';
-import { CronStore } from '@hermes/core/cron/store';
+import { loadConfig, type HermesConfig } from '@hermes/core/config';
 import {
+  fireDue,
+  runJobNow,
+  tick,
+  type TickOptions,
+  type CronDelivery,
+  type CronContext,
+  CronStore,
   resolveCronTrigger,
   type CronFireApi,
   type CronTrigger,
   type DueJobRef,
-} from '@hermes/core/cron/trigger';
-import type { CronJob } from '@hermes/core/cron/types';
-import { HermesHome } from '@hermes/core/home/home';
-import type { ModelClient } from '@hermes/core/model/types';
+  type CronJob,
+} from '@hermes/core/cron';
+import { HermesHome } from '@hermes/core/home';
+import type { ModelClient } from '@hermes/core/model';
 import { wireEvent, type WireEvent } from '@hermes/core/protocol';
 
 /** Options of `CronService`. */

@@ -3,10 +3,10 @@
  * registers the `cron.*` methods, starts the trigger and stops it on shutdown; `withCronSlash`
  * routes `/cron …` of `slash.exec` to cron and everything else to the session layer's handler.
  */
-import type { CronDelivery } from '@hermes/core/cron/delivery';
-import type { HermesHome } from '@hermes/core/home/home';
-import type { ModelClient } from '@hermes/core/model/types';
-import { findSlashCommand } from '@hermes/core/protocol/slash-commands';
+import type { CronDelivery } from '@hermes/core/cron';
+import type { HermesHome } from '@hermes/core/home';
+import type { ModelClient } from '@hermes/core/model';
+import { findSlashCommand } from '@hermes/core/constants';
 import type { DaemonContext } from '../lifecycle/daemon.js';
 import type { Handler, HandlerRegistry } from '../rpc/types.js';
 import { registerCronHandlers, runCronSlash } from './cron-handlers.js';

@@ -3,18 +3,16 @@
  * targets go through `deliverMessage`, which uses the daemon's connected adapter when there is
  * one and the platform's standalone sender otherwise.
  */
-import { loadConfig } from '@hermes/core/config/config-file';
-import { loadSecrets } from '@hermes/core/config/secrets';
+import { loadConfig, loadSecrets } from '@hermes/core/config';
 import {
   createCronDelivery,
   type CronDelivery,
   type CronMessage,
   type PlatformSender,
-} from '@hermes/core/cron/delivery';
-import { deliverMessage } from '@hermes/core/messaging/delivery';
-import { platformRegistry } from '@hermes/core/messaging/registry';
+} from '@hermes/core/cron';
+import { deliverMessage, platformRegistry } from '@hermes/core/messaging';
 import { registerBundledPlatforms } from '../platforms/bundled.js';
-import type { HermesHome } from '@hermes/core/home/home';
+import type { HermesHome } from '@hermes/core/home';
 
 /** A `PlatformSender` for one profile home. */
 export function platformSender(home: HermesHome, log?: (line: string) => void): PlatformSender {

@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import type { MethodResult } from '@hermes/core/protocol';
 import { connect } from '@hermes/client';
 import { DRAIN_MARGIN_MS } from './daemon.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import { connect, DaemonConnectError } from '@hermes/client';
 import { startDaemon, type DrainRequest } from './daemon.js';
 import { inspectDiscovery } from './discovery.js';

@@ -12,7 +12,7 @@
 import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { MAX_FRAME_BYTES, wireEvent, type MethodResult, type WireEvent } from '@hermes/core/protocol';
-import { HermesHome } from '@hermes/core/home/home';
+import { HermesHome } from '@hermes/core/home';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { makeInitialize, registerBuiltins } from '../rpc/builtin-methods.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';

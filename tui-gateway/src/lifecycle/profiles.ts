@@ -3,9 +3,8 @@
  * `default` is the root, named ones live in `<root>/profiles/<name>/`; the sticky selection is
  * `<root>/active_profile`. One scan for the whole daemon: core's `profilesToServe`.
  */
-import { readActiveProfile } from '@hermes/core/home/home';
-import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
-import { profilesToServe } from '@hermes/core/profiles/serve';
+import { readActiveProfile, DEFAULT_PROFILE } from '@hermes/core/home';
+import { profilesToServe } from '@hermes/core/profiles';
 
 /** `default` plus every folder of `<root>/profiles/` whose name is a valid profile id, sorted. */
 export function listProfileNames(root: string): string[] {

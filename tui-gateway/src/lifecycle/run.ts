@@ -3,8 +3,8 @@
  * the graceful stop of daemon.ts; a second signal during the drain exits at once (the discovery
  * and lock files it leaves are detected as stale by the next start).
  */
-import { HermesHome } from '@hermes/core/home/home';
-import { loadConfig } from '@hermes/core/config/config-file';
+import { HermesHome } from '@hermes/core/home';
+import { loadConfig } from '@hermes/core/config';
 import { defaultDaemonHooks, type DaemonHooks } from '../compose.js';
 import { startDaemon, type DaemonOptions } from './daemon.js';
 import { inspectDiscovery } from './discovery.js';

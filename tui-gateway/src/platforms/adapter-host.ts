@@ -24,8 +24,7 @@
  *
  * `withPlatformAdapters` wraps the daemon hooks of compose.ts (one call there).
  */
-import type { HermesConfig } from '@hermes/core/config/schema';
-import { lookupSecret } from '@hermes/core/config/secrets';
+import { type HermesConfig, lookupSecret } from '@hermes/core/config';
 import {
   DeliveryLedger,
   ChatSessionIndex,
@@ -40,8 +39,8 @@ import {
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
-} from '@hermes/core/messaging/index';
-import { defaultPlatformCwd } from '@hermes/core/messaging/session-factory';
+} from '@hermes/core/messaging';
+import { defaultPlatformCwd } from '@hermes/core/platform-sessions';
 import type { DaemonContext, DaemonOptions } from '../lifecycle/daemon.js';
 import type { Logger } from '../lifecycle/logger.js';
 import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runtime.js';

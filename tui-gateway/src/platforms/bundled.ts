@@ -8,7 +8,7 @@
  * Only deferred loaders are registered here: a plugin module (and whatever it imports) loads the
  * first time its platform is enabled, by a computed specifier that the CLI bundle leaves outside.
  */
-import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/messaging/index';
+import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/messaging';
 
 /** Platforms bundled with hermes, by registry name (= folder name under plugins/platforms). */
 export const BUNDLED_PLATFORMS = ['api_server', 'irc', 'telegram', 'webhook'] as const;

@@ -28,18 +28,18 @@
  * (`attach`, `detach`, `submit`, `interrupt`, `takeQueued`).
  */
 import { randomBytes } from 'node:crypto';
-import type {
-  AgentBackend,
-  ApprovalChoiceName,
-  NewPlatformSession,
-  SessionStatus,
-  TakenPrompt,
-  TurnOptions,
-  TurnOutcome,
-  TurnSink,
-} from '@hermes/core/messaging/index';
-import { createPlatformSession } from '@hermes/core/messaging/session-factory';
-import { contextWindowFor } from '@hermes/core/model/context-windows';
+import {
+  type AgentBackend,
+  type ApprovalChoiceName,
+  type NewPlatformSession,
+  type SessionStatus,
+  type TakenPrompt,
+  type TurnOptions,
+  type TurnOutcome,
+  type TurnSink,
+} from '@hermes/core/messaging';
+import { createPlatformSession } from '@hermes/core/platform-sessions';
+import { contextWindowFor } from '@hermes/core/model';
 import {
   APPROVAL_CHOICES,
   type ServerRequestMethod,

@@ -3,7 +3,7 @@
  * (`initialize` first and once; requests pipelined behind it wait and keep their order), the
  * error mapping of every failure, result validation, and replies to server requests.
  */
-import { ConfigError } from '@hermes/core/config/errors';
+import { ConfigError } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { describe, expect, it } from 'vitest';
 import { FakeClient, quietLog, settle } from '../sessions/testing.js';

@@ -3,9 +3,9 @@
  * profile's broken config.yaml surfaces in `session.create`, `config.*`, `model.*`, `cron.*` …,
  * and must read the same everywhere).
  */
-import { ConfigError } from '@hermes/core/config/errors';
+import { ConfigError } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
-import { SessionDBError } from '@hermes/core/state/errors';
+import { SessionDBError } from '@hermes/core/state';
 import { RpcMethodError } from './types.js';
 
 /**

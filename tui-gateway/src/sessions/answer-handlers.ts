@@ -13,7 +13,7 @@
  *   and the caller `-32602` with the same message (it names the allowed values) and
  *   `data: {by, choice}` (the fail-closed value it was settled with).
  */
-import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals/pending';
+import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals';
 import { RpcErrorCode, type MethodResult } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';

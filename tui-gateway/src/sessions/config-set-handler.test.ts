@@ -5,9 +5,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setConfigValue } from '@hermes/core/config/config-file';
-import { CONFIG_VERSION } from '@hermes/core/config/schema';
-import { HermesHome } from '@hermes/core/home/home';
+import { setConfigValue, CONFIG_VERSION } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import { Methods, RpcErrorCode, type MethodName, type WireEvent } from '@hermes/core/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection, Handler, HandlerRegistry } from '../rpc/types.js';

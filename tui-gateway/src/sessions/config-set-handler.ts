@@ -8,10 +8,7 @@
  * loosening is still announced to every client (`config.changed` `loosened` with `by`), and never
  * reaches a running turn (session-config.ts). Tightenings and other keys need nothing more.
  */
-import { previewConfigValue } from '@hermes/core/config/config-file';
-import { approvalLoosenings } from '@hermes/core/config/approval-changes';
-import { ConfigError } from '@hermes/core/config/errors';
-import type { HermesConfig } from '@hermes/core/config/schema';
+import { previewConfigValue, approvalLoosenings, ConfigError, type HermesConfig } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { domainRpcError } from '../rpc/domain-errors.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';

@@ -5,8 +5,8 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { HermesHome } from '@hermes/core/home/home';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { HermesHome } from '@hermes/core/home';
+import { SessionDB } from '@hermes/core/state';
 import { listProfileNames } from './profile-runtime.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 

@@ -3,7 +3,7 @@
  * would approve (`allows`, the guard's entries), so every card can say it.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '@hermes/core/approvals/types';
+import type { ApprovalRequest } from '@hermes/core/approvals';
 import type { Connection } from '../rpc/types.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
 import { RingBudget } from './replay-ring.js';

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { SessionDBError } from '@hermes/core/state/errors';
-import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state/types';
+import { SessionDBError, type QueuedPromptRecord, type SessionRecord } from '@hermes/core/state';
 import type { Connection } from '../rpc/types.js';
 import { LiveSession, type SessionAgent, type SessionPersistence } from './live-session.js';
 import { RingBudget } from './replay-ring.js';

@@ -5,9 +5,8 @@
  * while the daemon lives.
  */
 import { randomBytes } from 'node:crypto';
-import type { CompressionOutcome } from '@hermes/core/agent/compressor';
-import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals/pending';
-import type { ApprovalCallback } from '@hermes/core/approvals/types';
+import type { CompressionOutcome } from '@hermes/core/agent';
+import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/core/approvals';
 import {
   wireEvent,
   type AgentEvent,
@@ -19,8 +18,8 @@ import {
   type SessionInfo,
   type WireEvent,
 } from '@hermes/core/protocol';
-import type { MessageRecord, SessionRecord } from '@hermes/core/state/types';
-import type { ClarifyCallback } from '@hermes/core/tools/types';
+import type { MessageRecord, SessionRecord } from '@hermes/core/state';
+import type { ClarifyCallback } from '@hermes/core/tools';
 import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';

@@ -4,7 +4,7 @@
  * events in order, and a request that outlives the connection that was sent it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PendingRequest } from '@hermes/core/approvals/pending';
+import { PendingRequest } from '@hermes/core/approvals';
 import { RpcFailureError } from '../rpc/errors.js';
 import type { Connection } from '../rpc/types.js';
 import { answererOf, OpenRequests } from './open-requests.js';

@@ -18,10 +18,11 @@ import {
   type PendingRequest,
   type RequestKind,
   type Settlement,
-} from '@hermes/core/approvals/pending';
-import type { ApprovalAnswer, ApprovalRequest } from '@hermes/core/approvals/types';
+  type ApprovalAnswer,
+  type ApprovalRequest,
+} from '@hermes/core/approvals';
 import type { OpenRequest, ServerRequestMethod } from '@hermes/core/protocol';
-import type { ClarifyCallback } from '@hermes/core/tools/types';
+import type { ClarifyCallback } from '@hermes/core/tools';
 import { RpcFailureError } from '../rpc/errors.js';
 import type { Connection } from '../rpc/types.js';
 

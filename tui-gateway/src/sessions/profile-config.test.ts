@@ -3,9 +3,8 @@ import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { setConfigValue } from '@hermes/core/config/config-file';
-import { CONFIG_VERSION } from '@hermes/core/config/schema';
-import { HermesHome } from '@hermes/core/home/home';
+import { setConfigValue, CONFIG_VERSION } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import { ProfileConfigFiles } from './profile-config.js';
 
 /** A home with this config.yaml (current `_config_version`: no migration rewrites it) and .env. */

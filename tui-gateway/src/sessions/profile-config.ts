@@ -16,13 +16,17 @@
  * nobody (`by` absent: changed outside Hermes). A write of the daemon counts as its own only for
  * the keys it wrote, and only when the file is still the one it wrote (same stamp).
  */
-import { approvalLoosenings, type ApprovalLoosening } from '@hermes/core/config/approval-changes';
-import { loadConfigWithWarnings } from '@hermes/core/config/config-file';
-import { ConfigError } from '@hermes/core/config/errors';
-import type { HermesConfig } from '@hermes/core/config/schema';
-import { loadSecrets, type Secrets } from '@hermes/core/config/secrets';
-import type { HermesHome } from '@hermes/core/home/home';
-import { fileStamp } from '@hermes/core/util/file-stamp';
+import {
+  approvalLoosenings,
+  type ApprovalLoosening,
+  loadConfigWithWarnings,
+  ConfigError,
+  type HermesConfig,
+  loadSecrets,
+  type Secrets,
+} from '@hermes/core/config';
+import type { HermesHome } from '@hermes/core/home';
+import { fileStamp } from '@hermes/core/util';
 
 /** A config.yaml on disk that cannot be used; the last good config stays in use. */
 export interface ConfigProblem {

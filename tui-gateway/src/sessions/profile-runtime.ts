@@ -4,16 +4,13 @@
  * profile never sees another's keys, files or sessions.
  */
 import { statSync } from 'node:fs';
-import { setConfigValue } from '@hermes/core/config/config-file';
-import type { HermesConfig } from '@hermes/core/config/schema';
-import type { Secrets } from '@hermes/core/config/secrets';
-import { HermesHome } from '@hermes/core/home/home';
+import { setConfigValue, type HermesConfig, type Secrets } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import { RpcErrorCode } from '@hermes/core/protocol';
-import { fileStamp } from '@hermes/core/util/file-stamp';
-import { SessionDB, SessionDBError } from '@hermes/core/state/session-db';
-import type { McpManager, McpServerStatus } from '@hermes/core/mcp/manager';
-import { builtinTools } from '@hermes/core/tools/registry';
-import type { ToolDefinition } from '@hermes/core/tools/types';
+import { fileStamp } from '@hermes/core/util';
+import { SessionDB, SessionDBError } from '@hermes/core/state';
+import type { McpManager, McpServerStatus } from '@hermes/core/mcp';
+import { builtinTools, type ToolDefinition } from '@hermes/core/tools';
 import { RpcMethodError } from '../rpc/types.js';
 import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
 import { ProfileWriter } from './profile-writer.js';
@@ -156,7 +153,7 @@ export class ProfileRuntime {
    * profile, so one profile's servers never appear in another's sessions.
    */
   mcp(log?: (line: string) => void): Promise<McpManager> {
-    this.mcpManager ??= import('@hermes/core/mcp/manager').then(async ({ McpManager }) => {
+    this.mcpManager ??= import('@hermes/core/mcp').then(async ({ McpManager }) => {
       const m = new McpManager({
         home: this.home,
         secrets: this.secrets,

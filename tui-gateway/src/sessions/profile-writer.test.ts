@@ -1,8 +1,8 @@
 /** ProfileWriter: writes run at once, wait in order behind an outside lock, never block. */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { useStateDbFile } from '@hermes/core/state/testing';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { useStateDbFile } from '@hermes/core/testing';
+import { SessionDB } from '@hermes/core/state';
 import { ProfileWriter } from './profile-writer.js';
 
 const fx = useStateDbFile('hermes-pwriter-');

@@ -18,10 +18,16 @@
  * provisional (negative) id while it waits; `updateMessage` accepts either (the queue runs the
  * append first, which maps the provisional id to the stored one).
  */
-import type { SessionDB } from '@hermes/core/state/session-db';
-import { isLockError } from '@hermes/core/state/errors';
-import { jitterDelayMs, TRANSCRIPT_WRITE_BUDGET_MS } from '@hermes/core/state/write-retry';
-import type { CreateSessionOptions, MessagePatch, NewMessage, SessionRecord } from '@hermes/core/state/types';
+import {
+  type SessionDB,
+  isLockError,
+  jitterDelayMs,
+  TRANSCRIPT_WRITE_BUDGET_MS,
+  type CreateSessionOptions,
+  type MessagePatch,
+  type NewMessage,
+  type SessionRecord,
+} from '@hermes/core/state';
 
 /** Provisional ids remembered after their append was stored. */
 const MAX_MAPPED_IDS = 1024;

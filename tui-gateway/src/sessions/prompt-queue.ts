@@ -11,7 +11,7 @@
  * them). A graceful stop holds the waiting prompts the same way instead of dropping them.
  */
 import type { QueuedPrompt } from '@hermes/core/protocol';
-import type { QueuedPromptRecord } from '@hermes/core/state/types';
+import type { QueuedPromptRecord } from '@hermes/core/state';
 
 /** The part of SessionDB the queue writes to. */
 export interface PromptQueueStore {

@@ -4,7 +4,7 @@
  * (as a message) or held (as a queue row), never neither.
  */
 import { describe, expect, it } from 'vitest';
-import { useStateDbFile } from '@hermes/core/state/testing';
+import { useStateDbFile } from '@hermes/core/testing';
 import type { Connection } from '../rpc/types.js';
 import { LiveSession, type SessionAgent } from './live-session.js';
 import { RingBudget } from './replay-ring.js';

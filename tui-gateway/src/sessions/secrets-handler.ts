@@ -3,7 +3,7 @@
  * model setup sends the API key the user typed), `secrets.status` says which keys have a value.
  * A value is written 0600 through core's `setSecret`, never logged, and never sent to a client.
  */
-import { lookupSecret, setSecret } from '@hermes/core/config/secrets';
+import { lookupSecret, setSecret } from '@hermes/core/config';
 import type { HandlerRegistry } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 

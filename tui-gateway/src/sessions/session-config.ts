@@ -18,9 +18,9 @@
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
  */
-import type { Agent, AgentSettings } from '@hermes/core/agent/agent';
-import type { ModelClient } from '@hermes/core/model/types';
-import type { SessionRecord } from '@hermes/core/state/types';
+import type { Agent, AgentSettings } from '@hermes/core/agent';
+import type { ModelClient } from '@hermes/core/model';
+import type { SessionRecord } from '@hermes/core/state';
 import type { LiveSession, SessionAgent } from './live-session.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 

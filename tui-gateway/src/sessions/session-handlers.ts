@@ -5,10 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { getConfigValue, setConfigValue } from '@hermes/core/config/config-file';
-import { ConfigError } from '@hermes/core/config/errors';
-import { createModelClient } from '@hermes/core/model/client';
-import { contextWindowFor } from '@hermes/core/model/context-windows';
+import { getConfigValue, setConfigValue, ConfigError } from '@hermes/core/config';
+import { createModelClient, contextWindowFor } from '@hermes/core/model';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { domainRpcError } from '../rpc/domain-errors.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';

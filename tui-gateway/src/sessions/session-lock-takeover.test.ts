@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HermesHome } from '@hermes/core/home/home';
-import { acquireSessionLock, SessionLockedError } from '@hermes/core/state/session-lock';
+import { HermesHome } from '@hermes/core/home';
+import { acquireSessionLock, SessionLockedError } from '@hermes/core/state';
 import { holderIsGone, takeSessionLock } from './session-lock-takeover.js';
 
 const roots: string[] = [];
@@ -23,8 +23,8 @@ function home(): HermesHome {
 /** A child process that takes the session lock, prints `locked`, and holds it until killed. */
 async function holder(h: HermesHome, id: string): Promise<ChildProcess> {
   const code = `
-    import { HermesHome } from '@hermes/core/home/home';
-    import { acquireSessionLock } from '@hermes/core/state/session-lock';
+    import { HermesHome } from '@hermes/core/home';
+    import { acquireSessionLock } from '@hermes/core/state';
     acquireSessionLock(new HermesHome(${JSON.stringify(h.root)}), ${JSON.stringify(id)}, 'holder');
     console.log('locked');
     setInterval(() => {}, 1000);

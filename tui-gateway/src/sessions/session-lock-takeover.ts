@@ -9,13 +9,13 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HermesHome } from '@hermes/core/home/home';
+import type { HermesHome } from '@hermes/core/home';
 import {
   acquireSessionLock,
   SessionLockedError,
   type SessionLock,
   type SessionLockOwner,
-} from '@hermes/core/state/session-lock';
+} from '@hermes/core/state';
 import { isPidAlive, processStartTime } from '../lifecycle/process-info.js';
 
 /** True when the recorded holder is certainly not running here (gone, or a zombie). */

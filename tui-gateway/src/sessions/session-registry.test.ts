@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONFIG_VERSION } from '@hermes/core/config/schema';
+import { CONFIG_VERSION } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection } from '../rpc/types.js';

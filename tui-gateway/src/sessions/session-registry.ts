@@ -4,18 +4,19 @@
  * drains them on shutdown (marking `resume_pending` before waiting).
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import type { Agent } from '@hermes/core/agent/agent';
-import { openAgentSession, type OpenedSession } from '@hermes/core/agent/session-runtime';
-import { onConfigWrite } from '@hermes/core/config/config-file';
-import { DEFAULT_PROFILE } from '@hermes/core/home/profile-name';
-import { mcpStatusPayload } from '@hermes/core/mcp/status-event';
-import { createModelClient } from '@hermes/core/model/client';
-import { wireEvent, type EventPayload, type SessionInfo, type WireEvent } from '@hermes/core/protocol';
-import { RpcErrorCode } from '@hermes/core/protocol';
-import { SessionLockedError, type SessionLock } from '@hermes/core/state/session-lock';
-import { previewText } from '@hermes/core/state/session-picks';
-import type { SessionRecord } from '@hermes/core/state/types';
-import type { ModelClient } from '@hermes/core/model/types';
+import { type Agent, openAgentSession, type OpenedSession } from '@hermes/core/agent';
+import { onConfigWrite } from '@hermes/core/config';
+import { DEFAULT_PROFILE } from '@hermes/core/home';
+import { mcpStatusPayload } from '@hermes/core/mcp';
+import { createModelClient, type ModelClient } from '@hermes/core/model';
+import {
+  wireEvent,
+  type EventPayload,
+  type SessionInfo,
+  type WireEvent,
+  RpcErrorCode,
+} from '@hermes/core/protocol';
+import { SessionLockedError, type SessionLock, previewText, type SessionRecord } from '@hermes/core/state';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
 import { LiveSession, type AgentHooks, type SessionPersistence } from './live-session.js';

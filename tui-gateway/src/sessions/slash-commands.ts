@@ -4,17 +4,13 @@
  * names are answered here, and the `/help` text, come from the one slash-command table
  * (`daemon.runner: 'session'` entries); any other name is tried as a saved skill.
  */
-import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals/permissions';
-import { contextWindowFor } from '@hermes/core/model/context-windows';
+import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
+import { contextWindowFor } from '@hermes/core/model';
 import type { MethodResult } from '@hermes/core/protocol';
-import {
-  daemonHelpText,
-  findSlashCommand,
-  type DaemonSessionCommandName,
-} from '@hermes/core/protocol/slash-commands';
-import { loadSkillAsUserMessage } from '@hermes/core/skills/skill-store';
-import { SessionDBError } from '@hermes/core/state/errors';
-import { availableTools } from '@hermes/core/tools/registry';
+import { daemonHelpText, findSlashCommand, type DaemonSessionCommandName } from '@hermes/core/constants';
+import { loadSkillAsUserMessage } from '@hermes/core/skills';
+import { SessionDBError } from '@hermes/core/state';
+import { availableTools } from '@hermes/core/tools';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -208,7 +204,7 @@ export function runSlashCommand(
       };
     }
     case 'rollback':
-      return import('@hermes/core/checkpoints/rollback').then(async ({ runRollbackCommand }) => ({
+      return import('@hermes/core/checkpoints').then(async ({ runRollbackCommand }) => ({
         output: await runRollbackCommand(profile.home, record.cwd ?? process.cwd(), arg, {
           session: sessionId,
           maxSnapshots: profile.config.checkpoints.max_snapshots,
@@ -216,12 +212,10 @@ export function runSlashCommand(
         handled: true,
       }));
     case 'mcp':
-      return Promise.all([import('@hermes/core/mcp/manager'), profile.mcp()]).then(
-        async ([{ runMcpCommand }, m]) => {
-          profile.reload();
-          return { output: await runMcpCommand(m, arg, profile.config), handled: true };
-        },
-      );
+      return Promise.all([import('@hermes/core/mcp'), profile.mcp()]).then(async ([{ runMcpCommand }, m]) => {
+        profile.reload();
+        return { output: await runMcpCommand(m, arg, profile.config), handled: true };
+      });
     default: {
       // every session-layer command of the table has its case above (else tsc refuses this line)
       const notACommand: undefined = cmd;

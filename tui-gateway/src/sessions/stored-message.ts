@@ -1,6 +1,6 @@
 /** Stored messages (SessionDB records) in their wire shape (`StoredMessage`). */
 import type { MessageOutcome, StoredMessage } from '@hermes/core/protocol';
-import type { MessageRecord } from '@hermes/core/state/types';
+import type { MessageRecord } from '@hermes/core/state';
 
 /** Converts a stored record to the wire shape (system messages are dropped by callers). */
 export function toStoredMessage(r: MessageRecord): StoredMessage {

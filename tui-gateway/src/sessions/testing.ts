@@ -20,7 +20,7 @@ import {
   type WireEvent,
   type WireEventOf,
 } from '@hermes/core/protocol';
-import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state/types';
+import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state';
 import type { Logger } from '../lifecycle/logger.js';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { RpcMethodError } from '../rpc/types.js';

@@ -1,6 +1,6 @@
 /** How a turn that could not run is reported to the session's clients (the `error` event). */
-import { ConfigError } from '@hermes/core/config/errors';
-import { SessionDBError } from '@hermes/core/state/errors';
+import { ConfigError } from '@hermes/core/config';
+import { SessionDBError } from '@hermes/core/state';
 
 /** The session state could not be stored when a turn was about to start (the turn does not run). */
 export class TurnStartError extends Error {

@@ -23,7 +23,7 @@ import { WsConnection } from './connection.js';
 import type { OutboundLimits } from './outbound-queue.js';
 import { RefusalLog } from './refusal-log.js';
 import { UpgradeGuard, type UpgradeLimits } from './upgrade-guard.js';
-import { listenOn } from '@hermes/core/util/listen';
+import { listenOn } from '@hermes/core/util';
 
 /** Options of `startGatewayServer`. */
 export interface GatewayServerOptions {

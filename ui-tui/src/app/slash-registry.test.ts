@@ -4,7 +4,7 @@
  * go to `slash.exec`, and a name the table does not give the TUI goes to the daemon untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { commandsFor, SLASH_COMMANDS } from '@hermes/core/protocol/slash-commands';
+import { commandsFor, SLASH_COMMANDS } from '@hermes/core/constants';
 import { COMMANDS } from '../commands/table.js';
 import type { SessionController } from './controller.js';
 import { runInput, type SlashUi } from './slash.js';

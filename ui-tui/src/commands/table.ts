@@ -2,7 +2,7 @@
  * The slash commands of the TUI, as data: what the composer completes and `/help` lists. They are
  * the `tui` entries of the one slash-command table (core's protocol/slash-commands.ts).
  */
-import { commandsFor, type TuiCommandName } from '@hermes/core/protocol/slash-commands';
+import { commandsFor, type TuiCommandName } from '@hermes/core/constants';
 
 /** One slash command. */
 export interface SlashCommand {

@@ -16,7 +16,7 @@
  * - Esc with nothing selected denies.
  */
 import type { ApprovalChoice } from '@hermes/core/protocol';
-import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/protocol/approval-arming';
+import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/constants';
 import type { Key } from 'ink';
 
 /** An approval answer (the protocol's one list). */

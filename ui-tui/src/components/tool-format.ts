@@ -1,5 +1,5 @@
 /** How a tool call reads on one line: a verb and a short summary of its arguments. */
-import { TOOL_VERBS } from '@hermes/core/protocol/tool-display.generated';
+import { TOOL_VERBS } from '@hermes/core/constants';
 import { oneLine } from './format.js';
 
 /**

@@ -5,7 +5,7 @@
  * duration, approval outcomes, errors, interrupted replies.
  */
 import type { EventPayload } from '@hermes/core/protocol';
-import { capDetail } from '@hermes/core/protocol/limits';
+import { capDetail } from '@hermes/core/constants';
 import type { AssistantItem, NoticeItem, ToolItem } from './types.js';
 
 /**

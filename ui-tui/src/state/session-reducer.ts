@@ -4,7 +4,7 @@
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
 import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
-import { APPROVAL_CHOICES } from '@hermes/core/protocol/approval-choices';
+import { APPROVAL_CHOICES } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';

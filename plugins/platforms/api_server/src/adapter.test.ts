@@ -2,7 +2,7 @@
  * The API server adapter driven by the `openai` client over HTTP: a chat completion reaches the
  * host as a message and the host's reply is the answer, streamed or not; a wrong key is refused.
  */
-import { FakeHost, testPlatformContext } from '@hermes/core/messaging/plugin-testing';
+import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiServerAdapter } from './adapter.js';

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { FakeHost, testPlatformContext } from '@hermes/core/messaging/plugin-testing';
+import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IrcAdapter } from './adapter.js';
 import { platform } from './index.js';

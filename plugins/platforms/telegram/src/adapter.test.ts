@@ -2,7 +2,7 @@
  * The Telegram adapter against a local Bot API stand-in (tests/support/fake-telegram.ts: the real
  * methods and `{ok, result}` envelopes over HTTP, long polling included).
  */
-import { FakeHost, testPlatformContext } from '@hermes/core/messaging/plugin-testing';
+import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeTelegram, type FakeTelegram } from '../../../../tests/support/fake-telegram.js';
 import type { TelegramAdapter } from './adapter.js';

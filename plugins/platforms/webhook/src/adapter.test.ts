@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeHost, testPlatformContext } from '@hermes/core/messaging/plugin-testing';
+import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookAdapter } from './adapter.js';
 import { DELIVERY_HEADER, platform } from './index.js';

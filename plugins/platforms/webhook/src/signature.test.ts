@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storedReplayGuard } from '@hermes/core';
-import { SessionDB } from '@hermes/core/state/session-db';
+import { SessionDB } from '@hermes/core/state';
 import {
   MAX_SKEW_S,
   sign,

@@ -1,0 +1,12 @@
+/**
+ * The session store (SQLite state.db): sessions, messages, search, locks, damage handling and
+ * write retries. Named entry point `@hermes/core/state`: other packages import this area only
+ * through it.
+ */
+export * from './errors.js';
+export * from './platform-tables.js';
+export * from './session-db.js';
+export * from './session-lock.js';
+export * from './session-picks.js';
+export * from './types.js';
+export * from './write-retry.js';

@@ -1,0 +1,8 @@
+/**
+ * Test helpers of the engine (fakes, fixtures); for tests only, never for production code.
+ */
+export * from './agent/testing.js';
+export * from './cron/testing.js';
+export * from './messaging/plugin-testing.js';
+export * from './messaging/testing.js';
+export * from './state/testing.js';
