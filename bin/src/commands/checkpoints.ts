@@ -2,7 +2,7 @@
  * `hermes checkpoints [list] | diff N | restore N [FILE]`:
  * the shadow-git snapshots the agent took of a working directory (default: the current one).
  * Bare `hermes checkpoints` lists.
- * The work is in `@hermes/core/checkpoints/rollback`, loaded only when the command runs.
+ * The work is in `@hermes/core/checkpoints` (rollback), loaded only when the command runs.
  */
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';

@@ -1,7 +1,7 @@
 /**
  * `hermes skills [list] | show NAME | remove NAME [--yes]`: the selected
  * profile's `skills/<name>/SKILL.md`. Bare `hermes skills` lists; `remove` asks on a terminal
- * unless `--yes`. Loads `@hermes/core/skills/*` only when the command runs.
+ * unless `--yes`. Loads `@hermes/core/skills` only when the command runs.
  */
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';

@@ -1,6 +1,6 @@
 /**
  * The work of `hermes config` (commands/config.ts parses the line): show, get, set, unset, path,
- * check, allowlist on the selected profile's config.yaml, through `@hermes/core/config/*`.
+ * check, allowlist on the selected profile's config.yaml, through `@hermes/core/config`.
  */
 import { entryLine, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
 import {

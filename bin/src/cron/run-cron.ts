@@ -1,6 +1,6 @@
 /**
  * What `hermes cron …` does. Loaded only when the command runs. Every change goes
- * through `@hermes/core/cron/jobs` (same validation and prompt scan as the `cronjob` tool);
+ * through `@hermes/core/cron` (same validation and prompt scan as the `cronjob` tool);
  * `tick` and `run` use the same tick/run code as the daemon.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * Cron inside the daemon: the trigger (built-in
  * ticker every `cron.tick_interval` s, or the module named by `cron.trigger`, with fallback),
  * ticking every profile the daemon serves, `cron.changed` to every client, run-now, and the drain
- * at shutdown. What a firing does lives in core (`@hermes/core/cron/tick`, `…/run`).
+ * at shutdown. What a firing does lives in core (core/src/cron/tick.ts and run.ts).
  *
  * - Each tick covers every served profile in parallel; each profile's tick is core's `tick()` in
  *   that profile's home (its own lock, jobs, heartbeat), so one profile's failure never stops

@@ -36,7 +36,7 @@ export interface Connection {
   notify(event: WireEvent): void;
   /**
    * Sends a server request (`srq-…` id) and resolves with the client's result as it came: the
-   * request's owner decides whether it is usable (@hermes/core/approvals/pending `answerReply`).
+   * request's owner decides whether it is usable (`answerReply` of core's approvals/pending.ts).
    * @throws RpcFailureError when the client answers with an error; Error when the connection
    *   closes first or `signal` aborts.
    */

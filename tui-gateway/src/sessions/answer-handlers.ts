@@ -3,7 +3,7 @@
  * request, whatever showed it the question — a server request, a snapshot's `open_requests`, a
  * replay, a card kept across a re-attach or a `/profile` round trip (new connection id). Any
  * connection attached to the session may answer; the session is looked up in the connection's
- * profile. The request's owner (@hermes/core/approvals/pending) decides, the same way as for a
+ * profile. The request's owner (core/src/approvals/pending.ts) decides, the same way as for a
  * reply to the server request:
  * - first and usable → `{resolved: true, by, choice | answer}`;
  * - settled before (another client, the timeout, an interrupt) or unknown → `-32003` with

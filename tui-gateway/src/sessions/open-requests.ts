@@ -4,7 +4,7 @@
  * and to clients that attach later; everyone gets `request.resolved` when it settles.
  *
  * The request itself — its deadline, its answer rule, first answer wins — is owned by
- * `PendingRequest` (@hermes/core/approvals/pending); an approval's comes from the guard, which
+ * `PendingRequest` (core/src/approvals/pending.ts); an approval's comes from the guard, which
  * opened it. This file only fans it out and routes answers to it: a reply to the server request
  * (`answerReply`, or `refuse` for a JSON-RPC error reply) and the `approval.answer` /
  * `clarify.answer` methods (`answer`). A client that closes its connection without answering has

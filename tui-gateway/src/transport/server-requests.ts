@@ -1,8 +1,8 @@
 /**
  * Pending server requests of one connection (daemon → client
  * JSON-RPC requests with ids `srq-…`). Answers are matched by id and handed on as the client sent
- * them: whether a `result` is usable is decided by the request's owner (@hermes/core/approvals/
- * pending `answerReply`), the one place answers are checked. Everything pending is rejected when
+ * them: whether a `result` is usable is decided by the request's owner (`answerReply` in core's
+ * approvals/pending.ts), the one place answers are checked. Everything pending is rejected when
  * the connection closes, and one request when its AbortSignal fires.
  */
 import {
