@@ -10,7 +10,7 @@
  *   platform) delivers locally; a messaging origin goes through the platform sender.
  * - `<platform>` or `<platform>:<chat id>[:<thread id>]` — through the platform sender.
  *
- * Platform delivery belongs to the messaging gateway, which implements `PlatformSender` and
+ * Platform delivery belongs to the messaging layer, which implements `PlatformSender` and
  * passes it to `createCronDelivery`. Without one, platform targets fail with
  * `DeliveryUnavailableError` ("not available yet"), recorded in the job's `last_delivery_error`.
  */
@@ -42,14 +42,14 @@ export class DeliveryTargetError extends Error {
 /** The target exists but cannot be delivered to here (no sender for its platform yet). */
 export class DeliveryUnavailableError extends Error {
   constructor(what: string) {
-    super(`delivery to ${what} is not available yet (no messaging gateway sender for it)`);
+    super(`delivery to ${what} is not available yet (no messaging-layer sender for it)`);
     this.name = 'DeliveryUnavailableError';
   }
 }
 
 /**
  * Parses one target string: `file:<absolute path>` here, every other form through the messaging
- * gateway's `DeliveryTarget.parse` (one grammar for both; platform names lower-cased, chat and
+ * layer's `DeliveryTarget.parse` (one grammar for both; platform names lower-cased, chat and
  * thread ids keep their case).
  * @throws DeliveryTargetError naming what is wrong.
  */
@@ -86,7 +86,7 @@ export interface CronMessage {
   outputFile?: string;
 }
 
-/** Sends to chat platforms; implemented by the messaging gateway. */
+/** Sends to chat platforms; implemented by the messaging layer. */
 export interface PlatformSender {
   /** True when this platform can be sent to now (adapter configured). */
   supports(platform: string): boolean;

@@ -377,7 +377,7 @@ describe('runClaimedJob', () => {
     expect(listJobs(ctx)[0]!.last_delivery_error).toMatch(/not available yet/);
   });
 
-  it('uses an injected delivery (the messaging gateway plugs in here)', async () => {
+  it('uses an injected delivery (the messaging layer plugs in here)', async () => {
     const { ctx } = setup();
     const seen: Array<[DeliveryTarget, string]> = [];
     const delivery: CronDelivery = { deliver: async (t, m) => void seen.push([t, m.text]) };

@@ -47,7 +47,7 @@ export interface CronServiceOptions {
   modelClientFactory?: (home: HermesHome, model?: string) => ModelClient;
   /**
    * Delivery of a profile's results (default: core's `createCronDelivery`, which serves `local`
-   * and files and reports platform targets as not available yet). The messaging gateway passes
+   * and files and reports platform targets as not available yet). The messaging layer passes
    * one built with its `PlatformSender`.
    */
   delivery?: (home: HermesHome) => CronDelivery;

@@ -20,7 +20,7 @@ export interface StartCronOptions {
   profiles: () => string[];
   modelClientFactory?: (home: HermesHome, model?: string) => ModelClient;
   intervalMs?: number;
-  /** Delivery per profile (the messaging gateway's platform sender); default local and files only. */
+  /** Delivery per profile (the messaging layer's platform sender); default local and files only. */
   delivery?: (home: HermesHome) => CronDelivery;
 }
 

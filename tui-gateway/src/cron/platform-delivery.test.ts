@@ -9,7 +9,7 @@ import { HermesHome } from '@hermes/core/home';
 import { cronDeliveryWithPlatforms } from './platform-delivery.js';
 
 describe('cron delivery to a platform', () => {
-  it('sends a job result to a webhook through the messaging gateway, signed', async () => {
+  it('sends a job result to a webhook through the messaging layer, signed', async () => {
     const got: Array<{ body: string; sig: string | undefined; ts: string | undefined }> = [];
     const server = createServer((req, res) => {
       let body = '';

@@ -1,5 +1,5 @@
 /**
- * Cron delivery to chat platforms through the messaging gateway: `local`/`file:` stay with cron's own delivery, platform
+ * Cron delivery to chat platforms through the messaging layer: `local`/`file:` stay with cron's own delivery, platform
  * targets go through `deliverMessage`, which uses the daemon's connected adapter when there is
  * one and the platform's standalone sender otherwise.
  */
@@ -36,7 +36,7 @@ export function platformSender(home: HermesHome, log?: (line: string) => void): 
   };
 }
 
-/** Cron's delivery for a home with platform targets wired to the messaging gateway. */
+/** Cron's delivery for a home with platform targets wired to the messaging layer. */
 export function cronDeliveryWithPlatforms(home: HermesHome, log?: (line: string) => void): CronDelivery {
   return createCronDelivery(home, platformSender(home, log));
 }
