@@ -5,7 +5,7 @@
  * static, non-type imports of the sources from main.ts's chat path; dynamic `import()` is lazy
  * and not followed.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -41,7 +41,8 @@ function resolveSource(from: string, spec: string): string | undefined {
     `${base}.ts`,
     `${base}/index.ts`,
   ])
-    if (existsSync(c)) return c;
+    // a folder of that name (an area's entry point `@hermes/core/<area>`) resolves to its index.ts
+    if (existsSync(c) && statSync(c).isFile()) return c;
   throw new Error(`cannot resolve ${spec} from ${from}`);
 }
 

@@ -10,8 +10,7 @@
  * - The tool is never offered inside a cron run (`inCron: false`).
  * - The cron modules load on first use, so the tool costs nothing at start-up.
  */
-import { z } from 'zod';
-import { defineTool } from '../tools/define.js';
+import { defineTool, type ToolArgs, type Zod } from '../tools/define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CronJob } from './types.js';
 
@@ -37,27 +36,28 @@ export function jobSummary(job: CronJob): Record<string, unknown> {
 
 const str = (v: string | undefined): string | undefined => (v?.trim() ? v : undefined);
 
-const parameters = z.object({
-  action: z.enum(ACTIONS).describe('What to do'),
-  job_id: z.string().describe('The job (update, pause, resume, remove, run)').optional(),
-  schedule: z.string().describe("When: '30m', 'every 2h', '0 9 * * *' or an ISO time").optional(),
-  prompt: z.string().describe('The self-contained task the job runs').optional(),
-  name: z.string().describe('Short name shown in lists and deliveries').optional(),
-  deliver: z
-    .string()
-    .describe(
-      "Where results go: 'origin' (default), 'local', '<platform>:<chat id>'; comma-separated for several",
-    )
-    .optional(),
-  repeat: z
-    .int()
-    .describe('Run this many times, then remove the job (default: forever; a one-shot runs once)')
-    .optional(),
-  skills: z.array(z.string()).describe('Skills loaded before the prompt').optional(),
-  model: z.string().describe("Model for the run (default: the profile's)").optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    action: z.enum(ACTIONS).describe('What to do'),
+    job_id: z.string().describe('The job (update, pause, resume, remove, run)').optional(),
+    schedule: z.string().describe("When: '30m', 'every 2h', '0 9 * * *' or an ISO time").optional(),
+    prompt: z.string().describe('The self-contained task the job runs').optional(),
+    name: z.string().describe('Short name shown in lists and deliveries').optional(),
+    deliver: z
+      .string()
+      .describe(
+        "Where results go: 'origin' (default), 'local', '<platform>:<chat id>'; comma-separated for several",
+      )
+      .optional(),
+    repeat: z
+      .int()
+      .describe('Run this many times, then remove the job (default: forever; a one-shot runs once)')
+      .optional(),
+    skills: z.array(z.string()).describe('Skills loaded before the prompt').optional(),
+    model: z.string().describe("Model for the run (default: the profile's)").optional(),
+  });
 
-type CronjobArgs = z.output<typeof parameters>;
+type CronjobArgs = ToolArgs<typeof parameters>;
 
 function fail(content: string): ToolResult {
   return { ok: false, content, summary: content.split('\n')[0]!.slice(0, 120) };

@@ -8,9 +8,8 @@
  * - An aborted or failed question (interrupt, timeout, frontend gone) is an error result.
  * - `readOnly: false`, so two questions of one response are asked one after the other.
  */
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool, nonEmpty } from './define.js';
+import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Most choices offered, as in the original. */
@@ -23,17 +22,18 @@ function choiceText(c: unknown): string {
   return String(c);
 }
 
-const parameters = z.object({
-  question: nonEmpty().describe('The question to ask.'),
-  choices: z
-    // read leniently: `{label}` objects and numbers become text, blanks are dropped, extras cut
-    .array(z.preprocess(choiceText, z.string()))
-    .meta({ maxItems: CLARIFY_MAX_CHOICES })
-    .describe(`Up to ${CLARIFY_MAX_CHOICES} answer choices; omit for an open question.`)
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    question: nonEmpty(z).describe('The question to ask.'),
+    choices: z
+      // read leniently: `{label}` objects and numbers become text, blanks are dropped, extras cut
+      .array(z.preprocess(choiceText, z.string()))
+      .meta({ maxItems: CLARIFY_MAX_CHOICES })
+      .describe(`Up to ${CLARIFY_MAX_CHOICES} answer choices; omit for an open question.`)
+      .optional(),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const question = args.question.trim();
   const offered = (args.choices ?? [])
     .map((c) => c.trim())

@@ -1,12 +1,17 @@
-/** `defineTool`: the generated JSON Schema, parsing once before `run`, typed arguments. */
+/**
+ * `defineTool`: the JSON Schema (generated table for built-in tools, from zod for others), the zod
+ * schema built once on first use, parsing once before `run`, typed arguments.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, nonEmpty, toolJsonSchema } from './define.js';
+import { defineTool, nonEmpty, type Zod } from './define.js';
 import { runTool } from './registry.js';
-import { makeToolContext } from './testing.js';
+import { defineTestTool, makeToolContext } from './testing.js';
+import { TOOL_SCHEMAS } from './tool-schemas.generated.js';
+import { toolJsonSchema } from './tool-schemas.js';
 import type { ToolContext } from './types.js';
 
 let root: string;
@@ -18,16 +23,17 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const seen: unknown[] = [];
-const probe = defineTool({
+const probe = defineTestTool({
   name: 'probe',
   description: 'test tool',
-  parameters: z.object({
-    text: nonEmpty().describe('Some text.'),
-    n: z.int().min(1).describe('A count.').optional(),
-    flag: z.boolean().default(false),
-    mode: z.enum(['a', 'b']).optional(),
-    list: z.array(z.string()).meta({ maxItems: 2 }).optional(),
-  }),
+  parameters: (zod) =>
+    zod.object({
+      text: nonEmpty(zod).describe('Some text.'),
+      n: zod.int().min(1).describe('A count.').optional(),
+      flag: zod.boolean().default(false),
+      mode: zod.enum(['a', 'b']).optional(),
+      list: zod.array(zod.string()).meta({ maxItems: 2 }).optional(),
+    }),
   readOnly: true,
   toolsets: ['file'],
   inScripts: true,
@@ -95,6 +101,53 @@ describe('defineTool', () => {
     seen.length = 0;
     expect((await runTool(probe, '{"text":"x","list":["a","b","c"]}', ctx)).ok).toBe(true);
     expect(seen).toHaveLength(1);
+  });
+
+  it('builds the zod schema on first use, once, and parses every call with it', async () => {
+    let built = 0;
+    const counted = defineTestTool({
+      name: 'counted',
+      description: '',
+      parameters: (zod) => {
+        built++;
+        return zod.object({ n: zod.int() });
+      },
+      readOnly: true,
+      run: async (args) => ({ ok: true, content: String(args.n + 1) }),
+    });
+    expect(built).toBe(0);
+    // defineTestTool builds one to make the JSON Schema (the generator's job for built-in tools)
+    expect(counted.parameters).toMatchObject({ required: ['n'] });
+    built = 0;
+    const schema = await counted.argsSchema!();
+    expect(built).toBe(1);
+    expect((await runTool(counted, '{"n":1}', ctx)).content).toBe('2');
+    expect((await runTool(counted, '{"n":"2"}', ctx)).content).toBe('3');
+    expect(await counted.argsSchema!()).toBe(schema);
+    expect(built).toBe(1);
+  });
+
+  it('a built-in tool takes its JSON Schema from the generated table, by name', () => {
+    const parameters = (zod: Zod) => zod.object({ path: nonEmpty(zod) });
+    const tool = defineTool({
+      name: 'read_file',
+      description: '',
+      parameters,
+      readOnly: true,
+      run: async () => ({ ok: true, content: '' }),
+    });
+    expect(tool.parameters).toBe(TOOL_SCHEMAS.read_file);
+  });
+
+  it('a tool missing from the generated table says to regenerate it', () => {
+    const tool = defineTool({
+      name: 'not_generated',
+      description: '',
+      parameters: (zod) => zod.object({}),
+      readOnly: true,
+      run: async () => ({ ok: true, content: '' }),
+    });
+    expect(() => tool.parameters).toThrow('no generated JSON Schema for tool "not_generated"');
   });
 
   it('toolJsonSchema leaves out $schema, additionalProperties and the safe-integer bounds', () => {

@@ -3,12 +3,16 @@
  * description and argument schema (zod), scheduling, where it may be used and how frontends name
  * it — and its `run` function, which receives the arguments already parsed by that schema.
  *
- * The JSON Schema sent to the model is generated from the zod schema (`toolJsonSchema`). The
- * tables other modules used to keep by tool name (tools callable from `execute_code`, delegate
- * toolsets, tools sub-agents or cron runs never get, the TUI's display verbs) are read off these
- * definitions (catalog.ts). How to add a tool: README.md beside this file.
+ * zod stays out of start-up: a tool module imports only zod's types, its `parameters` is a
+ * function of the zod namespace, and zod itself is imported the first time a call's arguments are
+ * parsed (`argsSchema`). The JSON Schema sent to the model comes from a generated, zod-free table
+ * (tool-schemas.generated.ts, rendered from these definitions by tool-schemas.ts). The tables
+ * other modules used to keep by tool name (tools callable from `execute_code`, delegate toolsets,
+ * tools sub-agents or cron runs never get, the TUI's display verbs) are read off these definitions
+ * (catalog.ts). How to add a tool: README.md beside this file.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { TOOL_SCHEMAS } from './tool-schemas.generated.js';
 import type { ToolContext, ToolDefinition, ToolEnv, ToolResult } from './types.js';
 
 /**
@@ -23,6 +27,15 @@ export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 /** How a frontend names a call of the tool: past tense when done, present while it runs. */
 export type ToolVerb = readonly [done: string, running: string];
 
+/** The zod namespace (`import { z } from 'zod'`), as handed to a tool's `parameters`. */
+export type Zod = typeof z;
+
+/** A tool's argument schema as a function of the zod namespace: `(z) => z.object({...})`. */
+export type ToolParameters<S extends z.ZodObject = z.ZodObject> = (zod: Zod) => S;
+
+/** The arguments `run` receives for `parameters` P (the output of its schema). */
+export type ToolArgs<P extends ToolParameters> = z.output<ReturnType<P>>;
+
 /** What `defineTool` takes. `S` is the zod object schema of the arguments. */
 export interface ToolSpec<S extends z.ZodObject> {
   /** The name the model calls it by: `[a-z_]+`, unique among the built-in tools. */
@@ -30,11 +43,13 @@ export interface ToolSpec<S extends z.ZodObject> {
   /** What the model reads about the tool. */
   description: string;
   /**
-   * The arguments as a zod object. Field descriptions (`.describe`) reach the model. Bounds that
-   * the tool handles itself (capping instead of refusing) are stated with `.meta({ maximum })`,
-   * which appears in the JSON Schema without being enforced.
+   * Builds the arguments as a zod object from the zod namespace it receives (called once, when
+   * the first call is parsed, or by the generator of the JSON Schema table). Field descriptions
+   * (`.describe`) reach the model. Bounds that the tool handles itself (capping instead of
+   * refusing) are stated with `.meta({ maximum })`, which appears in the JSON Schema without being
+   * enforced.
    */
-  parameters: S;
+  parameters: ToolParameters<S>;
   /** True when the tool never changes anything: such calls of one response run concurrently. */
   readOnly: boolean;
   /** Toolsets of `delegate_task` the tool belongs to (default none). */
@@ -64,53 +79,61 @@ export interface ToolSpec<S extends z.ZodObject> {
  * A string argument that must hold more than whitespace; the error reads
  * `argument "<name>" must not be empty`. The value is passed on untrimmed.
  */
-export function nonEmpty(): z.ZodString {
-  return z.string().refine((s) => s.trim() !== '', { message: 'must not be empty' }) as z.ZodString;
+export function nonEmpty(zod: Zod): z.ZodString {
+  return zod.string().refine((s) => s.trim() !== '', { message: 'must not be empty' }) as z.ZodString;
 }
 
-/** Largest safe integer bounds zod adds to every integer; they say nothing to a model. */
-const SAFE_INT_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+let zodModule: Promise<Zod> | undefined;
 
-function stripSafeIntBounds(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const n of node) stripSafeIntBounds(n);
-    return;
+/** The zod namespace, imported on the first call (so loading a tool module never loads zod). */
+export function loadZod(): Promise<Zod> {
+  return (zodModule ??= import('zod').then((m) => m.z));
+}
+
+/** Built schemas by `parameters` function: each is built once, however many tools share it. */
+const built = new WeakMap<ToolParameters, Promise<z.ZodObject>>();
+
+/** The zod schema `parameters` builds, built on the first call (loading zod) and kept. */
+export function buildParameters<S extends z.ZodObject>(parameters: ToolParameters<S>): Promise<S> {
+  let schema = built.get(parameters);
+  if (!schema) {
+    schema = loadZod().then((zod) => parameters(zod));
+    built.set(parameters, schema);
   }
-  if (node === null || typeof node !== 'object') return;
-  const obj = node as Record<string, unknown>;
-  for (const key of ['minimum', 'maximum'])
-    if (typeof obj[key] === 'number' && SAFE_INT_BOUNDS.has(obj[key])) delete obj[key];
-  for (const v of Object.values(obj)) stripSafeIntBounds(v);
+  return schema as Promise<S>;
 }
 
 /**
- * The JSON Schema of a tool's arguments as providers accept it: generated from the zod object
- * for its input side (fields with defaults are optional; no `additionalProperties`), without the
- * `$schema` key and without zod's implicit safe-integer bounds, `required` present only when some
- * field is required.
+ * The JSON Schema of the built-in tool `name` from the generated table.
+ * @throws Error when the table has no entry (a new tool before `npm run gen:protocol`).
  */
-export function toolJsonSchema(parameters: z.ZodObject): Record<string, unknown> {
-  const schema = z.toJSONSchema(parameters, { io: 'input', unrepresentable: 'throw' }) as Record<
-    string,
-    unknown
-  >;
-  delete schema.$schema;
-  stripSafeIntBounds(schema);
+export function generatedJsonSchema(name: string): Record<string, unknown> {
+  const schema = TOOL_SCHEMAS[name];
+  if (!schema) throw new Error(`no generated JSON Schema for tool "${name}": run \`npm run gen:protocol\``);
   return schema;
 }
 
 /**
- * Builds a tool from its spec: the `ToolDefinition` the agent loop and the registry use, with
- * `parameters` the generated JSON Schema, `args` the zod schema `runTool` parses with, and the
- * spec's facts copied onto it. `handler` passes the parsed arguments to `run` unchanged.
- * @throws Error when the schema cannot be expressed as JSON Schema (a transform, a date …).
+ * Builds a tool from its spec: the `ToolDefinition` the agent loop and the registry use, with the
+ * spec's facts copied onto it, `parameters` the tool's JSON Schema, `argsSchema` the loader of the
+ * zod schema `runTool` parses with (`buildParameters`), and `handler` passing the parsed
+ * arguments to `run` unchanged.
+ * @param jsonSchema where `parameters` comes from, read on first access and kept; default the
+ *   generated table entry for `spec.name` (`generatedJsonSchema`, which throws for a name it
+ *   lacks). Tools that are not built in (tests) pass their own (testing.ts `defineTestTool`).
  */
-export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDefinition {
+export function defineTool<S extends z.ZodObject>(
+  spec: ToolSpec<S>,
+  jsonSchema: () => Record<string, unknown> = () => generatedJsonSchema(spec.name),
+): ToolDefinition {
   const { parameters, run, ...facts } = spec;
+  let schema: Record<string, unknown> | undefined;
   return {
     ...facts,
-    parameters: toolJsonSchema(parameters),
-    args: parameters,
+    get parameters() {
+      return (schema ??= jsonSchema());
+    },
+    argsSchema: () => buildParameters(parameters),
     handler: (args, ctx) => run(args as z.output<S>, ctx),
   };
 }

@@ -12,9 +12,8 @@
  *
  * Result: JSON `{results: [{task_index, goal, status, summary, error?, duration_seconds}]}`.
  */
-import { z } from 'zod';
 import { allowedForSubagents, toolsetTable, type ToolsetTable } from './catalog.js';
-import { defineTool, TOOLSET_NAMES } from './define.js';
+import { defineTool, TOOLSET_NAMES, type Zod } from './define.js';
 import type { SubagentTask } from './delegate-types.js';
 import { builtinTools } from './registry.js';
 import type { ToolDefinition } from './types.js';
@@ -24,38 +23,43 @@ export function subagentBlockedNames(tools: readonly ToolDefinition[]): Readonly
   return new Set(tools.filter((t) => !allowedForSubagents(t)).map((t) => t.name));
 }
 
-const optionalText = z.string().optional();
+const GOAL = 'What the sub-agent must achieve. Self-contained: it knows nothing of this conversation.';
 
-const TASK_FIELDS = {
-  goal: optionalText.describe(
-    'What the sub-agent must achieve. Self-contained: it knows nothing of this conversation.',
-  ),
-  context: optionalText.describe(
-    'Everything it needs to know: file paths, error messages, constraints, the language to answer in.',
-  ),
-  toolsets: z
-    .array(z.string())
-    .describe(
-      `Toolsets it gets: ${TOOLSET_NAMES.join(', ')}, or mcp-<server>. Default: all of your tools it may use.`,
-    )
-    .optional(),
-  tools: z.array(z.string()).describe('Exact tool names it gets (instead of toolsets).').optional(),
-  max_iterations: z
-    .int()
-    .describe('Model calls it may make before it must stop (capped by delegation.max_iterations).')
-    .optional(),
-  model: optionalText.describe('Model id for it (default: delegation.model or yours).'),
-};
+/** The fields of one task, as zod schemas (`goal` optional: top-level fields are defaults). */
+function taskFields(z: Zod) {
+  return {
+    goal: z.string().describe(GOAL).optional(),
+    context: z
+      .string()
+      .describe(
+        'Everything it needs to know: file paths, error messages, constraints, the language to answer in.',
+      )
+      .optional(),
+    toolsets: z
+      .array(z.string())
+      .describe(
+        `Toolsets it gets: ${TOOLSET_NAMES.join(', ')}, or mcp-<server>. Default: all of your tools it may use.`,
+      )
+      .optional(),
+    tools: z.array(z.string()).describe('Exact tool names it gets (instead of toolsets).').optional(),
+    max_iterations: z
+      .int()
+      .describe('Model calls it may make before it must stop (capped by delegation.max_iterations).')
+      .optional(),
+    model: z.string().describe('Model id for it (default: delegation.model or yours).').optional(),
+  };
+}
 
-const parameters = z.object({
-  ...TASK_FIELDS,
-  tasks: z
-    .array(z.object({ ...TASK_FIELDS, goal: z.string().describe(TASK_FIELDS.goal.description ?? '') }))
-    .describe(
-      'Several tasks to run in parallel (at most delegation.max_parallel, default 3); top-level fields are defaults.',
-    )
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    ...taskFields(z),
+    tasks: z
+      .array(z.object({ ...taskFields(z), goal: z.string().describe(GOAL) }))
+      .describe(
+        'Several tasks to run in parallel (at most delegation.max_parallel, default 3); top-level fields are defaults.',
+      )
+      .optional(),
+  });
 
 /** The fields of one task (every one optional here: `resolveTasks` names a missing goal). */
 export interface DelegateTaskFields {

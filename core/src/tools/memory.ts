@@ -20,9 +20,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool } from './define.js';
+import { defineTool, type ToolArgs, type Zod } from './define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** The separator between entries in MEMORY.md / USER.md. */
@@ -168,19 +167,20 @@ function mutate(store: Store, action: string, content: string, oldText: string):
   return saved(store, next, what);
 }
 
-const parameters = z.object({
-  action: z.enum(['add', 'replace', 'remove']).describe('What to do.'),
-  target: z
-    .enum(['memory', 'user'])
-    .describe("Which store: 'memory' (your notes) or 'user' (the user profile)."),
-  content: z.string().describe('The entry text. Required for add and replace.').optional(),
-  old_text: z
-    .string()
-    .describe('Required for replace and remove: a short substring identifying the existing entry.')
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    action: z.enum(['add', 'replace', 'remove']).describe('What to do.'),
+    target: z
+      .enum(['memory', 'user'])
+      .describe("Which store: 'memory' (your notes) or 'user' (the user profile)."),
+    content: z.string().describe('The entry text. Required for add and replace.').optional(),
+    old_text: z
+      .string()
+      .describe('Required for replace and remove: a short substring identifying the existing entry.')
+      .optional(),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const { action, target } = args;
   const content = (args.content ?? '').trim();
   const oldText = (args.old_text ?? '').trim();

@@ -13,9 +13,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { capHeadTail } from '../util/head-tail.js';
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool, nonEmpty } from './define.js';
+import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { adaptReplacement, applySpans, diffSnippet, findMatches, type MatchSpan } from './fuzzy-match.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import { looksBinary } from './read-file.js';
@@ -27,22 +26,23 @@ export const PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
 /** Cap on the diff shown in the result, chars. */
 export const PATCH_MAX_DIFF_CHARS = 6_000;
 
-const parameters = z.object({
-  path: nonEmpty().describe(
-    'Path of the file to edit (absolute, ~/…, or relative to the working directory).',
-  ),
-  old_string: z
-    .string()
-    .refine((s) => s !== '', { message: 'must not be empty' })
-    .describe('The text to find, copied from the file (without read_file line numbers).'),
-  new_string: z.string().describe('The replacement text ("" deletes old_string).'),
-  replace_all: z
-    .boolean()
-    .default(false)
-    .describe('Replace every occurrence instead of requiring a unique match (default false).'),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    path: nonEmpty(z).describe(
+      'Path of the file to edit (absolute, ~/…, or relative to the working directory).',
+    ),
+    old_string: z
+      .string()
+      .refine((s) => s !== '', { message: 'must not be empty' })
+      .describe('The text to find, copied from the file (without read_file line numbers).'),
+    new_string: z.string().describe('The replacement text ("" deletes old_string).'),
+    replace_all: z
+      .boolean()
+      .default(false)
+      .describe('Replace every occurrence instead of requiring a unique match (default false).'),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const { path: raw, old_string: oldString, new_string: newString, replace_all: replaceAll } = args;
   if (oldString === newString)
     return toolError('patch', 'old_string and new_string are identical; nothing to change');

@@ -13,9 +13,8 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool, nonEmpty } from './define.js';
+import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { displayPath, protectedReadReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -78,19 +77,20 @@ export function numberedLine(n: number, text: string): string {
   return `${String(n).padStart(6)}|${cut}`;
 }
 
-const parameters = z.object({
-  path: nonEmpty().describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
-  offset: z.int().min(1).describe('First line to read, 1-based (default 1).').optional(),
-  limit: z
-    .int()
-    .min(1)
-    // a larger limit is capped, not refused: the bound is stated, not enforced
-    .meta({ maximum: READ_MAX_LIMIT })
-    .describe(`Number of lines to read (default ${READ_DEFAULT_LIMIT}, max ${READ_MAX_LIMIT}).`)
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    path: nonEmpty(z).describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
+    offset: z.int().min(1).describe('First line to read, 1-based (default 1).').optional(),
+    limit: z
+      .int()
+      .min(1)
+      // a larger limit is capped, not refused: the bound is stated, not enforced
+      .meta({ maximum: READ_MAX_LIMIT })
+      .describe(`Number of lines to read (default ${READ_DEFAULT_LIMIT}, max ${READ_MAX_LIMIT}).`)
+      .optional(),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const { path: raw, offset = 1, limit = READ_DEFAULT_LIMIT } = args;
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);

@@ -4,9 +4,9 @@
  * `runTool` is the only way the agent loop calls a handler. It turns every failure into an
  * error result the model can read, never an exception:
  * - the arguments arrive as the model's JSON text and are parsed once (tool-args.ts): by the
- *   tool's zod schema for tools made by `defineTool`, against the JSON Schema for MCP tools;
- *   lenient coercions (`"5"` for an integer, `"true"` for a boolean, a JSON string for an array or
- *   object) as models send those; errors name the field;
+ *   tool's zod schema for tools made by `defineTool` (zod is imported on the first such call),
+ *   against the JSON Schema for MCP tools; lenient coercions (`"5"` for an integer, `"true"` for a
+ *   boolean, a JSON string for an array or object) as models send those; errors name the field;
  * - an exception thrown by the handler becomes `<tool> failed: <message>`;
  * - secret values are replaced by `[REDACTED:<NAME>]` (`redactSecrets`): the profile's `.env`, the
  *   credential-looking variables of this process's environment and the daemon's bearer token
@@ -115,7 +115,7 @@ export async function runTool(
 ): Promise<ToolResult> {
   let args: Record<string, unknown>;
   try {
-    args = parseArgs(tool, parseToolArgs(rawArgsJson));
+    args = await parseArgs(tool, parseToolArgs(rawArgsJson));
   } catch (err) {
     const message = `${tool.name}: ${(err as Error).message}. Call it again with arguments matching its schema.`;
     return { ok: false, content: message, summary: 'invalid arguments' };

@@ -21,9 +21,8 @@ import { delimiter, join, relative, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { isInside } from '../util/paths.js';
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool } from './define.js';
+import { defineTool, type ToolArgs, type Zod } from './define.js';
 import { displayPath, foreignProfileReason, mayHoldForeignProfiles, resolveToolPath } from './paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -194,32 +193,35 @@ async function search(engine: 'rg' | 'js', q: Query, ctx: ToolContext): Promise<
     .map((h) => `${displayPath(ctx.cwd, h.file)}:${h.line}:${cut(h.text)}`);
 }
 
-const parameters = z.object({
-  pattern: z
-    .string()
-    .refine((s) => s !== '', { message: 'must not be empty' })
-    .describe('Regex to find in file contents (target "content"), or glob for file names (target "files").'),
-  target: z
-    .enum(['content', 'files'])
-    .default('content')
-    .describe('What to search: "content" (default) or "files".'),
-  path: z.string().describe('Folder or file to search (default: the working directory).').optional(),
-  file_glob: z.string().describe('Only search files whose name matches this glob, e.g. "*.py".').optional(),
-  limit: z
-    .int()
-    .min(1)
-    // a larger limit is capped, not refused: the bound is stated, not enforced
-    .meta({ maximum: SEARCH_MAX_LIMIT })
-    .describe(`Maximum results (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`)
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    pattern: z
+      .string()
+      .refine((s) => s !== '', { message: 'must not be empty' })
+      .describe(
+        'Regex to find in file contents (target "content"), or glob for file names (target "files").',
+      ),
+    target: z
+      .enum(['content', 'files'])
+      .default('content')
+      .describe('What to search: "content" (default) or "files".'),
+    path: z.string().describe('Folder or file to search (default: the working directory).').optional(),
+    file_glob: z.string().describe('Only search files whose name matches this glob, e.g. "*.py".').optional(),
+    limit: z
+      .int()
+      .min(1)
+      // a larger limit is capped, not refused: the bound is stated, not enforced
+      .meta({ maximum: SEARCH_MAX_LIMIT })
+      .describe(`Maximum results (default ${SEARCH_DEFAULT_LIMIT}, max ${SEARCH_MAX_LIMIT}).`)
+      .optional(),
+  });
 
 /**
  * Creates the `search_files` tool.
  * @param opts.engine `auto` (default: rg when installed), or force `rg` / `js`.
  */
 export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): ToolDefinition {
-  async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+  async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
     const { pattern, target, limit = SEARCH_DEFAULT_LIMIT } = args;
     const root = resolveToolPath(ctx.cwd, args.path || '.');
     try {

@@ -12,7 +12,6 @@
  */
 import { deleteSkill, findSkill, writeSkill } from '../skills/skill-store.js';
 import { listSkills } from '../skills/skills-index.js';
-import { z } from 'zod';
 import { toolError } from './args.js';
 import { defineTool } from './define.js';
 import type { ToolDefinition, ToolResult } from './types.js';
@@ -23,7 +22,7 @@ export const skillsListTool: ToolDefinition = defineTool({
   description:
     "List this profile's skills (saved procedures): name and when to use each. Load one with skill_view " +
     'before following it.',
-  parameters: z.object({}),
+  parameters: (z) => z.object({}),
   readOnly: true,
   toolsets: ['skills'],
   verb: ['Listed skills', 'Listing skills'],
@@ -51,7 +50,7 @@ export const skillViewTool: ToolDefinition = defineTool({
   description:
     'Load the full instructions of a skill (from skills_list or the Skills section of the system prompt). ' +
     'Read it before doing the task it describes, then follow it.',
-  parameters: z.object({ name: z.string().describe('The skill name, e.g. "deploy-site".') }),
+  parameters: (z) => z.object({ name: z.string().describe('The skill name, e.g. "deploy-site".') }),
   readOnly: true,
   toolsets: ['skills'],
   verb: ['Read skill', 'Reading skill'],
@@ -81,17 +80,18 @@ export const skillManageTool: ToolDefinition = defineTool({
     'front matter with "name" (equal to the skill name) and "description" (one line: when to use it), then ' +
     'step-by-step instructions in Markdown. Actions: "create" (new skill), "edit" (replace the whole ' +
     'SKILL.md; read it first with skill_view), "delete". Names: lower-case letters, digits, ".", "_", "-".',
-  parameters: z.object({
-    action: z.enum(['create', 'edit', 'delete']),
-    name: z.string().describe('Skill name (folder name), e.g. "release-checklist".'),
-    content: z
-      .string()
-      .describe(
-        'The complete SKILL.md for create/edit, e.g. "---\\nname: release-checklist\\ndescription: Steps to cut ' +
-          'a release\\n---\\n\\n1. …". Not used by delete.',
-      )
-      .optional(),
-  }),
+  parameters: (z) =>
+    z.object({
+      action: z.enum(['create', 'edit', 'delete']),
+      name: z.string().describe('Skill name (folder name), e.g. "release-checklist".'),
+      content: z
+        .string()
+        .describe(
+          'The complete SKILL.md for create/edit, e.g. "---\\nname: release-checklist\\ndescription: Steps to cut ' +
+            'a release\\n---\\n\\n1. …". Not used by delete.',
+        )
+        .optional(),
+    }),
   readOnly: false,
   toolsets: ['skills'],
   summarize: (args) => `${String(args.action ?? '')} ${String(args.name ?? '')}`,

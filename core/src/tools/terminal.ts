@@ -19,11 +19,10 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
-import { z } from 'zod';
 import { HeadTailBuffer } from '../util/head-tail.js';
 import { buildChildEnv } from './child-env.js';
 import { blockedResult, toolError } from './args.js';
-import { defineTool, nonEmpty } from './define.js';
+import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { resolveToolPath } from './paths.js';
 import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -207,22 +206,23 @@ function status(o: CommandOutcome, timeoutSec: number): string {
   return `[exit code: ${o.exitCode}]`;
 }
 
-const parameters = z.object({
-  command: nonEmpty().describe('The shell command to run.'),
-  timeout: z
-    .int()
-    .min(1)
-    .describe(
-      `Seconds before the command is killed (default from config, 180; max ${TERMINAL_MAX_TIMEOUT_SEC}).`,
-    )
-    .optional(),
-  workdir: z
-    .string()
-    .describe("Directory to run in (absolute, or relative to the session's working directory).")
-    .optional(),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    command: nonEmpty(z).describe('The shell command to run.'),
+    timeout: z
+      .int()
+      .min(1)
+      .describe(
+        `Seconds before the command is killed (default from config, 180; max ${TERMINAL_MAX_TIMEOUT_SEC}).`,
+      )
+      .optional(),
+    workdir: z
+      .string()
+      .describe("Directory to run in (absolute, or relative to the session's working directory).")
+      .optional(),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const { command } = args;
   const timeoutSec = Math.min(args.timeout ?? ctx.config.terminal.timeout, TERMINAL_MAX_TIMEOUT_SEC);
   let cwd: string;

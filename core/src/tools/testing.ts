@@ -1,13 +1,26 @@
 /**
- * A `ToolContext` for tests (unit tests of the tools here, and of the agent loop elsewhere).
- * Not used by production code.
+ * Helpers for tests (unit tests of the tools here, and of the agent loop elsewhere): a
+ * `ToolContext`, tools defined outside the built-in set, the ripgrep probe. Not used by production
+ * code.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { defaultConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
-import type { ToolContext } from './types.js';
+import { defineTool, type ToolSpec } from './define.js';
+import { toolJsonSchema } from './tool-schemas.js';
+import type { ToolContext, ToolDefinition } from './types.js';
+
+/**
+ * `defineTool` for a tool that is not built in (so not in the generated schema table): its
+ * `parameters` JSON Schema is generated from its zod schema on first access, as the generator
+ * does for the built-in tools.
+ */
+export function defineTestTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDefinition {
+  return defineTool(spec, () => toolJsonSchema(spec.parameters(z)));
+}
 
 /**
  * Builds a context rooted in `root` (an existing temp folder): home `<root>/home` (created),

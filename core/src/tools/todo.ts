@@ -11,9 +11,9 @@
  * - `readOnly: false`: the call changes session state, so it must not run concurrently with
  *   another `todo` call of the same response (their order matters).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool } from './define.js';
+import { defineTool, type ToolArgs, type Zod } from './define.js';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Largest list, items. */
@@ -33,25 +33,26 @@ function capContent(v: string | undefined): string {
   return t.length > TODO_MAX_CONTENT_CHARS ? `${t.slice(0, TODO_MAX_CONTENT_CHARS - 1)}…` : t;
 }
 
-/** Numbers are taken as their text (models number items). */
-const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
-
 /**
  * One item as the model sends it, read leniently: a missing or odd `id` becomes `''` (the
  * position, when not merging), an unknown `status` or a content that is not text counts as not
- * given. Only an item that is not an object is refused.
+ * given; numbers are taken as their text (models number items). Only an item that is not an
+ * object is refused.
  */
-const todoInput = z.object(
-  {
-    id: text.catch('').describe('Unique item id.'),
-    content: text.describe('What to do.').optional().catch(undefined),
-    status: z.enum(STATUSES).describe('Item status.').optional().catch(undefined),
-  },
-  { error: 'must be an object with id, content and status' },
-);
+function todoInput(z: Zod) {
+  const text = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string());
+  return z.object(
+    {
+      id: text.catch('').describe('Unique item id.'),
+      content: text.describe('What to do.').optional().catch(undefined),
+      status: z.enum(STATUSES).describe('Item status.').optional().catch(undefined),
+    },
+    { error: 'must be an object with id, content and status' },
+  );
+}
 
 /** One item of a `todo` call, as parsed. */
-export type TodoInput = z.output<typeof todoInput>;
+export type TodoInput = z.output<ReturnType<typeof todoInput>>;
 
 /**
  * Computes the new list. Pure: does not touch `current`.
@@ -92,15 +93,16 @@ export function renderTodos(todos: readonly TodoItem[]): string {
   return JSON.stringify({ todos, summary });
 }
 
-const parameters = z.object({
-  todos: z.array(todoInput).describe('Items to write. Omit to read the current list.').optional(),
-  merge: z
-    .boolean()
-    .default(false)
-    .describe('true: update items by id and append new ones; false (default): replace the list.'),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    todos: z.array(todoInput(z)).describe('Items to write. Omit to read the current list.').optional(),
+    merge: z
+      .boolean()
+      .default(false)
+      .describe('true: update items by id and append new ones; false (default): replace the list.'),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   if (args.todos !== undefined) {
     let next: TodoItem[];
     try {

@@ -5,8 +5,8 @@
  * - A top-level `null` counts as absent (models send `null` for "not given").
  * - Lenient coercions at the top level, as models send them: `"5"` for an integer or number,
  *   `"true"`/`"false"` for a boolean, a JSON text for an array or object.
- * - Tools with a zod schema (`ToolDefinition.args`, from `defineTool`) are then parsed by it, once;
- *   the handler receives its output. Others (MCP tools) are checked against their JSON Schema:
+ * - Tools with a zod schema (`ToolDefinition.argsSchema`, from `defineTool`) are then parsed by
+ *   it, once; the handler receives its output. The first such parse imports zod. Others (MCP tools) are checked against their JSON Schema:
  *   required, declared types and enums.
  * - Every error names the field: `missing required argument: "text"`,
  *   `argument "n" must be of type integer (got 1.5)`, `argument "mode" must be one of "a", "b"
@@ -191,14 +191,18 @@ function issueText(issue: z.core.$ZodIssue, input: unknown, parameters: Record<s
 }
 
 /**
- * Parses already-decoded arguments for `tool`: coercion, then its zod schema when it has one,
- * else `validateArgs`. Returns what the handler receives.
- * @throws Error naming each field at fault (missing required fields first, together).
+ * Parses already-decoded arguments for `tool`: coercion, then its zod schema when it has one
+ * (`argsSchema`), else `validateArgs`. Resolves with what the handler receives.
+ * @throws Error (rejects) naming each field at fault (missing required fields first, together).
  */
-export function parseArgs(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
-  if (!tool.args) return validateArgs(tool, args);
+export async function parseArgs(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if (!tool.argsSchema) return validateArgs(tool, args);
+  const schema = await tool.argsSchema();
   const input = coerceArgs(tool, args);
-  const result = tool.args.safeParse(input);
+  const result = schema.safeParse(input);
   if (result.success) return result.data as Record<string, unknown>;
   const issues = result.error.issues;
   const missing = issues

@@ -1,13 +1,16 @@
 /**
- * The JSON Schemas generated from the tools' zod definitions are the ones sent to the model
- * before the tools were defined with zod (tool-schemas.baseline.json, captured from the
- * hand-written schemas): same names, descriptions, properties, required fields, types, enums,
+ * The JSON Schemas sent to the model: the committed table (tool-schemas.generated.ts) is what the
+ * tools' zod definitions generate, imports nothing, and is what the tools carry. Its schemas are
+ * the ones sent before the tools were defined with zod (tool-schemas.baseline.json, captured from
+ * the hand-written schemas): same names, descriptions, properties, required fields, types, enums,
  * bounds and defaults. One deliberate difference: an empty `required: []` is left out (it
  * requires nothing either way).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtinTools, toolSchemas, type OpenAIToolSchema } from './registry.js';
+import { TOOL_SCHEMAS } from './tool-schemas.generated.js';
+import { renderToolSchemas, TOOL_SCHEMAS_FILE, toolSchemaTable } from './tool-schemas.js';
 
 const baseline = JSON.parse(
   readFileSync(new URL('./tool-schemas.baseline.json', import.meta.url), 'utf8'),
@@ -40,6 +43,24 @@ function keywordsDeep(node: unknown, out = new Set<string>()): Set<string> {
     }
   return out;
 }
+
+describe('generated tool schema table', () => {
+  it('core/src/tools/tool-schemas.generated.ts is up to date (run `npm run gen:protocol`)', async () => {
+    const generated = await toolSchemaTable(builtinTools());
+    // exact, key order included: the table is what the model receives
+    expect(JSON.stringify(TOOL_SCHEMAS, null, 2)).toBe(JSON.stringify(generated, null, 2));
+  });
+
+  it('imports nothing (no zod at start-up)', () => {
+    const text = readFileSync(TOOL_SCHEMAS_FILE, 'utf8');
+    expect(text).not.toMatch(/^\s*(import|export .* from)\b/m);
+    expect(renderToolSchemas({})).not.toMatch(/^\s*(import|export .* from)\b/m);
+  });
+
+  it('is where every built-in tool takes its JSON Schema from', () => {
+    for (const t of builtinTools()) expect(t.parameters, t.name).toBe(TOOL_SCHEMAS[t.name]);
+  });
+});
 
 describe('tool schemas generated from zod', () => {
   const generated = toolSchemas(builtinTools());

@@ -91,13 +91,17 @@ export interface ToolEnv {
 export interface ToolDefinition {
   name: string;
   description: string;
-  /** JSON Schema of the arguments object (generated from `args` for tools made by `defineTool`). */
+  /**
+   * JSON Schema of the arguments object. Tools made by `defineTool` read it from the generated
+   * table (tool-schemas.generated.ts, rendered from their zod schemas by `npm run gen:protocol`).
+   */
   parameters: Record<string, unknown>;
   /**
-   * The zod schema `runTool` parses the arguments with; the handler then gets its output. Absent
+   * Returns the zod schema `runTool` parses the arguments with (the handler then gets its
+   * output); the first call imports zod and builds it, later calls return the same schema. Absent
    * (MCP tools): the arguments are checked against `parameters` (required, types, enums).
    */
-  args?: ZodType;
+  argsSchema?(): Promise<ZodType>;
   /** True when the tool never changes anything: such calls of one response run concurrently. */
   readOnly: boolean;
   /** Toolsets of `delegate_task` it belongs to (define.ts `TOOLSET_NAMES`); absent: none. */

@@ -8,9 +8,8 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { z } from 'zod';
 import { toolError } from './args.js';
-import { defineTool, nonEmpty } from './define.js';
+import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -33,12 +32,13 @@ export function writeTextFile(file: string, content: string): number {
   return data.length;
 }
 
-const parameters = z.object({
-  path: nonEmpty().describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
-  content: z.string().describe('The complete new content of the file.'),
-});
+const parameters = (z: Zod) =>
+  z.object({
+    path: nonEmpty(z).describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
+    content: z.string().describe('The complete new content of the file.'),
+  });
 
-async function run(args: z.output<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
+async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const { path: raw, content } = args;
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);

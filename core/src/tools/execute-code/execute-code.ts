@@ -28,7 +28,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { HeadTailBuffer } from '../../util/head-tail.js';
-import { z } from 'zod';
 import { blockedResult, toolError } from '../args.js';
 import { scriptTools } from '../catalog.js';
 import { buildChildEnv } from '../child-env.js';
@@ -299,10 +298,14 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       `(default 50), ${fmt(EXEC_MAX_STDOUT_CHARS)} chars of stdout. The user may have to approve the script ` +
       'before it runs (if denied, do not retry it another way); dangerous terminal commands inside still need approval. ' +
       'Use plain tool calls for one or two steps; use this for many.',
-    parameters: z.object({
-      code: nonEmpty().describe('The complete script.'),
-      language: z.enum(['javascript', 'python']).describe('Script language (default javascript).').optional(),
-    }),
+    parameters: (z) =>
+      z.object({
+        code: nonEmpty(z).describe('The complete script.'),
+        language: z
+          .enum(['javascript', 'python'])
+          .describe('Script language (default javascript).')
+          .optional(),
+      }),
     readOnly: false,
     forSubagents: false,
     verb: ['Ran code', 'Running code'],
