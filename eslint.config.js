@@ -40,6 +40,15 @@ export default tseslint.config(
     files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
     ignores: ['core/**'],
     rules: {
+      // a dynamic import of an entry point makes the whole area a bundle entry, loaded in full by
+      // every static import of it: import a small local module that re-exports what is needed
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/^@hermes\\/core/]',
+          message: 'Lazy-load a local module that re-exports what you need (see bin/src/lazy/README.md)',
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {

@@ -246,7 +246,7 @@ async function startMcp(
   secrets: Secrets,
 ): Promise<McpManager | undefined> {
   if (Object.keys(config.mcp_servers ?? {}).length === 0) return undefined;
-  const { createMcpManager } = await import('@hermes/core/mcp');
+  const { createMcpManager } = await import('../lazy/mcp.js');
   return createMcpManager(ctx.home, config, {
     secrets,
     log: (line) => process.stderr.write(`  … ${line}\n`),

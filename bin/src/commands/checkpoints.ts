@@ -16,7 +16,7 @@ const withDir = <T>(y: Argv<T>) =>
   });
 
 async function run(ctx: CliContext, dir: string | undefined, args: string): Promise<void> {
-  const { runRollbackCommand } = await import('@hermes/core/checkpoints');
+  const { runRollbackCommand } = await import('../lazy/checkpoints.js');
   const out = await runRollbackCommand(ctx.home, resolve(dir ?? process.cwd()), args, { style: 'cli' });
   process.stdout.write(`${out.replace(/\n+$/, '')}\n`);
 }
@@ -24,7 +24,7 @@ async function run(ctx: CliContext, dir: string | undefined, args: string): Prom
 /** `hermes checkpoints list`: the checkpoints of `dir` (default: the current directory). */
 async function list(ctx: CliContext, dir: string | undefined, json: boolean): Promise<void> {
   if (!json) return run(ctx, dir, 'list');
-  const { listCheckpoints } = await import('@hermes/core/checkpoints');
+  const { listCheckpoints } = await import('../lazy/checkpoints.js');
   const found = await listCheckpoints(ctx.home, resolve(dir ?? process.cwd()));
   process.stdout.write(`${JSON.stringify(found, null, 2)}\n`);
 }

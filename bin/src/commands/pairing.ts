@@ -7,7 +7,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { CliExit, type CliContext } from '../context.js';
 
 async function store(ctx: CliContext) {
-  const { PairingStore } = await import('@hermes/core/messaging');
+  const { PairingStore } = await import('../lazy/pairing.js');
   return new PairingStore(ctx.home.pairingDir);
 }
 

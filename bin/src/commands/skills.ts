@@ -12,7 +12,7 @@ const withJson = <T>(y: Argv<T>) =>
 
 /** `hermes skills list`: name and description of each skill, or JSON. */
 async function listSkillsCommand(ctx: CliContext, json: boolean): Promise<void> {
-  const { listSkills } = await import('@hermes/core/skills');
+  const { listSkills } = await import('../lazy/skills.js');
   const skills = listSkills(ctx.home.skillsDir);
   if (json) {
     process.stdout.write(`${JSON.stringify(skills, null, 2)}\n`);
@@ -44,7 +44,7 @@ export function skillsCommand(ctx: CliContext): CommandModule {
           'Print a skill (its SKILL.md)',
           (c) => c.positional('name', { type: 'string', demandOption: true }),
           async (a) => {
-            const { findSkill } = await import('@hermes/core/skills');
+            const { findSkill } = await import('../lazy/skills.js');
             const { CliExit } = await import('../context.js');
             const skill = findSkill(ctx.home, String(a.name));
             if (!skill) throw new CliExit(1, `no skill "${String(a.name)}" in ${ctx.home.skillsDir}`);
@@ -62,7 +62,7 @@ export function skillsCommand(ctx: CliContext): CommandModule {
               describe: 'Do not ask on a terminal',
             }),
           async (a) => {
-            const { deleteSkill, skillDir } = await import('@hermes/core/skills');
+            const { deleteSkill, skillDir } = await import('../lazy/skills.js');
             const { CliExit } = await import('../context.js');
             const name = String(a.name);
             if (!a.yes && process.stdin.isTTY) {

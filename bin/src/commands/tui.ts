@@ -85,7 +85,7 @@ export function pidIsDaemon(pid: number): boolean {
 async function alternateScreen(ctx: CliContext): Promise<boolean> {
   try {
     if (!readFileSync(ctx.home.configFile, 'utf8').includes('alternate_screen')) return false;
-    const { loadConfig } = await import('@hermes/core/config');
+    const { loadConfig } = await import('../lazy/config.js');
     return loadConfig(ctx.home).tui.alternate_screen;
   } catch {
     return false; // no file, or a broken config: the daemon reports that on attach

@@ -153,7 +153,7 @@ export class ProfileRuntime {
    * profile, so one profile's servers never appear in another's sessions.
    */
   mcp(log?: (line: string) => void): Promise<McpManager> {
-    this.mcpManager ??= import('@hermes/core/mcp').then(async ({ McpManager }) => {
+    this.mcpManager ??= import('./lazy-mcp.js').then(async ({ McpManager }) => {
       const m = new McpManager({
         home: this.home,
         secrets: this.secrets,

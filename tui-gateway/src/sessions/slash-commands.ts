@@ -204,7 +204,7 @@ export function runSlashCommand(
       };
     }
     case 'rollback':
-      return import('@hermes/core/checkpoints').then(async ({ runRollbackCommand }) => ({
+      return import('./lazy-rollback.js').then(async ({ runRollbackCommand }) => ({
         output: await runRollbackCommand(profile.home, record.cwd ?? process.cwd(), arg, {
           session: sessionId,
           maxSnapshots: profile.config.checkpoints.max_snapshots,
@@ -212,7 +212,7 @@ export function runSlashCommand(
         handled: true,
       }));
     case 'mcp':
-      return Promise.all([import('@hermes/core/mcp'), profile.mcp()]).then(async ([{ runMcpCommand }, m]) => {
+      return Promise.all([import('./lazy-mcp.js'), profile.mcp()]).then(async ([{ runMcpCommand }, m]) => {
         profile.reload();
         return { output: await runMcpCommand(m, arg, profile.config), handled: true };
       });
