@@ -7,16 +7,7 @@ import type { ApprovalRequest } from '@hermes/core/approvals';
 import type { Connection } from '../rpc/types.js';
 import { LiveSession, type AgentHooks } from './live-session.js';
 import { RingBudget } from './replay-ring.js';
-
-const store = {
-  getSession: () => undefined,
-  getMessages: () => [],
-  setSessionState: () => {},
-  moveQueuedPrompts: () => {},
-  queuePrompt: () => {},
-  unqueuePrompt: () => true,
-  queuedPrompts: () => [],
-};
+import { emptyStore } from './testing.js';
 
 describe('LiveSession approval requests', () => {
   it('send the entries session/always would store, and return the client’s choice', async () => {
@@ -39,7 +30,7 @@ describe('LiveSession approval requests', () => {
     const live = new LiveSession({
       id: 's1',
       profile: 'default',
-      store,
+      store: emptyStore(),
       approvalTimeoutS: 30,
       budget: new RingBudget(),
       epoch: 'e',

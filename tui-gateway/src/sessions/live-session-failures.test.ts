@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { SessionDBError, type QueuedPromptRecord, type SessionRecord } from '@hermes/core/state';
-import type { Connection } from '../rpc/types.js';
 import { LiveSession, type SessionAgent, type SessionPersistence } from './live-session.js';
 import { RingBudget } from './replay-ring.js';
+import { stubConnection } from './testing.js';
 
 const FULL = 'database or disk is full';
 
@@ -34,19 +34,6 @@ function fullDiskStore(): SessionPersistence & { full: boolean; states: string[]
     queuedPrompts: (): QueuedPromptRecord[] => [],
   };
   return store;
-}
-
-function client(events: WireEvent[]): Connection {
-  return {
-    id: 'c-1',
-    clientName: 'test',
-    capabilities: { approvals: true },
-    profile: 'default',
-    closed: false,
-    notify: (e) => events.push(e),
-    request: () => new Promise(() => {}),
-    onClose: () => {},
-  };
 }
 
 function session(store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession {
@@ -81,7 +68,7 @@ describe('LiveSession on a full disk', () => {
       },
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
 
     store.full = true;
     expect(live.submit('one').status).toBe('started');
@@ -131,7 +118,7 @@ describe('LiveSession on a full disk', () => {
       },
       log,
     );
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     expect(live.submit('one').status).toBe('started');
     await live.idle();
     expect(ran).toEqual(['one']);
@@ -156,7 +143,7 @@ describe('LiveSession on a full disk', () => {
       },
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     expect(live.submit('one').status).toBe('started');
     store.full = true; // the disk fills during the turn
     expect(live.submit('two').status).toBe('queued');
@@ -188,7 +175,7 @@ describe('LiveSession on a full disk', () => {
       epoch: 'e',
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     live.submit('one');
     await live.idle();
     expect(turnEvents(events)).toEqual([

@@ -5,22 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useStateDbFile } from '@hermes/core/testing';
-import type { Connection } from '../rpc/types.js';
 import { LiveSession, type SessionAgent } from './live-session.js';
 import { RingBudget } from './replay-ring.js';
+import { stubConnection } from './testing.js';
 
 const fx = useStateDbFile('hermes-handoff-');
 
-const quiet: Connection = {
-  id: 'c-1',
-  clientName: 'test',
-  capabilities: { approvals: true },
-  profile: 'default',
-  closed: false,
-  notify: () => {},
-  request: () => new Promise(() => {}),
-  onClose: () => {},
-};
+const quiet = stubConnection();
 
 describe('queued prompt → turn handoff', () => {
   it('keeps the row until the user message is stored, and removes it in that transaction', async () => {
