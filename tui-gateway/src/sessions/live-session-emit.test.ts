@@ -5,24 +5,19 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import { LiveSession } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
-import { emptyStore, stubConnection } from './testing.js';
+import { bareLiveSession, emptyStore, stubConnection } from './testing.js';
 
 describe('LiveSession.emit', () => {
   it('refuses a payload that does not match its schema, naming the event type and the field', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const log: string[] = [];
-    const live = new LiveSession({
-      id: 's1',
-      profile: 'default',
-      store: emptyStore(),
-      createAgent: () => ({ runTurn: async () => ({ status: 'complete', text: '' }) }),
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
-      log: (l) => log.push(l),
-    });
+    const live = bareLiveSession(
+      emptyStore(),
+      () => ({ runTurn: async () => ({ status: 'complete', text: '' }) }),
+      {
+        log: (l) => log.push(l),
+      },
+    );
     const events: WireEvent[] = [];
     live.attach(stubConnection('c-1', (e) => events.push(e)));
     const seq = live.seq;

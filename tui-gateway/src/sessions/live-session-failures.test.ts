@@ -5,9 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { SessionDBError, type QueuedPromptRecord, type SessionRecord } from '@hermes/core/state';
-import { LiveSession, type SessionAgent, type SessionPersistence } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
-import { stubConnection } from './testing.js';
+import type { LiveSession, SessionAgent, SessionPersistence } from './live-session.js';
+import { bareLiveSession, stubConnection } from './testing.js';
 
 const FULL = 'database or disk is full';
 
@@ -36,18 +35,8 @@ function fullDiskStore(): SessionPersistence & { full: boolean; states: string[]
   return store;
 }
 
-function session(store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession {
-  return new LiveSession({
-    id: 's1',
-    profile: 'default',
-    store,
-    createAgent: () => agent,
-    approvalTimeoutS: 300,
-    budget: new RingBudget(),
-    epoch: 'e',
-    log: (l) => log.push(l),
-  });
-}
+const session = (store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession =>
+  bareLiveSession(store, () => agent, { log: (l) => log.push(l) });
 
 const turnEvents = (events: WireEvent[]): Array<[string, unknown]> =>
   events
@@ -163,16 +152,8 @@ describe('LiveSession on a full disk', () => {
 
   it('an agent that cannot be built fails the turn, not the session', async () => {
     const store = fullDiskStore();
-    const live = new LiveSession({
-      id: 's1',
-      profile: 'default',
-      store,
-      createAgent: () => {
-        throw new Error('no model client: model.default is not set');
-      },
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
+    const live = bareLiveSession(store, () => {
+      throw new Error('no model client: model.default is not set');
     });
     const events: WireEvent[] = [];
     live.attach(stubConnection('c-1', (e) => events.push(e)));

@@ -26,7 +26,13 @@ import { Dispatcher } from '../rpc/dispatcher.js';
 import { RpcMethodError, type Connection, type HandlerParams } from '../rpc/types.js';
 import { WsConnection } from '../transport/connection.js';
 import { DEFAULT_OUTBOUND_LIMITS } from '../transport/outbound-queue.js';
-import { LiveSession, type AgentHooks, type SessionAgent, type SessionPersistence } from './live-session.js';
+import {
+  LiveSession,
+  type AgentHooks,
+  type SessionAgent,
+  type SessionPersistence,
+  type LiveSessionOptions,
+} from './live-session.js';
 import { RingBudget } from './replay-ring.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -243,6 +249,27 @@ export function emptyStore(): SessionPersistence {
     unqueuePrompt: () => true,
     queuedPrompts: () => [],
   };
+}
+
+/**
+ * A live session for tests that drive one directly: session `s1` of profile `default`, epoch `e`,
+ * approvals that time out after 300 s, a replay budget of its own; `opts` replaces any of these.
+ */
+export function bareLiveSession(
+  store: SessionPersistence,
+  createAgent: LiveSessionOptions['createAgent'],
+  opts: Partial<LiveSessionOptions> = {},
+): LiveSession {
+  return new LiveSession({
+    id: 's1',
+    profile: 'default',
+    store,
+    createAgent,
+    approvalTimeoutS: 300,
+    budget: new RingBudget(),
+    epoch: 'e',
+    ...opts,
+  });
 }
 
 /**
