@@ -19,6 +19,18 @@ const layer = (files, banned) => ({
   },
 });
 
+// Only types from `@hermes/core/protocol` (its values load zod), and no import matching `patterns`
+// (no-restricted-imports patterns); `message` says why.
+const protocolTypesOnly = (message, patterns) => ({
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: '@hermes/core/protocol', allowTypeImports: true, message }],
+      ...(patterns ? { patterns } : {}),
+    },
+  ],
+});
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -70,26 +82,16 @@ export default tseslint.config(
     files: ['ui-tui/**/*.ts', 'ui-tui/**/*.tsx'],
     ignores: ['ui-tui/**/*.test.ts', 'ui-tui/**/*.test.tsx', 'ui-tui/src/testing/**'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@hermes/core/protocol',
-              allowTypeImports: true,
-              message:
-                'ui-tui takes only types from @hermes/core/protocol (its values load zod); values from @hermes/core/constants',
-            },
-          ],
-          patterns: [
-            {
-              regex: '^@hermes/(?!(core/protocol|core/constants|client|client/discovery)$)',
-              message:
-                'ui-tui imports only @hermes/client, @hermes/core/constants and types of @hermes/core/protocol',
-            },
-          ],
-        },
-      ],
+      ...protocolTypesOnly(
+        'ui-tui takes only types from @hermes/core/protocol (its values load zod); values from @hermes/core/constants',
+        [
+          {
+            regex: '^@hermes/(?!(core/protocol|core/constants|client|client/discovery)$)',
+            message:
+              'ui-tui imports only @hermes/client, @hermes/core/constants and types of @hermes/core/protocol',
+          },
+        ],
+      ),
     },
   },
   {
@@ -125,19 +127,9 @@ export default tseslint.config(
           ],
         },
       ],
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@hermes/core/protocol',
-              allowTypeImports: true,
-              message:
-                'only types from the protocol at run time (its values load zod); values from @hermes/core/constants',
-            },
-          ],
-        },
-      ],
+      ...protocolTypesOnly(
+        'only types from the protocol at run time (its values load zod); values from @hermes/core/constants',
+      ),
     },
   },
   {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isSameProcessAlive } from './process-info.js';
 
 /** Contents of `tui-gateway.json` that a client uses. */
 export interface Discovery {
@@ -120,39 +121,10 @@ export function wsUrl(host: string, port: number): string {
   return `ws://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** True when a process with this pid exists (signal 0 probe; EPERM counts as alive). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Start time of a process (`/proc/<pid>/stat` field 22); undefined without /proc or for a zombie. */
-function processStartTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // fields after the command name, which is in parentheses and may itself contain spaces
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] === 'Z' || rest[0] === 'X') return undefined;
-    return rest[19];
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * True when the daemon a discovery record names still runs: its pid is alive and, when the file
  * recorded a start time that can be read now, the start times match (else the pid was reused).
  */
 export function isDaemonAlive(d: Pick<Discovery, 'pid' | 'proc_start'>): boolean {
-  if (!isProcessAlive(d.pid)) return false;
-  if (d.proc_start === undefined) return true;
-  const now = processStartTime(d.pid);
-  // /proc readable for ourselves but not for the pid: a zombie, or gone
-  if (now === undefined) return processStartTime(process.pid) === undefined;
-  return now === d.proc_start;
+  return isSameProcessAlive(d);
 }

@@ -9,13 +9,19 @@ export {
   discoveryPath,
   endpointFromDiscovery,
   isDaemonAlive,
-  isProcessAlive,
   readDiscovery,
   readDiscoverySync,
   DiscoveryError,
   type Discovery,
   type Endpoint,
 } from './discovery.js';
+export {
+  isProcessAlive,
+  isSameProcessAlive,
+  processStartTime,
+  selfIdentity,
+  type ProcessIdentity,
+} from './process-info.js';
 export {
   CallTimeoutError,
   DaemonConnectError,

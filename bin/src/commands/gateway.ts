@@ -35,6 +35,14 @@ export function platformState(p: {
   }
 }
 
+/** `--systemctl` (default on) of `gateway install | uninstall`; with `--no-systemctl` systemctl is never run. */
+const systemctlOption = <T>(a: Argv<T>) =>
+  a.option('systemctl', {
+    type: 'boolean',
+    default: true,
+    describe: 'Run systemctl --user where systemd runs',
+  });
+
 function fmtUptime(ms: number): string {
   const s = Math.floor(ms / 1000);
   const h = Math.floor(s / 3600);
@@ -168,12 +176,7 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
         .command({
           command: 'install',
           describe: 'Install a systemd user unit that runs the daemon at login',
-          builder: (a) =>
-            a.option('systemctl', {
-              type: 'boolean',
-              default: true,
-              describe: 'Run systemctl --user where systemd runs',
-            }),
+          builder: systemctlOption,
           handler: async (argv) => {
             const { installService } = await import('@hermes/tui-gateway');
             const { readDrainTimeoutS } = await import('@hermes/tui-gateway');
@@ -188,12 +191,7 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
         .command({
           command: 'uninstall',
           describe: 'Remove the systemd user unit',
-          builder: (a) =>
-            a.option('systemctl', {
-              type: 'boolean',
-              default: true,
-              describe: 'Run systemctl --user where systemd runs',
-            }),
+          builder: systemctlOption,
           handler: async (argv) => {
             const { uninstallService } = await import('@hermes/tui-gateway');
             const r = uninstallService({ systemctl: argv.systemctl ? 'auto' : 'never' });

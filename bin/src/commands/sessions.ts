@@ -15,6 +15,14 @@ const run = async (ctx: CliContext, args: SessionsArgs): Promise<void> => {
 const withJson = <T>(y: Argv<T>) =>
   y.option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of text' });
 
+/** `--json` and the `<id>` positional (a session id, title or id prefix) of a sub-command. */
+const withSessionId = <T>(y: Argv<T>) =>
+  withJson(y).positional('id', {
+    type: 'string',
+    demandOption: true,
+    describe: 'Session id, title or id prefix',
+  });
+
 /** Builds the `sessions` command and its sub-commands for the selected profile. */
 export function sessionsCommand(ctx: CliContext): CommandModule {
   return {
@@ -46,17 +54,11 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
           'show <id>',
           'Show a session and its messages',
           (c) =>
-            withJson(c)
-              .positional('id', {
-                type: 'string',
-                demandOption: true,
-                describe: 'Session id, title or id prefix',
-              })
-              .option('full', {
-                type: 'boolean',
-                default: false,
-                describe: 'Also show the system prompt and long tool output',
-              }),
+            withSessionId(c).option('full', {
+              type: 'boolean',
+              default: false,
+              describe: 'Also show the system prompt and long tool output',
+            }),
           (a) => run(ctx, { action: 'show', json: a.json, id: String(a.id), full: a.full }),
         )
         .command(
@@ -90,17 +92,11 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
           'export <id>',
           'Export a session as Markdown (or JSON with --json)',
           (c) =>
-            withJson(c)
-              .positional('id', {
-                type: 'string',
-                demandOption: true,
-                describe: 'Session id, title or id prefix',
-              })
-              .option('output', {
-                alias: 'o',
-                type: 'string',
-                describe: 'Write to this file (mode 0600) instead of stdout',
-              }),
+            withSessionId(c).option('output', {
+              alias: 'o',
+              type: 'string',
+              describe: 'Write to this file (mode 0600) instead of stdout',
+            }),
           (a) =>
             run(ctx, {
               action: 'export',
@@ -113,18 +109,12 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
           'rename <id> <title..>',
           'Set the title of a session',
           (c) =>
-            withJson(c)
-              .positional('id', {
-                type: 'string',
-                demandOption: true,
-                describe: 'Session id, title or id prefix',
-              })
-              .positional('title', {
-                type: 'string',
-                array: true,
-                demandOption: true,
-                describe: 'New title',
-              }),
+            withSessionId(c).positional('title', {
+              type: 'string',
+              array: true,
+              demandOption: true,
+              describe: 'New title',
+            }),
           (a) =>
             run(ctx, {
               action: 'rename',
@@ -137,12 +127,7 @@ export function sessionsCommand(ctx: CliContext): CommandModule {
           'delete <id>',
           'Delete a session and all its messages (refused while it is live; see --force)',
           (c) =>
-            withJson(c)
-              .positional('id', {
-                type: 'string',
-                demandOption: true,
-                describe: 'Session id, title or id prefix',
-              })
+            withSessionId(c)
               .option('yes', {
                 alias: 'y',
                 type: 'boolean',

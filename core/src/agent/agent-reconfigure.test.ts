@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import type { ApprovalRequest } from '../approvals/types.js';
-import { ConfigSchema } from '../config/schema.js';
+import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { createModelClient } from '../model/client.js';
 import { SessionDB } from '../state/session-db.js';
 import { builtinTools } from '../tools/registry.js';
-import { Agent } from './agent.js';
+import { Agent, type AgentOptions } from './agent.js';
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -28,24 +28,33 @@ const configFor = (id: string, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
+/**
+ * A fresh temp home, state.db and session (cwd: the temp folder), and Agent options for it:
+ * `config`, the key `K=key`, a model client of both, the built-in tools and system prompt `sys`.
+ */
+function agentSetup(prefix: string, config: HermesConfig, key = 'k') {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const home = new HermesHome(join(root, 'home')).ensure();
+  const db = SessionDB.open(home.stateDbFile);
+  const session = db.createSession({ source: 'test', cwd: root });
+  const opts: AgentOptions = {
+    home,
+    config,
+    secrets: { K: key },
+    sessionId: session.id,
+    cwd: root,
+    store: db,
+    model: createModelClient({ config, secrets: { K: key } }),
+    tools: builtinTools(),
+    systemPrompt: 'sys',
+  };
+  return { root, db, opts };
+}
+
 describe('Agent.reconfigure', () => {
   it('sends the next turn with the new model and key, the same system prompt and the history', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
-    const home = new HermesHome(join(root, 'home')).ensure();
-    const db = SessionDB.open(home.stateDbFile);
-    const session = db.createSession({ source: 'test', cwd: root });
-    const config = configFor('first-model');
-    const agent = new Agent({
-      home,
-      config,
-      secrets: { K: 'key-1' },
-      sessionId: session.id,
-      cwd: root,
-      store: db,
-      model: createModelClient({ config, secrets: { K: 'key-1' } }),
-      tools: builtinTools(),
-      systemPrompt: 'You are a test agent.',
-    });
+    const { db, opts } = agentSetup('agent-reconf-', configFor('first-model'), 'key-1');
+    const agent = new Agent({ ...opts, systemPrompt: 'You are a test agent.' });
     const before = model.requests.length;
     await agent.runTurn('hello');
     const next = configFor('second-model');
@@ -66,22 +75,11 @@ describe('Agent.reconfigure', () => {
   });
 
   it('keeps session approvals and applies the new approvals mode', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
-    const home = new HermesHome(join(root, 'home')).ensure();
-    const db = SessionDB.open(home.stateDbFile);
-    const session = db.createSession({ source: 'test', cwd: root });
+    const setup = agentSetup('agent-reconf-', configFor('m'));
+    const { root, db } = setup;
     const asked: ApprovalRequest[] = [];
-    const config = configFor('m');
     const opts = {
-      home,
-      config,
-      secrets: { K: 'k' },
-      sessionId: session.id,
-      cwd: root,
-      store: db,
-      model: createModelClient({ config, secrets: { K: 'k' } }),
-      tools: builtinTools(),
-      systemPrompt: 'sys',
+      ...setup.opts,
       onApproval: async (req: ApprovalRequest) => {
         asked.push(req);
         return 'session' as const;
@@ -131,25 +129,9 @@ describe('Agent.reconfigure', () => {
   });
 
   it('refuses while a turn runs', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'agent-reconf-'));
-    const home = new HermesHome(join(root, 'home')).ensure();
-    const db = SessionDB.open(home.stateDbFile);
-    const session = db.createSession({ source: 'test', cwd: root });
-    const config = configFor('m');
-    const settings = {
-      config,
-      secrets: { K: 'k' },
-      model: createModelClient({ config, secrets: { K: 'k' } }),
-    };
-    const agent = new Agent({
-      ...settings,
-      home,
-      sessionId: session.id,
-      cwd: root,
-      store: db,
-      tools: [],
-      systemPrompt: 's',
-    });
+    const { db, opts } = agentSetup('agent-reconf-', configFor('m'));
+    const settings = { config: opts.config, secrets: opts.secrets, model: opts.model };
+    const agent = new Agent({ ...opts, tools: [], systemPrompt: 's' });
     model.push({ text: 'slow', delayMs: 300 });
     const running = agent.runTurn('x');
     expect(() => agent.reconfigure(settings)).toThrow(/running a turn/);
@@ -161,22 +143,10 @@ describe('Agent.reconfigure', () => {
 
 describe('Agent.restrictApprovals', () => {
   function setup(approvals: Record<string, unknown>) {
-    const root = mkdtempSync(join(tmpdir(), 'agent-restrict-'));
-    const home = new HermesHome(join(root, 'home')).ensure();
-    const db = SessionDB.open(home.stateDbFile);
-    const session = db.createSession({ source: 'test', cwd: root });
-    const config = configFor('m', { approvals });
+    const { root, db, opts } = agentSetup('agent-restrict-', configFor('m', { approvals }));
     const asked: ApprovalRequest[] = [];
     const agent = new Agent({
-      home,
-      config,
-      secrets: { K: 'k' },
-      sessionId: session.id,
-      cwd: root,
-      store: db,
-      model: createModelClient({ config, secrets: { K: 'k' } }),
-      tools: builtinTools(),
-      systemPrompt: 'sys',
+      ...opts,
       onApproval: async (req: ApprovalRequest) => {
         asked.push(req);
         return 'deny' as const;

@@ -3,28 +3,18 @@
  * "not run" result is also emitted live (tool.start, tool.complete), with the same text, so live
  * and re-attached clients show the same transcript.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_TOOL_RESULT } from './history.js';
-import { createTestAgent } from './testing.js';
+import { useTestAgents } from './testing.js';
 
-let model: FakeModelServer;
-const roots: string[] = [];
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
+const agents = useTestAgents();
 
 describe('a tool call the interrupt kept from running', () => {
   it('is emitted live with the stored result', async () => {
     const ctl = new AbortController();
-    const t = createTestAgent({
-      modelUrl: model.url,
+    const t = agents.create({
       prefix: 'agent-notrun-',
       agent: {
         onApproval: () => {
@@ -33,10 +23,9 @@ describe('a tool call the interrupt kept from running', () => {
         },
       },
     });
-    roots.push(t.root);
     const victim = join(t.root, 'victim');
     mkdirSync(victim);
-    model.push({
+    agents.model.push({
       toolCalls: [
         { name: 'terminal', arguments: { command: `rm -rf ${victim}` } },
         { name: 'terminal', arguments: { command: 'echo second' } },

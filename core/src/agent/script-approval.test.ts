@@ -1,29 +1,19 @@
 /**
- * `execute_code` through the agent loop goes through the session's approval guard
- * (adversarial trial finding 1): the user is asked with the language and the script, a denial
- * keeps it from running, a headless agent denies it, and in smart mode the reviewer may approve.
+ * `execute_code` through the agent loop goes through the session's approval guard, as a
+ * terminal command does: the user is asked with the language and the script, a denial keeps it
+ * from running, a headless agent denies it, and in smart mode the reviewer may approve.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalChoice, ApprovalRequest } from '../approvals/types.js';
-import { createTestAgent } from './testing.js';
+import { useTestAgents } from './testing.js';
 
-let model: FakeModelServer;
-const roots: string[] = [];
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
+const agents = useTestAgents();
 
 function setup(opts: { answer?: ApprovalChoice; smart?: boolean }) {
   const asked: ApprovalRequest[] = [];
-  const t = createTestAgent({
-    modelUrl: model.url,
+  const t = agents.create({
     prefix: 'agent-script-',
     config: opts.smart ? { approvals: { mode: 'smart', smart_model: 'judge' } } : {},
     agent: opts.answer
@@ -35,7 +25,6 @@ function setup(opts: { answer?: ApprovalChoice; smart?: boolean }) {
         }
       : {},
   });
-  roots.push(t.root);
   const victim = join(t.root, 'victim');
   mkdirSync(victim);
   const code = `import fs from 'node:fs'; fs.rmSync(${JSON.stringify(victim)}, { recursive: true }); console.log('deleted');`;
@@ -48,7 +37,7 @@ function setup(opts: { answer?: ApprovalChoice; smart?: boolean }) {
 describe('execute_code approval in the agent loop', () => {
   it('asks the user with the language and script; deny keeps the script from running', async () => {
     const { agent, asked, victim, code, step, toolResult } = setup({ answer: 'deny' });
-    model.push(step, { text: 'ok' });
+    agents.model.push(step, { text: 'ok' });
     await agent.runTurn('clean up');
     expect(asked).toHaveLength(1);
     expect(asked[0]!.command).toBe(`execute_code (javascript):\n${code}`);
@@ -59,7 +48,7 @@ describe('execute_code approval in the agent loop', () => {
 
   it('a headless agent (no approval callback) denies the script', async () => {
     const { agent, victim, step, toolResult } = setup({});
-    model.push(step, { text: 'ok' });
+    agents.model.push(step, { text: 'ok' });
     await agent.runTurn('clean up');
     expect(existsSync(victim)).toBe(true);
     expect(toolResult()).toMatch(/no user is available/);
@@ -67,7 +56,7 @@ describe('execute_code approval in the agent loop', () => {
 
   it('runs after `once`', async () => {
     const { agent, victim, step, toolResult } = setup({ answer: 'once' });
-    model.push(step, { text: 'done' });
+    agents.model.push(step, { text: 'done' });
     await agent.runTurn('clean up');
     expect(existsSync(victim)).toBe(false);
     expect(toolResult()).toBe('deleted\n');
@@ -75,8 +64,8 @@ describe('execute_code approval in the agent loop', () => {
 
   it('smart mode: the reviewer judges the whole script; APPROVE runs it unasked', async () => {
     const { agent, asked, victim, step } = setup({ answer: 'deny', smart: true });
-    const before = model.requests.length;
-    model.push(
+    const before = agents.model.requests.length;
+    agents.model.push(
       step,
       { text: JSON.stringify({ verdict: 'APPROVE', reason: 'deletes a temp folder' }) },
       { text: 'done' },
@@ -84,7 +73,7 @@ describe('execute_code approval in the agent loop', () => {
     await agent.runTurn('clean up');
     expect(asked).toHaveLength(0);
     expect(existsSync(victim)).toBe(false);
-    const review = JSON.stringify(model.requests[before + 1]!.body);
+    const review = JSON.stringify(agents.model.requests[before + 1]!.body);
     expect(review).toContain('execute_code (javascript)');
     expect(review).toContain('fs.rmSync');
   });

@@ -4,28 +4,18 @@
  * in a temporary folder. The outcome is visible as an `approval.smart` event and in the stored
  * tool result's `outcome.approvals`.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../approvals/types.js';
 import { MessageOutcome } from '../protocol/records.js';
-import { createTestAgent } from './testing.js';
+import { useTestAgents } from './testing.js';
 
-let model: FakeModelServer;
-const roots: string[] = [];
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-afterEach(() => {
-  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
-});
+const agents = useTestAgents();
 
 function setup(answer: 'once' | 'deny') {
   const asked: ApprovalRequest[] = [];
-  const { root, agent, events, db, session } = createTestAgent({
-    modelUrl: model.url,
+  const { root, agent, events, db, session } = agents.create({
     config: { approvals: { mode: 'smart', smart_model: 'judge' } },
     prefix: 'agent-smart-',
     agent: {
@@ -35,7 +25,6 @@ function setup(answer: 'once' | 'deny') {
       },
     },
   });
-  roots.push(root);
   const build = join(root, 'build');
   mkdirSync(build);
   writeFileSync(join(build, 'out.o'), 'x');
@@ -52,13 +41,13 @@ const verdict = (v: string, reason: string) => ({ text: JSON.stringify({ verdict
 describe('smart approvals in the agent loop', () => {
   it('a low-risk flagged command runs without asking; the event and the stored outcome say so', async () => {
     const { agent, events, asked, build, toolOutcome } = setup('deny');
-    const before = model.requests.length;
-    model.push(rmBuild, verdict('APPROVE', 'removes a local build folder'), { text: 'done' });
+    const before = agents.model.requests.length;
+    agents.model.push(rmBuild, verdict('APPROVE', 'removes a local build folder'), { text: 'done' });
     const r = await agent.runTurn('clean the build');
     expect(r.status).toBe('complete');
     expect(asked).toHaveLength(0);
     expect(existsSync(build)).toBe(false);
-    expect((model.requests[before + 1]!.body as { model: string }).model).toBe('judge');
+    expect((agents.model.requests[before + 1]!.body as { model: string }).model).toBe('judge');
     expect(events.find((e) => e.type === 'approval.smart')?.payload).toMatchObject({
       verdict: 'approve',
       reason: 'removes a local build folder',
@@ -70,7 +59,7 @@ describe('smart approvals in the agent loop', () => {
 
   it('a DENY verdict reaches the user with only once/deny; their refusal keeps the command from running', async () => {
     const { agent, events, asked, build, toolOutcome } = setup('deny');
-    model.push(rmBuild, verdict('DENY', 'deletes project output'), { text: 'ok, not deleting' });
+    agents.model.push(rmBuild, verdict('DENY', 'deletes project output'), { text: 'ok, not deleting' });
     await agent.runTurn('clean the build');
     expect(asked).toHaveLength(1);
     expect(asked[0]!.choices).toEqual(['once', 'deny']);
@@ -90,7 +79,7 @@ describe('smart approvals in the agent loop', () => {
 
   it('a malformed verdict asks the user as in manual mode; their approval runs the command', async () => {
     const { agent, events, asked, build } = setup('once');
-    model.push(rmBuild, { text: 'APPROVE' }, { text: 'done' });
+    agents.model.push(rmBuild, { text: 'APPROVE' }, { text: 'done' });
     await agent.runTurn('clean the build');
     expect(asked).toHaveLength(1);
     expect(asked[0]!.choices).toEqual(['once', 'session', 'always', 'deny']);

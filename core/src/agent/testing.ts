@@ -2,11 +2,14 @@
  * Test fixture for the agent loop (agent, compressor, subagent and smart-approval tests, the loop
  * benchmark): a temp home with a real SessionDB, a config pointing at the scripted model server
  * (tests/support/fake-model-server.ts), one stored session, and an Agent whose events are
- * recorded. Kept out of core's build (core/tsconfig.json).
+ * recorded; `useTestAgents` adds the vitest hooks of a test file. Kept out of core's build
+ * (core/tsconfig.json).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { createModelClient } from '../model/client.js';
@@ -90,4 +93,40 @@ export function createTestAgent(opts: TestAgentOptions): TestAgent {
     ...opts.agent,
   });
   return { root, home, config, db, session, agent, events };
+}
+
+/** What `useTestAgents` gives a test file. */
+export interface TestAgents {
+  /** The file's scripted model server (started before the first test). */
+  readonly model: FakeModelServer;
+  /** An agent talking to `model`; its temp folder is removed after the test. */
+  create(opts?: Omit<TestAgentOptions, 'modelUrl'>): TestAgent;
+}
+
+/**
+ * The fixture of a file of agent-loop tests: registers hooks that start one scripted model server
+ * before the file's tests and close it after them, and remove the temp folder of every agent made
+ * with `create` after each test.
+ */
+export function useTestAgents(): TestAgents {
+  let model: FakeModelServer | undefined;
+  const roots: string[] = [];
+  beforeAll(async () => {
+    model = await startFakeModelServer();
+  });
+  afterAll(() => model?.close());
+  afterEach(() => {
+    for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
+  });
+  return {
+    get model(): FakeModelServer {
+      if (!model) throw new Error('the model server starts in beforeAll: use it inside a test');
+      return model;
+    },
+    create(opts = {}) {
+      const t = createTestAgent({ ...opts, modelUrl: this.model.url });
+      roots.push(t.root);
+      return t;
+    },
+  };
 }

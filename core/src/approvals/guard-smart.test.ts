@@ -20,8 +20,8 @@ import { createModelClient } from '../model/client.js';
 import type { ChatMessage } from '../model/types.js';
 import { createApprovalGuard } from './guard.js';
 import type { SmartAssessment, SmartCheckOptions } from './smart.js';
-import { gullibleReviewer, INJECTION, verdict } from './testing.js';
-import type { ApprovalCallback, ApprovalChoice, ApprovalRequest } from './types.js';
+import { answering, gullibleReviewer, INJECTION, verdict } from './testing.js';
+import type { ApprovalCallback, ApprovalChoice } from './types.js';
 
 let server: FakeModelServer;
 let root: string;
@@ -45,15 +45,6 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 function smartOptions(timeoutMs = 5_000): SmartCheckOptions {
   // no retries: one scripted answer is one check
   return { model: createModelClient({ config, secrets: {}, env: {}, maxRetries: 0 }), timeoutMs };
-}
-
-function answering(choice: ApprovalChoice) {
-  const requests: ApprovalRequest[] = [];
-  const callback: ApprovalCallback = async (req) => {
-    requests.push(req);
-    return choice;
-  };
-  return { requests, callback };
 }
 
 function smartGuard(callback: ApprovalCallback | undefined, smart = smartOptions()) {

@@ -6,7 +6,8 @@ import { loadConfig } from '../config/config-file.js';
 import { defaultConfig, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { createApprovalGuard, type ApprovalGuardOptions } from './guard.js';
-import type { ApprovalCallback, ApprovalChoice, ApprovalRequest } from './types.js';
+import { answering } from './testing.js';
+import type { ApprovalCallback, ApprovalChoice } from './types.js';
 
 let root: string;
 let home: HermesHome;
@@ -19,15 +20,6 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 function config(patch: Partial<HermesConfig> = {}): HermesConfig {
   return { ...defaultConfig(), ...patch };
-}
-
-function answering(choice: ApprovalChoice) {
-  const requests: ApprovalRequest[] = [];
-  const callback: ApprovalCallback = async (req) => {
-    requests.push(req);
-    return choice;
-  };
-  return { requests, callback };
 }
 
 function guard(opts: Partial<ApprovalGuardOptions> = {}) {

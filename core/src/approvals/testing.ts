@@ -1,10 +1,24 @@
 /**
- * Test helpers of the smart approval check (smart.test.ts, guard-smart.test.ts): scripted reviewer
- * answers and a reviewer that falls for prompt injection. Kept out of core's build
+ * Test helpers of the approval guard and the smart approval check: a user who always answers the
+ * same, scripted reviewer answers and a reviewer that falls for prompt injection. Kept out of core's build
  * (core/tsconfig.json excludes `testing.ts`).
  */
 import type { StaticStep } from '../../../tests/support/fake-model-server.js';
 import type { ChatMessage } from '../model/types.js';
+import type { ApprovalCallback, ApprovalChoice, ApprovalRequest } from './types.js';
+
+/** An approval callback that answers every request with `choice`; `requests` records them in order. */
+export function answering(choice: ApprovalChoice): {
+  requests: ApprovalRequest[];
+  callback: ApprovalCallback;
+} {
+  const requests: ApprovalRequest[] = [];
+  const callback: ApprovalCallback = async (req) => {
+    requests.push(req);
+    return choice;
+  };
+  return { requests, callback };
+}
 
 /** A scripted reviewer answer in the strict format: `{"verdict": v, "reason": reason}`. */
 export const verdict = (v: string, reason: string): StaticStep => ({

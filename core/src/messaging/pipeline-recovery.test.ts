@@ -13,10 +13,7 @@ import { HermesHome } from '../home/home.js';
 import type { MessageRecord, NewMessage } from '../state/types.js';
 import { SessionDB } from '../state/session-db.js';
 import { DeliveryLedger } from './delivery-ledger.js';
-import { HookRegistry } from './hooks.js';
-import { InProcessBackend } from './local-backend.js';
-import { PairingStore } from './pairing.js';
-import { MessagePipeline } from './pipeline.js';
+import { testPipeline } from './pipeline-testing.js';
 import {
   CUT_AFTER_TOOLS_NOTICE,
   NOT_STARTED_NOTICE,
@@ -24,7 +21,6 @@ import {
   recoverMessages,
 } from './pipeline-recovery.js';
 import type { PlatformEntry } from './registry.js';
-import { ChatSessionIndex } from './chat-sessions.js';
 import type { MessageSource } from './source.js';
 import { MemoryAdapter } from './testing.js';
 
@@ -53,7 +49,6 @@ function daemon(root: string) {
   const log = (l: string): void => void logs.push(l);
   const adapter = new MemoryAdapter('memory');
   const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
-  const backend = new InProcessBackend({ home, config, secrets: {}, db });
   const ledger = new DeliveryLedger({
     platform: 'memory',
     store: db.platforms,
@@ -61,18 +56,12 @@ function daemon(root: string) {
     maxLength: () => 0,
     log,
   });
-  const pipeline = new MessagePipeline({
-    profile: 'default',
+  const { pipeline } = testPipeline({
     home,
+    db,
     entry,
     adapter,
-    backend,
-    store: new ChatSessionIndex({ file: home.sessionsIndexFile, db, log }),
-    pairing: new PairingStore(home.pairingDir),
-    hooks: new HookRegistry(log),
     config: () => config,
-    secrets: () => ({}),
-    defaultCwd: home.path('workspace'),
     log,
     ledger,
     transcript: {
@@ -80,7 +69,6 @@ function daemon(root: string) {
       lastMessageId: (id) => db.platforms.lastMessageId(id),
     },
   });
-  adapter.setHandlers({ onMessage: (m) => pipeline.handleMessage(m) });
   ledger.start();
   return { db, adapter, pipeline, logs };
 }

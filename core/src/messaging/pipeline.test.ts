@@ -11,12 +11,8 @@ import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { SessionDB } from '../state/session-db.js';
 import { UNTRUSTED_NOTICE } from './context-prompt.js';
-import { HookRegistry } from './hooks.js';
-import { InProcessBackend } from './local-backend.js';
-import { PairingStore } from './pairing.js';
-import { MessagePipeline } from './pipeline.js';
+import { testPipeline } from './pipeline-testing.js';
 import type { PlatformEntry } from './registry.js';
-import { ChatSessionIndex } from './chat-sessions.js';
 import type { MessageSource } from './source.js';
 import { MemoryAdapter } from './testing.js';
 
@@ -53,43 +49,17 @@ function setup(
     piiSafe: true,
     platformHint: 'Plain text only.',
   };
-  const backend = new InProcessBackend({ home, config, secrets: {}, db });
-  const store = new ChatSessionIndex({
-    file: home.sessionsIndexFile,
-    db,
-    log,
-    hasActiveWork: (id) => backend.isBusy(id),
-  });
-  const pairing = new PairingStore(home.pairingDir);
-  const hooks = new HookRegistry(log);
-  const pipeline = new MessagePipeline({
-    profile: 'default',
-    home,
-    entry,
-    adapter,
-    backend,
-    store,
-    pairing,
-    hooks,
-    config: () => config,
-    secrets: () => ({}),
-    defaultCwd: home.path('workspace'),
-    log,
-  });
-  adapter.setHandlers({
-    onMessage: (m) => pipeline.handleMessage(m),
-    onButton: (p) => pipeline.handleButton(p),
-  });
+  const kit = testPipeline({ home, db, entry, adapter, config: () => config, log });
   return {
     root,
     home,
     db,
     adapter,
-    pipeline,
-    pairing,
-    hooks,
+    pipeline: kit.pipeline,
+    pairing: kit.pairing,
+    hooks: kit.hooks,
     logs,
-    store,
+    store: kit.store,
     setConfig: (c: HermesConfig) => (config = c),
   };
 }

@@ -27,7 +27,7 @@ import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { MessageRecord } from '../state/types.js';
 import type { ButtonPress, InboundMessage, PlatformAdapter, SendOptions } from './adapter.js';
-import { authorize } from './authz.js';
+import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
 import {
@@ -175,6 +175,16 @@ export class MessagePipeline {
     return platformConfigOf(this.opts.config().platforms, this.opts.entry.name);
   }
 
+  /** Whether this platform's access rules (allow-lists, pairing, adapter-side checks) admit a source. */
+  private authorizeSource(source: MessageSource, cfg = this.platformConfig()): AuthDecision {
+    return authorize(source, {
+      entry: this.opts.entry,
+      config: cfg,
+      secrets: this.opts.secrets(),
+      pairing: this.opts.pairing,
+    });
+  }
+
   /** The session key of a source under this platform's isolation settings. */
   keyOf(source: MessageSource, cfg = this.platformConfig()): string {
     return buildSessionKey(source, {
@@ -256,12 +266,7 @@ export class MessagePipeline {
     const cfg = this.platformConfig();
 
     // 1. authorize
-    const decision = authorize(source, {
-      entry: this.opts.entry,
-      config: cfg,
-      secrets: this.opts.secrets(),
-      pairing: this.opts.pairing,
-    });
+    const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
       return this.ledger.note(chatId, id, 'dropped', 'access denied');
@@ -308,12 +313,7 @@ export class MessagePipeline {
     if (!source || typeof data.text !== 'string' || !data.text || !row.session_key) return false;
     const msg: InboundMessage = { source, text: data.text, ...(data.ephemeral ? { ephemeral: true } : {}) };
     const cfg = this.platformConfig();
-    const decision = authorize(source, {
-      entry: this.opts.entry,
-      config: cfg,
-      secrets: this.opts.secrets(),
-      pairing: this.opts.pairing,
-    });
+    const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
       this.ledger.close(row.id, 'dropped', 'access denied');
       return true;
@@ -437,12 +437,7 @@ export class MessagePipeline {
       const send = sendOptions(press.source);
       if (!q || !chatId) return;
       const cfg = this.platformConfig();
-      const decision = authorize(press.source, {
-        entry: this.opts.entry,
-        config: cfg,
-        secrets: this.opts.secrets(),
-        pairing: this.opts.pairing,
-      });
+      const decision = this.authorizeSource(press.source, cfg);
       if (!decision.allowed) return;
       if (this.keyOf(press.source, cfg) !== q.key) {
         await this.say(chatId, 'That question belongs to another conversation.', send);

@@ -1,29 +1,12 @@
 /** The platform tables (schema v4): the delivery ledger's rows and the replay window. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from './schema.js';
-import { SessionDB } from './session-db.js';
+import type { SessionDB } from './session-db.js';
+import { useStateDbFile } from './testing.js';
 
-let dir: string;
-let file: string;
-const open: SessionDB[] = [];
-const db = (): SessionDB => {
-  const d = SessionDB.open(file, { warn: () => {} });
-  open.push(d);
-  return d;
-};
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hermes-platform-tables-'));
-  file = join(dir, 'state.db');
-});
-afterEach(() => {
-  for (const d of open.splice(0)) d.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fx = useStateDbFile('hermes-platform-tables-');
+const db = (): SessionDB => fx.open();
 
 describe('SessionDB platform tables', () => {
   it('keeps delivery rows across connections; a seen platform id is a duplicate', () => {
@@ -97,7 +80,7 @@ describe('SessionDB platform tables', () => {
     const s = d.createSession({ source: 'irc' });
     d.queuePrompt(s.id, { promptId: 'p-old', text: 'waiting' });
     d.close();
-    const raw = new Database(file);
+    const raw = new Database(fx.file);
     raw.exec('DROP TABLE platform_deliveries; DROP TABLE platform_replay_keys');
     raw.exec('ALTER TABLE queued_prompts DROP COLUMN origin');
     raw.pragma('user_version = 3');
@@ -108,7 +91,7 @@ describe('SessionDB platform tables', () => {
     again.queuePrompt(s.id, { promptId: 'p-new', text: 'from irc', origin: 'in-7' });
     expect(again.queuedPrompts(s.id).map((q) => q.origin)).toEqual([null, 'in-7']);
     expect(again.platforms.insertDelivery({ id: 'in-7', platform: 'irc', chat_id: 'c' })).toBe('ok');
-    const check = new Database(file, { readonly: true });
+    const check = new Database(fx.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     check.close();
   });

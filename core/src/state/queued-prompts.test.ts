@@ -1,29 +1,13 @@
 /** The `queued_prompts` table (schema v3): the daemon's prompt queue kept across a crash. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from './schema.js';
-import { SessionDB, SessionDBError, SessionNotFoundError } from './session-db.js';
+import type { SessionDB } from './session-db.js';
+import { SessionDBError, SessionNotFoundError } from './session-db.js';
+import { useStateDbFile } from './testing.js';
 
-let dir: string;
-let file: string;
-const open: SessionDB[] = [];
-const db = (): SessionDB => {
-  const d = SessionDB.open(file, { warn: () => {} });
-  open.push(d);
-  return d;
-};
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'hermes-queued-'));
-  file = join(dir, 'state.db');
-});
-afterEach(() => {
-  for (const d of open.splice(0)) d.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const fx = useStateDbFile('hermes-queued-');
+const db = (): SessionDB => fx.open();
 
 describe('SessionDB queued prompts', () => {
   it('keeps them in queue order until unqueued, visible to another connection', () => {
@@ -31,8 +15,7 @@ describe('SessionDB queued prompts', () => {
     const s = d.createSession({ source: 'tui' });
     d.queuePrompt(s.id, { promptId: 'p-2', text: 'second', by: 'tui:c-1', queuedAt: 5 });
     d.queuePrompt(s.id, { promptId: 'p-1', text: 'third' });
-    const other = SessionDB.open(file, { readonly: true, warn: () => {} });
-    open.push(other);
+    const other = fx.open({ readonly: true });
     expect(other.queuedPrompts(s.id).map((q) => [q.prompt_id, q.text, q.queued_by])).toEqual([
       ['p-2', 'second', 'tui:c-1'],
       ['p-1', 'third', null],
@@ -78,7 +61,7 @@ describe('SessionDB queued prompts', () => {
     const s = d.createSession({ source: 'cli', title: 'old' });
     d.appendMessage(s.id, { role: 'user', content: 'kept' });
     d.close();
-    const raw = new Database(file);
+    const raw = new Database(fx.file);
     raw.exec('DROP TABLE queued_prompts');
     raw.pragma('user_version = 2');
     raw.close();
@@ -87,7 +70,7 @@ describe('SessionDB queued prompts', () => {
     expect(again.getMessages(s.id).map((m) => m.content)).toEqual(['kept']);
     again.queuePrompt(s.id, { promptId: 'p-1', text: 'after the upgrade' });
     expect(again.queuedPrompts(s.id)).toHaveLength(1);
-    const check = new Database(file, { readonly: true });
+    const check = new Database(fx.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(4);
     check.close();

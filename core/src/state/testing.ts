@@ -1,5 +1,5 @@
 /**
- * Test fixture for SessionDB files (repair.test.ts, damage.test.ts): a fresh `state.db` path in a
+ * Test fixture for SessionDB files (the state tests): a fresh `state.db` path in a
  * temp folder per test, an opener that records warnings, and clean-up of every handle and file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -8,10 +8,9 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { HermesHome } from '@hermes/core/home';
 import type { MethodResult } from '@hermes/core/protocol';
-import { connect } from '@hermes/client';
+import { connect, isSameProcessAlive } from '@hermes/client';
 import { DRAIN_MARGIN_MS } from './daemon.js';
 import { inspectDiscovery, removeDiscovery, type DiscoveryInfo } from './discovery.js';
-import { isSameProcessAlive } from './process-info.js';
 import { EXIT_ALREADY_RUNNING } from './systemd.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -22,7 +22,7 @@ import { startGatewayServer, type GatewayServer } from '../transport/server.js';
 import { inspectDiscovery, removeDiscovery, writeDiscovery, type DiscoveryInfo } from './discovery.js';
 import { acquireDaemonLock, type DaemonLock } from './lock.js';
 import { createLogger, type Logger, type LogLevel } from './logger.js';
-import { selfIdentity } from './process-info.js';
+import { selfIdentity } from '@hermes/client';
 import { activeProfileName, listProfileNames } from './profiles.js';
 import { stopTimeoutWarning, unitFilePath } from './systemd.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectDiscovery, removeDiscovery, writeDiscovery, type DiscoveryInfo } from './discovery.js';
-import { selfIdentity } from './process-info.js';
+import { selfIdentity } from '@hermes/client';
 
 const dir = mkdtempSync(join(tmpdir(), 'hermes-discovery-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

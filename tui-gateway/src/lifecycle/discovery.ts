@@ -7,7 +7,7 @@
 import { chmodSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { isSameProcessAlive } from './process-info.js';
+import { isSameProcessAlive } from '@hermes/client';
 
 /** Contents of the discovery file. */
 export const DiscoveryInfo = z.object({

@@ -20,7 +20,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { isSameProcessAlive, selfIdentity, type ProcessIdentity } from './process-info.js';
+import { isSameProcessAlive, selfIdentity, type ProcessIdentity } from '@hermes/client';
 
 /** The record in the lock file. */
 export interface LockOwner extends ProcessIdentity {

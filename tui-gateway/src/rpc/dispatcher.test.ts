@@ -6,8 +6,8 @@
 import { ConfigError } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { describe, expect, it } from 'vitest';
-import { FakeClient, quietLog, settle } from '../sessions/testing.js';
-import type { WsConnection } from '../transport/connection.js';
+import { silentLogger } from '../lifecycle/logger.js';
+import { acceptInitialize, FakeClient, settle } from '../sessions/testing.js';
 import { Dispatcher, MAX_WAITING_FOR_INIT } from './dispatcher.js';
 import { RpcMethodError } from './types.js';
 
@@ -21,20 +21,13 @@ function setup(opts: { gated?: boolean; validateResults?: boolean } = {}) {
   let release!: () => void;
   const gate = opts.gated ? new Promise<void>((r) => (release = r)) : Promise.resolve();
   const dispatcher = new Dispatcher({
-    log: quietLog,
+    log: silentLogger,
     maxFrameBytes: 4096,
     validateResults: opts.validateResults ?? true,
     initialize: async (p, conn) => {
       await gate;
       if (p.client.name === 'refuse') throw new RpcMethodError(RpcErrorCode.InvalidParams, 'refused');
-      (conn as WsConnection).markInitialized(p, 'default');
-      return {
-        server: { name: 't', version: '0' },
-        epoch: 'e',
-        connection_id: conn.id,
-        profile: 'default',
-        profiles: ['default'],
-      };
+      return acceptInitialize(p, conn);
     },
   });
   let n = 0;

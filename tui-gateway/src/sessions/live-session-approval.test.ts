@@ -5,18 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '@hermes/core/approvals';
 import type { Connection } from '../rpc/types.js';
-import { LiveSession, type AgentHooks } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
-
-const store = {
-  getSession: () => undefined,
-  getMessages: () => [],
-  setSessionState: () => {},
-  moveQueuedPrompts: () => {},
-  queuePrompt: () => {},
-  unqueuePrompt: () => true,
-  queuedPrompts: () => [],
-};
+import type { AgentHooks } from './live-session.js';
+import { bareLiveSession, emptyStore } from './testing.js';
 
 describe('LiveSession approval requests', () => {
   it('send the entries session/always would store, and return the client’s choice', async () => {
@@ -36,14 +26,9 @@ describe('LiveSession approval requests', () => {
       onClose: () => {},
     } as unknown as Connection;
     let answer: unknown;
-    const live = new LiveSession({
-      id: 's1',
-      profile: 'default',
-      store,
-      approvalTimeoutS: 30,
-      budget: new RingBudget(),
-      epoch: 'e',
-      createAgent: (hooks: AgentHooks) => ({
+    const live = bareLiveSession(
+      emptyStore(),
+      (hooks: AgentHooks) => ({
         runTurn: async () => {
           const req: ApprovalRequest = {
             requestId: 'r1',
@@ -58,7 +43,8 @@ describe('LiveSession approval requests', () => {
           return { status: 'complete', text: 'ok' };
         },
       }),
-    });
+      { approvalTimeoutS: 30 },
+    );
     live.attach(conn);
     live.submit('go');
     await live.idle();

@@ -5,49 +5,21 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
-import type { Connection } from '../rpc/types.js';
-import { LiveSession, type SessionPersistence } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
-
-const store: SessionPersistence = {
-  getSession: () => undefined,
-  getMessages: () => [],
-  setSessionState: () => {},
-  moveQueuedPrompts: () => {},
-  queuePrompt: () => {},
-  unqueuePrompt: () => true,
-  queuedPrompts: () => [],
-};
-
-function client(events: WireEvent[]): Connection {
-  return {
-    id: 'c-1',
-    clientName: 'test',
-    capabilities: { approvals: true },
-    profile: 'default',
-    closed: false,
-    notify: (e) => events.push(e),
-    request: () => new Promise(() => {}),
-    onClose: () => {},
-  };
-}
+import { bareLiveSession, emptyStore, stubConnection } from './testing.js';
 
 describe('LiveSession.emit', () => {
   it('refuses a payload that does not match its schema, naming the event type and the field', () => {
     vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const log: string[] = [];
-    const live = new LiveSession({
-      id: 's1',
-      profile: 'default',
-      store,
-      createAgent: () => ({ runTurn: async () => ({ status: 'complete', text: '' }) }),
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
-      log: (l) => log.push(l),
-    });
+    const live = bareLiveSession(
+      emptyStore(),
+      () => ({ runTurn: async () => ({ status: 'complete', text: '' }) }),
+      {
+        log: (l) => log.push(l),
+      },
+    );
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     const seq = live.seq;
 
     // the cast stands for untyped code the compiler cannot check

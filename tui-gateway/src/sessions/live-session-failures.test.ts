@@ -5,9 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import { SessionDBError, type QueuedPromptRecord, type SessionRecord } from '@hermes/core/state';
-import type { Connection } from '../rpc/types.js';
-import { LiveSession, type SessionAgent, type SessionPersistence } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
+import type { LiveSession, SessionAgent, SessionPersistence } from './live-session.js';
+import { bareLiveSession, stubConnection } from './testing.js';
 
 const FULL = 'database or disk is full';
 
@@ -36,31 +35,8 @@ function fullDiskStore(): SessionPersistence & { full: boolean; states: string[]
   return store;
 }
 
-function client(events: WireEvent[]): Connection {
-  return {
-    id: 'c-1',
-    clientName: 'test',
-    capabilities: { approvals: true },
-    profile: 'default',
-    closed: false,
-    notify: (e) => events.push(e),
-    request: () => new Promise(() => {}),
-    onClose: () => {},
-  };
-}
-
-function session(store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession {
-  return new LiveSession({
-    id: 's1',
-    profile: 'default',
-    store,
-    createAgent: () => agent,
-    approvalTimeoutS: 300,
-    budget: new RingBudget(),
-    epoch: 'e',
-    log: (l) => log.push(l),
-  });
-}
+const session = (store: SessionPersistence, agent: SessionAgent, log: string[] = []): LiveSession =>
+  bareLiveSession(store, () => agent, { log: (l) => log.push(l) });
 
 const turnEvents = (events: WireEvent[]): Array<[string, unknown]> =>
   events
@@ -81,7 +57,7 @@ describe('LiveSession on a full disk', () => {
       },
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
 
     store.full = true;
     expect(live.submit('one').status).toBe('started');
@@ -131,7 +107,7 @@ describe('LiveSession on a full disk', () => {
       },
       log,
     );
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     expect(live.submit('one').status).toBe('started');
     await live.idle();
     expect(ran).toEqual(['one']);
@@ -156,7 +132,7 @@ describe('LiveSession on a full disk', () => {
       },
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     expect(live.submit('one').status).toBe('started');
     store.full = true; // the disk fills during the turn
     expect(live.submit('two').status).toBe('queued');
@@ -176,19 +152,11 @@ describe('LiveSession on a full disk', () => {
 
   it('an agent that cannot be built fails the turn, not the session', async () => {
     const store = fullDiskStore();
-    const live = new LiveSession({
-      id: 's1',
-      profile: 'default',
-      store,
-      createAgent: () => {
-        throw new Error('no model client: model.default is not set');
-      },
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
+    const live = bareLiveSession(store, () => {
+      throw new Error('no model client: model.default is not set');
     });
     const events: WireEvent[] = [];
-    live.attach(client(events));
+    live.attach(stubConnection('c-1', (e) => events.push(e)));
     live.submit('one');
     await live.idle();
     expect(turnEvents(events)).toEqual([

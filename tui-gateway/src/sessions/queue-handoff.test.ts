@@ -5,22 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useStateDbFile } from '@hermes/core/testing';
-import type { Connection } from '../rpc/types.js';
-import { LiveSession, type SessionAgent } from './live-session.js';
-import { RingBudget } from './replay-ring.js';
+import type { SessionAgent } from './live-session.js';
+import { bareLiveSession, stubConnection } from './testing.js';
 
 const fx = useStateDbFile('hermes-handoff-');
 
-const quiet: Connection = {
-  id: 'c-1',
-  clientName: 'test',
-  capabilities: { approvals: true },
-  profile: 'default',
-  closed: false,
-  notify: () => {},
-  request: () => new Promise(() => {}),
-  onClose: () => {},
-};
+const quiet = stubConnection();
 
 describe('queued prompt → turn handoff', () => {
   it('keeps the row until the user message is stored, and removes it in that transaction', async () => {
@@ -44,15 +34,7 @@ describe('queued prompt → turn handoff', () => {
         return { status: 'complete', text: 'ok' };
       },
     };
-    const live = new LiveSession({
-      id: sid,
-      profile: 'default',
-      store: db,
-      createAgent: () => agent,
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
-    });
+    const live = bareLiveSession(db, () => agent, { id: sid });
     live.attach(quiet);
     expect(live.submit('first').status).toBe('started');
     const second = live.submit('second');
@@ -81,15 +63,7 @@ describe('queued prompt → turn handoff', () => {
         throw new Error('no model configured');
       },
     };
-    const live = new LiveSession({
-      id: sid,
-      profile: 'default',
-      store: db,
-      createAgent: () => agent,
-      approvalTimeoutS: 300,
-      budget: new RingBudget(),
-      epoch: 'e',
-    });
+    const live = bareLiveSession(db, () => agent, { id: sid });
     live.attach(quiet);
     live.submit('first');
     live.submit('second');

@@ -16,12 +16,12 @@ import {
   type SessionLock,
   type SessionLockOwner,
 } from '@hermes/core/state';
-import { isPidAlive, processStartTime } from '../lifecycle/process-info.js';
+import { isProcessAlive, processStartTime } from '@hermes/client';
 
 /** True when the recorded holder is certainly not running here (gone, or a zombie). */
 export function holderIsGone(holder: SessionLockOwner | undefined): boolean {
   if (!holder || holder.pid === process.pid) return false;
-  if (!isPidAlive(holder.pid)) return true;
+  if (!isProcessAlive(holder.pid)) return true;
   // A zombie still answers signal 0; /proc says it no longer runs (where /proc works).
   return processStartTime(holder.pid) === undefined && processStartTime(process.pid) !== undefined;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CONFIG_VERSION } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Connection } from '../rpc/types.js';
+import { stubConnection } from './testing.js';
 import { IDLE_UNLOAD_MS, SessionRegistry } from './session-registry.js';
 
 const registries: SessionRegistry[] = [];
@@ -31,17 +31,6 @@ function registry(dir: string, epoch = 'e1'): SessionRegistry {
   registries.push(r);
   return r;
 }
-
-const conn = (id: string): Connection => ({
-  id,
-  clientName: 'test',
-  capabilities: { approvals: true },
-  profile: 'default',
-  closed: false,
-  notify: () => {},
-  request: () => new Promise(() => {}),
-  onClose: () => {},
-});
 
 describe('SessionRegistry', () => {
   it('hands out one live session per id, loading a stored one on first use', () => {
@@ -85,7 +74,7 @@ describe('SessionRegistry', () => {
     const dir = root();
     const reg = registry(dir);
     const live = reg.create('default', { cwd: dir });
-    const c = conn('c-1');
+    const c = stubConnection('c-1');
     live.attach(c);
     const later = live.lastActivity + IDLE_UNLOAD_MS;
     expect(reg.unloadIdle(later)).toBe(0);

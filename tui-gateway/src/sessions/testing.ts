@@ -21,12 +21,18 @@ import {
   type WireEventOf,
 } from '@hermes/core/protocol';
 import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state';
-import type { Logger } from '../lifecycle/logger.js';
+import { silentLogger } from '../lifecycle/logger.js';
 import { Dispatcher } from '../rpc/dispatcher.js';
-import { RpcMethodError } from '../rpc/types.js';
+import { RpcMethodError, type Connection, type HandlerParams } from '../rpc/types.js';
 import { WsConnection } from '../transport/connection.js';
 import { DEFAULT_OUTBOUND_LIMITS } from '../transport/outbound-queue.js';
-import { LiveSession, type AgentHooks, type SessionAgent } from './live-session.js';
+import {
+  LiveSession,
+  type AgentHooks,
+  type SessionAgent,
+  type SessionPersistence,
+  type LiveSessionOptions,
+} from './live-session.js';
 import { RingBudget } from './replay-ring.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import type { SessionRegistry } from './session-registry.js';
@@ -214,15 +220,75 @@ function recordingSocket(onFrame: (data: string) => void): WebSocket {
   } as unknown as WebSocket;
 }
 
-/** A logger that drops everything. */
-export const quietLog: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  addSecret: () => {},
-  close: async () => {},
-};
+/**
+ * A bare connection for tests that drive a `LiveSession` directly: client `test` in profile
+ * `default` with approvals; `notify` hands each event to `onEvent` (default: dropped), and server
+ * requests never settle.
+ */
+export function stubConnection(id = 'c-1', onEvent: (e: WireEvent) => void = () => {}): Connection {
+  return {
+    id,
+    clientName: 'test',
+    capabilities: { approvals: true },
+    profile: 'default',
+    closed: false,
+    notify: onEvent,
+    request: () => new Promise(() => {}),
+    onClose: () => {},
+  };
+}
+
+/** A session store that holds nothing: no sessions, no messages, an empty prompt queue; writes are ignored. */
+export function emptyStore(): SessionPersistence {
+  return {
+    getSession: () => undefined,
+    getMessages: () => [],
+    setSessionState: () => {},
+    moveQueuedPrompts: () => {},
+    queuePrompt: () => {},
+    unqueuePrompt: () => true,
+    queuedPrompts: () => [],
+  };
+}
+
+/**
+ * A live session for tests that drive one directly: session `s1` of profile `default`, epoch `e`,
+ * approvals that time out after 300 s, a replay budget of its own; `opts` replaces any of these.
+ */
+export function bareLiveSession(
+  store: SessionPersistence,
+  createAgent: LiveSessionOptions['createAgent'],
+  opts: Partial<LiveSessionOptions> = {},
+): LiveSession {
+  return new LiveSession({
+    id: 's1',
+    profile: 'default',
+    store,
+    createAgent,
+    approvalTimeoutS: 300,
+    budget: new RingBudget(),
+    epoch: 'e',
+    ...opts,
+  });
+}
+
+/**
+ * The `initialize` answer of a test dispatcher: marks the connection initialized in profile
+ * `default` and answers as server `test`, epoch `epoch-1`.
+ */
+export function acceptInitialize(
+  params: HandlerParams<'initialize'>,
+  conn: Connection,
+): MethodResult<'initialize'> {
+  (conn as WsConnection).markInitialized(params, 'default');
+  return {
+    server: { name: 'test', version: '0' },
+    epoch: 'epoch-1',
+    connection_id: conn.id,
+    profile: 'default',
+    profiles: ['default'],
+  };
+}
 
 /** A client of the in-process daemon: what it was sent, and what it can send. */
 export class FakeClient {
@@ -239,7 +305,7 @@ export class FakeClient {
       recordingSocket((data) => this.frames.push(JSON.parse(data) as SentFrame)),
       id,
       DEFAULT_OUTBOUND_LIMITS,
-      quietLog,
+      silentLogger,
     );
   }
 
@@ -341,19 +407,10 @@ export function sessionHarness(opts: HarnessOptions = {}) {
     unload: () => {},
   } as unknown as SessionRegistry;
   const dispatcher = new Dispatcher({
-    log: quietLog,
+    log: silentLogger,
     maxFrameBytes: 1024 * 1024,
     validateResults: true,
-    initialize: async (p, conn) => {
-      (conn as WsConnection).markInitialized(p, 'default');
-      return {
-        server: { name: 'test', version: '0' },
-        epoch: 'epoch-1',
-        connection_id: conn.id,
-        profile: 'default',
-        profiles: ['default'],
-      };
-    },
+    initialize: async (p, conn) => acceptInitialize(p, conn),
   });
   registerSessionHandlers(dispatcher, registry);
   let clients = 0;

@@ -12,7 +12,7 @@ import { manualClock, type ManualClock } from '../testing/clock.js';
 import { FakeClient } from '../testing/fake-client.js';
 import { snapshotResult, wire } from '../testing/fixtures.js';
 import { renderInk } from '../testing/ink.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { App } from './App.js';
 import { SessionController } from './controller.js';
 

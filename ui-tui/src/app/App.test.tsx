@@ -6,7 +6,7 @@ import { sessionInfo, snapshotResult, stored, wire } from '../testing/fixtures.j
 import { manualClock } from '../testing/clock.js';
 import { FakeClient } from '../testing/fake-client.js';
 import { keys, renderInk } from '../testing/ink.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { App } from './App.js';
 import { SessionController } from './controller.js';
 

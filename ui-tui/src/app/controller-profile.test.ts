@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionInfo, snapshotResult } from '../testing/fixtures.js';
 import { FakeClient } from '../testing/fake-client.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { SessionController } from './controller.js';
 import { exitHint } from './exit-hint.js';
 

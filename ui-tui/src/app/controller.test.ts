@@ -3,8 +3,7 @@ import { DaemonClient } from '@hermes/client';
 import type { AttachResult } from '@hermes/client';
 import type { WireEvent } from '@hermes/core/protocol';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
-import { startTestServer, type TestConn, type TestServer } from '@hermes/client/testing';
-import { waitFor } from '../testing/wait.js';
+import { startTestServer, waitFor, type TestConn, type TestServer } from '@hermes/client/testing';
 import { SessionController } from './controller.js';
 
 const cleanups: Array<() => unknown> = [];

@@ -2,8 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
 import { DaemonClient } from '@hermes/client';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
-import { startTestServer, type TestServer } from '@hermes/client/testing';
-import { waitFor } from '../testing/wait.js';
+import { startTestServer, waitFor, type TestServer } from '@hermes/client/testing';
 import { SessionController } from './controller.js';
 
 const cleanups: Array<() => unknown> = [];

@@ -3,7 +3,7 @@ import { Box, render, Text } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transcript } from '../components/Transcript.js';
 import type { TranscriptItem } from '../state/types.js';
-import { waitFor, waitForFrame } from '../testing/wait.js';
+import { waitFor, waitForFrame } from '@hermes/client/testing';
 import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
 
 /** A terminal stand-in whose size can change; it records everything written. */

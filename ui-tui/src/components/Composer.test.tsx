@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputHistory } from '../state/input-history.js';
 import { keys, renderInk } from '../testing/ink.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { Composer, type ComposerProps } from './Composer.js';
 
 afterEach(() => cleanup());

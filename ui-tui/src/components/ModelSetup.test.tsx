@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SetupChoice } from '../setup/model-setup.js';
 import type { FoundServer } from '../setup/probe.js';
 import { keys, renderInk } from '../testing/ink.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { ModelSetup } from './ModelSetup.js';
 
 afterEach(() => cleanup());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionController } from '../app/controller.js';
 import { FakeClient } from '../testing/fake-client.js';
-import { waitFor } from '../testing/wait.js';
+import { waitFor } from '@hermes/client/testing';
 import { modelReady, readModelStatus, saveModelSetup } from './model-setup.js';
 
 const none = {};

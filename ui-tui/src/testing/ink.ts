@@ -1,7 +1,7 @@
 /** Helpers for component tests with ink-testing-library. */
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
-import { tick, waitForFrame } from './wait.js';
+import { tick, waitForFrame } from '@hermes/client/testing';
 
 const SGR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 

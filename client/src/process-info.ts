@@ -2,6 +2,7 @@
  * Is a process (still) the one we think it is? Used to tell a live daemon from a stale lock or
  * discovery file left by a killed one. A pid alone can be reused, so on Linux the process start
  * time (`/proc/<pid>/stat` field 22, clock ticks since boot) is recorded beside it and compared.
+ * The daemon records its own identity (`selfIdentity`); clients and the daemon check it.
  */
 import { readFileSync } from 'node:fs';
 
@@ -9,7 +10,7 @@ import { readFileSync } from 'node:fs';
  * True when a process with this pid exists (signal 0 succeeds, or fails with EPERM: it exists but
  * belongs to another user).
  */
-export function isPidAlive(pid: number): boolean {
+export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -47,7 +48,7 @@ export interface ProcessIdentity {
  * recorded and can be read now, the start times match (else the pid was reused).
  */
 export function isSameProcessAlive(who: ProcessIdentity): boolean {
-  if (!isPidAlive(who.pid)) return false;
+  if (!isProcessAlive(who.pid)) return false;
   if (who.proc_start === undefined) return true;
   const now = processStartTime(who.pid);
   if (now === undefined) {
