@@ -7,13 +7,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { HERMES_BIN } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
-if (!hasTmux()) console.warn('chat-approval-tmux: tmux is not installed; 2 tests skipped');
 
 const count = (hay: string, needle: string): number => hay.split(needle).length - 1;
 

@@ -5,13 +5,13 @@
  * 20 replies and started again: every message is answered exactly once across both lives.
  * Skipped (counted, with a notice) when ngircd is not installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RecordedRequest, StaticStep } from './support/fake-model-server.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { aliveDiscovery, waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
 import { IrcTestUser } from './support/irc-test-client.js';
-import { NGIRCD, startNgircd, type Ngircd } from './support/ngircd.js';
+import { describeIrc, NGIRCD, startNgircd, type Ngircd } from './support/ngircd.js';
 import {
   deliveries,
   killDaemonHard,
@@ -23,7 +23,6 @@ import {
 
 const USERS = ['u1', 'u2', 'u3', 'u4', 'u5'];
 const PER_USER = 10;
-const describeIrc = NGIRCD ? describe.sequential : describe.skip;
 if (!NGIRCD)
   process.stderr.write(
     'platform-irc-burst: ngircd is not installed (apt-get install -y ngircd): 2 tests skipped\n',

@@ -7,15 +7,14 @@
  * `connected`), and the bot comes back when ngircd does. Skipped (counted, with a notice) when
  * ngircd is not installed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { IrcTestUser } from './support/irc-test-client.js';
-import { freePort, NGIRCD, startNgircd, type Ngircd } from './support/ngircd.js';
+import { freePort, describeIrc, NGIRCD, startNgircd, type Ngircd } from './support/ngircd.js';
 import { gatewayStatus, stopDaemon } from './support/platform-daemon.js';
 
-const describeIrc = NGIRCD ? describe.sequential : describe.skip;
 if (!NGIRCD)
   process.stderr.write(
     'platform-irc-reconnect: ngircd is not installed (apt-get install -y ngircd): 3 tests skipped\n',

@@ -12,10 +12,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { connect } from '@hermes/client';
 import { HERMES_BIN } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 const COLS = 160;
@@ -25,9 +25,6 @@ const KEY_GAP_MS = [30, 80] as const;
 const TYPE_MS = 3_000;
 const AFTER_CARD_MS = 1_500;
 const ARMED = 'to answer. Esc denies.';
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
-if (!hasTmux()) console.warn('tui-approval-typing-tmux: tmux is not installed; 10 tests skipped');
 
 /** The composer's text: the last `│ › …│` row on screen (the draft fits one row at this width). */
 function composerText(screen: string): string | null {

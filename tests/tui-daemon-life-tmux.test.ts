@@ -6,10 +6,10 @@
  * typed meanwhile is kept, and `r` on an empty composer starts the daemon again. Every wait polls
  * with a deadline.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { aliveDiscovery, daemonPids, waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 let env: Record<string, string>;
@@ -26,9 +26,6 @@ const statusBar = (screen: string): string =>
     .split('\n')
     .filter((l) => l.trim())
     .pop() ?? '';
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
-if (!hasTmux()) console.warn('tui-daemon-life-tmux: tmux is not installed; 2 tests skipped');
 
 describeTmux('the TUI owns its daemon’s life (tmux)', () => {
   const fx = useTuiTmux('hermes-daemon-life', { cols: 120, rows: 48 }, (root) => {

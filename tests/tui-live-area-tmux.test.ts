@@ -4,9 +4,9 @@
  * every user line in the transcript and a full screen; `/clear` leaves the composer and the
  * status bar drawn at once, without waiting for a key.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { HERMES_BIN } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 const ROWS = 30;
@@ -15,8 +15,6 @@ const paragraphs = Array.from(
   (_, i) => `Paragraph ${i + 2}: a long streamed answer to fill lines.`,
 );
 const longReply = ['Paragraph one.', ...paragraphs].join('\n\n');
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
 
 describeTmux('hermes tui: the live part of the screen', () => {
   const fx = useTuiTmux('hermes-live-area-test', { cols: 100, rows: ROWS });

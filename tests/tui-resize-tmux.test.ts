@@ -4,9 +4,9 @@
  * with one composer box, lines no wider than the pane (nothing left of the old frame, which tmux
  * would re-wrap into long joined lines), and the reply printed once in the whole scrollback.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { HERMES_BIN } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 const count = (hay: string, needle: string): number => hay.split(needle).length - 1;
@@ -23,8 +23,6 @@ function clean(screen: string, cols: number): boolean {
     lines.every((l) => [...l.trimEnd()].length <= cols)
   );
 }
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
 
 describeTmux('hermes tui: resizing the terminal', () => {
   const fx = useTuiTmux('hermes-resize-test');

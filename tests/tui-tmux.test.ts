@@ -7,11 +7,11 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { connect } from '@hermes/client';
 import { waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
-import { hasTmux } from './support/tmux.js';
+import { describeTmux } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 let env: Record<string, string>;
@@ -35,8 +35,6 @@ const statusBar = (screen: string): string =>
     .split('\n')
     .filter((l) => l.trim())
     .pop() ?? '';
-
-const describeTmux = hasTmux() ? describe.sequential : describe.skip;
 
 describeTmux('hermes tui in tmux', () => {
   const fx = useTuiTmux('hermes-tui-test', { cols: 120, rows: 40 }, (root) => {

@@ -2,6 +2,7 @@
  * A real IRC server for tests: Debian's `ngircd` (installed by .ci/run) in the foreground (`-n`)
  * on a free loopback port, with a generated config in a temp folder. `stop()` kills it.
  */
+import { describe } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where Debian installs the server. */
+/** Path of the ngircd binary, when installed. */
 export const NGIRCD = ['/usr/sbin/ngircd', '/usr/bin/ngircd'].find((p) => existsSync(p));
 
 /** A running ngircd. */
@@ -90,4 +92,13 @@ export async function startNgircd(timeoutMs = 15_000, port?: number): Promise<Ng
       clearTimeout(t);
     },
   };
+}
+
+/**
+ * `describe` for a suite that needs a real IRC server: run in order where ngircd is installed,
+ * else skipped with the reason in its title (listed by the summary reporter, never silently).
+ */
+export function describeIrc(title: string, suite: () => void): void {
+  if (NGIRCD) describe.sequential(title, suite);
+  else describe.skip(`${title} [skipped: ngircd is not installed]`, suite);
 }

@@ -3,12 +3,23 @@
  * config), windows running commands, keys sent, panes captured and polled with deadlines.
  * Ink under `CI=true` draws nothing, so TUIs started here get `CI=false` (see docs/toolchain.md).
  */
+import { describe } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from './gateway-process.js';
 
 /** Whether tmux is installed. */
+/**
+ * `describe` for a suite that drives tmux: run in order where tmux is installed, else skipped with
+ * the reason in its title (listed by the summary reporter, never silently).
+ */
+export function describeTmux(title: string, suite: () => void): void {
+  if (hasTmux()) describe.sequential(title, suite);
+  else describe.skip(`${title} [skipped: tmux is not installed]`, suite);
+}
+
+/** Whether tmux can be run here. */
 export function hasTmux(): boolean {
   try {
     execFileSync('tmux', ['-V'], { stdio: 'ignore' });

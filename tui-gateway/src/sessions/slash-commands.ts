@@ -212,7 +212,9 @@ export function runSlashCommand(
         handled: true,
       }));
     case 'mcp':
-      return Promise.all([import('./lazy-mcp.js'), profile.mcp()]).then(async ([{ runMcpCommand }, m]) => {
+      // the profile's manager first: it loads the MCP module, which the import below then finds
+      return profile.mcp().then(async (m) => {
+        const { runMcpCommand } = await import('./lazy-mcp.js');
         profile.reload();
         return { output: await runMcpCommand(m, arg, profile.config), handled: true };
       });
