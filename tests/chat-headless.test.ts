@@ -129,6 +129,16 @@ describe('hermes chat -q', () => {
     });
   });
 
+  it('answers in process, with a warning, when the discovery file is damaged', async () => {
+    const root = makeTestHome({ modelUrl: model.url });
+    writeFileSync(join(root, 'tui-gateway.json'), 'garbage');
+    model.push({ text: 'answered without a daemon' });
+    const run = await runHermes(root, ['chat', '-q', 'hi']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('answered without a daemon');
+    expect(run.stderr).toMatch(/tui-gateway\.json: not valid JSON; running without the daemon/);
+  });
+
   it('retries a 429 and succeeds', async () => {
     const root = makeTestHome({ modelUrl: model.url });
     model.push({ error: { status: 429 } }, { text: 'after the rate limit' });

@@ -285,6 +285,54 @@ describe('DaemonClient', () => {
     await expect(done).resolves.toMatchObject({ epoch: 'epoch-1' });
   });
 
+  it('does not retry a handshake the daemon refused (an unknown profile), even with retry: true', async () => {
+    const s = await server();
+    s.handlers.set('initialize', (params) => {
+      if (params.profile === 'nosuch') throw { code: -32004, message: 'no profile named "nosuch"' };
+      return {
+        server: { name: 'test', version: '0' },
+        epoch: s.epoch,
+        connection_id: 'c',
+        profile: 'default',
+      };
+    });
+    const c = client(s, { backoff: { initialMs: 5, maxMs: 10 } });
+    await c.connect();
+    const err = await c.switchProfile('nosuch').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcCallError);
+    expect((err as RpcCallError).message).toContain('nosuch');
+    expect(c.state).toBe('disconnected');
+    // one refused handshake, no retry loop behind it
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.conns.length).toBe(2);
+  });
+
+  it('a second switch supersedes the first: one socket stays open', async () => {
+    const s = await server();
+    let held: (() => void) | undefined;
+    s.handlers.set('initialize', (params) => {
+      const result = {
+        server: { name: 'test', version: '0' },
+        epoch: s.epoch,
+        connection_id: `c-${s.conns.length}`,
+        profile: (params.profile as string | undefined) ?? 'default',
+      };
+      // the first switch's handshake hangs until the second switch has finished
+      if (params.profile === 'slow') return new Promise((resolve) => (held = () => resolve(result)));
+      return result;
+    });
+    const c = client(s);
+    await c.connect();
+    const first = c.switchProfile('slow').catch((e: unknown) => e);
+    await waitFor(() => held !== undefined);
+    const second = await c.switchProfile('work');
+    expect(second.profile).toBe('work');
+    held!();
+    expect(await first).toBeInstanceOf(NotConnectedError);
+    await waitFor(() => s.conns.filter((x) => x.ws.readyState === x.ws.OPEN).length === 1);
+    expect(c.server?.profile).toBe('work');
+  });
+
   it('switches profile by re-handshaking and close() rejects pending calls', async () => {
     const s = await server();
     s.handlers.set('session.list', () => new Promise(() => {}));

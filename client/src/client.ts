@@ -21,7 +21,7 @@ import type {
 import { AsyncQueue } from './async-queue.js';
 import { Attachments, isWireEvent, type Tracked } from './attachments.js';
 import { backoffDelay } from './backoff.js';
-import { CallTimeoutError, NotConnectedError } from './errors.js';
+import { CallTimeoutError, NotConnectedError, RpcCallError } from './errors.js';
 import { waitFor, type DaemonClientOptions } from './options.js';
 import { RpcSocket, type CloseInfo } from './rpc-socket.js';
 import { ServerRequestHandlers } from './server-requests.js';
@@ -76,6 +76,8 @@ export class DaemonClient implements DaemonClientLike {
   private closeInfo: CloseInfo = { code: 1000, reason: 'client closing' };
   private resolveClosed!: (info: CloseInfo) => void;
   private reconnecting = false;
+  /** Counts `connect` calls; a loop whose number is not the latest gives up. */
+  private connectGen = 0;
   private profile: string | undefined;
   private _state: ConnectionState = 'disconnected';
   private _server: InitializeResult | null = null;
@@ -179,15 +181,21 @@ export class DaemonClient implements DaemonClientLike {
    */
   async connect(opts: { retry?: boolean } = {}): Promise<InitializeResult> {
     if (this._closed) throw new NotConnectedError('client is closed');
+    // a newer connect (or switchProfile) supersedes this one: at most one handshake loop runs
+    const gen = ++this.connectGen;
+    const superseded = (): boolean => gen !== this.connectGen;
     this.setState('connecting', {});
     let attempt = 0;
     for (;;) {
       try {
         const init = await this.openOnce();
+        if (superseded()) throw new NotConnectedError('superseded by a newer connect');
         this.afterHandshake(init, false);
         return init as InitializeResult;
       } catch (err) {
-        if (!opts.retry || this._closed) {
+        if (superseded()) throw err;
+        // the daemon answered (an unknown profile, a refused handshake): trying again changes nothing
+        if (!opts.retry || this._closed || err instanceof RpcCallError) {
           if (!this._closed) this.setState('disconnected', { error: err as Error });
           throw err;
         }
@@ -195,6 +203,7 @@ export class DaemonClient implements DaemonClientLike {
         this.setState('connecting', { attempt, nextDelayMs: delay, error: err as Error });
         await this.sleep(delay);
         if (this._closed) throw new NotConnectedError('client is closed');
+        if (superseded()) throw new NotConnectedError('superseded by a newer connect');
       }
     }
   }
@@ -353,6 +362,7 @@ export class DaemonClient implements DaemonClientLike {
       return init;
     } catch (err) {
       if (sock === this.sock) this.dropSocket();
+      else sock.terminate(); // replaced meanwhile: never leave it open beside the new one
       throw err;
     }
   }

@@ -95,6 +95,12 @@ async function connectRunningDaemon(ctx: CliContext): Promise<DaemonClient | und
   } catch (err) {
     if (err instanceof DaemonConnectError && (err.reason === 'not_running' || err.reason === 'stale'))
       return undefined;
+    // a damaged discovery file names no daemon to reach: run in this process, as the TUI and
+    // `hermes gateway status` treat it as stale (a new daemon rewrites it)
+    if (err instanceof DaemonConnectError && err.reason === 'invalid_discovery') {
+      process.stderr.write(`hermes: warning: ${err.message}; running without the daemon\n`);
+      return undefined;
+    }
     throw err;
   }
 }

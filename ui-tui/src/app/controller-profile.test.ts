@@ -55,6 +55,24 @@ describe('SessionController profile switch', () => {
     expect(c.exitSession).toMatchObject({ id: 'mine', profile: 'default' });
   });
 
+  it('a refused switch goes back to the profile and session it left, and says why', async () => {
+    const client = twoProfiles();
+    const switchTo = client.switchProfile;
+    client.switchProfile = async (profile) => {
+      if (profile === 'nosuch') {
+        client.profile = 'nosuch';
+        throw new Error('no profile named "nosuch"');
+      }
+      return switchTo(profile);
+    };
+    const c = new SessionController({ client, cwd: '/w', throttleMs: 0 });
+    controllers.push(c);
+    await c.start({ mode: 'session', session: 'mine' });
+    await expect(c.switchProfile('nosuch')).rejects.toThrow('nosuch');
+    expect(client.profile).toBe('default');
+    expect(c.state).toMatchObject({ sessionId: 'mine', profile: 'default' });
+  });
+
   it('falls back to the newest session when the one left is gone', async () => {
     const client = twoProfiles();
     const c = new SessionController({ client, cwd: '/w', throttleMs: 0 });

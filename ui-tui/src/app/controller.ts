@@ -291,7 +291,17 @@ export class SessionController {
     const { profile: from, sessionId } = this.state;
     if (from && sessionId) this.sessionByProfile.set(from, sessionId);
     this.answers.dropAll();
-    await this.client.switchProfile(profile);
+    try {
+      await this.client.switchProfile(profile);
+    } catch (err) {
+      // refused (no such profile) or unreachable: back to the profile and session this TUI had
+      if (from) {
+        await this.client.switchProfile(from).catch(() => undefined);
+        if (sessionId)
+          await this.setup.openOrSetup({ mode: 'session', session: sessionId }, true).catch(() => {});
+      }
+      throw err;
+    }
     this.dispatch({ type: 'model', model: null });
     void this.refreshModel();
     this.notice(`Profile: ${profile}`);

@@ -150,8 +150,15 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
 }
 
 async function profileCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
-  if (args) return ctl.switchProfile(args);
   const { profiles, active } = await ctl.client.request('profile.list', {});
+  if (args) {
+    if (profiles.some((p) => p.name === args)) return ctl.switchProfile(args);
+    const names = profiles.map((p) => p.name).join(', ');
+    return ctl.notice(
+      `No profile named "${args}" (profiles: ${names}); hermes profile create ${args} makes one`,
+      'error',
+    );
+  }
   ui.openPicker(
     'Profile',
     profiles.map((p) => ({ label: `${p.name === active ? '● ' : '  '}${p.name}`, detail: p.model ?? '' })),
