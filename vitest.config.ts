@@ -22,6 +22,10 @@ export default defineConfig({
           // Unit tests keep no state outside their own temp folders and fakes; a run with files
           // shuffled (`--sequence.shuffle.files`) passes the same
           isolate: false,
+          // modules loaded once per worker decide at import time what they decide from the
+          // environment: Ink draws no live part when it believes it runs in CI, which the TUI
+          // tests need it to (CI runs this suite with CI=true)
+          env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
           include: [
             'core/src/**/*.test.ts',
             'tui-gateway/src/**/*.test.ts',
