@@ -26,6 +26,9 @@ export default defineConfig({
           // environment: Ink draws no live part when it believes it runs in CI, which the TUI
           // tests need it to (CI runs this suite with CI=true)
           env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
+          // the unit project first, then e2e: the daemons and TUIs of e2e tests time real
+          // waits, and on two cores they should not share the CPU with the unit suite
+          sequence: { groupOrder: 0 },
           include: [
             'core/src/**/*.test.ts',
             'tui-gateway/src/**/*.test.ts',
@@ -38,7 +41,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['tests/**/*.test.ts'] },
+        test: { name: 'e2e', include: ['tests/**/*.test.ts'], sequence: { groupOrder: 1 } },
       },
     ],
   },

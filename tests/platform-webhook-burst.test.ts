@@ -187,7 +187,7 @@ describe.sequential('webhook under a burst', () => {
     modelLimit = Infinity;
     await startDaemonWithPlatform(root, 'webhook');
     const pid = aliveDiscovery(root)!.pid;
-    await waitFor(() => acked.length >= from + 50, 'every reply', 30_000);
+    await waitFor(() => acked.length >= from + 50, 'every reply', 45_000);
     await waitFor(() => openDeliveries(root, 'webhook') === 0, 'the ledger to settle');
     for (const c of SENDERS) {
       const replies = repliesOf(c, from);
