@@ -19,6 +19,21 @@ export type ClarifyCallback = (
   signal: AbortSignal,
 ) => Promise<string>;
 
+/**
+ * Confines the processes a tool starts (`terminal`, `execute_code`, background processes, MCP
+ * stdio servers) under the session's sandbox policy. `off` runs them on the bare host.
+ */
+export interface CommandSandbox {
+  /** The policy in force for this session's lane. */
+  readonly mode: 'off' | 'workspace' | 'strict';
+  /**
+   * The argv that runs `argv` under the policy with `cwd` as the working folder (the sandbox's
+   * own argv around it, or `argv` unchanged when `mode` is `off`).
+   * @throws Error naming why when the policy needs a sandbox this machine cannot run.
+   */
+  wrap(argv: readonly string[], opts: { cwd: string }): string[];
+}
+
 /** Everything a tool handler may use. Built per turn by the agent loop. */
 export interface ToolContext {
   home: HermesHome;
@@ -59,6 +74,8 @@ export interface ToolContext {
    * session may delegate (`AgentOptions.delegation`), absent inside sub-agents and elsewhere.
    */
   delegate?: DelegateCapability;
+  /** The sandbox policy of this session's lane; absent: processes run on the bare host. */
+  sandbox?: CommandSandbox;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */
