@@ -6,3 +6,4 @@ export * from './cron/testing.js';
 export * from './messaging/plugin-testing.js';
 export * from './messaging/testing.js';
 export * from './state/testing.js';
+export * from './tools/sandbox/testing.js';

@@ -11,6 +11,7 @@ import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, ToolDefinition } from '../tools/types.js';
+import type { SandboxLane } from '../tools/sandbox/policy.js';
 import type { DelegationParent } from './subagent.js';
 
 /** Where the loop persists messages; `SessionDB` satisfies it. */
@@ -70,6 +71,12 @@ export interface AgentOptions {
    * set by `openAgentSession`. Absent → `delegate_task` reports that it is unavailable.
    */
   delegation?: (parent: DelegationParent) => DelegateCapability;
+  /**
+   * The session's sandbox lane (tools/sandbox/policy.ts, from the session's source): tool calls
+   * get a `ctx.sandbox` with that lane's policy under each turn's config. Absent: no sandbox
+   * (processes run on the bare host), as in tests and one-off contexts.
+   */
+  sandboxLane?: SandboxLane;
 }
 
 /**

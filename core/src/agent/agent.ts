@@ -4,7 +4,7 @@
  * events (the wire protocol's event names) and persists every message as it completes.
  */
 import { CheckpointTracker } from '../checkpoints/tracker.js';
-import type { ApprovalGuard } from '../approvals/guard.js';
+import { denialMessage, OUTSIDE_SANDBOX_DESCRIPTION, type ApprovalGuard } from '../approvals/guard.js';
 import { stricterApprovals } from '../config/approval-changes.js';
 import type { HermesConfig } from '../config/schema.js';
 import { contextWindowFor } from '../model/context-windows.js';
@@ -13,7 +13,8 @@ import type { ChatMessage, ChatResult, ToolCall } from '../model/types.js';
 import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
 import type { NewMessage } from '../state/types.js';
 import { toolSchemas } from '../tools/registry.js';
-import type { TodoItem, ToolDefinition, ToolResult } from '../tools/types.js';
+import { createSessionSandbox, type SessionSandbox } from '../tools/sandbox/command-sandbox.js';
+import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { repairToolPairs } from './history.js';
@@ -59,6 +60,8 @@ export class Agent {
   private compressor: ContextCompressor;
   /** Outcomes of running tool calls, stored with their results. */
   private readonly outcomes = new ToolOutcomes();
+  /** The session's sandbox (`AgentOptions.sandboxLane`); absent: none. */
+  private readonly sandbox: SessionSandbox | undefined;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -76,6 +79,24 @@ export class Agent {
       },
     });
     [this.guard, this.compressor] = this.fromSettings([], 0);
+    this.sandbox = opts.sandboxLane
+      ? createSessionSandbox({
+          lane: opts.sandboxLane,
+          home: opts.home,
+          sessionId: opts.sessionId,
+          // the question goes through the approval path of the call that needs the sandbox
+          askFallback: (question, signal) => this.askSandboxFallback(question, signal),
+        })
+      : undefined;
+  }
+
+  /** The tool call currently asking for the sandbox fallback (for the approval's events). */
+  private fallbackToolId = '';
+
+  private askSandboxFallback(question: string, signal: AbortSignal): Promise<boolean> {
+    return this.checkWithGuard(this.fallbackToolId, signal, { sandboxFallback: question }).then(
+      (v) => v.allowed,
+    );
   }
 
   /** The approval guard of the current settings, keeping the session approvals given. */
@@ -515,6 +536,43 @@ export class Agent {
     );
   }
 
+  /**
+   * The sandbox members of a tool call's context: `sandbox` under this turn's config, and
+   * `checkOutsideSandbox` — a cron run never leaves its sandbox (nobody could approve it).
+   */
+  private sandboxContext(toolId: string, signal: AbortSignal): Partial<ToolContext> {
+    if (!this.sandbox) return {};
+    const sandbox = this.sandbox.forConfig(this.opts.config);
+    const ready = sandbox.ready.bind(sandbox);
+    return {
+      sandbox: {
+        get mode() {
+          return sandbox.mode;
+        },
+        wrap: sandbox.wrap,
+        explain: sandbox.explain,
+        ready: (s) => {
+          this.fallbackToolId = toolId;
+          return ready(s);
+        },
+      },
+      checkOutsideSandbox:
+        this.sandbox.lane === 'cron'
+          ? () =>
+              Promise.resolve({
+                allowed: false,
+                reason: 'no_frontend',
+                message: denialMessage(
+                  'no_frontend',
+                  OUTSIDE_SANDBOX_DESCRIPTION,
+                  undefined,
+                  'running a command outside the sandbox',
+                ),
+              })
+          : (command, cwd) => this.checkWithGuard(toolId, signal, { outsideSandbox: command }, cwd),
+    };
+  }
+
   private runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
     return runToolCall(call, {
       tools: this.toolsByName,
@@ -532,6 +590,7 @@ export class Agent {
         signal,
         checkCommand: (command, cwd) => this.checkWithGuard(toolId, signal, command, cwd),
         checkScript: (script) => this.checkWithGuard(toolId, signal, script),
+        ...this.sandboxContext(toolId, signal),
         ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
         todos: this.todos,
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),

@@ -34,8 +34,8 @@ export function sessionGuard(
   });
 }
 
-/** What is checked: a shell command, or a script with its language. */
-export type GuardSubject = string | ScriptApproval;
+/** What is checked: a shell command, a script with its language, or a command to run outside the sandbox. */
+export type GuardSubject = string | ScriptApproval | { outsideSandbox: string } | { sandboxFallback: string };
 
 /** The agent's parts a check uses. */
 export interface GuardCheckDeps {
@@ -75,7 +75,11 @@ export function checkWithGuard(
   const verdict =
     typeof what === 'string'
       ? deps.guard.check(what, signal, onSmart, cwd)
-      : deps.guard.checkScript(what, signal, onSmart);
+      : 'outsideSandbox' in what
+        ? deps.guard.checkOutsideSandbox(what.outsideSandbox, signal, cwd)
+        : 'sandboxFallback' in what
+          ? deps.guard.askSandboxFallback(what.sandboxFallback, signal)
+          : deps.guard.checkScript(what, signal, onSmart);
   return verdict
     .then((v) => {
       if (v.asked) deps.outcomes.noteApproval(toolId, v.asked);

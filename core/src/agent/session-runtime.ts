@@ -13,6 +13,7 @@ import { SessionDB } from '../state/session-db.js';
 import type { TranscriptStore } from './agent-types.js';
 import type { SessionRecord } from '../state/types.js';
 import { availableTools, builtinTools } from '../tools/registry.js';
+import { laneOfSource } from '../tools/sandbox/policy.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { historyFromRecords } from './history.js';
@@ -148,6 +149,8 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       history,
       contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),
       delegation: subagentDelegation,
+      // the sandbox lane follows the session's stored source (tui/cli, cron, api_server, a platform)
+      sandboxLane: laneOfSource(session.source),
       ...(opts.approvalMode ? { approvalMode: opts.approvalMode } : {}),
       ...(opts.onApproval ? { onApproval: opts.onApproval } : {}),
       ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),

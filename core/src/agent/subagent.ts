@@ -169,6 +169,8 @@ export async function runSubagent(
       ...(modelId ? { modelId } : {}),
       ...(o.approvalMode ? { approvalMode: o.approvalMode } : {}),
       ...(o.onApproval ? { onApproval: o.onApproval } : {}),
+      // a sub-agent's commands run under its parent's sandbox lane
+      ...(o.sandboxLane ? { sandboxLane: o.sandboxLane } : {}),
     });
   } catch (err) {
     return fail((err as Error).message);

@@ -207,6 +207,14 @@ export function scriptEntry(key: string, language: string, code: string): AllowE
 }
 
 /**
+ * The entry approving one exact command line to run outside the sandbox (pseudo-pattern `key`,
+ * program `outside_sandbox`, the line as its one value): it covers that line and nothing else.
+ */
+export function outsideSandboxEntry(key: string, command: string): AllowEntry {
+  return makeEntry(key, [{ kind: 'value', value: 'outside_sandbox' }, value(command.trim())]);
+}
+
+/**
  * A set of approval entries: a profile's `command_allowlist`, or a session's approvals. Keeps the
  * strings as given (for writing back and listing) and honours only narrow entries and old exact
  * command lines; old class entries are kept, listed by `ignored()`, and approve nothing.

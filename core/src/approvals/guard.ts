@@ -53,7 +53,14 @@ import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
-import { ApprovalSet, coveredBy, entriesForLine, scriptEntry, type AllowEntry } from './allowlist.js';
+import {
+  ApprovalSet,
+  coveredBy,
+  entriesForLine,
+  outsideSandboxEntry,
+  scriptEntry,
+  type AllowEntry,
+} from './allowlist.js';
 import type { DangerousMatch } from './dangerous-patterns.js';
 import { detectCommand } from './detect.js';
 import type { RuleHit } from './detection-types.js';
@@ -140,6 +147,19 @@ export interface ApprovalGuard {
     signal?: AbortSignal,
     onSmart?: (assessment: SmartAssessment) => void,
   ): Promise<ApprovalVerdict>;
+  /**
+   * Decides whether `command` may run outside the session's sandbox (`terminal` with
+   * `outside_sandbox: true`): the floor first; mode `off` allows; an entry for that exact line
+   * (pseudo-pattern `outside-sandbox`) covers it; else a human is asked — never the smart check —
+   * and headless contexts deny. The command's own rules are checked apart (`check`).
+   */
+  checkOutsideSandbox(command: string, signal?: AbortSignal, cwd?: string): Promise<ApprovalVerdict>;
+  /**
+   * Asks whether a session whose sandbox cannot run here may run its commands without it
+   * (`terminal.sandbox_fallback: ask`): mode `off` allows; headless denies; else a human answers
+   * `once` (yes, for this session) or `deny`. Nothing is remembered by the guard.
+   */
+  askSandboxFallback(question: string, signal?: AbortSignal): Promise<ApprovalVerdict>;
   /** The entries approved with `session` in this session (those it was given, then new ones). */
   sessionApprovals(): string[];
   /**
@@ -157,6 +177,14 @@ export interface ScriptApproval {
 }
 
 export { EXECUTE_CODE_KEY };
+
+/** The pseudo-pattern of a command the model asked to run outside the sandbox. */
+export const OUTSIDE_SANDBOX_KEY = 'outside-sandbox';
+/** The pseudo-pattern of the question whether to run a session without its unavailable sandbox. */
+export const SANDBOX_FALLBACK_KEY = 'sandbox-unavailable';
+/** What the user is told a request to run outside the sandbox is about. */
+export const OUTSIDE_SANDBOX_DESCRIPTION =
+  "run outside the sandbox: with your user's full access to every file, the network and Hermes's own settings";
 
 /** Most of a script shown in the approval request, characters and lines. */
 export const SCRIPT_SHOWN_CHARS = 6_000;
@@ -357,6 +385,47 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     return decide({ matches, entries, shown, reviewed, signal, onSmart, subject });
   }
 
+  async function checkOutsideSandbox(
+    command: string,
+    signal?: AbortSignal,
+    cwd?: string,
+  ): Promise<ApprovalVerdict> {
+    const where = { hermesRoot: opts.home.root, userHome, cwd: cwd ?? opts.cwd ?? process.cwd() };
+    const detection = await detectCommand(command, { ...where, profileHome: opts.home.dir });
+    if (detection.floor.length > 0) return refuseFloor(detection.floor);
+    if (mode === 'off') return { allowed: true, reason: 'mode_off' };
+    const matches = [{ key: OUTSIDE_SANDBOX_KEY, description: OUTSIDE_SANDBOX_DESCRIPTION }];
+    const entries = [outsideSandboxEntry(OUTSIDE_SANDBOX_KEY, command)];
+    const subject = 'running a command outside the sandbox';
+    return decide({
+      matches,
+      entries,
+      shown: command,
+      reviewed: command,
+      signal,
+      onSmart: undefined,
+      subject,
+      humanOnly: true,
+    });
+  }
+
+  function askSandboxFallback(question: string, signal?: AbortSignal): Promise<ApprovalVerdict> {
+    if (mode === 'off') return Promise.resolve({ allowed: true, reason: 'mode_off' });
+    const matches = [{ key: SANDBOX_FALLBACK_KEY, description: question }];
+    const subject = "running this session's commands without the sandbox";
+    return decide({
+      matches,
+      entries: [],
+      shown: question,
+      reviewed: question,
+      signal,
+      onSmart: undefined,
+      subject,
+      humanOnly: true,
+      onceOnly: true,
+    });
+  }
+
   /** Steps 3 and 4 of the file comment for matched patterns. */
   async function decide(d: {
     matches: DangerousMatch[];
@@ -370,9 +439,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     onSmart: ((assessment: SmartAssessment) => void) | undefined;
     /** What was flagged, for the denial message. */
     subject?: string;
+    /** True: only a human may approve (no smart check). */
+    humanOnly?: boolean;
+    /** True: only `once` or `deny` are offered (nothing to remember; `entries` empty). */
+    onceOnly?: boolean;
   }): Promise<ApprovalVerdict> {
     const { matches, signal, onSmart } = d;
-    if (coveredBy(d.entries, allowlist, sessionSet)) {
+    if (d.entries.length > 0 && coveredBy(d.entries, allowlist, sessionSet)) {
       return { allowed: true, reason: coveredBy(d.entries, allowlist) ? 'allowlist' : 'session' };
     }
 
@@ -386,7 +459,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     if (!opts.callback) return deny('no_frontend');
 
     let smart: SmartAssessment | undefined;
-    if (mode === 'smart' && opts.smart) {
+    if (mode === 'smart' && opts.smart && !d.humanOnly) {
       smart = await assessCommand(opts.smart, d.reviewed, description, signal);
       try {
         onSmart?.(smart);
@@ -397,7 +470,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       if (smart.verdict === 'approve') return { allowed: true, reason: 'smart_approved', smart };
     }
     // A smart DENY still reaches the owner, but only as a one-time override (original agent).
-    const overrideOnly = smart?.verdict === 'deny';
+    const overrideOnly = smart?.verdict === 'deny' || d.onceOnly === true;
 
     const request: ApprovalRequest = {
       requestId: randomUUID(),
@@ -441,5 +514,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     return allowlist.remove(entry) || inSession;
   }
 
-  return { mode, check, checkScript, sessionApprovals: () => sessionSet.list(), revoke };
+  return {
+    mode,
+    check,
+    checkScript,
+    checkOutsideSandbox,
+    askSandboxFallback,
+    sessionApprovals: () => sessionSet.list(),
+    revoke,
+  };
 }

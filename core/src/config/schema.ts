@@ -24,6 +24,17 @@ export type FallbackProvider = z.infer<typeof FallbackProvider>;
 
 const positiveInt = z.number().int().positive();
 
+/** A sandbox mode (`terminal.sandbox`): bare host, workspace-writable, or workspace-only without network. */
+const SandboxModeSchema = z.enum(['off', 'workspace', 'strict']);
+
+/** `terminal.sandbox` per lane; a lane left out keeps its default (tools/sandbox/policy.ts). */
+const SandboxLanesSchema = z.strictObject({
+  tui: SandboxModeSchema.optional(),
+  platforms: SandboxModeSchema.optional(),
+  cron: SandboxModeSchema.optional(),
+  api: SandboxModeSchema.optional(),
+});
+
 export const ConfigSchema = z.looseObject({
   _config_version: z.number().int().nonnegative().default(CONFIG_VERSION),
   model: z
@@ -145,6 +156,20 @@ export const ConfigSchema = z.looseObject({
       timeout: positiveInt.default(180),
       /** Names of secrets from `.env` passed into the terminal tool's child environment. */
       env_passthrough: z.array(z.string()).default([]),
+      /**
+       * The OS sandbox (bubblewrap) of the processes tools start (docs/sandbox.md): one mode for
+       * every lane, or per lane `{tui, platforms, cron, api}`. A lane left out: `tui` off, the
+       * others `workspace` when the sandbox can run here (else off). Absent: every lane's default.
+       */
+      sandbox: z.union([SandboxModeSchema, SandboxLanesSchema]).optional(),
+      /** Network for sandboxed commands; `strict` is always off. */
+      network: z.enum(['on', 'off']).default('on'),
+      /**
+       * When a lane's configured sandbox cannot run here: `refuse` the command, or `ask` the user
+       * once per session and run without the sandbox on yes. Absent: `ask` in the TUI lane,
+       * `refuse` in the unattended lanes.
+       */
+      sandbox_fallback: z.enum(['refuse', 'ask']).optional(),
     })
     .prefault({}),
   gateway: z

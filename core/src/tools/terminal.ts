@@ -16,6 +16,11 @@
  *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
  * - While it runs, the process is recorded under `<root>/run/` (process-registry.ts): a daemon
  *   started after a crash stops the group of one its predecessor left running.
+ * - With a session sandbox (`ctx.sandbox`, sandbox/), the shell runs inside it (bubblewrap; the
+ *   group kill reaches bwrap, whose pid namespace dies with it). A run the sandbox stopped (a
+ *   write outside the workspace, a hidden path, the network when off) is reported as "blocked by
+ *   the sandbox: <what>" with `blocked: {reason: 'sandbox'}`; the model may ask to run it again
+ *   with `outside_sandbox: true`, which the user must approve (`ctx.checkOutsideSandbox`).
  */
 import { existsSync, statSync } from 'node:fs';
 import stripAnsi from 'strip-ansi';
@@ -25,7 +30,7 @@ import { blockedResult, toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { resolveToolPath } from './paths.js';
 import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
-import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
+import type { CommandSandbox, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Cap on the output returned to the model, chars. */
 export const TERMINAL_MAX_OUTPUT_CHARS = 50_000;
@@ -80,6 +85,8 @@ export interface RunCommandOptions {
   onProgress?: (line: string) => void;
   /** Records the process while it runs (process-registry.ts), so a later daemon can reap it. */
   track?: ToolProcessTag;
+  /** Runs the shell inside this sandbox (`wrap`); absent or `off`: on the bare host. */
+  sandbox?: CommandSandbox;
 }
 
 /**
@@ -91,7 +98,9 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
   const started = Date.now();
   const buffer = new HeadTailBuffer(opts.maxOutputChars ?? TERMINAL_MAX_OUTPUT_CHARS, { headRatio: 0.4 });
   const { execa } = await import('execa'); // loaded on first use: start-up speed
-  const child = execa(opts.shell ?? resolveShell(opts.env), ['-c', command], {
+  const shellArgv = [opts.shell ?? resolveShell(opts.env), '-c', command];
+  const argv = opts.sandbox ? opts.sandbox.wrap(shellArgv, { cwd: opts.cwd }) : shellArgv;
+  const child = execa(argv[0]!, argv.slice(1), {
     cwd: opts.cwd,
     env: opts.env,
     extendEnv: false,
@@ -220,6 +229,13 @@ const parameters = (z: Zod) =>
       .string()
       .describe("Directory to run in (absolute, or relative to the session's working directory).")
       .optional(),
+    outside_sandbox: z
+      .boolean()
+      .describe(
+        'Run this command outside the sandbox. Only after a run was "blocked by the sandbox" and the ' +
+          'command really needs more access; the user must approve it, and may refuse.',
+      )
+      .optional(),
   });
 
 async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
@@ -234,6 +250,8 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
 
   const verdict = await ctx.checkCommand(command, cwd);
   if (!verdict.allowed) return blockedResult(verdict);
+  const sandbox = await sandboxFor(ctx, command, cwd, args.outside_sandbox === true);
+  if ('refused' in sandbox) return sandbox.refused;
   await ctx.beforeFileChange?.(cwd, { command });
 
   const outcome = await runShellCommand(command, {
@@ -243,9 +261,12 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     signal: ctx.signal,
     onProgress: (line) => ctx.progress(line),
     track: { root: ctx.home.root, session: ctx.sessionId, profile: ctx.home.profile },
+    ...(sandbox.use ? { sandbox: sandbox.use } : {}),
   });
   const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
   const footer = status(outcome, timeoutSec);
+  const stopped = sandbox.use && !outcome.interrupted ? sandbox.use.explain?.(outcome.output) : undefined;
+  if (stopped) return sandboxBlocked(body, footer, stopped);
   const ok = outcome.exitCode === 0 && !outcome.timedOut && !outcome.interrupted;
   const summary = outcome.interrupted
     ? 'interrupted'
@@ -253,6 +274,61 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
       ? `timed out after ${timeoutSec} s`
       : `exit ${outcome.exitCode ?? outcome.signal}`;
   return { ok, content: `${body}\n${footer}`, summary };
+}
+
+/** The sandbox a run uses (`use`; none: the bare host), or the result refusing it. */
+type SandboxChoice = { use: CommandSandbox | undefined } | { refused: ToolResult };
+
+/**
+ * Settles where the command runs: in `ctx.sandbox` (after `ready`: its fallback when it cannot run
+ * here), or — with `outside_sandbox` and the user's approval — on the bare host.
+ */
+async function sandboxFor(
+  ctx: ToolContext,
+  command: string,
+  cwd: string,
+  outside: boolean,
+): Promise<SandboxChoice> {
+  const sandbox = ctx.sandbox;
+  if (!sandbox || sandbox.mode === 'off') return { use: undefined };
+  if (outside) {
+    const v = ctx.checkOutsideSandbox
+      ? await ctx.checkOutsideSandbox(command, cwd)
+      : ({
+          allowed: false,
+          reason: 'no_frontend',
+          message: 'BLOCKED: nobody can approve running a command outside the sandbox here.',
+        } as const);
+    return v.allowed ? { use: undefined } : { refused: blockedResult(v) };
+  }
+  const ready = (await sandbox.ready?.(ctx.signal)) ?? { ok: true };
+  if (!ready.ok) {
+    return {
+      refused: {
+        ok: false,
+        content: ready.message,
+        summary: 'blocked by the sandbox: it cannot run here',
+        blocked: { reason: 'sandbox' },
+      },
+    };
+  }
+  // a `yes` to the fallback question turns the session's sandbox off
+  const mode: string = sandbox.mode;
+  return { use: mode === 'off' ? undefined : sandbox };
+}
+
+/** The result of a run the sandbox stopped (see the file comment). */
+function sandboxBlocked(body: string, footer: string, what: string): ToolResult {
+  return {
+    ok: false,
+    content:
+      `${body}\n${footer}\n[blocked by the sandbox: ${what}. The command ran in the sandbox, which keeps everything ` +
+      'outside the working folder read-only and hides credentials and Hermes files. Work inside the working ' +
+      'folder instead; if the command truly needs more, call terminal again with outside_sandbox: true — the ' +
+      'user is asked and may refuse.]',
+    summary: `blocked by the sandbox: ${what}`.slice(0, 200),
+    blocked: { reason: 'sandbox' },
+  };
 }
 
 /** The `terminal` tool definition. Parameters follow the original: command, timeout, workdir. */
@@ -264,7 +340,9 @@ export const terminalTool: ToolDefinition = defineTool({
     'and search_files for reading, editing and searching files. The command runs non-interactively (stdin is ' +
     'closed): pass flags such as -y and avoid pagers and editors. Each call starts a fresh shell in workdir, ' +
     'so `cd` does not carry over. Long output keeps its beginning and end. Dangerous commands (recursive ' +
-    "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry.",
+    "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry. " +
+    'Commands may run in a sandbox (the working folder writable, the rest read-only, credentials hidden); ' +
+    'a run it stopped says "blocked by the sandbox".',
   parameters,
   readOnly: false,
   toolsets: ['terminal'],

@@ -22,6 +22,11 @@ export const TOOL_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
         type: 'string',
         description: "Directory to run in (absolute, or relative to the session's working directory).",
       },
+      outside_sandbox: {
+        type: 'boolean',
+        description:
+          'Run this command outside the sandbox. Only after a run was "blocked by the sandbox" and the command really needs more access; the user must approve it, and may refuse.',
+      },
     },
     required: ['command'],
   },

@@ -31,7 +31,30 @@ export interface CommandSandbox {
    * own argv around it, or `argv` unchanged when `mode` is `off`).
    * @throws Error naming why when the policy needs a sandbox this machine cannot run.
    */
-  wrap(argv: readonly string[], opts: { cwd: string }): string[];
+  wrap(argv: readonly string[], opts: SandboxWrapOptions): string[];
+  /**
+   * Settles, before a process is started, whether this session may run it: resolves `ok` when the
+   * sandbox runs here (or is off), else applies `terminal.sandbox_fallback` — `ask` asks the user
+   * once per session (through the approval path) and runs unsandboxed on yes; `refuse` and a no
+   * resolve `{ok: false, message}` naming why and the fix. Never rejects. Absent: always ok.
+   */
+  ready?(signal: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
+  /**
+   * What the sandbox stopped in a run whose combined output is `output` ("`<path>` is outside the
+   * workspace, which is read-only inside the sandbox" …), or undefined when the output shows no
+   * sign of it. Absent or `mode` off: nothing is explained.
+   */
+  explain?(output: string): string | undefined;
+}
+
+/** Options of `CommandSandbox.wrap`. */
+export interface SandboxWrapOptions {
+  /** The working folder: writable inside the sandbox, and where the command starts. */
+  cwd: string;
+  /** Host paths the command must reach read-only although they would be hidden (a script's folder). */
+  readOnlyPaths?: readonly string[];
+  /** True: the process may outlive the daemon (no `--die-with-parent`). */
+  detach?: boolean;
 }
 
 /** Everything a tool handler may use. Built per turn by the agent loop. */
@@ -76,6 +99,12 @@ export interface ToolContext {
   delegate?: DelegateCapability;
   /** The sandbox policy of this session's lane; absent: processes run on the bare host. */
   sandbox?: CommandSandbox;
+  /**
+   * Checks whether `command` may run outside the sandbox (`terminal` with `outside_sandbox`): an
+   * approval like any other — the floor holds, a human is asked (never the smart check),
+   * `approvals.mode: off` allows, headless and cron contexts deny. Absent: such a run is denied.
+   */
+  checkOutsideSandbox?(command: string, cwd?: string): Promise<ApprovalVerdict>;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */
