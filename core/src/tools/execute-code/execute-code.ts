@@ -22,6 +22,10 @@
  *   (the function throws) and are not run;
  * - stdout: 50,000 chars (start and end kept); stderr: 10,000 chars (shown only on failure).
  * Interrupting the turn kills the script the same way.
+ *
+ * With a session sandbox (`ctx.sandbox`, ../sandbox/) the script runs inside it like a terminal
+ * command (its folder of stubs and the RPC socket bound read-only); a script the sandbox stopped
+ * ends with `[execute_code: blocked by the sandbox: …]` and `blocked: {reason: 'sandbox'}`.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -160,7 +164,12 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
     const stdout = new HeadTailBuffer(maxOut, { headRatio: 0.4 });
     const stderr = new HeadTailBuffer(maxErr, { headRatio: 0.2 });
     const started = Date.now();
-    const child = spawn(command, args, {
+    // under the session's sandbox (the script's folder with its stubs and socket reachable)
+    const sandbox = ctx.sandbox && ctx.sandbox.mode !== 'off' ? ctx.sandbox : undefined;
+    const argv = sandbox
+      ? sandbox.wrap([command, ...args], { cwd: ctx.cwd, readOnlyPaths: [rpc.dir] })
+      : [command, ...args];
+    const child = spawn(argv[0]!, argv.slice(1), {
       cwd: ctx.cwd,
       env,
       detached: true,
@@ -262,8 +271,19 @@ export async function runScript(o: RunScriptOptions): Promise<ToolResult> {
         `[execute_code: the script exited with ${exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal}`}.]`,
       );
     }
+    const stopped = failed && !interrupted ? sandbox?.explain?.(`${out}\n${stderr.toString()}`) : undefined;
+    if (stopped) {
+      notices.push(
+        `[execute_code: blocked by the sandbox: ${stopped}. Work inside the working folder; terminal with outside_sandbox: true asks the user for more.]`,
+      );
+    }
     sections.push(...notices);
-    return { ok: !failed, content: sections.join('\n'), summary };
+    return {
+      ok: !failed,
+      content: sections.join('\n'),
+      summary: stopped ? `blocked by the sandbox: ${stopped}`.slice(0, 200) : summary,
+      ...(stopped ? { blocked: { reason: 'sandbox' } } : {}),
+    };
   } finally {
     await rpc.close();
   }
@@ -320,6 +340,15 @@ export function createExecuteCodeTool(opts: ExecuteCodeToolOptions = {}): ToolDe
       // needs approval first (the guard's `checkScript`; fails closed headless and in cron)
       const verdict = await ctx.checkScript({ code, language });
       if (!verdict.allowed) return blockedResult(verdict);
+      const ready = (await ctx.sandbox?.ready?.(ctx.signal)) ?? { ok: true };
+      if (!ready.ok) {
+        return {
+          ok: false,
+          content: ready.message,
+          summary: 'blocked by the sandbox: it cannot run here',
+          blocked: { reason: 'sandbox' },
+        };
+      }
       const registry = await import('../registry.js');
       const all = opts.tools ? await opts.tools() : registry.builtinTools();
       const usable = registry.availableTools(all, { config: ctx.config, secrets: ctx.secrets });
