@@ -252,9 +252,10 @@ async function startMcp(
   secrets: Secrets,
 ): Promise<McpManager | undefined> {
   if (Object.keys(config.mcp_servers ?? {}).length === 0) return undefined;
-  const { createMcpManager } = await import('../lazy/mcp.js');
+  const { createMcpManager, mcpServerSandbox } = await import('../lazy/mcp.js');
   return createMcpManager(ctx.home, config, {
     secrets,
+    sandbox: () => mcpServerSandbox(ctx.home, config),
     log: (line) => process.stderr.write(`  … ${line}\n`),
   });
 }

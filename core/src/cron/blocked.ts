@@ -11,9 +11,10 @@ export interface BlockedCommand {
   command: string;
   /**
    * `approval`: it needed an approval nobody could give; `lifecycle`: it would stop the daemon;
-   * `floor`: a catastrophic command Hermes never runs, in any mode.
+   * `floor`: a catastrophic command Hermes never runs, in any mode; `sandbox`: the sandbox stopped
+   * it (a write outside the job's folder, a hidden path, the network) or could not run.
    */
-  why: 'approval' | 'lifecycle' | 'floor';
+  why: 'approval' | 'lifecycle' | 'floor' | 'sandbox';
   /** What was refused; a shell command when absent. */
   kind?: 'script' | 'call';
 }
@@ -50,6 +51,10 @@ export function blockedNote(blocked: readonly BlockedCommand[]): string {
       `A cron job has nobody to approve ${what}; to let cron jobs run them: hermes config set approvals.cron_mode allow`,
     );
   }
+  if (blocked.some((b) => b.why === 'sandbox'))
+    parts.push(
+      'Cron jobs run in the sandbox (their folder writable, the rest read-only, credentials hidden; see docs/sandbox.md); to change that: hermes config set terminal.sandbox.cron off',
+    );
   if (blocked.some((b) => b.why === 'lifecycle'))
     parts.push('A cron job may never stop or restart the daemon.');
   if (blocked.some((b) => b.why === 'floor'))

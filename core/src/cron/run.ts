@@ -196,7 +196,7 @@ function reportBlocked(tool: ToolDefinition, onBlocked?: (b: BlockedCommand) => 
 
 /** How a refused call is named in the run's note: the command, or the script's language and head. */
 function blockedCall(tool: ToolDefinition, args: Record<string, unknown>, reason: string): BlockedCommand {
-  const why = reason === 'lifecycle' || reason === 'floor' ? reason : 'approval';
+  const why = reason === 'lifecycle' || reason === 'floor' || reason === 'sandbox' ? reason : 'approval';
   if (tool.name === 'terminal') return { command: typeof args.command === 'string' ? args.command : '', why };
   if (tool.name === 'execute_code') {
     const language = typeof args.language === 'string' ? args.language : 'javascript';

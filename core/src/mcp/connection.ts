@@ -16,7 +16,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { CommandSandbox, ToolDefinition } from '../tools/types.js';
 import { ServerLife, type BackoffPolicy, type Clock, type LifePhase } from './backoff.js';
 import type { McpServerSpec } from './config.js';
 import type { JsonCapLimits } from './json-stream.js';
@@ -58,6 +58,11 @@ export interface ConnectionDeps {
   backoff?: BackoffPolicy;
   /** Caps for stdio messages parsed as they stream in. */
   stdioLimits?: Partial<JsonCapLimits>;
+  /**
+   * The sandbox a stdio server starts in (asked at each start; absent or mode `off`: the bare
+   * host), and its writable folder when the server's config names no `cwd`.
+   */
+  sandbox?: () => { sandbox: CommandSandbox; cwd: string } | undefined;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -219,9 +224,15 @@ export class McpConnection {
   private async transportFor(): Promise<Transport> {
     const { spec } = this;
     if (spec.kind === 'stdio') {
+      const sb = this.deps.sandbox?.();
+      // in the sandbox: bwrap runs the server, its cwd (or the default) the one writable folder
+      const argv =
+        sb && sb.sandbox.mode !== 'off'
+          ? sb.sandbox.wrap([spec.command, ...spec.args], { cwd: spec.cwd ?? sb.cwd })
+          : [spec.command, ...spec.args];
       const t = new HermesStdioTransport({
-        command: spec.command,
-        args: spec.args,
+        command: argv[0]!,
+        args: argv.slice(1),
         env: spec.env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(this.deps.stdioLimits ? { limits: this.deps.stdioLimits } : {}),

@@ -23,6 +23,8 @@
  * - stdio servers get the SDK's minimal environment (HOME, PATH, SHELL, TERM, USER, LOGNAME) plus
  *   their `env`; the profile's secrets reach a server only through `${NAME}` in its config.
  */
+import { mkdirSync } from 'node:fs';
+import type { CommandSandbox } from '../tools/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
@@ -49,6 +51,13 @@ export interface McpManagerOptions {
   clock?: Clock;
   /** How restarts are spaced (default 0.5 s → 30 s, 10 attempts). */
   backoff?: BackoffPolicy;
+  /**
+   * The sandbox stdio servers start in, asked at each (re)start: the daemon and `hermes chat`
+   * pass the profile's `tui`-lane policy (servers are shared by every session of the profile).
+   * A server without `cwd` then gets the profile's `workspace/` as its writable folder.
+   * Absent: servers run on the bare host.
+   */
+  sandbox?: () => CommandSandbox | undefined;
 }
 
 /** Chars of a long string a streamed stdio message keeps: the cap, less room for the marker. */
@@ -99,12 +108,22 @@ export class McpManager {
         ...(this.opts.clock ? { clock: this.opts.clock } : {}),
         ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
         stdioLimits: { maxStringChars: STDIO_STRING_CHARS, maxTotalChars: 4 * STDIO_STRING_CHARS },
+        ...(this.opts.sandbox ? { sandbox: () => this.sandboxOf() } : {}),
       });
       return c;
     });
     this.conns = conns;
     await Promise.all(conns.map((c) => c.start()));
     return this.status();
+  }
+
+  /** The sandbox of the next stdio start and its default folder (see `McpManagerOptions.sandbox`). */
+  private sandboxOf(): { sandbox: CommandSandbox; cwd: string } | undefined {
+    const sandbox = this.opts.sandbox?.();
+    if (!sandbox || sandbox.mode === 'off') return undefined;
+    const cwd = this.opts.home.path('workspace');
+    mkdirSync(cwd, { recursive: true });
+    return { sandbox, cwd };
   }
 
   private changed(c: McpConnection): void {

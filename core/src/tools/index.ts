@@ -5,3 +5,4 @@
 export * from './process-registry.js';
 export * from './registry.js';
 export * from './types.js';
+export * from './sandbox/index.js';

@@ -10,7 +10,7 @@ import { RpcErrorCode } from '@hermes/core/protocol';
 import { fileStamp } from '@hermes/core/util';
 import { SessionDB, SessionDBError } from '@hermes/core/state';
 import type { McpManager, McpServerStatus } from '@hermes/core/mcp';
-import { builtinTools, type ToolDefinition } from '@hermes/core/tools';
+import { builtinTools, mcpServerSandbox, type ToolDefinition } from '@hermes/core/tools';
 import { RpcMethodError } from '../rpc/types.js';
 import { ProfileConfigFiles, type ConfigProblem, type ProfileChange } from './profile-config.js';
 import { ProfileWriter } from './profile-writer.js';
@@ -159,6 +159,8 @@ export class ProfileRuntime {
         secrets: this.secrets,
         ...(log ? { log } : {}),
         onStatus: (status) => this.onMcpStatus?.(this, status),
+        // stdio servers start under the profile's tui-lane sandbox policy of the config at that moment
+        sandbox: () => mcpServerSandbox(this.home, this.config),
       });
       this.readyMcp = m; // its tools() lists each server as soon as that one is ready
       await m.start(this.config.mcp_servers);

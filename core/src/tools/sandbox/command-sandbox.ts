@@ -185,3 +185,12 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
 
   return { lane: opts.lane, forConfig };
 }
+
+/**
+ * The sandbox of a profile's MCP stdio servers: the `tui` lane's policy under `config`, since a
+ * server is shared by every session of the profile (docs/sandbox.md). Nobody is asked when it
+ * cannot run: a server that needs it does not start, naming why.
+ */
+export function mcpServerSandbox(home: HermesHome, config: HermesConfig): CommandSandbox {
+  return createSessionSandbox({ lane: 'tui', home, sessionId: `mcp-${home.profile}` }).forConfig(config);
+}
