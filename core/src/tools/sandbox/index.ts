@@ -7,3 +7,4 @@ export * from './classify.js';
 export * from './command-sandbox.js';
 export * from './detect.js';
 export * from './policy.js';
+export * from './report.js';
