@@ -43,6 +43,10 @@ beforeAll(async () => {
       '    reset: { mode: none }',
       'gateway:',
       '  drain_timeout: 2',
+      // approvals of commands on files outside a workspace: on the bare host here (the sandbox of
+      // the platforms lane has its own test: sandbox-lanes.test.ts)
+      'terminal:',
+      '  sandbox: { platforms: off }',
     ].join('\n'),
   });
   await startDaemonWithPlatform(root, 'telegram');

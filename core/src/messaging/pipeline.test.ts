@@ -36,6 +36,9 @@ function setup(
   let config: HermesConfig = ConfigSchema.parse({
     model: { provider: 'custom', base_url: model.url, default: 'fake-model' },
     platforms: { memory: { enabled: true, ...platformCfg } },
+    // the pipeline's approval flow acts on files outside a workspace: on the bare host here (the
+    // sandbox of the platforms lane has its own tests: tests/sandbox-lanes.test.ts)
+    terminal: { sandbox: { platforms: 'off' } },
   });
   const db = SessionDB.open(home.stateDbFile);
   dbs.push(db);
