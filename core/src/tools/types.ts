@@ -116,8 +116,10 @@ export interface ToolResult {
   /**
    * Set when the call was refused before it ran (the approval guard denied its command or
    * script, or a context forbids it): `reason` is the guard's reason (`denied`, `timeout`,
-   * `no_frontend`, `interrupted`, `floor`) or the context's. `ok` is then false. Travels as
-   * `tool.complete.blocked`; cron runs count such calls to mark the run `blocked`.
+   * `no_frontend`, `interrupted`, `floor`) or the context's; `sandbox` when the session's sandbox
+   * stopped the run (a write outside the workspace, a hidden path, the network when off) or cannot
+   * run here. `ok` is then false. Travels as `tool.complete.blocked`; cron runs count such calls
+   * to mark the run `blocked`.
    */
   blocked?: { reason: string };
 }
