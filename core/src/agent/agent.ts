@@ -84,6 +84,7 @@ export class Agent {
           lane: opts.sandboxLane,
           home: opts.home,
           sessionId: opts.sessionId,
+          workspace: opts.cwd,
           // the question goes through the approval path of the call that needs the sandbox
           askFallback: (question, signal) => this.askSandboxFallback(question, signal),
         })

@@ -41,7 +41,13 @@ function sandboxed(
 ): ToolContext {
   const home = new HermesHome(root);
   const sessionId = `sbx-test-${process.pid}-${++n}`;
-  const sandbox = createSessionSandbox({ lane: 'cron', home, sessionId, userHome: user }).forConfig(config);
+  const sandbox = createSessionSandbox({
+    lane: 'cron',
+    home,
+    sessionId,
+    userHome: user,
+    workspace: work,
+  }).forConfig(config);
   return makeToolContext(base, { home, cwd: work, config, sessionId, sandbox, ...overrides });
 }
 
@@ -182,6 +188,13 @@ describeBwrap('terminal in the sandbox (workspace mode): stopped', () => {
       expectBlocked(await run(cmd));
       expect(readFileSync(f, 'utf8'), cmd).toBe('precious\n');
     }
+  });
+
+  it('a workdir outside the workspace does not make it writable', async () => {
+    const f = victim();
+    const r = await run('rm -rf x', sandboxed(), { workdir: user });
+    expectBlocked(r);
+    expect(readFileSync(f, 'utf8')).toBe('precious\n');
   });
 
   it('tells the model it may ask to run the command outside the sandbox', async () => {

@@ -49,7 +49,10 @@ export interface CommandSandbox {
 
 /** Options of `CommandSandbox.wrap`. */
 export interface SandboxWrapOptions {
-  /** The working folder: writable inside the sandbox, and where the command starts. */
+  /**
+   * Where the command starts. The writable folder is the session's working folder (a `cwd`
+   * outside it is read-only); a sandbox made without one (MCP servers) makes `cwd` writable.
+   */
   cwd: string;
   /** Host paths the command must reach read-only although they would be hidden (a script's folder). */
   readOnlyPaths?: readonly string[];

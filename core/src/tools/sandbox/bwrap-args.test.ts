@@ -57,6 +57,12 @@ describe('bwrapArgs', () => {
     );
   });
 
+  it('starts in a folder other than the workspace without making it writable', () => {
+    const a = bwrapArgs(plan({ chdir: '/home/u' }));
+    expect(a.slice(-3)).toEqual(['--chdir', '/home/u', '--']);
+    expect(at(a, '--bind', '/home/u', '/home/u')).toBe(-1);
+  });
+
   it('isWithin', () => {
     expect(isWithin('/a/b', '/a/b')).toBe(true);
     expect(isWithin('/a/b', '/a/b/c')).toBe(true);

@@ -26,8 +26,10 @@ export type ConfiningMode = 'workspace' | 'strict';
 /** Everything one bwrap argv depends on. All paths absolute. */
 export interface BwrapPlan {
   mode: ConfiningMode;
-  /** The working folder: writable, and where the command starts. */
+  /** The workspace: the one writable folder (besides /tmp), and where the command starts. */
   cwd: string;
+  /** Where the command starts when not in `cwd` (a `workdir` elsewhere: read-only there). */
+  chdir?: string;
   /** The session's temp folder on the host, mounted at /tmp. */
   tmpDir: string;
   /** Network reachable; ignored (off) in `strict`. */
@@ -73,6 +75,6 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   args.push('--unshare-all');
   if (plan.network && plan.mode !== 'strict') args.push('--share-net');
   if (!plan.detach) args.push('--die-with-parent');
-  args.push('--cap-drop', 'ALL', '--chdir', plan.cwd, '--');
+  args.push('--cap-drop', 'ALL', '--chdir', plan.chdir ?? plan.cwd, '--');
   return args;
 }

@@ -62,6 +62,11 @@ export interface SessionSandboxOptions {
   lane: SandboxLane;
   home: HermesHome;
   sessionId: string;
+  /**
+   * The session's working folder: the writable workspace, wherever a command starts (a `workdir`
+   * outside it is read-only). Absent: the `cwd` each `wrap` is given.
+   */
+  workspace?: string;
   /** The user's home folder (credential folders); default `os.homedir()` (honours `HOME`). */
   userHome?: string;
   /** What the machine supports; default `detectSandbox()` (probed once per process). */
@@ -136,9 +141,13 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
       ensurePrivateDir(tmpDir);
       const hidden = hiddenPaths(opts.home.root, userHome);
       lastHidden = [...hidden.dirs, ...hidden.files];
+      // the workspace is the session's folder, never one a tool call names (a `workdir` of `~`
+      // must not make the home writable)
+      const workspace = opts.workspace ?? w.cwd;
       const args = bwrapArgs({
         mode,
-        cwd: w.cwd,
+        cwd: workspace,
+        ...(w.cwd !== workspace ? { chdir: w.cwd } : {}),
         tmpDir,
         network: policy.network,
         hiddenDirs: hidden.dirs,
