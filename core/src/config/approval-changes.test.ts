@@ -22,6 +22,23 @@ describe('approvalLoosenings', () => {
     ]);
   });
 
+  it('the sandbox: a lane made looser, the network on for a sandboxed lane, fallback refuse → ask', () => {
+    const before = cfg({ terminal: { sandbox: { tui: 'workspace' }, network: 'off' } });
+    expect(approvalLoosenings(before, cfg({ terminal: { sandbox: 'off', network: 'off' } }))).toEqual([
+      { key: 'terminal.sandbox', from: { tui: 'workspace' }, to: 'off' },
+    ]);
+    expect(
+      approvalLoosenings(before, cfg({ terminal: { sandbox: { tui: 'workspace' }, network: 'on' } })),
+    ).toEqual([{ key: 'terminal.network', from: 'off', to: 'on' }]);
+    expect(approvalLoosenings(cfg(), cfg({ terminal: { sandbox_fallback: 'ask' } }))).toEqual([
+      { key: 'terminal.sandbox_fallback', from: null, to: 'ask' },
+    ]);
+    // stricter: nothing loosened
+    expect(
+      approvalLoosenings(cfg(), cfg({ terminal: { sandbox: 'strict', sandbox_fallback: 'refuse' } })),
+    ).toEqual([]);
+  });
+
   it('mode: manual → smart and smart → off loosen; the way back does not', () => {
     const m = (mode: string) => cfg({ approvals: { mode } });
     expect(approvalLoosenings(m('manual'), m('smart'))).toEqual([

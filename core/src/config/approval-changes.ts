@@ -5,13 +5,16 @@
  * - A **loosening** is: `approvals.mode` manual → smart / off or smart → off; a longer
  *   `approvals.timeout`; `approvals.cron_mode` deny → allow; another `approvals.smart_model` while
  *   the mode is smart (another model decides what runs unasked); entries added to
- *   `command_allowlist` or to `terminal.env_passthrough`.
+ *   `command_allowlist` or to `terminal.env_passthrough`; a lane's sandbox made looser
+ *   (`terminal.sandbox`: strict → workspace → off, as resolved per lane), `terminal.network`
+ *   off → on (for a sandboxed lane), `terminal.sandbox_fallback` refuse → ask.
  * - A loosening never reaches a turn that is already running: it keeps the settings it started
  *   with, and the change applies from the next turn. Every loosening the user did not ask for in
  *   an attached client is announced to the clients (`config.changed` `loosened`).
  * - A tightening of the guard's own settings (mode, timeout, allowlist, cron_mode) applies at once,
  *   also to a running turn (`stricterApprovals`); the other settings change at the next turn.
  */
+import { resolveSandboxPolicy, SANDBOX_LANES, type SandboxMode } from '../tools/sandbox/policy.js';
 import type { HermesConfig } from './schema.js';
 
 /** One loosened setting: its dotted key, the value before and after. */
@@ -51,6 +54,37 @@ export function approvalLoosenings(before: HermesConfig, after: HermesConfig): A
   const envAfter = after.terminal.env_passthrough;
   if (added(envBefore, envAfter).length > 0) {
     out.push({ key: 'terminal.env_passthrough', from: envBefore, to: envAfter });
+  }
+  out.push(...sandboxLoosenings(before, after));
+  return out;
+}
+
+/** How much each sandbox mode confines: a higher rank confines less. */
+const SANDBOX_RANK: Record<SandboxMode, number> = { strict: 0, workspace: 1, off: 2 };
+
+/** The sandbox settings looser in `after` (judged per lane as if the sandbox ran here). */
+function sandboxLoosenings(before: HermesConfig, after: HermesConfig): ApprovalLoosening[] {
+  const out: ApprovalLoosening[] = [];
+  const lanes = SANDBOX_LANES.map((lane) => [
+    resolveSandboxPolicy(before, lane, true),
+    resolveSandboxPolicy(after, lane, true),
+  ]);
+  if (lanes.some(([a, b]) => SANDBOX_RANK[b!.mode] > SANDBOX_RANK[a!.mode])) {
+    out.push({
+      key: 'terminal.sandbox',
+      from: before.terminal.sandbox ?? null,
+      to: after.terminal.sandbox ?? null,
+    });
+  }
+  if (lanes.some(([a, b]) => b!.mode !== 'off' && !a!.network && b!.network)) {
+    out.push({ key: 'terminal.network', from: before.terminal.network, to: after.terminal.network });
+  }
+  if (lanes.some(([a, b]) => a!.fallback === 'refuse' && b!.fallback === 'ask')) {
+    out.push({
+      key: 'terminal.sandbox_fallback',
+      from: before.terminal.sandbox_fallback ?? null,
+      to: after.terminal.sandbox_fallback ?? null,
+    });
   }
   return out;
 }

@@ -28,7 +28,8 @@ export const ConfigChangedPayload = z.object({
   /**
    * Approval settings the change loosened (a mode that asks less, a longer timeout, cron_mode
    * allow, another smart reviewer, entries added to `command_allowlist` or
-   * `terminal.env_passthrough`): dotted key, old and new value, and `by` when a client's
+   * `terminal.env_passthrough`, a looser `terminal.sandbox`, `terminal.network` on,
+   * `terminal.sandbox_fallback` ask): dotted key, old and new value, and `by` when a client's
    * `config.set` asked for it (absent: changed outside Hermes — a hand edit, `hermes config set`,
    * a command the agent ran). A running turn keeps its settings; they apply from the next turn.
    * An `always` approval answer is not listed. Absent when nothing was loosened.
