@@ -416,7 +416,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     return decide({
       matches,
       entries: [],
-      shown: question,
+      shown: "run this session's commands without the sandbox",
       reviewed: question,
       signal,
       onSmart: undefined,
