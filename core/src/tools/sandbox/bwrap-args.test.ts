@@ -22,6 +22,7 @@ describe('bwrapArgs', () => {
     expect(a.slice(0, 3)).toEqual(['--ro-bind', '/', '/']);
     expect(at(a, '--bind', '/tmp/hermes-sandbox-1/s1', '/tmp')).toBeGreaterThan(0);
     expect(at(a, '--setenv', 'TMPDIR', '/tmp')).toBeGreaterThan(0);
+    expect(at(a, '--setenv', 'npm_config_cache', '/tmp/.npm')).toBeGreaterThan(0);
     expect(at(a, '--bind', '/home/u/project', '/home/u/project')).toBeGreaterThan(0);
     expect(at(a, '--perms', '0000', '--tmpfs', '/home/u/.hermes')).toBeGreaterThan(0);
     expect(at(a, '--perms', '0000', '--tmpfs', '/home/u/.ssh')).toBeGreaterThan(0);

@@ -5,7 +5,8 @@
  * 1. `--ro-bind / /`: the whole file system, read-only.
  * 2. `--dev /dev` (a private /dev: null, zero, random, urandom, tty, pts, shm), `--proc /proc`.
  * 3. `--bind <tmpDir> /tmp` and `TMPDIR=/tmp`: the session's own temp folder; the host's /tmp is
- *    not reachable.
+ *    not reachable. Caches go there too (`npm_config_cache=/tmp/.npm`, `XDG_CACHE_HOME=/tmp/.cache`:
+ *    npm, pip and most tools), since the home is read-only.
  * 4. `--bind <cwd> <cwd>`: the workspace, writable.
  * 5. Each hidden folder becomes an empty tmpfs of mode 000 (000 for a folder not holding the
  *    workspace, 0111 — traverse only — for one that does); each hidden file a read-only bind of a
@@ -56,6 +57,8 @@ export function isWithin(outer: string, inner: string): boolean {
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   args.push('--bind', plan.tmpDir, '/tmp', '--setenv', 'TMPDIR', '/tmp');
+  // package managers write caches under the (read-only) home: give them the session's temp
+  args.push('--setenv', 'npm_config_cache', '/tmp/.npm', '--setenv', 'XDG_CACHE_HOME', '/tmp/.cache');
   args.push('--bind', plan.cwd, plan.cwd);
   let rebind = false;
   for (const dir of plan.hiddenDirs) {
