@@ -197,6 +197,12 @@ describeBwrap('terminal in the sandbox (workspace mode): stopped', () => {
     expect(readFileSync(f, 'utf8')).toBe('precious\n');
   });
 
+  it('a successful command printing such words is not blocked', async () => {
+    const r = await run("echo 'cat: /etc/x: Read-only file system'");
+    expect(r.ok).toBe(true);
+    expect(r.blocked).toBeUndefined();
+  });
+
   it('tells the model it may ask to run the command outside the sandbox', async () => {
     victim();
     const r = await run('rm -rf ~/x');

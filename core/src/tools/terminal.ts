@@ -265,7 +265,9 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   });
   const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
   const footer = status(outcome, timeoutSec);
-  const stopped = sandbox.use && !outcome.interrupted ? sandbox.use.explain?.(outcome.output) : undefined;
+  // only a failed run is explained: a successful one may print such words as data (`grep EROFS`)
+  const failed = outcome.exitCode !== 0 && !outcome.interrupted && !outcome.timedOut;
+  const stopped = sandbox.use && failed ? sandbox.use.explain?.(outcome.output) : undefined;
   if (stopped) return sandboxBlocked(body, footer, stopped);
   const ok = outcome.exitCode === 0 && !outcome.timedOut && !outcome.interrupted;
   const summary = outcome.interrupted
