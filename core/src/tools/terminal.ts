@@ -265,9 +265,10 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   });
   const body = outcome.output.trim() === '' ? '(no output)' : outcome.output.replace(/\s+$/, '');
   const footer = status(outcome, timeoutSec);
-  // only a failed run is explained: a successful one may print such words as data (`grep EROFS`)
-  const failed = outcome.exitCode !== 0 && !outcome.interrupted && !outcome.timedOut;
-  const stopped = sandbox.use && failed ? sandbox.use.explain?.(outcome.output) : undefined;
+  // a run that exited 0 is judged by its programs' error lines only (`grep EROFS` prints data)
+  const ended = !outcome.interrupted && !outcome.timedOut;
+  const stopped =
+    sandbox.use && ended ? sandbox.use.explain?.(outcome.output, outcome.exitCode === 0) : undefined;
   if (stopped) return sandboxBlocked(body, footer, stopped);
   const ok = outcome.exitCode === 0 && !outcome.timedOut && !outcome.interrupted;
   const summary = outcome.interrupted

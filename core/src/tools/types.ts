@@ -42,9 +42,11 @@ export interface CommandSandbox {
   /**
    * What the sandbox stopped in a run whose combined output is `output` ("`<path>` is outside the
    * workspace, which is read-only inside the sandbox" …), or undefined when the output shows no
-   * sign of it. Absent or `mode` off: nothing is explained.
+   * sign of it. `succeeded`: the run exited 0 (`find -exec`, `awk system()` hide their children's
+   * failures), so only error lines of a program count, never text it printed as data. Absent or
+   * `mode` off: nothing is explained.
    */
-  explain?(output: string): string | undefined;
+  explain?(output: string, succeeded?: boolean): string | undefined;
 }
 
 /** Options of `CommandSandbox.wrap`. */

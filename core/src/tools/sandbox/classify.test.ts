@@ -25,6 +25,19 @@ describe('classifySandboxFailure', () => {
     expect(c('curl: (7) Failed to connect to 127.0.0.1 port 1: Connection refused')).toBeUndefined();
   });
 
+  it('after a run that exited 0, counts only error lines of a program', () => {
+    const ok = (output: string) =>
+      classifySandboxFailure({ output, hidden, networkOff: true, succeeded: true });
+    expect(ok("unlink: cannot unlink '/home/u/x/f': Read-only file system")).toMatch(
+      /is outside the workspace/,
+    );
+    expect(
+      ok("src/a.ts:  if (e.code === 'EROFS') throw new Error('read-only file system, open');"),
+    ).toBeUndefined();
+    expect(ok('notes: the disk was a Read-only file system then')).toBeUndefined();
+    expect(ok('curl: (7) Failed to connect: Connection refused')).toBeUndefined();
+  });
+
   it('blames the network only when it is off', () => {
     expect(c('curl: (7) Failed to connect to 127.0.0.1 port 1: Connection refused', true)).toMatch(
       /network is off/,

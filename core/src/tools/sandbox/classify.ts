@@ -22,7 +22,16 @@ export interface SandboxRunFacts {
   hidden: readonly string[];
   /** The network was cut off for the run. */
   networkOff: boolean;
+  /**
+   * The run exited 0: only a program's error lines count (`prog: …: Read-only file system`, the
+   * message last on its line), and the network is not blamed.
+   */
+  succeeded?: boolean;
 }
+
+/** An error line of a program: `name: …: <message>` with the message at its end. */
+const ERROR_LINE =
+  /^[\w.+-]+: .*(?:read-only file system|permission denied|no such file or directory|device or resource busy)$/i;
 
 const READ_ONLY = /read-only file system|\bEROFS\b|\[Errno 30\]/i;
 const BUSY = /device or resource busy|\bEBUSY\b/i;
@@ -70,7 +79,8 @@ function firstPath(line: string): string | undefined {
 
 /** See the file comment. */
 export function classifySandboxFailure(facts: SandboxRunFacts): string | undefined {
-  const lines = facts.output.split('\n');
+  let lines = facts.output.split('\n');
+  if (facts.succeeded) lines = lines.filter((l) => ERROR_LINE.test(l.trim()));
   for (const line of lines) {
     if (!NOT_READABLE.test(line)) continue;
     const hit = pathsIn(line).find((p) => facts.hidden.some((h) => underHidden(h, p)));
@@ -86,7 +96,7 @@ export function classifySandboxFailure(facts: SandboxRunFacts): string | undefin
     const paths = pathsIn(line);
     return `${paths[paths.length - 1] ?? 'a path'} is a mount point of the sandbox and cannot be replaced or removed`;
   }
-  if (facts.networkOff) {
+  if (facts.networkOff && !facts.succeeded) {
     const line = lines.find((l) => NETWORK.test(l));
     if (line) return 'the network is off inside the sandbox (terminal.network: off, or strict mode)';
   }

@@ -176,9 +176,9 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
       return { ok: false, message: unavailableMessage(policy, s.reason) };
     }
 
-    function explain(output: string): string | undefined {
+    function explain(output: string, succeeded = false): string | undefined {
       if (effective() === 'off') return undefined;
-      return classifySandboxFailure({ output, hidden: lastHidden, networkOff: !policy.network });
+      return classifySandboxFailure({ output, hidden: lastHidden, networkOff: !policy.network, succeeded });
     }
 
     return {
