@@ -12,7 +12,7 @@ import { registerSecretsHandlers } from './sessions/secrets-handler.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
-import { reapToolProcesses } from '@hermes/core/tools';
+import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -85,6 +85,15 @@ export async function defaultDaemonHooks(
       void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
         ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
       );
+      // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
+      setTimeout(() => {
+        const s = detectSandbox();
+        ctx.log.info(
+          s.available
+            ? `sandbox: ${s.version ?? 'bubblewrap'} at ${s.path}`
+            : `sandbox unavailable: ${s.reason} — lanes that terminal.sandbox does not name run unsandboxed (hermes sandbox check)`,
+        );
+      }, 0).unref();
       const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
       registry = new SessionRegistry({
         root,
