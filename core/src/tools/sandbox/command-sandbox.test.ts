@@ -1,10 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigSchema, defaultConfig } from '../../config/schema.js';
 import { HermesHome } from '../../home/home.js';
-import { createSessionSandbox, hiddenPaths } from './command-sandbox.js';
+import {
+  createSessionSandbox,
+  hiddenPaths,
+  pruneSandboxTemps,
+  SANDBOX_TEMP_MAX_AGE_MS,
+} from './command-sandbox.js';
 import type { SandboxSupport } from './detect.js';
 
 let base: string;
@@ -97,5 +102,21 @@ describe('hiddenPaths', () => {
     const h = hiddenPaths(root, user);
     expect(h.dirs).toEqual([root, join(user, '.ssh'), join(user, '.config', 'gcloud')]);
     expect(h.files).toEqual([join(user, '.netrc')]);
+  });
+});
+
+describe('pruneSandboxTemps', () => {
+  it('removes session temp folders unused for a week, keeping its own and recent ones', () => {
+    const old = join(base, 'old');
+    const recent = join(base, 'recent');
+    const own = join(base, 'own');
+    for (const d of [old, recent, own]) mkdirSync(d);
+    const weekAgo = (Date.now() - SANDBOX_TEMP_MAX_AGE_MS - 60_000) / 1000;
+    utimesSync(old, weekAgo, weekAgo);
+    utimesSync(own, weekAgo, weekAgo);
+    pruneSandboxTemps(base, own);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(own)).toBe(true);
   });
 });

@@ -9,9 +9,20 @@
  * `~/.netrc`, `~/.git-credentials`, `~/.pgpass`. Only paths that exist are hidden.
  *
  * The session's temp folder is `<os tmp>/hermes-sandbox-<uid>/<session id>` (0700), mounted at
- * /tmp inside the sandbox; it is made on the first sandboxed run.
+ * /tmp inside the sandbox; it is made on the first sandboxed run, touched at each, and removed by
+ * another session's first run once unused for 7 days (`pruneSandboxTemps`).
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HermesConfig } from '../../config/schema.js';
@@ -94,8 +105,35 @@ export function sandboxTempBase(): string {
   return join(tmpdir(), `hermes-sandbox-${process.getuid?.() ?? 'user'}`);
 }
 
+/** Session temp folders unused this long are removed when another session makes its own, ms. */
+export const SANDBOX_TEMP_MAX_AGE_MS = 7 * 24 * 3_600_000;
+
 function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Removes the session temp folders under `base` not used (their mtime, touched at every
+ * sandboxed run) for `SANDBOX_TEMP_MAX_AGE_MS`, except `keep`. Never throws.
+ */
+export function pruneSandboxTemps(base: string, keep: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = join(base, name);
+    if (dir === keep) continue;
+    try {
+      const st = statSync(dir);
+      if (st.isDirectory() && now - st.mtimeMs > SANDBOX_TEMP_MAX_AGE_MS)
+        rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* gone or not ours to remove */
+    }
+  }
 }
 
 /** The mode-000 placeholder bound over hidden files (made once). */
@@ -124,6 +162,7 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
   // the answer of the fallback question, asked at most once per session
   let fallback: Promise<boolean> | undefined;
   let unsandboxed = false;
+  let tempMade = false;
 
   function forConfig(config: HermesConfig): SessionCommandSandbox {
     const policy = resolveSandboxPolicy(config, opts.lane, () => support().available);
@@ -138,7 +177,15 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
       if (!s.available || !s.path) throw new Error(unavailableMessage(policy, s.reason));
       const base = sandboxTempBase();
       const tmpDir = join(base, opts.sessionId.replace(/[^A-Za-z0-9_.-]/g, '_'));
-      ensurePrivateDir(tmpDir);
+      if (!tempMade) {
+        ensurePrivateDir(tmpDir);
+        pruneSandboxTemps(base, tmpDir);
+        tempMade = true;
+      } else {
+        ensurePrivateDir(tmpDir);
+        const now = new Date();
+        utimesSync(tmpDir, now, now); // in use: kept by the pruning of other sessions
+      }
       const hidden = hiddenPaths(opts.home.root, userHome);
       lastHidden = [...hidden.dirs, ...hidden.files];
       // the workspace is the session's folder, never one a tool call names (a `workdir` of `~`
