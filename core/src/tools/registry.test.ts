@@ -42,7 +42,7 @@ describe('builtinTools / toolSchemas', () => {
       builtinTools().map((t) => [t.name, Object.keys((t.parameters as { properties: object }).properties)]),
     );
     expect(params).toEqual({
-      terminal: ['command', 'timeout', 'workdir'],
+      terminal: ['command', 'timeout', 'workdir', 'outside_sandbox'],
       read_file: ['path', 'offset', 'limit'],
       write_file: ['path', 'content'],
       patch: ['path', 'old_string', 'new_string', 'replace_all'],
