@@ -40,6 +40,7 @@ describe('checkOutsideSandbox', () => {
     expect((await g.checkOutsideSandbox('make install')).allowed).toBe(true);
     expect(asked[0]).toMatchObject({ command: 'make install', patternKeys: [OUTSIDE_SANDBOX_KEY] });
     expect(asked[0]!.description).toMatch(/outside the sandbox/);
+    expect(asked[0]!.allows).toEqual(["outside-sandbox: outside_sandbox 'make install'"]);
     expect(await g.checkOutsideSandbox('make install')).toMatchObject({ allowed: true, reason: 'session' });
     await g.checkOutsideSandbox('make uninstall');
     expect(asked.length).toBe(2);
