@@ -5,8 +5,9 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../approvals/types.js';
+import { resetSandboxDetection } from '../tools/sandbox/detect.js';
 import { describeBwrap } from '../tools/sandbox/testing.js';
 import type { SandboxLane } from '../tools/sandbox/policy.js';
 import { useTestAgents } from './testing.js';
@@ -19,7 +20,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(outside, { recursive: true, force: true }));
 
-function setup(lane: SandboxLane) {
+function setup(lane: SandboxLane, answer: 'once' | 'deny' = 'once') {
   const asked: ApprovalRequest[] = [];
   const t = agents.create({
     prefix: 'agent-sbx-',
@@ -28,7 +29,7 @@ function setup(lane: SandboxLane) {
       sandboxLane: lane,
       onApproval: async (req) => {
         asked.push(req);
-        return 'once';
+        return answer;
       },
     },
   });
@@ -76,5 +77,42 @@ describeBwrap('the sandbox in the agent loop', () => {
     expect(results()[0]).toMatch(/BLOCKED: .*outside the sandbox/);
     expect(asked.some((r) => r.patternKeys.includes('outside-sandbox'))).toBe(false);
     expect(existsSync(join(victim, 'keep'))).toBe(true);
+  });
+});
+
+describe('the sandbox fallback in the agent loop (bwrap missing)', () => {
+  let savedPath: string | undefined;
+  beforeAll(() => {
+    savedPath = process.env.PATH;
+    process.env.PATH = ''; // no bwrap on PATH: the shell is found by its absolute path
+    resetSandboxDetection();
+  });
+  afterAll(() => {
+    process.env.PATH = savedPath;
+    resetSandboxDetection();
+  });
+
+  it('tui lane, configured sandbox: the user is asked once through the approval path; yes runs unsandboxed', async () => {
+    const { agent, asked, results } = setup('tui', 'once');
+    const step = { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran' } }] };
+    agents.model.push(step, step, { text: 'done' });
+    await agent.runTurn('go');
+    expect(asked.map((r) => r.patternKeys)).toEqual([['sandbox-unavailable']]);
+    expect(asked[0]!.choices).toEqual(['once', 'deny']);
+    expect(asked[0]!.description).toMatch(/not installed/);
+    expect(results()).toEqual(['ran\n[exit code: 0]', 'ran\n[exit code: 0]']);
+  });
+
+  it('cron lane: refused without asking, naming why', async () => {
+    const { agent, asked, results } = setup('cron');
+    agents.model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: 'echo ran' } }] },
+      { text: 'done' },
+    );
+    await agent.runTurn('go');
+    expect(asked).toEqual([]);
+    expect(results()[0]).toMatch(
+      /^blocked by the sandbox: .*cannot run here — bwrap \(bubblewrap\) is not installed/,
+    );
   });
 });
