@@ -1,6 +1,6 @@
 /**
- * The sandbox follows the session's lane, end to end in the real daemon: a cron job and a
- * chat-platform (webhook) turn run sandboxed by default, so their terminal command cannot write
+ * The sandbox follows the session's lane, end to end in the real daemon: a cron job, a
+ * chat-platform (webhook) turn and an API server turn run sandboxed by default, so their terminal command cannot write
  * outside their folder and the model is told "blocked by the sandbox"; a TUI session runs on the
  * bare host by default and in the sandbox once `terminal.sandbox.tui` says so.
  */
@@ -18,9 +18,11 @@ import { startFakeModelServer, type FakeModelServer } from './support/fake-model
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { freePort } from './support/ngircd.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { gatewayStatus, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 const SECRET = 'webhook-secret-0123456789';
+const API_KEY = 'test-key-0123456789abcdef';
+let apiPort: number;
 let model: FakeModelServer;
 let root: string;
 let outside: string;
@@ -60,10 +62,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const port = await freePort();
+  apiPort = await freePort();
   inbound = `http://127.0.0.1:${port}/hooks/in`;
   root = makeTestHome({
     modelUrl: model.url,
-    env: `WEBHOOK_SECRET=${SECRET}\n`,
+    env: `WEBHOOK_SECRET=${SECRET}\nAPI_SERVER_KEY=${API_KEY}\n`,
     config: [
       'timezone: UTC',
       'cron:',
@@ -74,9 +77,20 @@ beforeAll(async () => {
       `    port: ${port}`,
       '    path: /hooks/in',
       `    outbound_url: http://127.0.0.1:${(receiver.address() as AddressInfo).port}/replies`,
+      '  api_server:',
+      '    enabled: true',
+      `    port: ${apiPort}`,
     ].join('\n'),
   });
   await startDaemonWithPlatform(root, 'webhook');
+  await waitFor(
+    async () =>
+      (await gatewayStatus(root)).platforms?.find(
+        (p) => p.platform === 'api_server' && p.state === 'connected',
+      ),
+    'the API server to listen',
+    20_000,
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -120,6 +134,18 @@ describeBwrap('the sandbox per lane, in the daemon', () => {
       body,
     });
     expect(r.status).toBe(202);
+    expect(await toolResultFor(file)).toContain('blocked by the sandbox');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('an API server turn runs sandboxed by default', async () => {
+    const file = scriptWrite('api.txt');
+    const r = await fetch(`http://127.0.0.1:${apiPort}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${API_KEY}` },
+      body: JSON.stringify({ model: 'hermes-agent', messages: [{ role: 'user', content: 'write it' }] }),
+    });
+    expect(r.status).toBe(200);
     expect(await toolResultFor(file)).toContain('blocked by the sandbox');
     expect(existsSync(file)).toBe(false);
   });
