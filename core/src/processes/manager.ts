@@ -291,11 +291,12 @@ export class ProcessManager {
   }
 
   /**
-   * Stops every running process (daemon stop), telling `onChange` (`stopping`) first.
+   * Stops every running process (daemon stop) that `which` selects (default all), telling
+   * `onChange` (`stopping`) first.
    * @returns the entries stopped.
    */
-  async stopAll(): Promise<BackgroundProcessEntry[]> {
-    const targets = [...this.procs.values()].filter((l) => l.entry.state === 'running');
+  async stopAll(which: (e: BackgroundProcessEntry) => boolean = () => true): Promise<BackgroundProcessEntry[]> {
+    const targets = [...this.procs.values()].filter((l) => l.entry.state === 'running' && which(l.entry));
     for (const l of targets) this.opts.onChange?.({ reason: 'stopping', entry: l.entry });
     await this.stop(targets);
     return targets.map((l) => l.entry);

@@ -1,6 +1,7 @@
 /**
- * The background processes one session's tools may use (`ToolContext.processes`): the daemon's
- * `ProcessManager` narrowed to the session's profile, starting processes under its session.
+ * The background processes a session's tools may use (`ToolContext.processes`): the daemon's
+ * `ProcessManager` narrowed to the session's profile. `start` names the session (the tool's
+ * `ctx.sessionId`, which follows compression), whom a `notify_on_complete` message goes to.
  */
 import type { HermesHome } from '../home/home.js';
 import type { CommandSandbox } from '../tools/types.js';
@@ -12,6 +13,7 @@ import type { BackgroundProcessEntry } from './record.js';
 export interface SessionProcesses {
   /** Starts `command` detached (manager.ts `start`). @throws Error when it cannot start. */
   start(o: {
+    session: string;
     command: string;
     cwd: string;
     env: Record<string, string>;
@@ -33,11 +35,11 @@ export interface SessionProcesses {
   kill(id: string): Promise<BackgroundProcessEntry>;
 }
 
-/** `manager` narrowed to `home`'s profile, starting processes for session `sessionId`. */
-export function sessionProcesses(manager: ProcessManager, home: HermesHome, sessionId: string): SessionProcesses {
+/** `manager` narrowed to `home`'s profile. */
+export function profileProcesses(manager: ProcessManager, home: HermesHome): SessionProcesses {
   const p = home.profile;
   return {
-    start: (o) => manager.start({ ...o, home, session: sessionId }),
+    start: (o) => manager.start({ ...o, home }),
     list: () => manager.list(p),
     get: (id) => manager.get(p, id),
     read: (id, offset, maxBytes) => manager.read(p, id, offset, maxBytes),

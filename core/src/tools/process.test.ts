@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HermesHome } from '../home/home.js';
-import { ProcessManager, sessionProcesses } from '../processes/index.js';
+import { ProcessManager, profileProcesses } from '../processes/index.js';
 import { processTool } from './process.js';
 import { runTool } from './registry.js';
 import { makeToolContext } from './testing.js';
@@ -17,7 +17,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hermes-proc-tool-'));
   manager = new ProcessManager({ root: join(root, 'home'), graceMs: 500 });
   const base = makeToolContext(root);
-  ctx = { ...base, processes: sessionProcesses(manager, base.home, base.sessionId) };
+  ctx = { ...base, processes: profileProcesses(manager, base.home) };
 });
 afterEach(async () => {
   await manager.stopAll();
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 const call = (args: Record<string, unknown>, c: ToolContext = ctx) => runTool(processTool, JSON.stringify(args), c);
 const start = (command: string) =>
-  ctx.processes!.start({ command, cwd: ctx.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  ctx.processes!.start({ session: 's1', command, cwd: ctx.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
 
 describe('process tool', () => {
   it('lists the profile’s processes', async () => {

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ProcessManager, sessionProcesses } from '../processes/index.js';
+import { ProcessManager, profileProcesses } from '../processes/index.js';
 import { processStartTime } from './process-registry.js';
 import { runTool } from './registry.js';
 import { terminalTool } from './terminal.js';
@@ -29,7 +29,7 @@ beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hermes-term-bg-'));
   manager = new ProcessManager({ root: join(root, 'home'), graceMs: 500 });
   const base = makeToolContext(root);
-  ctx = { ...base, processes: sessionProcesses(manager, base.home, base.sessionId) };
+  ctx = { ...base, processes: profileProcesses(manager, base.home) };
 });
 afterEach(async () => {
   await manager.stopAll();

@@ -293,6 +293,7 @@ function startBackground(ctx: ToolContext, command: string, cwd: string, notify:
     return toolError('terminal', 'background processes are available only in sessions run by the Hermes daemon');
   try {
     const e = ctx.processes.start({
+      session: ctx.sessionId,
       command,
       cwd,
       env: buildChildEnv(ctx.config, ctx.secrets, process.env),

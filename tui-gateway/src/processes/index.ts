@@ -1,0 +1,2 @@
+/** The daemon's background processes: `process.*` methods, events, notices and stop handling. */
+export { startProcessService, toProcessInfo, type ProcessService, type ProcessSessions } from './process-service.js';
