@@ -77,9 +77,11 @@ describe(`a background server started by the agent (${hasPython ? 'python3 -m ht
       { text: 'server started' },
     );
     const chat = spawnHermes(root, ['chat', '-q', 'serve this folder'], { input: '' });
-    await waitFor(async () => (await get(port)) === 200, 'the server to answer', 20_000).catch((err: Error) => {
-      throw new Error(`${err.message}\nchat stdout:\n${chat.stdout()}\nchat stderr:\n${chat.stderr()}`);
-    });
+    await waitFor(async () => (await get(port)) === 200, 'the server to answer', 20_000).catch(
+      (err: Error) => {
+        throw new Error(`${err.message}\nchat stdout:\n${chat.stdout()}\nchat stderr:\n${chat.stderr()}`);
+      },
+    );
     chat.child.kill('SIGKILL');
     await chat.exited;
     expect(await get(port, '/after-client-killed')).not.toBeNull(); // answered (python3: 404, no such file)
@@ -140,4 +142,74 @@ describe(`a background server started by the agent (${hasPython ? 'python3 -m ht
     expect(after.stdout).toContain('The daemon is not running');
     expect(after.stdout).toContain(`${id}  pid ${pid}  killed`);
   }, 90_000);
+});
+
+describe('background processes across a daemon crash, and notify_on_complete', () => {
+  it('a daemon started after kill -9 adopts the survivor: hermes ps lists it, --kill stops it', async () => {
+    const started = await runHermes(root, ['gateway', 'start']);
+    expect(started.code, started.stderr).toBe(0);
+    model.push(
+      {
+        toolCalls: [{ name: 'terminal', arguments: { command: 'echo alive; sleep 120', background: true } }],
+      },
+      { text: 'sleeping' },
+    );
+    const run = await runHermes(root, ['chat', '-q', 'sleep in the background']);
+    expect(run.code, run.stderr).toBe(0);
+    const before = await runHermes(root, ['ps', '--json']);
+    const { processes } = JSON.parse(before.stdout) as {
+      processes: Array<{ id: string; pid: number; state: string }>;
+    };
+    const p = processes.find((x) => x.state === 'running')!;
+    expect(p).toBeDefined();
+
+    killDaemons(root); // kill -9: no drain, nothing stops the process
+    expect(pidRuns(p.pid)).toBe(true);
+    const down = await runHermes(root, ['ps']);
+    expect(down.stdout).toContain('The daemon is not running');
+    expect(down.stdout).toContain(`${p.id}  pid ${p.pid}  running`);
+
+    const again = await runHermes(root, ['gateway', 'start']);
+    expect(again.code, again.stderr).toBe(0);
+    const up = await runHermes(root, ['ps']);
+    expect(up.stdout).toContain(`${p.id}  pid ${p.pid}  running (adopted, no stdin)`);
+    expect(readFileSync(`${root}/logs/tui-gateway.log`, 'utf8')).toMatch(
+      new RegExp(
+        `background process ${p.id} \\(pid ${p.pid}, profile default\\) survived the previous daemon and is adopted`,
+      ),
+    );
+    const killed = await runHermes(root, ['ps', '--kill', p.id]);
+    expect(killed.code, killed.stderr).toBe(0);
+    expect(killed.stdout).toContain(`${p.id}: killed`);
+    expect(pidRuns(p.pid)).toBe(false);
+  }, 60_000);
+
+  it('tells the session when a process started with notify_on_complete ends: a turn runs with the notice', async () => {
+    const before = model.requests.length;
+    model.push(
+      {
+        toolCalls: [
+          {
+            name: 'terminal',
+            arguments: {
+              command: 'sleep 0.5; echo build-finished; exit 3',
+              background: true,
+              notify_on_complete: true,
+            },
+          },
+        ],
+      },
+      { text: 'started the build' },
+      { text: 'the build failed with exit 3' },
+    );
+    const run = await runHermes(root, ['chat', '-q', 'build it in the background']);
+    expect(run.code, run.stderr).toBe(0);
+    const reqs = await model.waitForRequests(before + 3, 15_000);
+    const last = reqs[before + 2]!.body.messages as Array<{ role: string; content: string }>;
+    const notice = last.findLast((m) => m.role === 'user')!.content;
+    expect(notice).toMatch(
+      /^\[Background process bg-[0-9a-f]{8} \(sleep 0\.5; echo build-finished; exit 3\) exited 3 after/,
+    );
+    expect(notice).toContain('build-finished');
+  }, 60_000);
 });

@@ -14,7 +14,10 @@ export function psCommand(ctx: CliContext): CommandModule {
     builder: (y) =>
       y
         .option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of text' })
-        .option('kill', { type: 'string', describe: 'Stop this process (its whole process group) through the daemon' }),
+        .option('kill', {
+          type: 'string',
+          describe: 'Stop this process (its whole process group) through the daemon',
+        }),
     handler: async (a) => {
       const { runPs } = await import('../ps/run-ps.js');
       await runPs(ctx, { json: Boolean(a.json), ...(typeof a.kill === 'string' ? { kill: a.kill } : {}) });

@@ -32,9 +32,8 @@ async function connectToDaemon(ctx: CliContext) {
  * @throws CliExit(1) for `--kill` without a daemon, or an id unknown in the profile.
  */
 export async function runPs(ctx: CliContext, args: PsArgs): Promise<void> {
-  const { processList, readBackgroundRecord, leaderAlive, backgroundRecordFile } = await import(
-    '../lazy/processes.js'
-  );
+  const { processList, readBackgroundRecord, leaderAlive, backgroundRecordFile } =
+    await import('../lazy/processes.js');
   const client = await connectToDaemon(ctx);
   if (!client) {
     if (args.kill) throw new CliExit(1, 'the daemon is not running: nothing can stop the process through it');

@@ -78,7 +78,12 @@ export interface LogChunk {
  * @param dropped bytes trimmed from the front so far.
  * @param maxBytes most bytes returned (default `LOG_READ_MAX_BYTES`); at least 4 keeps characters whole.
  */
-export function readLog(file: string, dropped: number, offset: number, maxBytes = LOG_READ_MAX_BYTES): LogChunk {
+export function readLog(
+  file: string,
+  dropped: number,
+  offset: number,
+  maxBytes = LOG_READ_MAX_BYTES,
+): LogChunk {
   const size = logSize(file);
   const total = dropped + size;
   let from = offset < 0 ? Math.max(dropped, total + offset) : offset;
@@ -90,7 +95,7 @@ export function readLog(file: string, dropped: number, offset: number, maxBytes 
   if (from >= total) return { text: '', next_offset: Math.max(from, total), skipped, total };
   const want = Math.min(maxBytes, total - from);
   const buf = Buffer.alloc(want);
-  let got = 0;
+  let got: number;
   try {
     const fd = openSync(file, 'r');
     try {

@@ -275,7 +275,9 @@ export class ProcessManager {
           : `the stdin of background process ${id} is closed`,
       );
     await new Promise<void>((resolve, reject) =>
-      stdin.write(data, (err) => (err ? reject(new Error(`writing to ${id} failed: ${err.message}`)) : resolve())),
+      stdin.write(data, (err) =>
+        err ? reject(new Error(`writing to ${id} failed: ${err.message}`)) : resolve(),
+      ),
     );
   }
 
@@ -295,7 +297,9 @@ export class ProcessManager {
    * `onChange` (`stopping`) first.
    * @returns the entries stopped.
    */
-  async stopAll(which: (e: BackgroundProcessEntry) => boolean = () => true): Promise<BackgroundProcessEntry[]> {
+  async stopAll(
+    which: (e: BackgroundProcessEntry) => boolean = () => true,
+  ): Promise<BackgroundProcessEntry[]> {
     const targets = [...this.procs.values()].filter((l) => l.entry.state === 'running' && which(l.entry));
     for (const l of targets) this.opts.onChange?.({ reason: 'stopping', entry: l.entry });
     await this.stop(targets);
@@ -337,7 +341,12 @@ export class ProcessManager {
     for (const l of running) if (l.entry.state === 'running') this.ended(l, 'killed', null, 'SIGTERM');
   }
 
-  private ended(l: Live, state: 'exited' | 'killed' | 'gone', code: number | null, signal: string | null): void {
+  private ended(
+    l: Live,
+    state: 'exited' | 'killed' | 'gone',
+    code: number | null,
+    signal: string | null,
+  ): void {
     if (l.entry.state !== 'running') return;
     l.entry.state = state;
     l.entry.exit_code = code;

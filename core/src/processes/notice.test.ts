@@ -31,8 +31,11 @@ describe('background process text', () => {
   });
 
   it('lists running ones first', () => {
-    const text = processList([e(), e({ id: 'bg-0000000b', state: 'running', ended_at: null })], Date.parse('2026-01-01T00:02:00Z'));
-    expect(text.split('\n')[0]).toMatch(/^bg-0000000b  pid 42  running  2m0s  npm test$/);
+    const text = processList(
+      [e(), e({ id: 'bg-0000000b', state: 'running', ended_at: null })],
+      Date.parse('2026-01-01T00:02:00Z'),
+    );
+    expect(text.split('\n')[0]).toBe('bg-0000000b  pid 42  running  2m0s  npm test');
     expect(processList([])).toBe('No background processes.');
   });
 

@@ -5,7 +5,10 @@
 import type { BackgroundProcessEntry } from './record.js';
 
 /** How long it has run or ran, e.g. `3m12s`. */
-export function runtimeOf(e: Pick<BackgroundProcessEntry, 'started_at' | 'ended_at'>, now = Date.now()): string {
+export function runtimeOf(
+  e: Pick<BackgroundProcessEntry, 'started_at' | 'ended_at'>,
+  now = Date.now(),
+): string {
   const end = e.ended_at ? Date.parse(e.ended_at) : now;
   let s = Math.max(0, Math.round((end - Date.parse(e.started_at)) / 1000));
   const h = Math.floor(s / 3600);
@@ -38,7 +41,9 @@ export function processLine(e: BackgroundProcessEntry, now = Date.now()): string
 export function processList(entries: readonly BackgroundProcessEntry[], now = Date.now()): string {
   if (entries.length === 0) return 'No background processes.';
   const sorted = [...entries].sort(
-    (a, b) => Number(b.state === 'running') - Number(a.state === 'running') || b.started_at.localeCompare(a.started_at),
+    (a, b) =>
+      Number(b.state === 'running') - Number(a.state === 'running') ||
+      b.started_at.localeCompare(a.started_at),
   );
   return sorted.map((e) => processLine(e, now)).join('\n');
 }

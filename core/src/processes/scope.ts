@@ -28,7 +28,11 @@ export interface SessionProcesses {
   /** Output from logical byte `offset` (negative: the last `-offset` bytes). @throws UnknownProcessError. */
   read(id: string, offset: number, maxBytes?: number): LogChunk;
   /** Waits for the end, at most `timeoutMs`. @throws UnknownProcessError. */
-  wait(id: string, timeoutMs: number, signal?: AbortSignal): Promise<{ entry: BackgroundProcessEntry; ended: boolean }>;
+  wait(
+    id: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ entry: BackgroundProcessEntry; ended: boolean }>;
   /** Writes to its stdin. @throws UnknownProcessError; Error when ended or adopted. */
   write(id: string, data: string): Promise<void>;
   /** Stops its process group. @throws UnknownProcessError. */

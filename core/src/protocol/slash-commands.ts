@@ -211,7 +211,11 @@ export const SLASH_COMMANDS = [
     tui: { args: 'kill ID', description: 'Background processes of this profile; stop one', runs: 'daemon' },
     daemon: {
       runner: 'session',
-      help: { usage: '/ps [kill ID]', description: 'background processes of this profile; stop one', order: 8 },
+      help: {
+        usage: '/ps [kill ID]',
+        description: 'background processes of this profile; stop one',
+        order: 8,
+      },
     },
   },
   {

@@ -25,9 +25,15 @@ afterEach(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const call = (args: Record<string, unknown>, c: ToolContext = ctx) => runTool(processTool, JSON.stringify(args), c);
+const call = (args: Record<string, unknown>, c: ToolContext = ctx) =>
+  runTool(processTool, JSON.stringify(args), c);
 const start = (command: string) =>
-  ctx.processes!.start({ session: 's1', command, cwd: ctx.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  ctx.processes!.start({
+    session: 's1',
+    command,
+    cwd: ctx.cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  });
 
 describe('process tool', () => {
   it('lists the profile’s processes', async () => {

@@ -25,11 +25,16 @@ const parameters = (z: Zod) =>
       .describe(
         'list: your background processes; poll: new output since `offset` (or the tail); wait: block until it ends or `timeout`; write: send `data` to its stdin; kill: stop it and its children.',
       ),
-    id: z.string().describe('The process id from terminal (bg-…); needed by every action but list.').optional(),
+    id: z
+      .string()
+      .describe('The process id from terminal (bg-…); needed by every action but list.')
+      .optional(),
     offset: z
       .int()
       .min(0)
-      .describe('poll: byte offset to read from (use next_offset of the previous poll); absent: the last 4,000 bytes.')
+      .describe(
+        'poll: byte offset to read from (use next_offset of the previous poll); absent: the last 4,000 bytes.',
+      )
       .optional(),
     timeout: z
       .int()
@@ -54,10 +59,17 @@ function output(c: LogChunk, from: string): string {
 async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
   const procs = ctx.processes;
   if (!procs)
-    return toolError('process', 'background processes are available only in sessions run by the Hermes daemon');
+    return toolError(
+      'process',
+      'background processes are available only in sessions run by the Hermes daemon',
+    );
   if (args.action === 'list') {
     const all = procs.list();
-    return { ok: true, content: processList(all), summary: `${all.filter((e) => e.state === 'running').length} running` };
+    return {
+      ok: true,
+      content: processList(all),
+      summary: `${all.filter((e) => e.state === 'running').length} running`,
+    };
   }
   const id = args.id?.trim();
   if (!id) return toolError('process', `action "${args.action}" needs "id"`);
@@ -90,7 +102,11 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
       case 'write': {
         if (args.data === undefined) return toolError('process', 'action "write" needs "data"');
         await procs.write(id, args.data);
-        return { ok: true, content: `wrote ${Buffer.byteLength(args.data)} bytes to the stdin of ${id}`, summary: 'written' };
+        return {
+          ok: true,
+          content: `wrote ${Buffer.byteLength(args.data)} bytes to the stdin of ${id}`,
+          summary: 'written',
+        };
       }
       case 'kill': {
         const e = await procs.kill(id);
@@ -113,8 +129,9 @@ export const processTool: ToolDefinition = defineTool({
     'ends and while the user is away, until they exit or are killed.',
   parameters,
   readOnly: false,
-  toolsets: ['terminal'],
+  // only the daemon's sessions have background processes: never sub-agents or cron runs
   forSubagents: false,
+  inCron: false,
   verb: ['Checked process', 'Checking process'],
   summarize: (args) => `${String(args.action ?? '')} ${String(args.id ?? '')}`.trim(),
   run,

@@ -54,7 +54,9 @@ describe('terminal: cmd & in a foreground command', () => {
   });
 
   it('counts nohup jobs too', async () => {
-    const r = await run({ command: 'nohup sleep 30 >/dev/null 2>&1 & nohup sleep 30 >/dev/null 2>&1 & true' });
+    const r = await run({
+      command: 'nohup sleep 30 >/dev/null 2>&1 & nohup sleep 30 >/dev/null 2>&1 & true',
+    });
     expect(r.content).toContain('[note: 2 process(es) started in the background');
   });
 
@@ -87,14 +89,20 @@ describe('terminal: background: true', () => {
   });
 
   it('goes through the approval guard first', async () => {
-    const denied = { ...ctx, checkCommand: async () => ({ allowed: false, reason: 'denied' as const, message: 'no' }) };
+    const denied = {
+      ...ctx,
+      checkCommand: async () => ({ allowed: false, reason: 'denied' as const, message: 'no' }),
+    };
     const r = await run({ command: 'sleep 30', background: true }, denied as ToolContext);
     expect(r.ok).toBe(false);
     expect(manager.list(ctx.home.profile)).toEqual([]);
   });
 
   it('refuses outside the daemon (no ctx.processes)', async () => {
-    const r = await run({ command: 'sleep 30', background: true }, { ...ctx, processes: undefined } as ToolContext);
+    const r = await run({ command: 'sleep 30', background: true }, {
+      ...ctx,
+      processes: undefined,
+    } as ToolContext);
     expect(r.ok).toBe(false);
     expect(r.content).toContain('only in sessions run by the Hermes daemon');
   });

@@ -290,7 +290,10 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
 /** `background: true`: starts the command through the daemon's background processes. */
 function startBackground(ctx: ToolContext, command: string, cwd: string, notify: boolean): ToolResult {
   if (!ctx.processes)
-    return toolError('terminal', 'background processes are available only in sessions run by the Hermes daemon');
+    return toolError(
+      'terminal',
+      'background processes are available only in sessions run by the Hermes daemon',
+    );
   try {
     const e = ctx.processes.start({
       session: ctx.sessionId,

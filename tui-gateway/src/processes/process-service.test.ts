@@ -61,21 +61,41 @@ afterEach(async () => {
 });
 
 const launch = (command: string, profile = 'default', notify = false) =>
-  service.manager.start({ home: new HermesHome(root, profile), session: 's1', command, cwd: root, env, notify });
+  service.manager.start({
+    home: new HermesHome(root, profile),
+    session: 's1',
+    command,
+    cwd: root,
+    env,
+    notify,
+  });
 
 describe('process service', () => {
   it('lists and kills in the connection’s profile only, and broadcasts process.changed', async () => {
     const mine = launch('sleep 30');
     const theirs = launch('sleep 30', 'work');
-    const list = (await handlers['process.list']!({}, conn())) as { processes: Array<{ id: string }>; running: number };
+    const list = (await handlers['process.list']!({}, conn())) as {
+      processes: Array<{ id: string }>;
+      running: number;
+    };
     expect(list.processes.map((p) => p.id)).toEqual([mine.id]);
     expect(list.running).toBe(1);
-    await expect(handlers['process.kill']!({ id: theirs.id }, conn())).rejects.toMatchObject({ code: -32602 });
-    const killed = (await handlers['process.kill']!({ id: mine.id }, conn())) as { process: { state: string } };
+    await expect(handlers['process.kill']!({ id: theirs.id }, conn())).rejects.toMatchObject({
+      code: -32602,
+    });
+    const killed = (await handlers['process.kill']!({ id: mine.id }, conn())) as {
+      process: { state: string };
+    };
     expect(killed.process.state).toBe('killed');
-    const changes = events.filter((e) => e.type === 'process.changed').map((e) => e.payload as { reason: string; running: number; profile: string });
-    expect(changes).toContainEqual(expect.objectContaining({ profile: 'default', reason: 'started', running: 1 }));
-    expect(changes).toContainEqual(expect.objectContaining({ profile: 'default', reason: 'ended', running: 0 }));
+    const changes = events
+      .filter((e) => e.type === 'process.changed')
+      .map((e) => e.payload as { reason: string; running: number; profile: string });
+    expect(changes).toContainEqual(
+      expect.objectContaining({ profile: 'default', reason: 'started', running: 1 }),
+    );
+    expect(changes).toContainEqual(
+      expect.objectContaining({ profile: 'default', reason: 'ended', running: 0 }),
+    );
     expect(events.every((e) => e.session_id === '*' && e.seq === 0)).toBe(true);
   });
 
@@ -95,15 +115,23 @@ describe('process service', () => {
     const a = launch('sleep 30');
     const b = launch('sleep 30', 'work', true);
     await service.stop();
-    expect(events.some((e) => e.type === 'process.changed' && (e.payload as { reason: string }).reason === 'stopping')).toBe(true);
+    expect(
+      events.some(
+        (e) => e.type === 'process.changed' && (e.payload as { reason: string }).reason === 'stopping',
+      ),
+    ).toBe(true);
     expect(lines.join('\n')).toContain(`the daemon stops: stopping background process ${a.id}`);
-    expect(lines.join('\n')).toContain(`background process ${b.id} (pid ${b.pid}, profile work) left running`);
+    expect(lines.join('\n')).toContain(
+      `background process ${b.id} (pid ${b.pid}, profile work) left running`,
+    );
     expect(processStartTime(a.pid)).toBeNull();
     expect(processStartTime(b.pid)).not.toBeNull();
     expect(submitted).toEqual([]); // a stop is not a completion to report
     service = start();
     expect(lines.join('\n')).toMatch(new RegExp(`${b.id} .*adopted`));
-    const list = (await handlers['process.list']!({ profile: 'work' }, conn())) as { processes: Array<{ id: string; state: string; adopted: boolean }> };
+    const list = (await handlers['process.list']!({ profile: 'work' }, conn())) as {
+      processes: Array<{ id: string; state: string; adopted: boolean }>;
+    };
     expect(list.processes).toEqual([expect.objectContaining({ id: b.id, state: 'running', adopted: true })]);
   });
 });

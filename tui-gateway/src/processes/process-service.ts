@@ -75,7 +75,12 @@ export function startProcessService(
         'process.changed',
         '*',
         0,
-        { profile: entry.profile, reason, process: toProcessInfo(entry), running: manager.runningCount(entry.profile) },
+        {
+          profile: entry.profile,
+          reason,
+          process: toProcessInfo(entry),
+          running: manager.runningCount(entry.profile),
+        },
         Date.now(),
       ),
     );
@@ -89,10 +94,17 @@ export function startProcessService(
       s.submit(entry.profile, entry.session, completionNotice(entry, tail), `process:${entry.id}`);
       log(`background process ${entry.id} ended (${entry.state}): session ${entry.session} told`);
     } catch (err) {
-      log(`background process ${entry.id} ended; session ${entry.session} could not be told: ${(err as Error).message}`);
+      log(
+        `background process ${entry.id} ended; session ${entry.session} could not be told: ${(err as Error).message}`,
+      );
     }
   };
-  const manager = new ProcessManager({ root: ctx.root, log, onChange, ...(opts.graceMs ? { graceMs: opts.graceMs } : {}) });
+  const manager = new ProcessManager({
+    root: ctx.root,
+    log,
+    onChange,
+    ...(opts.graceMs ? { graceMs: opts.graceMs } : {}),
+  });
   manager.recover();
 
   const profileOf = (conn: Connection, p?: string): string => p ?? conn.profile;
@@ -105,7 +117,8 @@ export function startProcessService(
     try {
       return { process: toProcessInfo(await manager.kill(profileOf(conn, p.profile), p.id)) };
     } catch (err) {
-      if (err instanceof UnknownProcessError) throw new RpcMethodError(RpcErrorCode.InvalidParams, err.message);
+      if (err instanceof UnknownProcessError)
+        throw new RpcMethodError(RpcErrorCode.InvalidParams, err.message);
       throw err;
     }
   });

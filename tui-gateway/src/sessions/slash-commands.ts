@@ -143,7 +143,8 @@ async function psCommand(sessions: SessionRegistry, profile: string, arg: string
     const running = all.filter((e) => e.state === 'running').length;
     return `${running} running background process(es) in profile ${profile}:\n${processList(all)}`;
   }
-  if (verb.toLowerCase() !== 'kill' || id === '') return `Unknown /ps argument "${arg}": use /ps or /ps kill ID.`;
+  if (verb.toLowerCase() !== 'kill' || id === '')
+    return `Unknown /ps argument "${arg}": use /ps or /ps kill ID.`;
   try {
     const e = await m.kill(profile, id);
     return `${e.id}: ${stateText(e)}`;

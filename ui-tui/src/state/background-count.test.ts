@@ -23,7 +23,12 @@ const proc: BackgroundProcessInfo = {
 };
 const changed = (p: Partial<EventPayload<'process.changed'>>): SessionAction => ({
   type: 'event',
-  event: wire('process.changed', 0, { profile: 'work', reason: 'started', process: proc, running: 1, ...p }, '*'),
+  event: wire(
+    'process.changed',
+    0,
+    { profile: 'work', reason: 'started', process: proc, running: 1, ...p },
+    '*',
+  ),
   now: 0,
 });
 const inWork = (): SessionState =>
@@ -35,7 +40,10 @@ describe('background process count', () => {
     expect(s.backgroundRunning).toBe(2);
     s = sessionReducer(s, changed({ running: 3 }));
     expect(s.backgroundRunning).toBe(3);
-    s = sessionReducer(s, changed({ reason: 'ended', running: 2, process: { ...proc, state: 'exited', exit_code: 0 } }));
+    s = sessionReducer(
+      s,
+      changed({ reason: 'ended', running: 2, process: { ...proc, state: 'exited', exit_code: 0 } }),
+    );
     expect(s.backgroundRunning).toBe(2);
     expect(s.items).toEqual([]); // starts and ends are not transcript lines
   });
@@ -55,7 +63,9 @@ describe('background process count', () => {
   });
 
   it('survives a detach', () => {
-    const s = sessionReducer(sessionReducer(inWork(), { type: 'background', running: 1 }), { type: 'detached' });
+    const s = sessionReducer(sessionReducer(inWork(), { type: 'background', running: 1 }), {
+      type: 'detached',
+    });
     expect(s.backgroundRunning).toBe(1);
   });
 });

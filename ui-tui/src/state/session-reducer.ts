@@ -299,7 +299,8 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
 }
 
 /** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
-type DaemonWideType = 'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status' | 'process.changed';
+type DaemonWideType =
+  'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status' | 'process.changed';
 /** An event of one session (applied in seq order, duplicates dropped). */
 type SessionEvent = Exclude<WireEvent, WireEventOf<DaemonWideType>>;
 
