@@ -335,7 +335,7 @@ export class ProcessManager {
       await new Promise((r) => setTimeout(r, 50));
     for (const l of signalled) if (groupExists(l.entry.pid)) signalGroup(l.entry.pid, 'SIGKILL');
     // an own child reports its exit through 'exit'; wait for it briefly, then record it here
-    const until = Date.now() + 2_000;
+    const until = Date.now() + 1_000;
     while (running.some((l) => l.child && l.entry.state === 'running') && Date.now() < until)
       await new Promise((r) => setTimeout(r, 20));
     for (const l of running) if (l.entry.state === 'running') this.ended(l, 'killed', null, 'SIGTERM');

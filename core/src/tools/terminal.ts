@@ -237,7 +237,7 @@ const parameters = (z: Zod) =>
       .describe(
         'Start the command as a background process and return at once with its id (servers, watchers, long builds). ' +
           'It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. ' +
-          'Do not add `&`.',
+          'Do not add `&`; `timeout` does not apply.',
       )
       .optional(),
     notify_on_complete: z

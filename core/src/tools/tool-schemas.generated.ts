@@ -25,7 +25,7 @@ export const TOOL_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
       background: {
         type: 'boolean',
         description:
-          'Start the command as a background process and return at once with its id (servers, watchers, long builds). It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. Do not add `&`.',
+          'Start the command as a background process and return at once with its id (servers, watchers, long builds). It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. Do not add `&`; `timeout` does not apply.',
       },
       notify_on_complete: {
         type: 'boolean',
