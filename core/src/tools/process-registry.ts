@@ -146,6 +146,11 @@ export function groupExists(pgid: number): boolean {
  * without procfs.
  */
 export function groupMembers(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0); // no such group: no scan (the common case costs one syscall)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return [];
+  }
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
