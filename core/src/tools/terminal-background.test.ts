@@ -98,6 +98,33 @@ describe('terminal: background: true', () => {
     expect(manager.list(ctx.home.profile)).toEqual([]);
   });
 
+  it('runs under the session’s sandbox (CommandSandbox.wrap), and reports a refusing one', async () => {
+    const wrapped: Array<{ argv: readonly string[]; cwd: string }> = [];
+    const sandbox = {
+      mode: 'workspace' as const,
+      wrap: (argv: readonly string[], o: { cwd: string }) => {
+        wrapped.push({ argv, cwd: o.cwd });
+        return ['/usr/bin/env', 'WRAPPED=yes', ...argv];
+      },
+    };
+    const r = await run({ command: 'echo "wrapped=$WRAPPED"', background: true }, { ...ctx, sandbox });
+    const id = /(bg-[0-9a-f]{8})/.exec(r.content)![1]!;
+    expect(wrapped).toEqual([
+      { argv: [expect.stringMatching(/sh$/), '-c', 'echo "wrapped=$WRAPPED"'], cwd: ctx.cwd },
+    ]);
+    await manager.wait(ctx.home.profile, id, 5_000);
+    expect(manager.read(ctx.home.profile, id, 0).text).toBe('wrapped=yes\n');
+    const refusing = {
+      mode: 'strict' as const,
+      wrap: () => {
+        throw new Error('bwrap is not installed');
+      },
+    };
+    const refused = await run({ command: 'sleep 30', background: true }, { ...ctx, sandbox: refusing });
+    expect(refused.ok).toBe(false);
+    expect(refused.content).toContain('cannot start the background process: bwrap is not installed');
+  });
+
   it('refuses outside the daemon (no ctx.processes)', async () => {
     const r = await run({ command: 'sleep 30', background: true }, {
       ...ctx,
