@@ -111,6 +111,22 @@ describe('ProcessManager', () => {
     expect(groupMembers(e.pid)).toEqual([]);
   });
 
+  it('is its process group: `server &` keeps it running after the shell exits, until the group ends', async () => {
+    const m = manager({ tickMs: 50 });
+    const e = start(m, 'sleep 30 & echo forked');
+    await until(() => m.read('default', e.id, 0).text === 'forked\n');
+    await new Promise((r) => setTimeout(r, 300)); // the shell is long gone
+    expect(processStartTime(e.pid)).toBeNull();
+    expect(m.get('default', e.id).state).toBe('running');
+    const killed = await m.kill('default', e.id);
+    expect(killed.state).toBe('killed');
+    expect(groupMembers(e.pid)).toEqual([]);
+
+    const short = start(m, 'sleep 0.3 & exit 5');
+    const r = await m.wait('default', short.id, 5_000);
+    expect(r.entry).toMatchObject({ state: 'exited', exit_code: 5 });
+  });
+
   it('shows a profile only its own processes', async () => {
     const m = manager();
     const e = start(m, 'sleep 30', 'work');

@@ -11,7 +11,9 @@
  * - Every start and end is recorded (record.ts). `recover` (daemon start) adopts the entries
  *   still running whose leader has the recorded start time (a reused pid is not adopted) and
  *   marks the others `gone`. An adopted process has no stdin, and its exit status is unknown
- *   (it is not this process's child): it becomes `gone` when its leader disappears.
+ *   (it is not this process's child): it becomes `gone` when its group disappears.
+ * - A process is its process group: when the shell exits while members of its group still run
+ *   (`server &` inside the command), it stays `running` until the group is gone.
  * - `kill` sends SIGTERM to the group, then SIGKILL after `graceMs` if a member remains.
  * - `onChange` hears every start, end and adoption (the daemon broadcasts `process.changed` and
  *   tells a session whose process was started with `notify_on_complete`).
@@ -84,6 +86,8 @@ export class UnknownProcessError extends Error {
 interface Live {
   entry: BackgroundProcessEntry;
   child?: ChildProcess;
+  /** How the leader (own child) exited while members of its group still ran. */
+  leaderExit?: { code: number | null; signal: string | null };
   stopping?: boolean;
   waiters: Array<() => void>;
 }
@@ -114,7 +118,7 @@ export class ProcessManager {
     for (const e of readBackgroundRecord(this.opts.root)) {
       if (this.procs.has(e.id)) continue;
       if (e.state === 'running') {
-        if (leaderAlive(e)) {
+        if (leaderAlive(e) || groupExistsIfLeaderGone(e)) {
           e.adopted = true;
           adopted.push(e);
           this.opts.log?.(
@@ -187,7 +191,10 @@ export class ProcessManager {
     this.procs.set(id, live);
     child.once('exit', (code, signal) => {
       this.trim(live);
-      this.ended(live, live.stopping ? 'killed' : 'exited', code, signal);
+      // `server &` inside the command: the shell is gone but its group runs on; the process
+      // ends when the group does (seen by the tick), with the shell's exit status
+      if (!live.stopping && groupExists(entry.pid)) live.leaderExit = { code, signal };
+      else this.ended(live, live.stopping ? 'killed' : 'exited', code, signal);
     });
     this.prune(entry.profile);
     this.save();
@@ -336,7 +343,7 @@ export class ProcessManager {
     for (const l of signalled) if (groupExists(l.entry.pid)) signalGroup(l.entry.pid, 'SIGKILL');
     // an own child reports its exit through 'exit'; wait for it briefly, then record it here
     const until = Date.now() + 1_000;
-    while (running.some((l) => l.child && l.entry.state === 'running') && Date.now() < until)
+    while (running.some((l) => l.child && !l.leaderExit && l.entry.state === 'running') && Date.now() < until)
       await new Promise((r) => setTimeout(r, 20));
     for (const l of running) if (l.entry.state === 'running') this.ended(l, 'killed', null, 'SIGTERM');
   }
@@ -369,9 +376,12 @@ export class ProcessManager {
 
   private tick(): void {
     for (const l of this.procs.values()) {
-      if (l.entry.state !== 'running') continue;
+      if (l.entry.state !== 'running' || l.stopping) continue; // `stop` records a stopped one
       this.trim(l);
-      if (!l.child && !leaderAlive(l.entry)) this.ended(l, 'gone', null, null);
+      if (l.leaderExit) {
+        if (!groupExists(l.entry.pid)) this.ended(l, 'exited', l.leaderExit.code, l.leaderExit.signal);
+      } else if (!l.child && !leaderAlive(l.entry) && !groupExistsIfLeaderGone(l.entry))
+        this.ended(l, 'gone', null, null);
     }
   }
 
