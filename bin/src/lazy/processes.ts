@@ -1,2 +1,7 @@
 /** What `hermes ps` needs of `@hermes/core/processes` (see README.md). */
-export { leaderAlive, processList, readBackgroundRecord, backgroundRecordFile } from '@hermes/core/processes';
+export {
+  processAlive,
+  processList,
+  readBackgroundRecord,
+  backgroundRecordFile,
+} from '@hermes/core/processes';

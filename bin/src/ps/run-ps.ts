@@ -32,7 +32,7 @@ async function connectToDaemon(ctx: CliContext) {
  * @throws CliExit(1) for `--kill` without a daemon, or an id unknown in the profile.
  */
 export async function runPs(ctx: CliContext, args: PsArgs): Promise<void> {
-  const { processList, readBackgroundRecord, leaderAlive, backgroundRecordFile } =
+  const { processList, readBackgroundRecord, processAlive, backgroundRecordFile } =
     await import('../lazy/processes.js');
   const client = await connectToDaemon(ctx);
   if (!client) {
@@ -40,7 +40,7 @@ export async function runPs(ctx: CliContext, args: PsArgs): Promise<void> {
     const entries = readBackgroundRecord(ctx.home.root)
       .filter((e) => e.profile === ctx.home.profile)
       .map((e) =>
-        e.state === 'running' && !leaderAlive(e) ? { ...e, state: 'gone' as const, ended_at: null } : e,
+        e.state === 'running' && !processAlive(e) ? { ...e, state: 'gone' as const, ended_at: null } : e,
       );
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ daemon: false, processes: entries }, null, 2)}\n`);

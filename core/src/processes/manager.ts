@@ -27,7 +27,7 @@ import { groupExists, processStartTime } from '../tools/process-registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { LOG_KEEP_BYTES, LOG_MAX_BYTES, logSize, readLog, trimLog, type LogChunk } from './log-file.js';
 import {
-  leaderAlive,
+  processAlive,
   readBackgroundRecord,
   writeBackgroundRecord,
   type BackgroundProcessEntry,
@@ -118,7 +118,7 @@ export class ProcessManager {
     for (const e of readBackgroundRecord(this.opts.root)) {
       if (this.procs.has(e.id)) continue;
       if (e.state === 'running') {
-        if (leaderAlive(e) || groupExistsIfLeaderGone(e)) {
+        if (processAlive(e)) {
           e.adopted = true;
           adopted.push(e);
           this.opts.log?.(
@@ -332,8 +332,7 @@ export class ProcessManager {
   private async stop(targets: Live[]): Promise<void> {
     const running = targets.filter((l) => l.entry.state === 'running');
     // a leader that no longer has its start time is a reused pid (or gone): never signalled
-    const group = (l: Live): boolean =>
-      l.child ? groupExists(l.entry.pid) : leaderAlive(l.entry) || groupExistsIfLeaderGone(l.entry);
+    const group = (l: Live): boolean => (l.child ? groupExists(l.entry.pid) : processAlive(l.entry));
     const signalled = running.filter(group);
     for (const l of running) l.stopping = true;
     for (const l of signalled) signalGroup(l.entry.pid, 'SIGTERM');
@@ -380,8 +379,7 @@ export class ProcessManager {
       this.trim(l);
       if (l.leaderExit) {
         if (!groupExists(l.entry.pid)) this.ended(l, 'exited', l.leaderExit.code, l.leaderExit.signal);
-      } else if (!l.child && !leaderAlive(l.entry) && !groupExistsIfLeaderGone(l.entry))
-        this.ended(l, 'gone', null, null);
+      } else if (!l.child && !processAlive(l.entry)) this.ended(l, 'gone', null, null);
     }
   }
 
@@ -404,11 +402,6 @@ export class ProcessManager {
       this.opts.log?.(`cannot write the background process record: ${(err as Error).message}`);
     }
   }
-}
-
-/** A dead leader whose group still has members: the recorded group (Linux never reuses a live pgid). */
-function groupExistsIfLeaderGone(e: BackgroundProcessEntry): boolean {
-  return processStartTime(e.pid) === null && groupExists(e.pid);
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

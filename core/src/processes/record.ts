@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { processStartTime } from '../tools/process-registry.js';
+import { groupExists, processStartTime } from '../tools/process-registry.js';
 
 /**
  * Where a background process is: `running`; `exited` (ended by itself: `exit_code` or `signal`
@@ -83,4 +83,13 @@ export function writeBackgroundRecord(root: string, entries: readonly Background
 export function leaderAlive(e: Pick<BackgroundProcessEntry, 'pid' | 'start'>): boolean {
   if (e.start === null) return false;
   return processStartTime(e.pid) === e.start;
+}
+
+/**
+ * Whether the recorded process still runs: its leader does (`leaderAlive`), or the leader is gone
+ * and its process group still has members (Linux never hands out a pid still used as a group id,
+ * so that group is the recorded one).
+ */
+export function processAlive(e: Pick<BackgroundProcessEntry, 'pid' | 'start'>): boolean {
+  return leaderAlive(e) || (processStartTime(e.pid) === null && groupExists(e.pid));
 }
