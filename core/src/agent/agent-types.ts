@@ -72,7 +72,7 @@ export interface AgentOptions {
    */
   delegation?: (parent: DelegationParent) => DelegateCapability;
   /**
-   * The daemon's background processes narrowed to this session (`ToolContext.processes`);
+   * The daemon's background processes narrowed to this session's profile (`ToolContext.processes`);
    * absent outside the daemon: `terminal` with `background: true` and `process` then refuse.
    */
   processes?: SessionProcesses;
