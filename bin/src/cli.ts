@@ -8,6 +8,7 @@ import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
+import { psCommand } from './commands/ps.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
 import { tuiCommand } from './commands/tui.js';
@@ -32,6 +33,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     gatewayCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
+    psCommand(ctx),
     sessionsCommand(ctx),
     skillsCommand(ctx),
     tuiCommand(ctx),

@@ -145,6 +145,16 @@ export const ConfigSchema = z.looseObject({
       timeout: positiveInt.default(180),
       /** Names of secrets from `.env` passed into the terminal tool's child environment. */
       env_passthrough: z.array(z.string()).default([]),
+      /** Background processes (`terminal` with `background: true`; docs/processes.md). */
+      background: z
+        .looseObject({
+          /**
+           * `true`: `hermes gateway stop` leaves this profile's background processes running (the
+           * next daemon adopts them); `false` (default): they are stopped after the sessions are told.
+           */
+          keep_on_stop: z.boolean().default(false),
+        })
+        .prefault({}),
     })
     .prefault({}),
   gateway: z

@@ -13,7 +13,11 @@
  * - The child is the leader of its own process group. On timeout (`timeout` seconds, default
  *   `terminal.timeout`, at most 3,600) or interrupt (`ctx.signal`) the whole group gets SIGTERM
  *   and, 500 ms later, SIGKILL. When the shell exits, anything it left running in its group is
- *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
+ *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open; the
+ *   result then says how many were stopped and how to run a process in the background.
+ * - `background: true` starts the command detached through `ctx.processes` (the daemon's
+ *   background processes, ../processes/) and returns at once with its id and log file;
+ *   `notify_on_complete: true` has the session told when it ends.
  * - While it runs, the process is recorded under `<root>/run/` (process-registry.ts): a daemon
  *   started after a crash stops the group of one its predecessor left running.
  */
@@ -24,7 +28,7 @@ import { buildChildEnv } from './child-env.js';
 import { blockedResult, toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { resolveToolPath } from './paths.js';
-import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
+import { groupMembers, recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Cap on the output returned to the model, chars. */
@@ -66,6 +70,8 @@ export interface CommandOutcome {
   timedOut: boolean;
   interrupted: boolean;
   durationMs: number;
+  /** Processes still running in the command's group when its shell exited (then killed). */
+  strayJobs: number;
 }
 
 /** Options of `runShellCommand`. */
@@ -107,6 +113,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
   let timedOut = false;
   let interrupted = false;
   let exited = false;
+  let strayJobs = 0;
   let exit: { code: number | null; signal: string | null } = { code: null, signal: null };
   const timers: NodeJS.Timeout[] = [];
 
@@ -147,8 +154,12 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     child.once('exit', (code, signal) => {
       exited = true;
       exit = { code, signal };
-      // Kill what the shell left running in its group: it would hold the pipes open.
-      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+      // Kill what the shell left running in its group (it would hold the pipes open), counted
+      // first so the model learns that its `cmd &` did not survive.
+      if (pid !== undefined) {
+        strayJobs = groupMembers(pid).length;
+        killGroup(pid, 'SIGKILL');
+      }
       resolve();
     });
   });
@@ -184,6 +195,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     timedOut,
     interrupted,
     durationMs: Date.now() - started,
+    strayJobs,
   };
 }
 
@@ -220,6 +232,21 @@ const parameters = (z: Zod) =>
       .string()
       .describe("Directory to run in (absolute, or relative to the session's working directory).")
       .optional(),
+    background: z
+      .boolean()
+      .describe(
+        'Start the command as a background process and return at once with its id (servers, watchers, long builds). ' +
+          'It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. ' +
+          'Do not add `&`; `timeout` does not apply.',
+      )
+      .optional(),
+    notify_on_complete: z
+      .boolean()
+      .describe(
+        'With background: you get a message in this session when the process ends (exit status and last output). ' +
+          'Use it for bounded tasks (builds, tests); long-lived servers do not need it.',
+      )
+      .optional(),
   });
 
 async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise<ToolResult> {
@@ -235,6 +262,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   const verdict = await ctx.checkCommand(command, cwd);
   if (!verdict.allowed) return blockedResult(verdict);
   await ctx.beforeFileChange?.(cwd, { command });
+  if (args.background) return startBackground(ctx, command, cwd, args.notify_on_complete ?? false);
 
   const outcome = await runShellCommand(command, {
     cwd,
@@ -252,7 +280,43 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     : outcome.timedOut
       ? `timed out after ${timeoutSec} s`
       : `exit ${outcome.exitCode ?? outcome.signal}`;
-  return { ok, content: `${body}\n${footer}`, summary };
+  const stray =
+    outcome.strayJobs > 0 && !outcome.timedOut && !outcome.interrupted
+      ? `\n[note: ${outcome.strayJobs} process(es) started in the background (with & or nohup) were still running when the command ended and were stopped; to keep a process running use terminal with background: true]`
+      : '';
+  return { ok, content: `${body}\n${footer}${stray}`, summary };
+}
+
+/** `background: true`: starts the command through the daemon's background processes. */
+function startBackground(ctx: ToolContext, command: string, cwd: string, notify: boolean): ToolResult {
+  if (!ctx.processes)
+    return toolError(
+      'terminal',
+      'background processes are available only in sessions run by the Hermes daemon',
+    );
+  try {
+    const e = ctx.processes.start({
+      session: ctx.sessionId,
+      command,
+      cwd,
+      env: buildChildEnv(ctx.config, ctx.secrets, process.env),
+      shell: resolveShell(),
+      ...(ctx.sandbox ? { sandbox: ctx.sandbox } : {}),
+      notify,
+    });
+    const hint = notify
+      ? 'You will get a message in this session when it ends.'
+      : 'You are not told when it ends: poll it with the process tool (or start it with notify_on_complete: true).';
+    return {
+      ok: true,
+      content:
+        `Started background process ${e.id} (pid ${e.pid}) in ${cwd}; output goes to ${e.log}. ` +
+        `Read it with process(action: "poll", id: "${e.id}"); stop it with process(action: "kill", id: "${e.id}"). ${hint}`,
+      summary: `background ${e.id}`,
+    };
+  } catch (err) {
+    return toolError('terminal', `cannot start the background process: ${(err as Error).message}`);
+  }
 }
 
 /** The `terminal` tool definition. Parameters follow the original: command, timeout, workdir. */
@@ -264,7 +328,9 @@ export const terminalTool: ToolDefinition = defineTool({
     'and search_files for reading, editing and searching files. The command runs non-interactively (stdin is ' +
     'closed): pass flags such as -y and avoid pagers and editors. Each call starts a fresh shell in workdir, ' +
     'so `cd` does not carry over. Long output keeps its beginning and end. Dangerous commands (recursive ' +
-    "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry.",
+    "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry. " +
+    'Processes left running with `&` or nohup are stopped when the command ends: for servers, ' +
+    'watchers and long builds pass background: true (then manage it with the process tool).',
   parameters,
   readOnly: false,
   toolsets: ['terminal'],

@@ -5,6 +5,7 @@ import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { ApprovalVerdict } from '../approvals/types.js';
 import type { DelegateCapability } from './delegate-types.js';
+import type { SessionProcesses } from '../processes/scope.js';
 
 /** One entry of the session's task list (`todo` tool). */
 export interface TodoItem {
@@ -76,6 +77,11 @@ export interface ToolContext {
   delegate?: DelegateCapability;
   /** The sandbox policy of this session's lane; absent: processes run on the bare host. */
   sandbox?: CommandSandbox;
+  /**
+   * The daemon's background processes, narrowed to this session's profile
+   * (`terminal` with `background: true`, the `process` tool); absent outside the daemon.
+   */
+  processes?: SessionProcesses;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */
