@@ -114,8 +114,9 @@ describe('api_server bounds', () => {
     expect(live1000).toBe(base);
     expect(stored).toBe(0);
     // the 900 live sessions kept before cost ~350 KB each (~300 MiB); what is left is the heap
-    // settling (seen here: +13 to +47 MiB, flat from 1,000 to 3,000 requests)
-    expect(rss1000 - rss100).toBeLessThan(100 * MIB);
+    // settling (seen here: +13 to +47 MiB idle, flat from 1,000 to 3,000 requests; up to +103 MiB
+    // while other test files load both cores and collection lags behind)
+    expect(rss1000 - rss100).toBeLessThan(160 * MIB);
   }, 120_000); // ~15 s on an idle machine; the margin is for a loaded one
 
   it('named conversations are held to max_live_sessions (3)', async () => {

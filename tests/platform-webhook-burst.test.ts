@@ -8,6 +8,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DELIVERY_HEADER,
@@ -187,7 +189,19 @@ describe.sequential('webhook under a burst', () => {
     modelLimit = Infinity;
     await startDaemonWithPlatform(root, 'webhook');
     const pid = aliveDiscovery(root)!.pid;
-    await waitFor(() => acked.length >= from + 50, 'every reply', 45_000);
+    await waitFor(() => acked.length >= from + 50, 'every reply', 45_000).catch((e: unknown) => {
+      const got = new Set(acked.slice(from).map((r) => r.text));
+      const missing = [...sent.values()].flat().filter((m) => !got.has(`hook: ${m.text}`));
+      // what a failure needs to be understood: the messages without a reply and the daemon's log
+      console.log(`missing replies: ${JSON.stringify(missing)}; model answered ${answered}`);
+      console.log(
+        readFileSync(join(root, 'logs', 'tui-gateway.log'), 'utf8')
+          .split('\n')
+          .slice(-150)
+          .join('\n'),
+      );
+      throw e;
+    });
     await waitFor(() => openDeliveries(root, 'webhook') === 0, 'the ledger to settle');
     for (const c of SENDERS) {
       const replies = repliesOf(c, from);

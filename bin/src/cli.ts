@@ -8,6 +8,7 @@ import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
+import { psCommand } from './commands/ps.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
@@ -33,6 +34,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     gatewayCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
+    psCommand(ctx),
     sandboxCommand(ctx),
     sessionsCommand(ctx),
     skillsCommand(ctx),

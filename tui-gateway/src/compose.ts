@@ -13,6 +13,7 @@ import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
+import { startProcessService, type ProcessService } from './processes/index.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -78,6 +79,7 @@ export async function defaultDaemonHooks(
 ): Promise<DaemonHooks> {
   let registry: SessionRegistry | undefined;
   let cron: CronService | undefined;
+  let processes: ProcessService | undefined;
   const { cronIntervalMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
@@ -95,10 +97,23 @@ export async function defaultDaemonHooks(
         );
       }, 0).unref();
       const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
+      // background processes: survivors of an earlier daemon adopted, `process.*` methods
+      processes = startProcessService(rpc, ctx, () =>
+        registry
+          ? {
+              submit: (profile, id, text, by) => {
+                if (registry!.isDraining) throw new Error('the daemon is shutting down');
+                registry!.get(profile, id).submit(text, by);
+              },
+              keepOnStop: (profile) => registry!.profile(profile).config.terminal.background.keep_on_stop,
+            }
+          : undefined,
+      );
       registry = new SessionRegistry({
         root,
         epoch: ctx.epoch,
         log: (l) => ctx.log.info(l),
+        processes: processes.manager,
         broadcast: (e) => ctx.broadcast(e), // config.changed
         ...registryOverrides,
       });
@@ -123,6 +138,8 @@ export async function defaultDaemonHooks(
         registry ? registry.drain(timeoutMs) : true,
         cron ? cron.drain(timeoutMs) : true,
       ]);
+      // after the turns: clients hear `process.changed` (stopping) while their sockets are open
+      await processes?.stop();
       return { clean: sessions && jobs };
     },
     stats: () => {

@@ -8,6 +8,7 @@ import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { ChatMessage, ModelClient } from '../model/types.js';
 import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
+import type { SessionProcesses } from '../processes/scope.js';
 import type { NewMessage } from '../state/types.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, ToolDefinition } from '../tools/types.js';
@@ -77,6 +78,11 @@ export interface AgentOptions {
    * (processes run on the bare host), as in tests and one-off contexts.
    */
   sandboxLane?: SandboxLane;
+  /**
+   * The daemon's background processes narrowed to this session's profile (`ToolContext.processes`);
+   * absent outside the daemon: `terminal` with `background: true` and `process` then refuse.
+   */
+  processes?: SessionProcesses;
 }
 
 /**

@@ -597,6 +597,7 @@ export class Agent {
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
         beforeFileChange: (path, info) =>
           this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
+        ...(this.opts.processes ? { processes: this.opts.processes } : {}),
         ...(this.opts.delegation
           ? {
               delegate: this.opts.delegation({

@@ -27,7 +27,7 @@ export type SessionSelector =
 /** Options of `openAgentSession`. */
 export interface OpenSessionOptions extends Pick<
   AgentOptions,
-  'approvalMode' | 'onApproval' | 'onClarify' | 'onEvent'
+  'approvalMode' | 'onApproval' | 'onClarify' | 'onEvent' | 'processes'
 > {
   home: HermesHome;
   /** Session source recorded for new sessions (`cli`, `tui`, `cron` …). */
@@ -155,6 +155,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       ...(opts.onApproval ? { onApproval: opts.onApproval } : {}),
       ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      ...(opts.processes ? { processes: opts.processes } : {}),
     });
     built.agent = agent;
     return { session, agent, db, config, created, close: () => (ownDb ? db.close() : undefined) };

@@ -170,6 +170,16 @@ export const ConfigSchema = z.looseObject({
        * `refuse` in the unattended lanes.
        */
       sandbox_fallback: z.enum(['refuse', 'ask']).optional(),
+      /** Background processes (`terminal` with `background: true`; docs/processes.md). */
+      background: z
+        .looseObject({
+          /**
+           * `true`: `hermes gateway stop` leaves this profile's background processes running (the
+           * next daemon adopts them); `false` (default): they are stopped after the sessions are told.
+           */
+          keep_on_stop: z.boolean().default(false),
+        })
+        .prefault({}),
     })
     .prefault({}),
   gateway: z

@@ -89,6 +89,7 @@ function sourceProfile(): { home: HermesHome; out: string } {
   put(work.dir, 'sessions/sessions.json', '{}');
   put(work.dir, 'sessions/locks/a.lock', '');
   put(work.dir, 'logs/x.log', 'log');
+  put(work.dir, 'processes/bg-0000000a.log', 'server output');
   put(work.dir, 'checkpoints/c', 'c');
   put(work.dir, 'gateway.pid', '1');
   put(work.dir, 'memories/MEMORY.md.lock/x', '');
@@ -112,7 +113,17 @@ describe('exportProfile', () => {
     const names = await members(file);
     expect(new Set(names.map((n) => n.split('/')[0]))).toEqual(new Set(['work']));
     const joined = names.join('\n');
-    for (const never of ['.env', 'auth.json', 'state.db', 'sessions', 'logs', 'checkpoints', '.pid', '.lock'])
+    for (const never of [
+      '.env',
+      'auth.json',
+      'state.db',
+      'sessions',
+      'logs',
+      'processes',
+      'checkpoints',
+      '.pid',
+      '.lock',
+    ])
       expect(joined).not.toContain(never);
     await expect(exportProfile(home, 'work', file)).rejects.toThrow(/already exists; not overwriting/);
     await expect(exportProfile(home, 'ghost', join(out, 'g.tgz'))).rejects.toThrow(

@@ -30,6 +30,7 @@ export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
   'state-snapshots',
   'checkpoints',
   'logs',
+  'processes', // background process logs (core/src/processes/)
   'input_history.jsonl',
   'profile.yaml',
 ]);
@@ -92,6 +93,7 @@ export const EXPORT_EXCLUDE_TOP: ReadonlySet<string> = new Set([
   'checkpoints',
   'sandboxes',
   'logs',
+  'processes',
   'sessions',
   'input_history.jsonl',
 ]);

@@ -3,6 +3,7 @@
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
 export * from './cron.js';
+export * from './processes.js';
 export * from './events.js';
 export * from './jsonrpc.js';
 export * from './records.js';

@@ -12,6 +12,7 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
@@ -350,6 +351,8 @@ export const Methods = {
   'cron.resume': { params: CronJobRef, result: CronJobResult },
   'cron.run': { params: CronJobRef, result: CronRunResult },
   'cron.output': { params: CronJobRef, result: CronOutputResult },
+  'process.list': { params: ProcessListParams, result: ProcessListResult },
+  'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

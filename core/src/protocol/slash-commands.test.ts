@@ -52,6 +52,7 @@ describe('the slash-command table', () => {
   /permissions [remove N|TEXT]  what "session" and "always" approved; forget one
   /tools        tools the model can use in this session
   /title TEXT   rename this session
+  /ps [kill ID]  background processes of this profile; stop one
   /usage        token usage of this session
   /status       session state, clients attached, model
   /help         this list`);

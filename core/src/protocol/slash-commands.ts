@@ -207,6 +207,18 @@ export const SLASH_COMMANDS = [
     },
   },
   {
+    name: 'ps',
+    tui: { args: 'kill ID', description: 'Background processes of this profile; stop one', runs: 'daemon' },
+    daemon: {
+      runner: 'session',
+      help: {
+        usage: '/ps [kill ID]',
+        description: 'background processes of this profile; stop one',
+        order: 8,
+      },
+    },
+  },
+  {
     name: 'permissions',
     tui: {
       args: 'remove N|TEXT',

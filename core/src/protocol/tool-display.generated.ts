@@ -10,6 +10,7 @@ export type ToolVerb = readonly [done: string, running: string];
 /** Tool name → display verb, for the built-in tools that have one (others show their name). */
 export const TOOL_VERBS: Readonly<Record<string, ToolVerb>> = {
   terminal: ['Ran', 'Running'],
+  process: ['Checked process', 'Checking process'],
   read_file: ['Read', 'Reading'],
   write_file: ['Wrote', 'Writing'],
   patch: ['Edited', 'Editing'],

@@ -9,6 +9,7 @@ export { EVENT_NOTIFICATION } from './constants.js';
 import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { McpStatusPayload } from './mcp.js';
+import { ProcessChangedPayload } from './processes.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema, RequestKindSchema } from './server-requests.js';
 
@@ -79,6 +80,8 @@ export const SessionEventPayloads = {
   'config.changed': ConfigChangedPayload,
   /** One of a profile's MCP servers changed state (ready, backing off, failed …). session_id is `*`. */
   'mcp.status': McpStatusPayload,
+  /** A background process of a profile started, ended, was adopted or is being stopped. session_id is `*`. */
+  'process.changed': ProcessChangedPayload,
 } as const;
 
 /**

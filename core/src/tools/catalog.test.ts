@@ -27,15 +27,15 @@ describe('tables derived from the definitions', () => {
     expect(Object.keys(toolsetTable(tools))).toEqual([...TOOLSET_NAMES]);
   });
 
-  it('sub-agents never get delegate_task, clarify, memory or execute_code', () => {
+  it('sub-agents never get delegate_task, clarify, memory, execute_code or process', () => {
     expect([...subagentBlockedNames(tools)].sort()).toEqual(
-      ['clarify', 'delegate_task', 'execute_code', 'memory'].sort(),
+      ['clarify', 'delegate_task', 'execute_code', 'memory', 'process'].sort(),
     );
     expect(allowedForSubagents({})).toBe(true); // MCP tools and other plain definitions
   });
 
-  it('cron runs never get cronjob or clarify', () => {
-    expect(names(tools.filter((t) => !allowedInCron(t))).sort()).toEqual(['clarify', 'cronjob']);
+  it('cron runs never get cronjob, clarify or process', () => {
+    expect(names(tools.filter((t) => !allowedInCron(t))).sort()).toEqual(['clarify', 'cronjob', 'process']);
     expect(allowedInCron({})).toBe(true);
   });
 

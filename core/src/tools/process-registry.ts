@@ -118,7 +118,7 @@ function alive(pid: number, start: string | null): boolean {
  * zombies nobody waits for, e.g. under a container's init, counts as gone); without procfs, any
  * member counts.
  */
-function groupExists(pgid: number): boolean {
+export function groupExists(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
   } catch (err) {
@@ -139,6 +139,35 @@ function groupExists(pgid: number): boolean {
       return false;
     }
   });
+}
+
+/**
+ * Pids of the members of process group `pgid` that are not zombies, from `/proc`; an empty list
+ * without procfs.
+ */
+export function groupMembers(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0); // no such group: no scan (the common case costs one syscall)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return [];
+  }
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+  } catch {
+    return [];
+  }
+  return pids
+    .filter((p) => {
+      try {
+        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

@@ -42,7 +42,8 @@ describe('builtinTools / toolSchemas', () => {
       builtinTools().map((t) => [t.name, Object.keys((t.parameters as { properties: object }).properties)]),
     );
     expect(params).toEqual({
-      terminal: ['command', 'timeout', 'workdir', 'outside_sandbox'],
+      terminal: ['command', 'timeout', 'workdir', 'background', 'notify_on_complete', 'outside_sandbox'],
+      process: ['action', 'id', 'offset', 'timeout', 'data'],
       read_file: ['path', 'offset', 'limit'],
       write_file: ['path', 'content'],
       patch: ['path', 'old_string', 'new_string', 'replace_all'],
@@ -74,7 +75,7 @@ describe('builtinTools / toolSchemas', () => {
 
   it('produces OpenAI function schemas', () => {
     const schemas = toolSchemas(builtinTools());
-    expect(schemas).toHaveLength(16);
+    expect(schemas).toHaveLength(17);
     for (const s of schemas) {
       expect(s.type).toBe('function');
       expect(s.function.description.length).toBeGreaterThan(20);

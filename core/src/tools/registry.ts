@@ -26,6 +26,7 @@ import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
 import { skillManageTool, skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
+import { processTool } from './process.js';
 import { todoTool } from './todo.js';
 import { parseArgs, parseToolArgs } from './tool-args.js';
 import type { ToolContext, ToolDefinition, ToolEnv, ToolResult } from './types.js';
@@ -45,7 +46,7 @@ export interface OpenAIToolSchema {
 }
 
 /**
- * The built-in tools, in a stable order: terminal, read_file, write_file, patch, search_files,
+ * The built-in tools, in a stable order: terminal, process, read_file, write_file, patch, search_files,
  * web_search, web_extract, todo, memory, clarify, skills_list, skill_view, skill_manage,
  * execute_code, cronjob, delegate_task. A new array each call (callers may filter it; a session
  * offers only `availableTools` of it, so `web_search` drops out without a search provider).
@@ -55,6 +56,7 @@ export interface OpenAIToolSchema {
 export function builtinTools(): ToolDefinition[] {
   return [
     terminalTool,
+    processTool,
     readFileTool,
     writeFileTool,
     patchTool,

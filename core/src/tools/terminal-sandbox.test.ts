@@ -213,6 +213,11 @@ describeBwrap('terminal in the sandbox (workspace mode): stopped', () => {
 });
 
 describeBwrap('terminal in the sandbox (workspace mode): ordinary work', () => {
+  it('keeps the exit code and says nothing of background jobs when none were left', async () => {
+    const r = await run('echo out; echo err >&2; exit 3');
+    expect(r.content).toBe('out\nerr\n[exit code: 3]');
+  });
+
   it('builds and tests a small project inside the workspace (make, node, python3, /tmp)', async () => {
     const proj = join(work, 'proj');
     mkdirSync(proj, { recursive: true });
@@ -275,7 +280,10 @@ describeBwrap('terminal in the sandbox (workspace mode): ordinary work', () => {
     rmSync(join(work, 'started'));
 
     const bg = await run('sleep 986 & echo started');
-    expect(bg.content).toContain('started');
+    expect(bg.content).toMatch(
+      /^started\n\[exit code: 0\]\n\[note: 1 process\(es\) started in the background/,
+    );
+    expect(bg.content).not.toContain('hermes-sandbox-jobs');
     await waitFor(() => pidsOf(['sleep', '986']).length === 0, 2_000, 'the background sleep to die');
   });
 });

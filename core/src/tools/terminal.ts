@@ -13,7 +13,11 @@
  * - The child is the leader of its own process group. On timeout (`timeout` seconds, default
  *   `terminal.timeout`, at most 3,600) or interrupt (`ctx.signal`) the whole group gets SIGTERM
  *   and, 500 ms later, SIGKILL. When the shell exits, anything it left running in its group is
- *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open.
+ *   killed too, so background jobs (`sleep 100 &`) never outlive the call or hold it open; the
+ *   result then says how many were stopped and how to run a process in the background.
+ * - `background: true` starts the command detached through `ctx.processes` (the daemon's
+ *   background processes, ../processes/) and returns at once with its id and log file;
+ *   `notify_on_complete: true` has the session told when it ends.
  * - While it runs, the process is recorded under `<root>/run/` (process-registry.ts): a daemon
  *   started after a crash stops the group of one its predecessor left running.
  * - With a session sandbox (`ctx.sandbox`, sandbox/), the shell runs inside it (bubblewrap; the
@@ -29,7 +33,7 @@ import { buildChildEnv } from './child-env.js';
 import { blockedResult, toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { resolveToolPath } from './paths.js';
-import { recordToolProcess, type ToolProcessTag } from './process-registry.js';
+import { groupMembers, recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { CommandSandbox, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Cap on the output returned to the model, chars. */
@@ -71,7 +75,21 @@ export interface CommandOutcome {
   timedOut: boolean;
   interrupted: boolean;
   durationMs: number;
+  /** Processes still running in the command's group when its shell exited (then killed). */
+  strayJobs: number;
 }
+
+/** The last line a sandboxed run prints: the number of processes its command left running. */
+const SANDBOX_JOBS = /\n?\[hermes-sandbox-jobs:(-?\d+)\]\n?$/;
+
+/**
+ * Runs `$0 -c "$1"` (the shell and the command) inside the sandbox, then counts the processes of
+ * the pid namespace other than bwrap's init (pid 1) and this wrapper, prints
+ * `[hermes-sandbox-jobs:N]` to stderr and exits with the shell's status.
+ */
+const SANDBOX_JOBS_WRAPPER =
+  '"$0" -c "$1"; rc=$?; n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; ' +
+  "printf '\\n[hermes-sandbox-jobs:%d]\\n' $((n - 2)) >&2; exit $rc";
 
 /** Options of `runShellCommand`. */
 export interface RunCommandOptions {
@@ -98,8 +116,14 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
   const started = Date.now();
   const buffer = new HeadTailBuffer(opts.maxOutputChars ?? TERMINAL_MAX_OUTPUT_CHARS, { headRatio: 0.4 });
   const { execa } = await import('execa'); // loaded on first use: start-up speed
-  const shellArgv = [opts.shell ?? resolveShell(opts.env), '-c', command];
-  const argv = opts.sandbox ? opts.sandbox.wrap(shellArgv, { cwd: opts.cwd }) : shellArgv;
+  const shell = opts.shell ?? resolveShell(opts.env);
+  const sandboxed = opts.sandbox !== undefined && opts.sandbox.mode !== 'off';
+  // in the sandbox, jobs left running die with its pid namespace before the group can be counted
+  // here: a wrapper inside counts them and prints the count last (`SANDBOX_JOBS`)
+  const shellArgv = sandboxed
+    ? ['/bin/sh', '-c', SANDBOX_JOBS_WRAPPER, shell, command]
+    : [shell, '-c', command];
+  const argv = sandboxed ? opts.sandbox!.wrap(shellArgv, { cwd: opts.cwd }) : shellArgv;
   const child = execa(argv[0]!, argv.slice(1), {
     cwd: opts.cwd,
     env: opts.env,
@@ -116,6 +140,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
   let timedOut = false;
   let interrupted = false;
   let exited = false;
+  let strayJobs = 0;
   let exit: { code: number | null; signal: string | null } = { code: null, signal: null };
   const timers: NodeJS.Timeout[] = [];
 
@@ -145,7 +170,7 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     buffer.push(chunk);
     if (opts.onProgress && Date.now() - lastProgress >= 500) {
       const line = chunk.trimEnd().split('\n').pop()?.trim();
-      if (line) {
+      if (line && !line.startsWith('[hermes-sandbox-jobs:')) {
         lastProgress = Date.now();
         opts.onProgress(stripAnsi(line).slice(0, 200));
       }
@@ -156,8 +181,12 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     child.once('exit', (code, signal) => {
       exited = true;
       exit = { code, signal };
-      // Kill what the shell left running in its group: it would hold the pipes open.
-      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+      // Kill what the shell left running in its group (it would hold the pipes open), counted
+      // first so the model learns that its `cmd &` did not survive.
+      if (pid !== undefined) {
+        strayJobs = groupMembers(pid).length;
+        killGroup(pid, 'SIGKILL');
+      }
       resolve();
     });
   });
@@ -186,13 +215,22 @@ export async function runShellCommand(command: string, opts: RunCommandOptions):
     opts.signal.removeEventListener('abort', onAbort);
     release?.();
   }
+  let output = stripAnsi(buffer.toString());
+  if (sandboxed) {
+    const m = SANDBOX_JOBS.exec(output);
+    if (m) {
+      strayJobs = Math.max(0, Number(m[1]));
+      output = output.slice(0, m.index);
+    }
+  }
   return {
-    output: stripAnsi(buffer.toString()),
+    output,
     exitCode: exit.code,
     signal: exit.signal,
     timedOut,
     interrupted,
     durationMs: Date.now() - started,
+    strayJobs,
   };
 }
 
@@ -229,6 +267,21 @@ const parameters = (z: Zod) =>
       .string()
       .describe("Directory to run in (absolute, or relative to the session's working directory).")
       .optional(),
+    background: z
+      .boolean()
+      .describe(
+        'Start the command as a background process and return at once with its id (servers, watchers, long builds). ' +
+          'It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. ' +
+          'Do not add `&`; `timeout` does not apply.',
+      )
+      .optional(),
+    notify_on_complete: z
+      .boolean()
+      .describe(
+        'With background: you get a message in this session when the process ends (exit status and last output). ' +
+          'Use it for bounded tasks (builds, tests); long-lived servers do not need it.',
+      )
+      .optional(),
     outside_sandbox: z
       .boolean()
       .describe(
@@ -253,6 +306,8 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   const sandbox = await sandboxFor(ctx, command, cwd, args.outside_sandbox === true);
   if ('refused' in sandbox) return sandbox.refused;
   await ctx.beforeFileChange?.(cwd, { command });
+  if (args.background)
+    return startBackground(ctx, command, cwd, args.notify_on_complete ?? false, sandbox.use);
 
   const outcome = await runShellCommand(command, {
     cwd,
@@ -276,7 +331,52 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     : outcome.timedOut
       ? `timed out after ${timeoutSec} s`
       : `exit ${outcome.exitCode ?? outcome.signal}`;
-  return { ok, content: `${body}\n${footer}`, summary };
+  const stray =
+    outcome.strayJobs > 0 && !outcome.timedOut && !outcome.interrupted
+      ? `\n[note: ${outcome.strayJobs} process(es) started in the background (with & or nohup) were still running when the command ended and were stopped; to keep a process running use terminal with background: true]`
+      : '';
+  return { ok, content: `${body}\n${footer}${stray}`, summary };
+}
+
+/**
+ * `background: true`: starts the command through the daemon's background processes, in `sandbox`
+ * (the session's, settled by `sandboxFor`; absent: on the bare host).
+ */
+function startBackground(
+  ctx: ToolContext,
+  command: string,
+  cwd: string,
+  notify: boolean,
+  sandbox: CommandSandbox | undefined,
+): ToolResult {
+  if (!ctx.processes)
+    return toolError(
+      'terminal',
+      'background processes are available only in sessions run by the Hermes daemon',
+    );
+  try {
+    const e = ctx.processes.start({
+      session: ctx.sessionId,
+      command,
+      cwd,
+      env: buildChildEnv(ctx.config, ctx.secrets, process.env),
+      shell: resolveShell(),
+      ...(sandbox ? { sandbox } : {}),
+      notify,
+    });
+    const hint = notify
+      ? 'You will get a message in this session when it ends.'
+      : 'You are not told when it ends: poll it with the process tool (or start it with notify_on_complete: true).';
+    return {
+      ok: true,
+      content:
+        `Started background process ${e.id} (pid ${e.pid}) in ${cwd}; output goes to ${e.log}. ` +
+        `Read it with process(action: "poll", id: "${e.id}"); stop it with process(action: "kill", id: "${e.id}"). ${hint}`,
+      summary: `background ${e.id}`,
+    };
+  } catch (err) {
+    return toolError('terminal', `cannot start the background process: ${(err as Error).message}`);
+  }
 }
 
 /** The sandbox a run uses (`use`; none: the bare host), or the result refusing it. */
@@ -344,6 +444,8 @@ export const terminalTool: ToolDefinition = defineTool({
     'closed): pass flags such as -y and avoid pagers and editors. Each call starts a fresh shell in workdir, ' +
     'so `cd` does not carry over. Long output keeps its beginning and end. Dangerous commands (recursive ' +
     "deletes, force pushes, …) need the user's approval and may be blocked; if blocked, do not retry. " +
+    'Processes left running with `&` or nohup are stopped when the command ends: for servers, ' +
+    'watchers and long builds pass background: true (then manage it with the process tool). ' +
     'Commands may run in a sandbox (the working folder writable, the rest read-only, credentials hidden); ' +
     'a run it stopped says "blocked by the sandbox".',
   parameters,

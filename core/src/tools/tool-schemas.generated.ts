@@ -22,6 +22,16 @@ export const TOOL_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
         type: 'string',
         description: "Directory to run in (absolute, or relative to the session's working directory).",
       },
+      background: {
+        type: 'boolean',
+        description:
+          'Start the command as a background process and return at once with its id (servers, watchers, long builds). It keeps running after this call and this turn; use the process tool to poll its output, wait, write to stdin or kill it. Do not add `&`; `timeout` does not apply.',
+      },
+      notify_on_complete: {
+        type: 'boolean',
+        description:
+          'With background: you get a message in this session when the process ends (exit status and last output). Use it for bounded tasks (builds, tests); long-lived servers do not need it.',
+      },
       outside_sandbox: {
         type: 'boolean',
         description:
@@ -29,6 +39,38 @@ export const TOOL_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
       },
     },
     required: ['command'],
+  },
+  process: {
+    type: 'object',
+    properties: {
+      action: {
+        type: 'string',
+        enum: ['list', 'poll', 'wait', 'write', 'kill'],
+        description:
+          'list: your background processes; poll: new output since `offset` (or the tail); wait: block until it ends or `timeout`; write: send `data` to its stdin; kill: stop it and its children.',
+      },
+      id: {
+        type: 'string',
+        description: 'The process id from terminal (bg-…); needed by every action but list.',
+      },
+      offset: {
+        type: 'integer',
+        minimum: 0,
+        description:
+          'poll: byte offset to read from (use next_offset of the previous poll); absent: the last 4,000 bytes.',
+      },
+      timeout: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 600,
+        description: 'wait: seconds to wait at most (default 30, max 600).',
+      },
+      data: {
+        type: 'string',
+        description: 'write: text for its stdin (end with "\\n" to send a line).',
+      },
+    },
+    required: ['action'],
   },
   read_file: {
     type: 'object',

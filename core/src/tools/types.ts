@@ -5,6 +5,7 @@ import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { ApprovalVerdict } from '../approvals/types.js';
 import type { DelegateCapability } from './delegate-types.js';
+import type { SessionProcesses } from '../processes/scope.js';
 
 /** One entry of the session's task list (`todo` tool). */
 export interface TodoItem {
@@ -110,6 +111,11 @@ export interface ToolContext {
    * `approvals.mode: off` allows, headless and cron contexts deny. Absent: such a run is denied.
    */
   checkOutsideSandbox?(command: string, cwd?: string): Promise<ApprovalVerdict>;
+  /**
+   * The daemon's background processes, narrowed to this session's profile
+   * (`terminal` with `background: true`, the `process` tool); absent outside the daemon.
+   */
+  processes?: SessionProcesses;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */

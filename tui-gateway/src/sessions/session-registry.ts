@@ -8,6 +8,7 @@ import { type Agent, openAgentSession, type OpenedSession } from '@hermes/core/a
 import { onConfigWrite } from '@hermes/core/config';
 import { DEFAULT_PROFILE } from '@hermes/core/home';
 import { mcpStatusPayload } from '@hermes/core/mcp';
+import { profileProcesses, type ProcessManager } from '@hermes/core/processes';
 import { createModelClient, type ModelClient } from '@hermes/core/model';
 import {
   wireEvent,
@@ -50,6 +51,8 @@ export interface SessionRegistryOptions {
   broadcast?: (event: WireEvent) => void;
   /** Interval of the config-file check, ms (default `CONFIG_POLL_MS`; 0: only on use). */
   configPollMs?: number;
+  /** The daemon's background processes, given to every session's tools (narrowed to its profile). */
+  processes?: ProcessManager;
 }
 
 interface Entry {
@@ -95,6 +98,11 @@ export class SessionRegistry {
   }
 
   /** True once shutdown began: no new prompts. */
+  /** The daemon's background processes (absent in tests that run without them). */
+  get processManager(): ProcessManager | undefined {
+    return this.opts.processes;
+  }
+
   get isDraining(): boolean {
     return this.draining;
   }
@@ -327,6 +335,7 @@ export class SessionRegistry {
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,
       onClarify: hooks.onClarify,
+      ...(this.opts.processes ? { processes: profileProcesses(this.opts.processes, profile.home) } : {}),
     };
   }
 

@@ -8,6 +8,7 @@ import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core
 import { contextWindowFor } from '@hermes/core/model';
 import type { MethodResult } from '@hermes/core/protocol';
 import { daemonHelpText, findSlashCommand, type DaemonSessionCommandName } from '@hermes/core/constants';
+import { processList, stateText } from '@hermes/core/processes';
 import { loadSkillAsUserMessage } from '@hermes/core/skills';
 import { SessionDBError } from '@hermes/core/state';
 import { availableTools } from '@hermes/core/tools';
@@ -132,6 +133,26 @@ function permissionsCommand(
   return `Removed from ${from}: ${picked.text}`;
 }
 
+/** `/ps`, `/ps kill ID`: the profile's background processes (core/src/processes/). */
+async function psCommand(sessions: SessionRegistry, profile: string, arg: string): Promise<string> {
+  const m = sessions.processManager;
+  if (!m) return 'Background processes are not available here.';
+  const [verb = '', id = ''] = arg.split(/\s+/);
+  if (verb === '') {
+    const all = m.list(profile);
+    const running = all.filter((e) => e.state === 'running').length;
+    return `${running} running background process(es) in profile ${profile}:\n${processList(all)}`;
+  }
+  if (verb.toLowerCase() !== 'kill' || id === '')
+    return `Unknown /ps argument "${arg}": use /ps or /ps kill ID.`;
+  try {
+    const e = await m.kill(profile, id);
+    return `${e.id}: ${stateText(e)}`;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** True for `renameSession`'s refusals of the title itself: taken (`EEXIST`) or too long (`EINVAL`). */
 function isTitleRefusal(err: unknown): err is SessionDBError {
   return err instanceof SessionDBError && (err.code === 'EEXIST' || err.code === 'EINVAL');
@@ -189,6 +210,8 @@ export function runSlashCommand(
       return { output: permissionsCommand(sessions, conn, sessionId, profile, arg), handled: true };
     case 'tools':
       return { output: toolsCommand(profile), handled: true };
+    case 'ps':
+      return psCommand(sessions, conn.profile, arg).then((output) => ({ output, handled: true }));
     case 'usage': {
       const total = record.prompt_tokens + record.completion_tokens;
       return {

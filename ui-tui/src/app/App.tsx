@@ -305,6 +305,7 @@ export function App({
               busy={state.busy}
               activity={state.activity}
               turnStartedAt={state.turnStartedAt}
+              background={state.backgroundRunning}
               width={width}
             />
           </Box>

@@ -132,6 +132,7 @@ export class SessionController {
         this.dispatch({ type: 'attach', result, now: this.now() });
         void this.answers.flush().then(() => this.flushOutbox());
         if (!result.session.model) void this.refreshModel();
+        void this.refreshBackground();
       }),
       c.on('attachError', (err, { sessionId }) =>
         this.notice(`Could not re-attach session ${sessionId}: ${err.message}`, 'error'),
@@ -354,6 +355,16 @@ export class SessionController {
       this.dispatch({ type: 'model', model: current || null });
     } catch {
       // not essential: the status bar just shows no model
+    }
+  }
+
+  /** Reads how many background processes of the profile run (the status bar's count). */
+  async refreshBackground(): Promise<void> {
+    try {
+      const { running } = await this.client.request('process.list', {});
+      this.dispatch({ type: 'background', running });
+    } catch {
+      // an older daemon without background processes: no count
     }
   }
 

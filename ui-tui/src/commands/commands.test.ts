@@ -68,6 +68,7 @@ describe('completeCommands', () => {
       'resume',
       'usage',
       'tools',
+      'ps',
       'permissions',
       'history',
     ]);

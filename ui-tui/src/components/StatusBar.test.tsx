@@ -24,6 +24,18 @@ const props = (over: Partial<StatusBarProps> = {}): StatusBarProps => ({
 });
 
 describe('StatusBar', () => {
+  it('counts running background processes (hidden at 0)', async () => {
+    const r = await renderInk(
+      <StatusBar {...props({ background: 2, busy: false, clients: 1, width: 120 })} />,
+    );
+    expect(r.text()).toBe(
+      'work · m1 · ctx 12k/128k (10%) · ~/app · “Fix it” · ● connected · ⚙ 2 bg · ◇ idle',
+    );
+    r.rerender(<StatusBar {...props({ background: 0, busy: false, clients: 1, width: 120 })} />);
+    await r.waitFor('idle');
+    expect(r.text()).not.toContain('bg');
+  });
+
   it('shows profile, model, context, cwd, title, connection, clients and busy time', async () => {
     const r = await renderInk(<StatusBar {...props()} />);
     expect(r.text()).toBe(

@@ -1,6 +1,6 @@
 /**
  * The status bar: profile · model · context used (tokens and %) · cwd · session title ·
- * connection state · clients attached · busy/idle with elapsed time. One line, cut to the width.
+ * connection state · clients attached · running background processes · busy/idle with elapsed time. One line, cut to the width.
  */
 import { Box, Text } from 'ink';
 import type { ConnectionState } from '@hermes/client';
@@ -27,6 +27,8 @@ export interface StatusBarProps {
   width?: number;
   /** Fixed clock (tests); otherwise it ticks every second while busy. */
   now?: number;
+  /** Running background processes of the profile (`/ps` lists them); shown when above 0. */
+  background?: number;
 }
 
 const CONNECTION: Record<ConnectionState, { text: string; color: string }> = {
@@ -77,6 +79,7 @@ export function StatusBar(props: StatusBarProps): React.JSX.Element {
       : CONNECTION[props.connection];
   parts.push({ text: conn.text, color: conn.color, drop: 0 });
   if (props.clients !== null && props.clients > 1) parts.push({ text: `${props.clients} clients`, drop: 1 });
+  if (props.background) parts.push({ text: `⚙ ${props.background} bg`, color: theme.accent, drop: 2 });
   if (props.busy) {
     const what = (props.activity && ACTIVITY[props.activity]) ?? 'working';
     const elapsed = props.turnStartedAt !== null ? ` ${formatElapsed(now - props.turnStartedAt)}` : '';

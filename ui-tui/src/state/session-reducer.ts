@@ -35,7 +35,8 @@ export type SessionAction =
   | { type: 'model'; model: string | null }
   | { type: 'setup'; setup: { profile: string } | null }
   | { type: 'older'; messages: StoredMessage[]; hasMore: boolean }
-  | { type: 'detached' };
+  | { type: 'detached' }
+  | { type: 'background'; running: number };
 
 /** The state before anything is attached. */
 export function initialSessionState(): SessionState {
@@ -66,6 +67,7 @@ export function initialSessionState(): SessionState {
     lastReply: null,
     defaultModel: null,
     setup: null,
+    backgroundRunning: 0,
   };
 }
 
@@ -132,6 +134,8 @@ function reduce(state: SessionState, action: SessionAction, onUnknown: UnknownEv
       return { ...state, defaultModel: action.model };
     case 'setup':
       return { ...state, setup: action.setup };
+    case 'background':
+      return { ...state, backgroundRunning: action.running };
     case 'older':
       return applyOlder(state, action.messages, action.hasMore);
     case 'detached':
@@ -147,6 +151,7 @@ function reduce(state: SessionState, action: SessionAction, onUnknown: UnknownEv
         lastReply: state.lastReply,
         defaultModel: state.defaultModel,
         setup: state.setup,
+        backgroundRunning: state.backgroundRunning,
       };
   }
 }
@@ -294,7 +299,8 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
 }
 
 /** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
-type DaemonWideType = 'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status';
+type DaemonWideType =
+  'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status' | 'process.changed';
 /** An event of one session (applied in seq order, duplicates dropped). */
 type SessionEvent = Exclude<WireEvent, WireEventOf<DaemonWideType>>;
 
@@ -323,6 +329,21 @@ function applyEvent(
     case 'cron.changed':
     case 'mcp.status':
       return state; // the transcript does not show them (the /cron and /mcp commands ask)
+    case 'process.changed': {
+      // the status bar counts this profile's running background processes; a stop is told
+      if (state.profile !== null && ev.payload.profile !== state.profile) return state;
+      const next = { ...state, backgroundRunning: ev.payload.running };
+      const p = ev.payload.process;
+      return ev.payload.reason === 'stopping'
+        ? appendItems(next, [
+            {
+              kind: 'notice',
+              text: `The daemon stops: background process ${p.id} (${p.command.slice(0, 60)}) is being stopped.`,
+              tone: 'warn',
+            },
+          ])
+        : next;
+    }
     case 'session.info':
     case 'turn.start':
     case 'turn.end':

@@ -146,4 +146,6 @@ export interface SessionState {
   defaultModel: string | null;
   /** The first-run model setup card is open (the profile has no usable model). */
   setup: { profile: string } | null;
+  /** Running background processes of this profile (`process.list`, then `process.changed`). */
+  backgroundRunning: number;
 }

@@ -90,12 +90,29 @@ describe('WebhookAdapter over HTTP', () => {
       kind: 'reply',
       in_reply_to: 'msg-1',
       id: 'msg-1#0',
+      nonce: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(got[0]!.headers[DELIVERY_HEADER]).toBe('msg-1#0');
     const h = (n: string): string | undefined => got[0]!.headers[n] as string | undefined;
     expect(new SignatureVerifier(SECRET).verify(h(TIMESTAMP_HEADER), h(SIGNATURE_HEADER), got[0]!.raw)).toBe(
       true,
     );
+  });
+
+  it('a reply sent again within the same second passes a receiver that refuses replays', async () => {
+    const { adapter, got } = await start();
+    const verifier = new SignatureVerifier(SECRET);
+    const opts = { kind: 'reply' as const, replyTo: 'msg-2', deliveryId: 'msg-2#0' };
+    // the same reply, twice at once: a retry after a lost answer, or after a restart
+    expect(await adapter.send('ci', 'done', opts)).toEqual({ ok: true });
+    expect(await adapter.send('ci', 'done', opts)).toEqual({ ok: true });
+    expect(got).toHaveLength(2);
+    const verdicts = got.map((g) =>
+      verifier.verify(g.headers[TIMESTAMP_HEADER] as string, g.headers[SIGNATURE_HEADER] as string, g.raw),
+    );
+    expect(verdicts).toEqual([true, true]);
+    // the receiver still recognises the repeat by its delivery id
+    expect(got.map((g) => g.headers[DELIVERY_HEADER])).toEqual(['msg-2#0', 'msg-2#0']);
   });
 
   it('refuses a request signed with another secret or not signed, and tells the host nothing', async () => {

@@ -186,6 +186,9 @@ export class WebhookAdapter extends PlatformAdapter {
         kind: opts?.kind ?? 'notice',
         ...(opts?.replyTo ? { in_reply_to: opts.replyTo } : {}),
         ...(opts?.deliveryId ? { id: opts.deliveryId } : {}),
+        // a fresh value per attempt: a retry in the same second as an earlier attempt of the same
+        // reply would otherwise carry the same signature and be refused as a replay
+        nonce: randomUUID(),
       },
       15_000,
       opts?.deliveryId,

@@ -1,0 +1,7 @@
+/** The daemon's background processes: `process.*` methods, events, notices and stop handling. */
+export {
+  startProcessService,
+  toProcessInfo,
+  type ProcessService,
+  type ProcessSessions,
+} from './process-service.js';
