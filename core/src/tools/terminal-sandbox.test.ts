@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultConfig, type HermesConfig } from '../config/schema.js';
+import { ProcessManager, profileProcesses } from '../processes/index.js';
 import { HermesHome } from '../home/home.js';
 import { findOnPath } from './sandbox/detect.js';
 import { createSessionSandbox } from './sandbox/command-sandbox.js';
@@ -285,6 +286,39 @@ describeBwrap('terminal in the sandbox (workspace mode): ordinary work', () => {
     );
     expect(bg.content).not.toContain('hermes-sandbox-jobs');
     await waitFor(() => pidsOf(['sleep', '986']).length === 0, 2_000, 'the background sleep to die');
+  });
+});
+
+describeBwrap('terminal in the sandbox: background processes', () => {
+  it('run in the sandbox too (the workspace writable, the rest not), detached from the daemon', async () => {
+    const manager = new ProcessManager({ root, graceMs: 500 });
+    try {
+      const f = victim('bg');
+      const base = sandboxed();
+      const c = { ...base, processes: profileProcesses(manager, base.home) };
+      const r = await run(`echo made > made.txt; rm -f ${f}; sleep 984`, c, { background: true });
+      expect(r.ok).toBe(true);
+      const id = /background process (bg-[0-9a-f]+)/.exec(r.content)![1]!;
+      await waitFor(
+        () => existsSync(join(work, 'made.txt')),
+        10_000,
+        'the background write in the workspace',
+      );
+      await waitFor(
+        () => manager.read('default', id, 0).text.includes('Read-only file system'),
+        10_000,
+        'the refused rm',
+      );
+      expect(existsSync(f)).toBe(true);
+      const leader = manager.get('default', id).pid;
+      const argv = readFileSync(`/proc/${leader}/cmdline`, 'utf8').split('\0');
+      expect(argv[0]).toMatch(/bwrap$/);
+      expect(argv).not.toContain('--die-with-parent');
+    } finally {
+      await manager.stopAll();
+      manager.close();
+      rmSync(join(work, 'made.txt'), { force: true });
+    }
   });
 });
 
