@@ -97,9 +97,6 @@ export const MIN_GRACE_MS = 2 * 60_000;
 /** … and this maximum. */
 export const MAX_GRACE_MS = 2 * 60 * 60_000;
 
-/** Replies that mean "nothing to report": nothing is delivered. */
-export const SILENCE_MARKERS: readonly string[] = ['[SILENT]', 'NO_REPLY'];
-
 /** An ISO string for an epoch-ms time. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 

@@ -153,6 +153,21 @@ describe('MessagePipeline', () => {
     expect(adapter.texts()).toEqual(['The agent finished without a reply.']);
   });
 
+  it('a chat is silent only for a whole marker; an autonomous lane also for a marker line', async () => {
+    const chat = setup({ allowed_users: ['alice'] });
+    model.push({ text: '*no reply*' }, { text: '[SILENT]\n\nNothing new.' });
+    await chat.adapter.receive({ source: dm('alice'), text: 'one' });
+    expect(chat.adapter.sent).toEqual([]);
+    await chat.adapter.receive({ source: dm('alice'), text: 'two' });
+    expect(chat.adapter.texts()).toEqual(['[SILENT]\n\nNothing new.']);
+    const lane = setup({ allowed_users: ['alice'] }, { autonomous: true });
+    model.push({ text: '[SILENT]\n\nNothing new.' }, { text: 'Disk at 91%' });
+    await lane.adapter.receive({ source: dm('alice'), text: 'three' });
+    expect(lane.adapter.sent).toEqual([]);
+    await lane.adapter.receive({ source: dm('alice'), text: 'four' });
+    expect(lane.adapter.texts()).toEqual(['Disk at 91%']);
+  });
+
   it('footer, and splitting at the platform limit', async () => {
     const { adapter } = setup({ allowed_users: ['alice'], footer: true }, { max: 40 });
     model.push({ text: 'word '.repeat(20).trim(), usage: { prompt_tokens: 1000, completion_tokens: 10 } });
