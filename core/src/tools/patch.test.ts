@@ -140,3 +140,51 @@ describe('patch', () => {
     expect((await patch({ new_string: 'b' })).content).toContain('missing required argument: "old_string"');
   });
 });
+
+describe('patch: normalised matches and refusals', () => {
+  it('matches whitespace that differs inside a line and changes only the match', async () => {
+    writeFileSync(file, 'y = compute(a,  b) + 1\n');
+    const r = await patch({ old_string: 'compute(a, b)', new_string: 'compute(a, c)' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('y = compute(a, c) + 1\n');
+    expect(r.content).toContain('inline-whitespace');
+  });
+
+  it('matches Unicode look-alikes and keeps the file’s own characters where nothing changed', async () => {
+    writeFileSync(file, '# Notes — “draft”…\nsecond line\n');
+    const r = await patch({ old_string: '# Notes -- "draft"...', new_string: '# Notes -- "final"...' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('# Notes — “final”…\nsecond line\n');
+    expect(r.content).toMatch(/unicode-normalized.*typographic characters of the file were kept/);
+  });
+
+  it('refuses a rogue indent after a whitespace-tolerant match in a CRLF file, changing nothing', async () => {
+    const crlf = 'def f():\r\n        a = 1\r\n        b = 2\r\n';
+    writeFileSync(file, crlf);
+    const r = await patch({
+      old_string: '        a = 1\n        b = 2',
+      new_string: '        a = 1\n                b = 3',
+    });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/indented deeper \(16 columns\).*at most 8.*Nothing was changed/s);
+    expect(content()).toBe(crlf);
+  });
+
+  it('still takes a deeper line that opens a block in a CRLF file', async () => {
+    writeFileSync(file, 'def f():\r\n    a = 1\r\n');
+    const r = await patch({ old_string: '    a = 1\n', new_string: '    if a:\n        a = 1\n' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('def f():\r\n    if a:\r\n        a = 1\r\n');
+  });
+
+  it.each([' ', '\n', '  \n\t'])(
+    'refuses the whitespace-only old_string %j, changing nothing',
+    async (old) => {
+      writeFileSync(file, SOURCE);
+      const r = await patch({ old_string: old, new_string: 'x' });
+      expect(r.ok).toBe(false);
+      expect(r.content).toMatch(/old_string is only whitespace.*Nothing was changed.*non-blank line/s);
+      expect(content()).toBe(SOURCE);
+    },
+  );
+});
