@@ -81,6 +81,11 @@ export interface CronJob {
   cwd: string | null;
   /** Set while a process runs the job; cleared when the run is recorded. */
   running: RunningMarker | null;
+  /**
+   * A run of a paused job was asked for (the `cronjob` tool's `run`, ISO time): the next tick runs
+   * it once, clears this, and the job stays paused. Absent or null otherwise.
+   */
+  run_requested_at?: string | null;
 }
 
 /** The file `<home>/cron/jobs.json`. */
