@@ -246,6 +246,26 @@ describe('MessagePipeline', () => {
     expect(model.requests).toHaveLength(2); // commands never reach the model
   });
 
+  it('slash access per scope: a DM admin is not a group admin (the original keys, under extra:)', async () => {
+    const { adapter } = setup({
+      allowed_users: ['alice', 'bob'],
+      extra: {
+        allow_admin_from: ['alice'],
+        group_allow_admin_from: ['bob'],
+        group_user_allowed_commands: ['status'],
+      },
+    });
+    await adapter.receive({ source: dm('alice'), text: '/whoami' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(/, admin\./);
+    await adapter.receive({ source: group('alice'), text: '/new' });
+    expect(adapter.texts().at(-1)).toMatch(/may not use \/new/);
+    await adapter.receive({ source: dm('bob'), text: '/status' });
+    // bob's DM has no command list of its own: it falls back to the group's
+    expect(adapter.texts('dm-bob').at(-1)).toMatch(/^No conversation yet/);
+    await adapter.receive({ source: dm('bob'), text: '/new' });
+    expect(adapter.texts('dm-bob').at(-1)).toMatch(/may not use \/new/);
+  });
+
   it('hooks fire; a failing hook is logged and changes nothing', async () => {
     const { adapter, home, hooks, logs } = setup({ allowed_users: ['alice'] });
     const seen: string[] = [];
