@@ -18,6 +18,7 @@ export type ThreatClass =
   | 'role_hijack'
   | 'deception'
   | 'hidden_markup'
+  | 'promptware'
   | 'secret_exfiltration'
   | 'persistence'
   | 'destructive_command'
@@ -64,7 +65,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     id: 'disregard_rules',
     threatClass: 'instruction_override',
     description: 'tells the agent to disregard its rules',
-    pattern: /\bdisregard\s+(?:\w+\s+){0,3}(?:instructions?|rules|guidelines|policies|prompt)\b/i,
+    pattern: /\bdisregard\s+(?:\w+\s+){0,8}(?:instructions?|rules|guidelines|policies|prompt)\b/i,
     scopes: ALL,
   },
   {
@@ -89,6 +90,16 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     description: 'tells the agent to act as if it had no restrictions',
     pattern: new RegExp(
       String.raw`\bact\s+as\s+(?:if|though)\s+${F}you\s+${F}(?:have\s+no|don'?t\s+have)\s+${F}(?:restrictions|limits|rules)`,
+      'i',
+    ),
+    scopes: ALL,
+  },
+  {
+    id: 'remove_filters',
+    threatClass: 'instruction_override',
+    description: 'tells the agent to answer without its safety limits',
+    pattern: new RegExp(
+      String.raw`\b(?:respond|answer|reply)\s+without\s+${F}(?:restrictions|limitations|filters|safety)`,
       'i',
     ),
     scopes: ALL,
@@ -161,6 +172,8 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     pattern: /\bname\s+yourself\s+\w+|\byour\s+new\s+(?:name|identity|persona)\s+is\b/i,
     scopes: ALL,
   },
+  // promptware: worm / command-and-control vocabulary in files the agent reads as instructions
+  ...promptware(),
   // secret exfiltration (curl/wget/URL rule: exfiltration.ts)
   {
     id: 'read_secrets',
@@ -290,3 +303,59 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     scopes: ['cron'],
   },
 ];
+
+/**
+ * Promptware (Brainworm-style agent worms, C2 tasking), for context files, memory and skills —
+ * not cron prompts, where "send a heartbeat to …" is ordinary monitoring. Anchored on C2
+ * vocabulary and anti-forensic instructions, not on bossy English.
+ */
+function promptware(): ThreatPattern[] {
+  const p = (id: string, description: string, pattern: RegExp): ThreatPattern => ({
+    id,
+    threatClass: 'promptware',
+    description,
+    pattern,
+    scopes: ['context', 'strict'],
+  });
+  return [
+    p('c2_node_registration', 'asks the agent to register as a node', /\bregister\s+(?:as\s+)?a?\s*node\b/i),
+    p(
+      'c2_heartbeat',
+      'asks the agent to beacon to a server',
+      /\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+/i,
+    ),
+    p('c2_task_pull', 'asks the agent to pull tasking', /\bpull\s+(?:down\s+)?(?:new\s+)?task(?:ing|s)?\b/i),
+    p('c2_network_connect', 'asks the agent to join a network', /\bconnect\s+to\s+the\s+network\b/i),
+    p(
+      'forced_action',
+      'obliges the agent to register, connect, report or beacon',
+      /\byou\s+must\s+(?:\w+\s+){0,3}(?:register|connect|report|beacon)\b/i,
+    ),
+    p(
+      'anti_forensic_oneliner',
+      'tells the agent to leave no scripts behind',
+      /\bonly\s+use\s+one[\s-]?liners?\b/i,
+    ),
+    p(
+      'anti_forensic_disk',
+      'tells the agent never to write files to disk',
+      new RegExp(String.raw`\bnever\s+${F}(?:create|write)\s+${F}(?:script|file)\s+${F}disk`, 'i'),
+    ),
+    p(
+      'env_var_unset_agent',
+      "unsets the agent runtime's variables",
+      /\bunset\s+\w*(?:CLAUDE|CODEX|HERMES|AGENT|OPENAI|ANTHROPIC)\w*/i,
+    ),
+    p(
+      'known_c2_framework',
+      'names an offensive command-and-control framework',
+      /\b(?:cobalt\s*strike|sliver|havoc|mythic|metasploit|brainworm)\b/i,
+    ),
+    p(
+      'c2_explicit',
+      'talks about a C2 server or channel',
+      /\bc2\s+(?:server|channel|infrastructure|beacon)\b/i,
+    ),
+    p('c2_explicit_long', 'talks about command and control', /\bcommand\s+and\s+control\b/i),
+  ];
+}
