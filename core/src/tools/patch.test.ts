@@ -188,3 +188,132 @@ describe('patch: normalised matches and refusals', () => {
     },
   );
 });
+
+describe('patch: the matching table (file, old_string, new_string → file after)', () => {
+  type Row = [title: string, before: string, oldString: string, newString: string, after: string | RegExp];
+  const rows: Row[] = [
+    [
+      'extra spaces inside a line',
+      'def  foo(  x,  y  ):\n',
+      'def foo( x, y ):',
+      'def bar(x, y):',
+      'def bar(x, y):\n',
+    ],
+    ['the boundary space after a match survives', 'foo   bar baz\n', 'foo bar', 'XY', 'XY baz\n'],
+    [
+      'a code edit keeps the space before the next operator',
+      'result = compute(a,  b) + tail\n',
+      'compute(a, b)',
+      'compute(a, b, c)',
+      'result = compute(a, b, c) + tail\n',
+    ],
+    ['a match ending in a space takes the whole run', 'a = foo   + bar\n', 'foo +', 'XY', /XY.*bar/],
+    [
+      'other indentation is re-indented to the file',
+      '    def foo():\n        pass\n',
+      'def foo():\n    pass',
+      'def bar():\n    return 1',
+      '    def bar():\n        return 1\n',
+    ],
+    [
+      'unindented input lands at 8 columns',
+      'class C:\n    def add(self, a, b):\n        result = a + b\n        return result\n',
+      'result = a + b\nreturn result',
+      'result = a + b\nresult *= 2\nreturn result',
+      'class C:\n    def add(self, a, b):\n        result = a + b\n        result *= 2\n        return result\n',
+    ],
+    [
+      'blank lines of new_string stay blank',
+      '    a = 1\n    b = 2\n',
+      'a = 1\nb = 2',
+      'a = 1\n\nb = 99',
+      '    a = 1\n\n    b = 99\n',
+    ],
+    [
+      'CRLF file, LF old_string, right indentation',
+      'if (x) go;\r\n        a();\r\n        b();\r\n',
+      'if (x) go;\n        a();\n        b();',
+      'if (x) go;\n        c();\n        b();',
+      'if (x) go;\r\n        c();\r\n        b();\r\n',
+    ],
+    [
+      'a nested block opened in new_string, CRLF',
+      'def f():\r\n    a = 1\r\n    b = 2\r\n',
+      'a = 1\nb = 2',
+      'a = 1\nif a > 0:\n    b = 2',
+      'def f():\r\n    a = 1\r\n    if a > 0:\r\n        b = 2\r\n',
+    ],
+    [
+      'em dash matched by --',
+      'return value—fallback\n',
+      'return value--fallback',
+      'return value or fallback',
+      'return value or fallback\n',
+    ],
+    [
+      'ellipsis kept around an edit',
+      'Wait for it…and done\n',
+      'Wait for it...and done',
+      'Wait for it...then done',
+      'Wait for it…then done\n',
+    ],
+    [
+      'dash and quotes kept over several lines',
+      'Line 1 — with dash\nLine 2 “quoted” text\nLine 3 plain\n',
+      'Line 1 -- with dash\nLine 2 "quoted" text\nLine 3 plain',
+      'Line 1 -- with dash\nLine 2 "quoted" text\nLine 3 changed',
+      'Line 1 — with dash\nLine 2 “quoted” text\nLine 3 changed\n',
+    ],
+    [
+      'U+2212 minus kept',
+      'offset = value − 1\nprint(offset)\n',
+      'offset = value - 1',
+      'offset = delta - 1',
+      'offset = delta − 1\nprint(offset)\n',
+    ],
+    [
+      'ideographic space kept',
+      '標題\u3000第一章\nbody text\n',
+      '標題 第一章',
+      '標題 第二章',
+      '標題\u3000第二章\nbody text\n',
+    ],
+    [
+      'plain text edits as is',
+      'plain text here\n',
+      'plain text here',
+      'plain text there',
+      'plain text there\n',
+    ],
+  ];
+  it.each(rows)('%s', async (_t, before, oldString, newString, after) => {
+    writeFileSync(file, before);
+    const r = await patch({ old_string: oldString, new_string: newString });
+    expect(r.ok, r.content).toBe(true);
+    if (typeof after === 'string') expect(content()).toBe(after);
+    else expect(content()).toMatch(after);
+  });
+
+  it.each<[string, string, string, string]>([
+    [
+      '16-column typo in an 8-column CRLF block',
+      'if (x) go;\r\n        a();\r\n        b();\r\n',
+      'if (x) go;\n        a();\n        b();',
+      'if (x) go;\n                c();\n        b();',
+    ],
+    [
+      'a deeper line after a line-trimmed match',
+      '    x = 1\n    y = 2\n',
+      'x = 1\ny = 2',
+      'x = 1\n    y = 3',
+    ],
+    ['whitespace-only old_string', 'alpha\n   \nbeta\n', '   ', 'XXX'],
+    ['newline-only old_string', 'alpha\n\nbeta\n', '\n', 'XXX'],
+  ])('refuses: %s, the file untouched', async (_t, before, oldString, newString) => {
+    writeFileSync(file, before);
+    const r = await patch({ old_string: oldString, new_string: newString });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/Nothing was changed/);
+    expect(content()).toBe(before);
+  });
+});
