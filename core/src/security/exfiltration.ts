@@ -26,11 +26,43 @@ const SECRET_FILE =
 
 const URL_RE = /\bhttps?:\/\/[^\s'"`<>)]+/gi;
 
-const BODY_FLAG =
-  /(?:^|\s)(?:-d|--data(?:-raw|-binary|-urlencode|-ascii)?|-F|--form(?:-string)?|-T|--upload-file|--post-data|--post-file|--body-data|--body-file|--json)(?:[\s=]|$)/;
+/** Options whose value is sent as the request body or uploaded. */
+const BODY_OPTS = new Set([
+  '-d',
+  '--data',
+  '--data-raw',
+  '--data-binary',
+  '--data-urlencode',
+  '--data-ascii',
+  '-F',
+  '--form',
+  '--form-string',
+  '-T',
+  '--upload-file',
+  '--json',
+  '--post-data',
+  '--post-file',
+  '--body-data',
+  '--body-file',
+]);
+/** Options whose value is a credential sent to the destination (a header, basic auth …). */
+const HEADER_OPTS = new Set([
+  '-H',
+  '--header',
+  '-u',
+  '--user',
+  '--oauth2-bearer',
+  '--password',
+  '--http-password',
+]);
 
 /** Known short prefixes of secret names and the host label they belong to. */
 const ALIASES: Readonly<Record<string, string>> = { gh: 'github', hf: 'huggingface', glab: 'gitlab' };
+/** Other registrable domains a service serves its API or content from. */
+const OWNER_DOMAINS: Readonly<Record<string, readonly string[]>> = {
+  github: ['githubusercontent.com', 'ghcr.io'],
+  huggingface: ['hf.co'],
+};
 
 /** One finding of the rule: which tool (curl, wget, url) and the offending text (≤ 120 chars). */
 export interface ExfilFinding {
@@ -56,29 +88,61 @@ export function secretBelongsTo(varName: string, host: string): boolean {
   const owner = ALIASES[first] ?? first;
   if (owner.length < 2) return false;
   const labels = host.split('.');
-  return labels.length >= 2 && labels[labels.length - 2] === owner;
+  if (labels.length >= 2 && labels[labels.length - 2] === owner) return true;
+  return (OWNER_DOMAINS[owner] ?? []).some((d) => host === d || host.endsWith(`.${d}`));
 }
 
 /** Splits a command line into segments separated by `|`, `;`, `&&`, `||` and newlines. */
 function segments(text: string): string[] {
-  return text.split(/\n|\|\|?|;|&&/);
+  return text.replace(/\\\r?\n/g, ' ').split(/\n|\|\|?|;|&&/);
 }
 
-/** Inspects one curl/wget segment. */
+/** Shell-like words of a segment: whitespace-separated, quotes grouping (and removed). */
+function words(seg: string): string[] {
+  const out: string[] = [];
+  for (const m of seg.matchAll(/(?:"[^"]*"|'[^']*'|[^\s"']+)+/g)) out.push(m[0].replace(/["']/g, ''));
+  return out;
+}
+
+const hasSecret = (w: string): boolean => new RegExp(SECRET_VAR.source, 'i').test(w);
+
+/**
+ * Inspects one curl/wget segment: where each secret goes — a URL, a body or upload, a header or
+ * credential option — and where the request goes.
+ */
 function judgeTransfer(seg: string, tool: 'curl' | 'wget'): ExfilFinding | undefined {
   const id = tool === 'curl' ? 'exfil_curl' : 'exfil_wget';
   const excerpt = seg.trim().slice(0, 120);
-  const vars = [...seg.matchAll(SECRET_VAR)].map((m) => m[1]!);
-  const hasSecretFile = SECRET_FILE.test(seg.replace(URL_RE, ' '));
-  if (vars.length === 0 && !hasSecretFile) return undefined;
-  if (hasSecretFile) return { id, excerpt };
-  const urls = [...seg.matchAll(URL_RE)].map((m) => m[0]);
-  if (urls.some((u) => new RegExp(SECRET_VAR.source, 'i').test(u))) return { id, excerpt };
-  if (BODY_FLAG.test(seg)) return { id, excerpt };
+  if (
+    SECRET_FILE.test(seg.replace(URL_RE, ' ')) &&
+    /(?:^|\s)(?:-[dFT]|--data\S*|--form\S*|--upload-file|--post-file|--body-file|\S*@)/.test(seg)
+  )
+    return { id, excerpt };
+  const ws = words(seg);
+  const inHeaders: string[] = [];
+  for (let i = 1; i < ws.length; i++) {
+    const w = ws[i]!;
+    // `--opt=value`; `-sH VALUE` (bundled short options: the last one takes the value)
+    const [opt, inline] =
+      w.startsWith('--') && w.includes('=')
+        ? [w.slice(0, w.indexOf('=')), w]
+        : /^-[A-Za-z]{2,}$/.test(w)
+          ? [`-${w.at(-1)!}`, undefined]
+          : [w, undefined];
+    const takesValue = BODY_OPTS.has(opt) || HEADER_OPTS.has(opt);
+    const value = inline ?? (takesValue ? (ws[i + 1] ?? '') : w);
+    if (takesValue && inline === undefined) i += 1;
+    if (!hasSecret(value)) continue;
+    if (HEADER_OPTS.has(opt)) {
+      inHeaders.push(...[...value.matchAll(SECRET_VAR)].map((m) => m[1]!));
+      continue;
+    }
+    return { id, excerpt }; // in a body, an upload, a URL or another argument
+  }
+  if (inHeaders.length === 0) return undefined;
   const hosts = hostsOf(seg);
   if (hosts.length === 0) return { id, excerpt };
-  const ok = vars.every((v) => hosts.every((h) => secretBelongsTo(v, h)));
-  return ok ? undefined : { id, excerpt };
+  return inHeaders.every((v) => hosts.every((h) => secretBelongsTo(v, h))) ? undefined : { id, excerpt };
 }
 
 /**
