@@ -256,6 +256,7 @@ export async function resumeJob(ctx: CronContext, ref: string): Promise<CronJob>
       job.state = 'scheduled';
       job.paused_at = null;
       job.next_run_at = iso(next);
+      if (job.run_requested_at) job.run_requested_at = null; // a run asked for while paused is moot now
       return structuredClone(job);
     },
     { repairCorrupt: true },

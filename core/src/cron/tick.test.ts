@@ -195,6 +195,9 @@ describe('runJobNow and compare-and-set claims', () => {
       next_run_at: job.next_run_at,
       repeat: { completed: 2 },
     });
+    // asked while paused, then resumed before a tick: the job just continues on its schedule
+    await triggerJob(ctx, job.id);
+    expect((await resumeJob(ctx, job.id)).run_requested_at).toBeNull();
   });
 
   it('two racing claims for one occurrence: exactly one wins', async () => {
