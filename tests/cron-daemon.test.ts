@@ -124,4 +124,20 @@ describe('cron in the daemon', () => {
     expect(after.last_error).toMatch(/interrupted/);
     expect(after.next_run_at).toBe(claimed.next_run_at);
   });
+
+  it('a job answering "[SILENT]\\n\\nNothing new." delivers nothing', async () => {
+    const job = await addJob('Watch the status page', 'monitor');
+    const inboxBefore = inboxOf(root);
+    model.push({ text: '[SILENT]\n\nNothing new.' });
+    await makeDue(root, job.id);
+    const done = await waitFor(() => {
+      const j = jobsOf(root).find((x) => x.id === job.id)!;
+      return j.running === null && j.last_status ? j : undefined;
+    }, 'the monitor job to run');
+    expect(done.last_status).toBe('silent');
+    expect(requestsFor('Watch the status page')).toHaveLength(1);
+    expect(inboxOf(root)).toBe(inboxBefore);
+    expect(inboxOf(root)).not.toContain('Nothing new.');
+    expect(outputsOf(root, job.id)[0]).toContain('Nothing new.'); // the run's record keeps the reply
+  });
 });

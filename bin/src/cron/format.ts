@@ -108,7 +108,7 @@ export function formatTick(r: TickResult): string {
   if (r.status === 'failed') return `Tick failed: ${r.error}\n`;
   const d = r.decision!;
   const lines = [
-    `Tick: ${d.due.length} due${d.fastForwarded.length ? `, ${d.fastForwarded.length} fast-forwarded (missed their grace)` : ''}${d.missed.length ? `, ${d.missed.length} one-shot(s) missed` : ''}${d.interrupted.length ? `, ${d.interrupted.length} interrupted run(s) recorded` : ''}${d.skippedRunning.length ? `, ${d.skippedRunning.length} still running` : ''}.`,
+    `Tick: ${d.due.length} due${d.fastForwarded.length ? `, ${d.fastForwarded.length} late past their grace (run once, missed times skipped)` : ''}${d.missed.length ? `, ${d.missed.length} one-shot(s) missed` : ''}${d.interrupted.length ? `, ${d.interrupted.length} interrupted run(s) recorded` : ''}${d.skippedRunning.length ? `, ${d.skippedRunning.length} still running` : ''}.`,
   ];
   return `${lines.join('\n')}\n${r.outcomes.map(formatOutcome).join('')}${r.error ? `Errors: ${r.error}\n` : ''}`;
 }

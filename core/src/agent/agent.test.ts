@@ -158,7 +158,7 @@ describe('Agent', () => {
 });
 
 describe('buildSystemPrompt', () => {
-  it('is byte-stable, uses SOUL.md, memory, skills and the nearest context file', () => {
+  it('is byte-stable, uses SOUL.md, memory, skills and the context file of the working directory', () => {
     const root = mkdtempSync(join(tmpdir(), 'sp-'));
     const home = new HermesHome(join(root, 'home')).ensure();
     const config = ConfigSchema.parse({});
@@ -172,7 +172,7 @@ describe('buildSystemPrompt', () => {
     );
     const proj = join(root, 'proj', 'sub');
     mkdirSync(proj, { recursive: true });
-    writeFileSync(join(root, 'proj', 'AGENTS.md'), `Use tabs.\n${'x'.repeat(30_000)}`);
+    writeFileSync(join(proj, 'AGENTS.md'), `Use tabs.\n${'x'.repeat(30_000)}`);
     const now = new Date('2026-11-29T10:00:00Z');
     const a = buildSystemPrompt({ home, config, cwd: proj, now, toolNames: ['terminal'] });
     const b = buildSystemPrompt({

@@ -18,6 +18,7 @@ import type { ToolDefinition } from '../tools/types.js';
 import { Agent, type AgentOptions } from './agent.js';
 import { historyFromRecords } from './history.js';
 import { subagentDelegation } from './subagent.js';
+import { blockedNotes } from './context-files.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** How to pick the session. */
@@ -67,6 +68,12 @@ export interface OpenedSession {
   config: HermesConfig;
   /** True when this call created the session. */
   created: boolean;
+  /**
+   * Warnings about how the session's system prompt was built, for its clients: the
+   * `[BLOCKED: <file>: <classes>]` notes of context files or memory entries the content scanner
+   * refused. Empty when there are none.
+   */
+  notices: string[];
   /** Closes the database when this call opened it. */
   close(): void;
 }
@@ -158,7 +165,8 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       ...(opts.processes ? { processes: opts.processes } : {}),
     });
     built.agent = agent;
-    return { session, agent, db, config, created, close: () => (ownDb ? db.close() : undefined) };
+    const notices = blockedNotes(systemPrompt);
+    return { session, agent, db, config, created, notices, close: () => (ownDb ? db.close() : undefined) };
   } catch (err) {
     if (ownDb) db.close();
     throw err;

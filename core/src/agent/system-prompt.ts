@@ -1,6 +1,7 @@
 /**
  * System prompt assembly: identity, environment, memory, skills index, project
- * context file, tool guidance. The result must stay byte-stable within a session (no clock beyond
+ * context file (context-files.ts: a file the content scanner flags is replaced by a
+ * `[BLOCKED: <file>: <classes>]` line), tool guidance. The result must stay byte-stable within a session (no clock beyond
  * the date) so providers can cache it; callers build it once per session and store it.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { platform, release } from 'node:os';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import { listSkills } from '../skills/skills-index.js';
+import { scanContent, threatClasses } from '../security/content-scan.js';
 import { findContextFile } from './context-files.js';
 
 /** The identity used when the home has no SOUL.md. */
@@ -58,6 +60,25 @@ export function memoryBlock(title: string, text: string, limit: number): string 
   return `## ${title} [${pct}% — ${text.length}/${limit} chars]\n${shown}`;
 }
 
+/**
+ * Memory as it enters the prompt: an entry the content scanner (`strict` scope) flags — written
+ * by hand, by another program or before the scan existed — is replaced by
+ * `[BLOCKED: <file> entry: <classes>]`; the file keeps it, so the user can see and remove it.
+ * Text without findings is returned unchanged.
+ */
+export function sanitizeMemory(text: string, fileName: string): string {
+  if (!text) return text;
+  const entries = text.split(/\r?\n§\r?\n/);
+  let changed = false;
+  const out = entries.map((e) => {
+    const classes = threatClasses(scanContent(e, 'strict'));
+    if (classes.length === 0) return e;
+    changed = true;
+    return `[BLOCKED: ${fileName} entry: ${classes.join(', ')}]`;
+  });
+  return changed ? out.join('\n§\n') : text;
+}
+
 /** Builds the system prompt text. Deterministic for the same files, config, cwd and date. */
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const { home, config, cwd } = input;
@@ -72,8 +93,16 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   );
 
   const memory = [
-    memoryBlock('Memory (your notes)', readText(home.memoryFile), config.memory.memory_char_limit),
-    memoryBlock('User profile', readText(home.userFile), config.memory.user_char_limit),
+    memoryBlock(
+      'Memory (your notes)',
+      sanitizeMemory(readText(home.memoryFile), 'MEMORY.md'),
+      config.memory.memory_char_limit,
+    ),
+    memoryBlock(
+      'User profile',
+      sanitizeMemory(readText(home.userFile), 'USER.md'),
+      config.memory.user_char_limit,
+    ),
   ].filter(Boolean);
   if (memory.length > 0) {
     parts.push(

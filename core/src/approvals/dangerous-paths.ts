@@ -38,13 +38,17 @@ const CREDENTIAL_TAIL = String.raw`/(?:${alternation([...HOME_FILES, ...HOME_DIR
 /** Folders whose files run code or hold keys: a `cd` into one followed by a write is flagged. */
 const CREDENTIAL_DIRS = alternation(HOME_DIRS);
 /** Verbs (and redirects) that write, replace, link or delete the path after them. */
-const WRITE_VERB = String.raw`(?:>>?\s*|\b(?:tee|cp|mv|install|rsync|ln|dd|truncate|unlink|rm|chmod|chown|scp|sed|perl|touch|rimraf)\b${SEG}[\s=])["']?`;
+const WRITE_VERB = String.raw`(?:>>?\s*|\b(?:tee|mv|ln|truncate|unlink|rm|chmod|chown|sed|perl|touch|rimraf)\b${SEG}[\s=]|\bdd\b${SEG}\sof=)["']?`;
+/** Copying verbs: they write only their last path (the destination), so a source is read, not changed. */
+const COPY_VERB = String.raw`\b(?:cp|install|rsync|scp)\b${SEG}\s["']?`;
+/** The end of a copy's destination: the last word of its simple command. */
+const LAST_WORD = String.raw`[^\s;&|)<>"']*["']?\s*(?=$|[;&|\n)])`;
 /** System folders (not the pseudo file systems: `cp x /dev/null` is harmless). */
 const SYSTEM = alternation(SYSTEM_DIRS.filter((d) => !/^\/(?:dev|proc|sys)$/.test(d)));
 
 const credentialFiles = (home: string): DangerousPattern => ({
   key: 'credential-files',
-  pattern: rx(`${WRITE_VERB}${home}${CREDENTIAL_TAIL}`),
+  pattern: rx(`${WRITE_VERB}${home}${CREDENTIAL_TAIL}|${COPY_VERB}${home}${CREDENTIAL_TAIL}${LAST_WORD}`),
   description: 'change SSH keys, shell start-up files or credential files of a home folder',
 });
 

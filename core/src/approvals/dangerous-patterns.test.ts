@@ -22,6 +22,7 @@ const DANGEROUS: [string, string][] = [
   ['cat image.iso > /dev/sdb', 'write-block-device'],
   ['echo x > /dev/nvme0n1', 'write-block-device'],
   ['shred -n 3 /dev/sda', 'wipe-device'],
+  ['dd if=/dev/sda of=/tmp/disk.img', 'raw-disk-read'],
   ['echo "127.0.0.1 x" >> /etc/hosts', 'write-etc'],
   ['echo nameserver 1.1.1.1 | sudo tee /etc/resolv.conf', 'tee-etc'],
   ['sudo cp my.conf /etc/nginx/nginx.conf', 'copy-into-etc'],

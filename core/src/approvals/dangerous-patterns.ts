@@ -113,6 +113,13 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     description: 'dd writing to a device',
   },
   {
+    key: 'raw-disk-read',
+    pattern: rx(
+      String.raw`\b(?:dd\b${SEG}\bif=|(?:cat|head|tail|xxd|hexdump|od|strings|pv|gzip|xz|zstd|base64)\b${SEG}\s|<\s*)["']?${BLOCK_DEV}(?=["'\s;&|)]|$)`,
+    ),
+    description: "read a raw disk (every file on it, other users' and deleted ones included)",
+  },
+  {
     key: 'write-block-device',
     pattern: rx(String.raw`>\s*["']?${BLOCK_DEV}`),
     description: 'redirect output onto a block device',
@@ -148,14 +155,14 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'write-credentials',
     pattern: rx(
-      String.raw`(?:>>?\s*|\btee\s+(?:-\S+\s+)*|\b(?:cp|mv)\b${SEG}\s)["']?(?:~|\$\{?home\}?)/\.(?:ssh/|bashrc\b|zshrc\b|profile\b|bash_profile\b|zprofile\b|netrc\b|npmrc\b|pypirc\b|pgpass\b)`,
+      String.raw`(?:>>?\s*|\btee\s+(?:-\S+\s+)*|\bmv\b${SEG}\s)["']?(?:~|\$\{?home\}?)/\.(?:ssh/|bashrc\b|zshrc\b|profile\b|bash_profile\b|zprofile\b|netrc\b|npmrc\b|pypirc\b|pgpass\b)|\bcp\b${SEG}\s["']?(?:~|\$\{?home\}?)/\.(?:ssh/|bashrc\b|zshrc\b|profile\b|bash_profile\b|zprofile\b|netrc\b|npmrc\b|pypirc\b|pgpass\b)[^\s;&|)<>"']*["']?\s*(?=$|[;&|\n)])`,
     ),
     description: 'overwrite SSH keys, shell start-up or credential files',
   },
   {
     key: 'write-hermes-config',
     pattern: rx(
-      String.raw`(?:>>?\s*|\btee\s+(?:-\S+\s+)*|\b(?:cp|mv|sed|perl|ln)\b${SEG}\s)["']?[^\s;&|]*\.hermes/[^\s;&|]*(?:config\.yaml|\.env)\b`,
+      String.raw`(?:>>?\s*|\btee\s+(?:-\S+\s+)*|\b(?:mv|sed|perl|ln)\b${SEG}\s)["']?[^\s;&|]*\.hermes/[^\s;&|]*(?:config\.yaml|\.env)\b|\bcp\b${SEG}\s["']?[^\s;&|]*\.hermes/[^\s;&|]*(?:config\.yaml|\.env)["']?\s*(?=$|[;&|\n)])`,
     ),
     description: "change Hermes's own config.yaml or .env (approval settings, keys)",
   },

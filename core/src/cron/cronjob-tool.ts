@@ -51,7 +51,7 @@ const parameters = (z: Zod) =>
       .optional(),
     repeat: z
       .int()
-      .describe('Run this many times, then remove the job (default: forever; a one-shot runs once)')
+      .describe('Run this many times, then remove the job (default, 0 or -1: forever; a one-shot runs once)')
       .optional(),
     skills: z.array(z.string()).describe('Skills loaded before the prompt').optional(),
     model: z.string().describe("Model for the run (default: the profile's)").optional(),
@@ -134,7 +134,7 @@ async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> 
       const job = await fn(cron, needId());
       const note =
         action === 'run'
-          ? 'it runs at the next tick (within about a minute while the daemon runs)'
+          ? `it runs at the next tick (within about a minute while the daemon runs)${job.state === 'paused' ? ', once; it stays paused' : ''}`
           : undefined;
       return {
         ok: true,

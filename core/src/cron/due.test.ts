@@ -21,13 +21,14 @@ describe('decideDue: grace and fast-forward', () => {
     ['not yet due', hourly, -1, 'wait', ago(-1)],
     ['exactly due', hourly, 0, 'run', ago(-60)],
     ['hourly 29 min late runs', hourly, 29, 'run', ago(-31)],
-    ['hourly 31 min late is fast-forwarded', hourly, 31, 'ff', ago(-29)],
+    ['hourly 31 min late runs once and is fast-forwarded', hourly, 31, 'ff', ago(-29)],
+    ['hourly 5 h late runs once and skips the missed hours', hourly, 300, 'ff', ago(-60)],
     ['every 10m 4 min late runs', every10, 4, 'run', ago(-6)],
-    ['every 10m 6 min late is fast-forwarded', every10, 6, 'ff', ago(-4)],
+    ['every 10m 6 min late runs once and is fast-forwarded', every10, 6, 'ff', ago(-4)],
     ['every 10m 1 min late always runs (2 min floor)', every10, 1, 'run', ago(-9)],
     ['daily 08:00 seen at 10:00 (2 h late) still runs', daily, 120, 'run', '2026-11-30T08:00:00.000Z'],
     [
-      'daily 07:59 seen at 10:00 (2 h 1 min late) is fast-forwarded',
+      'daily 07:59 seen at 10:00 (2 h 1 min late) runs once and is fast-forwarded',
       { kind: 'cron', expr: '59 7 * * *' },
       121,
       'ff',
@@ -39,12 +40,13 @@ describe('decideDue: grace and fast-forward', () => {
   it.each(cases)('%s', (_name, schedule, late, verdict, next) => {
     const job = makeJob({ id: 'j1', schedule, next_run_at: ago(late) });
     const d = decide([job]);
-    expect(d.due.map((j) => j.id)).toEqual(verdict === 'run' ? ['j1'] : []);
+    const runs = verdict === 'run' || verdict === 'ff';
+    expect(d.due.map((j) => j.id)).toEqual(runs ? ['j1'] : []);
     expect(d.fastForwarded.map((f) => f.id)).toEqual(verdict === 'ff' ? ['j1'] : []);
     expect(d.missed).toEqual(verdict === 'missed' ? ['j1'] : []);
     expect(job.next_run_at).toBe(next);
     expect(d.changed).toBe(verdict !== 'wait');
-    if (verdict === 'run') {
+    if (runs) {
       expect(job.running).toEqual({ pid: 4242, host: 'here', since: ago(0), for_time: ago(late) });
       expect(d.due[0]!.running).toEqual(job.running);
     } else expect(job.running).toBeNull();

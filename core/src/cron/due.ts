@@ -3,6 +3,9 @@
  * functions over the job list, run inside the store's lock: they change jobs in place and say
  * what they did. Nothing here runs a job.
  *
+ * A paused job with `run_requested_at` (the `cronjob` tool's `run`) is claimed once, off its
+ * schedule (its `next_run_at` is kept), and stays paused.
+ *
  * For every enabled, scheduled job whose `next_run_at` has come:
  * - a run marker of a process that no longer exists (killed during a run) is cleared and the run
  *   recorded as interrupted (only markers of this host can be checked; another host's marker is
@@ -10,8 +13,10 @@
  *   occurrence is skipped (and the next time advanced, so runs never pile up);
  * - a one-shot due less than 2 minutes ago fires; later than that it is not run (state `error`,
  *   `last_status` `error`, reason "missed");
- * - a recurring job later than its grace (half its period, clamped 2 min … 2 h) is not run but
- *   moved to its next future time (fast-forward); otherwise it fires;
+ * - a recurring job fires once however late it is; when it is later than its grace (half its
+ *   period, clamped 2 min … 2 h) the occurrences it missed are skipped — its next time is the
+ *   next future one (fast-forward, reported) — so a job whose runs overrun its interval, or that
+ *   waited out a daemon restart, runs once instead of being skipped tick after tick;
  * - a job that fires is claimed before anything runs: `next_run_at` moves to the next future time
  *   (null for a one-shot) and `running` is set. The caller saves this before running, so a crash
  *   during the run never fires the same occurrence again (at most once).
@@ -42,11 +47,12 @@ export function pidAlive(pid: number): boolean {
 }
 
 const RUNNING_SET = Buffer.from('"running":{');
+const RUN_REQUESTED = Buffer.from('"run_requested_at":"');
 const NEXT_KEY = Buffer.from('"next_run_at":"');
 
 /**
  * Picks the job lines of a raw jobs file that may need the tick (the store parses only these):
- * lines with a run marker, and lines whose `next_run_at` has come. Bytes are compared without
+ * lines with a run marker or a requested run, and lines whose `next_run_at` has come. Bytes are compared without
  * decoding: a JSON string value escapes its quotes, so these sequences can only be keys, and a
  * canonical ISO time (`2026-11-29T10:00:00.000Z`, what we write) compares like its instant. Other
  * time forms fall back to `Date.parse`. Errs towards picking: `decideDue` makes the real decision.
@@ -70,6 +76,8 @@ export function selectDueLines(
     return lo;
   };
   for (let p = buf.indexOf(RUNNING_SET); p >= 0; p = buf.indexOf(RUNNING_SET, p + 1)) picked.add(lineOf(p));
+  for (let p = buf.indexOf(RUN_REQUESTED); p >= 0; p = buf.indexOf(RUN_REQUESTED, p + 1))
+    picked.add(lineOf(p));
   const nowIso = Buffer.from(new Date(now).toISOString(), 'latin1');
   for (let i = 0; i < ranges.length; i++) {
     const [a, b] = ranges[i]!;
@@ -98,6 +106,7 @@ export interface DecideOptions {
 export interface DueDecision {
   /** Claimed jobs to run now (snapshots taken after the claim). */
   due: CronJob[];
+  /** Recurring jobs later than their grace: run once (they are in `due`), missed times skipped. */
   fastForwarded: Array<{ id: string; missed: string; next: string | null }>;
   /** One-shots whose time passed more than 2 minutes ago. */
   missed: string[];
@@ -176,6 +185,15 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
       out.interrupted.push(job.id);
       out.changed = true;
     }
+    if (job.state === 'paused' && job.run_requested_at) {
+      // a run asked for while paused: once, off the schedule; the job stays paused
+      if (job.running) continue;
+      claimJob(job, now, timeZone, null, who);
+      job.run_requested_at = null;
+      out.due.push(structuredClone(job));
+      out.changed = true;
+      continue;
+    }
     if (!job.enabled || job.state !== 'scheduled' || !job.next_run_at) continue;
     const at = ms(job.next_run_at);
     if (!(at <= now)) continue; // not due (or an unreadable time: left for `hermes cron edit`)
@@ -199,14 +217,11 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
           out.changed = true;
           continue;
         }
-      } else if (late > ONESHOT_GRACE_MS && late > graceMs(job.schedule, at, timeZone)) {
-        const next = nextRunTime(job.schedule, at, now, timeZone);
-        job.next_run_at = next === null ? null : iso(next);
-        out.fastForwarded.push({ id: job.id, missed: iso(at), next: job.next_run_at });
-        out.changed = true;
-        continue;
       }
-      claimJob(job, now, timeZone, at, who);
+      const pastGrace =
+        job.schedule.kind !== 'once' && late > ONESHOT_GRACE_MS && late > graceMs(job.schedule, at, timeZone);
+      claimJob(job, now, timeZone, at, who); // the next time is the next future one: missed ones are skipped
+      if (pastGrace) out.fastForwarded.push({ id: job.id, missed: iso(at), next: job.next_run_at });
       out.due.push(structuredClone(job));
       out.changed = true;
     } catch (err) {

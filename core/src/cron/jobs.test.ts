@@ -96,7 +96,7 @@ describe('createJob', () => {
     await expect(createJob(ctx, { schedule: '1h', prompt: 'x', skills: ['nope'] })).rejects.toThrow(
       /no skill "nope"/,
     );
-    await expect(createJob(ctx, { schedule: '1h', prompt: 'x', repeat: 0 })).rejects.toThrow(/repeat/);
+    await expect(createJob(ctx, { schedule: '1h', prompt: 'x', repeat: 1.5 })).rejects.toThrow(/repeat/);
     await expect(createJob(ctx, { schedule: '1h', prompt: 'x', cwd: '/no/such/dir' })).rejects.toThrow(
       /does not exist/,
     );
@@ -154,13 +154,14 @@ describe('editing jobs', () => {
     });
   });
 
-  it('trigger makes a job due now; remove deletes it; unknown ids are named', async () => {
+  it('trigger makes a job due now (a paused one runs once); remove deletes it; unknown ids are named', async () => {
     const clock = testClock(START);
     const ctx = cronTestContext(clock);
     const job = await createJob(ctx, { schedule: 'every 1h', prompt: 'a', name: 'alpha' });
     expect((await triggerJob(ctx, 'alpha')).next_run_at).toBe(START);
     await pauseJob(ctx, job.id);
-    await expect(triggerJob(ctx, job.id)).rejects.toThrow(/paused/);
+    // a paused job is asked to run once and stays paused
+    expect(await triggerJob(ctx, job.id)).toMatchObject({ state: 'paused', run_requested_at: START });
     expect((await removeJob(ctx, job.id)).id).toBe(job.id);
     expect(listJobs(ctx)).toEqual([]);
     await expect(pauseJob(ctx, 'zzzz')).rejects.toBeInstanceOf(CronJobError);

@@ -44,7 +44,7 @@ export interface JobInput {
   name?: string;
   /** Targets (`local`, `origin`, `file:/path`, `telegram:123` …), a list or comma-separated. */
   deliver?: string | string[];
-  /** Runs before the job is removed; null/undefined = forever (a one-shot runs once). */
+  /** Runs before the job is removed; null/undefined, 0 or negative = forever (a one-shot runs once). */
   repeat?: number | null;
   skills?: string[];
   model?: string | null;
@@ -94,11 +94,16 @@ function checkSkills(home: HermesHome, skills: string[] | undefined): string[] {
   return names;
 }
 
+/**
+ * The repeat count of a job: a whole number of runs, or null for forever. `0` and negative
+ * numbers (`-1`, which models often send for "forever") mean forever too.
+ * @throws CronJobError for a number that is not whole.
+ */
 function checkRepeat(repeat: number | null | undefined): number | null {
   if (repeat === undefined || repeat === null) return null;
-  if (!Number.isInteger(repeat) || repeat < 1)
-    throw new CronJobError(`repeat must be a whole number ≥ 1 (got ${repeat})`);
-  return repeat;
+  if (!Number.isInteger(repeat))
+    throw new CronJobError(`repeat must be a whole number (got ${repeat}); 0 or -1 mean forever`);
+  return repeat <= 0 ? null : repeat;
 }
 
 function checkCwd(cwd: string | null | undefined): string | null {
@@ -251,6 +256,7 @@ export async function resumeJob(ctx: CronContext, ref: string): Promise<CronJob>
       job.state = 'scheduled';
       job.paused_at = null;
       job.next_run_at = iso(next);
+      if (job.run_requested_at) job.run_requested_at = null; // a run asked for while paused is moot now
       return structuredClone(job);
     },
     { repairCorrupt: true },
@@ -272,10 +278,11 @@ export async function removeJob(ctx: CronContext, ref: string): Promise<CronJob>
 
 /**
  * Makes a job due now, so the next tick (within a minute in the daemon) runs it. A cron job then
- * continues at its next regular time; an interval job's cadence restarts from this run. Used by
- * the `cronjob` tool's `run` (a chat turn does not wait for a whole agent run); `hermes cron run`
- * runs at once instead (tick.ts `runJobNow`).
- * @throws CronJobError for an unknown, paused, completed or failed job.
+ * continues at its next regular time; an interval job's cadence restarts from this run. A paused
+ * job is marked `run_requested_at` instead: the next tick runs it once and it stays paused. Used
+ * by the `cronjob` tool's `run` (a chat turn does not wait for a whole agent run); `hermes cron
+ * run` runs at once instead (tick.ts `runJobNow`, which also keeps a paused job paused).
+ * @throws CronJobError for an unknown, completed or failed job.
  */
 export async function triggerJob(ctx: CronContext, ref: string): Promise<CronJob> {
   const { now, store } = cronRuntime(ctx);
@@ -284,8 +291,8 @@ export async function triggerJob(ctx: CronContext, ref: string): Promise<CronJob
       const job = findJob(jobs, ref);
       if (job.state === 'completed' || job.state === 'error')
         throw new CronJobError(`job ${job.id} is ${job.state}; edit its schedule to run it again`);
-      if (job.state === 'paused') throw new CronJobError(`job ${job.id} is paused; resume it first`);
-      if (!(ms(job.next_run_at) <= now)) job.next_run_at = iso(now);
+      if (job.state === 'paused') job.run_requested_at = iso(now);
+      else if (!(ms(job.next_run_at) <= now)) job.next_run_at = iso(now);
       return structuredClone(job);
     },
     { repairCorrupt: true },

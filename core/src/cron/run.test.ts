@@ -150,7 +150,16 @@ describe('runClaimedJob', () => {
     expect(readFileSync(file, 'utf8')).toContain('plain text');
   });
 
-  it.each(['[SILENT]', '  NO_REPLY\n'])('a reply of exactly %j delivers nothing', async (reply) => {
+  it.each([
+    '[SILENT]',
+    '  NO_REPLY\n',
+    '[SILENT]\n\nNothing new.',
+    '[SILENT] No changes detected',
+    '2 deals filtered\n\n[SILENT]',
+    '*no reply*',
+    '【静默】',
+    '{"action":"NO_REPLY"}',
+  ])('a silent reply %j delivers nothing', async (reply) => {
     const { ctx } = setup();
     const job = await claimed(ctx);
     model.push({ text: reply });

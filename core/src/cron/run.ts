@@ -34,6 +34,7 @@ import { daemonStopTargets } from '../approvals/rules/self-daemon.js';
 import { loadConfig } from '../config/config-file.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
+import { isAutonomousSilence, SILENCE_MARKERS } from '../messaging/silence.js';
 import type { ModelClient } from '../model/types.js';
 import { listSkills, parseSkillFile } from '../skills/skills-index.js';
 import { acquireSessionLock } from '../state/session-lock.js';
@@ -46,7 +47,7 @@ import { createCronDelivery, parseDeliveryTarget, type CronDelivery } from './de
 import { jobOutputDir } from './jobs.js';
 import { isGatewayLifecycleCommand, scanCronPrompt } from './scan.js';
 import { CronStore } from './store.js';
-import { SILENCE_MARKERS, iso, type CronJob, type RunStatus } from './types.js';
+import { iso, type CronJob, type RunStatus } from './types.js';
 
 /** What a run needs. */
 export interface RunDeps {
@@ -85,9 +86,13 @@ export interface RunOutcome {
   blockedCommands: BlockedCommand[];
 }
 
-/** True when a reply is exactly a silence marker (surrounding whitespace ignored). */
+/**
+ * True when a cron reply means "nothing to report": the autonomous silence rule
+ * (messaging/silence.ts) — a marker alone, on the first or last line (`[SILENT]\n\nNothing new.`),
+ * or opening the reply (`[SILENT] No changes detected`).
+ */
 export function isSilentReply(text: string): boolean {
-  return SILENCE_MARKERS.includes(text.trim());
+  return isAutonomousSilence(text);
 }
 
 /** The header the agent reads before the job's prompt. */

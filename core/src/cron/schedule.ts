@@ -232,7 +232,8 @@ export function periodMs(schedule: Schedule, aroundMs: number, timeZone: string)
 
 /**
  * How late a run may start and still run: half the period, clamped to 2 min … 2 h; a
- * one-shot gets 2 minutes. A recurring job later than this is fast-forwarded, not run.
+ * one-shot gets 2 minutes. A recurring job later than this runs once and is fast-forwarded past the
+ * times it missed; a one-shot later than this is not run.
  * @param aroundMs the missed scheduled time (the period of a cron job can vary over the week).
  */
 export function graceMs(schedule: Schedule, aroundMs: number, timeZone: string): number {

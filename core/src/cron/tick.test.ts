@@ -52,16 +52,22 @@ describe('tick', () => {
     expect(listJobs(ctx)[0]).toMatchObject({ last_status: 'ok', repeat: { completed: 1 }, running: null });
   });
 
-  it('fast-forwards a recurring job that missed its grace instead of running it late', async () => {
+  it('runs a recurring job that missed its grace once, then fast-forwards past the missed times', async () => {
     const { clock, ctx, opts } = setup();
     await createJob(ctx, { schedule: 'every 1h', prompt: 'ping' }); // due 11:00, grace 30 min
     clock.set(Date.parse('2026-11-29T14:40:00Z'));
+    model.push({ text: 'late but done' });
     const r = await tick(opts);
-    expect(r.outcomes).toEqual([]);
+    expect(r.outcomes).toHaveLength(1);
     expect(r.decision?.fastForwarded).toEqual([
       expect.objectContaining({ missed: '2026-11-29T11:00:00.000Z', next: '2026-11-29T15:00:00.000Z' }),
     ]);
-    expect(model.requests).toHaveLength(0);
+    expect(model.requests).toHaveLength(1);
+    expect(listJobs(ctx)[0]).toMatchObject({ last_status: 'ok', next_run_at: '2026-11-29T15:00:00.000Z' });
+    // the next tick in the same hour runs nothing more
+    clock.set(Date.parse('2026-11-29T14:50:00Z'));
+    expect((await tick(opts)).outcomes).toEqual([]);
+    expect(model.requests).toHaveLength(1);
   });
 
   it('pause stops firing; resume continues; trigger makes it due at the next tick', async () => {
@@ -167,6 +173,31 @@ describe('runJobNow and compare-and-set claims', () => {
       jobs[0]!.running = { pid: process.pid, host: 'elsewhere', since: START, for_time: null };
     });
     await expect(runJobNow(opts, job.id)).rejects.toThrow(/already running/);
+  });
+
+  it('cron run on a paused job runs it once and leaves it paused (hermes cron run and the tool)', async () => {
+    const { clock, ctx, opts } = setup();
+    const job = await createJob(ctx, { schedule: 'every 1h', prompt: 'ping' });
+    await pauseJob(ctx, job.id);
+    model.push({ text: 'ran while paused' });
+    expect((await runJobNow(opts, job.id)).status).toBe('ok');
+    expect(listJobs(ctx)[0]).toMatchObject({ state: 'paused', enabled: false, repeat: { completed: 1 } });
+    // the cronjob tool's run: the next tick runs it once, and the one after does not
+    await triggerJob(ctx, job.id);
+    model.push({ text: 'ran again while paused' });
+    expect((await tick(opts)).outcomes).toHaveLength(1);
+    clock.advance(3 * 60 * MIN);
+    expect((await tick(opts)).outcomes).toEqual([]);
+    expect(listJobs(ctx)[0]).toMatchObject({
+      state: 'paused',
+      enabled: false,
+      run_requested_at: null,
+      next_run_at: job.next_run_at,
+      repeat: { completed: 2 },
+    });
+    // asked while paused, then resumed before a tick: the job just continues on its schedule
+    await triggerJob(ctx, job.id);
+    expect((await resumeJob(ctx, job.id)).run_requested_at).toBeNull();
   });
 
   it('two racing claims for one occurrence: exactly one wins', async () => {

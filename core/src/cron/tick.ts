@@ -189,7 +189,9 @@ export async function tick(opts: TickOptions): Promise<TickResult> {
     ...rest.broken,
   ]);
   for (const f of rest.fastForwarded)
-    opts.log?.(`cron: job ${f.id} missed ${f.missed} by more than its grace; next run ${f.next ?? 'none'}`);
+    opts.log?.(
+      `cron: job ${f.id} missed ${f.missed} by more than its grace: runs once now; next run ${f.next ?? 'none'}`,
+    );
   for (const id of rest.skippedRunning) opts.log?.(`cron: job ${id} is still running; this run is skipped`);
   for (const id of rest.interrupted) opts.log?.(`cron: job ${id} was interrupted (its process exited)`);
   try {

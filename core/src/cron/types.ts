@@ -81,6 +81,11 @@ export interface CronJob {
   cwd: string | null;
   /** Set while a process runs the job; cleared when the run is recorded. */
   running: RunningMarker | null;
+  /**
+   * A run of a paused job was asked for (the `cronjob` tool's `run`, ISO time): the next tick runs
+   * it once, clears this, and the job stays paused. Absent or null otherwise.
+   */
+  run_requested_at?: string | null;
 }
 
 /** The file `<home>/cron/jobs.json`. */
@@ -96,9 +101,6 @@ export const ONESHOT_GRACE_MS = 2 * 60_000;
 export const MIN_GRACE_MS = 2 * 60_000;
 /** … and this maximum. */
 export const MAX_GRACE_MS = 2 * 60 * 60_000;
-
-/** Replies that mean "nothing to report": nothing is delivered. */
-export const SILENCE_MARKERS: readonly string[] = ['[SILENT]', 'NO_REPLY'];
 
 /** An ISO string for an epoch-ms time. */
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -214,6 +214,15 @@ export abstract class PlatformAdapter {
     return false;
   }
 
+  /**
+   * True for a machine-to-machine lane (a webhook) whose replies are judged by the autonomous
+   * silence rule (a marker on the first or last line also means "send nothing"); false for chats,
+   * which use the exact rule (messaging/silence.ts).
+   */
+  get autonomous(): boolean {
+    return false;
+  }
+
   /** True when approvals are shown with buttons (then `/approve` still works as a fallback). */
   get hasButtons(): boolean {
     return false;

@@ -6,8 +6,11 @@
  * While streaming, text beyond the platform's length limit is not shown; `finish` sends the
  * complete reply — the first chunk by a final edit, the rest as new messages. A failed edit
  * (flood control, message deleted) stops streaming and falls back to sending at the end.
+ * Text that could still become a silence marker (`NO_REP`, `[SIL`) is not shown until it
+ * diverges from every marker.
  */
 import type { PlatformAdapter, SendOptions } from './adapter.js';
+import { mayBecomeSilence } from './silence.js';
 import { splitMessage } from './split.js';
 
 /** Shown at the end of a message that is still being written. */
@@ -76,6 +79,8 @@ export class EditStreamer {
 
   private async flush(): Promise<void> {
     if (this.finished || this.failed || !this.text.trim()) return;
+    // held back while the reply could still be a silence marker (`NO_REP…`): never shown, then withdrawn
+    if (mayBecomeSilence(this.text)) return;
     const next = this.preview();
     if (next === this.shown) return;
     this.lastEdit = this.now();

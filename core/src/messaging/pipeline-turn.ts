@@ -11,7 +11,7 @@ import { EditStreamer } from './edit-stream.js';
 import { withFooter } from './footer.js';
 import type { MessagePipeline } from './pipeline.js';
 import type { PlatformConfig } from './platform-config.js';
-import { isIntentionalSilence } from './silence.js';
+import { isSilenceFor } from './silence.js';
 
 /** Interval of repeated typing indicators while a turn runs, ms. */
 const TYPING_EVERY_MS = 4_000;
@@ -161,7 +161,7 @@ export function replyFor(
   let text: string;
   if (outcome.status === 'error') {
     return { text: `Sorry, something went wrong: ${outcome.error ?? 'unknown error'}`, error: true };
-  } else if (isIntentionalSilence(outcome.text)) {
+  } else if (isSilenceFor(outcome.text, p.opts.adapter.autonomous ? 'autonomous' : 'interactive')) {
     text = '';
   } else if (outcome.status === 'interrupted') {
     text = outcome.text.trim() ? `${outcome.text.trim()}\n[stopped]` : '';

@@ -156,6 +156,21 @@ describe('MessagePipeline', () => {
     expect(adapter.texts()).toEqual(['The agent finished without a reply.']);
   });
 
+  it('a chat is silent only for a whole marker; an autonomous lane also for a marker line', async () => {
+    const chat = setup({ allowed_users: ['alice'] });
+    model.push({ text: '*no reply*' }, { text: '[SILENT]\n\nNothing new.' });
+    await chat.adapter.receive({ source: dm('alice'), text: 'one' });
+    expect(chat.adapter.sent).toEqual([]);
+    await chat.adapter.receive({ source: dm('alice'), text: 'two' });
+    expect(chat.adapter.texts()).toEqual(['[SILENT]\n\nNothing new.']);
+    const lane = setup({ allowed_users: ['alice'] }, { autonomous: true });
+    model.push({ text: '[SILENT]\n\nNothing new.' }, { text: 'Disk at 91%' });
+    await lane.adapter.receive({ source: dm('alice'), text: 'three' });
+    expect(lane.adapter.sent).toEqual([]);
+    await lane.adapter.receive({ source: dm('alice'), text: 'four' });
+    expect(lane.adapter.texts()).toEqual(['Disk at 91%']);
+  });
+
   it('footer, and splitting at the platform limit', async () => {
     const { adapter } = setup({ allowed_users: ['alice'], footer: true }, { max: 40 });
     model.push({ text: 'word '.repeat(20).trim(), usage: { prompt_tokens: 1000, completion_tokens: 10 } });
@@ -232,6 +247,26 @@ describe('MessagePipeline', () => {
     await adapter.receive({ source: dm('alice'), text: '/help' });
     expect(adapter.texts('dm-alice').at(-1)).toContain('/approve');
     expect(model.requests).toHaveLength(2); // commands never reach the model
+  });
+
+  it('slash access per scope: a DM admin is not a group admin (the original keys, under extra:)', async () => {
+    const { adapter } = setup({
+      allowed_users: ['alice', 'bob'],
+      extra: {
+        allow_admin_from: ['alice'],
+        group_allow_admin_from: ['bob'],
+        group_user_allowed_commands: ['status'],
+      },
+    });
+    await adapter.receive({ source: dm('alice'), text: '/whoami' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(/, admin\./);
+    await adapter.receive({ source: group('alice'), text: '/new' });
+    expect(adapter.texts().at(-1)).toMatch(/may not use \/new/);
+    await adapter.receive({ source: dm('bob'), text: '/status' });
+    // bob's DM has no command list of its own: it falls back to the group's
+    expect(adapter.texts('dm-bob').at(-1)).toMatch(/^No conversation yet/);
+    await adapter.receive({ source: dm('bob'), text: '/new' });
+    expect(adapter.texts('dm-bob').at(-1)).toMatch(/may not use \/new/);
   });
 
   it('hooks fire; a failing hook is logged and changes nothing', async () => {

@@ -47,7 +47,7 @@ import type { PlatformEntry } from './registry.js';
 import { resolveResetPolicy } from './reset-policy.js';
 import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
 import type { ChatSessionIndex } from './chat-sessions.js';
-import { parseCommand, SlashAccessPolicy } from './slash.js';
+import { parseCommand, slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { hashPiiId } from './untrusted.js';
@@ -343,7 +343,7 @@ export class MessagePipeline {
     // 2. slash commands; a pending clarify question takes the next plain message as its answer
     const command = parseCommand(text);
     if (command) {
-      const policy = new SlashAccessPolicy(cfg.admins, cfg.user_commands);
+      const policy = slashPolicyFor(cfg, source.chatType);
       await runPlatformCommand(this, { command, source, key, chatId, send, policy, cfg });
       this.ledger.close(id, 'reply', `command /${command.name}`);
       return undefined;
@@ -443,7 +443,7 @@ export class MessagePipeline {
         await this.say(chatId, 'That question belongs to another conversation.', send);
         return;
       }
-      const policy = new SlashAccessPolicy(cfg.admins, cfg.user_commands);
+      const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
         await this.say(chatId, 'You may not answer approvals here.', send);
         return;

@@ -12,6 +12,8 @@
  *     reset: { mode: both, at_hour: 4, idle_minutes: 1440 }
  *     reset_by_type: { group: { mode: idle, idle_minutes: 120 } }
  *     admins: [123456]                 # when set, others may run only help/whoami (+ user_commands)
+ *     allow_admin_from: [123456]       # per scope instead: DMs …
+ *     group_allow_admin_from: [789]    # … and groups (user_allowed_commands / group_user_allowed_commands)
  *     footer: true
  * gateway:
  *   session_reset: { mode: none }      # default policy of every platform
@@ -71,6 +73,26 @@ export const PlatformConfigSchema = z.looseObject({
   admins: z.array(UserId).default([]),
   /** Extra slash commands non-admins may run when `admins` is set. */
   user_commands: z.array(z.string()).default([]),
+  /**
+   * Slash-command admins in direct messages (the original's key; absent: `admins`). Admin lists
+   * are per scope: a DM admin is not a group admin.
+   */
+  allow_admin_from: z.array(UserId).optional(),
+  /** Commands non-admins may run in DMs (absent: `user_commands`, else the group list). */
+  user_allowed_commands: z.array(z.string()).optional(),
+  /** Slash-command admins in groups, channels and threads (absent: `admins`). */
+  group_allow_admin_from: z.array(UserId).optional(),
+  /** Commands non-admins may run in groups, channels and threads (absent: `user_commands`). */
+  group_user_allowed_commands: z.array(z.string()).optional(),
+  /** The original's nesting of platform keys: the four keys above are read from here too. */
+  extra: z
+    .looseObject({
+      allow_admin_from: z.array(UserId).optional(),
+      user_allowed_commands: z.array(z.string()).optional(),
+      group_allow_admin_from: z.array(UserId).optional(),
+      group_user_allowed_commands: z.array(z.string()).optional(),
+    })
+    .optional(),
   /** Chat id of the platform's home channel (delivery target `<platform>`). */
   home_channel: z.union([z.string(), z.number()]).transform(String).optional(),
   /** Overrides the platform's message length limit (characters). */

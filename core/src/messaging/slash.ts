@@ -9,7 +9,16 @@
  * Access: without `admins` configured every authorized user may run every command (the
  * historical behaviour). With `admins`, other users may run only `help` and `whoami` (always:
  * otherwise nobody can find out what they may do) plus the platform's `user_commands`.
+ *
+ * Per scope (`slashPolicyFor`, the original's keys, at the platform's level or under its
+ * `extra:`): a direct message uses `allow_admin_from` and `user_allowed_commands`; a group,
+ * channel or thread `group_allow_admin_from` and `group_user_allowed_commands`. Admin lists never
+ * cross scopes (a DM admin is not a group admin); a scope without its own admin list uses
+ * `admins`, and without either its gate is off. A DM without its own command list uses
+ * `user_commands`, else the group's list; a group without its own uses `user_commands`.
  */
+import type { PlatformConfig } from './platform-config.js';
+import type { ChatType } from './source.js';
 import {
   findSlashCommand,
   platformCommandNames,
@@ -85,6 +94,34 @@ export class SlashAccessPolicy {
   allowedCommands(userId: string | undefined): PlatformCommand[] {
     return PLATFORM_COMMANDS.filter((c) => this.allows(userId, c));
   }
+}
+
+type ScopedKey =
+  'allow_admin_from' | 'user_allowed_commands' | 'group_allow_admin_from' | 'group_user_allowed_commands';
+
+/** A scoped key of a platform's config: at its level first, then under `extra:`. */
+function scoped(cfg: PlatformConfig, key: ScopedKey): string[] | undefined {
+  return cfg[key] ?? cfg.extra?.[key];
+}
+
+/**
+ * The slash-command access of one chat scope of a platform (see the module comment).
+ * @param chatType the message's chat type; `dm` (or none) is the DM scope, anything else a group.
+ */
+export function slashPolicyFor(
+  cfg: PlatformConfig,
+  chatType: ChatType | string | undefined,
+): SlashAccessPolicy {
+  if (!chatType || chatType === 'dm') {
+    const admins = scoped(cfg, 'allow_admin_from') ?? cfg.admins;
+    const commands =
+      scoped(cfg, 'user_allowed_commands') ??
+      (cfg.user_commands.length > 0 ? cfg.user_commands : scoped(cfg, 'group_user_allowed_commands')) ??
+      [];
+    return new SlashAccessPolicy(admins, commands);
+  }
+  const admins = scoped(cfg, 'group_allow_admin_from') ?? cfg.admins;
+  return new SlashAccessPolicy(admins, scoped(cfg, 'group_user_allowed_commands') ?? cfg.user_commands);
 }
 
 /** `/approve` arguments → approval choice; undefined for something else. */

@@ -27,7 +27,7 @@ export class MemoryAdapter extends PlatformAdapter {
 
   constructor(
     platform = 'memory',
-    private readonly caps: { edit?: boolean; buttons?: boolean; max?: number } = {},
+    private readonly caps: { edit?: boolean; buttons?: boolean; max?: number; autonomous?: boolean } = {},
   ) {
     super(platform, { maxMessageLength: caps.max ?? 0 });
   }
@@ -35,6 +35,10 @@ export class MemoryAdapter extends PlatformAdapter {
   override get canEdit(): boolean {
     return this.caps.edit === true;
   }
+  override get autonomous(): boolean {
+    return this.caps.autonomous === true;
+  }
+
   override get hasButtons(): boolean {
     return this.caps.buttons === true;
   }

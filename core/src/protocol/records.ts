@@ -24,6 +24,12 @@ export const SessionInfo = z.object({
   /** Start of the first user message, for pickers. */
   preview: z.string().optional(),
   parent_session_id: z.string().nullable().optional(),
+  /**
+   * Warnings about how the session was set up, shown by clients when they open it: a project
+   * context file or memory entry the content scanner refused, as `[BLOCKED: AGENTS.md:
+   * instruction_override]` (the same note stands in the system prompt instead of the text).
+   */
+  notices: z.array(z.string()).optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

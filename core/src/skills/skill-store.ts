@@ -17,6 +17,7 @@ import { existsSync, lstatSync, readFileSync, realpathSync, rmSync } from 'node:
 import { join, relative, resolve, sep } from 'node:path';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { firstThreat } from '../security/content-scan.js';
 import { listSkills, parseSkillFile } from './skills-index.js';
 
 /** Longest skill name, chars. */
@@ -113,12 +114,21 @@ export function skillContentError(name: string, content: string): string | undef
  * Writes `<home>/skills/<name>/SKILL.md` atomically (mode 0644), creating the folder.
  * @param mode `create` refuses an existing skill; `edit` refuses a missing one.
  * @returns the path written.
- * @throws Error naming the problem (invalid name, invalid content, exists / missing).
+ * Content passes the content scanner's `strict` scope first (instruction overrides, secret
+ * exfiltration, persistence, invisible Unicode …).
+ * @throws Error naming the problem (invalid name, invalid content, a threat class, exists / missing).
  */
 export function writeSkill(home: HermesHome, name: string, content: string, mode: 'create' | 'edit'): string {
   const dir = skillDir(home, name);
   const contentErr = skillContentError(name, content);
   if (contentErr) throw new Error(contentErr);
+  const threat = firstThreat(content, 'strict');
+  if (threat) {
+    throw new Error(
+      `Blocked: the skill matches threat class ${threat.threatClass} (pattern ${threat.id}: ${threat.description}: ` +
+        `"${threat.excerpt}"). A skill becomes standing instructions; write the procedure without it.`,
+    );
+  }
   const file = join(dir, 'SKILL.md');
   const exists = existsSync(file);
   if (mode === 'create' && exists)

@@ -7,8 +7,14 @@
  * 2. `line-trimmed` — whole lines compared with leading/trailing whitespace removed (wrong
  *    indentation, trailing spaces, CRLF). Blank lines at the start/end of `old_string` are ignored.
  * 3. `whitespace-normalized` — as 2, and runs of spaces/tabs inside a line count as one space.
+ * 4. `inline-whitespace` — runs of spaces/tabs count as one space anywhere, also within part of a
+ *    line (`foo bar` finds `foo   bar` in `foo   bar baz`, `compute(a, b)` finds `compute(a,  b)`).
+ * 5. `unicode-normalized` — typographic look-alikes count as ASCII (em dash as `--`, `…` as `...`,
+ *    curly quotes, U+2212 minus, ideographic space …), exactly, else line by line trimmed.
  * Strategies 2 and 3 match whole lines only, so the replaced span always starts at a line start.
+ * Normalising helpers and the replacement guards live in fuzzy-normalize.ts.
  */
+import { collapseWhitespace, foldLookalikes, occurrences, toOriginal } from './fuzzy-normalize.js';
 
 /** A matched span of the original text: `[start, end)` in UTF-16 code units. */
 export interface MatchSpan {
@@ -17,7 +23,8 @@ export interface MatchSpan {
 }
 
 /** Which strategy found the matches. */
-export type MatchStrategy = 'exact' | 'line-trimmed' | 'whitespace-normalized';
+export type MatchStrategy =
+  'exact' | 'line-trimmed' | 'whitespace-normalized' | 'inline-whitespace' | 'unicode-normalized';
 
 /** The matches of one strategy (the first that found any), or none. */
 export interface FindResult {
@@ -73,7 +80,8 @@ function lineSpans(text: string, needle: string, norm: (line: string) => string)
     for (let j = 0; j < want.length && ok; j++) ok = have[i + j] === want[j];
     if (!ok) continue;
     const last = i + want.length - 1;
-    spans.push({ start: starts[i]!, end: starts[last]! + lines[last]!.length });
+    // a CRLF line's `\r` stays in the file: the replacement ends before it
+    spans.push({ start: starts[i]!, end: starts[last]! + lines[last]!.replace(/\r$/, '').length });
     i = last;
   }
   return spans;
@@ -96,7 +104,27 @@ export function findMatches(text: string, needle: string): FindResult {
     const spans = lineSpans(text, needle, norm);
     if (spans.length > 0) return { strategy, spans };
   }
+  const inline = inlineWhitespaceSpans(text, needle);
+  if (inline.length > 0) return { strategy: 'inline-whitespace', spans: inline };
+  const folded = unicodeSpans(text, needle);
+  if (folded.length > 0) return { strategy: 'unicode-normalized', spans: folded };
   return { strategy: null, spans: [] };
+}
+
+function inlineWhitespaceSpans(text: string, needle: string): MatchSpan[] {
+  const want = collapseWhitespace(needle).text.trim();
+  if (!want) return [];
+  const have = collapseWhitespace(text);
+  return occurrences(have.text, want).map((k) => toOriginal(have, k, k + want.length));
+}
+
+function unicodeSpans(text: string, needle: string): MatchSpan[] {
+  const have = foldLookalikes(text);
+  const want = foldLookalikes(needle).text;
+  if (have.text === text && want === needle) return [];
+  const exact = occurrences(have.text, want).map((k) => toOriginal(have, k, k + want.length));
+  if (exact.length > 0) return exact;
+  return lineSpans(have.text, want, (l) => l.trim()).map((sp) => toOriginal(have, sp.start, sp.end));
 }
 
 function indentOf(line: string): string {

@@ -140,3 +140,180 @@ describe('patch', () => {
     expect((await patch({ new_string: 'b' })).content).toContain('missing required argument: "old_string"');
   });
 });
+
+describe('patch: normalised matches and refusals', () => {
+  it('matches whitespace that differs inside a line and changes only the match', async () => {
+    writeFileSync(file, 'y = compute(a,  b) + 1\n');
+    const r = await patch({ old_string: 'compute(a, b)', new_string: 'compute(a, c)' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('y = compute(a, c) + 1\n');
+    expect(r.content).toContain('inline-whitespace');
+  });
+
+  it('matches Unicode look-alikes and keeps the file’s own characters where nothing changed', async () => {
+    writeFileSync(file, '# Notes — “draft”…\nsecond line\n');
+    const r = await patch({ old_string: '# Notes -- "draft"...', new_string: '# Notes -- "final"...' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('# Notes — “final”…\nsecond line\n');
+    expect(r.content).toMatch(/unicode-normalized.*typographic characters of the file were kept/);
+  });
+
+  it('refuses a rogue indent after a whitespace-tolerant match in a CRLF file, changing nothing', async () => {
+    const crlf = 'def f():\r\n        a = 1\r\n        b = 2\r\n';
+    writeFileSync(file, crlf);
+    const r = await patch({
+      old_string: '        a = 1\n        b = 2',
+      new_string: '        a = 1\n                b = 3',
+    });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/indented deeper \(16 columns\).*at most 8.*Nothing was changed/s);
+    expect(content()).toBe(crlf);
+  });
+
+  it('still takes a deeper line that opens a block in a CRLF file', async () => {
+    writeFileSync(file, 'def f():\r\n    a = 1\r\n');
+    const r = await patch({ old_string: '    a = 1\n', new_string: '    if a:\n        a = 1\n' });
+    expect(r.ok, r.content).toBe(true);
+    expect(content()).toBe('def f():\r\n    if a:\r\n        a = 1\r\n');
+  });
+
+  it.each([' ', '\n', '  \n\t'])(
+    'refuses the whitespace-only old_string %j, changing nothing',
+    async (old) => {
+      writeFileSync(file, SOURCE);
+      const r = await patch({ old_string: old, new_string: 'x' });
+      expect(r.ok).toBe(false);
+      expect(r.content).toMatch(/old_string is only whitespace.*Nothing was changed.*non-blank line/s);
+      expect(content()).toBe(SOURCE);
+    },
+  );
+});
+
+describe('patch: the matching table (file, old_string, new_string → file after)', () => {
+  type Row = [title: string, before: string, oldString: string, newString: string, after: string | RegExp];
+  const rows: Row[] = [
+    [
+      'extra spaces inside a line',
+      'def  foo(  x,  y  ):\n',
+      'def foo( x, y ):',
+      'def bar(x, y):',
+      'def bar(x, y):\n',
+    ],
+    ['the boundary space after a match survives', 'foo   bar baz\n', 'foo bar', 'XY', 'XY baz\n'],
+    [
+      'a code edit keeps the space before the next operator',
+      'result = compute(a,  b) + tail\n',
+      'compute(a, b)',
+      'compute(a, b, c)',
+      'result = compute(a, b, c) + tail\n',
+    ],
+    ['a match ending in a space takes the whole run', 'a = foo   + bar\n', 'foo +', 'XY', /XY.*bar/],
+    [
+      'other indentation is re-indented to the file',
+      '    def foo():\n        pass\n',
+      'def foo():\n    pass',
+      'def bar():\n    return 1',
+      '    def bar():\n        return 1\n',
+    ],
+    [
+      'unindented input lands at 8 columns',
+      'class C:\n    def add(self, a, b):\n        result = a + b\n        return result\n',
+      'result = a + b\nreturn result',
+      'result = a + b\nresult *= 2\nreturn result',
+      'class C:\n    def add(self, a, b):\n        result = a + b\n        result *= 2\n        return result\n',
+    ],
+    [
+      'blank lines of new_string stay blank',
+      '    a = 1\n    b = 2\n',
+      'a = 1\nb = 2',
+      'a = 1\n\nb = 99',
+      '    a = 1\n\n    b = 99\n',
+    ],
+    [
+      'CRLF file, LF old_string, right indentation',
+      'if (x) go;\r\n        a();\r\n        b();\r\n',
+      'if (x) go;\n        a();\n        b();',
+      'if (x) go;\n        c();\n        b();',
+      'if (x) go;\r\n        c();\r\n        b();\r\n',
+    ],
+    [
+      'a nested block opened in new_string, CRLF',
+      'def f():\r\n    a = 1\r\n    b = 2\r\n',
+      'a = 1\nb = 2',
+      'a = 1\nif a > 0:\n    b = 2',
+      'def f():\r\n    a = 1\r\n    if a > 0:\r\n        b = 2\r\n',
+    ],
+    [
+      'em dash matched by --',
+      'return value—fallback\n',
+      'return value--fallback',
+      'return value or fallback',
+      'return value or fallback\n',
+    ],
+    [
+      'ellipsis kept around an edit',
+      'Wait for it…and done\n',
+      'Wait for it...and done',
+      'Wait for it...then done',
+      'Wait for it…then done\n',
+    ],
+    [
+      'dash and quotes kept over several lines',
+      'Line 1 — with dash\nLine 2 “quoted” text\nLine 3 plain\n',
+      'Line 1 -- with dash\nLine 2 "quoted" text\nLine 3 plain',
+      'Line 1 -- with dash\nLine 2 "quoted" text\nLine 3 changed',
+      'Line 1 — with dash\nLine 2 “quoted” text\nLine 3 changed\n',
+    ],
+    [
+      'U+2212 minus kept',
+      'offset = value − 1\nprint(offset)\n',
+      'offset = value - 1',
+      'offset = delta - 1',
+      'offset = delta − 1\nprint(offset)\n',
+    ],
+    [
+      'ideographic space kept',
+      '標題\u3000第一章\nbody text\n',
+      '標題 第一章',
+      '標題 第二章',
+      '標題\u3000第二章\nbody text\n',
+    ],
+    [
+      'plain text edits as is',
+      'plain text here\n',
+      'plain text here',
+      'plain text there',
+      'plain text there\n',
+    ],
+  ];
+  it.each(rows)('%s', async (_t, before, oldString, newString, after) => {
+    writeFileSync(file, before);
+    const r = await patch({ old_string: oldString, new_string: newString });
+    expect(r.ok, r.content).toBe(true);
+    if (typeof after === 'string') expect(content()).toBe(after);
+    else expect(content()).toMatch(after);
+  });
+
+  it.each<[string, string, string, string]>([
+    [
+      '16-column typo in an 8-column CRLF block',
+      'if (x) go;\r\n        a();\r\n        b();\r\n',
+      'if (x) go;\n        a();\n        b();',
+      'if (x) go;\n                c();\n        b();',
+    ],
+    [
+      'a deeper line after a line-trimmed match',
+      '    x = 1\n    y = 2\n',
+      'x = 1\ny = 2',
+      'x = 1\n    y = 3',
+    ],
+    ['whitespace-only old_string', 'alpha\n   \nbeta\n', '   ', 'XXX'],
+    ['newline-only old_string', 'alpha\n\nbeta\n', '\n', 'XXX'],
+  ])('refuses: %s, the file untouched', async (_t, before, oldString, newString) => {
+    writeFileSync(file, before);
+    const r = await patch({ old_string: oldString, new_string: newString });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/Nothing was changed/);
+    expect(content()).toBe(before);
+  });
+});

@@ -5,9 +5,14 @@
  * - `old_string` must match exactly once, unless `replace_all` is true (then every occurrence
  *   is replaced). Zero or several matches is an error saying how many and how to fix the call;
  *   the file is not touched.
- * - When the exact text is not found, whitespace-tolerant matching is tried (see
- *   `fuzzy-match.ts`); the same uniqueness rule applies, the result names the strategy used, and
- *   the replacement is re-indented to the file's indentation.
+ * - When the exact text is not found, whitespace-tolerant and then Unicode-normalised matching
+ *   is tried (see `fuzzy-match.ts`); the same uniqueness rule applies, the result names the
+ *   strategy used, and the replacement is re-indented to the file's indentation (line
+ *   strategies) or keeps the file's typographic characters where it does not change the text
+ *   (Unicode-normalised).
+ * - Refused before anything is written: a whitespace-only `old_string` (no anchor), and after a
+ *   non-exact match a `new_string` indented deeper than any line of `old_string` without a line
+ *   opening a block (an indentation typo); the messages say what to send instead.
  * - A file with CRLF line ends gets CRLF in the inserted text too.
  * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet.
  */
@@ -16,6 +21,12 @@ import { capHeadTail } from '../util/head-tail.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { adaptReplacement, applySpans, diffSnippet, findMatches, type MatchSpan } from './fuzzy-match.js';
+import {
+  blankAnchorError,
+  foldLookalikes,
+  preserveFileCharacters,
+  rogueIndentError,
+} from './fuzzy-normalize.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import { looksBinary } from './read-file.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
@@ -46,6 +57,8 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   const { path: raw, old_string: oldString, new_string: newString, replace_all: replaceAll } = args;
   if (oldString === newString)
     return toolError('patch', 'old_string and new_string are identical; nothing to change');
+  const blank = blankAnchorError(oldString);
+  if (blank) return toolError('patch', blank);
 
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);
@@ -70,7 +83,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   if (strategy === null) {
     return toolError(
       'patch',
-      `old_string was not found in ${shown} (also tried whitespace-insensitive matching). Nothing was changed. ` +
+      `old_string was not found in ${shown} (also tried whitespace- and Unicode-insensitive matching). Nothing was changed. ` +
         'Read the file again with read_file and copy the exact text, including indentation.',
     );
   }
@@ -83,18 +96,34 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     );
   }
 
+  if (strategy !== 'exact') {
+    const rogue = rogueIndentError(oldString, newString);
+    if (rogue) return toolError('patch', rogue);
+  }
+
   const crlf = before.includes('\r\n');
   const toFile = (s: string): string => (crlf ? s.replace(/\r?\n/g, '\r\n') : s);
-  const replacement = (s: MatchSpan): string =>
-    strategy === 'exact'
-      ? toFile(newString)
-      : toFile(adaptReplacement(newString.replace(/\r\n/g, '\n'), oldString, before.slice(s.start, s.end)));
+  const lf = (s: string): string => s.replace(/\r\n/g, '\n');
+  const replacement = (s: MatchSpan): string => {
+    const matched = lf(before.slice(s.start, s.end));
+    if (strategy === 'exact' || strategy === 'inline-whitespace') return toFile(newString);
+    if (
+      strategy === 'unicode-normalized' &&
+      foldLookalikes(matched).text === foldLookalikes(lf(oldString)).text
+    )
+      return toFile(preserveFileCharacters(matched, lf(oldString), lf(newString)));
+    return toFile(adaptReplacement(lf(newString), oldString, matched));
+  };
   const after = applySpans(before, spans, replacement);
   await ctx.beforeFileChange?.(file);
   writeTextFile(file, after);
 
   const how =
-    strategy === 'exact' ? '' : ` (old_string matched with ${strategy} whitespace-tolerant matching)`;
+    strategy === 'exact'
+      ? ''
+      : strategy === 'unicode-normalized'
+        ? ' (old_string matched with unicode-normalized matching; the typographic characters of the file were kept)'
+        : ` (old_string matched with ${strategy} whitespace-tolerant matching)`;
   const count = `${spans.length} occurrence${spans.length === 1 ? '' : 's'}`;
   const diff = capHeadTail(
     diffSnippet(before, spans, replacement).replace(/\r/g, ''),

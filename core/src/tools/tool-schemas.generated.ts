@@ -345,7 +345,8 @@ export const TOOL_SCHEMAS: Readonly<Record<string, Record<string, unknown>>> = {
       },
       repeat: {
         type: 'integer',
-        description: 'Run this many times, then remove the job (default: forever; a one-shot runs once)',
+        description:
+          'Run this many times, then remove the job (default, 0 or -1: forever; a one-shot runs once)',
       },
       skills: {
         type: 'array',

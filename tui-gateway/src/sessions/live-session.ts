@@ -73,6 +73,8 @@ export interface LiveSessionOptions {
   onIdle?: (s: LiveSession) => void;
   /** Called after `id` changed (context compression continued in a child session). */
   onIdChange?: (s: LiveSession, oldId: string) => void;
+  /** `SessionInfo.notices`: `[BLOCKED: …]` notes from building the system prompt. */
+  notices?: string[];
   /** Where problems of bookkeeping (the stored queue) are reported. */
   log?: (line: string) => void;
   now?: () => number;
@@ -251,6 +253,7 @@ export class LiveSession {
       live: true,
       busy: this.busy,
       clients: this.clients.size,
+      ...(this.opts.notices?.length ? { notices: this.opts.notices } : {}),
     };
   }
 

@@ -309,7 +309,8 @@ export class SessionRegistry {
       ...(o.model ? { model: o.model } : {}),
     });
     const pinned = o.model ? { pinnedModel: o.model } : {};
-    return this.load(profile, opened.session.id, { ...pinned, builtWith }, (hooks) => {
+    const notices = opened.notices.length > 0 ? { notices: opened.notices } : {};
+    return this.load(profile, opened.session.id, { ...pinned, builtWith, ...notices }, (hooks) => {
       target = hooks;
       return opened;
     });
@@ -357,7 +358,7 @@ export class SessionRegistry {
   private load(
     profile: ProfileRuntime,
     id: string,
-    how: { pinnedModel?: string; builtWith?: number },
+    how: { pinnedModel?: string; builtWith?: number; notices?: string[] },
     open: (hooks: AgentHooks) => OpenedSession,
   ): LiveSession {
     let lock: SessionLock;
@@ -390,6 +391,7 @@ export class SessionRegistry {
         epoch: this.opts.epoch,
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         log: (line) => this.opts.log?.(line),
+        ...(how.notices ? { notices: how.notices } : {}),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
           const builtWith = how.builtWith ?? profile.configVersion;

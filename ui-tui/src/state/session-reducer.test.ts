@@ -425,6 +425,15 @@ describe('sessionReducer', () => {
     expect(s2.sessionId).toBe('s2');
   });
 
+  it("shows the session's set-up notices (a blocked context file) once, when it is opened", () => {
+    const note = '[BLOCKED: AGENTS.md: instruction_override]';
+    const s = run([attach({ session: sessionInfo({ id: 's9', notices: [note] }), seq: 0 })]);
+    expect(texts(s)).toEqual([`notice:⚠ ${note}`]);
+    expect(s.items[0]).toMatchObject({ tone: 'warn' });
+    const again = run([attach({ session: sessionInfo({ id: 's9', notices: [note] }), seq: 0 })], s);
+    expect(texts(again)).toEqual([`notice:⚠ ${note}`]);
+  });
+
   it('clear empties the screen items but keeps the last reply for /copy', () => {
     const s = run([attach({ seq: 0 }), ...turn(1, 'q', 'reply'), { type: 'clear' }]);
     expect(s.items).toEqual([]);

@@ -9,7 +9,7 @@ import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
-import type { OpenRequestView, RunningToolView, SessionState } from './types.js';
+import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
 import type { UnknownEventSink } from './unknown-events.js';
 
 export { appendItems, MAX_ITEMS } from './transcript-window.js';
@@ -266,8 +266,14 @@ function applyAttach(
         : { usage: null }),
   };
   if (!sameSession) {
-    // A different session: its history follows what is already printed (nothing is erased).
-    return appendItems({ ...s, items: [] }, drafts);
+    // A different session: its history follows what is already printed (nothing is erased), then
+    // the warnings of how it was set up (a context file the content scanner blocked).
+    const notices = (result.session.notices ?? []).map((text): ItemDraft => ({
+      kind: 'notice',
+      text: `⚠ ${text}`,
+      tone: 'warn',
+    }));
+    return appendItems({ ...s, items: [] }, [...drafts, ...notices]);
   }
   const { fresh, gap } = newDraftsAfter(state.items, drafts);
   if (gap && state.items.length > 0) {

@@ -30,6 +30,10 @@
  * memory and open files hold the keys and the token; and any folder named `.hermes` (a Hermes
  * home by its default name: another user's, a copy) even when it is not the running root.
  *
+ * Not flagged: a program that only reads (`cat`, `less`, `grep`, `cp` from the root …) reading the
+ * root's plain files — `config.yaml`, `SOUL.md`, `memories/MEMORY.md`/`USER.md` — which hold no
+ * keys; writing them, and reading `.env`, `auth.json`, the token or `state.db`, still ask.
+ *
  * The arguments of `echo`/`printf` are text, not paths. A lone `cd` into the root (nothing after
  * it on the line) changes nothing and is not flagged.
  * Targets: the absolute paths reached in the root (the root itself for a recursive command above
@@ -38,6 +42,7 @@
 import { programName, type SimpleCommand } from '../shell/analyze.js';
 import { isInside } from '../../util/paths.js';
 import { segmentRegex } from './context.js';
+import { writes } from './argv.js';
 import { hermesInvocation } from './self-cli.js';
 import {
   aboveRoot,
@@ -185,7 +190,57 @@ export const HERMES_HOME_RULE: CommandRule = {
       const after = ctx.analysis.commands.some((c) => c.index > cmd.index && !isNestedIn(c, cmd));
       if (!after) return null;
     }
-    const targets = homeTargets(cmd, ctx, places);
+    const targets = withoutPlainReads(cmd, ctx, places, homeTargets(cmd, ctx, places));
     return targets.length > 0 ? targets : null;
   },
 };
+
+/** Programs that only read the files they are given (and `cp`, which reads all but its destination). */
+const READERS = new Set([
+  'cat',
+  'bat',
+  'batcat',
+  'less',
+  'more',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'wc',
+  'stat',
+  'file',
+  'ls',
+  'jq',
+  'yq',
+  'diff',
+  'cmp',
+  'md5sum',
+  'sha256sum',
+  'cp',
+]);
+
+/** Files of a home that hold no keys, tokens or other profiles' conversations: reading them is fine. */
+const PLAIN_FILE = /^(?:profiles\/[^/]+\/)?(?:config\.yaml|SOUL\.md|memories\/(?:MEMORY|USER)\.md)$/;
+
+/**
+ * `targets` without the plain files of the root (`config.yaml`, `SOUL.md`, memory) that a reading
+ * program only reads: `cat ~/.hermes/config.yaml` and `cp ~/.hermes/config.yaml /tmp/c` do not
+ * ask; writing one (`cp x ~/.hermes/config.yaml`, a redirect into it) and reading `.env`,
+ * `auth.json`, the daemon's token or `state.db` still do.
+ */
+function withoutPlainReads(
+  cmd: SimpleCommand,
+  ctx: RuleContext,
+  places: HermesPlaces,
+  targets: string[],
+): string[] {
+  if (!READERS.has(programName(cmd)) || targets.length === 0) return targets;
+  const written = new Set(writes(cmd).flatMap((w) => ctx.paths(w.word)));
+  return targets.filter((t) => {
+    if (written.has(t)) return true;
+    const root = places.roots.find((r) => isInside(r, t) && t !== r);
+    return root === undefined || !PLAIN_FILE.test(t.slice(root.length + 1));
+  });
+}

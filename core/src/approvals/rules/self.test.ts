@@ -102,7 +102,7 @@ const ROWS: [string, string[], Where?][] = [
   // --- hermes-home: every path form ------------------------------------------------------------
   ['cat %%/.env', [H]],
   ['cat ~/.hermes/.env', [H]],
-  ['cat $HOME/.hermes/config.yaml', [H]],
+  ['cat $HOME/.hermes/.env', [H]],
   ['cat "${HOME}/.hermes/auth.json"', [H]],
   ['sed -i s/manual/off/ ${HERMES_HOME}/config.yaml', [H]],
   ['cat ${HERMES_HOME%/}/.env', [H]],
@@ -115,7 +115,7 @@ const ROWS: [string, string[], Where?][] = [
   ['ls ~/.hermes/profiles/', [H]],
   ['cat .env', [H], 'root'],
   ['cat ../.env', [H], 'workspace'],
-  ['cat $PWD/../config.yaml', [H], 'workspace'],
+  ['cat $PWD/../.env', [H], 'workspace'],
   ['cat notes.txt && ls', [], 'workspace'],
   ['python3 ~/.hermes/skills/s/run.py', []],
   ['cat ~/.hermes/workspace/notes.txt', [H], 'work-profile'],
@@ -133,7 +133,7 @@ const ROWS: [string, string[], Where?][] = [
   ['dd if=~/.hermes/.env of=/tmp/x', [H]],
   ['docker run -v $HOME/.hermes:/data alpine', [H]],
   ['R=~/.hermes; cat $R/.env', [H]],
-  ['for f in ~/.hermes/*.yaml; do cat "$f"; done', [H]],
+  ['for f in ~/.hermes/*.yaml; do sed -i x "$f"; done', [H]],
   ['cat $SOMEWHERE/.env', [H]],
   ['cat "$(dirname "$(command -v hermes)")/../auth.json"', [H]],
   [`cat ~${userInfo().username}/.hermes/.env`, [H]],
@@ -260,7 +260,8 @@ describe('targets name what the command acts on', () => {
     (await check(line, opts)).get(key) ?? [];
 
   it('paths reached in the root, absolute, through every form', async () => {
-    expect(await targets('cat ~/.hermes/{config.yaml,.env}', H)).toEqual(
+    // (reading config.yaml alone is not asked: reads.test.ts; this one writes)
+    expect(await targets('sed -i x ~/.hermes/{config.yaml,.env}', H)).toEqual(
       expect.arrayContaining([join(root, 'config.yaml'), join(root, '.env')]),
     );
     expect(await targets(`sed -i x ${base}/h?me/.h*/conf*.yaml`, H)).toContain(join(root, 'config.yaml'));

@@ -15,14 +15,17 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
+/** A host's turn: the deltas it streams and the reply the pipeline sends (none: silence). */
+type Script = (text: string) => { deltas: string[]; reply?: string };
+const echo: Script = (text) => ({ deltas: ['echo: ', text], reply: `echo: ${text}` });
+
 /** Starts the adapter with a host that answers `echo: <text>` (streamed as two deltas). */
-async function start(): Promise<{ host: FakeHost; client: (key?: string) => OpenAI }> {
+async function start(script: Script = echo): Promise<{ host: FakeHost; client: (key?: string) => OpenAI }> {
   const host = new FakeHost(async (m) => {
     const chat = m.source.chatId!;
-    const answer = `echo: ${m.text}`;
-    adapter.onTurnEvent(chat, { type: 'message.delta', payload: { text: 'echo: ' } });
-    adapter.onTurnEvent(chat, { type: 'message.delta', payload: { text: m.text } });
-    await adapter.send(chat, answer, { kind: 'reply' });
+    const { deltas, reply } = script(m.text);
+    for (const text of deltas) adapter.onTurnEvent(chat, { type: 'message.delta', payload: { text } });
+    if (reply !== undefined) await adapter.send(chat, reply, { kind: 'reply' });
   });
   const ctx = testPlatformContext({
     config: { port: 0, model_name: 'hermes-test' },
@@ -75,6 +78,27 @@ describe('ApiServerAdapter with the openai client', () => {
     expect(text).toBe('echo: stream me');
     // no conversation named: a one-off
     expect(host.messages[0]!.ephemeral).toBe(true);
+  });
+
+  it.each<[string, string[], string | undefined, string]>([
+    ['a silent reply streams nothing', ['NO_', 'REPLY'], undefined, ''],
+    ['a bracketed marker streams nothing', ['[SIL', 'ENT]'], undefined, ''],
+    [
+      'text that starts like a marker is sent once it diverges',
+      ['No', ' problem'],
+      'No problem',
+      'No problem',
+    ],
+  ])('%s', async (_n, deltas, reply, expected) => {
+    const { client } = await start(() => ({ deltas, ...(reply !== undefined ? { reply } : {}) }));
+    const stream = await client().chat.completions.create({
+      model: 'hermes-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'quiet?' }],
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    expect(text).toBe(expected);
   });
 
   it('refuses a wrong key (401) without telling the host', async () => {

@@ -26,6 +26,7 @@ import {
   type ClarifyPrompt,
   type TurnEvent,
   listenOn,
+  mayBecomeSilence,
   PlatformAdapter,
   type SendOptions,
   type SendResult,
@@ -52,6 +53,8 @@ interface Pending {
   stream: boolean;
   texts: string[];
   streamed: string;
+  /** Streamed text not sent yet: the reply so far could still be a silence marker. */
+  held: string;
   done: boolean;
   /** The client went away before the answer was complete. */
   abandoned?: boolean;
@@ -191,7 +194,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
-    const p: Pending = { meta, res, stream, texts: [], streamed: '', done: false };
+    const p: Pending = { meta, res, stream, texts: [], streamed: '', held: '', done: false };
     try {
       if (res.destroyed) return;
       this.pending.set(conversation, p);
@@ -256,8 +259,12 @@ export class ApiServerAdapter extends PlatformAdapter {
     }
     if (!p?.stream || p.done || p.res.destroyed) return;
     if (event.type === 'message.delta' && typeof event.payload.text === 'string' && event.payload.text) {
-      p.streamed += event.payload.text;
-      p.res.write(sse(chunk(p.meta, { content: event.payload.text })));
+      p.held += event.payload.text;
+      // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
+      if (mayBecomeSilence(p.streamed + p.held)) return;
+      p.streamed += p.held;
+      p.res.write(sse(chunk(p.meta, { content: p.held })));
+      p.held = '';
     }
   }
 

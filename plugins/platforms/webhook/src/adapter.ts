@@ -9,7 +9,8 @@
  * The 202 answer carries the message's `id` (the sender's, else a new one).
  * Outbound body: `{"conversation", "text", "kind": "reply" | "notice", "in_reply_to"?, "id"?}`;
  * a reply's `id` (also the `X-Hermes-Delivery` header) is the same on every retry and after a
- * restart, so the receiver can drop a repeat. A 2xx answer confirms; 408, 425, 429 and 5xx are
+ * restart, so the receiver can drop a repeat. Replies follow the autonomous silence rule: a
+ * silence marker alone or on the first or last line (`[SILENT]\n\nNothing new.`) sends nothing. A 2xx answer confirms; 408, 425, 429 and 5xx are
  * retried, other answers are final.
  */
 import { randomUUID } from 'node:crypto';
@@ -94,6 +95,11 @@ export class WebhookAdapter extends PlatformAdapter {
   ) {
     super('webhook', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
     this.verifier = new SignatureVerifier(settings.secret, opts.now, opts.replayGuard);
+  }
+
+  /** A webhook is a machine-to-machine lane: replies follow the autonomous silence rule. */
+  override get autonomous(): boolean {
+    return true;
   }
 
   async connect(): Promise<void> {
