@@ -27,8 +27,9 @@ import { groupExists, processStartTime } from '../tools/process-registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { LOG_KEEP_BYTES, LOG_MAX_BYTES, logSize, readLog, trimLog, type LogChunk } from './log-file.js';
 import {
+  keepDamagedRecord,
+  loadBackgroundRecord,
   processAlive,
-  readBackgroundRecord,
   writeBackgroundRecord,
   type BackgroundProcessEntry,
 } from './record.js';
@@ -37,6 +38,10 @@ import {
 export const BACKGROUND_KILL_GRACE_MS = 3_000;
 /** Ended processes kept listed per profile (older ones and their logs are removed). */
 export const ENDED_KEPT_PER_PROFILE = 20;
+/** Background processes one profile may have running at once; `start` refuses more. */
+export const MAX_RUNNING_PER_PROFILE = 64;
+/** How long a write to a process's stdin may wait for the process to read it, ms. */
+export const WRITE_TIMEOUT_MS = 10_000;
 /** Longest `wait` a caller may ask for, ms. */
 export const MAX_WAIT_MS = 600_000;
 
@@ -59,6 +64,10 @@ export interface ProcessManagerOptions {
   tickMs?: number;
   /** SIGTERM → SIGKILL grace, ms (default `BACKGROUND_KILL_GRACE_MS`). */
   graceMs?: number;
+  /** Running processes allowed per profile (default `MAX_RUNNING_PER_PROFILE`). */
+  maxRunningPerProfile?: number;
+  /** Longest wait for a stdin write to be taken by the process, ms (default `WRITE_TIMEOUT_MS`). */
+  writeTimeoutMs?: number;
 }
 
 /** What `start` needs. */
@@ -115,7 +124,17 @@ export class ProcessManager {
    */
   recover(): BackgroundProcessEntry[] {
     const adopted: BackgroundProcessEntry[] = [];
-    for (const e of readBackgroundRecord(this.opts.root)) {
+    const record = loadBackgroundRecord(this.opts.root);
+    for (const p of record.problems) this.opts.log?.(`background processes: ${p}`);
+    if (record.unreadable) {
+      const copy = keepDamagedRecord(this.opts.root);
+      this.opts.log?.(
+        copy
+          ? `background processes: the damaged record is kept as ${copy}; starting with an empty list`
+          : 'background processes: the damaged record could not be copied aside; starting with an empty list',
+      );
+    }
+    for (const e of record.entries) {
       if (this.procs.has(e.id)) continue;
       if (e.state === 'running') {
         if (processAlive(e)) {
@@ -141,9 +160,15 @@ export class ProcessManager {
 
   /**
    * Starts `command` in the background (see the file comment).
-   * @throws Error when the sandbox refuses or the shell cannot be started (nothing is recorded).
+   * @throws Error when the profile already runs `maxRunningPerProfile` processes, the sandbox
+   *   refuses or the shell cannot be started (nothing is recorded).
    */
   start(o: StartProcessOptions): BackgroundProcessEntry {
+    const cap = this.opts.maxRunningPerProfile ?? MAX_RUNNING_PER_PROFILE;
+    if (this.runningCount(o.home.profile) >= cap)
+      throw new Error(
+        `${cap} background processes already run in profile "${o.home.profile}" (the most allowed); wait for one to end or kill one (process action "kill") first`,
+      );
     const id = `bg-${randomBytes(4).toString('hex')}`;
     const dir = join(o.home.dir, 'processes');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -282,11 +307,24 @@ export class ProcessManager {
           ? `background process ${id} was started by an earlier daemon: its stdin is gone`
           : `the stdin of background process ${id} is closed`,
       );
-    await new Promise<void>((resolve, reject) =>
-      stdin.write(data, (err) =>
-        err ? reject(new Error(`writing to ${id} failed: ${err.message}`)) : resolve(),
-      ),
-    );
+    const ms = this.opts.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
+    await new Promise<void>((resolve, reject) => {
+      // a process that never reads leaves a large write pending forever: give up after `ms`
+      const t = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `background process ${id} does not read its stdin: the write was not taken within ${ms / 1000} s`,
+            ),
+          ),
+        ms,
+      );
+      stdin.write(data, (err) => {
+        clearTimeout(t);
+        if (err) reject(new Error(`writing to ${id} failed: ${err.message}`));
+        else resolve();
+      });
+    });
   }
 
   /**
@@ -389,7 +427,8 @@ export class ProcessManager {
     const ended = this.list(profile).filter((e) => e.state !== 'running');
     for (const e of ended.slice(ENDED_KEPT_PER_PROFILE)) {
       this.procs.delete(e.id);
-      rmSync(e.log, { force: true });
+      // only the entry's own log file: a record edited by hand may name any file
+      if (e.log.endsWith(`/processes/${e.id}.log`)) rmSync(e.log, { force: true });
     }
   }
 
