@@ -51,4 +51,13 @@ describe('log file', () => {
   it('reads nothing from a missing file', () => {
     expect(readLog(join(dir, 'none'), 0, 0)).toEqual({ text: '', next_offset: 0, skipped: 0, total: 0 });
   });
+
+  it('an offset past the end (a guess, or from another process) gives next_offset at the end, so the next poll sees new output', () => {
+    const file = join(dir, 'past.log');
+    writeFileSync(file, 'hello\n');
+    const c = readLog(file, 0, 1e15);
+    expect(c).toEqual({ text: '', next_offset: 6, skipped: 0, total: 6 });
+    writeFileSync(file, 'hello\nworld\n');
+    expect(readLog(file, 0, c.next_offset).text).toBe('world\n');
+  });
 });

@@ -92,7 +92,8 @@ export function readLog(
     skipped = dropped - from;
     from = dropped;
   }
-  if (from >= total) return { text: '', next_offset: Math.max(from, total), skipped, total };
+  // an offset past the end names no byte yet: continue from the end
+  if (from >= total) return { text: '', next_offset: total, skipped, total };
   const want = Math.min(maxBytes, total - from);
   const buf = Buffer.alloc(want);
   let got: number;
