@@ -5,11 +5,13 @@
  * the pattern that matched; callers refuse the write or replace the text with a visible
  * `[BLOCKED: …]` note.
  *
- * Invisible characters are looked for in the raw text; patterns run on its NFKC form, so
- * full-width letters (ｉｇｎｏｒｅ) match too. At most `MAX_SCAN_CHARS` are scanned; a longer
+ * Invisible characters are looked for in the raw text; patterns run on its match form
+ * (fold.ts: NFKC, look-alike letters as Latin, combining marks and ignorable characters removed),
+ * and again on that form read as prose (markdown emphasis removed, `_`/`-` as spaces). At most `MAX_SCAN_CHARS` are scanned; a longer
  * text is a finding of its own (`too_large`), never passed with an unscanned tail.
  */
 import { findExfiltration } from './exfiltration.js';
+import { matchForm, proseForm } from './fold.js';
 import { findInvisible, formatCodePoint } from './invisible.js';
 import { THREAT_PATTERNS, type ScanScope, type ThreatClass } from './threat-patterns.js';
 
@@ -66,11 +68,12 @@ export function scanContent(text: string, scope: ScanScope): ContentFinding[] {
       index: inv.index,
     });
   }
-  const normal = text.normalize('NFKC');
+  const normal = matchForm(text);
+  const prose = proseForm(normal);
   const seen = new Set<string>();
   for (const p of THREAT_PATTERNS) {
     if (!p.scopes.includes(scope) || seen.has(p.id)) continue;
-    const m = p.pattern.exec(normal);
+    const m = p.pattern.exec(normal) ?? (prose === normal ? null : p.pattern.exec(prose));
     if (m) {
       seen.add(p.id);
       out.push({

@@ -81,7 +81,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'instruction_override',
     description: 'contains chat-template control tokens that fake a system or assistant turn',
     pattern:
-      /<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|^\s*(?:system|assistant)\s*:/im,
+      /<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|^\s*(?:system|assistant)\s*:\s*(?:you\s+(?:are|must|will|have|should|may)|ignore|disregard|forget|new\s+(?:rules|instructions)|from\s+now\s+on)\b/im,
     scopes: ALL,
   },
   {
@@ -322,9 +322,15 @@ function promptware(): ThreatPattern[] {
     p(
       'c2_heartbeat',
       'asks the agent to beacon to a server',
-      /\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+/i,
+      // to a host, URL or controller — not "check in with Sarah", "a heartbeat to the load balancer"
+      /\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+(?:the\s+)?(?:https?:\/\/|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|(?:c2|controller|command\s+server|orchestrator|mothership|node|network|swarm)\b)/i,
     ),
-    p('c2_task_pull', 'asks the agent to pull tasking', /\bpull\s+(?:down\s+)?(?:new\s+)?task(?:ing|s)?\b/i),
+    p(
+      'c2_task_pull',
+      'asks the agent to pull tasking',
+      // "tasking", or tasks from a controller — not "pull tasks from Jira"
+      /\bpull\s+(?:down\s+)?(?:new\s+)?tasking\b|\bpull\s+(?:down\s+)?(?:new\s+)?tasks?\s+from\s+(?:the\s+)?(?:https?:\/\/|c2|controller|command\s+server|orchestrator|server|node|network|swarm)\b/i,
+    ),
     p('c2_network_connect', 'asks the agent to join a network', /\bconnect\s+to\s+the\s+network\b/i),
     p(
       'forced_action',
@@ -349,7 +355,8 @@ function promptware(): ThreatPattern[] {
     p(
       'known_c2_framework',
       'names an offensive command-and-control framework',
-      /\b(?:cobalt\s*strike|sliver|havoc|mythic|metasploit|brainworm)\b/i,
+      // sliver, havoc and mythic are English words: only next to a C2 word
+      /\b(?:cobalt\s*strike|metasploit|brainworm)\b|\b(?:sliver|havoc|mythic)\s+(?:c2|implant|beacon|agent|listener|payload|teamserver|server|framework)s?\b/i,
     ),
     p(
       'c2_explicit',
