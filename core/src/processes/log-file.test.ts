@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,5 +59,16 @@ describe('log file', () => {
     expect(c).toEqual({ text: '', next_offset: 6, skipped: 0, total: 6 });
     writeFileSync(file, 'hello\nworld\n');
     expect(readLog(file, 0, c.next_offset).text).toBe('world\n');
+  });
+
+  it('never follows a log replaced by a symbolic link (the process may point it at any file)', () => {
+    const target = join(dir, 'precious.txt');
+    const body = 'secret line\n'.repeat(100);
+    writeFileSync(target, body);
+    symlinkSync(target, file);
+    expect(trimLog(file, 100, 50)).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(body);
+    expect(readLog(file, 0, 0).text).toBe('');
+    expect(readLog(file, 0, -50).text).toBe('');
   });
 });
