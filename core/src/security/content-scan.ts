@@ -7,7 +7,8 @@
  *
  * Invisible characters are looked for in the raw text; patterns run on its match form
  * (fold.ts: NFKC, look-alike letters as Latin, combining marks and ignorable characters removed),
- * and again on that form read as prose (markdown emphasis removed, `_`/`-` as spaces). At most `MAX_SCAN_CHARS` are scanned; a longer
+ * and again on that form read as prose (markdown emphasis removed, `_`/`-` as spaces; not for
+ * the markup patterns). At most `MAX_SCAN_CHARS` are scanned; a longer
  * text is a finding of its own (`too_large`), never passed with an unscanned tail.
  */
 import { findExfiltration } from './exfiltration.js';
@@ -73,7 +74,9 @@ export function scanContent(text: string, scope: ScanScope): ContentFinding[] {
   const seen = new Set<string>();
   for (const p of THREAT_PATTERNS) {
     if (!p.scopes.includes(scope) || seen.has(p.id)) continue;
-    const m = p.pattern.exec(normal) ?? (prose === normal ? null : p.pattern.exec(prose));
+    // markup patterns read the markup itself; the prose form is for words
+    const asProse = prose !== normal && p.threatClass !== 'hidden_markup';
+    const m = p.pattern.exec(normal) ?? (asProse ? p.pattern.exec(prose) : null);
     if (m) {
       seen.add(p.id);
       out.push({

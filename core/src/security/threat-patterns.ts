@@ -126,7 +126,8 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'hidden_markup',
     description: 'hides instructions in an HTML comment',
     pattern:
-      /<!--[^>]{0,512}(?<![A-Za-z])(?:ignore|override|system|secret|hidden)(?![A-Za-z])[^>]{0,512}-->/i,
+      // a word of its own: not a tool directive such as `prettier-ignore`
+      /<!--[^>]{0,512}(?<![A-Za-z-])(?:ignore|override|system|secret|hidden)(?![A-Za-z-])[^>]{0,512}-->/i,
     scopes: ALL,
   },
   {
@@ -180,7 +181,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'secret_exfiltration',
     description: 'reads .env or credential files',
     pattern:
-      /\bcat\s+[^\n]{0,200}(?:\.env\b|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials)/i,
+      /\bcat\s+[^\n]{0,200}(?:\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials)/i,
     scopes: ['context', 'strict'],
   },
   {
@@ -188,7 +189,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'secret_exfiltration',
     description: 'reads .env or credential files',
     pattern:
-      /\b(?:cat|less|more|head|tail|type|print|read|show|dump|open|base64|xxd|strings)\b[^\n]*(?:(?:^|[\s/'"=])\.env\b|\bcredentials?\b|\.netrc\b|\.pgpass\b|\.aws\/|\.ssh\/id_|\.git-credentials\b)/i,
+      /\b(?:cat|less|more|head|tail|type|print|read|show|dump|open|base64|xxd|strings)\b[^\n]*(?:(?:^|[\s/'"=])\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|\bcredentials?\b|\.netrc\b|\.pgpass\b|\.aws\/|\.ssh\/id_|\.git-credentials\b)/i,
     scopes: ['cron'],
   },
   {
