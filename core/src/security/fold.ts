@@ -7,6 +7,8 @@
  *   Cyrillic and Greek letters that look like Latin ones replaced by those (`іgnоre` → `ignore`).
  * - `proseForm`: `matchForm` with markdown emphasis (`*`, `~`, `` ` ``) removed and `_`/`-`
  *   read as spaces, so `**ignore** all` and `ignore-all-previous` read as words.
+ * - `base64Texts`: the text hidden in base64 runs (an instruction a model is asked to decode);
+ *   runs that decode to binary (keys, hashes) are skipped.
  */
 
 /** Cyrillic and Greek letters drawn like a Latin letter, and that letter. */
@@ -95,4 +97,29 @@ export function matchForm(text: string): string {
 /** `matchForm(text)` read as prose: markdown emphasis dropped, `_` and `-` as spaces. */
 export function proseForm(normal: string): string {
   return normal.replace(/[*~`]+/g, '').replace(/[_-]+/g, ' ');
+}
+
+/** Base64 runs looked at, at most, and the longest one decoded (chars). */
+const MAX_BASE64_RUNS = 32;
+const MAX_BASE64_CHARS = 8_192;
+const BASE64_RUN = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+
+/**
+ * The texts of base64 (or base64url) runs of at least 20 chars in `text` that decode to readable
+ * UTF-8 (no control bytes but tab, CR and LF), at most `MAX_BASE64_RUNS` of them.
+ */
+export function base64Texts(text: string): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (const m of text.matchAll(BASE64_RUN)) {
+    if (++n > MAX_BASE64_RUNS) break;
+    const run = m[0];
+    if (run.length > MAX_BASE64_CHARS || !/[0-9+/_-]|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(run)) continue;
+    const bytes = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    const decoded = bytes.toString('utf8');
+    if (decoded.length < 8 || decoded.includes('\uFFFD')) continue;
+    if (bytes.some((b) => b === 0x7f || (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d))) continue;
+    out.push(decoded);
+  }
+  return out;
 }
