@@ -7,7 +7,7 @@
  * - Bounding is copy-truncate, as logrotate does it: once the file is larger than the cap, its
  *   last `keep` bytes (from a line start when one is near) are read, the file is truncated to
  *   zero and those bytes are written back. Output written during the trim itself (well under a
- *   millisecond) may be lost. The daemon trims every running process's log twice a second, so a
+ *   millisecond) may be lost. The daemon checks every running process's log every 50 ms, so a
  *   file exceeds the cap by at most what its process writes in that time.
  * - Offsets are logical: byte positions in everything the process ever wrote. `dropped` counts
  *   the bytes trimmed from the front, so a byte at file position `p` has offset `dropped + p`,

@@ -296,4 +296,21 @@ describe('ProcessManager limits and a damaged record', () => {
     expect(said).toContain('bg-0000bad1');
     expect(said).toContain('../../etc');
   });
+
+  it('a flooding log stays within its cap plus what the process writes between two size checks (50 ms), not half a second of output', async () => {
+    const m = manager({ maxLogBytes: 1_000_000, keepLogBytes: 500_000, tickMs: 500 });
+    // about 200 MB/s for 1 s: half a second of it is ~100 MB
+    const e = start(m, 'for i in $(seq 100); do head -c 2000000 /dev/zero; sleep 0.01; done');
+    let peak = 0;
+    while (m.get('default', e.id).state === 'running') {
+      try {
+        peak = Math.max(peak, statSync(e.log).size);
+      } catch {
+        /* between trims */
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(m.get('default', e.id).dropped).toBeGreaterThan(50_000_000);
+    expect(peak).toBeLessThan(30_000_000);
+  }, 20_000);
 });

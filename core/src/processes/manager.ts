@@ -42,6 +42,8 @@ export const ENDED_KEPT_PER_PROFILE = 20;
 export const MAX_RUNNING_PER_PROFILE = 64;
 /** How long a write to a process's stdin may wait for the process to read it, ms. */
 export const WRITE_TIMEOUT_MS = 10_000;
+/** Time between checks of the running logs' sizes (one stat each), ms. */
+export const LOG_CHECK_MS = 50;
 /** Longest `wait` a caller may ask for, ms. */
 export const MAX_WAIT_MS = 600_000;
 
@@ -60,8 +62,10 @@ export interface ProcessManagerOptions {
   /** Log cap and the part kept by a trim, bytes (defaults 5 MiB / 2.5 MiB). */
   maxLogBytes?: number;
   keepLogBytes?: number;
-  /** Time between log trims and liveness checks of adopted processes, ms (default 500). */
+  /** Time between liveness checks (groups, adopted processes) and log trims, ms (default 500). */
   tickMs?: number;
+  /** Time between checks of the logs' sizes, ms (default `LOG_CHECK_MS`). */
+  logCheckMs?: number;
   /** SIGTERM → SIGKILL grace, ms (default `BACKGROUND_KILL_GRACE_MS`). */
   graceMs?: number;
   /** Running processes allowed per profile (default `MAX_RUNNING_PER_PROFILE`). */
@@ -108,6 +112,7 @@ export class ProcessManager {
   private readonly maxLog: number;
   private readonly keepLog: number;
   private readonly grace: number;
+  private readonly logTimer: NodeJS.Timeout;
 
   constructor(private readonly opts: ProcessManagerOptions) {
     this.maxLog = opts.maxLogBytes ?? LOG_MAX_BYTES;
@@ -115,6 +120,8 @@ export class ProcessManager {
     this.grace = opts.graceMs ?? BACKGROUND_KILL_GRACE_MS;
     this.timer = setInterval(() => this.tick(), opts.tickMs ?? 500);
     this.timer.unref();
+    this.logTimer = setInterval(() => this.checkLogs(), opts.logCheckMs ?? LOG_CHECK_MS);
+    this.logTimer.unref();
   }
 
   /**
@@ -355,6 +362,7 @@ export class ProcessManager {
   /** Stops the timer; processes keep running and stay recorded for the next daemon. */
   close(): void {
     clearInterval(this.timer);
+    clearInterval(this.logTimer);
     for (const l of this.procs.values()) {
       this.trim(l);
       l.child?.stdin?.destroy();
@@ -403,13 +411,26 @@ export class ProcessManager {
     this.opts.onChange?.({ reason: 'ended', entry: l.entry });
   }
 
-  private trim(l: Live): void {
-    if (logSize(l.entry.log) <= this.maxLog) return;
+  /** Trims the log when it is over the cap. @returns whether it was trimmed. */
+  private trim(l: Live, save = true): boolean {
+    if (logSize(l.entry.log) <= this.maxLog) return false;
     const dropped = trimLog(l.entry.log, this.maxLog, this.keepLog);
-    if (dropped > 0) {
-      l.entry.dropped += dropped;
-      this.save();
-    }
+    if (dropped <= 0) return false;
+    l.entry.dropped += dropped;
+    if (save) this.save();
+    return true;
+  }
+
+  /**
+   * Checks the size of every running log (a stat each) and trims those over the cap, saving the
+   * record once: a process that floods its output keeps the file within the cap plus what it
+   * writes in `logCheckMs`.
+   */
+  private checkLogs(): void {
+    let trimmed = false;
+    for (const l of this.procs.values())
+      if (l.entry.state === 'running' && !l.stopping && this.trim(l, false)) trimmed = true;
+    if (trimmed) this.save();
   }
 
   private tick(): void {
