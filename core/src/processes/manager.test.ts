@@ -295,6 +295,40 @@ describe('ProcessManager limits and a damaged record', () => {
     expect(said).toContain(join(root, 'run', 'background-processes.json'));
     expect(said).toContain('bg-0000bad1');
     expect(said).toContain('../../etc');
+    // the dropped entries are not lost: the file as it was is kept beside the record
+    const kept = readdirSync(join(root, 'run')).filter((f) =>
+      f.startsWith('background-processes.json.damaged'),
+    );
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(root, 'run', kept[0]!), 'utf8')).toContain('bg-0000bad1');
+  });
+
+  it('an entry without the optional fields (an older record) is kept with their defaults', () => {
+    mkdirSync(join(root, 'run'), { recursive: true });
+    const e = {
+      id: 'bg-00001234',
+      pid: 999_999_999,
+      profile: 'default',
+      session: 's',
+      command: 'x',
+      cwd: root,
+    };
+    const log = join(root, 'processes', 'bg-00001234.log');
+    const started_at = new Date().toISOString();
+    writeFileSync(
+      join(root, 'run', 'background-processes.json'),
+      JSON.stringify([{ ...e, log, started_at, state: 'exited' }]),
+    );
+    const lines: string[] = [];
+    const m = manager({ log: (l) => lines.push(l) });
+    m.recover();
+    expect(lines).toEqual([]);
+    expect(m.get('default', 'bg-00001234')).toMatchObject({
+      dropped: 0,
+      adopted: false,
+      notify: false,
+      exit_code: null,
+    });
   });
 
   it('a flooding log stays within its cap plus what the process writes between two size checks (50 ms), not half a second of output', async () => {

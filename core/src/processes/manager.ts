@@ -133,12 +133,14 @@ export class ProcessManager {
     const adopted: BackgroundProcessEntry[] = [];
     const record = loadBackgroundRecord(this.opts.root);
     for (const p of record.problems) this.opts.log?.(`background processes: ${p}`);
-    if (record.unreadable) {
+    if (record.problems.length > 0) {
+      // the next save replaces the file: what could not be used is kept beside it
       const copy = keepDamagedRecord(this.opts.root);
+      const rest = record.unreadable ? 'starting with an empty list' : 'the other entries are kept';
       this.opts.log?.(
         copy
-          ? `background processes: the damaged record is kept as ${copy}; starting with an empty list`
-          : 'background processes: the damaged record could not be copied aside; starting with an empty list',
+          ? `background processes: the damaged record is kept as ${copy}; ${rest}`
+          : `background processes: the damaged record could not be copied aside; ${rest}`,
       );
     }
     for (const e of record.entries) {

@@ -65,6 +65,21 @@ export interface LoadedBackgroundRecord {
 const STATES: readonly string[] = ['running', 'exited', 'killed', 'gone'];
 const ID = /^bg-[0-9a-f]{8}$/;
 
+/** `v` with its missing optional fields at their defaults (a field that is present is kept). */
+function withDefaults(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const defaults = {
+    start: null,
+    exit_code: null,
+    signal: null,
+    ended_at: null,
+    notify: false,
+    dropped: 0,
+    adopted: false,
+  };
+  return { ...defaults, ...(v as Record<string, unknown>) };
+}
+
 /** Why `v` is not a usable entry, or undefined when it is. */
 function entryProblem(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not an object';
@@ -103,7 +118,8 @@ export function loadBackgroundRecord(root: string): LoadedBackgroundRecord {
     return { entries: [], problems: [`cannot read ${file}: it is not a JSON list`], unreadable: true };
   const entries: BackgroundProcessEntry[] = [];
   const problems: string[] = [];
-  v.forEach((x: unknown, i) => {
+  v.forEach((raw: unknown, i) => {
+    const x = withDefaults(raw);
     const why = entryProblem(x);
     if (why === undefined) entries.push(x as BackgroundProcessEntry);
     else {
