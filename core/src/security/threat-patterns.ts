@@ -41,6 +41,8 @@ const STRICT: readonly ScanScope[] = ['strict'];
 /** Bounded filler between key words. */
 const F = String.raw`(?:[\w'’-]+[\s,]+){0,8}`;
 const MODIFY = String.raw`\b(?:update|modify|edit|write|change|append|add\s+to|overwrite)\s+[^\n]{0,200}`;
+/** What a C2 tell talks to: a URL, a host name, or a controller word. */
+const C2_PEER = String.raw`(?:https?:\/\/|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|(?:c2|controller|command\s+server|orchestrator|mothership|node|network|swarm)\b)`;
 
 /** The table (the exfiltration rule and invisible characters live in their own modules). */
 export const THREAT_PATTERNS: readonly ThreatPattern[] = [
@@ -324,7 +326,7 @@ function promptware(): ThreatPattern[] {
       'c2_heartbeat',
       'asks the agent to beacon to a server',
       // to a host, URL or controller — not "check in with Sarah", "a heartbeat to the load balancer"
-      /\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+(?:the\s+)?(?:https?:\/\/|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|(?:c2|controller|command\s+server|orchestrator|mothership|node|network|swarm)\b)/i,
+      new RegExp(String.raw`\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+(?:the\s+)?${C2_PEER}`, 'i'),
     ),
     p(
       'c2_task_pull',
@@ -336,7 +338,11 @@ function promptware(): ThreatPattern[] {
     p(
       'forced_action',
       'obliges the agent to register, connect, report or beacon',
-      /\byou\s+must\s+(?:\w+\s+){0,3}(?:register|connect|report|beacon)\b/i,
+      // to a node, network or controller — not "you must register a plugin", "report hours"
+      new RegExp(
+        String.raw`\byou\s+must\s+(?:\w+\s+){0,3}(?:register\s+as\b|beacon\b|(?:connect|report)(?:\s+back|\s+home|\s+in)?\s+(?:to|with)\s+(?:the\s+)?${C2_PEER})`,
+        'i',
+      ),
     ),
     p(
       'anti_forensic_oneliner',
