@@ -112,7 +112,8 @@ export class ProcessManager {
   private readonly maxLog: number;
   private readonly keepLog: number;
   private readonly grace: number;
-  private readonly logTimer: NodeJS.Timeout;
+  /** Runs while a process runs (no wake-ups of an idle daemon). */
+  private logTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ProcessManagerOptions) {
     this.maxLog = opts.maxLogBytes ?? LOG_MAX_BYTES;
@@ -120,8 +121,6 @@ export class ProcessManager {
     this.grace = opts.graceMs ?? BACKGROUND_KILL_GRACE_MS;
     this.timer = setInterval(() => this.tick(), opts.tickMs ?? 500);
     this.timer.unref();
-    this.logTimer = setInterval(() => this.checkLogs(), opts.logCheckMs ?? LOG_CHECK_MS);
-    this.logTimer.unref();
   }
 
   /**
@@ -163,6 +162,7 @@ export class ProcessManager {
       this.procs.set(e.id, { entry: e, waiters: [] });
     }
     this.save();
+    if (adopted.length > 0) this.watchLogs();
     for (const e of adopted) this.opts.onChange?.({ reason: 'adopted', entry: e });
     return adopted;
   }
@@ -233,6 +233,7 @@ export class ProcessManager {
     });
     this.prune(entry.profile);
     this.save();
+    this.watchLogs();
     this.opts.onChange?.({ reason: 'started', entry });
     return entry;
   }
@@ -430,9 +431,24 @@ export class ProcessManager {
    */
   private checkLogs(): void {
     let trimmed = false;
-    for (const l of this.procs.values())
-      if (l.entry.state === 'running' && !l.stopping && this.trim(l, false)) trimmed = true;
+    let running = false;
+    for (const l of this.procs.values()) {
+      if (l.entry.state !== 'running' || l.stopping) continue;
+      running = true;
+      if (this.trim(l, false)) trimmed = true;
+    }
     if (trimmed) this.save();
+    if (!running) {
+      clearInterval(this.logTimer);
+      this.logTimer = undefined;
+    }
+  }
+
+  /** Starts the log checks when they are not running (a process started or was adopted). */
+  private watchLogs(): void {
+    if (this.logTimer) return;
+    this.logTimer = setInterval(() => this.checkLogs(), this.opts.logCheckMs ?? LOG_CHECK_MS);
+    this.logTimer.unref();
   }
 
   private tick(): void {
