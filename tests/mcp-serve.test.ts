@@ -23,6 +23,8 @@ let work: string;
 let model: FakeModelServer;
 const clients: Client[] = [];
 const stderr: string[] = [];
+/** Errors the SDK client met reading the server's stdout (anything that is not the protocol). */
+const protocolErrors: Error[] = [];
 
 /** An MCP client of `hermes [ -p PROFILE ] mcp serve` in the test root. */
 async function mcpClient(profile?: string): Promise<Client> {
@@ -36,6 +38,7 @@ async function mcpClient(profile?: string): Promise<Client> {
   transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
   const client = new Client({ name: 'mcp-serve-test', version: '1.0.0' });
   await client.connect(transport);
+  client.onerror = (e) => protocolErrors.push(e);
   clients.push(client);
   return client;
 }
@@ -283,7 +286,8 @@ describe('hermes mcp serve (SDK client, real daemon, scripted model)', () => {
     expect(r.isError).toBe(true);
   });
 
-  it('logs only on stderr', () => {
+  it('logs only on stderr: stdout held nothing but the protocol', () => {
     expect(stderr.join('')).toContain('serving profile default on stdio');
+    expect(protocolErrors).toEqual([]);
   });
 });
