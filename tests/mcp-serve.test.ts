@@ -6,7 +6,8 @@
  * by sessions_search and sessions_list; an approval of a dangerous command, listed and answered —
  * deny (the command did not run), then once (it ran) — and unknown or settled ids refused;
  * bad arguments as MCP error results naming the field; a second profile sees none of the first's
- * sessions; stdout carries only the protocol.
+ * sessions; a client that goes away mid-wait ends the server (stdin closed) but not the turn;
+ * stdout carries only the protocol.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +17,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { childEnv, HERMES, hermes, killDaemons, tempRoot, waitFor } from './support/gateway-process.js';
-import { eventViolations, writeConfig } from './support/gateway-session-kit.js';
+import { deferred, eventViolations, writeConfig } from './support/gateway-session-kit.js';
+import { spawnHermes } from './support/hermes-cli.js';
 
 let root: string;
 let work: string;
@@ -284,6 +286,47 @@ describe('hermes mcp serve (SDK client, real daemon, scripted model)', () => {
     expect(data<{ hits: unknown[] }>(await call(w, 'sessions_search', { query: 'quokka' })).hits).toEqual([]);
     const r = await call(w, 'session_messages', { session_id: sid });
     expect(r.isError).toBe(true);
+  });
+
+  it('a client that goes away mid-wait: the server exits on its own, the turn goes on in the daemon', async () => {
+    const gate = deferred();
+    model.push(async () => {
+      await gate.promise;
+      return { text: 'the late reply' };
+    });
+    const before = model.requests.length;
+    const p = spawnHermes(root, ['mcp', 'serve'], { cwd: work });
+    const send = (msg: unknown): boolean => p.child.stdin!.write(`${JSON.stringify(msg)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'session_send', arguments: { prompt: 'take your time', title: 'orphaned turn' } },
+    });
+    await model.waitForRequests(before + 1, 15_000); // the turn runs, the call waits
+    p.child.stdin!.end(); // the client went away (no signal sent)
+    const exit = await Promise.race([
+      p.exited,
+      new Promise<never>((_, fail) =>
+        setTimeout(() => fail(new Error(`still running:\n${p.stderr()}`)), 15_000),
+      ),
+    ]);
+    expect(exit).toMatchObject({ code: 0, signal: null });
+    for (const line of exit.stdout.split('\n').filter(Boolean))
+      expect(JSON.parse(line)).toHaveProperty('jsonrpc');
+    gate.resolve();
+    const { sessions } = data<{ sessions: { id: string; title: string }[] }>(
+      await call(c, 'sessions_list', {}),
+    );
+    const orphan = sessions.find((s) => s.title === 'orphaned turn')!;
+    await messageSeen(c, orphan.id, (m) => m.content === 'the late reply', 'the reply of the orphaned turn');
   });
 
   it('logs only on stderr: stdout held nothing but the protocol', () => {
