@@ -1,17 +1,23 @@
 /**
- * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not) and
- * `GET /v1/models`, on loopback only, every request authenticated with `Authorization: Bearer
- * <API_SERVER_KEY>` (constant-time compare), so other tools can use the agent as a model.
+ * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not),
+ * `GET /v1/models`, `GET /v1/models/{id}` and `GET /v1/capabilities`, on loopback only, every
+ * request authenticated with `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare),
+ * so other tools can use the agent as a model. docs/api-server.md is the user's guide.
  *
- * - Conversation: the `X-Hermes-Conversation` header, else the body's `user`, names the chat; each
- *   maps to its own agent session (the session keeps the history, so only the last `user`
- *   message of `messages` is taken as the new turn). Without either, every request is a fresh
- *   one-off conversation. Requests of one conversation run one after another.
- * - The answer is what the pipeline sends to the chat during the request; with `stream: true` the
- *   turn's text deltas are sent as they arrive (`onTurnEvent`) and the final reply is not
- *   repeated.
- * - A request without a conversation is ephemeral: once answered, its live session is unloaded and
- *   (unless `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
+ *   request is a one-off conversation whose live session is unloaded once answered and (unless
+ *   `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ * - The `X-Hermes-Session-Id` header (or the older `X-Hermes-Conversation`) names a stored
+ *   conversation instead: its session keeps the history, so only the last user message is the
+ *   new turn; the header is echoed on the answer. Requests of one conversation run one after
+ *   another. `user` is only the end user's label, as in OpenAI's API.
+ * - The answer is the turn's final reply; with `stream: true` the turn's text deltas are sent as
+ *   they arrive, consecutive assistant messages separated by a blank line, tool progress as named
+ *   `hermes.tool.progress` events, and with `stream_options.include_usage` a last chunk with the
+ *   usage. Token counts are the model's, summed over the turn's model calls.
+ * - Errors are OpenAI-shaped with real statuses (http.ts): a failed turn is a 500 (429 when the
+ *   model refused for rate limits), a stopping daemon 503; in a stream already started, an
+ *   `{error}` data event, which the `openai` client raises as an APIError.
  * - A client that disconnects before its answer is complete stops its turn: the adapter sends
  *   the conversation's `/stop` (again once if the turn only started after the first one).
  * - Approvals and clarify questions cannot be asked over this API: they are answered at once
@@ -31,10 +37,24 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import { chunk, completion, contentText, errorBody, sse, type AnswerMeta } from './openai-wire.js';
+import { readChatRequest } from './chat-request.js';
+import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
+import {
+  chunk,
+  completion,
+  namedSse,
+  sse,
+  usageChunk,
+  type AnswerMeta,
+  type AnswerUsage,
+} from './openai-wire.js';
 
-/** Largest request body accepted, bytes. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES } from './http.js';
+
+/** The text the pipeline sends for a failed turn starts with this (core pipeline-turn.ts). */
+const TURN_FAILED_PREFIX = 'Sorry, something went wrong: ';
+/** The notice the pipeline sends for a message that arrives while the daemon stops. */
+const SHUTTING_DOWN = 'the daemon is shutting down';
 
 /** Settings of the server. */
 export interface ApiServerSettings {
@@ -45,31 +65,42 @@ export interface ApiServerSettings {
   key: string;
   /** Model id the API reports. */
   modelName: string;
+  /** Browser origins allowed by CORS (exact, e.g. `http://localhost:3000`); default none. */
+  corsOrigins?: readonly string[];
+  /** Chat requests answered at once; more get 429 (default 10). */
+  maxConcurrent?: number;
 }
 
 interface Pending {
   meta: AnswerMeta;
   res: ServerResponse;
   stream: boolean;
+  includeUsage: boolean;
   texts: string[];
   streamed: string;
   /** Streamed text not sent yet: the reply so far could still be a silence marker. */
   held: string;
+  /** A new assistant message started after text was streamed: the next text opens with a blank line. */
+  separate: boolean;
+  usage: AnswerUsage;
+  /** The turn failed: its error, and the model's error kind when known. */
+  error?: { message: string; kind?: string; status?: number };
   done: boolean;
   /** The client went away before the answer was complete. */
   abandoned?: boolean;
   /** `/stop` was sent a second time (the turn started after the first). */
   restopped?: boolean;
-}
-
-function sendJson(res: ServerResponse, status: number, body: object): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  /** Headers of a whole (not streamed) answer. */
+  extra?: ExtraHeaders;
 }
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
+}
+
+/** The HTTP status of a failed turn: 429 for the model's rate limit, else 500. */
+function statusOfKind(kind: string | undefined): number {
+  return kind === 'rate_limit' ? 429 : 500;
 }
 
 /** The API server adapter. */
@@ -80,6 +111,9 @@ export class ApiServerAdapter extends PlatformAdapter {
   /** Conversations whose `/stop` was sent for a client that went away: its reply goes nowhere. */
   private readonly stopping = new Set<string>();
   private readonly keyDigest: Buffer;
+  private readonly cors: Cors;
+  /** Chat requests being answered or waiting for their conversation. */
+  private active = 0;
   /** The port listened on (after connect). */
   port = 0;
 
@@ -89,13 +123,18 @@ export class ApiServerAdapter extends PlatformAdapter {
   ) {
     super('api_server', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
     this.keyDigest = digest(settings.key);
+    this.cors = new Cors(settings.corsOrigins ?? []);
   }
 
   async connect(): Promise<void> {
     const server = createServer((req, res) => {
       this.route(req, res).catch((err: Error) => {
-        this.log(`request failed: ${err.message}`);
-        sendJson(res, 500, errorBody('internal error', 'server_error'));
+        const e =
+          err instanceof ApiError
+            ? err
+            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error');
+        if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
+        sendError(res, e, this.cors.headers(req));
       });
     });
     this.server = server;
@@ -108,7 +147,8 @@ export class ApiServerAdapter extends PlatformAdapter {
     const s = this.server;
     this.server = undefined;
     if (!s) return;
-    for (const p of this.pending.values()) this.finish(p, 'the server is shutting down');
+    for (const p of this.pending.values())
+      this.finish(p, { message: 'the server is shutting down', status: 503 });
     await new Promise<void>((r) => {
       s.close(() => r());
       s.closeAllConnections?.();
@@ -120,71 +160,89 @@ export class ApiServerAdapter extends PlatformAdapter {
     return !!m && timingSafeEqual(digest(m[1]!.trim()), this.keyDigest);
   }
 
+  private model(id = this.settings.modelName): object {
+    return { id, object: 'model', created: 0, owned_by: 'hermes' };
+  }
+
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    if (!this.authorized(req)) {
-      sendJson(res, 401, errorBody('invalid or missing API key', 'invalid_request_error', 'invalid_api_key'));
+    if (req.method === 'OPTIONS') {
+      this.cors.preflight(req, res);
       return;
     }
+    const cors = this.cors.headers(req);
+    if (!this.authorized(req)) throw new ApiError(401, 'invalid or missing API key', null, 'invalid_api_key');
     if (req.method === 'GET' && path === '/v1/models') {
-      sendJson(res, 200, {
-        object: 'list',
-        data: [{ id: this.settings.modelName, object: 'model', created: 0, owned_by: 'hermes' }],
-      });
+      sendJson(res, 200, { object: 'list', data: [this.model()] }, cors);
+      return;
+    }
+    const model = /^\/v1\/models\/(.+)$/.exec(path);
+    if (req.method === 'GET' && model) {
+      const id = decodeURIComponent(model[1]!);
+      if (id !== this.settings.modelName)
+        throw new ApiError(404, `the model '${id}' does not exist`, 'model', 'model_not_found');
+      sendJson(res, 200, this.model(), cors);
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/capabilities') {
+      sendJson(res, 200, this.capabilities(), cors);
       return;
     }
     if (req.method === 'POST' && path === '/v1/chat/completions') {
-      await this.chat(req, res);
+      await this.chat(req, res, cors);
       return;
     }
-    sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error', 'not_found'));
+    throw new ApiError(404, `no route ${req.method ?? ''} ${path}`, null, 'not_found');
   }
 
-  private async readBody(req: IncomingMessage): Promise<unknown> {
-    const parts: Buffer[] = [];
-    let size = 0;
-    for await (const p of req) {
-      size += (p as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
-      parts.push(p as Buffer);
-    }
+  /** `GET /v1/capabilities`: what this server offers, for UIs and orchestrators. */
+  private capabilities(): object {
+    return {
+      object: 'hermes.api_server.capabilities',
+      platform: 'hermes-agent',
+      model: this.settings.modelName,
+      auth: { type: 'bearer', required: true },
+      session_header: 'X-Hermes-Session-Id',
+      features: {
+        chat_completions: true,
+        chat_completions_streaming: true,
+        stream_usage: true,
+        tool_progress_events: true,
+        image_input: false,
+        client_tools: false,
+        responses_api: false,
+        cors: (this.settings.corsOrigins ?? []).length > 0,
+      },
+      endpoints: {
+        chat_completions: '/v1/chat/completions',
+        models: '/v1/models',
+        capabilities: '/v1/capabilities',
+      },
+    };
+  }
+
+  private async chat(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+    const max = this.settings.maxConcurrent ?? 10;
+    if (this.active >= max)
+      throw new ApiError(429, `too many requests at once (at most ${max})`, null, 'rate_limit_exceeded');
+    this.active++;
     try {
-      return JSON.parse(Buffer.concat(parts).toString('utf8'));
-    } catch {
-      throw Object.assign(new Error('the body is not JSON'), { status: 400 });
+      await this.chatTurn(req, res, cors);
+    } finally {
+      this.active--;
     }
   }
 
-  private async chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let body: { messages?: unknown; stream?: unknown; user?: unknown; model?: unknown };
-    try {
-      body = (await this.readBody(req)) as typeof body;
-    } catch (err) {
-      const e = err as Error & { status?: number };
-      sendJson(res, e.status ?? 400, errorBody(e.message, 'invalid_request_error'));
-      return;
-    }
-    const messages = Array.isArray(body?.messages)
-      ? (body.messages as Array<{ role?: unknown; content?: unknown }>)
-      : [];
-    const last = [...messages].reverse().find((m) => m?.role === 'user');
-    const text = last ? contentText(last.content).trim() : '';
-    if (!text) {
-      sendJson(
-        res,
-        400,
-        errorBody('messages must contain a user message with text', 'invalid_request_error'),
-      );
-      return;
-    }
-    const header = req.headers['x-hermes-conversation'];
-    const named =
-      (typeof header === 'string' && header.trim()) || (typeof body.user === 'string' && body.user.trim());
-    const conversation = (named || `once-${randomUUID()}`).slice(0, 200);
-    const stream = body.stream === true;
+  private async chatTurn(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+    const request = readChatRequest(await readJsonBody(req));
+    const header = req.headers['x-hermes-session-id'] ?? req.headers['x-hermes-conversation'];
+    const named = typeof header === 'string' ? header.trim().slice(0, 200) : '';
+    const conversation = named || `once-${randomUUID()}`;
+    const text = named ? request.lastUser : request.turnText;
+    const headers: ExtraHeaders = { ...cors, ...(named ? { 'x-hermes-session-id': named } : {}) };
     const meta: AnswerMeta = {
       id: `chatcmpl-${randomBytes(12).toString('hex')}`,
-      model: typeof body.model === 'string' && body.model ? body.model : this.settings.modelName,
+      model: request.model ?? this.settings.modelName,
       created: Math.floor(Date.now() / 1000),
     };
     // one request at a time per conversation
@@ -194,7 +252,18 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
-    const p: Pending = { meta, res, stream, texts: [], streamed: '', held: '', done: false };
+    const p: Pending = {
+      meta,
+      res,
+      stream: request.stream,
+      includeUsage: request.includeUsage,
+      texts: [],
+      streamed: '',
+      held: '',
+      separate: false,
+      usage: { prompt: 0, completion: 0 },
+      done: false,
+    };
     try {
       if (res.destroyed) return;
       this.pending.set(conversation, p);
@@ -204,19 +273,23 @@ export class ApiServerAdapter extends PlatformAdapter {
         p.abandoned = true;
         this.stopTurn(conversation);
       });
-      if (stream) {
+      if (p.stream) {
         res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-cache',
+          ...headers,
         });
         res.write(sse(chunk(meta, { role: 'assistant', content: '' })));
+      } else {
+        p.extra = headers;
       }
       await this.emitMessage({
         source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
         text,
+        ...(request.instructions ? { instructions: request.instructions } : {}),
         ...(named ? {} : { ephemeral: true }),
       });
-      this.finish(p);
+      this.finish(p, p.error);
     } finally {
       if (this.pending.get(conversation) === p) this.pending.delete(conversation);
       release();
@@ -233,19 +306,31 @@ export class ApiServerAdapter extends PlatformAdapter {
     }).finally(() => this.stopping.delete(conversation));
   }
 
-  private finish(p: Pending, error?: string): void {
+  private finish(p: Pending, error?: Pending['error']): void {
     if (p.done) return;
     p.done = true;
     if (p.res.destroyed) return;
+    const failure = error
+      ? new ApiError(
+          error.status ?? statusOfKind(error.kind),
+          error.message,
+          null,
+          error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
+        )
+      : undefined;
     if (p.stream) {
-      if (error) p.res.write(sse(chunk(p.meta, { content: `\n[${error}]` })));
-      p.res.write(sse(chunk(p.meta, {}, 'stop')));
+      // the status line is sent: an error travels as a data event the openai client raises
+      if (failure) p.res.write(sse(failure.body()));
+      else {
+        p.res.write(sse(chunk(p.meta, {}, 'stop')));
+        if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
+      }
       p.res.write(sse('[DONE]'));
       p.res.end();
-    } else if (error) {
-      sendJson(p.res, 503, errorBody(error, 'server_error'));
+    } else if (failure) {
+      sendError(p.res, failure, p.extra);
     } else {
-      sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n')));
+      sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
     }
   }
 
@@ -257,14 +342,38 @@ export class ApiServerAdapter extends PlatformAdapter {
       this.stopTurn(chatId);
       return;
     }
-    if (!p?.stream || p.done || p.res.destroyed) return;
-    if (event.type === 'message.delta' && typeof event.payload.text === 'string' && event.payload.text) {
-      p.held += event.payload.text;
+    if (!p || p.done) return;
+    const e = event.payload;
+    if (event.type === 'message.complete') {
+      const u = e.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
+      p.usage.prompt += u?.prompt_tokens ?? 0;
+      p.usage.completion += u?.completion_tokens ?? 0;
+    } else if (event.type === 'error' && typeof e.message === 'string') {
+      p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
+    }
+    if (!p.stream || p.res.destroyed) return;
+    if (event.type === 'message.start') {
+      if (p.streamed || p.held) p.separate = true;
+    } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text) {
+      p.held += e.text;
       // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
       if (mayBecomeSilence(p.streamed + p.held)) return;
-      p.streamed += p.held;
-      p.res.write(sse(chunk(p.meta, { content: p.held })));
+      const out = (p.separate ? '\n\n' : '') + p.held;
+      p.separate = false;
+      p.streamed += out;
+      p.res.write(sse(chunk(p.meta, { content: out })));
       p.held = '';
+    } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
+      const running = event.type === 'tool.start';
+      p.res.write(
+        namedSse('hermes.tool.progress', {
+          object: 'hermes.tool.progress',
+          tool_call_id: String(e.tool_id ?? ''),
+          ...(running ? { tool: String(e.name ?? '') } : {}),
+          status: running ? 'running' : e.ok === false ? 'failed' : 'completed',
+          label: String(e.summary ?? ''),
+        }),
+      );
     }
   }
 
@@ -272,6 +381,15 @@ export class ApiServerAdapter extends PlatformAdapter {
     const p = this.pending.get(chatId);
     if (p?.abandoned || (!p && this.stopping.has(chatId))) return { ok: true }; // the client is gone
     if (!p || p.done) return { ok: false, error: 'no request is waiting for this conversation' };
+    // the pipeline's notices of a failed turn or a stopping daemon become an error status
+    if (text.startsWith(TURN_FAILED_PREFIX)) {
+      p.error ??= { message: text.slice(TURN_FAILED_PREFIX.length) };
+      return { ok: true };
+    }
+    if (text === SHUTTING_DOWN) {
+      p.error = { message: text, status: 503 };
+      return { ok: true };
+    }
     if (!p.stream) {
       p.texts.push(text);
       return { ok: true };
@@ -279,7 +397,11 @@ export class ApiServerAdapter extends PlatformAdapter {
     let out = text;
     if (opts?.kind === 'reply' && p.streamed) {
       // the reply was streamed already: send only what was not (a footer), else nothing
-      out = text.startsWith(p.streamed.trimEnd()) ? text.slice(p.streamed.trimEnd().length) : '';
+      out = p.streamed.trimEnd().endsWith(text.trimEnd())
+        ? ''
+        : text.startsWith(p.streamed.trimEnd())
+          ? text.slice(p.streamed.trimEnd().length)
+          : '';
     } else if (p.streamed || p.texts.length > 0) {
       out = `\n\n${text}`;
     }
