@@ -37,17 +37,13 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
+import { capabilities } from './catalog.js';
+import { newPending, type Pending } from './pending.js';
 import { readChatRequest } from './chat-request.js';
+import { ResponseBuilder, readResponsesRequest } from './responses.js';
+import { MemoryResponseStore, type ResponseStore } from './response-store.js';
 import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
-import {
-  chunk,
-  completion,
-  namedSse,
-  sse,
-  usageChunk,
-  type AnswerMeta,
-  type AnswerUsage,
-} from './openai-wire.js';
+import { chunk, completion, namedSse, sse, usageChunk, type AnswerMeta } from './openai-wire.js';
 
 export { MAX_BODY_BYTES } from './http.js';
 
@@ -71,29 +67,6 @@ export interface ApiServerSettings {
   maxConcurrent?: number;
 }
 
-interface Pending {
-  meta: AnswerMeta;
-  res: ServerResponse;
-  stream: boolean;
-  includeUsage: boolean;
-  texts: string[];
-  streamed: string;
-  /** Streamed text not sent yet: the reply so far could still be a silence marker. */
-  held: string;
-  /** A new assistant message started after text was streamed: the next text opens with a blank line. */
-  separate: boolean;
-  usage: AnswerUsage;
-  /** The turn failed: its error, and the model's error kind when known. */
-  error?: { message: string; kind?: string; status?: number };
-  done: boolean;
-  /** The client went away before the answer was complete. */
-  abandoned?: boolean;
-  /** `/stop` was sent a second time (the turn started after the first). */
-  restopped?: boolean;
-  /** Headers of a whole (not streamed) answer. */
-  extra?: ExtraHeaders;
-}
-
 function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
 }
@@ -114,14 +87,16 @@ export class ApiServerAdapter extends PlatformAdapter {
   private readonly cors: Cors;
   /** Chat requests being answered or waiting for their conversation. */
   private active = 0;
+  private readonly responses: ResponseStore;
   /** The port listened on (after connect). */
   port = 0;
 
   constructor(
     private readonly settings: ApiServerSettings,
-    opts: { log?: (line: string) => void } = {},
+    opts: { log?: (line: string) => void; responses?: ResponseStore } = {},
   ) {
     super('api_server', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
+    this.responses = opts.responses ?? new MemoryResponseStore();
     this.keyDigest = digest(settings.key);
     this.cors = new Cors(settings.corsOrigins ?? []);
   }
@@ -185,49 +160,33 @@ export class ApiServerAdapter extends PlatformAdapter {
       return;
     }
     if (req.method === 'GET' && path === '/v1/capabilities') {
-      sendJson(res, 200, this.capabilities(), cors);
+      sendJson(res, 200, capabilities(this.settings), cors);
       return;
     }
     if (req.method === 'POST' && path === '/v1/chat/completions') {
-      await this.chat(req, res, cors);
+      await this.limited(() => this.chatTurn(req, res, cors));
+      return;
+    }
+    if (req.method === 'POST' && path === '/v1/responses') {
+      await this.limited(() => this.createResponse(req, res, cors));
+      return;
+    }
+    const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
+    if (stored && (req.method === 'GET' || req.method === 'DELETE')) {
+      this.storedResponse(req.method, decodeURIComponent(stored[1]!), res, cors);
       return;
     }
     throw new ApiError(404, `no route ${req.method ?? ''} ${path}`, null, 'not_found');
   }
 
-  /** `GET /v1/capabilities`: what this server offers, for UIs and orchestrators. */
-  private capabilities(): object {
-    return {
-      object: 'hermes.api_server.capabilities',
-      platform: 'hermes-agent',
-      model: this.settings.modelName,
-      auth: { type: 'bearer', required: true },
-      session_header: 'X-Hermes-Session-Id',
-      features: {
-        chat_completions: true,
-        chat_completions_streaming: true,
-        stream_usage: true,
-        tool_progress_events: true,
-        image_input: false,
-        client_tools: false,
-        responses_api: false,
-        cors: (this.settings.corsOrigins ?? []).length > 0,
-      },
-      endpoints: {
-        chat_completions: '/v1/chat/completions',
-        models: '/v1/models',
-        capabilities: '/v1/capabilities',
-      },
-    };
-  }
-
-  private async chat(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+  /** Runs `turn` within the cap of concurrent requests (429 above it). */
+  private async limited(turn: () => Promise<void>): Promise<void> {
     const max = this.settings.maxConcurrent ?? 10;
     if (this.active >= max)
       throw new ApiError(429, `too many requests at once (at most ${max})`, null, 'rate_limit_exceeded');
     this.active++;
     try {
-      await this.chatTurn(req, res, cors);
+      await turn();
     } finally {
       this.active--;
     }
@@ -237,14 +196,31 @@ export class ApiServerAdapter extends PlatformAdapter {
     const request = readChatRequest(await readJsonBody(req));
     const header = req.headers['x-hermes-session-id'] ?? req.headers['x-hermes-conversation'];
     const named = typeof header === 'string' ? header.trim().slice(0, 200) : '';
-    const conversation = named || `once-${randomUUID()}`;
-    const text = named ? request.lastUser : request.turnText;
-    const headers: ExtraHeaders = { ...cors, ...(named ? { 'x-hermes-session-id': named } : {}) };
     const meta: AnswerMeta = {
       id: `chatcmpl-${randomBytes(12).toString('hex')}`,
       model: request.model ?? this.settings.modelName,
       created: Math.floor(Date.now() / 1000),
     };
+    const p = newPending(res, meta, request.stream, request.includeUsage);
+    p.extra = { ...cors, ...(named ? { 'x-hermes-session-id': named } : {}) };
+    await this.runTurn(p, {
+      conversation: named || `once-${randomUUID()}`,
+      text: named ? request.lastUser : request.turnText,
+      instructions: request.instructions,
+      ephemeral: !named,
+      open: () => p.res.write(sse(chunk(meta, { role: 'assistant', content: '' }))),
+    });
+  }
+
+  /**
+   * Runs one turn of `conversation` for the request `p` (after the conversation's earlier
+   * requests) and answers it. `open` writes the first stream event once the headers are sent.
+   */
+  private async runTurn(
+    p: Pending,
+    t: { conversation: string; text: string; instructions: string; ephemeral: boolean; open: () => void },
+  ): Promise<void> {
+    const { conversation } = t;
     // one request at a time per conversation
     const previous = this.chains.get(conversation) ?? Promise.resolve();
     let release!: () => void;
@@ -252,42 +228,28 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
-    const p: Pending = {
-      meta,
-      res,
-      stream: request.stream,
-      includeUsage: request.includeUsage,
-      texts: [],
-      streamed: '',
-      held: '',
-      separate: false,
-      usage: { prompt: 0, completion: 0 },
-      done: false,
-    };
     try {
-      if (res.destroyed) return;
+      if (p.res.destroyed) return;
       this.pending.set(conversation, p);
-      res.on('close', () => {
+      p.res.on('close', () => {
         if (p.done) return;
         p.done = true;
         p.abandoned = true;
         this.stopTurn(conversation);
       });
       if (p.stream) {
-        res.writeHead(200, {
+        p.res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-cache',
-          ...headers,
+          ...p.extra,
         });
-        res.write(sse(chunk(meta, { role: 'assistant', content: '' })));
-      } else {
-        p.extra = headers;
+        t.open();
       }
       await this.emitMessage({
         source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
-        text,
-        ...(request.instructions ? { instructions: request.instructions } : {}),
-        ...(named ? {} : { ephemeral: true }),
+        text: t.text,
+        ...(t.instructions ? { instructions: t.instructions } : {}),
+        ...(t.ephemeral ? { ephemeral: true } : {}),
       });
       this.finish(p, p.error);
     } finally {
@@ -295,6 +257,69 @@ export class ApiServerAdapter extends PlatformAdapter {
       release();
       if (this.chains.get(conversation) === chain) this.chains.delete(conversation);
     }
+  }
+
+  /** `POST /v1/responses`: a turn of a new, continued (`previous_response_id`) or named conversation. */
+  private async createResponse(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+    const request = readResponsesRequest(await readJsonBody(req));
+    let conversation: string;
+    let continued = false;
+    if (request.previousId) {
+      const prev = this.responses.get(request.previousId);
+      if (!prev)
+        throw new ApiError(
+          404,
+          `no stored response '${request.previousId}'`,
+          'previous_response_id',
+          'not_found',
+        );
+      conversation = prev.chat_id;
+      continued = true;
+    } else if (request.conversation) {
+      const latest = this.responses.latest(request.conversation);
+      conversation = latest?.chat_id ?? `conv-${request.conversation}`;
+      continued = !!latest;
+    } else {
+      conversation = `resp-${randomUUID()}`;
+    }
+    const model = request.model ?? this.settings.modelName;
+    const meta: AnswerMeta = { id: '', model, created: Math.floor(Date.now() / 1000) };
+    const p = newPending(res, meta, request.stream, false);
+    p.extra = cors;
+    const builder = new ResponseBuilder(
+      model,
+      {
+        previous_response_id: request.previousId ?? null,
+        conversation: request.conversation ?? null,
+        instructions: request.instructions ? request.instructions : null,
+      },
+      request.stream ? (chunk) => void (p.res.destroyed || p.res.write(chunk)) : undefined,
+    );
+    p.response = {
+      builder,
+      store: request.store,
+      conversation,
+      name: request.conversation ?? null,
+      previous: request.previousId ?? null,
+    };
+    await this.runTurn(p, {
+      conversation,
+      text: continued ? request.lastUser : request.turnText,
+      instructions: request.instructions,
+      // an unstored response that names nothing is a one-off
+      ephemeral: !request.store && !request.previousId && !request.conversation,
+      open: () => builder.start(),
+    });
+  }
+
+  /** `GET` / `DELETE /v1/responses/{id}`. */
+  private storedResponse(method: string, id: string, res: ServerResponse, cors: ExtraHeaders): void {
+    const row = this.responses.get(id);
+    if (!row) throw new ApiError(404, `no stored response '${id}'`, null, 'not_found');
+    if (method === 'DELETE') {
+      this.responses.delete(id);
+      sendJson(res, 200, { id, object: 'response', deleted: true }, cors);
+    } else sendJson(res, 200, JSON.parse(row.body) as object, cors);
   }
 
   /** Stops the conversation's running turn as a chat's `/stop` does. */
@@ -318,6 +343,10 @@ export class ApiServerAdapter extends PlatformAdapter {
           error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
         )
       : undefined;
+    if (p.response) {
+      this.finishResponse(p, failure);
+      return;
+    }
     if (p.stream) {
       // the status line is sent: an error travels as a data event the openai client raises
       if (failure) p.res.write(sse(failure.body()));
@@ -332,6 +361,28 @@ export class ApiServerAdapter extends PlatformAdapter {
     } else {
       sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
     }
+  }
+
+  private finishResponse(p: Pending, failure?: ApiError): void {
+    const r = p.response!;
+    if (failure) {
+      r.builder.fail(failure, p.usage);
+      if (p.stream) p.res.end();
+      else sendError(p.res, failure, p.extra);
+      return;
+    }
+    const body = r.builder.complete(p.texts.join('\n\n'), p.usage);
+    if (r.store)
+      this.responses.put({
+        id: r.builder.id,
+        chat_id: r.conversation,
+        conversation: r.name,
+        previous_id: r.previous,
+        body: JSON.stringify(body),
+        created_at: Date.now(),
+      });
+    if (p.stream) p.res.end();
+    else sendJson(p.res, 200, body, p.extra);
   }
 
   override onTurnEvent(chatId: string, event: TurnEvent): void {
@@ -350,6 +401,10 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.usage.completion += u?.completion_tokens ?? 0;
     } else if (event.type === 'error' && typeof e.message === 'string') {
       p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
+    }
+    if (p.response) {
+      p.response.builder.onEvent(event);
+      return;
     }
     if (!p.stream || p.res.destroyed) return;
     if (event.type === 'message.start') {
@@ -390,7 +445,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.error = { message: text, status: 503 };
       return { ok: true };
     }
-    if (!p.stream) {
+    if (!p.stream || p.response) {
       p.texts.push(text);
       return { ok: true };
     }

@@ -80,7 +80,7 @@ export const platform = definePlatform({
         corsOrigins: settings.cors_origins,
         maxConcurrent: settings.max_concurrent_requests,
       },
-      { log: ctx.log },
+      { log: ctx.log, ...(ctx.apiResponses ? { responses: ctx.apiResponses } : {}) },
     ),
   // every request carries the bearer key: the adapter authenticates, not the allow-lists
   authorization: 'adapter',
