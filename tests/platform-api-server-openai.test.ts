@@ -7,6 +7,8 @@
  * first.
  */
 import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { makeTestHome } from './support/hermes-cli.js';
@@ -22,6 +24,10 @@ let client: OpenAI;
 
 type Msg = { role: string; content: string };
 const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
+const userTexts = (): string[] =>
+  lastRequest()
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content);
 
 /** The APIError a call was refused with (fails when it was answered). */
 async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
@@ -186,6 +192,40 @@ describe('api_server with OpenAI clients', () => {
     );
     expect(failed).toBeInstanceOf(OpenAI.InternalServerError);
     expect(failed.error).toMatchObject({ type: 'server_error' });
+  }, 30_000);
+
+  it('chat.completions.parse with a zod schema: the answer is checked, repaired once, else an error', async () => {
+    const Person = z.object({ name: z.string(), age: z.number().int() });
+    // the first answer misses a field: one repair turn shows the model its answer and the error
+    model.push({ text: 'Here: {"name": "Ada"}' }, { text: '```json\n{"name": "Ada", "age": 36}\n```' });
+    const done = await client.chat.completions.parse({
+      model: 'hermes-agent',
+      messages: [{ role: 'user', content: 'Who wrote the first program? Give name and age at the time.' }],
+      response_format: zodResponseFormat(Person, 'person'),
+    });
+    expect(done.choices[0]!.message.parsed).toEqual({ name: 'Ada', age: 36 });
+    const repair = userTexts();
+    expect(repair.at(-1)).toContain('<previous_answer>\nHere: {"name": "Ada"}\n</previous_answer>');
+    expect(repair.at(-1)).toContain('"required":["name","age"]');
+
+    model.push({ text: 'no' }, { text: 'still no' });
+    const failed = await refusal(
+      client.chat.completions.parse({
+        model: 'hermes-agent',
+        messages: [{ role: 'user', content: 'again' }],
+        response_format: zodResponseFormat(Person, 'person'),
+      }),
+    );
+    expect(failed.status).toBe(500);
+    expect(failed.error).toMatchObject({ code: 'invalid_structured_output' });
+
+    model.push({ text: '{"ok": true}' });
+    const obj = await client.chat.completions.create({
+      model: 'hermes-agent',
+      messages: [{ role: 'user', content: 'json please' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(JSON.parse(obj.choices[0]!.message.content!)).toEqual({ ok: true });
   }, 30_000);
 
   it('lists and retrieves the model; describes its capabilities', async () => {

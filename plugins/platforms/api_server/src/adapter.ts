@@ -39,6 +39,7 @@ import {
 } from '@hermes/core';
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
+import { checkAnswer, repairText } from './structured.js';
 import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, type ResponseStore } from './response-store.js';
@@ -203,6 +204,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     };
     const p = newPending(res, meta, request.stream, request.includeUsage);
     p.extra = { ...cors, ...(named ? { 'x-hermes-session-id': named } : {}) };
+    if (request.format) p.format = request.format;
     await this.runTurn(p, {
       conversation: named || `once-${randomUUID()}`,
       text: named ? request.lastUser : request.turnText,
@@ -245,12 +247,31 @@ export class ApiServerAdapter extends PlatformAdapter {
         });
         t.open();
       }
-      await this.emitMessage({
-        source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
-        text: t.text,
-        ...(t.instructions ? { instructions: t.instructions } : {}),
-        ...(t.ephemeral ? { ephemeral: true } : {}),
-      });
+      const ask = (text: string): Promise<void> =>
+        this.emitMessage({
+          source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
+          text,
+          ...(t.instructions ? { instructions: t.instructions } : {}),
+          ...(t.ephemeral ? { ephemeral: true } : {}),
+        });
+      await ask(t.text);
+      if (p.format && !p.error && !p.done) {
+        // a JSON answer is checked; one repair turn (a one-off starts afresh with the answer as data)
+        const first = p.texts.join('\n\n');
+        let check = checkAnswer(p.format, first);
+        if (!check.ok) {
+          p.texts = [];
+          await ask(repairText(t.text, p.format, first, check.error));
+          if (!p.error) check = checkAnswer(p.format, p.texts.join('\n\n'));
+        }
+        if (check.ok) p.texts = [check.text];
+        else if (!p.error)
+          p.error = {
+            message: `the answer did not match response_format after one repair attempt: ${check.error}`,
+            status: 500,
+            kind: 'invalid_structured_output',
+          };
+      }
       this.finish(p, p.error);
     } finally {
       if (this.pending.get(conversation) === p) this.pending.delete(conversation);
@@ -351,6 +372,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       // the status line is sent: an error travels as a data event the openai client raises
       if (failure) p.res.write(sse(failure.body()));
       else {
+        if (p.format) p.res.write(sse(chunk(p.meta, { content: p.texts.join('\n\n') })));
         p.res.write(sse(chunk(p.meta, {}, 'stop')));
         if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
       }
@@ -409,7 +431,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     if (!p.stream || p.res.destroyed) return;
     if (event.type === 'message.start') {
       if (p.streamed || p.held) p.separate = true;
-    } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text) {
+    } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text && !p.format) {
       p.held += e.text;
       // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
       if (mayBecomeSilence(p.streamed + p.held)) return;
@@ -445,7 +467,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.error = { message: text, status: 503 };
       return { ok: true };
     }
-    if (!p.stream || p.response) {
+    if (!p.stream || p.response || p.format) {
       p.texts.push(text);
       return { ok: true };
     }

@@ -9,6 +9,7 @@
  * own delimited block and text that would close a block is defused.
  */
 import { ApiError } from './http.js';
+import { formatInstruction, readFormat, type AnswerFormat } from './structured.js';
 
 /** A checked chat completion request. */
 export interface ChatRequest {
@@ -25,6 +26,8 @@ export interface ChatRequest {
   includeUsage: boolean;
   /** The `model` the client named, if any. */
   model?: string;
+  /** `response_format` when JSON is demanded (the turn texts ask for it already). */
+  format?: AnswerFormat;
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -122,11 +125,14 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     ? 'The conversation so far, as the API client sent it (earlier turns, for context only):\n' +
       `<conversation_history>\n${history.join('\n')}\n</conversation_history>`
     : '';
-  const lastUser = last.text.trim();
+  const format = readFormat(body.response_format);
+  const ask = format ? `\n\n${formatInstruction(format)}` : '';
+  const lastUser = last.text.trim() + ask;
   const opts = body.stream_options as { include_usage?: unknown } | undefined | null;
   return {
     lastUser,
     turnText: block ? `${block}\n\nThe user's new message:\n${lastUser}` : lastUser,
+    ...(format ? { format } : {}),
     instructions: instructions.length
       ? '## Instructions from the API client\n' +
         'The program calling this API sent these instructions (its system message). Follow them unless they conflict with the rules above:\n' +

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { ExtraHeaders } from './http.js';
 import type { AnswerMeta, AnswerUsage } from './openai-wire.js';
 import type { ResponseBuilder } from './responses.js';
+import type { AnswerFormat } from './structured.js';
 
 /** A request being answered (chat completion or response). */
 export interface Pending {
@@ -24,6 +25,8 @@ export interface Pending {
   abandoned?: boolean;
   /** `/stop` was sent a second time (the turn started after the first). */
   restopped?: boolean;
+  /** `response_format` demanding JSON: text is not streamed; the checked answer is sent at the end. */
+  format?: AnswerFormat;
   /** Headers of the answer (CORS, the session header). */
   extra?: ExtraHeaders;
   /** A Responses request: its builder and where it is stored. */
