@@ -42,7 +42,7 @@ import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
 import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
-import { MemoryResponseStore, type ResponseStore } from './response-store.js';
+import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
 import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
 import { chunk, completion, namedSse, sse, usageChunk, type AnswerMeta } from './openai-wire.js';
 
@@ -103,6 +103,7 @@ export class ApiServerAdapter extends PlatformAdapter {
   }
 
   async connect(): Promise<void> {
+    this.responses.prune?.(Date.now() - RESPONSE_TTL_MS);
     const server = createServer((req, res) => {
       this.route(req, res).catch((err: Error) => {
         const e =

@@ -11,7 +11,12 @@ export interface ResponseStore {
   /** The newest response of a named conversation. */
   latest(conversation: string): ApiResponseRecord | undefined;
   delete(id: string): boolean;
+  /** Deletes responses created before `before` (epoch ms). */
+  prune?(before: number): number;
 }
+
+/** Stored responses are kept this long, ms (30 days); older ones are deleted when the server starts. */
+export const RESPONSE_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Responses kept in memory, newest last; at most `max` (the oldest dropped first). */
 export class MemoryResponseStore implements ResponseStore {
