@@ -7,6 +7,8 @@
  */
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { zodTextFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
@@ -81,6 +83,17 @@ describe('api_server /v1/responses', () => {
     await expect(
       client.responses.create({ model: 'hermes-agent', input: 'x', previous_response_id: 'resp_nope' }),
     ).rejects.toMatchObject({ status: 404, error: { param: 'previous_response_id' } });
+  });
+
+  it('responses.parse with a zod text format gets a checked JSON answer', async () => {
+    model.push({ text: '{"city": "Paris"}' });
+    const r = await client.responses.parse({
+      model: 'hermes-agent',
+      input: 'Capital of France, as JSON.',
+      text: { format: zodTextFormat(z.object({ city: z.string() }), 'answer') },
+    });
+    expect(r.output_parsed).toEqual({ city: 'Paris' });
+    expect(userTexts().at(-1)).toContain('"required":["city"]');
   });
 
   it('a named conversation continues its latest response', async () => {

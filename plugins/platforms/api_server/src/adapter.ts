@@ -317,6 +317,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       },
       request.stream ? (chunk) => void (p.res.destroyed || p.res.write(chunk)) : undefined,
     );
+    if (request.format) p.format = request.format;
     p.response = {
       builder,
       store: request.store,
@@ -426,7 +427,8 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
     }
     if (p.response) {
-      p.response.builder.onEvent(event);
+      // a JSON answer is checked first: its text is not streamed, the checked one is the message
+      if (!(p.format && event.type === 'message.delta')) p.response.builder.onEvent(event);
       return;
     }
     if (!p.stream || p.res.destroyed) return;

@@ -29,6 +29,7 @@ describe('readResponsesRequest', () => {
       'input[0].content[0]',
     ],
     ['client tools', { input: 'x', tools: [{ type: 'function', name: 'f' }] }, 'tools'],
+    ['a bad text.format', { input: 'x', text: { format: { type: 'json_schema' } } }, 'text.format'],
   ])('%s: 400 naming the field', (_n, body, param) => {
     let err: unknown;
     try {
@@ -38,6 +39,19 @@ describe('readResponsesRequest', () => {
     }
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 400, param });
+  });
+});
+
+describe('text.format', () => {
+  it('json_schema (flat, as the Responses API sends it) asks for and checks the JSON', () => {
+    const r = readResponsesRequest({
+      input: 'who?',
+      text: {
+        format: { type: 'json_schema', name: 'person', schema: { type: 'object', required: ['name'] } },
+      },
+    });
+    expect(r.format).toMatchObject({ kind: 'json_schema', name: 'person' });
+    expect(r.lastUser).toContain('"required":["name"]');
   });
 });
 

@@ -15,6 +15,7 @@ import type { TurnEvent } from '@hermes/core';
 import { readChatRequest } from './chat-request.js';
 import { ApiError } from './http.js';
 import type { AnswerUsage } from './openai-wire.js';
+import type { AnswerFormat } from './structured.js';
 
 /** A checked Responses request. */
 export interface ResponsesRequest {
@@ -29,6 +30,8 @@ export interface ResponsesRequest {
   store: boolean;
   stream: boolean;
   model?: string;
+  /** `text.format` demanding JSON (the turn texts ask for it already). */
+  format?: AnswerFormat;
 }
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -102,10 +105,26 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
       typeof body.instructions === 'string' && body.instructions.trim()
         ? [{ role: 'system', content: body.instructions }]
         : [];
-    chat = readChatRequest({ messages: [...system, ...toMessages(body.input)], stream: body.stream });
+    // `text.format` is flat ({type, name, schema}); chat's response_format nests the schema
+    const f = (body.text as { format?: { type?: unknown; name?: unknown; schema?: unknown } } | null)?.format;
+    const responseFormat =
+      f?.type === 'json_schema'
+        ? { type: 'json_schema', json_schema: { name: f.name, schema: f.schema } }
+        : f;
+    chat = readChatRequest({
+      messages: [...system, ...toMessages(body.input)],
+      stream: body.stream,
+      response_format: responseFormat,
+    });
   } catch (err) {
     if (err instanceof ApiError && err.param?.startsWith('messages'))
       throw new ApiError(400, err.message.replace(/messages/g, 'input'), 'input', err.code);
+    if (err instanceof ApiError && err.param === 'response_format')
+      throw new ApiError(
+        400,
+        err.message.replace(/response_format(\.json_schema)?/g, 'text.format'),
+        'text.format',
+      );
     throw err;
   }
   return {
@@ -117,6 +136,7 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
     store: body.store !== false,
     stream: body.stream === true,
     ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),
+    ...(chat.format ? { format: chat.format } : {}),
   };
 }
 
