@@ -128,9 +128,9 @@ describe('api_server with OpenAI clients', () => {
       if (c.usage) usage = c.usage;
     }
     expect(text).toBe('Let me read the file.\n\nThe file says hello.');
-    expect(progress.map((p) => [p.status, p.tool ?? null])).toEqual([
+    expect(progress.map((p) => [p.status, p.tool])).toEqual([
       ['running', 'read_file'],
-      [expect.stringMatching(/^(completed|failed)$/), null],
+      [expect.stringMatching(/^(completed|failed)$/), 'read_file'],
     ]);
     expect(usage).toMatchObject({ prompt_tokens: 250, completion_tokens: 15, total_tokens: 265 });
   });

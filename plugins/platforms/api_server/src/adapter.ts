@@ -445,11 +445,13 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.held = '';
     } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
       const running = event.type === 'tool.start';
+      const toolId = String(e.tool_id ?? '');
+      if (running) p.tools.set(toolId, String(e.name ?? ''));
       p.res.write(
         namedSse('hermes.tool.progress', {
           object: 'hermes.tool.progress',
-          tool_call_id: String(e.tool_id ?? ''),
-          ...(running ? { tool: String(e.name ?? '') } : {}),
+          tool_call_id: toolId,
+          tool: p.tools.get(toolId) ?? '',
           status: running ? 'running' : e.ok === false ? 'failed' : 'completed',
           label: String(e.summary ?? ''),
         }),

@@ -18,6 +18,8 @@ export interface Pending {
   /** A new assistant message started after text was streamed: the next text opens with a blank line. */
   separate: boolean;
   usage: AnswerUsage;
+  /** Tool names of the turn's calls by tool id (for their progress events). */
+  tools: Map<string, string>;
   /** The turn failed: its error, and the model's error kind when known. */
   error?: { message: string; kind?: string; status?: number };
   done: boolean;
@@ -56,6 +58,7 @@ export function newPending(
     held: '',
     separate: false,
     usage: { prompt: 0, completion: 0 },
+    tools: new Map(),
     done: false,
   };
 }
