@@ -122,11 +122,10 @@ describe('api_server bounds', () => {
   it('named conversations are held to max_live_sessions (3)', async () => {
     const base = await liveSessions();
     for (let i = 0; i < 6; i++) {
-      await client.chat.completions.create({
-        model: 'hermes-agent',
-        messages: [{ role: 'user', content: 'hi' }],
-        user: `conv-${i}`,
-      });
+      await client.chat.completions.create(
+        { model: 'hermes-agent', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'X-Hermes-Session-Id': `conv-${i}` } },
+      );
     }
     const live = await waitFor(liveSessions, (n) => n <= base + 3, 3000, 'the LRU cap');
     expect(live).toBe(base + 3);
@@ -137,13 +136,8 @@ describe('api_server bounds', () => {
     model.push({ text: 'this answer never ends ', chunkSize: 4, hang: true });
     const abort = new AbortController();
     const stream = await client.chat.completions.create(
-      {
-        model: 'hermes-agent',
-        messages: [{ role: 'user', content: 'go on forever' }],
-        stream: true,
-        user: 'conv-stop',
-      },
-      { signal: abort.signal },
+      { model: 'hermes-agent', messages: [{ role: 'user', content: 'go on forever' }], stream: true },
+      { signal: abort.signal, headers: { 'X-Hermes-Session-Id': 'conv-stop' } },
     );
     let got = '';
     try {
@@ -170,11 +164,10 @@ describe('api_server bounds', () => {
     );
     expect(stopped).toContain('interrupted');
     // the conversation is free again: the next request is answered
-    const next = await client.chat.completions.create({
-      model: 'hermes-agent',
-      messages: [{ role: 'user', content: 'still there?' }],
-      user: 'conv-stop',
-    });
+    const next = await client.chat.completions.create(
+      { model: 'hermes-agent', messages: [{ role: 'user', content: 'still there?' }] },
+      { headers: { 'X-Hermes-Session-Id': 'conv-stop' } },
+    );
     expect(next.choices[0]!.message.content).toBe('OK');
   }, 30_000);
 

@@ -51,12 +51,14 @@ describe('api_server platform', () => {
 
   it('streams an answer to the openai client', async () => {
     model.push({ text: 'Hello from the agent, in pieces.', chunkSize: 4, delayMs: 5 });
-    const stream = await client.chat.completions.create({
-      model: 'hermes-agent',
-      messages: [{ role: 'user', content: 'say hello' }],
-      stream: true,
-      user: 'conv-1',
-    });
+    const stream = await client.chat.completions.create(
+      {
+        model: 'hermes-agent',
+        messages: [{ role: 'user', content: 'say hello' }],
+        stream: true,
+      },
+      { headers: { 'X-Hermes-Session-Id': 'conv-1' } },
+    );
     const deltas: string[] = [];
     let finish: string | null = null;
     for await (const c of stream) {
@@ -68,16 +70,18 @@ describe('api_server platform', () => {
     expect(finish).toBe('stop');
   });
 
-  it('answers whole, continuing the same conversation’s session', async () => {
+  it('answers whole, continuing the session the X-Hermes-Session-Id header names', async () => {
     model.push({ echo: 'last_user', prefix: 'got: ' });
-    const r = await client.chat.completions.create({
-      model: 'hermes-agent',
-      messages: [
-        { role: 'user', content: 'ignored: the session keeps the history' },
-        { role: 'user', content: 'second message' },
-      ],
-      user: 'conv-1',
-    });
+    const r = await client.chat.completions.create(
+      {
+        model: 'hermes-agent',
+        messages: [
+          { role: 'user', content: 'ignored: the session keeps the history' },
+          { role: 'user', content: 'second message' },
+        ],
+      },
+      { headers: { 'X-Hermes-Session-Id': 'conv-1' } },
+    );
     expect(r.choices[0]?.message.content).toBe('got: second message');
     const sent = (model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>)
       .filter((m) => m.role === 'user')
@@ -85,11 +89,10 @@ describe('api_server platform', () => {
     expect(sent).toEqual(['say hello', 'second message']);
 
     model.push({ echo: 'last_user', prefix: 'other: ' });
-    await client.chat.completions.create({
-      model: 'hermes-agent',
-      messages: [{ role: 'user', content: 'fresh' }],
-      user: 'conv-2',
-    });
+    await client.chat.completions.create(
+      { model: 'hermes-agent', messages: [{ role: 'user', content: 'fresh' }] },
+      { headers: { 'X-Hermes-Session-Id': 'conv-2' } },
+    );
     const other = (model.requests.at(-1)!.body.messages as Array<{ role: string }>).filter(
       (m) => m.role === 'user',
     );

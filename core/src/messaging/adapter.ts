@@ -63,6 +63,12 @@ export interface InboundMessage {
   /** A one-off conversation: its session is ended (and unindexed) once the reply is sent. */
   ephemeral?: boolean;
   /**
+   * Instructions of an authenticated client (the API server's `system` messages, already inside
+   * their delimited block), appended to the system prompt of the session this message creates;
+   * ignored when the conversation's session exists already.
+   */
+  instructions?: string;
+  /**
    * The platform's unique id of this message, when it has one (Telegram's chat + message id, a
    * webhook sender's `id`): a message whose key was seen before is dropped as a duplicate.
    */

@@ -122,6 +122,18 @@ describe('MessagePipeline', () => {
     expect(model.requests[0]!.body.messages.at(-1)).toEqual({ role: 'user', content: 'hi' });
   });
 
+  it("a client's instructions are appended to the new session's system prompt, not to later ones", async () => {
+    const { adapter } = setup({ allowed_users: ['alice'] });
+    model.push({ text: 'one' }, { text: 'two' });
+    const instructions = '<client_instructions>\nAnswer in French.\n</client_instructions>';
+    await adapter.receive({ source: dm('alice'), text: 'hi', instructions });
+    const sys = model.requests[0]!.body.messages[0].content as string;
+    expect(sys.endsWith(`\n\n${instructions}`)).toBe(true);
+    // the session exists now: other instructions do not change its prompt
+    await adapter.receive({ source: dm('alice'), text: 'again', instructions: 'other' });
+    expect(model.requests[1]!.body.messages[0].content).toBe(sys);
+  });
+
   it('shared sessions: names go in front of the message, not into the prompt', async () => {
     const { adapter } = setup({ allowed_users: ['alice', 'bob'], group_sessions_per_user: false });
     model.push({ text: 'one' }, { text: 'two' });

@@ -375,12 +375,13 @@ export class MessagePipeline {
           key,
           source,
           // 5a. the untrusted context block, written once into the session's system prompt
-          systemPromptExtra: buildSessionContextPrompt(source, {
-            platformLabel: this.opts.entry.label,
-            shared,
-            redactPii: redact,
-            ...(this.opts.entry.platformHint ? { platformHint: this.opts.entry.platformHint } : {}),
-          }),
+          systemPromptExtra:
+            buildSessionContextPrompt(source, {
+              platformLabel: this.opts.entry.label,
+              shared,
+              redactPii: redact,
+              ...(this.opts.entry.platformHint ? { platformHint: this.opts.entry.platformHint } : {}),
+            }) + (msg.instructions ? `\n\n${msg.instructions}` : ''),
           title: sessionTitle(this.opts.entry.name, source, shared),
           cwd: cfg.cwd ?? this.opts.defaultCwd,
         }),

@@ -18,6 +18,7 @@ import type { HermesHome } from '../home/home.js';
 import type { PlatformAdapter, SendOptions, SendResult } from './adapter.js';
 import { PLATFORM_NAME_RE } from './delivery-target.js';
 import type { PlatformConfig } from './platform-config.js';
+import type { ApiResponseTable } from '../state/api-responses.js';
 import type { ReplayGuard } from './replay-guard.js';
 
 /** Everything a platform's functions get: one profile's home, config and secrets. */
@@ -38,6 +39,11 @@ export interface PlatformContext {
    * the daemon passes the profile's state.db. Without it, adapters remember in memory.
    */
   replayGuard?: ReplayGuard;
+  /**
+   * Where the API server keeps the responses it stored (`POST /v1/responses`); the daemon passes
+   * the profile's state.db table. Without it, the adapter keeps them in memory.
+   */
+  apiResponses?: Pick<ApiResponseTable, 'put' | 'get' | 'latest' | 'delete' | 'prune'>;
 }
 
 /** A check result: `true`, or a one-line reason shown in logs and `hermes gateway status`. */

@@ -5,6 +5,7 @@
  */
 export * from './errors.js';
 export * from './platform-tables.js';
+export * from './api-responses.js';
 export * from './session-db.js';
 export * from './session-lock.js';
 export * from './session-picks.js';

@@ -2,7 +2,8 @@
  * The SessionDB schema: `sessions`, `messages`,
  * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3; `origin` v4),
  * `platform_deliveries` and `platform_replay_keys` (the chat platforms' delivery ledger and the
- * webhook replay window, v4; platform-tables.ts), and the FTS5
+ * webhook replay window, v4; platform-tables.ts), `api_responses` (the API server's stored
+ * responses, v4, created when missing; api-responses.ts), and the FTS5
  * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
  * triggers. `PRAGMA user_version` carries the schema version.
  *
@@ -94,6 +95,16 @@ CREATE TABLE IF NOT EXISTS platform_replay_keys (
   expires_at INTEGER NOT NULL,
   PRIMARY KEY (platform, key)
 );
+
+CREATE TABLE IF NOT EXISTS api_responses (
+  id           TEXT PRIMARY KEY,
+  chat_id      TEXT NOT NULL,
+  conversation TEXT,
+  previous_id  TEXT,
+  body         TEXT NOT NULL,
+  created_at   INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_api_responses_conversation ON api_responses(conversation, created_at);
 `;
 
 /** Name of the FTS5 table. */
@@ -158,7 +169,7 @@ export interface SchemaState {
   hasTriggers: boolean;
   /** `messages` has the `outcome` column (added in v3). */
   hasOutcome: boolean;
-  /** `queued_prompts.origin` and the platform tables exist (added in v4). */
+  /** `queued_prompts.origin`, the platform tables and `api_responses` exist (added in v4). */
   hasPlatformTables: boolean;
 }
 
@@ -184,7 +195,8 @@ export function inspectSchema(db: Database.Database): SchemaState {
       names.has('platform_replay_keys') &&
       hasColumn(db, 'platform_deliveries', 'inbound') &&
       names.has('queued_prompts') &&
-      hasColumn(db, 'queued_prompts', 'origin'),
+      hasColumn(db, 'queued_prompts', 'origin') &&
+      names.has('api_responses'),
   };
 }
 

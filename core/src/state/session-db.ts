@@ -12,6 +12,7 @@
  */
 import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } from './errors.js';
 import { buildFtsQuery, hasCjk } from './fts-query.js';
+import { ApiResponseTable } from './api-responses.js';
 import { PlatformTables } from './platform-tables.js';
 import { ftsSearch, likeSearch } from './search.js';
 import { newSessionId, sessionIdProblem } from './session-id.js';
@@ -62,6 +63,7 @@ export interface AppendOptions {
 /** The session database of one home. Synchronous; one instance per process and file is enough. */
 export class SessionDB extends StateStore {
   private platformTables: PlatformTables | undefined;
+  private apiResponseTable: ApiResponseTable | undefined;
 
   /**
    * Opens (and, unless read-only, creates or migrates) a session database. The folder and a
@@ -501,6 +503,15 @@ export class SessionDB extends StateStore {
   /** The chat platforms' delivery ledger and replay window (schema v4, platform-tables.ts). */
   get platforms(): PlatformTables {
     return (this.platformTables ??= new PlatformTables(this.file, {
+      read: (op, fn) => this.read(op, fn),
+      write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
+      stmt: (sql) => this.stmt(sql),
+    }));
+  }
+
+  /** The API server's stored responses (api-responses.ts). */
+  get apiResponses(): ApiResponseTable {
+    return (this.apiResponseTable ??= new ApiResponseTable({
       read: (op, fn) => this.read(op, fn),
       write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
       stmt: (sql) => this.stmt(sql),

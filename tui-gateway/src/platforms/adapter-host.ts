@@ -249,6 +249,7 @@ export class AdapterHost {
       secrets: profile.secrets,
       log: (line) => shared.log(`${name}: ${line}`),
       replayGuard: storedReplayGuard(profile.db.platforms, name),
+      apiResponses: profile.db.apiResponses,
     };
     const created = await this.registry.createAdapter(name, ctx);
     if (!created.ok) {

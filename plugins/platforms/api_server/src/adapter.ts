@@ -1,17 +1,23 @@
 /**
- * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not) and
- * `GET /v1/models`, on loopback only, every request authenticated with `Authorization: Bearer
- * <API_SERVER_KEY>` (constant-time compare), so other tools can use the agent as a model.
+ * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not),
+ * `GET /v1/models`, `GET /v1/models/{id}` and `GET /v1/capabilities`, on loopback only, every
+ * request authenticated with `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare),
+ * so other tools can use the agent as a model. docs/api-server.md is the user's guide.
  *
- * - Conversation: the `X-Hermes-Conversation` header, else the body's `user`, names the chat; each
- *   maps to its own agent session (the session keeps the history, so only the last `user`
- *   message of `messages` is taken as the new turn). Without either, every request is a fresh
- *   one-off conversation. Requests of one conversation run one after another.
- * - The answer is what the pipeline sends to the chat during the request; with `stream: true` the
- *   turn's text deltas are sent as they arrive (`onTurnEvent`) and the final reply is not
- *   repeated.
- * - A request without a conversation is ephemeral: once answered, its live session is unloaded and
- *   (unless `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
+ *   request is a one-off conversation whose live session is unloaded once answered and (unless
+ *   `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ * - The `X-Hermes-Session-Id` header (or the older `X-Hermes-Conversation`) names a stored
+ *   conversation instead: its session keeps the history, so only the last user message is the
+ *   new turn; the header is echoed on the answer. Requests of one conversation run one after
+ *   another. `user` is only the end user's label, as in OpenAI's API.
+ * - The answer is the turn's final reply; with `stream: true` the turn's text deltas are sent as
+ *   they arrive, consecutive assistant messages separated by a blank line, tool progress as named
+ *   `hermes.tool.progress` events, and with `stream_options.include_usage` a last chunk with the
+ *   usage. Token counts are the model's, summed over the turn's model calls.
+ * - Errors are OpenAI-shaped with real statuses (http.ts): a failed turn is a 500 (429 when the
+ *   model refused for rate limits), a stopping daemon 503; in a stream already started, an
+ *   `{error}` data event, which the `openai` client raises as an APIError.
  * - A client that disconnects before its answer is complete stops its turn: the adapter sends
  *   the conversation's `/stop` (again once if the turn only started after the first one).
  * - Approvals and clarify questions cannot be asked over this API: they are answered at once
@@ -31,10 +37,21 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import { chunk, completion, contentText, errorBody, sse, type AnswerMeta } from './openai-wire.js';
+import { capabilities } from './catalog.js';
+import { newPending, type Pending } from './pending.js';
+import { checkAnswer, repairText } from './structured.js';
+import { readChatRequest } from './chat-request.js';
+import { ResponseBuilder, readResponsesRequest } from './responses.js';
+import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
+import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
+import { chunk, completion, namedSse, sse, usageChunk, type AnswerMeta } from './openai-wire.js';
 
-/** Largest request body accepted, bytes. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export { MAX_BODY_BYTES } from './http.js';
+
+/** The text the pipeline sends for a failed turn starts with this (core pipeline-turn.ts). */
+const TURN_FAILED_PREFIX = 'Sorry, something went wrong: ';
+/** The notice the pipeline sends for a message that arrives while the daemon stops. */
+const SHUTTING_DOWN = 'the daemon is shutting down';
 
 /** Settings of the server. */
 export interface ApiServerSettings {
@@ -45,31 +62,19 @@ export interface ApiServerSettings {
   key: string;
   /** Model id the API reports. */
   modelName: string;
-}
-
-interface Pending {
-  meta: AnswerMeta;
-  res: ServerResponse;
-  stream: boolean;
-  texts: string[];
-  streamed: string;
-  /** Streamed text not sent yet: the reply so far could still be a silence marker. */
-  held: string;
-  done: boolean;
-  /** The client went away before the answer was complete. */
-  abandoned?: boolean;
-  /** `/stop` was sent a second time (the turn started after the first). */
-  restopped?: boolean;
-}
-
-function sendJson(res: ServerResponse, status: number, body: object): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+  /** Browser origins allowed by CORS (exact, e.g. `http://localhost:3000`); default none. */
+  corsOrigins?: readonly string[];
+  /** Chat requests answered at once; more get 429 (default 10). */
+  maxConcurrent?: number;
 }
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
+}
+
+/** The HTTP status of a failed turn: 429 for the model's rate limit, else 500. */
+function statusOfKind(kind: string | undefined): number {
+  return kind === 'rate_limit' ? 429 : 500;
 }
 
 /** The API server adapter. */
@@ -80,22 +85,33 @@ export class ApiServerAdapter extends PlatformAdapter {
   /** Conversations whose `/stop` was sent for a client that went away: its reply goes nowhere. */
   private readonly stopping = new Set<string>();
   private readonly keyDigest: Buffer;
+  private readonly cors: Cors;
+  /** Chat requests being answered or waiting for their conversation. */
+  private active = 0;
+  private readonly responses: ResponseStore;
   /** The port listened on (after connect). */
   port = 0;
 
   constructor(
     private readonly settings: ApiServerSettings,
-    opts: { log?: (line: string) => void } = {},
+    opts: { log?: (line: string) => void; responses?: ResponseStore } = {},
   ) {
     super('api_server', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
+    this.responses = opts.responses ?? new MemoryResponseStore();
     this.keyDigest = digest(settings.key);
+    this.cors = new Cors(settings.corsOrigins ?? []);
   }
 
   async connect(): Promise<void> {
+    this.responses.prune?.(Date.now() - RESPONSE_TTL_MS);
     const server = createServer((req, res) => {
       this.route(req, res).catch((err: Error) => {
-        this.log(`request failed: ${err.message}`);
-        sendJson(res, 500, errorBody('internal error', 'server_error'));
+        const e =
+          err instanceof ApiError
+            ? err
+            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error');
+        if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
+        sendError(res, e, this.cors.headers(req));
       });
     });
     this.server = server;
@@ -108,7 +124,8 @@ export class ApiServerAdapter extends PlatformAdapter {
     const s = this.server;
     this.server = undefined;
     if (!s) return;
-    for (const p of this.pending.values()) this.finish(p, 'the server is shutting down');
+    for (const p of this.pending.values())
+      this.finish(p, { message: 'the server is shutting down', status: 503 });
     await new Promise<void>((r) => {
       s.close(() => r());
       s.closeAllConnections?.();
@@ -120,73 +137,93 @@ export class ApiServerAdapter extends PlatformAdapter {
     return !!m && timingSafeEqual(digest(m[1]!.trim()), this.keyDigest);
   }
 
+  private model(id = this.settings.modelName): object {
+    return { id, object: 'model', created: 0, owned_by: 'hermes' };
+  }
+
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    if (!this.authorized(req)) {
-      sendJson(res, 401, errorBody('invalid or missing API key', 'invalid_request_error', 'invalid_api_key'));
+    if (req.method === 'OPTIONS') {
+      this.cors.preflight(req, res);
       return;
     }
+    const cors = this.cors.headers(req);
+    if (!this.authorized(req)) throw new ApiError(401, 'invalid or missing API key', null, 'invalid_api_key');
     if (req.method === 'GET' && path === '/v1/models') {
-      sendJson(res, 200, {
-        object: 'list',
-        data: [{ id: this.settings.modelName, object: 'model', created: 0, owned_by: 'hermes' }],
-      });
+      sendJson(res, 200, { object: 'list', data: [this.model()] }, cors);
+      return;
+    }
+    const model = /^\/v1\/models\/(.+)$/.exec(path);
+    if (req.method === 'GET' && model) {
+      const id = decodeURIComponent(model[1]!);
+      if (id !== this.settings.modelName)
+        throw new ApiError(404, `the model '${id}' does not exist`, 'model', 'model_not_found');
+      sendJson(res, 200, this.model(), cors);
+      return;
+    }
+    if (req.method === 'GET' && path === '/v1/capabilities') {
+      sendJson(res, 200, capabilities(this.settings), cors);
       return;
     }
     if (req.method === 'POST' && path === '/v1/chat/completions') {
-      await this.chat(req, res);
+      await this.limited(() => this.chatTurn(req, res, cors));
       return;
     }
-    sendJson(res, 404, errorBody(`no route ${req.method} ${path}`, 'invalid_request_error', 'not_found'));
+    if (req.method === 'POST' && path === '/v1/responses') {
+      await this.limited(() => this.createResponse(req, res, cors));
+      return;
+    }
+    const stored = /^\/v1\/responses\/([^/]+)$/.exec(path);
+    if (stored && (req.method === 'GET' || req.method === 'DELETE')) {
+      this.storedResponse(req.method, decodeURIComponent(stored[1]!), res, cors);
+      return;
+    }
+    throw new ApiError(404, `no route ${req.method ?? ''} ${path}`, null, 'not_found');
   }
 
-  private async readBody(req: IncomingMessage): Promise<unknown> {
-    const parts: Buffer[] = [];
-    let size = 0;
-    for await (const p of req) {
-      size += (p as Buffer).length;
-      if (size > MAX_BODY_BYTES) throw Object.assign(new Error('body too large'), { status: 413 });
-      parts.push(p as Buffer);
-    }
+  /** Runs `turn` within the cap of concurrent requests (429 above it). */
+  private async limited(turn: () => Promise<void>): Promise<void> {
+    const max = this.settings.maxConcurrent ?? 10;
+    if (this.active >= max)
+      throw new ApiError(429, `too many requests at once (at most ${max})`, null, 'rate_limit_exceeded');
+    this.active++;
     try {
-      return JSON.parse(Buffer.concat(parts).toString('utf8'));
-    } catch {
-      throw Object.assign(new Error('the body is not JSON'), { status: 400 });
+      await turn();
+    } finally {
+      this.active--;
     }
   }
 
-  private async chat(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let body: { messages?: unknown; stream?: unknown; user?: unknown; model?: unknown };
-    try {
-      body = (await this.readBody(req)) as typeof body;
-    } catch (err) {
-      const e = err as Error & { status?: number };
-      sendJson(res, e.status ?? 400, errorBody(e.message, 'invalid_request_error'));
-      return;
-    }
-    const messages = Array.isArray(body?.messages)
-      ? (body.messages as Array<{ role?: unknown; content?: unknown }>)
-      : [];
-    const last = [...messages].reverse().find((m) => m?.role === 'user');
-    const text = last ? contentText(last.content).trim() : '';
-    if (!text) {
-      sendJson(
-        res,
-        400,
-        errorBody('messages must contain a user message with text', 'invalid_request_error'),
-      );
-      return;
-    }
-    const header = req.headers['x-hermes-conversation'];
-    const named =
-      (typeof header === 'string' && header.trim()) || (typeof body.user === 'string' && body.user.trim());
-    const conversation = (named || `once-${randomUUID()}`).slice(0, 200);
-    const stream = body.stream === true;
+  private async chatTurn(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+    const request = readChatRequest(await readJsonBody(req));
+    const header = req.headers['x-hermes-session-id'] ?? req.headers['x-hermes-conversation'];
+    const named = typeof header === 'string' ? header.trim().slice(0, 200) : '';
     const meta: AnswerMeta = {
       id: `chatcmpl-${randomBytes(12).toString('hex')}`,
-      model: typeof body.model === 'string' && body.model ? body.model : this.settings.modelName,
+      model: request.model ?? this.settings.modelName,
       created: Math.floor(Date.now() / 1000),
     };
+    const p = newPending(res, meta, request.stream, request.includeUsage);
+    p.extra = { ...cors, ...(named ? { 'x-hermes-session-id': named } : {}) };
+    if (request.format) p.format = request.format;
+    await this.runTurn(p, {
+      conversation: named || `once-${randomUUID()}`,
+      text: named ? request.lastUser : request.turnText,
+      instructions: request.instructions,
+      ephemeral: !named,
+      open: () => p.res.write(sse(chunk(meta, { role: 'assistant', content: '' }))),
+    });
+  }
+
+  /**
+   * Runs one turn of `conversation` for the request `p` (after the conversation's earlier
+   * requests) and answers it. `open` writes the first stream event once the headers are sent.
+   */
+  private async runTurn(
+    p: Pending,
+    t: { conversation: string; text: string; instructions: string; ephemeral: boolean; open: () => void },
+  ): Promise<void> {
+    const { conversation } = t;
     // one request at a time per conversation
     const previous = this.chains.get(conversation) ?? Promise.resolve();
     let release!: () => void;
@@ -194,34 +231,118 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
-    const p: Pending = { meta, res, stream, texts: [], streamed: '', held: '', done: false };
     try {
-      if (res.destroyed) return;
+      if (p.res.destroyed) return;
       this.pending.set(conversation, p);
-      res.on('close', () => {
+      p.res.on('close', () => {
         if (p.done) return;
         p.done = true;
         p.abandoned = true;
         this.stopTurn(conversation);
       });
-      if (stream) {
-        res.writeHead(200, {
+      if (p.stream) {
+        p.res.writeHead(200, {
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-cache',
+          ...p.extra,
         });
-        res.write(sse(chunk(meta, { role: 'assistant', content: '' })));
+        t.open();
       }
-      await this.emitMessage({
-        source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
-        text,
-        ...(named ? {} : { ephemeral: true }),
-      });
-      this.finish(p);
+      const ask = (text: string): Promise<void> =>
+        this.emitMessage({
+          source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
+          text,
+          ...(t.instructions ? { instructions: t.instructions } : {}),
+          ...(t.ephemeral ? { ephemeral: true } : {}),
+        });
+      await ask(t.text);
+      if (p.format && !p.error && !p.done) {
+        // a JSON answer is checked; one repair turn (a one-off starts afresh with the answer as data)
+        const first = p.texts.join('\n\n');
+        let check = checkAnswer(p.format, first);
+        if (!check.ok) {
+          p.texts = [];
+          await ask(repairText(t.text, p.format, first, check.error));
+          if (!p.error) check = checkAnswer(p.format, p.texts.join('\n\n'));
+        }
+        if (check.ok) p.texts = [check.text];
+        else if (!p.error)
+          p.error = {
+            message: `the answer did not match response_format after one repair attempt: ${check.error}`,
+            status: 500,
+            kind: 'invalid_structured_output',
+          };
+      }
+      this.finish(p, p.error);
     } finally {
       if (this.pending.get(conversation) === p) this.pending.delete(conversation);
       release();
       if (this.chains.get(conversation) === chain) this.chains.delete(conversation);
     }
+  }
+
+  /** `POST /v1/responses`: a turn of a new, continued (`previous_response_id`) or named conversation. */
+  private async createResponse(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
+    const request = readResponsesRequest(await readJsonBody(req));
+    let conversation: string;
+    let continued = false;
+    if (request.previousId) {
+      const prev = this.responses.get(request.previousId);
+      if (!prev)
+        throw new ApiError(
+          404,
+          `no stored response '${request.previousId}'`,
+          'previous_response_id',
+          'not_found',
+        );
+      conversation = prev.chat_id;
+      continued = true;
+    } else if (request.conversation) {
+      const latest = this.responses.latest(request.conversation);
+      conversation = latest?.chat_id ?? `conv-${request.conversation}`;
+      continued = !!latest;
+    } else {
+      conversation = `resp-${randomUUID()}`;
+    }
+    const model = request.model ?? this.settings.modelName;
+    const meta: AnswerMeta = { id: '', model, created: Math.floor(Date.now() / 1000) };
+    const p = newPending(res, meta, request.stream, false);
+    p.extra = cors;
+    const builder = new ResponseBuilder(
+      model,
+      {
+        previous_response_id: request.previousId ?? null,
+        conversation: request.conversation ?? null,
+        instructions: request.instructions ? request.instructions : null,
+      },
+      request.stream ? (chunk) => void (p.res.destroyed || p.res.write(chunk)) : undefined,
+    );
+    if (request.format) p.format = request.format;
+    p.response = {
+      builder,
+      store: request.store,
+      conversation,
+      name: request.conversation ?? null,
+      previous: request.previousId ?? null,
+    };
+    await this.runTurn(p, {
+      conversation,
+      text: continued ? request.lastUser : request.turnText,
+      instructions: request.instructions,
+      // an unstored response that names nothing is a one-off
+      ephemeral: !request.store && !request.previousId && !request.conversation,
+      open: () => builder.start(),
+    });
+  }
+
+  /** `GET` / `DELETE /v1/responses/{id}`. */
+  private storedResponse(method: string, id: string, res: ServerResponse, cors: ExtraHeaders): void {
+    const row = this.responses.get(id);
+    if (!row) throw new ApiError(404, `no stored response '${id}'`, null, 'not_found');
+    if (method === 'DELETE') {
+      this.responses.delete(id);
+      sendJson(res, 200, { id, object: 'response', deleted: true }, cors);
+    } else sendJson(res, 200, JSON.parse(row.body) as object, cors);
   }
 
   /** Stops the conversation's running turn as a chat's `/stop` does. */
@@ -233,20 +354,59 @@ export class ApiServerAdapter extends PlatformAdapter {
     }).finally(() => this.stopping.delete(conversation));
   }
 
-  private finish(p: Pending, error?: string): void {
+  private finish(p: Pending, error?: Pending['error']): void {
     if (p.done) return;
     p.done = true;
     if (p.res.destroyed) return;
+    const failure = error
+      ? new ApiError(
+          error.status ?? statusOfKind(error.kind),
+          error.message,
+          null,
+          error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
+        )
+      : undefined;
+    if (p.response) {
+      this.finishResponse(p, failure);
+      return;
+    }
     if (p.stream) {
-      if (error) p.res.write(sse(chunk(p.meta, { content: `\n[${error}]` })));
-      p.res.write(sse(chunk(p.meta, {}, 'stop')));
+      // the status line is sent: an error travels as a data event the openai client raises
+      if (failure) p.res.write(sse(failure.body()));
+      else {
+        if (p.format) p.res.write(sse(chunk(p.meta, { content: p.texts.join('\n\n') })));
+        p.res.write(sse(chunk(p.meta, {}, 'stop')));
+        if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
+      }
       p.res.write(sse('[DONE]'));
       p.res.end();
-    } else if (error) {
-      sendJson(p.res, 503, errorBody(error, 'server_error'));
+    } else if (failure) {
+      sendError(p.res, failure, p.extra);
     } else {
-      sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n')));
+      sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
     }
+  }
+
+  private finishResponse(p: Pending, failure?: ApiError): void {
+    const r = p.response!;
+    if (failure) {
+      r.builder.fail(failure, p.usage);
+      if (p.stream) p.res.end();
+      else sendError(p.res, failure, p.extra);
+      return;
+    }
+    const body = r.builder.complete(p.texts.join('\n\n'), p.usage);
+    if (r.store)
+      this.responses.put({
+        id: r.builder.id,
+        chat_id: r.conversation,
+        conversation: r.name,
+        previous_id: r.previous,
+        body: JSON.stringify(body),
+        created_at: Date.now(),
+      });
+    if (p.stream) p.res.end();
+    else sendJson(p.res, 200, body, p.extra);
   }
 
   override onTurnEvent(chatId: string, event: TurnEvent): void {
@@ -257,14 +417,45 @@ export class ApiServerAdapter extends PlatformAdapter {
       this.stopTurn(chatId);
       return;
     }
-    if (!p?.stream || p.done || p.res.destroyed) return;
-    if (event.type === 'message.delta' && typeof event.payload.text === 'string' && event.payload.text) {
-      p.held += event.payload.text;
+    if (!p || p.done) return;
+    const e = event.payload;
+    if (event.type === 'message.complete') {
+      const u = e.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
+      p.usage.prompt += u?.prompt_tokens ?? 0;
+      p.usage.completion += u?.completion_tokens ?? 0;
+    } else if (event.type === 'error' && typeof e.message === 'string') {
+      p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
+    }
+    if (p.response) {
+      // a JSON answer is checked first: its text is not streamed, the checked one is the message
+      if (!(p.format && event.type === 'message.delta')) p.response.builder.onEvent(event);
+      return;
+    }
+    if (!p.stream || p.res.destroyed) return;
+    if (event.type === 'message.start') {
+      if (p.streamed || p.held) p.separate = true;
+    } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text && !p.format) {
+      p.held += e.text;
       // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
       if (mayBecomeSilence(p.streamed + p.held)) return;
-      p.streamed += p.held;
-      p.res.write(sse(chunk(p.meta, { content: p.held })));
+      const out = (p.separate ? '\n\n' : '') + p.held;
+      p.separate = false;
+      p.streamed += out;
+      p.res.write(sse(chunk(p.meta, { content: out })));
       p.held = '';
+    } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
+      const running = event.type === 'tool.start';
+      const toolId = String(e.tool_id ?? '');
+      if (running) p.tools.set(toolId, String(e.name ?? ''));
+      p.res.write(
+        namedSse('hermes.tool.progress', {
+          object: 'hermes.tool.progress',
+          tool_call_id: toolId,
+          tool: p.tools.get(toolId) ?? '',
+          status: running ? 'running' : e.ok === false ? 'failed' : 'completed',
+          label: String(e.summary ?? ''),
+        }),
+      );
     }
   }
 
@@ -272,14 +463,27 @@ export class ApiServerAdapter extends PlatformAdapter {
     const p = this.pending.get(chatId);
     if (p?.abandoned || (!p && this.stopping.has(chatId))) return { ok: true }; // the client is gone
     if (!p || p.done) return { ok: false, error: 'no request is waiting for this conversation' };
-    if (!p.stream) {
+    // the pipeline's notices of a failed turn or a stopping daemon become an error status
+    if (text.startsWith(TURN_FAILED_PREFIX)) {
+      p.error ??= { message: text.slice(TURN_FAILED_PREFIX.length) };
+      return { ok: true };
+    }
+    if (text === SHUTTING_DOWN) {
+      p.error = { message: text, status: 503 };
+      return { ok: true };
+    }
+    if (!p.stream || p.response || p.format) {
       p.texts.push(text);
       return { ok: true };
     }
     let out = text;
     if (opts?.kind === 'reply' && p.streamed) {
       // the reply was streamed already: send only what was not (a footer), else nothing
-      out = text.startsWith(p.streamed.trimEnd()) ? text.slice(p.streamed.trimEnd().length) : '';
+      out = p.streamed.trimEnd().endsWith(text.trimEnd())
+        ? ''
+        : text.startsWith(p.streamed.trimEnd())
+          ? text.slice(p.streamed.trimEnd().length)
+          : '';
     } else if (p.streamed || p.texts.length > 0) {
       out = `\n\n${text}`;
     }

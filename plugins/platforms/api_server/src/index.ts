@@ -11,16 +11,21 @@
  *     store: false            # keep one-off requests (no conversation) in the session store
  *     max_live_sessions: 64   # live sessions kept loaded (least recently used unloaded first)
  *     live_idle_minutes: 15   # a live session idle this long is unloaded
+ *     cors_origins: []        # browser origins allowed (exact, e.g. http://localhost:3000)
+ *     max_concurrent_requests: 10  # chat requests answered at once; more get 429
  * ```
  * Secret (`.env`): `API_SERVER_KEY`, the bearer key clients send (required).
- * Client: `new OpenAI({ baseURL: 'http://127.0.0.1:8642/v1', apiKey })`, with `user` (or the
- * `X-Hermes-Conversation` header) naming the conversation.
+ * Client: `new OpenAI({ baseURL: 'http://127.0.0.1:8642/v1', apiKey })`; stateless (send the
+ * whole `messages`), or the `X-Hermes-Session-Id` header naming a stored conversation
+ * (docs/api-server.md).
  */
 import { definePlatform } from '@hermes/core';
 import { z } from 'zod';
 import { ApiServerAdapter } from './adapter.js';
 
 export { ApiServerAdapter, MAX_BODY_BYTES, type ApiServerSettings } from './adapter.js';
+export { ApiError, Cors } from './http.js';
+export { readChatRequest, type ChatRequest } from './chat-request.js';
 export * from './openai-wire.js';
 
 /** Default port of the API server. */
@@ -43,6 +48,17 @@ export const ApiServerSettingsSchema = z.object({
   max_live_sessions: z.number().positive().optional(),
   /** A live session idle this long is unloaded, minutes (read by the daemon's host). */
   live_idle_minutes: z.number().positive().optional(),
+  /**
+   * Browser origins allowed to call the API (CORS), exact (`http://localhost:3000`); default
+   * none: a browser preflight is refused. `*` is not accepted.
+   */
+  cors_origins: z
+    .array(
+      z.string().regex(/^https?:\/\/[^\s/]+\/?$/, { error: 'expected origins like http://localhost:3000' }),
+    )
+    .default([]),
+  /** Chat requests answered at once (queued ones of a conversation included); more get 429. */
+  max_concurrent_requests: z.number().int().positive().default(10),
 });
 
 /** The API server platform: settings, bearer key and adapter. */
@@ -61,8 +77,10 @@ export const platform = definePlatform({
         port: settings.port,
         key: secrets.API_SERVER_KEY,
         modelName: settings.model_name,
+        corsOrigins: settings.cors_origins,
+        maxConcurrent: settings.max_concurrent_requests,
       },
-      { log: ctx.log },
+      { log: ctx.log, ...(ctx.apiResponses ? { responses: ctx.apiResponses } : {}) },
     ),
   // every request carries the bearer key: the adapter authenticates, not the allow-lists
   authorization: 'adapter',

@@ -1,0 +1,132 @@
+/**
+ * HTTP plumbing of the API server: errors in OpenAI's shape with real statuses, the bounded JSON
+ * body reader, and CORS for the configured browser origins only.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorBody } from './openai-wire.js';
+
+/** Largest request body accepted, bytes. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * An error answered as `{error: {message, type, param, code}}` with HTTP `status`: 400 a bad
+ * request (`param` names the field), 401 a bad key, 404 unknown, 413 too large, 429 too many
+ * requests, 500 the turn failed, 503 the server is stopping.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly param: string | null = null,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+
+  /** OpenAI's error type for the status. */
+  get type(): string {
+    if (this.status === 401) return 'authentication_error';
+    if (this.status === 403) return 'permission_error';
+    if (this.status === 404) return 'not_found_error';
+    if (this.status === 429) return 'rate_limit_error';
+    if (this.status >= 500) return 'server_error';
+    return 'invalid_request_error';
+  }
+
+  /** The JSON body. */
+  body(): object {
+    return errorBody(this.message, this.type, this.code, this.param);
+  }
+}
+
+/** Headers added to every answer (CORS for an allowed origin). */
+export type ExtraHeaders = Record<string, string>;
+
+/** Writes a JSON answer unless one was sent already. */
+export function sendJson(res: ServerResponse, status: number, body: object, extra: ExtraHeaders = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...extra });
+  res.end(JSON.stringify(body));
+}
+
+/** Writes `err` as an OpenAI-shaped error answer. */
+export function sendError(res: ServerResponse, err: ApiError, extra: ExtraHeaders = {}): void {
+  sendJson(res, err.status, err.body(), extra);
+}
+
+/**
+ * Reads a JSON object body of at most `MAX_BODY_BYTES`.
+ * @throws ApiError 413 when larger (a `content-length` over the cap is refused before reading),
+ *   400 when it is not JSON or not an object.
+ */
+export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const tooLarge = (): ApiError =>
+    new ApiError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, null, 'request_too_large');
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const p of req) {
+    size += (p as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    parts.push(p as Buffer);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'the body is not valid JSON', null, 'invalid_json');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError(400, 'the body must be a JSON object', null, 'invalid_json');
+  return body as Record<string, unknown>;
+}
+
+/** Request headers a browser may send (answered to a preflight). */
+const ALLOWED_HEADERS =
+  'authorization, content-type, x-hermes-session-id, x-hermes-conversation, openai-beta, x-stainless-os, x-stainless-lang, x-stainless-package-version, x-stainless-runtime, x-stainless-runtime-version, x-stainless-arch, x-stainless-retry-count, x-stainless-timeout';
+
+/**
+ * CORS for the configured origins: `headers(req)` gives the headers of an answer to a request
+ * from an allowed origin (none for others, so the browser refuses to show the answer), and
+ * `preflight` decides an `OPTIONS` request: 204 with the allowed methods and headers for an
+ * allowed origin, 403 otherwise. No origin is allowed unless configured; `*` is not accepted.
+ */
+export class Cors {
+  private readonly origins: Set<string>;
+
+  /** @param origins exact origins, e.g. `http://localhost:3000` (a trailing `/` is ignored). */
+  constructor(origins: readonly string[]) {
+    this.origins = new Set(origins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
+  }
+
+  /** True when the request's `Origin` is one of the configured ones. */
+  allowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    return typeof origin === 'string' && this.origins.has(origin.toLowerCase());
+  }
+
+  /** Headers of an answer to `req` (empty unless its origin is allowed). */
+  headers(req: IncomingMessage): ExtraHeaders {
+    if (!this.allowed(req)) return {};
+    return {
+      'access-control-allow-origin': req.headers.origin!,
+      vary: 'Origin',
+      'access-control-expose-headers': 'x-hermes-session-id, x-request-id',
+    };
+  }
+
+  /** Answers a preflight (`OPTIONS`): no key needed, allowed origins only. */
+  preflight(req: IncomingMessage, res: ServerResponse): void {
+    if (!this.allowed(req)) {
+      sendError(res, new ApiError(403, 'this origin is not allowed (platforms.api_server.cors_origins)'));
+      return;
+    }
+    res.writeHead(204, {
+      ...this.headers(req),
+      'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+      'access-control-allow-headers': ALLOWED_HEADERS,
+      'access-control-max-age': '600',
+    });
+    res.end();
+  }
+}

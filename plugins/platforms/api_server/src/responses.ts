@@ -1,0 +1,312 @@
+/**
+ * `POST /v1/responses` (OpenAI's Responses API): reading a request, and building the response
+ * object and its spec-native stream events from the turn's events.
+ *
+ * The agent runs its own tools on the server: each tool call of the turn appears in `output` as a
+ * completed `function_call` item followed by its `function_call_output`, between the assistant's
+ * `message` items, never as a call for the client to run. Streamed, the events are
+ * `response.created`, `response.in_progress`, then per item `response.output_item.added` …
+ * (`response.content_part.added`, `response.output_text.delta`, `response.output_text.done`,
+ * `response.content_part.done` for a message) … `response.output_item.done`, and last
+ * `response.completed` (or `response.failed`) with the whole response and its usage.
+ */
+import { randomBytes } from 'node:crypto';
+import type { TurnEvent } from '@hermes/core';
+import { readChatRequest } from './chat-request.js';
+import { ApiError } from './http.js';
+import type { AnswerUsage } from './openai-wire.js';
+import type { AnswerFormat } from './structured.js';
+
+/** A checked Responses request. */
+export interface ResponsesRequest {
+  /** The turn for a new conversation: the input, after the history block if any. */
+  turnText: string;
+  /** The last user input (the turn of a continued conversation). */
+  lastUser: string;
+  /** `instructions` as a delimited block for the system prompt ('' when none). */
+  instructions: string;
+  previousId?: string;
+  conversation?: string;
+  store: boolean;
+  stream: boolean;
+  model?: string;
+  /** `text.format` demanding JSON (the turn texts ask for it already). */
+  format?: AnswerFormat;
+}
+
+const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** Maps Responses input items to chat messages (`input_text` parts become text parts). */
+function toMessages(input: unknown): unknown[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (!Array.isArray(input)) throw new ApiError(400, 'input must be a string or an array of items', 'input');
+  return input.map((raw: unknown, i) => {
+    const item = raw as { type?: unknown; role?: unknown; content?: unknown; output?: unknown };
+    if (item?.type === 'function_call_output')
+      return {
+        role: 'tool',
+        content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
+      };
+    if (item?.type !== undefined && item.type !== 'message')
+      throw new ApiError(
+        400,
+        `input[${i}]: items of type ${String(item.type)} are not supported`,
+        `input[${i}]`,
+      );
+    const content = Array.isArray(item.content)
+      ? item.content.map((p: { type?: unknown; text?: unknown }, j) => {
+          if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text')
+            return { type: 'text', text: p.text };
+          if (p?.type === 'input_image' || p?.type === 'input_file')
+            throw new ApiError(
+              400,
+              `input[${i}].content[${j}]: ${String(p.type)} parts are not supported: this agent's model input is text only`,
+              `input[${i}].content[${j}]`,
+              'unsupported_content_type',
+            );
+          throw new ApiError(
+            400,
+            `input[${i}].content[${j}] must be an input_text part`,
+            `input[${i}].content[${j}]`,
+          );
+        })
+      : item.content;
+    return { role: item.role, content };
+  });
+}
+
+/**
+ * Checks a Responses body.
+ * @throws ApiError 400 naming the field (`input`, `instructions`, `previous_response_id` …).
+ */
+export function readResponsesRequest(body: Record<string, unknown>): ResponsesRequest {
+  if (body.input === undefined || body.input === null || body.input === '')
+    throw new ApiError(400, 'input is required', 'input');
+  if (body.instructions != null && typeof body.instructions !== 'string')
+    throw new ApiError(400, 'instructions must be a string', 'instructions');
+  if (body.previous_response_id != null && typeof body.previous_response_id !== 'string')
+    throw new ApiError(400, 'previous_response_id must be a string', 'previous_response_id');
+  const conv = body.conversation as unknown;
+  const conversation = typeof conv === 'string' ? conv : ((conv as { id?: unknown } | null)?.id ?? undefined);
+  if (conversation !== undefined && (typeof conversation !== 'string' || !conversation.trim()))
+    throw new ApiError(400, 'conversation must be a name or {id}', 'conversation');
+  if (conversation && body.previous_response_id)
+    throw new ApiError(400, 'give previous_response_id or conversation, not both', 'conversation');
+  if (Array.isArray(body.tools) && body.tools.length > 0)
+    throw new ApiError(
+      400,
+      'client-side tools are not supported: the agent runs its own tools on the server and returns its final answer',
+      'tools',
+      'unsupported_parameter',
+    );
+  let chat;
+  try {
+    const system =
+      typeof body.instructions === 'string' && body.instructions.trim()
+        ? [{ role: 'system', content: body.instructions }]
+        : [];
+    // `text.format` is flat ({type, name, schema}); chat's response_format nests the schema
+    const f = (body.text as { format?: { type?: unknown; name?: unknown; schema?: unknown } } | null)?.format;
+    const responseFormat =
+      f?.type === 'json_schema'
+        ? { type: 'json_schema', json_schema: { name: f.name, schema: f.schema } }
+        : f;
+    chat = readChatRequest({
+      messages: [...system, ...toMessages(body.input)],
+      stream: body.stream,
+      response_format: responseFormat,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.param?.startsWith('messages'))
+      throw new ApiError(400, err.message.replace(/messages/g, 'input'), 'input', err.code);
+    if (err instanceof ApiError && err.param === 'response_format')
+      throw new ApiError(
+        400,
+        err.message.replace(/response_format(\.json_schema)?/g, 'text.format'),
+        'text.format',
+      );
+    throw err;
+  }
+  return {
+    turnText: chat.turnText,
+    lastUser: chat.lastUser,
+    instructions: chat.instructions,
+    ...(typeof body.previous_response_id === 'string' ? { previousId: body.previous_response_id } : {}),
+    ...(conversation ? { conversation: conversation.trim().slice(0, 200) } : {}),
+    store: body.store !== false,
+    stream: body.stream === true,
+    ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),
+    ...(chat.format ? { format: chat.format } : {}),
+  };
+}
+
+type Item = Record<string, unknown> & { type: string; id: string };
+
+/** Builds one response from a turn's events; writes its stream events when `write` is given. */
+export class ResponseBuilder {
+  readonly id = id('resp');
+  readonly createdAt = Math.floor(Date.now() / 1000);
+  private readonly items: Item[] = [];
+  /** The assistant message being written, and its text so far. */
+  private open: { item: Item; text: string } | undefined;
+  private readonly calls = new Map<string, string>();
+  private seq = 0;
+
+  constructor(
+    private readonly model: string,
+    private readonly extra: {
+      previous_response_id: string | null;
+      conversation: string | null;
+      instructions: string | null;
+    },
+    private readonly write?: (chunk: string) => void,
+  ) {}
+
+  private emit(type: string, data: Record<string, unknown>): void {
+    this.write?.(
+      `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.seq++, ...data })}\n\n`,
+    );
+  }
+
+  /** The response object with `status` and `usage`. */
+  object(status: string, usage?: AnswerUsage, error?: { code: string; message: string }): object {
+    return {
+      id: this.id,
+      object: 'response',
+      created_at: this.createdAt,
+      status,
+      model: this.model,
+      output: this.items,
+      parallel_tool_calls: false,
+      tool_choice: 'auto',
+      tools: [],
+      error: error ?? null,
+      incomplete_details: null,
+      instructions: this.extra.instructions,
+      previous_response_id: this.extra.previous_response_id,
+      conversation: this.extra.conversation ? { id: this.extra.conversation } : null,
+      metadata: {},
+      usage: usage
+        ? {
+            input_tokens: usage.prompt,
+            output_tokens: usage.completion,
+            total_tokens: usage.prompt + usage.completion,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          }
+        : null,
+    };
+  }
+
+  /** `response.created` and `response.in_progress`. */
+  start(): void {
+    this.emit('response.created', { response: this.object('in_progress') });
+    this.emit('response.in_progress', { response: this.object('in_progress') });
+  }
+
+  private add(item: Item): number {
+    this.items.push(item);
+    const index = this.items.length - 1;
+    this.emit('response.output_item.added', { output_index: index, item });
+    return index;
+  }
+
+  private text(delta: string): void {
+    if (!this.open) {
+      const item: Item = {
+        type: 'message',
+        id: id('msg'),
+        status: 'in_progress',
+        role: 'assistant',
+        content: [],
+      };
+      this.open = { item, text: '' };
+      const index = this.add(item);
+      this.emit('response.content_part.added', {
+        item_id: item.id,
+        output_index: index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+    }
+    this.open.text += delta;
+    this.emit('response.output_text.delta', {
+      item_id: this.open.item.id,
+      output_index: this.items.indexOf(this.open.item),
+      content_index: 0,
+      delta,
+      logprobs: [],
+    });
+  }
+
+  private close(): void {
+    const o = this.open;
+    if (!o) return;
+    this.open = undefined;
+    const index = this.items.indexOf(o.item);
+    const part = { type: 'output_text', text: o.text, annotations: [] };
+    o.item.content = [part];
+    o.item.status = 'completed';
+    const at = { item_id: o.item.id, output_index: index, content_index: 0 };
+    this.emit('response.output_text.done', { ...at, text: o.text, logprobs: [] });
+    this.emit('response.content_part.done', { ...at, part });
+    this.emit('response.output_item.done', { output_index: index, item: o.item });
+  }
+
+  private done(item: Item): void {
+    const index = this.add(item);
+    this.emit('response.output_item.done', { output_index: index, item });
+  }
+
+  /** Takes one agent event of the turn. */
+  onEvent(event: TurnEvent): void {
+    const e = event.payload;
+    if (event.type === 'message.delta' && typeof e.text === 'string' && e.text) this.text(e.text);
+    else if (event.type === 'message.start' || event.type === 'message.complete') this.close();
+    else if (event.type === 'tool.start') {
+      this.close();
+      const callId = `call_${String(e.tool_id ?? randomBytes(6).toString('hex'))}`;
+      this.calls.set(String(e.tool_id ?? ''), callId);
+      this.done({
+        type: 'function_call',
+        id: id('fc'),
+        call_id: callId,
+        name: String(e.name ?? ''),
+        arguments: JSON.stringify(e.args ?? {}),
+        status: 'completed',
+      });
+    } else if (event.type === 'tool.complete') {
+      const callId = this.calls.get(String(e.tool_id ?? '')) ?? `call_${String(e.tool_id ?? '')}`;
+      this.done({
+        type: 'function_call_output',
+        id: id('fco'),
+        call_id: callId,
+        output: String(e.detail ?? e.summary ?? ''),
+        status: 'completed',
+      });
+    }
+  }
+
+  /**
+   * Ends the response: `reply` becomes a message item when no text was streamed (a command's
+   * answer); writes `response.completed`. @returns the response object.
+   */
+  complete(reply: string, usage: AnswerUsage): object {
+    this.close();
+    if (reply && !this.items.some((i) => i.type === 'message')) {
+      this.text(reply);
+      this.close();
+    }
+    const body = this.object('completed', usage);
+    this.emit('response.completed', { response: body });
+    return body;
+  }
+
+  /** Ends the response as failed: writes `response.failed`. */
+  fail(err: ApiError, usage: AnswerUsage): void {
+    this.close();
+    this.emit('response.failed', {
+      response: this.object('failed', usage, { code: err.code ?? 'server_error', message: err.message }),
+    });
+  }
+}
