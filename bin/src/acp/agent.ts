@@ -1,0 +1,333 @@
+/**
+ * The ACP agent side of `hermes acp`: an `@agentclientprotocol/sdk` agent app whose sessions are
+ * ordinary daemon sessions, driven through one `@hermes/client` connection. The editor's prompts
+ * become `prompt.submit`, the session's events become `session/update`s, approvals become
+ * `session/request_permission` (any other attached client may answer first: the daemon's first
+ * answer wins), `session/cancel` becomes `session.interrupt`.
+ */
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  agent,
+  type AgentApp,
+  type AgentContext,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
+import { RpcErrorCode, type ServerRequestParams, type WireEvent } from '@hermes/core/protocol';
+import { EventTranslator, text, userText } from './event-map.js';
+import { historyUpdates } from './history.js';
+import { choiceOf, permissionOptions } from './permission.js';
+import { promptText } from './prompt-text.js';
+
+/** Stored messages replayed by `session/load` (the newest ones). */
+export const LOAD_HISTORY_LIMIT = 1_000;
+
+/** What `createAcpAgent` needs. */
+export interface AcpAgentOptions {
+  /** A connected client of the daemon, in the profile to serve, with `capabilities.approvals`. */
+  daemon: DaemonClient;
+  /** Version reported in `agentInfo`. */
+  version: string;
+  /** One diagnostic line (stderr or a log file; never stdout, which carries the protocol). */
+  log: (line: string) => void;
+}
+
+/** One editor session: a daemon session and what translating its events needs. */
+interface AcpSession {
+  id: string;
+  translator: EventTranslator;
+  /** Ids of prompts the editor sent (their `turn.start` text is not echoed back). */
+  own: Set<string>;
+  /** Prompts waiting for their `turn.end`, by prompt id. */
+  waiting: Map<string, (status: string) => void>;
+  /** While > 0 events are held (a submit or load in flight), then handled in order. */
+  holds: number;
+  held: WireEvent[];
+  /** The last `error` event's message (the reason of a turn that ends with `error`). */
+  lastError?: string;
+  /** Open permission questions by request id: aborted when the request is settled elsewhere. */
+  asking: Map<string, AbortController>;
+}
+
+/** The agent: create it, then `app.connect(stream)`. */
+export interface AcpAgent {
+  app: AgentApp;
+  /** Detaches every session (their turns go on in the daemon). */
+  close(): Promise<void>;
+}
+
+/** Builds the agent app over `opts.daemon`. */
+export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
+  const { daemon, log } = opts;
+  const sessions = new Map<string, AcpSession>();
+  /** Daemon session ids → the editor's id (a compressed session continues under a new id). */
+  const aliases = new Map<string, string>();
+  let editor: AgentContext | undefined;
+  /** Updates go out one after another, so the editor sees them in the daemon's order. */
+  let chain: Promise<void> = Promise.resolve();
+
+  const send = (sessionId: string, updates: readonly SessionUpdate[]): Promise<void> => {
+    for (const update of updates) {
+      chain = chain.then(async () => {
+        try {
+          await editor?.notify('session/update', { sessionId, update });
+        } catch (err) {
+          log(`could not send an update: ${(err as Error).message}`);
+        }
+      });
+    }
+    return chain;
+  };
+
+  const sessionOf = (daemonId: string): AcpSession | undefined =>
+    sessions.get(aliases.get(daemonId) ?? daemonId);
+
+  const handle = (s: AcpSession, ev: WireEvent): void => {
+    switch (ev.type) {
+      case 'session.compressed':
+        aliases.set(ev.payload.session_id, s.id);
+        return;
+      case 'error':
+        s.lastError = ev.payload.message;
+        return;
+      case 'request.resolved':
+        s.asking.get(String(ev.payload.request_id))?.abort();
+        return;
+      case 'turn.end': {
+        const done = s.waiting.get(ev.payload.prompt_id);
+        if (done) void chain.then(() => done(ev.payload.status));
+        return;
+      }
+    }
+    const own = ev.type === 'turn.start' && s.own.has(ev.payload.prompt_id);
+    void send(s.id, s.translator.translate(ev, own));
+  };
+
+  daemon.onEvent((ev) => {
+    const s = sessionOf(ev.session_id);
+    if (!s) return;
+    if (s.holds > 0) s.held.push(ev);
+    else handle(s, ev);
+  });
+  const hold = (s: AcpSession): (() => void) => {
+    s.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--s.holds === 0) for (const ev of s.held.splice(0)) handle(s, ev);
+    };
+  };
+
+  daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
+    const s = sessionOf(p.session_id);
+    if (!s || !editor) return NO_REPLY;
+    await askEditor(s, p, editor);
+    return NO_REPLY;
+  });
+
+  /** Asks the editor about an approval and answers it with `approval.answer` (first answer wins). */
+  const askEditor = async (
+    s: AcpSession,
+    p: ServerRequestParams<'approval.request'>,
+    to: AgentContext,
+  ): Promise<void> => {
+    const asked = new AbortController();
+    s.asking.set(p.request_id, asked);
+    const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
+    const details = [p.description, ...(p.allows ?? []).map((a) => `"session"/"always" allow: ${a}`)];
+    let choice: ReturnType<typeof choiceOf> = 'deny';
+    try {
+      const answer: RequestPermissionResponse = await to.request(
+        'session/request_permission',
+        {
+          sessionId: s.id,
+          toolCall: {
+            toolCallId,
+            title: `Run ${p.command.split('\n')[0]}`,
+            kind: 'execute',
+            status: 'pending',
+            content: [{ type: 'content', content: text(details.join('\n')) }],
+            rawInput: { command: p.command },
+          },
+          options: permissionOptions(p.choices),
+        },
+        { cancellationSignal: asked.signal },
+      );
+      choice = choiceOf(answer.outcome, p.choices);
+    } catch (err) {
+      if (asked.signal.aborted) return; // settled elsewhere (a terminal, the timeout, an interrupt)
+      log(`permission request failed (denied): ${(err as Error).message}`);
+    } finally {
+      s.asking.delete(p.request_id);
+    }
+    if (asked.signal.aborted) return;
+    try {
+      await daemon.request('approval.answer', { session_id: p.session_id, request_id: p.request_id, choice });
+      if (choice !== 'deny')
+        void send(s.id, [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
+    } catch (err) {
+      if (!(err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved))
+        log(`approval answer not accepted: ${(err as Error).message}`);
+    }
+  };
+
+  /** Registers a session the editor now holds, attaches to it, and returns its snapshot. */
+  const open = async (id: string, cwd: string, historyLimit: number) => {
+    const s: AcpSession = {
+      id,
+      translator: new EventTranslator(cwd),
+      own: new Set(),
+      waiting: new Map(),
+      holds: 0,
+      held: [],
+      asking: new Map(),
+    };
+    const release = hold(s);
+    sessions.set(id, s);
+    try {
+      const snap = await daemon.attach(id, { historyLimit });
+      return { s, snap, release };
+    } catch (err) {
+      sessions.delete(id);
+      release();
+      throw err;
+    }
+  };
+
+  const app = agent({ name: 'hermes' })
+    .onConnect((conn) => {
+      editor = conn.client;
+    })
+    .onRequest('initialize', () => {
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: { name: 'hermes', title: 'Hermes', version: opts.version },
+        agentCapabilities: {
+          loadSession: true,
+          // prompts reach the daemon as text: images and audio are not accepted
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+        },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', async ({ params }) => {
+      ignoredMcp(params.mcpServers.length, log);
+      let created;
+      try {
+        created = await daemon.request('session.create', { source: 'acp', cwd: params.cwd });
+      } catch (err) {
+        throw daemonError(err);
+      }
+      const { release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      release();
+      return { sessionId: created.session.id };
+    })
+    .onRequest('session/load', async ({ params }) => {
+      ignoredMcp(params.mcpServers.length, log);
+      let opened;
+      try {
+        opened = await open(params.sessionId, params.cwd, LOAD_HISTORY_LIMIT);
+      } catch (err) {
+        if (err instanceof RpcCallError && err.code === RpcErrorCode.SessionNotFound)
+          throw RequestError.resourceNotFound(params.sessionId);
+        throw daemonError(err);
+      }
+      const { s, snap, release } = opened;
+      if (snap.kind === 'snapshot') {
+        const cwd = snap.session.cwd ?? params.cwd;
+        const updates = historyUpdates(snap.messages, cwd);
+        const inflight = snap.inflight;
+        if (inflight) {
+          updates.push(userText(inflight.prompt));
+          if (inflight.text)
+            updates.push({ sessionUpdate: 'agent_message_chunk', content: text(inflight.text) });
+          for (const t of inflight.tools)
+            updates.push(s.translator.toolCall(t.tool_id, t.name, t.args, t.summary, 'in_progress'));
+          for (const t of inflight.tools) s.translator.running.set(t.tool_id, { name: t.name, args: t.args });
+        }
+        void send(s.id, updates);
+      }
+      const replayed = chain;
+      release(); // live events follow the replay
+      await replayed;
+      return {};
+    })
+    .onRequest('session/prompt', async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (!s) throw RequestError.resourceNotFound(params.sessionId);
+      const body = promptText(params.prompt);
+      if (body.trim() === '') throw RequestError.invalidParams(undefined, 'the prompt is empty');
+      const release = hold(s);
+      let promptId: string;
+      let status: string;
+      try {
+        const submitted = await daemon.request('prompt.submit', { session_id: s.id, text: body });
+        promptId = submitted.prompt_id;
+        s.own.add(promptId);
+        const ended = new Promise<string>((resolve) => s.waiting.set(promptId, resolve));
+        s.lastError = undefined;
+        release();
+        status = await Promise.race([ended, daemon.closed.then(() => 'disconnected')]);
+      } catch (err) {
+        release();
+        throw daemonError(err);
+      } finally {
+        release();
+      }
+      s.waiting.delete(promptId);
+      s.own.delete(promptId);
+      return { stopReason: stopReasonOf(status, s.lastError) };
+    })
+    .onNotification('session/cancel', async ({ params }) => {
+      if (!sessions.has(params.sessionId)) return;
+      await daemon.request('session.interrupt', { session_id: params.sessionId }).catch((err: Error) => {
+        log(`cancel failed: ${err.message}`);
+      });
+    });
+
+  return {
+    app,
+    async close() {
+      for (const id of sessions.keys()) await daemon.detach(id).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The ACP stop reason of a turn's end status.
+ * @throws RequestError (internal error with the turn's error message) for `error` and a lost daemon.
+ */
+export function stopReasonOf(status: string, error?: string): StopReason {
+  switch (status) {
+    case 'complete':
+      return 'end_turn';
+    case 'interrupted':
+      return 'cancelled';
+    case 'max_turns':
+      return 'max_turn_requests';
+    case 'disconnected':
+      throw RequestError.internalError(undefined, 'lost the connection to the Hermes daemon');
+    default:
+      throw RequestError.internalError(undefined, error ?? `the turn ended with status ${status}`);
+  }
+}
+
+/** A daemon error as the ACP error the editor shows (its message kept). */
+function daemonError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  const message = (err as Error)?.message ?? String(err);
+  if (err instanceof RpcCallError && err.code === RpcErrorCode.InvalidParams)
+    return RequestError.invalidParams(undefined, message);
+  return RequestError.internalError(undefined, message);
+}
+
+/** Says once per session that the editor's MCP servers are not used (the profile's are). */
+function ignoredMcp(count: number, log: (line: string) => void): void {
+  if (count > 0)
+    log(`${count} MCP server(s) from the editor ignored: the profile's config.yaml mcp_servers apply`);
+}
