@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_REPLY, connect, type DaemonClient } from '@hermes/client';
 import type { WireEvent } from '@hermes/core/protocol';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { aliveDiscovery, killDaemons, tempRoot, waitFor } from './support/gateway-process.js';
+import { aliveDiscovery, hermes, killDaemons, tempRoot, waitFor } from './support/gateway-process.js';
 import { eventViolations, writeConfig } from './support/gateway-session-kit.js';
 import { initializeEditor, startAcpEditor, type AcpEditor } from './support/acp-editor.js';
 
@@ -227,7 +227,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
             });
           }),
       );
-      other.onServerRequest('approval.request', async (p) => {
+      other.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
         await other.request('approval.answer', {
           session_id: p.session_id,
           request_id: p.request_id,
@@ -279,6 +279,31 @@ describe('hermes acp: a scripted editor over stdio', () => {
       expect(second.agentText(sid, from)).toBe('Still here.');
     } finally {
       expect(await second.close()).toBe(0);
+    }
+  });
+
+  it('hermes -p work acp serves the work profile: its sessions are the profile’s', async () => {
+    const made = await hermes(root, ['profile', 'create', 'work']);
+    expect(made.code, made.stderr).toBe(0);
+    writeConfig(join(root, 'profiles', 'work'), model.url);
+    const worker = await startAcpEditor(root, { cwd: work, profile: 'work' });
+    try {
+      await initializeEditor(worker);
+      const id = (await worker.conn.agent.request('session/new', { cwd: work, mcpServers: [] })).sessionId;
+      model.push({ text: 'At work.' });
+      const res = await worker.conn.agent.request('session/prompt', {
+        sessionId: id,
+        prompt: [{ type: 'text', text: 'where are you?' }],
+      });
+      expect(res.stopReason).toBe('end_turn');
+      const c = await connect({ root }, { name: 'acp-test-lister', capabilities: { approvals: false } });
+      const inWork = (await c.request('session.list', { profile: 'work' })).sessions.map((s) => s.id);
+      const inDefault = (await c.request('session.list', {})).sessions.map((s) => s.id);
+      await c.close();
+      expect(inWork).toContain(id);
+      expect(inDefault).not.toContain(id);
+    } finally {
+      expect(await worker.close()).toBe(0);
     }
   });
 

@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import type { ReadableStream, WritableStream } from 'node:stream/web';
 import {
   client,
   ndJsonStream,
@@ -76,8 +75,8 @@ export async function startAcpEditor(
     });
   const conn = app.connect(
     ndJsonStream(
-      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
-      Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
+      Writable.toWeb(child.stdin!) as unknown as Parameters<typeof ndJsonStream>[0],
+      Readable.toWeb(child.stdout!) as unknown as Parameters<typeof ndJsonStream>[1],
     ),
   );
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

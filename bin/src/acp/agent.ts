@@ -16,7 +16,8 @@ import {
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
-import { RpcErrorCode, type ServerRequestParams, type WireEvent } from '@hermes/core/protocol';
+import { RpcErrorCode } from '@hermes/core/constants';
+import type { ServerRequestParams, WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text, userText } from './event-map.js';
 import { historyUpdates } from './history.js';
 import { choiceOf, permissionOptions } from './permission.js';

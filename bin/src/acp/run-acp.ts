@@ -5,7 +5,6 @@
  * the protocol; diagnostics go to stderr.
  */
 import { Readable, Writable } from 'node:stream';
-import type { ReadableStream, WritableStream } from 'node:stream/web';
 import { ndJsonStream } from '@agentclientprotocol/sdk';
 import { connect } from '@hermes/client';
 import type { CliContext } from '../context.js';
@@ -36,8 +35,8 @@ export async function runAcp(ctx: CliContext): Promise<number> {
   );
   const acp = createAcpAgent({ daemon, version: ctx.version, log });
   const stream = ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    Writable.toWeb(process.stdout) as unknown as Parameters<typeof ndJsonStream>[0],
+    Readable.toWeb(process.stdin) as unknown as Parameters<typeof ndJsonStream>[1],
   );
   const conn = acp.app.connect(stream);
   const ended = await Promise.race([
