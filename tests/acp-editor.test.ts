@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  const stray = ed?.strayStdout() ?? [];
   const code = await ed?.close();
   const violations = root ? eventViolations(root) : [];
   if (root) killDaemons(root);
@@ -37,6 +38,7 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
   if (work) rmSync(work, { recursive: true, force: true });
   expect(violations).toEqual([]);
+  expect(stray).toEqual([]); // nothing but the protocol on stdout
   expect(code).toBe(0);
 });
 

@@ -32,6 +32,8 @@ export interface AcpEditor {
   permissions: RequestPermissionRequest[];
   /** What hermes acp wrote to stderr. */
   stderr(): string;
+  /** Lines hermes acp wrote to stdout that are not JSON-RPC 2.0 messages (stdout is the protocol's). */
+  strayStdout(): string[];
   /** Sets how permission requests are answered (default: reject once). */
   onPermission(handler: PermissionHandler): void;
   /** Updates of one session, optionally of one kind. */
@@ -62,6 +64,8 @@ export async function startAcpEditor(
   });
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   let handler: PermissionHandler = () => ({ outcome: { outcome: 'selected', optionId: 'deny' } });
@@ -90,6 +94,7 @@ export async function startAcpEditor(
     updates,
     permissions,
     stderr: () => err,
+    strayStdout: () => out.split('\n').filter((line) => line !== '' && !isJsonRpc(line)),
     onPermission: (h) => (handler = h),
     of,
     until: (sid, pred, what, ms = 20_000) =>
@@ -119,4 +124,13 @@ export async function initializeEditor(ed: AcpEditor) {
     clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
     clientInfo: { name: 'scripted-editor', version: '1.0.0' },
   });
+}
+
+/** Whether `line` is one JSON-RPC 2.0 message. */
+function isJsonRpc(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  } catch {
+    return false;
+  }
 }
