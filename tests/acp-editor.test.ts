@@ -247,10 +247,16 @@ describe('hermes acp: a scripted editor over stdio', () => {
     });
   });
 
-  it('a new editor loads the stored session: its history is replayed as updates', async () => {
+  it('a new editor lists and loads the stored session: its history is replayed as updates', async () => {
     const second = await startAcpEditor(root, { cwd: work });
     try {
-      await initializeEditor(second);
+      const init = await initializeEditor(second);
+      expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+      const listed = await second.conn.agent.request('session/list', { cwd: work });
+      expect(listed.sessions.find((x) => x.sessionId === sid)).toMatchObject({ cwd: work });
+      expect(listed.sessions.find((x) => x.sessionId === sid)?.title).toContain(
+        'What does the attached file say?',
+      );
       await second.conn.agent.request('session/load', { sessionId: sid, cwd: work, mcpServers: [] });
       const users = second
         .of(sid, 'user_message_chunk')

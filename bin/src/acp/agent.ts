@@ -22,9 +22,12 @@ import { EventTranslator, text, userText } from './event-map.js';
 import { historyUpdates } from './history.js';
 import { choiceOf, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
+import { listedSessions } from './session-list.js';
 
 /** Stored messages replayed by `session/load` (the newest ones). */
 export const LOAD_HISTORY_LIMIT = 1_000;
+/** Sessions `session/list` looks through (the newest ones; no further pages). */
+export const LIST_LIMIT = 500;
 
 /** What `createAcpAgent` needs. */
 export interface AcpAgentOptions {
@@ -212,6 +215,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
           // prompts reach the daemon as text: images and audio are not accepted
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
         },
         authMethods: [],
       };
@@ -257,6 +261,14 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       release(); // live events follow the replay
       await replayed;
       return {};
+    })
+    .onRequest('session/list', async ({ params }) => {
+      try {
+        const { sessions: all } = await daemon.request('session.list', { limit: LIST_LIMIT });
+        return { sessions: listedSessions(all, params.cwd) };
+      } catch (err) {
+        throw daemonError(err);
+      }
     })
     .onRequest('session/prompt', async ({ params }) => {
       const s = sessions.get(params.sessionId);
