@@ -66,6 +66,9 @@ describe('hermes acp: a scripted editor over stdio', () => {
     const listed = (await c.request('session.list', {})).sessions.find((s) => s.id === sid);
     await c.close();
     expect(listed).toMatchObject({ source: 'acp', cwd: work, live: true });
+    const cli = await hermes(root, ['sessions', 'list', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toContain(sid);
   });
 
   it('sends text, an embedded resource (fenced as data) and a resource link; streams the reply and thoughts', async () => {
@@ -287,6 +290,34 @@ describe('hermes acp: a scripted editor over stdio', () => {
       expect(second.agentText(sid, from)).toBe('Still here.');
     } finally {
       expect(await second.close()).toBe(0);
+    }
+  });
+
+  it('loading a session mid-turn shows the reply so far, then streams the rest exactly once', async () => {
+    const reply = ['MID-START', ...Array.from({ length: 150 }, (_, i) => `m${i}`), 'MID-END'].join(' ');
+    model.push({ text: reply, chunkSize: 6, delayMs: 20 });
+    const from = ed.of(sid).length;
+    const running = ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'a long answer please' }],
+    });
+    await waitFor(() => ed.agentText(sid, from).includes('MID-START'), 'the reply started');
+    const late = await startAcpEditor(root, { cwd: work });
+    try {
+      await initializeEditor(late);
+      await late.conn.agent.request('session/load', { sessionId: sid, cwd: work, mcpServers: [] });
+      const atLoad = late.agentText(sid);
+      expect(atLoad).toContain('MID-START');
+      expect(atLoad).not.toContain('MID-END'); // loaded mid-turn
+      expect((await running).stopReason).toBe('end_turn');
+      await waitFor(() => late.agentText(sid).includes('MID-END'), 'the rest of the reply');
+      const shown = late.agentText(sid);
+      expect(shown.endsWith(reply)).toBe(true);
+      expect(shown.split('MID-START').length - 1).toBe(1);
+      const users = late.of(sid, 'user_message_chunk');
+      expect(users.at(-1)).toMatchObject({ content: { type: 'text', text: 'a long answer please' } });
+    } finally {
+      expect(await late.close()).toBe(0);
     }
   });
 
