@@ -321,6 +321,33 @@ describe('hermes acp: a scripted editor over stdio', () => {
     }
   });
 
+  it('the daemon killed mid-turn: the prompt ends with an error, a new daemon is started and the session goes on', async () => {
+    const before = aliveDiscovery(root)!;
+    model.push({ hang: true, text: 'cut short ' });
+    const from = ed.of(sid).length;
+    const cut = ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'this turn dies' }],
+    });
+    await waitFor(() => ed.agentText(sid, from).includes('cut short'), 'the partial reply');
+    killDaemons(root);
+    await expect(cut).rejects.toThrow(/lost the connection to the Hermes daemon/);
+    const after = await waitFor(() => {
+      const d = aliveDiscovery(root);
+      return d && d.pid !== before.pid ? d : undefined;
+    }, 'a new daemon');
+    expect(after.epoch).not.toBe(before.epoch);
+    await waitFor(() => ed.stderr().includes('connected to the daemon'), 'hermes acp reconnected');
+    model.push({ text: 'After the restart.' });
+    const at = ed.of(sid).length;
+    const res = await ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'still there?' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    expect(ed.agentText(sid, at)).toBe('After the restart.');
+  });
+
   it('hermes -p work acp serves the work profile: its sessions are the profile’s', async () => {
     const made = await hermes(root, ['profile', 'create', 'work']);
     expect(made.code, made.stderr).toBe(0);

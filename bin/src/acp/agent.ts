@@ -18,7 +18,7 @@ import {
 import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
 import { RpcErrorCode } from '@hermes/core/constants';
 import type { ServerRequestParams, WireEvent } from '@hermes/core/protocol';
-import { EventTranslator, text, userText } from './event-map.js';
+import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
 import { choiceOf, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
@@ -26,6 +26,8 @@ import { listedSessions } from './session-list.js';
 
 /** Stored messages replayed by `session/load` (the newest ones). */
 export const LOAD_HISTORY_LIMIT = 1_000;
+/** Settled request ids remembered (see `settled`). */
+const MAX_SETTLED = 256;
 /** Sessions `session/list` looks through (the newest ones; no further pages). */
 export const LIST_LIMIT = 500;
 
@@ -70,6 +72,11 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   /** Daemon session ids → the editor's id (a compressed session continues under a new id). */
   const aliases = new Map<string, string>();
   let editor: AgentContext | undefined;
+  /**
+   * Ids of requests settled (`request.resolved`), newest last: a server request's handler runs a
+   * tick after it arrives, so the event that settles it (another client was first) may come before.
+   */
+  const settled = new Set<string>();
   /** Updates go out one after another, so the editor sees them in the daemon's order. */
   let chain: Promise<void> = Promise.resolve();
 
@@ -97,9 +104,13 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       case 'error':
         s.lastError = ev.payload.message;
         return;
-      case 'request.resolved':
-        s.asking.get(String(ev.payload.request_id))?.abort();
+      case 'request.resolved': {
+        const id = String(ev.payload.request_id);
+        settled.add(id);
+        if (settled.size > MAX_SETTLED) settled.delete(settled.values().next().value!);
+        s.asking.get(id)?.abort();
         return;
+      }
       case 'turn.end': {
         const done = s.waiting.get(ev.payload.prompt_id);
         if (done) void chain.then(() => done(ev.payload.status));
@@ -126,6 +137,20 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     };
   };
 
+  // A prompt does not outlive the connection it was sent on: when the daemon goes away, waiting
+  // prompts end with an error and open questions are withdrawn. Once the client reconnects (a
+  // replaced daemon, or the same one) the sessions are re-attached and updates flow again.
+  daemon.on('state', (state) => {
+    if (state !== 'reconnecting' && state !== 'disconnected') return;
+    for (const s of sessions.values()) {
+      for (const done of s.waiting.values()) done('disconnected');
+      for (const asked of s.asking.values()) asked.abort();
+    }
+  });
+  daemon.on('attachError', (err, { sessionId }) =>
+    log(`session ${sessionId} could not be re-attached: ${err.message}`),
+  );
+
   daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
     const s = sessionOf(p.session_id);
     if (!s || !editor) return NO_REPLY;
@@ -139,6 +164,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     p: ServerRequestParams<'approval.request'>,
     to: AgentContext,
   ): Promise<void> => {
+    if (settled.has(p.request_id)) return;
     const asked = new AbortController();
     s.asking.set(p.request_id, asked);
     const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
@@ -243,20 +269,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         throw daemonError(err);
       }
       const { s, snap, release } = opened;
-      if (snap.kind === 'snapshot') {
-        const cwd = snap.session.cwd ?? params.cwd;
-        const updates = historyUpdates(snap.messages, cwd);
-        const inflight = snap.inflight;
-        if (inflight) {
-          updates.push(userText(inflight.prompt));
-          if (inflight.text)
-            updates.push({ sessionUpdate: 'agent_message_chunk', content: text(inflight.text) });
-          for (const t of inflight.tools)
-            updates.push(s.translator.toolCall(t.tool_id, t.name, t.args, t.summary, 'in_progress'));
-          for (const t of inflight.tools) s.translator.running.set(t.tool_id, { name: t.name, args: t.args });
-        }
-        void send(s.id, updates);
-      }
+      if (snap.kind === 'snapshot')
+        void send(s.id, historyUpdates(snap.messages, s.translator, snap.inflight));
       const replayed = chain;
       release(); // live events follow the replay
       await replayed;
@@ -285,7 +299,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         const ended = new Promise<string>((resolve) => s.waiting.set(promptId, resolve));
         s.lastError = undefined;
         release();
-        status = await Promise.race([ended, daemon.closed.then(() => 'disconnected')]);
+        status = await ended;
       } catch (err) {
         release();
         throw daemonError(err);
@@ -324,7 +338,10 @@ export function stopReasonOf(status: string, error?: string): StopReason {
     case 'max_turns':
       return 'max_turn_requests';
     case 'disconnected':
-      throw RequestError.internalError(undefined, 'lost the connection to the Hermes daemon');
+      throw RequestError.internalError(
+        undefined,
+        'lost the connection to the Hermes daemon; the turn was interrupted there or goes on (its reply is kept in the session)',
+      );
     default:
       throw RequestError.internalError(undefined, error ?? `the turn ended with status ${status}`);
   }
