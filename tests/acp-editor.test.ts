@@ -177,6 +177,33 @@ describe('hermes acp: a scripted editor over stdio', () => {
     expect(plan).toMatchObject({ entries: [{ content: 'Clean and edit', status: 'in_progress' }] });
   });
 
+  it('asks a clarify question with its suggested answers; the editor’s pick reaches the model', async () => {
+    model.push(
+      {
+        toolCalls: [{ name: 'clarify', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }],
+      },
+      { echo: 'last_tool_result', prefix: 'Got: ' },
+    );
+    ed.onPermission((req) => {
+      expect(req.toolCall.title).toBe('Which colour?');
+      return {
+        outcome: { outcome: 'selected', optionId: req.options.find((o) => o.name === 'blue')!.optionId },
+      };
+    });
+    const from = ed.of(sid).length;
+    const res = await ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'paint it' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    expect(ed.agentText(sid, from)).toContain('"user_response":"blue"');
+    expect(
+      ed
+        .of(sid, 'tool_call')
+        .some((u) => u.sessionUpdate === 'tool_call' && u.kind === 'think' && u.title.startsWith('Asking')),
+    ).toBe(true);
+  });
+
   it('cancels a turn mid-stream: the prompt ends with stopReason cancelled', async () => {
     model.push({ hang: true, text: 'partial answer ' });
     const from = ed.of(sid).length;

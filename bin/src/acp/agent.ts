@@ -11,16 +11,19 @@ import {
   agent,
   type AgentApp,
   type AgentContext,
+  type PermissionOption,
+  type RequestPermissionOutcome,
   type RequestPermissionResponse,
+  type ToolCallUpdate,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
 import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
 import { RpcErrorCode } from '@hermes/core/constants';
-import type { ServerRequestParams, WireEvent } from '@hermes/core/protocol';
+import type { WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
-import { choiceOf, permissionOptions } from './permission.js';
+import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
 import { listedSessions } from './session-list.js';
 
@@ -151,59 +154,104 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     log(`session ${sessionId} could not be re-attached: ${err.message}`),
   );
 
+  /**
+   * Asks the editor one question as `session/request_permission`. Resolves with its outcome, or
+   * null when the request was settled elsewhere first (another client, the timeout, an interrupt:
+   * the editor's question is then withdrawn). A failed request counts as cancelled.
+   */
+  const askEditor = async (
+    s: AcpSession,
+    requestId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+  ): Promise<RequestPermissionOutcome | null> => {
+    if (settled.has(requestId) || !editor) return null;
+    const asked = new AbortController();
+    s.asking.set(requestId, asked);
+    try {
+      const answer: RequestPermissionResponse = await editor.request(
+        'session/request_permission',
+        { sessionId: s.id, toolCall, options },
+        { cancellationSignal: asked.signal },
+      );
+      return asked.signal.aborted ? null : answer.outcome;
+    } catch (err) {
+      if (asked.signal.aborted) return null;
+      log(`permission request failed (taken as cancelled): ${(err as Error).message}`);
+      return { outcome: 'cancelled' };
+    } finally {
+      s.asking.delete(requestId);
+    }
+  };
+
+  /** Sends an answer; a request settled meanwhile (-32003: someone else was first) is no error. */
+  const answer = async (call: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await call();
+      return true;
+    } catch (err) {
+      if (!(err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved))
+        log(`answer not accepted: ${(err as Error).message}`);
+      return false;
+    }
+  };
+
+  // An approval: asked in the editor with the approval choices, answered with `approval.answer`.
   daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
     const s = sessionOf(p.session_id);
-    if (!s || !editor) return NO_REPLY;
-    await askEditor(s, p, editor);
+    if (!s) return NO_REPLY;
+    const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
+    const details = [p.description, ...(p.allows ?? []).map((a) => `"session"/"always" allow: ${a}`)];
+    const outcome = await askEditor(
+      s,
+      p.request_id,
+      {
+        toolCallId,
+        title: `Run ${p.command.split('\n')[0]}`,
+        kind: 'execute',
+        status: 'pending',
+        content: [{ type: 'content', content: text(details.join('\n')) }],
+        rawInput: { command: p.command },
+      },
+      permissionOptions(p.choices),
+    );
+    if (!outcome) return NO_REPLY;
+    const choice = choiceOf(outcome, p.choices);
+    const ok = await answer(() =>
+      daemon.request('approval.answer', { session_id: p.session_id, request_id: p.request_id, choice }),
+    );
+    if (ok && choice !== 'deny')
+      void send(s.id, [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
     return NO_REPLY;
   });
 
-  /** Asks the editor about an approval and answers it with `approval.answer` (first answer wins). */
-  const askEditor = async (
-    s: AcpSession,
-    p: ServerRequestParams<'approval.request'>,
-    to: AgentContext,
-  ): Promise<void> => {
-    if (settled.has(p.request_id)) return;
-    const asked = new AbortController();
-    s.asking.set(p.request_id, asked);
-    const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
-    const details = [p.description, ...(p.allows ?? []).map((a) => `"session"/"always" allow: ${a}`)];
-    let choice: ReturnType<typeof choiceOf> = 'deny';
-    try {
-      const answer: RequestPermissionResponse = await to.request(
-        'session/request_permission',
-        {
-          sessionId: s.id,
-          toolCall: {
-            toolCallId,
-            title: `Run ${p.command.split('\n')[0]}`,
-            kind: 'execute',
-            status: 'pending',
-            content: [{ type: 'content', content: text(details.join('\n')) }],
-            rawInput: { command: p.command },
-          },
-          options: permissionOptions(p.choices),
-        },
-        { cancellationSignal: asked.signal },
-      );
-      choice = choiceOf(answer.outcome, p.choices);
-    } catch (err) {
-      if (asked.signal.aborted) return; // settled elsewhere (a terminal, the timeout, an interrupt)
-      log(`permission request failed (denied): ${(err as Error).message}`);
-    } finally {
-      s.asking.delete(p.request_id);
-    }
-    if (asked.signal.aborted) return;
-    try {
-      await daemon.request('approval.answer', { session_id: p.session_id, request_id: p.request_id, choice });
-      if (choice !== 'deny')
-        void send(s.id, [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
-    } catch (err) {
-      if (!(err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved))
-        log(`approval answer not accepted: ${(err as Error).message}`);
-    }
-  };
+  // A clarify question: its choices as the options, and a way to skip it (the model is told the
+  // question was not answered and goes on; the user can answer in the next message).
+  daemon.onServerRequest('clarify.request', async (p): Promise<typeof NO_REPLY> => {
+    const s = sessionOf(p.session_id);
+    if (!s) return NO_REPLY;
+    const choices = p.choices ?? [];
+    const outcome = await askEditor(
+      s,
+      p.request_id,
+      {
+        toolCallId: s.translator.runningCall('clarify') ?? `clarify-${p.request_id}`,
+        title: p.question,
+        kind: 'think',
+        status: 'pending',
+      },
+      clarifyOptions(choices),
+    );
+    if (!outcome) return NO_REPLY;
+    await answer(() =>
+      daemon.request('clarify.answer', {
+        session_id: p.session_id,
+        request_id: p.request_id,
+        answer: clarifyAnswer(outcome, choices),
+      }),
+    );
+    return NO_REPLY;
+  });
 
   /** Registers a session the editor now holds, attaches to it, and returns its snapshot. */
   const open = async (id: string, cwd: string, historyLimit: number) => {

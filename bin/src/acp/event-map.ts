@@ -96,6 +96,13 @@ export class EventTranslator {
     };
   }
 
+  /** The newest call in flight of tool `name`, if any. */
+  runningCall(name: string): string | undefined {
+    let found: string | undefined;
+    for (const [id, c] of this.running) if (c.name === name) found = id;
+    return found;
+  }
+
   /** The newest call in flight that can ask for approval (a command or a script), if any. */
   askingCall(): string | undefined {
     let found: string | undefined;

@@ -1,6 +1,7 @@
 /**
- * Hermes approval choices as ACP permission options, and the editor's answer back as a choice.
- * Fail closed: a cancelled request, or an option that was not offered, is `deny`.
+ * Hermes approval choices and clarify questions as ACP permission options, and the editor's answer
+ * back. Fail closed: a cancelled request, or an option that was not offered, is `deny` (an
+ * approval) or no answer (a clarify question).
  */
 import type { PermissionOption, RequestPermissionOutcome } from '@agentclientprotocol/sdk';
 import type { ApprovalChoice } from '@hermes/core/protocol';
@@ -25,4 +26,22 @@ export function choiceOf(
   if (outcome.outcome !== 'selected') return 'deny';
   const id = outcome.optionId as ApprovalChoice;
   return offered.includes(id) ? id : 'deny';
+}
+
+/** Option id of skipping a clarify question. */
+export const CLARIFY_SKIP = 'skip';
+
+/** The options of a clarify question: one per suggested answer, then skipping it. */
+export function clarifyOptions(choices: readonly string[]): PermissionOption[] {
+  return [
+    ...choices.map((c, i): PermissionOption => ({ optionId: `choice-${i}`, name: c, kind: 'allow_once' })),
+    { optionId: CLARIFY_SKIP, name: 'Skip (answer in your next message)', kind: 'reject_once' },
+  ];
+}
+
+/** The clarify answer of the editor's choice: the suggested answer picked, else null (not answered). */
+export function clarifyAnswer(outcome: RequestPermissionOutcome, choices: readonly string[]): string | null {
+  if (outcome.outcome !== 'selected') return null;
+  const m = /^choice-(\d+)$/.exec(outcome.optionId);
+  return m ? (choices[Number(m[1])] ?? null) : null;
 }

@@ -39,7 +39,7 @@ export async function runAcp(ctx: CliContext): Promise<number> {
     {
       name: 'hermes-acp',
       version: ctx.version,
-      capabilities: { approvals: true },
+      capabilities: { approvals: true, clarify: true },
       profile: ctx.home.profile,
       connectTimeoutMs: 10_000,
       reconnect: true,
