@@ -1,9 +1,10 @@
 /**
  * The ACP agent side of `hermes acp`: an `@agentclientprotocol/sdk` agent app whose sessions are
  * ordinary daemon sessions, driven through one `@hermes/client` connection. The editor's prompts
- * become `prompt.submit`, the session's events become `session/update`s, approvals become
- * `session/request_permission` (any other attached client may answer first: the daemon's first
- * answer wins), `session/cancel` becomes `session.interrupt`.
+ * become `prompt.submit`, the session's events become `session/update`s, approvals and clarify
+ * questions become `session/request_permission` (any other attached client may answer first: the
+ * daemon's first answer wins, and the editor's question is withdrawn), `session/cancel` becomes
+ * `session.interrupt`.
  */
 import {
   PROTOCOL_VERSION,
@@ -36,7 +37,10 @@ export const LIST_LIMIT = 500;
 
 /** What `createAcpAgent` needs. */
 export interface AcpAgentOptions {
-  /** A connected client of the daemon, in the profile to serve, with `capabilities.approvals`. */
+  /**
+   * A connected client of the daemon, in the profile to serve, with `capabilities.approvals` and
+   * `clarify`; with `reconnect` the sessions survive a lost connection (re-attached by the client).
+   */
   daemon: DaemonClient;
   /** Version reported in `agentInfo`. */
   version: string;
