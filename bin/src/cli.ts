@@ -7,6 +7,7 @@ import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { mcpCommand } from './commands/mcp.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
 import { psCommand } from './commands/ps.js';
@@ -34,6 +35,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     configCommand(ctx),
     cronCommand(ctx),
     gatewayCommand(ctx),
+    mcpCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
     psCommand(ctx),

@@ -2,6 +2,6 @@
 export {
   processAlive,
   processList,
-  readBackgroundRecord,
+  loadBackgroundRecord,
   backgroundRecordFile,
 } from '@hermes/core/processes';

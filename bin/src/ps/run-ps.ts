@@ -2,7 +2,8 @@
  * `hermes ps [--json] [--kill ID]`: the background processes of the selected profile. Through the
  * daemon (`process.list`, `process.kill`) when it runs; otherwise from the record the daemon
  * keeps (`<root>/run/background-processes.json`), saying that the daemon is not running — a
- * process still shows `running` when its leader has the recorded start time.
+ * process still shows `running` when its leader has the recorded start time; what is wrong with a
+ * damaged record goes to stderr.
  */
 import { existsSync } from 'node:fs';
 import type { BackgroundProcessInfo } from '@hermes/core/protocol';
@@ -32,12 +33,15 @@ async function connectToDaemon(ctx: CliContext) {
  * @throws CliExit(1) for `--kill` without a daemon, or an id unknown in the profile.
  */
 export async function runPs(ctx: CliContext, args: PsArgs): Promise<void> {
-  const { processList, readBackgroundRecord, processAlive, backgroundRecordFile } =
+  const { processList, loadBackgroundRecord, processAlive, backgroundRecordFile } =
     await import('../lazy/processes.js');
   const client = await connectToDaemon(ctx);
   if (!client) {
     if (args.kill) throw new CliExit(1, 'the daemon is not running: nothing can stop the process through it');
-    const entries = readBackgroundRecord(ctx.home.root)
+    const record = loadBackgroundRecord(ctx.home.root);
+    // a damaged record is said, not shown as an empty list
+    for (const p of record.problems) process.stderr.write(`hermes ps: ${p}\n`);
+    const entries = record.entries
       .filter((e) => e.profile === ctx.home.profile)
       .map((e) =>
         e.state === 'running' && !processAlive(e) ? { ...e, state: 'gone' as const, ended_at: null } : e,

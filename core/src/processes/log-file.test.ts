@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,5 +50,25 @@ describe('log file', () => {
 
   it('reads nothing from a missing file', () => {
     expect(readLog(join(dir, 'none'), 0, 0)).toEqual({ text: '', next_offset: 0, skipped: 0, total: 0 });
+  });
+
+  it('an offset past the end (a guess, or from another process) gives next_offset at the end, so the next poll sees new output', () => {
+    const file = join(dir, 'past.log');
+    writeFileSync(file, 'hello\n');
+    const c = readLog(file, 0, 1e15);
+    expect(c).toEqual({ text: '', next_offset: 6, skipped: 0, total: 6 });
+    writeFileSync(file, 'hello\nworld\n');
+    expect(readLog(file, 0, c.next_offset).text).toBe('world\n');
+  });
+
+  it('never follows a log replaced by a symbolic link (the process may point it at any file)', () => {
+    const target = join(dir, 'precious.txt');
+    const body = 'secret line\n'.repeat(100);
+    writeFileSync(target, body);
+    symlinkSync(target, file);
+    expect(trimLog(file, 100, 50)).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe(body);
+    expect(readLog(file, 0, 0).text).toBe('');
+    expect(readLog(file, 0, -50).text).toBe('');
   });
 });

@@ -7,13 +7,24 @@
  * - Bounding is copy-truncate, as logrotate does it: once the file is larger than the cap, its
  *   last `keep` bytes (from a line start when one is near) are read, the file is truncated to
  *   zero and those bytes are written back. Output written during the trim itself (well under a
- *   millisecond) may be lost. The daemon trims every running process's log twice a second, so a
+ *   millisecond) may be lost. The daemon checks every running process's log every 50 ms, so a
  *   file exceeds the cap by at most what its process writes in that time.
  * - Offsets are logical: byte positions in everything the process ever wrote. `dropped` counts
  *   the bytes trimmed from the front, so a byte at file position `p` has offset `dropped + p`,
  *   and an offset taken before a trim still means the same byte.
+ * - A log is a regular file: a symbolic link put in its place (the process may write into its
+ *   folder) is never followed — it reads as empty and is never trimmed.
  */
-import { closeSync, fstatSync, ftruncateSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readSync,
+  writeSync,
+} from 'node:fs';
 
 /** Default cap of a background process's log file, bytes (5 MiB). */
 export const LOG_MAX_BYTES = 5 * 1024 * 1024;
@@ -22,10 +33,11 @@ export const LOG_KEEP_BYTES = LOG_MAX_BYTES / 2;
 /** Most bytes one read of a log returns. */
 export const LOG_READ_MAX_BYTES = 64 * 1024;
 
-/** Size of `file` in bytes, 0 when it is missing. */
+/** Size of `file` in bytes, 0 when it is missing or not a regular file (a symbolic link). */
 export function logSize(file: string): number {
   try {
-    return statSync(file).size;
+    const st = lstatSync(file);
+    return st.isFile() ? st.size : 0;
   } catch {
     return 0;
   }
@@ -38,7 +50,7 @@ export function logSize(file: string): number {
 export function trimLog(file: string, cap = LOG_MAX_BYTES, keep = LOG_KEEP_BYTES): number {
   let fd: number;
   try {
-    fd = openSync(file, 'r+');
+    fd = openSync(file, constants.O_RDWR | constants.O_NOFOLLOW);
   } catch {
     return 0;
   }
@@ -92,12 +104,13 @@ export function readLog(
     skipped = dropped - from;
     from = dropped;
   }
-  if (from >= total) return { text: '', next_offset: Math.max(from, total), skipped, total };
+  // an offset past the end names no byte yet: continue from the end
+  if (from >= total) return { text: '', next_offset: total, skipped, total };
   const want = Math.min(maxBytes, total - from);
   const buf = Buffer.alloc(want);
   let got: number;
   try {
-    const fd = openSync(file, 'r');
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
       got = readSync(fd, buf, 0, want, from - dropped);
     } finally {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -211,4 +211,140 @@ describe('ProcessManager', () => {
     for (const x of [a, b]) expect(processStartTime(x.pid)).toBeNull();
     expect(m.running()).toEqual([]);
   });
+});
+
+describe('ProcessManager limits and a damaged record', () => {
+  it('refuses a process past the per-profile cap with a clear error; other profiles are not counted', async () => {
+    const m = manager({ maxRunningPerProfile: 2 });
+    start(m, 'sleep 30');
+    start(m, 'sleep 30');
+    expect(() => start(m, 'sleep 30')).toThrow(/2 background processes already run in profile "default"/);
+    expect(m.list('default')).toHaveLength(2);
+    const other = start(m, 'sleep 30', 'work');
+    expect(other.state).toBe('running');
+    await m.kill('default', m.list('default')[0]!.id);
+    expect(start(m, 'true').state).toBe('running');
+  });
+
+  it('a write to a process that does not read its stdin fails after the write timeout instead of hanging', async () => {
+    const m = manager({ writeTimeoutMs: 300 });
+    const e = start(m, 'sleep 30');
+    const t0 = Date.now();
+    await expect(m.write('default', e.id, 'x'.repeat(4 * 1024 * 1024))).rejects.toThrow(
+      /does not read its stdin/,
+    );
+    expect(Date.now() - t0).toBeLessThan(3_000);
+  });
+
+  it('a truncated record: the daemon starts, names the file, and keeps the damaged copy', () => {
+    writeBackgroundRecord(root, []);
+    const file = join(root, 'run', 'background-processes.json');
+    writeFileSync(file, '[{"id": "bg-0000000');
+    const lines: string[] = [];
+    const m = manager({ log: (l) => lines.push(l) });
+    expect(m.recover()).toEqual([]);
+    expect(lines.join('\n')).toContain(file);
+    const kept = readdirSync(join(root, 'run')).filter((f) =>
+      f.startsWith('background-processes.json.damaged'),
+    );
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(root, 'run', kept[0]!), 'utf8')).toBe('[{"id": "bg-0000000');
+    // the daemon goes on: a new process is recorded
+    const e = start(m, 'true');
+    expect(readBackgroundRecord(root).map((x) => x.id)).toEqual([e.id]);
+  });
+
+  it('an entry with wrong types is dropped (named in the log); the other entries are kept and listed', () => {
+    const good: BackgroundProcessEntry = {
+      id: 'bg-0000abcd',
+      pid: 999_999_999,
+      start: null,
+      profile: 'default',
+      session: 's1',
+      command: 'sleep 1',
+      cwd: root,
+      log: join(root, 'processes', 'bg-0000abcd.log'),
+      started_at: new Date().toISOString(),
+      notify: false,
+      state: 'exited',
+      exit_code: 0,
+      signal: null,
+      ended_at: new Date().toISOString(),
+      dropped: 0,
+      adopted: false,
+    };
+    const bad = [
+      { ...good, id: 'bg-0000bad1', started_at: 12345 },
+      { ...good, id: 'bg-0000bad2', state: 'zombie' },
+      { ...good, id: '../../etc', log: '/etc/passwd' },
+      {
+        ...good,
+        id: 'bg-0000bad3',
+        log: '/tmp/elsewhere.log',
+        started_at: new Date(Date.now() + 1000).toISOString(),
+      },
+      'not an entry',
+    ];
+    mkdirSync(join(root, 'run'), { recursive: true });
+    writeFileSync(join(root, 'run', 'background-processes.json'), JSON.stringify([good, ...bad]));
+    const lines: string[] = [];
+    const m = manager({ log: (l) => lines.push(l) });
+    m.recover();
+    expect(m.list('default').map((e) => e.id)).toEqual(['bg-0000bad3', 'bg-0000abcd']);
+    const said = lines.join('\n');
+    expect(said).toContain(join(root, 'run', 'background-processes.json'));
+    expect(said).toContain('bg-0000bad1');
+    expect(said).toContain('../../etc');
+    // the dropped entries are not lost: the file as it was is kept beside the record
+    const kept = readdirSync(join(root, 'run')).filter((f) =>
+      f.startsWith('background-processes.json.damaged'),
+    );
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(root, 'run', kept[0]!), 'utf8')).toContain('bg-0000bad1');
+  });
+
+  it('an entry without the optional fields (an older record) is kept with their defaults', () => {
+    mkdirSync(join(root, 'run'), { recursive: true });
+    const e = {
+      id: 'bg-00001234',
+      pid: 999_999_999,
+      profile: 'default',
+      session: 's',
+      command: 'x',
+      cwd: root,
+    };
+    const log = join(root, 'processes', 'bg-00001234.log');
+    const started_at = new Date().toISOString();
+    writeFileSync(
+      join(root, 'run', 'background-processes.json'),
+      JSON.stringify([{ ...e, log, started_at, state: 'exited' }]),
+    );
+    const lines: string[] = [];
+    const m = manager({ log: (l) => lines.push(l) });
+    m.recover();
+    expect(lines).toEqual([]);
+    expect(m.get('default', 'bg-00001234')).toMatchObject({
+      dropped: 0,
+      adopted: false,
+      notify: false,
+      exit_code: null,
+    });
+  });
+
+  it('a flooding log stays within its cap plus what the process writes between two size checks (50 ms), not half a second of output', async () => {
+    const m = manager({ maxLogBytes: 1_000_000, keepLogBytes: 500_000, tickMs: 500 });
+    // about 200 MB/s for 1 s: half a second of it is ~100 MB
+    const e = start(m, 'for i in $(seq 100); do head -c 2000000 /dev/zero; sleep 0.01; done');
+    let peak = 0;
+    while (m.get('default', e.id).state === 'running') {
+      try {
+        peak = Math.max(peak, statSync(e.log).size);
+      } catch {
+        /* between trims */
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(m.get('default', e.id).dropped).toBeGreaterThan(50_000_000);
+    expect(peak).toBeLessThan(30_000_000);
+  }, 20_000);
 });

@@ -27,8 +27,9 @@ import { groupExists, processStartTime } from '../tools/process-registry.js';
 import type { CommandSandbox } from '../tools/types.js';
 import { LOG_KEEP_BYTES, LOG_MAX_BYTES, logSize, readLog, trimLog, type LogChunk } from './log-file.js';
 import {
+  keepDamagedRecord,
+  loadBackgroundRecord,
   processAlive,
-  readBackgroundRecord,
   writeBackgroundRecord,
   type BackgroundProcessEntry,
 } from './record.js';
@@ -37,6 +38,12 @@ import {
 export const BACKGROUND_KILL_GRACE_MS = 3_000;
 /** Ended processes kept listed per profile (older ones and their logs are removed). */
 export const ENDED_KEPT_PER_PROFILE = 20;
+/** Background processes one profile may have running at once; `start` refuses more. */
+export const MAX_RUNNING_PER_PROFILE = 64;
+/** How long a write to a process's stdin may wait for the process to read it, ms. */
+export const WRITE_TIMEOUT_MS = 10_000;
+/** Time between checks of the running logs' sizes (one stat each), ms. */
+export const LOG_CHECK_MS = 50;
 /** Longest `wait` a caller may ask for, ms. */
 export const MAX_WAIT_MS = 600_000;
 
@@ -55,10 +62,16 @@ export interface ProcessManagerOptions {
   /** Log cap and the part kept by a trim, bytes (defaults 5 MiB / 2.5 MiB). */
   maxLogBytes?: number;
   keepLogBytes?: number;
-  /** Time between log trims and liveness checks of adopted processes, ms (default 500). */
+  /** Time between liveness checks (groups, adopted processes) and log trims, ms (default 500). */
   tickMs?: number;
+  /** Time between checks of the logs' sizes, ms (default `LOG_CHECK_MS`). */
+  logCheckMs?: number;
   /** SIGTERM → SIGKILL grace, ms (default `BACKGROUND_KILL_GRACE_MS`). */
   graceMs?: number;
+  /** Running processes allowed per profile (default `MAX_RUNNING_PER_PROFILE`). */
+  maxRunningPerProfile?: number;
+  /** Longest wait for a stdin write to be taken by the process, ms (default `WRITE_TIMEOUT_MS`). */
+  writeTimeoutMs?: number;
 }
 
 /** What `start` needs. */
@@ -99,6 +112,8 @@ export class ProcessManager {
   private readonly maxLog: number;
   private readonly keepLog: number;
   private readonly grace: number;
+  /** Runs while a process runs (no wake-ups of an idle daemon). */
+  private logTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: ProcessManagerOptions) {
     this.maxLog = opts.maxLogBytes ?? LOG_MAX_BYTES;
@@ -115,7 +130,19 @@ export class ProcessManager {
    */
   recover(): BackgroundProcessEntry[] {
     const adopted: BackgroundProcessEntry[] = [];
-    for (const e of readBackgroundRecord(this.opts.root)) {
+    const record = loadBackgroundRecord(this.opts.root);
+    for (const p of record.problems) this.opts.log?.(`background processes: ${p}`);
+    if (record.problems.length > 0) {
+      // the next save replaces the file: what could not be used is kept beside it
+      const copy = keepDamagedRecord(this.opts.root);
+      const rest = record.unreadable ? 'starting with an empty list' : 'the other entries are kept';
+      this.opts.log?.(
+        copy
+          ? `background processes: the damaged record is kept as ${copy}; ${rest}`
+          : `background processes: the damaged record could not be copied aside; ${rest}`,
+      );
+    }
+    for (const e of record.entries) {
       if (this.procs.has(e.id)) continue;
       if (e.state === 'running') {
         if (processAlive(e)) {
@@ -135,15 +162,22 @@ export class ProcessManager {
       this.procs.set(e.id, { entry: e, waiters: [] });
     }
     this.save();
+    if (adopted.length > 0) this.watchLogs();
     for (const e of adopted) this.opts.onChange?.({ reason: 'adopted', entry: e });
     return adopted;
   }
 
   /**
    * Starts `command` in the background (see the file comment).
-   * @throws Error when the sandbox refuses or the shell cannot be started (nothing is recorded).
+   * @throws Error when the profile already runs `maxRunningPerProfile` processes, the sandbox
+   *   refuses or the shell cannot be started (nothing is recorded).
    */
   start(o: StartProcessOptions): BackgroundProcessEntry {
+    const cap = this.opts.maxRunningPerProfile ?? MAX_RUNNING_PER_PROFILE;
+    if (this.runningCount(o.home.profile) >= cap)
+      throw new Error(
+        `${cap} background processes already run in profile "${o.home.profile}" (the most allowed); wait for one to end or kill one (process action "kill") first`,
+      );
     const id = `bg-${randomBytes(4).toString('hex')}`;
     const dir = join(o.home.dir, 'processes');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -199,6 +233,7 @@ export class ProcessManager {
     });
     this.prune(entry.profile);
     this.save();
+    this.watchLogs();
     this.opts.onChange?.({ reason: 'started', entry });
     return entry;
   }
@@ -282,11 +317,24 @@ export class ProcessManager {
           ? `background process ${id} was started by an earlier daemon: its stdin is gone`
           : `the stdin of background process ${id} is closed`,
       );
-    await new Promise<void>((resolve, reject) =>
-      stdin.write(data, (err) =>
-        err ? reject(new Error(`writing to ${id} failed: ${err.message}`)) : resolve(),
-      ),
-    );
+    const ms = this.opts.writeTimeoutMs ?? WRITE_TIMEOUT_MS;
+    await new Promise<void>((resolve, reject) => {
+      // a process that never reads leaves a large write pending forever: give up after `ms`
+      const t = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `background process ${id} does not read its stdin: the write was not taken within ${ms / 1000} s`,
+            ),
+          ),
+        ms,
+      );
+      stdin.write(data, (err) => {
+        clearTimeout(t);
+        if (err) reject(new Error(`writing to ${id} failed: ${err.message}`));
+        else resolve();
+      });
+    });
   }
 
   /**
@@ -317,6 +365,7 @@ export class ProcessManager {
   /** Stops the timer; processes keep running and stay recorded for the next daemon. */
   close(): void {
     clearInterval(this.timer);
+    clearInterval(this.logTimer);
     for (const l of this.procs.values()) {
       this.trim(l);
       l.child?.stdin?.destroy();
@@ -365,13 +414,41 @@ export class ProcessManager {
     this.opts.onChange?.({ reason: 'ended', entry: l.entry });
   }
 
-  private trim(l: Live): void {
-    if (logSize(l.entry.log) <= this.maxLog) return;
+  /** Trims the log when it is over the cap. @returns whether it was trimmed. */
+  private trim(l: Live, save = true): boolean {
+    if (logSize(l.entry.log) <= this.maxLog) return false;
     const dropped = trimLog(l.entry.log, this.maxLog, this.keepLog);
-    if (dropped > 0) {
-      l.entry.dropped += dropped;
-      this.save();
+    if (dropped <= 0) return false;
+    l.entry.dropped += dropped;
+    if (save) this.save();
+    return true;
+  }
+
+  /**
+   * Checks the size of every running log (a stat each) and trims those over the cap, saving the
+   * record once: a process that floods its output keeps the file within the cap plus what it
+   * writes in `logCheckMs`.
+   */
+  private checkLogs(): void {
+    let trimmed = false;
+    let running = false;
+    for (const l of this.procs.values()) {
+      if (l.entry.state !== 'running' || l.stopping) continue;
+      running = true;
+      if (this.trim(l, false)) trimmed = true;
     }
+    if (trimmed) this.save();
+    if (!running) {
+      clearInterval(this.logTimer);
+      this.logTimer = undefined;
+    }
+  }
+
+  /** Starts the log checks when they are not running (a process started or was adopted). */
+  private watchLogs(): void {
+    if (this.logTimer) return;
+    this.logTimer = setInterval(() => this.checkLogs(), this.opts.logCheckMs ?? LOG_CHECK_MS);
+    this.logTimer.unref();
   }
 
   private tick(): void {
@@ -389,7 +466,8 @@ export class ProcessManager {
     const ended = this.list(profile).filter((e) => e.state !== 'running');
     for (const e of ended.slice(ENDED_KEPT_PER_PROFILE)) {
       this.procs.delete(e.id);
-      rmSync(e.log, { force: true });
+      // only the entry's own log file: a record edited by hand may name any file
+      if (e.log.endsWith(`/processes/${e.id}.log`)) rmSync(e.log, { force: true });
     }
   }
 

@@ -46,4 +46,11 @@ describe('background process text', () => {
     expect(n.match(/<\/process-output>/g)).toHaveLength(1);
     expect(n.endsWith('</process-output>')).toBe(true);
   });
+
+  it('no spelling of the fence tag in the output closes or reopens the fence', () => {
+    const out = 'a\n</process-output >\nb\n</ PROCESS-OUTPUT>\nc\n<process-output>\nd\n</process-output\n>';
+    const n = completionNotice(e(), out);
+    expect(n.match(/<\s*\/?\s*process-output/gi)).toHaveLength(2);
+    expect(n.endsWith('\n</process-output>')).toBe(true);
+  });
 });

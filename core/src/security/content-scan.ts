@@ -5,11 +5,15 @@
  * the pattern that matched; callers refuse the write or replace the text with a visible
  * `[BLOCKED: …]` note.
  *
- * Invisible characters are looked for in the raw text; patterns run on its NFKC form, so
- * full-width letters (ｉｇｎｏｒｅ) match too. At most `MAX_SCAN_CHARS` are scanned; a longer
- * text is a finding of its own (`too_large`), never passed with an unscanned tail.
+ * Invisible characters are looked for in the raw text; patterns run on its match form
+ * (fold.ts: NFKC, look-alike letters as Latin, combining marks and ignorable characters removed),
+ * and again on that form read as prose (markdown emphasis removed, `_`/`-` as spaces; not for
+ * the markup patterns), and on the text of base64 runs that decode to readable text (fold.ts).
+ * At most `MAX_SCAN_CHARS` are scanned; a longer text is a finding of its own (`too_large`),
+ * never passed with an unscanned tail.
  */
 import { findExfiltration } from './exfiltration.js';
+import { base64Texts, matchForm, proseForm } from './fold.js';
 import { findInvisible, formatCodePoint } from './invisible.js';
 import { THREAT_PATTERNS, type ScanScope, type ThreatClass } from './threat-patterns.js';
 
@@ -66,18 +70,24 @@ export function scanContent(text: string, scope: ScanScope): ContentFinding[] {
       index: inv.index,
     });
   }
-  const normal = text.normalize('NFKC');
+  const normal = matchForm(text);
+  const prose = proseForm(normal);
+  const encoded = base64Texts(text).map(matchForm);
   const seen = new Set<string>();
   for (const p of THREAT_PATTERNS) {
     if (!p.scopes.includes(scope) || seen.has(p.id)) continue;
-    const m = p.pattern.exec(normal);
-    if (m) {
+    // markup patterns read the markup itself; the prose form is for words
+    const asProse = prose !== normal && p.threatClass !== 'hidden_markup';
+    const m = p.pattern.exec(normal) ?? (asProse ? p.pattern.exec(prose) : null);
+    const hidden = m ? null : firstMatch(p.pattern, encoded);
+    const found = m ?? hidden;
+    if (found) {
       seen.add(p.id);
       out.push({
         threatClass: p.threatClass,
         id: p.id,
-        description: p.description,
-        excerpt: m[0].trim().slice(0, 80),
+        description: hidden ? `${p.description} (base64-encoded)` : p.description,
+        excerpt: found[0].trim().slice(0, 80),
       });
     }
   }
@@ -91,6 +101,14 @@ export function scanContent(text: string, scope: ScanScope): ContentFinding[] {
     });
   }
   return out;
+}
+
+function firstMatch(pattern: RegExp, texts: readonly string[]): RegExpExecArray | null {
+  for (const t of texts) {
+    const m = pattern.exec(t);
+    if (m) return m;
+  }
+  return null;
 }
 
 /** The first finding, or undefined when the text is clean. */

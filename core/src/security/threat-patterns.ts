@@ -41,6 +41,8 @@ const STRICT: readonly ScanScope[] = ['strict'];
 /** Bounded filler between key words. */
 const F = String.raw`(?:[\w'’-]+[\s,]+){0,8}`;
 const MODIFY = String.raw`\b(?:update|modify|edit|write|change|append|add\s+to|overwrite)\s+[^\n]{0,200}`;
+/** What a C2 tell talks to: a URL, a host name, or a controller word. */
+const C2_PEER = String.raw`(?:https?:\/\/|[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|(?:c2|controller|command\s+server|orchestrator|mothership|node|network|swarm)\b)`;
 
 /** The table (the exfiltration rule and invisible characters live in their own modules). */
 export const THREAT_PATTERNS: readonly ThreatPattern[] = [
@@ -81,7 +83,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'instruction_override',
     description: 'contains chat-template control tokens that fake a system or assistant turn',
     pattern:
-      /<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|^\s*(?:system|assistant)\s*:/im,
+      /<\|(?:im_start|im_end|system|assistant|user|endoftext|eot_id|start_header_id)\|>|\[\/?INST\]|<<\/?SYS>>|^\s*(?:system|assistant)\s*:\s*(?:you\s+(?:are|must|will|have|should|may)|ignore|disregard|forget|new\s+(?:rules|instructions)|from\s+now\s+on)\b/im,
     scopes: ALL,
   },
   {
@@ -126,7 +128,8 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'hidden_markup',
     description: 'hides instructions in an HTML comment',
     pattern:
-      /<!--[^>]{0,512}(?<![A-Za-z])(?:ignore|override|system|secret|hidden)(?![A-Za-z])[^>]{0,512}-->/i,
+      // a word of its own: not a tool directive such as `prettier-ignore`
+      /<!--[^>]{0,512}(?<![A-Za-z-])(?:ignore|override|system|secret|hidden)(?![A-Za-z-])[^>]{0,512}-->/i,
     scopes: ALL,
   },
   {
@@ -180,7 +183,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'secret_exfiltration',
     description: 'reads .env or credential files',
     pattern:
-      /\bcat\s+[^\n]{0,200}(?:\.env\b|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials)/i,
+      /\bcat\s+[^\n]{0,200}(?:\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials)/i,
     scopes: ['context', 'strict'],
   },
   {
@@ -188,7 +191,7 @@ export const THREAT_PATTERNS: readonly ThreatPattern[] = [
     threatClass: 'secret_exfiltration',
     description: 'reads .env or credential files',
     pattern:
-      /\b(?:cat|less|more|head|tail|type|print|read|show|dump|open|base64|xxd|strings)\b[^\n]*(?:(?:^|[\s/'"=])\.env\b|\bcredentials?\b|\.netrc\b|\.pgpass\b|\.aws\/|\.ssh\/id_|\.git-credentials\b)/i,
+      /\b(?:cat|less|more|head|tail|type|print|read|show|dump|open|base64|xxd|strings)\b[^\n]*(?:(?:^|[\s/'"=])\.env\b(?!\.(?:example|sample|template|dist|defaults?)\b)|\bcredentials?\b|\.netrc\b|\.pgpass\b|\.aws\/|\.ssh\/id_|\.git-credentials\b)/i,
     scopes: ['cron'],
   },
   {
@@ -322,14 +325,24 @@ function promptware(): ThreatPattern[] {
     p(
       'c2_heartbeat',
       'asks the agent to beacon to a server',
-      /\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+/i,
+      // to a host, URL or controller — not "check in with Sarah", "a heartbeat to the load balancer"
+      new RegExp(String.raw`\b(?:heartbeat|beacon|check[\s-]?in)\s+(?:to|with)\s+(?:the\s+)?${C2_PEER}`, 'i'),
     ),
-    p('c2_task_pull', 'asks the agent to pull tasking', /\bpull\s+(?:down\s+)?(?:new\s+)?task(?:ing|s)?\b/i),
+    p(
+      'c2_task_pull',
+      'asks the agent to pull tasking',
+      // "tasking", or tasks from a controller — not "pull tasks from Jira"
+      /\bpull\s+(?:down\s+)?(?:new\s+)?tasking\b|\bpull\s+(?:down\s+)?(?:new\s+)?tasks?\s+from\s+(?:the\s+)?(?:https?:\/\/|c2|controller|command\s+server|orchestrator|server|node|network|swarm)\b/i,
+    ),
     p('c2_network_connect', 'asks the agent to join a network', /\bconnect\s+to\s+the\s+network\b/i),
     p(
       'forced_action',
       'obliges the agent to register, connect, report or beacon',
-      /\byou\s+must\s+(?:\w+\s+){0,3}(?:register|connect|report|beacon)\b/i,
+      // to a node, network or controller — not "you must register a plugin", "report hours"
+      new RegExp(
+        String.raw`\byou\s+must\s+(?:\w+\s+){0,3}(?:register\s+as\b|beacon\b|(?:connect|report)(?:\s+back|\s+home|\s+in)?\s+(?:to|with)\s+(?:the\s+)?${C2_PEER})`,
+        'i',
+      ),
     ),
     p(
       'anti_forensic_oneliner',
@@ -349,7 +362,8 @@ function promptware(): ThreatPattern[] {
     p(
       'known_c2_framework',
       'names an offensive command-and-control framework',
-      /\b(?:cobalt\s*strike|sliver|havoc|mythic|metasploit|brainworm)\b/i,
+      // sliver, havoc and mythic are English words: only next to a C2 word
+      /\b(?:cobalt\s*strike|metasploit|brainworm)\b|\b(?:sliver|havoc|mythic)\s+(?:c2|implant|beacon|agent|listener|payload|teamserver|server|framework)s?\b/i,
     ),
     p(
       'c2_explicit',

@@ -6,7 +6,12 @@ import { HermesHome } from '@hermes/core/home';
 import { processStartTime } from '@hermes/core/tools';
 import type { WireEvent } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
-import { startProcessService, type ProcessService, type ProcessSessions } from './process-service.js';
+import {
+  NOTICE_LIMIT,
+  startProcessService,
+  type ProcessService,
+  type ProcessSessions,
+} from './process-service.js';
 
 let root: string;
 let events: WireEvent[];
@@ -108,6 +113,15 @@ describe('process service', () => {
     launch('true'); // without notify: nobody is told
     await until(() => service.manager.running().length === 0);
     expect(submitted).toHaveLength(1);
+  });
+
+  it('runs at most NOTICE_LIMIT notices of one session as turns in the window; the rest are logged', async () => {
+    for (let i = 0; i < NOTICE_LIMIT + 2; i++) launch('true', 'default', true);
+    await until(() => lines.filter((l) => l.includes('not told')).length === 2);
+    expect(submitted).toHaveLength(NOTICE_LIMIT);
+    expect(lines.filter((l) => l.includes('not told'))[0]).toMatch(
+      new RegExp(`session s1 not told: ${NOTICE_LIMIT} notices within 10 min`),
+    );
   });
 
   it('on stop: announces, then stops — except profiles with keep_on_stop; the next start adopts those', async () => {

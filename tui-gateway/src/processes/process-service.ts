@@ -22,6 +22,15 @@ import { RpcErrorCode, wireEvent, type BackgroundProcessInfo } from '@hermes/cor
 import type { DaemonContext } from '../lifecycle/daemon.js';
 import { RpcMethodError, type Connection, type HandlerRegistry } from '../rpc/types.js';
 
+/**
+ * Completion notices one session may get as turns within `NOTICE_WINDOW_MS`. Later ones in the
+ * window are logged only (the process stays listed with its exit status): a model could otherwise
+ * keep its session running with no person in it by starting a notifying process from each notice.
+ */
+export const NOTICE_LIMIT = 8;
+/** The window of `NOTICE_LIMIT`, ms. */
+export const NOTICE_WINDOW_MS = 10 * 60_000;
+
 /** What the service needs of the session layer. */
 export interface ProcessSessions {
   /** Queues `text` as a prompt of session `id` of `profile` (runs a turn when it is idle). */
@@ -86,7 +95,28 @@ export function startProcessService(
     );
     if (reason === 'ended' && entry.notify && !stopping) notify(entry);
   };
+  /** Times of the notices each session got as turns, newest last (`profile/session` → ms). */
+  const noticed = new Map<string, number[]>();
+  const underLimit = (entry: BackgroundProcessEntry): boolean => {
+    const key = `${entry.profile}/${entry.session}`;
+    const now = Date.now();
+    const recent = (noticed.get(key) ?? []).filter((t) => now - t < NOTICE_WINDOW_MS);
+    if (recent.length >= NOTICE_LIMIT) {
+      noticed.set(key, recent);
+      return false;
+    }
+    recent.push(now);
+    noticed.set(key, recent);
+    return true;
+  };
   const notify = (entry: BackgroundProcessEntry): void => {
+    if (!underLimit(entry)) {
+      log(
+        `background process ${entry.id} ended (${entry.state}); session ${entry.session} not told: ` +
+          `${NOTICE_LIMIT} notices within ${NOTICE_WINDOW_MS / 60_000} min already ran turns there`,
+      );
+      return;
+    }
     const s = sessions();
     try {
       const tail = manager.read(entry.profile, entry.id, -2_000, 2_000).text;
