@@ -1,8 +1,9 @@
 /**
  * A terminal joins the editor's live session: a scripted editor drives `hermes acp`, and
  * `hermes tui --session ID` in tmux (a real terminal, `CI=false`) shows the editor's turn
- * streaming, answers its approval first (the editor's permission request is withdrawn), and a
- * prompt typed in the TUI reaches the editor as a user message with its reply.
+ * streaming and the editor's approval question (answered in the editor, the TUI's card goes; the
+ * other way round is acp-editor.test.ts), and a prompt typed in the TUI reaches the editor as a
+ * user message with its reply.
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,37 +61,33 @@ describeTmux('hermes acp with a TUI on the same session (tmux)', () => {
     expect(screen).toContain('› a prompt from the editor');
   });
 
-  it('the TUI answers the approval first; the editor’s question is withdrawn', async () => {
+  it('an approval is asked on both sides; the editor answers first and the TUI’s card goes', async () => {
     const target = join(work, 'scratch');
     mkdirSync(target);
     fx.model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf scratch' } }] },
-      { text: 'TUI-APPROVED' },
+      { text: 'EDITOR-APPROVED' },
     );
-    let withdrawn = false;
-    ed.onPermission(
-      (_req, signal) =>
-        new Promise((resolve) =>
-          signal.addEventListener('abort', () => {
-            withdrawn = true;
-            resolve({ outcome: { outcome: 'cancelled' } });
-          }),
-        ),
-    );
+    let answerNow: () => void = () => {};
+    const shownInTui = new Promise<void>((resolve) => (answerNow = resolve));
+    ed.onPermission(async () => {
+      await shownInTui; // the TUI shows the same question first
+      return { outcome: { outcome: 'selected', optionId: 'once' } };
+    });
     const res = ed.conn.agent.request('session/prompt', {
       sessionId: sid,
       prompt: [{ type: 'text', text: 'remove scratch' }],
     });
     await waitFor(() => ed.permissions.length > 0, 'the editor asked');
     await tmux.waitFor(pane, (s) => s.includes('Approval needed') && s.includes('[o] once'));
-    await tmux.waitFor(pane, 'to answer. Esc denies.'); // armed: the card takes keys
-    tmux.keys(pane, 'o');
-    await tmux.waitFor(pane, 'TUI-APPROVED', { scrollback: true });
-    await waitFor(() => withdrawn, `withdrawn: ${JSON.stringify(ed.updates.slice(-6))}\n${ed.stderr()}`);
+    answerNow();
+    const screen = await tmux.waitFor(pane, (s) =>
+      s.includes('✓ Approved once (answered in another window)'),
+    );
+    expect(screen).not.toContain('Approval needed');
     expect((await res).stopReason).toBe('end_turn');
-    expect(withdrawn).toBe(true);
     expect(existsSync(target)).toBe(false);
-    await tmux.waitFor(pane, 'TUI-APPROVED', { scrollback: true });
+    await tmux.waitFor(pane, 'EDITOR-APPROVED', { scrollback: true });
   });
 
   it('a prompt typed in the TUI reaches the editor with its reply', async () => {
