@@ -204,6 +204,32 @@ describe('hermes acp: a scripted editor over stdio', () => {
     ).toBe(true);
   });
 
+  it('offers the daemon’s slash commands; a prompt that is one runs it instead of reaching the model', async () => {
+    const offered = await ed.until(
+      sid,
+      (u) => u.sessionUpdate === 'available_commands_update',
+      'the commands',
+    );
+    const names =
+      offered.sessionUpdate === 'available_commands_update'
+        ? offered.availableCommands.map((c) => c.name)
+        : [];
+    expect(names).toEqual(expect.arrayContaining(['title', 'usage', 'compact']));
+    const calls = model.requests.length;
+    const from = ed.of(sid).length;
+    const res = await ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: '/title Editor work' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    expect(ed.agentText(sid, from)).toContain('Editor work');
+    expect(model.requests.length).toBe(calls);
+    const c = await connect({ root }, { name: 'acp-test-lister', capabilities: { approvals: false } });
+    const listed = (await c.request('session.list', {})).sessions.find((x) => x.id === sid);
+    await c.close();
+    expect(listed?.title).toBe('Editor work');
+  });
+
   it('cancels a turn mid-stream: the prompt ends with stopReason cancelled', async () => {
     model.push({ hang: true, text: 'partial answer ' });
     const from = ed.of(sid).length;
@@ -284,9 +310,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
       const listed = await second.conn.agent.request('session/list', { cwd: work });
       expect(listed.sessions.find((x) => x.sessionId === sid)).toMatchObject({ cwd: work });
-      expect(listed.sessions.find((x) => x.sessionId === sid)?.title).toContain(
-        'What does the attached file say?',
-      );
+      expect(listed.sessions.find((x) => x.sessionId === sid)?.title).toBe('Editor work'); // set by /title above
       await second.conn.agent.request('session/load', { sessionId: sid, cwd: work, mcpServers: [] });
       const users = second
         .of(sid, 'user_message_chunk')

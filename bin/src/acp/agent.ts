@@ -27,6 +27,7 @@ import { historyUpdates } from './history.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
 import { listedSessions } from './session-list.js';
+import { availableCommands, daemonCommandLine } from './slash.js';
 
 /** Stored messages replayed by `session/load` (the newest ones). */
 export const LOAD_HISTORY_LIMIT = 1_000;
@@ -257,6 +258,20 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     return NO_REPLY;
   });
 
+  /**
+   * Tells the editor which slash commands the session takes (`available_commands_update`), once
+   * the answer naming the session is out (a macrotask later: the answer is written first).
+   */
+  const announceCommands = (sessionId: string): void => {
+    setTimeout(
+      () =>
+        void send(sessionId, [
+          { sessionUpdate: 'available_commands_update', availableCommands: availableCommands() },
+        ]),
+      0,
+    );
+  };
+
   /** Registers a session the editor now holds, attaches to it, and returns its snapshot. */
   const open = async (id: string, cwd: string, historyLimit: number) => {
     const s: AcpSession = {
@@ -308,6 +323,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       }
       const { release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
       release();
+      announceCommands(created.session.id);
       return { sessionId: created.session.id };
     })
     .onRequest('session/load', async ({ params }) => {
@@ -326,6 +342,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       const replayed = chain;
       release(); // live events follow the replay
       await replayed;
+      announceCommands(s.id);
       return {};
     })
     .onRequest('session/list', async ({ params }) => {
@@ -341,6 +358,19 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       if (!s) throw RequestError.resourceNotFound(params.sessionId);
       const body = promptText(params.prompt);
       if (body.trim() === '') throw RequestError.invalidParams(undefined, 'the prompt is empty');
+      const command = params.prompt.every((b) => b.type === 'text') ? daemonCommandLine(body) : null;
+      if (command) {
+        let ran;
+        try {
+          ran = await daemon.request('slash.exec', { session_id: s.id, command });
+        } catch (err) {
+          throw daemonError(err);
+        }
+        if (ran.handled) {
+          await send(s.id, [{ sessionUpdate: 'agent_message_chunk', content: text(ran.output) }]);
+          return { stopReason: 'end_turn' as const };
+        }
+      }
       const release = hold(s);
       let promptId: string;
       let status: string;
