@@ -1,6 +1,7 @@
 /** The yargs command tree. Each command lives in `commands/<name>.ts` and loads its package lazily. */
 import yargs, { type Argv } from 'yargs';
 import type { CliContext } from './context.js';
+import { acpCommand } from './commands/acp.js';
 import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
@@ -28,6 +29,7 @@ export function usageHint(argv: readonly string[], commands: readonly string[]):
 /** Builds the parser for `argv` (profile flag already removed). */
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
   const commands = [
+    acpCommand(ctx),
     chatCommand(ctx),
     checkpointsCommand(ctx),
     configCommand(ctx),

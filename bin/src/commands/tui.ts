@@ -104,7 +104,7 @@ function loadControl(): Promise<Control> {
  * Starts the daemon (`hermes gateway start`'s way: racing starters end with one daemon, the
  * daemon's pid lock decides) and resolves once one answers.
  */
-async function startDaemon(root: string): Promise<void> {
+export async function startDaemon(root: string): Promise<void> {
   const { startBackground } = await loadControl();
   await startBackground({ root, command: await daemonCommand(), timeoutMs: 20_000 });
 }

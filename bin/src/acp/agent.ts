@@ -1,0 +1,445 @@
+/**
+ * The ACP agent side of `hermes acp`: an `@agentclientprotocol/sdk` agent app whose sessions are
+ * ordinary daemon sessions, driven through one `@hermes/client` connection. The editor's prompts
+ * become `prompt.submit`, the session's events become `session/update`s, approvals and clarify
+ * questions become `session/request_permission` (any other attached client may answer first: the
+ * daemon's first answer wins, and the editor's question is withdrawn), `session/cancel` becomes
+ * `session.interrupt`.
+ */
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  agent,
+  type AgentApp,
+  type AgentContext,
+  type PermissionOption,
+  type RequestPermissionOutcome,
+  type RequestPermissionResponse,
+  type ToolCallUpdate,
+  type SessionUpdate,
+  type StopReason,
+} from '@agentclientprotocol/sdk';
+import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
+import { RpcErrorCode } from '@hermes/core/constants';
+import type { WireEvent } from '@hermes/core/protocol';
+import { EventTranslator, text } from './event-map.js';
+import { historyUpdates } from './history.js';
+import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
+import { promptText } from './prompt-text.js';
+import { listedSessions } from './session-list.js';
+import { availableCommands, daemonCommandLine } from './slash.js';
+
+/** Stored messages replayed by `session/load` (the newest ones). */
+export const LOAD_HISTORY_LIMIT = 1_000;
+/** Settled request ids remembered (see `settled`). */
+const MAX_SETTLED = 256;
+/** Sessions `session/list` looks through (the newest ones; no further pages). */
+export const LIST_LIMIT = 500;
+
+/** What `createAcpAgent` needs. */
+export interface AcpAgentOptions {
+  /**
+   * A connected client of the daemon, in the profile to serve, with `capabilities.approvals` and
+   * `clarify`; with `reconnect` the sessions survive a lost connection (re-attached by the client).
+   */
+  daemon: DaemonClient;
+  /** Version reported in `agentInfo`. */
+  version: string;
+  /** One diagnostic line (stderr or a log file; never stdout, which carries the protocol). */
+  log: (line: string) => void;
+}
+
+/** One editor session: a daemon session and what translating its events needs. */
+interface AcpSession {
+  id: string;
+  translator: EventTranslator;
+  /** Ids of prompts the editor sent (their `turn.start` text is not echoed back). */
+  own: Set<string>;
+  /** Prompts waiting for their `turn.end`, by prompt id. */
+  waiting: Map<string, (status: string) => void>;
+  /** While > 0 events are held (a submit or load in flight), then handled in order. */
+  holds: number;
+  held: WireEvent[];
+  /** The last `error` event's message (the reason of a turn that ends with `error`). */
+  lastError?: string;
+  /** Open permission questions by request id: aborted when the request is settled elsewhere. */
+  asking: Map<string, AbortController>;
+}
+
+/** The agent: create it, then `app.connect(stream)`. */
+export interface AcpAgent {
+  app: AgentApp;
+  /** Detaches every session (their turns go on in the daemon). */
+  close(): Promise<void>;
+}
+
+/** Builds the agent app over `opts.daemon`. */
+export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
+  const { daemon, log } = opts;
+  const sessions = new Map<string, AcpSession>();
+  /** Daemon session ids → the editor's id (a compressed session continues under a new id). */
+  const aliases = new Map<string, string>();
+  let editor: AgentContext | undefined;
+  /**
+   * Ids of requests settled (`request.resolved`), newest last: a server request's handler runs a
+   * tick after it arrives, so the event that settles it (another client was first) may come before.
+   */
+  const settled = new Set<string>();
+  /** Updates go out one after another, so the editor sees them in the daemon's order. */
+  let chain: Promise<void> = Promise.resolve();
+
+  const send = (sessionId: string, updates: readonly SessionUpdate[]): Promise<void> => {
+    for (const update of updates) {
+      chain = chain.then(async () => {
+        try {
+          await editor?.notify('session/update', { sessionId, update });
+        } catch (err) {
+          log(`could not send an update: ${(err as Error).message}`);
+        }
+      });
+    }
+    return chain;
+  };
+
+  const sessionOf = (daemonId: string): AcpSession | undefined =>
+    sessions.get(aliases.get(daemonId) ?? daemonId);
+
+  const handle = (s: AcpSession, ev: WireEvent): void => {
+    switch (ev.type) {
+      case 'session.compressed':
+        aliases.set(ev.payload.session_id, s.id);
+        return;
+      case 'error':
+        s.lastError = ev.payload.message;
+        return;
+      case 'request.resolved': {
+        const id = String(ev.payload.request_id);
+        settled.add(id);
+        if (settled.size > MAX_SETTLED) settled.delete(settled.values().next().value!);
+        s.asking.get(id)?.abort();
+        return;
+      }
+      case 'turn.end': {
+        const done = s.waiting.get(ev.payload.prompt_id);
+        if (done) void chain.then(() => done(ev.payload.status));
+        return;
+      }
+    }
+    const own = ev.type === 'turn.start' && s.own.has(ev.payload.prompt_id);
+    void send(s.id, s.translator.translate(ev, own));
+  };
+
+  daemon.onEvent((ev) => {
+    const s = sessionOf(ev.session_id);
+    if (!s) return;
+    if (s.holds > 0) s.held.push(ev);
+    else handle(s, ev);
+  });
+  const hold = (s: AcpSession): (() => void) => {
+    s.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--s.holds === 0) for (const ev of s.held.splice(0)) handle(s, ev);
+    };
+  };
+
+  // A prompt does not outlive the connection it was sent on: when the daemon goes away, waiting
+  // prompts end with an error and open questions are withdrawn. Once the client reconnects (a
+  // replaced daemon, or the same one) the sessions are re-attached and updates flow again.
+  daemon.on('state', (state) => {
+    if (state !== 'reconnecting' && state !== 'disconnected') return;
+    for (const s of sessions.values()) {
+      for (const done of s.waiting.values()) done('disconnected');
+      for (const asked of s.asking.values()) asked.abort();
+    }
+  });
+  daemon.on('attachError', (err, { sessionId }) =>
+    log(`session ${sessionId} could not be re-attached: ${err.message}`),
+  );
+
+  /**
+   * Asks the editor one question as `session/request_permission`. Resolves with its outcome, or
+   * null when the request was settled elsewhere first (another client, the timeout, an interrupt:
+   * the editor's question is then withdrawn). A failed request counts as cancelled.
+   */
+  const askEditor = async (
+    s: AcpSession,
+    requestId: string,
+    toolCall: ToolCallUpdate,
+    options: PermissionOption[],
+  ): Promise<RequestPermissionOutcome | null> => {
+    if (settled.has(requestId) || !editor) return null;
+    const asked = new AbortController();
+    s.asking.set(requestId, asked);
+    try {
+      const answer: RequestPermissionResponse = await editor.request(
+        'session/request_permission',
+        { sessionId: s.id, toolCall, options },
+        { cancellationSignal: asked.signal },
+      );
+      return asked.signal.aborted ? null : answer.outcome;
+    } catch (err) {
+      if (asked.signal.aborted) return null;
+      log(`permission request failed (taken as cancelled): ${(err as Error).message}`);
+      return { outcome: 'cancelled' };
+    } finally {
+      s.asking.delete(requestId);
+    }
+  };
+
+  /** Sends an answer; a request settled meanwhile (-32003: someone else was first) is no error. */
+  const answer = async (call: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await call();
+      return true;
+    } catch (err) {
+      if (!(err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved))
+        log(`answer not accepted: ${(err as Error).message}`);
+      return false;
+    }
+  };
+
+  // An approval: asked in the editor with the approval choices, answered with `approval.answer`.
+  daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
+    const s = sessionOf(p.session_id);
+    if (!s) return NO_REPLY;
+    const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
+    const details = [p.description, ...(p.allows ?? []).map((a) => `"session"/"always" allow: ${a}`)];
+    const outcome = await askEditor(
+      s,
+      p.request_id,
+      {
+        toolCallId,
+        title: `Run ${p.command.split('\n')[0]}`,
+        kind: 'execute',
+        status: 'pending',
+        content: [{ type: 'content', content: text(details.join('\n')) }],
+        rawInput: { command: p.command },
+      },
+      permissionOptions(p.choices),
+    );
+    if (!outcome) return NO_REPLY;
+    const choice = choiceOf(outcome, p.choices);
+    const ok = await answer(() =>
+      daemon.request('approval.answer', { session_id: p.session_id, request_id: p.request_id, choice }),
+    );
+    if (ok && choice !== 'deny')
+      void send(s.id, [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
+    return NO_REPLY;
+  });
+
+  // A clarify question: its choices as the options, and a way to skip it (the model is told the
+  // question was not answered and goes on; the user can answer in the next message).
+  daemon.onServerRequest('clarify.request', async (p): Promise<typeof NO_REPLY> => {
+    const s = sessionOf(p.session_id);
+    if (!s) return NO_REPLY;
+    const choices = p.choices ?? [];
+    const outcome = await askEditor(
+      s,
+      p.request_id,
+      {
+        toolCallId: s.translator.runningCall('clarify') ?? `clarify-${p.request_id}`,
+        title: p.question,
+        kind: 'think',
+        status: 'pending',
+      },
+      clarifyOptions(choices),
+    );
+    if (!outcome) return NO_REPLY;
+    await answer(() =>
+      daemon.request('clarify.answer', {
+        session_id: p.session_id,
+        request_id: p.request_id,
+        answer: clarifyAnswer(outcome, choices),
+      }),
+    );
+    return NO_REPLY;
+  });
+
+  /**
+   * Tells the editor which slash commands the session takes (`available_commands_update`), once
+   * the answer naming the session is out (a macrotask later: the answer is written first).
+   */
+  const announceCommands = (sessionId: string): void => {
+    setTimeout(
+      () =>
+        void send(sessionId, [
+          { sessionUpdate: 'available_commands_update', availableCommands: availableCommands() },
+        ]),
+      0,
+    );
+  };
+
+  /** Registers a session the editor now holds, attaches to it, and returns its snapshot. */
+  const open = async (id: string, cwd: string, historyLimit: number) => {
+    const s: AcpSession = {
+      id,
+      translator: new EventTranslator(cwd),
+      own: new Set(),
+      waiting: new Map(),
+      holds: 0,
+      held: [],
+      asking: new Map(),
+    };
+    const release = hold(s);
+    sessions.set(id, s);
+    try {
+      const snap = await daemon.attach(id, { historyLimit });
+      return { s, snap, release };
+    } catch (err) {
+      sessions.delete(id);
+      release();
+      throw err;
+    }
+  };
+
+  const app = agent({ name: 'hermes' })
+    .onConnect((conn) => {
+      editor = conn.client;
+    })
+    .onRequest('initialize', () => {
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentInfo: { name: 'hermes', title: 'Hermes', version: opts.version },
+        agentCapabilities: {
+          loadSession: true,
+          // prompts reach the daemon as text: images and audio are not accepted
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
+        },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', async ({ params }) => {
+      ignoredMcp(params.mcpServers.length, log);
+      let created;
+      try {
+        created = await daemon.request('session.create', { source: 'acp', cwd: params.cwd });
+      } catch (err) {
+        throw daemonError(err);
+      }
+      const { release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      release();
+      announceCommands(created.session.id);
+      return { sessionId: created.session.id };
+    })
+    .onRequest('session/load', async ({ params }) => {
+      ignoredMcp(params.mcpServers.length, log);
+      let opened;
+      try {
+        opened = await open(params.sessionId, params.cwd, LOAD_HISTORY_LIMIT);
+      } catch (err) {
+        if (err instanceof RpcCallError && err.code === RpcErrorCode.SessionNotFound)
+          throw RequestError.resourceNotFound(params.sessionId);
+        throw daemonError(err);
+      }
+      const { s, snap, release } = opened;
+      if (snap.kind === 'snapshot')
+        void send(s.id, historyUpdates(snap.messages, s.translator, snap.inflight));
+      const replayed = chain;
+      release(); // live events follow the replay
+      await replayed;
+      announceCommands(s.id);
+      return {};
+    })
+    .onRequest('session/list', async ({ params }) => {
+      try {
+        const { sessions: all } = await daemon.request('session.list', { limit: LIST_LIMIT });
+        return { sessions: listedSessions(all, params.cwd) };
+      } catch (err) {
+        throw daemonError(err);
+      }
+    })
+    .onRequest('session/prompt', async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (!s) throw RequestError.resourceNotFound(params.sessionId);
+      const body = promptText(params.prompt);
+      if (body.trim() === '') throw RequestError.invalidParams(undefined, 'the prompt is empty');
+      const command = params.prompt.every((b) => b.type === 'text') ? daemonCommandLine(body) : null;
+      if (command) {
+        let ran;
+        try {
+          ran = await daemon.request('slash.exec', { session_id: s.id, command });
+        } catch (err) {
+          throw daemonError(err);
+        }
+        if (ran.handled) {
+          await send(s.id, [{ sessionUpdate: 'agent_message_chunk', content: text(ran.output) }]);
+          return { stopReason: 'end_turn' as const };
+        }
+      }
+      const release = hold(s);
+      let promptId: string;
+      let status: string;
+      try {
+        const submitted = await daemon.request('prompt.submit', { session_id: s.id, text: body });
+        promptId = submitted.prompt_id;
+        s.own.add(promptId);
+        const ended = new Promise<string>((resolve) => s.waiting.set(promptId, resolve));
+        s.lastError = undefined;
+        release();
+        status = await ended;
+      } catch (err) {
+        release();
+        throw daemonError(err);
+      } finally {
+        release();
+      }
+      s.waiting.delete(promptId);
+      s.own.delete(promptId);
+      return { stopReason: stopReasonOf(status, s.lastError) };
+    })
+    .onNotification('session/cancel', async ({ params }) => {
+      if (!sessions.has(params.sessionId)) return;
+      await daemon.request('session.interrupt', { session_id: params.sessionId }).catch((err: Error) => {
+        log(`cancel failed: ${err.message}`);
+      });
+    });
+
+  return {
+    app,
+    async close() {
+      for (const id of sessions.keys()) await daemon.detach(id).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The ACP stop reason of a turn's end status.
+ * @throws RequestError (internal error with the turn's error message) for `error` and a lost daemon.
+ */
+export function stopReasonOf(status: string, error?: string): StopReason {
+  switch (status) {
+    case 'complete':
+      return 'end_turn';
+    case 'interrupted':
+      return 'cancelled';
+    case 'max_turns':
+      return 'max_turn_requests';
+    case 'disconnected':
+      throw RequestError.internalError(
+        undefined,
+        'lost the connection to the Hermes daemon; the turn was interrupted there or goes on (its reply is kept in the session)',
+      );
+    default:
+      throw RequestError.internalError(undefined, error ?? `the turn ended with status ${status}`);
+  }
+}
+
+/** A daemon error as the ACP error the editor shows (its message kept). */
+function daemonError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  const message = (err as Error)?.message ?? String(err);
+  if (err instanceof RpcCallError && err.code === RpcErrorCode.InvalidParams)
+    return RequestError.invalidParams(undefined, message);
+  return RequestError.internalError(undefined, message);
+}
+
+/** Says once per session that the editor's MCP servers are not used (the profile's are). */
+function ignoredMcp(count: number, log: (line: string) => void): void {
+  if (count > 0)
+    log(`${count} MCP server(s) from the editor ignored: the profile's config.yaml mcp_servers apply`);
+}
