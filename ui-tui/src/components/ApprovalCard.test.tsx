@@ -17,10 +17,10 @@ const ARMING = 'Arming… keys go to your message until you pause.';
 const ARMED = 'o, s, a, d or 1-4 to answer. Esc denies.';
 
 /** A card on a manual clock; `passed` collects the keys it hands on to the composer. */
-async function card(over: Partial<typeof params> = {}, draftChars = 0, width = 100) {
+async function card(over: Partial<typeof params> = {}, draftChars = 0, width = 100, earlyMs = 0) {
   const answers: ApprovalChoice[] = [];
   const passed: string[] = [];
-  const clock = manualClock();
+  const clock = manualClock(undefined, { earlyMs });
   const r = await renderInk(
     <ApprovalCard
       params={{ ...params, ...over }}
@@ -82,6 +82,24 @@ describe('ApprovalCard', () => {
     await advance(1, ARMED);
     expect(answers).toEqual([]);
   });
+
+  it.each([
+    ['o', 'once'],
+    ['d', 'deny'],
+  ])(
+    'key %s answers %s even when its timer fires a moment early and the card redraws after its time',
+    async (key, choice) => {
+      const { r, answers, advance, arm } = await card({}, 0, 100, 2);
+      await arm();
+      await r.press(key);
+      await r.waitFor(choice === 'deny' ? 'Denying… (any key cancels)' : 'Approving once… (any key cancels)');
+      // the timer runs 2 ms before the selection has stood 350 ms (nothing due yet); the redraw it
+      // asks for comes after that time
+      await advance(360);
+      await waitFor(() => answers.length === 1, { timeoutMs: 2_000 });
+      expect(answers).toEqual([choice]);
+    },
+  );
 
   it.each([
     ['o', 'once'],

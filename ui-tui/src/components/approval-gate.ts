@@ -101,9 +101,18 @@ export class ApprovalKeyGate {
     return this.sel !== null && t >= this.sel.at + this.timing.burstMs;
   }
 
-  /** The next time the card's state changes by itself (it arms, a selection settles), or null. */
+  /**
+   * The next time the card's state changes by itself (it arms, a selection settles), or null. A
+   * `once`/`deny` selection that has settled but is not yet answered (its timer ran a moment
+   * before its time, and the card redrew after it) returns its settle time, already past: the
+   * caller answers it at once (`due`) rather than waiting for a key that may never come.
+   */
   nextChange(t: number): number | null {
-    if (this.sel) return this.settled(t) ? null : this.sel.at + this.timing.burstMs;
+    if (this.sel) {
+      const at = this.sel.at + this.timing.burstMs;
+      if (!this.settled(t)) return at;
+      return needsConfirm(this.sel.choice) ? null : at;
+    }
     const at = this.armsAt();
     return at > t ? at : null;
   }

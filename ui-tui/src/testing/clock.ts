@@ -7,8 +7,12 @@ export interface ManualClock extends CardClock {
   advance(ms: number): void;
 }
 
-/** A manual clock starting at `start` ms. */
-export function manualClock(start = 1_000_000): ManualClock {
+/**
+ * A manual clock starting at `start` ms. `earlyMs` makes each timer run that much before its time
+ * (as a real timer may, measured against `Date.now()`): the time it sees is `at - earlyMs`.
+ */
+export function manualClock(start = 1_000_000, opts: { earlyMs?: number } = {}): ManualClock {
+  const early = opts.earlyMs ?? 0;
   let now = start;
   let seq = 0;
   const timers = new Map<number, { at: number; fn: () => void }>();
@@ -23,11 +27,11 @@ export function manualClock(start = 1_000_000): ManualClock {
       const end = now + ms;
       for (;;) {
         const due = [...timers.entries()]
-          .filter(([, t]) => t.at <= end)
+          .filter(([, t]) => t.at - early <= end)
           .sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
         if (!due) break;
         timers.delete(due[0]);
-        now = Math.max(now, due[1].at);
+        now = Math.max(now, due[1].at - early);
         due[1].fn();
       }
       now = end;
