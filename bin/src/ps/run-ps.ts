@@ -5,27 +5,14 @@
  * process still shows `running` when its leader has the recorded start time; what is wrong with a
  * damaged record goes to stderr.
  */
-import { existsSync } from 'node:fs';
 import type { BackgroundProcessInfo } from '@hermes/core/protocol';
 import { CliExit, type CliContext } from '../context.js';
+import { connectIfRunning } from '../daemon-connection.js';
 
 /** Arguments of `hermes ps`. */
 export interface PsArgs {
   json: boolean;
   kill?: string;
-}
-
-async function connectToDaemon(ctx: CliContext) {
-  if (!existsSync(ctx.home.discoveryFile)) return undefined;
-  const { connect } = await import('@hermes/client');
-  try {
-    return await connect(
-      { root: ctx.home.root },
-      { name: 'hermes-ps', version: ctx.version, profile: ctx.home.profile, connectTimeoutMs: 5_000 },
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -35,7 +22,7 @@ async function connectToDaemon(ctx: CliContext) {
 export async function runPs(ctx: CliContext, args: PsArgs): Promise<void> {
   const { processList, loadBackgroundRecord, processAlive, backgroundRecordFile } =
     await import('../lazy/processes.js');
-  const client = await connectToDaemon(ctx);
+  const client = await connectIfRunning(ctx, 'hermes-ps');
   if (!client) {
     if (args.kill) throw new CliExit(1, 'the daemon is not running: nothing can stop the process through it');
     const record = loadBackgroundRecord(ctx.home.root);

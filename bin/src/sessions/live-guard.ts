@@ -6,10 +6,10 @@
  * turn is interrupted, attached clients get an error on their next prompt); a session another
  * process runs cannot be forced.
  */
-import { existsSync } from 'node:fs';
 import { heldSessions } from '@hermes/core/profiles';
 import type { SessionRecord } from '@hermes/core/state';
 import { CliExit, type CliContext } from '../context.js';
+import { connectIfRunning } from '../daemon-connection.js';
 
 /** The owner name the daemon writes into the lock's owner note. */
 const DAEMON_OWNER = 'tui-gateway';
@@ -19,19 +19,6 @@ function holderOf(ctx: CliContext, id: string): { owner: string; pid?: number } 
   const held = heldSessions(ctx.home).find((h) => h.sessionId === id);
   if (!held) return undefined;
   return held.holder ? { owner: held.holder.owner, pid: held.holder.pid } : { owner: 'another process' };
-}
-
-async function connectToDaemon(ctx: CliContext) {
-  if (!existsSync(ctx.home.discoveryFile)) return undefined;
-  const { connect } = await import('@hermes/client');
-  try {
-    return await connect(
-      { root: ctx.home.root },
-      { name: 'hermes-sessions', version: ctx.version, profile: ctx.home.profile, connectTimeoutMs: 5_000 },
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -49,7 +36,7 @@ export async function ensureNotLive(ctx: CliContext, s: SessionRecord, force: bo
       `session ${s.id} is in use by ${holder.owner}${pid}; wait until it finishes, then delete it (--force cannot end it)`,
     );
   }
-  const client = await connectToDaemon(ctx);
+  const client = await connectIfRunning(ctx, 'hermes-sessions');
   try {
     if (!force) {
       let clients = '';

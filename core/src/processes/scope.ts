@@ -4,23 +4,14 @@
  * `ctx.sessionId`, which follows compression), whom a `notify_on_complete` message goes to.
  */
 import type { HermesHome } from '../home/home.js';
-import type { CommandSandbox } from '../tools/types.js';
 import type { LogChunk } from './log-file.js';
-import type { ProcessManager } from './manager.js';
+import type { ProcessManager, StartProcessOptions } from './manager.js';
 import type { BackgroundProcessEntry } from './record.js';
 
 /** What the `terminal` and `process` tools use; every id is looked up in this profile only. */
 export interface SessionProcesses {
   /** Starts `command` detached (manager.ts `start`). @throws Error when it cannot start. */
-  start(o: {
-    session: string;
-    command: string;
-    cwd: string;
-    env: Record<string, string>;
-    shell?: string;
-    sandbox?: CommandSandbox;
-    notify?: boolean;
-  }): BackgroundProcessEntry;
+  start(o: Omit<StartProcessOptions, 'home'>): BackgroundProcessEntry;
   /** This profile's processes, newest first. */
   list(): BackgroundProcessEntry[];
   /** The process `id`. @throws UnknownProcessError. */

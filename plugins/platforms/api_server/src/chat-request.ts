@@ -77,6 +77,20 @@ function historyText(m: Record<string, unknown>, text: string): string {
  * Checks the body and builds the turn.
  * @throws ApiError 400 naming the field (`messages`, `messages[2].role`, `n`, `tools` …).
  */
+/**
+ * Refuses client-side `tools` (a non-empty array): the agent runs its own tools on the server.
+ * @throws ApiError 400 `unsupported_parameter` naming `tools`.
+ */
+export function refuseClientTools(tools: unknown): void {
+  if (Array.isArray(tools) && tools.length > 0)
+    throw new ApiError(
+      400,
+      'client-side tools are not supported: the agent runs its own tools on the server and returns its final answer',
+      'tools',
+      'unsupported_parameter',
+    );
+}
+
 export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const { messages } = body;
   if (!Array.isArray(messages) || messages.length === 0)
@@ -85,13 +99,7 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     throw new ApiError(400, 'stream must be true or false', 'stream');
   if (body.n !== undefined && body.n !== null && body.n !== 1)
     throw new ApiError(400, 'n must be 1: the agent gives one answer per request', 'n');
-  if (Array.isArray(body.tools) && body.tools.length > 0)
-    throw new ApiError(
-      400,
-      'client-side tools are not supported: the agent runs its own tools on the server and returns its final answer',
-      'tools',
-      'unsupported_parameter',
-    );
+  refuseClientTools(body.tools);
   if (body.model !== undefined && typeof body.model !== 'string')
     throw new ApiError(400, 'model must be a string', 'model');
 

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TurnEvent } from '@hermes/core';
-import { readChatRequest } from './chat-request.js';
+import { readChatRequest, refuseClientTools } from './chat-request.js';
 import { ApiError } from './http.js';
 import type { AnswerUsage } from './openai-wire.js';
 import type { AnswerFormat } from './structured.js';
@@ -92,13 +92,7 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
     throw new ApiError(400, 'conversation must be a name or {id}', 'conversation');
   if (conversation && body.previous_response_id)
     throw new ApiError(400, 'give previous_response_id or conversation, not both', 'conversation');
-  if (Array.isArray(body.tools) && body.tools.length > 0)
-    throw new ApiError(
-      400,
-      'client-side tools are not supported: the agent runs its own tools on the server and returns its final answer',
-      'tools',
-      'unsupported_parameter',
-    );
+  refuseClientTools(body.tools);
   let chat;
   try {
     const system =
