@@ -2,7 +2,8 @@
 // N skipped`, which CI reads to count the tests that ran. Above it, one line per skipped test
 // (a test that needs a system program absent here names the program in its title), and an error
 // vitest caught outside any test (an unhandled rejection) or a file that failed outside its tests
-// (an import, a beforeAll hook) counts as a failure, as it fails the run.
+// (an import, a beforeAll hook) counts as a failure, as it fails the run. A test that passed only
+// when retried is listed too.
 import type { SerializedError } from '@vitest/utils';
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -16,11 +17,14 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     const skipped: string[] = [];
     const suiteFailures: string[] = [];
+    const retried: string[] = [];
     for (const mod of testModules) {
       const file = mod.moduleId.replace(`${process.cwd()}/`, '');
       let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
+        const retries = test.diagnostic()?.retryCount ?? 0;
+        if (retries > 0) retried.push(`${file} > ${test.fullName} (${state} after ${retries} retries)`);
         if (state === 'passed') passed++;
         else if (state === 'failed') failedHere++;
         else skipped.push(`${file} > ${test.fullName}`);
@@ -34,6 +38,7 @@ export default class SummaryReporter implements Reporter {
     }
     const lines = [
       ...suiteFailures.map((file) => `failed outside its tests: ${file}`),
+      ...retried.map((name) => `retried: ${name}`),
       ...skipped.map((name) => `skipped: ${name}`),
     ];
     if (unhandledErrors.length > 0) lines.push(`unhandled errors outside tests: ${unhandledErrors.length}`);
