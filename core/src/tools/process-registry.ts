@@ -119,26 +119,9 @@ function alive(pid: number, start: string | null): boolean {
  * member counts.
  */
 export function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
-  } catch {
-    return true;
-  }
-  return pids.some((p) => {
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X';
-    } catch {
-      return false;
-    }
-  });
+  if (!groupSignalable(pgid)) return false;
+  const pids = procPids();
+  return pids === null ? true : pids.some((p) => liveMemberOf(p, pgid));
 }
 
 /**
@@ -146,28 +129,38 @@ export function groupExists(pgid: number): boolean {
  * without procfs.
  */
 export function groupMembers(pgid: number): number[] {
+  if (!groupSignalable(pgid)) return []; // no such group: no scan (the common case costs one syscall)
+  return (procPids() ?? []).filter((p) => liveMemberOf(p, pgid)).map(Number);
+}
+
+/** Whether some process of group `pgid` exists (signal 0; EPERM still means it exists). */
+function groupSignalable(pgid: number): boolean {
   try {
-    process.kill(-pgid, 0); // no such group: no scan (the common case costs one syscall)
+    process.kill(-pgid, 0);
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return [];
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  let pids: string[];
+}
+
+/** The numeric entries of `/proc`, or null without procfs. */
+function procPids(): string[] | null {
   try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    return readdirSync('/proc').filter((n) => /^\d+$/.test(n));
   } catch {
-    return [];
+    return null;
   }
-  return pids
-    .filter((p) => {
-      try {
-        const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X';
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+}
+
+/** Whether `/proc/<pid>` is a member of group `pgid` that is not a zombie. */
+function liveMemberOf(pid: string, pgid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[2] === String(pgid) && fields[0] !== 'Z' && fields[0] !== 'X';
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {

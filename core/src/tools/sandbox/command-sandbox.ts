@@ -177,12 +177,11 @@ export function createSessionSandbox(opts: SessionSandboxOptions): SessionSandbo
       if (!s.available || !s.path) throw new Error(unavailableMessage(policy, s.reason));
       const base = sandboxTempBase();
       const tmpDir = join(base, opts.sessionId.replace(/[^A-Za-z0-9_.-]/g, '_'));
+      ensurePrivateDir(tmpDir);
       if (!tempMade) {
-        ensurePrivateDir(tmpDir);
         pruneSandboxTemps(base, tmpDir);
         tempMade = true;
       } else {
-        ensurePrivateDir(tmpDir);
         const now = new Date();
         utimesSync(tmpDir, now, now); // in use: kept by the pruning of other sessions
       }
