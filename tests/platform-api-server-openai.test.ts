@@ -11,11 +11,10 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { makeTestHome } from './support/hermes-cli.js';
-import { freePort } from './support/ngircd.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { API_KEY, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import { stopDaemon } from './support/platform-daemon.js';
 
-const KEY = 'test-key-0123456789abcdef';
+const KEY = API_KEY;
 const ORIGIN = 'http://localhost:3000';
 let model: FakeModelServer;
 let root: string;
@@ -24,10 +23,7 @@ let client: OpenAI;
 
 type Msg = { role: string; content: string };
 const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
-const userTexts = (): string[] =>
-  lastRequest()
-    .filter((m) => m.role === 'user')
-    .map((m) => m.content);
+const userTexts = (): string[] => lastUserTexts(model);
 
 /** The APIError a call was refused with (fails when it was answered). */
 async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
@@ -41,21 +37,7 @@ async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof Open
 
 beforeAll(async () => {
   model = await startFakeModelServer();
-  const port = await freePort();
-  root = makeTestHome({
-    modelUrl: model.url,
-    env: `API_SERVER_KEY=${KEY}\n`,
-    config: [
-      'platforms:',
-      '  api_server:',
-      '    enabled: true',
-      `    port: ${port}`,
-      `    cors_origins: ['${ORIGIN}']`,
-    ].join('\n'),
-  });
-  await startDaemonWithPlatform(root, 'api_server', 'the API server to listen');
-  base = `http://127.0.0.1:${port}/v1`;
-  client = new OpenAI({ baseURL: base, apiKey: KEY, maxRetries: 0 });
+  ({ root, base, client } = await startApiServerDaemon(model, [`cors_origins: ['${ORIGIN}']`]));
 }, 60_000);
 
 afterAll(async () => {

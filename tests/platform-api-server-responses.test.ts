@@ -12,32 +12,20 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { makeTestHome } from './support/hermes-cli.js';
-import { freePort } from './support/ngircd.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import { stopDaemon } from './support/platform-daemon.js';
 
-const KEY = 'test-key-0123456789abcdef';
 let model: FakeModelServer;
 let root: string;
 let client: OpenAI;
 
 type Msg = { role: string; content: string };
 const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
-const userTexts = (): string[] =>
-  lastRequest()
-    .filter((m) => m.role === 'user')
-    .map((m) => m.content);
+const userTexts = (): string[] => lastUserTexts(model);
 
 beforeAll(async () => {
   model = await startFakeModelServer();
-  const port = await freePort();
-  root = makeTestHome({
-    modelUrl: model.url,
-    env: `API_SERVER_KEY=${KEY}\n`,
-    config: ['platforms:', '  api_server:', '    enabled: true', `    port: ${port}`].join('\n'),
-  });
-  await startDaemonWithPlatform(root, 'api_server', 'the API server to listen');
-  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: KEY, maxRetries: 0 });
+  ({ root, client } = await startApiServerDaemon(model));
 }, 60_000);
 
 afterAll(async () => {
