@@ -26,6 +26,7 @@ import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
+import { approvalModeOf, modeState } from './modes.js';
 import { listedSessions } from './session-list.js';
 import { availableCommands, daemonCommandLine } from './slash.js';
 
@@ -64,6 +65,8 @@ interface AcpSession {
   lastError?: string;
   /** Open permission questions by request id: aborted when the request is settled elsewhere. */
   asking: Map<string, AbortController>;
+  /** The approval mode the editor was last told (`current_mode_update` when it changes). */
+  mode?: string;
 }
 
 /** The agent: create it, then `app.connect(stream)`. */
@@ -123,6 +126,14 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         const done = s.waiting.get(ev.payload.prompt_id);
         if (done) void chain.then(() => done(ev.payload.status));
         return;
+      }
+      case 'session.info': {
+        const mode = ev.payload.session.approval_mode;
+        if (mode && s.mode !== undefined && mode !== s.mode) {
+          s.mode = mode;
+          void send(s.id, [{ sessionUpdate: 'current_mode_update', currentModeId: mode }]);
+        }
+        break;
       }
     }
     const own = ev.type === 'turn.start' && s.own.has(ev.payload.prompt_id);
@@ -321,10 +332,12 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       } catch (err) {
         throw daemonError(err);
       }
-      const { release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      const { s, snap, release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      const modes = modeState(snap.session);
+      s.mode = modes.currentModeId;
       release();
       announceCommands(created.session.id);
-      return { sessionId: created.session.id };
+      return { sessionId: created.session.id, modes };
     })
     .onRequest('session/load', async ({ params }) => {
       ignoredMcp(params.mcpServers.length, log);
@@ -337,12 +350,27 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         throw daemonError(err);
       }
       const { s, snap, release } = opened;
+      const modes = modeState(snap.session);
+      s.mode = modes.currentModeId;
       if (snap.kind === 'snapshot')
         void send(s.id, historyUpdates(snap.messages, s.translator, snap.inflight));
       const replayed = chain;
       release(); // live events follow the replay
       await replayed;
       announceCommands(s.id);
+      return { modes };
+    })
+    .onRequest('session/set_mode', async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (!s) throw RequestError.resourceNotFound(params.sessionId);
+      const mode = approvalModeOf(params.modeId);
+      if (!mode) throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(params.modeId)}`);
+      try {
+        const set = await daemon.request('session.approvals.set', { session_id: s.id, mode });
+        s.mode = set.mode;
+      } catch (err) {
+        throw daemonError(err);
+      }
       return {};
     })
     .onRequest('session/list', async ({ params }) => {

@@ -13,7 +13,14 @@ import {
   CronRunResult,
 } from './cron.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
-import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
+import {
+  ApprovalModeSchema,
+  Inflight,
+  OpenRequest,
+  QueuedPrompt,
+  SessionInfo,
+  StoredMessage,
+} from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
 
@@ -157,6 +164,23 @@ export const PromptSubmitResult = z.object({
   prompt_id: z.string(),
   /** `started` ran at once; `queued` waits for the running turn. */
   status: z.enum(['started', 'queued']),
+});
+
+/**
+ * `session.approvals.set`: the session's own approval mode over the profile's `approvals.mode`
+ * (`null`: follow the profile again). A stricter mode applies at once, also to a running turn; a
+ * looser one from the session's next turn (a running turn keeps what it started with). Attached
+ * clients learn it from `session.info` (`approval_mode`, `approval_mode_own`). Kept while the
+ * session is loaded in this daemon.
+ */
+export const SessionApprovalsSetParams = z.object({
+  session_id: z.string().min(1),
+  mode: ApprovalModeSchema.nullable(),
+});
+export const SessionApprovalsSetResult = z.object({
+  /** The mode now in effect for the session's next check. */
+  mode: ApprovalModeSchema,
+  own: z.boolean(),
 });
 
 /**
@@ -336,6 +360,7 @@ export const Methods = {
   'session.events.since': { params: SessionEventsSinceParams, result: SessionEventsSinceResult },
   'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
   'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
+  'session.approvals.set': { params: SessionApprovalsSetParams, result: SessionApprovalsSetResult },
   'approval.answer': { params: ApprovalAnswerParams, result: ApprovalAnswerResult },
   'clarify.answer': { params: ClarifyAnswerParams, result: ClarifyAnswerResult },
   'config.get': { params: ConfigGetParams, result: ConfigGetResult },

@@ -10,6 +10,7 @@ import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/c
 import {
   wireEvent,
   type AgentEvent,
+  type ApprovalModeName,
   type EventPayload,
   type EventType,
   type Inflight,
@@ -78,6 +79,8 @@ export interface LiveSessionOptions {
   /** Where problems of bookkeeping (the stored queue) are reported. */
   log?: (line: string) => void;
   now?: () => number;
+  /** The approval mode in effect (`SessionInfo.approval_mode`); absent: not reported. */
+  approvalMode?: () => { mode: ApprovalModeName; own: boolean };
 }
 
 export { toStoredMessage } from './stored-message.js';
@@ -254,7 +257,13 @@ export class LiveSession {
       busy: this.busy,
       clients: this.clients.size,
       ...(this.opts.notices?.length ? { notices: this.opts.notices } : {}),
+      ...this.approvalInfo(),
     };
+  }
+
+  private approvalInfo(): Pick<SessionInfo, 'approval_mode' | 'approval_mode_own'> {
+    const a = this.opts.approvalMode?.();
+    return a ? { approval_mode: a.mode, approval_mode_own: a.own } : {};
   }
 
   /**

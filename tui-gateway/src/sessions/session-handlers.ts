@@ -159,6 +159,10 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     interrupted: sessions.peek(conn.profile, p.session_id)?.interrupt() ?? false,
   }));
 
+  rpc.register('session.approvals.set', async (p, conn) =>
+    sessions.setApprovalMode(conn.profile, p.session_id, p.mode ?? undefined),
+  );
+
   rpc.register('config.get', async (p, conn) => {
     const profile = sessions.profile(profileOf(conn, p.profile));
     try {
