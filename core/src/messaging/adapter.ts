@@ -69,6 +69,12 @@ export interface InboundMessage {
    */
   instructions?: string;
   /**
+   * The conversation before this message as an authenticated client sent it (the API server's
+   * stateless requests): stored as the first turns of the session this message creates, so the
+   * model sees them as real turns; ignored when the conversation's session exists already.
+   */
+  history?: readonly SeedMessage[];
+  /**
    * The platform's unique id of this message, when it has one (Telegram's chat + message id, a
    * webhook sender's `id`): a message whose key was seen before is dropped as a duplicate.
    */
@@ -79,6 +85,13 @@ export interface InboundMessage {
    * the message is in the delivery ledger and gets an outcome even if the daemon is killed next.
    */
   onReceipt?: (receipt: InboundReceipt) => void;
+}
+
+/** One earlier message of a conversation a client sent whole (`InboundMessage.history`). */
+export interface SeedMessage {
+  role: 'user' | 'assistant';
+  /** Text of the message (a client's tool calls and results folded in as text). */
+  content: string;
 }
 
 /**

@@ -408,6 +408,7 @@ export class MessagePipeline {
             }) + (msg.instructions ? `\n\n${msg.instructions}` : ''),
           title: sessionTitle(this.opts.entry.name, source, shared),
           cwd: cfg.cwd ?? this.opts.defaultCwd,
+          ...(msg.history?.length ? { history: msg.history } : {}),
         }),
     });
     const sessionId = resolution.entry.session_id;
