@@ -44,7 +44,15 @@ export const InitializeParams = z.object({
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
       .optional(),
   }),
-  capabilities: z.object({ approvals: z.boolean(), clarify: z.boolean().optional() }),
+  capabilities: z.object({
+    approvals: z.boolean(),
+    clarify: z.boolean().optional(),
+    /**
+     * The client serves `file.read` / `file.write` server requests (an editor: its open buffers).
+     * The file tools of a session it is attached to read and write existing files through it.
+     */
+    files: z.boolean().optional(),
+  }),
   /** Profile this connection starts in; default: the daemon's active profile. */
   profile: ProfileName.optional(),
 });
