@@ -1,0 +1,183 @@
+/**
+ * Listing the files of a folder for `@` completion, streamed: each engine calls `onFiles` with
+ * batches of paths (relative, `/`-separated) as they are found, so completion can answer before
+ * a large tree is fully listed.
+ *
+ * Engines, first that applies: ripgrep (`rg --files`: .gitignore, .ignore and global git
+ * excludes, also outside a git repository), `git ls-files` (tracked plus untracked files not
+ * ignored) inside a work tree, else a walk in JavaScript applying every `.gitignore` on the way
+ * with the `ignore` package. Each skips `.git` and `node_modules`; hidden files are listed.
+ */
+import { spawn } from 'node:child_process';
+import { opendir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import ignoreModule, { type Ignore } from 'ignore';
+import { hasRipgrep } from '../tools/search-files.js';
+
+/** How a listing is made. `auto`: rg, else git, else js. */
+export type ListEngine = 'auto' | 'rg' | 'git' | 'js';
+
+/** Folders never listed. */
+export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+
+/** Options of `listFiles`. */
+export interface ListOptions {
+  engine?: ListEngine;
+  /** Stop after this many files (default 500,000). */
+  maxFiles?: number;
+  signal?: AbortSignal;
+}
+
+/** Default cap on listed files. */
+export const LIST_MAX_FILES = 500_000;
+
+/**
+ * Lists the files under `root`, calling `onFiles` with each batch.
+ * @returns the engine that listed them and whether the cap cut the listing.
+ */
+export async function listFiles(
+  root: string,
+  onFiles: (batch: string[]) => void,
+  opts: ListOptions = {},
+): Promise<{ engine: Exclude<ListEngine, 'auto'>; capped: boolean }> {
+  const max = opts.maxFiles ?? LIST_MAX_FILES;
+  const engine = opts.engine ?? 'auto';
+  if (engine === 'rg' || (engine === 'auto' && hasRipgrep())) {
+    const args = [
+      '--files',
+      '--hidden',
+      '--no-require-git',
+      '--no-messages',
+      '-g',
+      '!.git',
+      '-g',
+      '!node_modules',
+    ];
+    return { engine: 'rg', capped: await streamLines('rg', args, root, '\n', onFiles, max, opts.signal) };
+  }
+  if (engine === 'git' || (engine === 'auto' && (await insideGitWorkTree(root)))) {
+    const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'];
+    const skip = (p: string): boolean => p.split('/').some((s) => ALWAYS_SKIPPED.has(s));
+    const capped = await streamLines(
+      'git',
+      args,
+      root,
+      '\0',
+      (b) => onFiles(b.filter((p) => !skip(p))),
+      max,
+      opts.signal,
+    );
+    return { engine: 'git', capped };
+  }
+  return { engine: 'js', capped: await walk(root, onFiles, max, opts.signal) };
+}
+
+/** True when `dir` is inside a git work tree (and git is installed). */
+export async function insideGitWorkTree(dir: string): Promise<boolean> {
+  let out = '';
+  const ok = await new Promise<boolean>((done) => {
+    const p = spawn('git', ['rev-parse', '--is-inside-work-tree'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.on('error', () => done(false));
+    p.on('close', (code) => done(code === 0));
+  });
+  return ok && out.trim() === 'true';
+}
+
+/** Runs a program and hands its output's separated items to `onFiles`; true when `max` cut it. */
+function streamLines(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  sep: string,
+  onFiles: (batch: string[]) => void,
+  max: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'], ...(signal ? { signal } : {}) });
+    let rest = '';
+    let count = 0;
+    let capped = false;
+    p.stdout.setEncoding('utf8');
+    p.stdout.on('data', (chunk: string) => {
+      if (capped) return;
+      const parts = (rest + chunk).split(sep);
+      rest = parts.pop() ?? '';
+      let batch = parts.filter((s) => s !== '').map((s) => (s.startsWith('./') ? s.slice(2) : s));
+      if (count + batch.length >= max) {
+        batch = batch.slice(0, max - count);
+        capped = true;
+        p.kill();
+      }
+      count += batch.length;
+      if (batch.length) onFiles(batch);
+    });
+    p.on('error', (err) => reject(err));
+    p.on('close', () => {
+      if (!capped && rest) onFiles([rest]);
+      resolve(capped);
+    });
+  });
+}
+
+// a CommonJS module whose typings declare an ES default: its export is the factory itself
+const ignore = ignoreModule as unknown as (typeof ignoreModule)['default'];
+
+interface Rules {
+  /** Folder (relative to the root, `''` for the root) whose `.gitignore` these are. */
+  base: string;
+  ig: Ignore;
+}
+
+/** Walks `root` applying each folder's `.gitignore` to what lies under it. True when capped. */
+async function walk(
+  root: string,
+  onFiles: (batch: string[]) => void,
+  max: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  let count = 0;
+  const visit = async (rel: string, rules: Rules[]): Promise<boolean> => {
+    if (signal?.aborted) return false;
+    const abs = rel ? join(root, rel) : root;
+    const own = await readFile(join(abs, '.gitignore'), 'utf8').then(
+      (t) => [...rules, { base: rel, ig: ignore().add(t) }],
+      () => rules,
+    );
+    const ignored = (path: string, dir: boolean): boolean =>
+      own.some((r) => {
+        const sub = r.base ? path.slice(r.base.length + 1) : path;
+        return sub !== '' && r.ig.ignores(dir ? `${sub}/` : sub);
+      });
+    let handle;
+    try {
+      handle = await opendir(abs);
+    } catch {
+      return false;
+    }
+    const files: string[] = [];
+    const dirs: string[] = [];
+    for await (const e of handle) {
+      const path = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!ALWAYS_SKIPPED.has(e.name) && !ignored(path, true)) dirs.push(path);
+      } else if ((e.isFile() || e.isSymbolicLink()) && !ignored(path, false)) {
+        files.push(path);
+      }
+    }
+    if (count + files.length >= max) {
+      onFiles(files.slice(0, max - count));
+      count = max;
+      return true;
+    }
+    count += files.length;
+    if (files.length) onFiles(files);
+    for (const d of dirs.sort()) if (await visit(d, own)) return true;
+    return false;
+  };
+  return visit('', []);
+}
