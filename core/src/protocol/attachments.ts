@@ -55,6 +55,7 @@ export const FileCompletion = z.object({
   /** Size in bytes for files, when known. */
   bytes: z.number().int().nonnegative().optional(),
 });
+export type FileCompletion = z.infer<typeof FileCompletion>;
 export const FilesCompleteResult = z.object({
   items: z.array(FileCompletion),
   /**
