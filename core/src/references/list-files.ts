@@ -23,13 +23,13 @@ export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 /** Options of `listFiles`. */
 export interface ListOptions {
   engine?: ListEngine;
-  /** Stop after this many files (default 500,000). */
+  /** Stop after this many files (default 200,000). */
   maxFiles?: number;
   signal?: AbortSignal;
 }
 
 /** Default cap on listed files. */
-export const LIST_MAX_FILES = 500_000;
+export const LIST_MAX_FILES = 200_000;
 
 /**
  * Lists the files under `root`, calling `onFiles` with each batch.

@@ -74,7 +74,7 @@ describe('resolving @ references', () => {
       small,
     );
     expect(a!.chip).toMatchObject({ bytes: 1000, truncated: true });
-    expect(a!.notes.join()).toMatch(/first 1,000 of .* bytes \(references.max_file_bytes\)/);
+    expect(a!.notes.join()).toMatch(/first 1,000 of 5,000 bytes \(references.max_file_bytes\)/);
     expect(b!.chip).toMatchObject({ bytes: 500, truncated: true });
     expect(b!.notes.join()).toMatch(/references.max_total_bytes/);
   });

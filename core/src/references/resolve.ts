@@ -17,7 +17,7 @@
  * prompt (`AttachmentError`, naming the reference).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HermesConfig } from '../config/schema.js';
@@ -98,8 +98,9 @@ export async function resolveAttachments(
     const notes = [...r.notes];
     if (cut.cut) {
       const which = cut.limit < perFile ? 'references.max_total_bytes' : 'references.max_file_bytes';
+      const of = Math.max(cut.of, r.size ?? 0);
       notes.push(
-        `truncated: showing the first ${bytes.toLocaleString('en-US')} of ${cut.of.toLocaleString('en-US')} bytes (${which})`,
+        `truncated: showing the first ${bytes.toLocaleString('en-US')} of ${of.toLocaleString('en-US')} bytes (${which})`,
       );
     }
     const chip: AttachmentChip = {
@@ -119,7 +120,7 @@ async function resolveOne(
   a: PromptAttachment,
   ctx: ResolveContext,
   perFile: number,
-): Promise<{ chip: AttachmentChip; content: string; notes: string[] }> {
+): Promise<{ chip: AttachmentChip; content: string; notes: string[]; size?: number }> {
   const ref = referenceText(a);
   const fail = (why: string): never => {
     throw new AttachmentError(`@${ref}`, why);
@@ -135,12 +136,7 @@ async function resolveOne(
         fail(`is a binary file (${st.size.toLocaleString('en-US')} bytes); only text can be attached`);
       // read at most a little more than the cap: the rest is cut anyway
       const content = readHead(abs, Math.min(st.size, perFile + 4));
-      const notes = st.size > perFile + 4 ? [`file is ${st.size.toLocaleString('en-US')} bytes`] : [];
-      return {
-        chip: { kind: 'file', ref, ...(st.size > perFile ? { truncated: true } : {}) },
-        content,
-        notes,
-      };
+      return { chip: { kind: 'file', ref }, content, notes: [], size: st.size };
     }
     case 'folder': {
       const abs = checkedPath(a.path, ctx, fail);
@@ -212,9 +208,16 @@ function statOr(abs: string, fail: (why: string) => never): Stats {
   }
 }
 
+/** The first `bytes` bytes of a file as UTF-8 (the rest is never read). */
 function readHead(abs: string, bytes: number): string {
-  const buf = readFileSync(abs);
-  return buf.subarray(0, bytes).toString('utf8');
+  const fd = openSync(abs, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function git(args: string[], cwd: string, fail: (why: string) => never): Promise<string> {

@@ -55,3 +55,20 @@ export async function attachReferences(
     throw err;
   }
 }
+
+const submitChains = new WeakMap<LiveSession, Promise<unknown>>();
+
+/**
+ * Runs `work` (resolve a prompt's references, then submit it) after the previous submit of the
+ * same session settled: prompts keep the order they were sent in even when an earlier one waits
+ * for a page or a large diff.
+ */
+export function inSubmitOrder<T>(live: LiveSession, work: () => Promise<T>): Promise<T> {
+  const previous = submitChains.get(live) ?? Promise.resolve();
+  const run = previous.then(work, work);
+  submitChains.set(
+    live,
+    run.catch(() => undefined),
+  );
+  return run;
+}

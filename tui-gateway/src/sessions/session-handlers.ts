@@ -17,7 +17,7 @@ import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
 import { runSlashCommand } from './slash-commands.js';
-import { attachReferences, registerReferenceHandlers } from './reference-handlers.js';
+import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
@@ -153,8 +153,10 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    const text = await attachReferences(sessions, conn, live, p.text, p.attachments);
-    return live.submit(text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    return inSubmitOrder(live, async () => {
+      const text = await attachReferences(sessions, conn, live, p.text, p.attachments);
+      return live.submit(text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    });
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
