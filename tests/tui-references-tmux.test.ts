@@ -5,11 +5,11 @@
  * `@staged` together; a reference that cannot be resolved keeps the message in the composer.
  * Every wait polls the pane with a deadline.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from './support/fake-model-server.js';
 import { HERMES_BIN } from './support/hermes-cli.js';
 import { describeTmux, shq } from './support/tmux.js';
@@ -45,7 +45,13 @@ async function typeSlowly(send: (ch: string) => void, text: string, gapMs = 60):
   }
 }
 
-describeTmux('@ references in hermes tui (tmux)', () => {
+const gitOk = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+/** `describeTmux`, also skipped (and saying so) without git, which the test project needs. */
+const describeTmuxGit = gitOk
+  ? describeTmux
+  : (title: string, suite: () => void) => describe.skip(`${title} [skipped: git is not installed]`, suite);
+
+describeTmuxGit('@ references in hermes tui (tmux)', () => {
   const fx = useTuiTmux('hermes-refs-test', { cols: 120, rows: 40 }, (root) => {
     env = {
       HERMES_HOME: root,

@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasRipgrep } from '../tools/search-files.js';
+import { ripgrepInstalled, ripgrepSkipNote } from '../tools/testing.js';
 import { listFiles, type ListEngine } from './list-files.js';
 
 let root: string;
@@ -16,7 +16,8 @@ const list = async (engine: ListEngine, dir = root, maxFiles?: number): Promise<
   await listFiles(dir, (b) => out.push(...b), { engine, ...(maxFiles ? { maxFiles } : {}) });
   return out.sort();
 };
-let gitOk = true;
+const gitOk = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+const gitSkipNote = gitOk ? '' : ' [skipped: git is not installed]';
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hermes-list-'));
@@ -30,11 +31,7 @@ beforeEach(() => {
   put('docs/draft-1.md');
   put('docs/guide.md');
   put('.gitignore', '*.log\n!src/keep.log\nsrc/gen/\n');
-  try {
-    execFileSync('git', ['init', '-q'], { cwd: root });
-  } catch {
-    gitOk = false;
-  }
+  if (gitOk) execFileSync('git', ['init', '-q'], { cwd: root });
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -52,12 +49,21 @@ describe('listing files for completion', () => {
     expect(await list('js')).toEqual(expected);
   });
 
-  it.runIf(gitOk)('git: tracked and untracked files that are not ignored', async () => {
+  it.runIf(gitOk)(`git: tracked and untracked files that are not ignored${gitSkipNote}`, async () => {
     expect(await list('git')).toEqual(expected);
   });
 
-  it.runIf(hasRipgrep())('rg: the same files', async () => {
+  it.runIf(ripgrepInstalled())(`rg: the same files${ripgrepSkipNote()}`, async () => {
     expect(await list('rg')).toEqual(expected);
+  });
+
+  it('js: a sub-folder listed alone still follows the .gitignore files above it', async () => {
+    const out: string[] = [];
+    await listFiles(join(root, 'src'), (b) => out.push(...b), { engine: 'js', ignoreFrom: root });
+    expect(out.sort()).toEqual(['app.ts', 'keep.log']); // not gen/ (src/gen/ above), keep.log re-included
+    const docs: string[] = [];
+    await listFiles(join(root, 'docs'), (b) => docs.push(...b), { engine: 'js', ignoreFrom: root });
+    expect(docs.sort()).toEqual(['.gitignore', 'guide.md']);
   });
 
   it('js: stops at the cap', async () => {

@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { opendir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import ignoreModule, { type Ignore } from 'ignore';
 import { hasRipgrep } from '../tools/search-files.js';
 
@@ -26,6 +26,11 @@ export interface ListOptions {
   /** Stop after this many files (default 200,000). */
   maxFiles?: number;
   signal?: AbortSignal;
+  /**
+   * A folder above `root` whose `.gitignore` files (and those between it and `root`) apply too,
+   * as they do for rg and git: the session's folder when listing one of its sub-folders.
+   */
+  ignoreFrom?: string;
 }
 
 /** Default cap on listed files. */
@@ -69,7 +74,7 @@ export async function listFiles(
     );
     return { engine: 'git', capped };
   }
-  return { engine: 'js', capped: await walk(root, onFiles, max, opts.signal) };
+  return { engine: 'js', capped: await walk(root, onFiles, max, opts.signal, opts.ignoreFrom) };
 }
 
 /** True when `dir` is inside a git work tree (and git is installed). */
@@ -130,27 +135,48 @@ const ignore = ignoreModule as unknown as (typeof ignoreModule)['default'];
 interface Rules {
   /** Folder (relative to the root, `''` for the root) whose `.gitignore` these are. */
   base: string;
+  /** For a folder above the root: the root's path relative to it (`''` otherwise). */
+  above: string;
   ig: Ignore;
 }
 
-/** Walks `root` applying each folder's `.gitignore` to what lies under it. True when capped. */
+/** The `.gitignore` rules of the folders from `top` down to `root`'s parent (`top` above `root`). */
+async function rulesAbove(root: string, top: string | undefined): Promise<Rules[]> {
+  if (!top) return [];
+  const rel = relative(top, root);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return [];
+  const parts = rel.split(sep);
+  const out: Rules[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const dir = join(top, ...parts.slice(0, i));
+    const text = await readFile(join(dir, '.gitignore'), 'utf8').catch(() => undefined);
+    if (text !== undefined) out.push({ base: '', above: parts.slice(i).join('/'), ig: ignore().add(text) });
+  }
+  return out;
+}
+
+/**
+ * Walks `root` applying each folder's `.gitignore` to what lies under it (and those of the
+ * folders from `ignoreFrom` down). True when capped.
+ */
 async function walk(
   root: string,
   onFiles: (batch: string[]) => void,
   max: number,
   signal?: AbortSignal,
+  ignoreFrom?: string,
 ): Promise<boolean> {
   let count = 0;
   const visit = async (rel: string, rules: Rules[]): Promise<boolean> => {
     if (signal?.aborted) return false;
     const abs = rel ? join(root, rel) : root;
     const own = await readFile(join(abs, '.gitignore'), 'utf8').then(
-      (t) => [...rules, { base: rel, ig: ignore().add(t) }],
+      (t) => [...rules, { base: rel, above: '', ig: ignore().add(t) }],
       () => rules,
     );
     const ignored = (path: string, dir: boolean): boolean =>
       own.some((r) => {
-        const sub = r.base ? path.slice(r.base.length + 1) : path;
+        const sub = r.above ? `${r.above}/${path}` : r.base ? path.slice(r.base.length + 1) : path;
         return sub !== '' && r.ig.ignores(dir ? `${sub}/` : sub);
       });
     let handle;
@@ -179,5 +205,5 @@ async function walk(
     for (const d of dirs.sort()) if (await visit(d, own)) return true;
     return false;
   };
-  return visit('', []);
+  return visit('', await rulesAbove(root, ignoreFrom));
 }

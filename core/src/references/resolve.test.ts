@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,8 @@ import type { PromptAttachment } from '../protocol/attachments.js';
 import { withAttachments } from './render.js';
 import { AttachmentError, capBytes, resolveAttachments, type ResolveContext } from './resolve.js';
 
+const gitOk = spawnSync('git', ['--version'], { stdio: 'ignore' }).status === 0;
+const gitSkipNote = gitOk ? '' : ' [skipped: git is not installed]';
 let dir: string;
 let cwd: string;
 let ctx: ResolveContext;
@@ -86,17 +88,20 @@ describe('resolving @ references', () => {
     expect(r.chip).toMatchObject({ kind: 'folder', ref: 'src/', entries: 1 });
   });
 
-  it('attaches git diff and git diff --cached; refuses outside a repository', async () => {
-    expect(await refusal({ kind: 'diff' })).toMatch(/not inside a git repository/);
-    git('init', '-q');
-    git('add', '.');
-    git('commit', '-qm', 'init');
-    writeFileSync(join(cwd, 'src/app.ts'), 'export const answer = 43;\n');
-    expect((await one({ kind: 'diff' })).content).toContain('+export const answer = 43;');
-    expect((await one({ kind: 'staged' })).content).toBe('(nothing staged)');
-    git('add', 'src/app.ts');
-    expect((await one({ kind: 'staged' })).content).toContain('+export const answer = 43;');
-  });
+  it.runIf(gitOk)(
+    `attaches git diff and git diff --cached; refuses outside a repository${gitSkipNote}`,
+    async () => {
+      expect(await refusal({ kind: 'diff' })).toMatch(/not inside a git repository/);
+      git('init', '-q');
+      git('add', '.');
+      git('commit', '-qm', 'init');
+      writeFileSync(join(cwd, 'src/app.ts'), 'export const answer = 43;\n');
+      expect((await one({ kind: 'diff' })).content).toContain('+export const answer = 43;');
+      expect((await one({ kind: 'staged' })).content).toBe('(nothing staged)');
+      git('add', 'src/app.ts');
+      expect((await one({ kind: 'staged' })).content).toContain('+export const answer = 43;');
+    },
+  );
 
   it("fetches a url through web_extract's guard (private addresses refused)", async () => {
     expect(await refusal({ kind: 'url', url: 'http://127.0.0.1:9/x' })).toMatch(

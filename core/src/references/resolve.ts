@@ -144,6 +144,7 @@ async function resolveOne(
       const entries: string[] = [];
       const { capped } = await listFiles(abs, (b) => entries.push(...b), {
         maxFiles: FOLDER_MAX_ENTRIES,
+        ...(isInside(ctx.cwd, abs) ? { ignoreFrom: ctx.cwd } : {}),
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
       entries.sort();

@@ -8,6 +8,7 @@
  * clearing a non-empty composer when idle), Ctrl+D on an empty composer (`onExit`), Ctrl+G (the
  * text goes to `$EDITOR` through `onExternalEdit` and comes back edited).
  */
+import { splitAttachedText } from '@hermes/core/constants';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import { Box, Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
@@ -257,7 +258,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     <Box flexDirection="column" width={width}>
       {(props.queued ?? []).map((q) => (
         <Text key={q.prompt_id} color={theme.muted} wrap="truncate-end">
-          ⏳ queued: {truncate(oneLine(cleanText(q.text)), width - 12)}
+          ⏳ queued: {truncate(oneLine(cleanText(splitAttachedText(q.text).text)), width - 12)}
         </Text>
       ))}
       <Box
