@@ -9,12 +9,19 @@
  * - `references.index_ready`: a new index until the listing is complete (rg when installed).
  * - `references.index_ready.js`: the same with the JavaScript walker (machines without rg or git).
  * - `references.complete`: one `complete` call on the ready index, over a mix of queries.
+ * - `references.tui.echo` / `references.tui.popup`: in `hermes tui` (tmux, 120×40) started in the
+ *   tree, `@` and a name typed into an empty composer until the text is on screen, and until the
+ *   popup shows a match; the first sample of each is the first `@` of a fresh daemon (its
+ *   listing not built yet).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileIndex } from '@hermes/core/references';
+import { HERMES_BIN } from '../tests/support/hermes-cli.js';
+import { shq } from '../tests/support/tmux.js';
 import type { Benchmark } from './lib/types.js';
+import { world } from './tui/terminal.js';
 
 const QUERIES = ['app', 'src/m12', 'cmpp', 'index', 'f99', 'pkg417/file', 'readme', 'zzzz'];
 
@@ -109,4 +116,45 @@ export const benchmarks: Benchmark[] = [
       return samples;
     },
   },
+  {
+    name: 'references.tui.echo',
+    unit: 'ms',
+    run: async () => (await tuiSamples()).echo,
+  },
+  {
+    name: 'references.tui.popup',
+    unit: 'ms',
+    run: async () => (await tuiSamples()).popup,
+  },
 ];
+
+let tuiRun: Promise<{ echo: number[]; popup: number[] }> | undefined;
+/** One TUI session in the tree, measured once for both benchmarks. */
+function tuiSamples(): Promise<{ echo: number[]; popup: number[] }> {
+  tuiRun ??= (async () => {
+    const root = buildTree();
+    const w = await world();
+    const echo: number[] = [];
+    const popup: number[] = [];
+    try {
+      const env = { HERMES_HOME: w.root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1' };
+      const cmd = `cd ${shq(root)} && exec ${shq(process.execPath)} ${shq(HERMES_BIN)} tui --new`;
+      const target = w.tmux.open('refs', ['sh', '-c', cmd], env);
+      await w.until(target, (s) => s.includes('Type a message') && s.includes('● connected'), 30_000);
+      for (const q of ['pkg12', 'file7', 'app/file3', 'mod999', 'pkg5/src', 'file42', 'pkg77', 'mod3']) {
+        const t0 = performance.now();
+        w.tmux.type(target, `@${q}`);
+        const shown = await w.until(target, (s) => s.includes(`│ › @${q}`), 30_000, 2);
+        const listed = await w.until(target, (s) => /❯ 📁|❯ 📄/.test(s), 30_000, 2);
+        echo.push(shown - t0);
+        popup.push(listed - t0);
+        w.tmux.keys(target, 'C-u');
+        await w.until(target, (s) => s.includes('Type a message') && !/❯ [📁📄]/u.test(s), 30_000, 2);
+      }
+    } finally {
+      await w.close();
+    }
+    return { echo, popup };
+  })();
+  return tuiRun;
+}

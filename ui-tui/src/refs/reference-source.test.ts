@@ -55,6 +55,26 @@ describe('ReferenceSource', () => {
     expect(src.result?.items).toHaveLength(1);
   });
 
+  it('asks again when no session was open yet (a token typed during start-up)', async () => {
+    let open = false;
+    const asked: string[] = [];
+    const src = new ReferenceSource({
+      retryMs: 1,
+      request: async (query) => {
+        asked.push(query);
+        return open ? { items: [{ path: 'a.ts', kind: 'file' as const }], ready: true } : null;
+      },
+    });
+    src.query('a');
+    await flush();
+    expect(src.result).toBeNull();
+    open = true;
+    const deadline = Date.now() + 2000;
+    while (!src.result && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    expect(src.result?.items).toEqual([{ path: 'a.ts', kind: 'file' }]);
+    expect(asked.length).toBeGreaterThan(1);
+  });
+
   it('counts accepted names as files and hands unsent text back', () => {
     const { src } = source();
     src.accept('Makefile');

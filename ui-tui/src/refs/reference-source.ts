@@ -3,7 +3,7 @@
  * (`files.complete`) for the token being typed — at most one request in flight, the newest query
  * sent when it returns, older answers dropped — and tells subscribers when an answer arrives, so
  * keys are never held up by it. While the daemon's listing is still being built (`ready: false`)
- * the same query is asked again after `retryMs`. It remembers file sizes from answers (for chips),
+ * — or no session is open yet — the same query is asked again after `retryMs`. It remembers file sizes from answers (for chips),
  * the names accepted from the popup (so `@Makefile` counts as a file), and hands a message that
  * could not be sent back to the composer (`restore`).
  */
@@ -27,12 +27,16 @@ export interface ReferenceSourceOptions {
   retryMs?: number;
 }
 
+/** Most times one query is asked again while the daemon cannot answer it fully (about 10 s). */
+const MAX_RETRIES = 60;
+
 /** See the file comment. */
 export class ReferenceSource {
   private latest: CompletionResult | null = null;
   private wanted: string | null = null;
   private inFlight = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  private retries = { query: '', count: 0 };
   private readonly listeners = new Set<() => void>();
   private readonly restorers = new Set<(text: string) => void>();
   private readonly sizes = new Map<string, number>();
@@ -92,6 +96,17 @@ export class ReferenceSource {
     return () => this.restorers.delete(cb);
   }
 
+  /** Asks for `query` again after `retryMs` while it is still wanted (at most `MAX_RETRIES` times). */
+  private askAgain(query: string): void {
+    if (this.wanted !== query || this.retry) return;
+    if (this.retries.query !== query) this.retries = { query, count: 0 };
+    if (++this.retries.count > MAX_RETRIES) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.wanted === query) this.pump();
+    }, this.opts.retryMs ?? 150);
+  }
+
   private pump(): void {
     if (this.inFlight || this.wanted === null) return;
     const query = this.wanted;
@@ -100,15 +115,11 @@ export class ReferenceSource {
       .request(query, this.opts.limit ?? 12)
       .then(
         (r) => {
+          // no session open yet (typed during start-up), or the listing is still being built
+          if (!r || !r.ready) this.askAgain(query);
           if (!r) return;
           for (const i of r.items) if (i.bytes !== undefined) this.sizes.set(i.path, i.bytes);
           this.latest = { query, items: r.items, ready: r.ready };
-          if (!r.ready && this.wanted === query && !this.retry) {
-            this.retry = setTimeout(() => {
-              this.retry = null;
-              if (this.wanted === query) this.pump();
-            }, this.opts.retryMs ?? 150);
-          }
           for (const l of this.listeners) l();
         },
         () => undefined, // completion is a convenience: a failed request shows nothing
