@@ -11,18 +11,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from './support/fake-model-server.js';
-import { HERMES_BIN } from './support/hermes-cli.js';
+import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux, shq } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 
 let project: string;
 let env: Record<string, string>;
 
-/** `hermes tui --new` started in the project folder (its session's folder). */
-const tuiInProject = (): string[] => [
+/** `hermes tui ARGS` started in the project folder (its session's folder). */
+const tuiInProject = (...args: string[]): string[] => [
   'sh',
   '-c',
-  `cd ${shq(project)} && exec ${shq(process.execPath)} ${shq(HERMES_BIN)} tui --new`,
+  `cd ${shq(project)} && exec ${shq(process.execPath)} ${shq(HERMES_BIN)} tui ${args.map(shq).join(' ')}`,
 ];
 const put = (rel: string, text: string): void => {
   mkdirSync(dirname(join(project, rel)), { recursive: true });
@@ -82,7 +82,7 @@ describeTmuxGit('@ references in hermes tui (tmux)', () => {
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   it('typing @ and part of a name shows completions, Tab accepts, the model gets the file', async () => {
-    const w = tmux.open('main', tuiInProject(), env);
+    const w = tmux.open('main', tuiInProject('--new'), env);
     await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
     fx.model.push({ text: 'REPLY-ONE' });
     await typeSlowly((c) => tmux.type(w, c), 'explain @ap');
@@ -135,5 +135,21 @@ describeTmuxGit('@ references in hermes tui (tmux)', () => {
     await tmux.waitFor(w, '› read @src/missing.ts now', { what: 'the message back in the composer' });
     expect(s).toContain('Message not sent');
     expect(fx.model.requests.length).toBe(before);
+  });
+
+  it('a second TUI and sessions show print the stored message as text and chips', async () => {
+    const other = tmux.open('second', tuiInProject('--continue'), env);
+    const seen = await tmux.waitFor(other, (s) => s.includes('REPLY-TWO') && s.includes('● connected'), {
+      scrollback: true,
+    });
+    expect(seen).toContain('› explain @src/app.ts please');
+    expect(seen).toContain('📄 src/app.ts (34 B)');
+    expect(seen).toMatch(/📁 src\/ \(3 entries/);
+    expect(seen).not.toContain('APP_MARKER_7731');
+    const list = await runHermes(fx.root, ['sessions', 'list', '--json']);
+    const [session] = JSON.parse(list.stdout) as Array<{ id: string }>;
+    const show = await runHermes(fx.root, ['sessions', 'show', session!.id]);
+    expect(show.stdout).toContain('  explain @src/app.ts please\n  📄 src/app.ts (34 B)');
+    expect(show.stdout).not.toContain('APP_MARKER_7731');
   });
 });
