@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +109,29 @@ describe('resolving @ references', () => {
     expect(await refusal({ kind: 'url', url: 'http://127.0.0.1:9/x' })).toMatch(
       /^@http:\/\/127.0.0.1:9\/x: /,
     );
+  });
+
+  it('attaches a page as text when its address is allowed (web.allow_private_urls for this local one)', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<html><head><title>T</title></head><body><main><h1>PAGEMARKER</h1><p>Some text.</p></main></body></html>',
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/doc`;
+      const allowed = {
+        ...ctx,
+        config: { ...ctx.config, web: { ...ctx.config.web, allow_private_urls: true } },
+      };
+      const r = await one({ kind: 'url', url }, allowed);
+      expect(r.content).toContain('PAGEMARKER');
+      expect(r.chip).toMatchObject({ kind: 'url', ref: url });
+      expect(withAttachments(`see @${url}`, [r])).toMatch(/<attached-url id="[0-9a-f]{12}" source=/);
+    } finally {
+      server.close();
+    }
   });
 
   it('marks content the scanner flags, and fences it as data in the prompt', async () => {
