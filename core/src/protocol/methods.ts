@@ -21,6 +21,12 @@ import {
   SessionInfo,
   StoredMessage,
 } from './records.js';
+import {
+  FilesCompleteParams,
+  FilesCompleteResult,
+  MAX_PROMPT_ATTACHMENTS,
+  PromptAttachment,
+} from './attachments.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
 
@@ -167,6 +173,11 @@ export const PromptSubmitParams = z.object({
   text: z.string().min(1),
   /** Opaque id of the message the prompt answers; echoed in the queue, `turn.start` and `turn.end`. */
   origin: z.string().min(1).max(200).optional(),
+  /**
+   * References to attach (`@path`, `@folder/`, `@diff`, `@staged`, `@url`): resolved by the
+   * daemon in the session's folder; one that cannot be resolved refuses the whole prompt.
+   */
+  attachments: z.array(PromptAttachment).max(MAX_PROMPT_ATTACHMENTS).optional(),
 });
 export const PromptSubmitResult = z.object({
   prompt_id: z.string(),
@@ -386,6 +397,7 @@ export const Methods = {
   'cron.output': { params: CronJobRef, result: CronOutputResult },
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
+  'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

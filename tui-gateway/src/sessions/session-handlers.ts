@@ -17,6 +17,7 @@ import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
 import { runSlashCommand } from './slash-commands.js';
+import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
@@ -152,7 +153,10 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    return inSubmitOrder(live, async () => {
+      const text = await attachReferences(sessions, conn, live, p.text, p.attachments);
+      return live.submit(text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    });
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
@@ -241,4 +245,5 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
 
   registerAnswerHandlers(rpc, sessions);
+  registerReferenceHandlers(rpc, sessions);
 }

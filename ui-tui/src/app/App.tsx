@@ -284,6 +284,7 @@ export function App({
                 {...(history ? { history } : {})}
                 queued={state.queued}
                 onSubmit={onSubmit}
+                references={controller.references}
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}

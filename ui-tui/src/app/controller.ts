@@ -25,6 +25,7 @@ import type { SessionState } from '../state/types.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
+import { ReferenceSource } from '../refs/reference-source.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
 export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
@@ -74,6 +75,14 @@ export class SessionController {
   private lastSession: SessionController['exitSession'] = null;
   /** The daemon's life as shown to the user (daemon-life.ts). */
   private readonly life: DaemonLife | null;
+  /** `@` completion and attachments of the composer (refs/reference-source.ts). */
+  readonly references: ReferenceSource = new ReferenceSource({
+    request: async (query, limit) => {
+      const sessionId = this.state.sessionId;
+      if (!sessionId || this.client.state !== 'connected') return null;
+      return this.client.request('files.complete', { session_id: sessionId, query, limit });
+    },
+  });
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
@@ -200,14 +209,21 @@ export class SessionController {
       this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
       return;
     }
+    const attachments = this.references.attachments(text);
     try {
-      await this.client.request('prompt.submit', { session_id: sessionId, text });
+      await this.client.request('prompt.submit', {
+        session_id: sessionId,
+        text,
+        ...(attachments.length ? { attachments } : {}),
+      });
     } catch (err) {
       if (err instanceof NotConnectedError) {
         this.outbox.push(text);
         this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');
       } else {
         this.notice(`Message not sent: ${errorText(err)}`, 'error');
+        // a reference the daemon could not attach: the text goes back to the composer to fix
+        if (attachments.length) this.references.restore(text);
       }
     }
   }

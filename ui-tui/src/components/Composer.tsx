@@ -8,6 +8,7 @@
  * clearing a non-empty composer when idle), Ctrl+D on an empty composer (`onExit`), Ctrl+G (the
  * text goes to `$EDITOR` through `onExternalEdit` and comes back edited).
  */
+import { splitAttachedText } from '@hermes/core/constants';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import { Box, Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
@@ -15,6 +16,10 @@ import { applyCompletion, completeCommands } from '../commands/complete.js';
 import { COMMANDS, findCommand, type SlashCommand } from '../commands/table.js';
 import type { InputHistory } from '../state/input-history.js';
 import { CompletionPopup } from './CompletionPopup.js';
+import type { ReferenceSource } from '../refs/reference-source.js';
+import { composerReferences, useReferenceCompletion } from '../refs/use-reference-completion.js';
+import { pendingChip, ReferenceChips } from './ReferenceChips.js';
+import { ReferencePopup } from './ReferencePopup.js';
 import * as ed from './editor.js';
 import { cleanText, oneLine, stripControls, truncate } from './format.js';
 import { theme } from './theme.js';
@@ -50,6 +55,8 @@ export interface ComposerProps {
    * to keep it (the editor failed).
    */
   onExternalEdit?: (text: string) => string | null;
+  /** `@` references: completion popup, chips, unsent text handed back (refs/). */
+  references?: ReferenceSource;
 }
 
 const PASTE_START = '[200~';
@@ -114,6 +121,8 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     setState(next);
   };
 
+  const refs = useReferenceCompletion(props.references, state, update);
+
   const submit = (text: string): void => {
     if (!text.trim()) return;
     propsRef.current.history?.add(text);
@@ -167,6 +176,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       if (edited !== null && edited !== undefined) update(ed.editorOf(cleanInput(edited)));
       return;
     }
+    if (refs.handleKey(s, input, key)) return;
     if (key.escape) {
       if (popupOpen) setClosed(true);
       else props.onEscape?.();
@@ -248,7 +258,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     <Box flexDirection="column" width={width}>
       {(props.queued ?? []).map((q) => (
         <Text key={q.prompt_id} color={theme.muted} wrap="truncate-end">
-          ⏳ queued: {truncate(oneLine(cleanText(q.text)), width - 12)}
+          ⏳ queued: {truncate(oneLine(cleanText(splitAttachedText(q.text).text)), width - 12)}
         </Text>
       ))}
       <Box
@@ -273,6 +283,16 @@ export function Composer(props: ComposerProps): React.JSX.Element {
         )}
       </Box>
       {popupOpen && isActive ? <CompletionPopup items={matches} selected={selected} width={width} /> : null}
+      {refs.open && isActive ? (
+        <ReferencePopup items={refs.items} selected={refs.selected} width={width} />
+      ) : null}
+      {props.references ? (
+        <ReferenceChips
+          chips={composerReferences(props.references, state, refs.open).map((a) =>
+            pendingChip(a, (p) => props.references!.sizeOf(p)),
+          )}
+        />
+      ) : null}
     </Box>
   );
 }
