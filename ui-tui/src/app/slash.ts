@@ -3,7 +3,7 @@
  * pickers, session switching) or on the daemon (`slash.exec`, also for unknown commands).
  */
 import type { SessionInfo } from '@hermes/core/protocol';
-import { osc52 } from '../commands/osc52.js';
+import { loadTmuxBuffer, planCopy } from '../commands/clipboard.js';
 import { parseInput } from '../commands/parse.js';
 import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
@@ -84,8 +84,15 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
       case 'copy': {
         const reply = ctl.state.lastReply;
         if (!reply) return ctl.notice('Nothing to copy yet.', 'warn');
-        ui.writeRaw(osc52(reply));
-        return ctl.notice(`Copied the last reply (${reply.length} characters) to the clipboard.`);
+        const plan = planCopy(reply, 'the last reply');
+        if (plan.sequence) ui.writeRaw(plan.sequence);
+        if (plan.tmuxBuffer && !loadTmuxBuffer(reply)) {
+          return ctl.notice(
+            'Not copied: OSC 52 cannot pass this tmux and its paste buffer refused the text.',
+            'warn',
+          );
+        }
+        return ctl.notice(plan.message, plan.tone);
       }
       case 'detach':
         await ctl.detach();
