@@ -50,6 +50,8 @@ export interface AppProps {
   onExit?: () => void;
   /** Ctrl+G: edits text in `$EDITOR` (runTui passes `editExternally` with the terminal handover). */
   editExternally?: (text: string) => EditResult;
+  /** Ctrl+Z: suspends the TUI, resolves once the shell continues it (runTui passes `suspendTui`). */
+  suspend?: () => Promise<void>;
   /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
   probeLocal?: () => Promise<FoundServer[]>;
   probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
@@ -72,6 +74,7 @@ export function App({
   exitWindowMs = 2000,
   onExit,
   editExternally,
+  suspend,
   probeLocal = () => probeLocalServers(),
   probeUrl = (url) => probeServer(url, 3000),
   approvalClock,
@@ -184,6 +187,10 @@ export function App({
       }
     : undefined;
 
+  const onSuspend = (): void => {
+    suspend?.().catch((e: unknown) => controller.notice(`Could not suspend: ${errorText(e)}`, 'warn'));
+  };
+
   const onSubmit = (text: string): void => {
     armedAt.current = 0;
     setExitArmed(false);
@@ -289,6 +296,7 @@ export function App({
                 onExit={exit}
                 onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
+                {...(suspend ? { onSuspend } : {})}
                 placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
               />
             )}

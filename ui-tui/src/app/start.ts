@@ -16,6 +16,7 @@ import { App } from './App.js';
 import { SessionController, type StartTarget } from './controller.js';
 import { exitHint } from './exit-hint.js';
 import { editExternally, terminalHandover } from './external-editor.js';
+import { canSuspend, suspendTui } from './suspend.js';
 
 /**
  * Runs `erase` right before the next write to `stream` (Ink's first frame), so the painted first
@@ -105,6 +106,16 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
         if (historyFile) void appendHistory(historyFile, text).catch(() => {});
       },
       editExternally: (text: string) => editExternally(text, { terminal: handover }),
+      ...(canSuspend() && stdin.isTTY
+        ? {
+            suspend: () =>
+              suspendTui({
+                terminal: handover,
+                // on the alternate screen the handover clears it: Ink draws the live part again
+                ...(opts.altScreen ? { redraw: () => stdout.emit('resize') } : {}),
+              }),
+          }
+        : {}),
     }),
     {
       stdin,
