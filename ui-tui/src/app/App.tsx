@@ -169,8 +169,14 @@ export function App({
     { isActive: !composerActive },
   );
 
+  // `/detach`: the last frame shows this line instead of the composer, then the app exits
+  const [finalLine, setFinalLine] = useState<string | null>(null);
+  useEffect(() => {
+    if (finalLine !== null) exit();
+  }, [finalLine, exit]);
+
   const ui = {
-    exit,
+    exit: (line?: string) => (line ? setFinalLine(line) : exit()),
     writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
@@ -280,7 +286,8 @@ export function App({
             <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
           ) : null}
           <Box marginTop={1} flexDirection="column">
-            {setup ? null : (
+            {finalLine !== null ? <Text color={theme.muted}>{finalLine}</Text> : null}
+            {setup || finalLine !== null ? null : (
               <Composer
                 isActive={composerActive}
                 listen={!approvalUp && !startKeyLive}
@@ -300,22 +307,24 @@ export function App({
                 placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
               />
             )}
-            <StatusBar
-              profile={state.profile}
-              model={state.session?.model || state.defaultModel}
-              contextTokens={state.usage?.contextTokens ?? null}
-              contextWindow={state.usage?.contextWindow ?? null}
-              cwd={state.session?.cwd ?? null}
-              title={state.session?.title ?? null}
-              connection={state.connection}
-              daemon={state.daemon}
-              clients={state.session?.clients ?? null}
-              busy={state.busy}
-              activity={state.activity}
-              turnStartedAt={state.turnStartedAt}
-              background={state.backgroundRunning}
-              width={width}
-            />
+            {finalLine !== null ? null : (
+              <StatusBar
+                profile={state.profile}
+                model={state.session?.model || state.defaultModel}
+                contextTokens={state.usage?.contextTokens ?? null}
+                contextWindow={state.usage?.contextWindow ?? null}
+                cwd={state.session?.cwd ?? null}
+                title={state.session?.title ?? null}
+                connection={state.connection}
+                daemon={state.daemon}
+                clients={state.session?.clients ?? null}
+                busy={state.busy}
+                activity={state.activity}
+                turnStartedAt={state.turnStartedAt}
+                background={state.backgroundRunning}
+                width={width}
+              />
+            )}
           </Box>
         </Box>
       </BoundedColumn>

@@ -377,12 +377,15 @@ export class SessionController {
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
 
-  /** Detaches from the session (it keeps running in the daemon). */
-  async detach(): Promise<void> {
+  /**
+   * Detaches from the session (it keeps running in the daemon). With `keepScreen` (`/detach`,
+   * the TUI exits next) the state is left as it was, so a partial reply stays on the screen.
+   */
+  async detach(opts: { keepScreen?: boolean } = {}): Promise<void> {
     this.lastSession = this.exitSession;
     const sessionId = this.state.sessionId;
     if (sessionId) await this.client.detach(sessionId).catch(() => {});
-    this.dispatch({ type: 'detached' });
+    if (!opts.keepScreen) this.dispatch({ type: 'detached' });
   }
 
   /** Adds a line to the transcript. */
