@@ -11,6 +11,7 @@ import type {
   ServerRequestResult,
 } from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
+import { commandName } from '../command-name.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
@@ -270,7 +271,7 @@ export class SessionController {
     if (state !== 'reconnecting' || this.lostTimer) return;
     this.lostTimer = setTimeout(() => {
       this.notice(
-        'Lost the connection to the daemon; still retrying. If it was stopped, start it again with: hermes gateway start',
+        `Lost the connection to the daemon; still retrying. If it was stopped, start it again with: ${commandName()} gateway start`,
         'warn',
       );
     }, 5_000);

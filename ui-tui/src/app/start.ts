@@ -8,6 +8,7 @@ import { createElement } from 'react';
 import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
 import { DaemonClient, endpointFromDiscovery, isProcessAlive, readDiscovery } from '@hermes/client';
 import { cleanText } from '../util/sanitize.js';
+import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
 import { loadMarkdown } from '../markdown/render.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
@@ -45,6 +46,8 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const target = startTarget(opts);
+  // this bundle has its own copy of the module: set it here too
+  if (opts.command) setCommandName(opts.command);
   applyColorEnv();
 
   const alive = opts.daemon?.alive ?? ((pid: number) => isProcessAlive(pid));
@@ -134,7 +137,7 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   } finally {
     if (opts.altScreen) write('\u001b[?1049l');
     write('\u001b[?2004l');
-    const hint = exitHint(controller.exitSession, startProfile);
+    const hint = exitHint(controller.exitSession, opts.defaultProfile ?? startProfile, opts.command);
     if (hint) write(`${cleanText(hint)}\n`);
     controller.dispose();
     void client.close();
