@@ -54,7 +54,7 @@ export interface AppProps {
   suspend?: () => Promise<void>;
   /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
   probeLocal?: () => Promise<FoundServer[]>;
-  probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
+  probeUrl?: (baseUrl: string, key?: string) => Promise<string[] | Error>;
   /** The approval card's clock (tests pass a manual one). */
   approvalClock?: CardClock;
 }
@@ -76,7 +76,7 @@ export function App({
   editExternally,
   suspend,
   probeLocal = () => probeLocalServers(),
-  probeUrl = (url) => probeServer(url, 3000),
+  probeUrl = (url, key) => probeServer(url, 3000, key),
   approvalClock,
 }: AppProps): React.JSX.Element {
   const store = controller.store;
