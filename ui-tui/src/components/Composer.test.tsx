@@ -278,4 +278,23 @@ describe('Composer', () => {
     await waitFor(() => sent.length === 1);
     expect(sent).toEqual(['typed']);
   });
+
+  it('the editor (Ctrl+G) gets the full text of a chip, and what comes back has no chips', async () => {
+    const seen: string[] = [];
+    const { r, sent } = await composer({
+      onExternalEdit: (t) => {
+        seen.push(t);
+        return '[pasted 12 lines] typed literally';
+      },
+    });
+    const pasted = Array.from({ length: 12 }, (_, i) => `r${i}`).join('\r');
+    await r.press(keys.pasteStart + pasted + keys.pasteEnd);
+    await r.waitFor('[pasted 12 lines]');
+    await r.press('\u0007');
+    await r.waitFor('typed literally');
+    expect(seen).toEqual([pasted.replaceAll('\r', '\n')]);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['[pasted 12 lines] typed literally']);
+  });
 });

@@ -136,6 +136,11 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     update(ed.EMPTY);
     propsRef.current.onSubmit(text);
   };
+  /** Replaces the whole text (history, editor): text of its own, no chips. */
+  const replaceText = (text: string): void => {
+    chips.current.clear();
+    update(ed.editorOf(text));
+  };
   /** Inserts pasted text: a long paste as a chip. */
   const insertPaste = (s: ed.EditorState, text: string): void => {
     update(ed.insert(s, isLongPaste(text) ? addChip(chips.current, text) : text));
@@ -184,7 +189,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     }
     if (key.ctrl && input === 'g') {
       const edited = props.onExternalEdit?.(expandChips(s.text, chips.current));
-      if (edited !== null && edited !== undefined) update(ed.editorOf(cleanInput(edited)));
+      if (edited !== null && edited !== undefined) replaceText(cleanInput(edited));
       return;
     }
     if (key.escape) {
@@ -232,7 +237,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       }
       const h = props.history;
       const entry = h ? (dir < 0 ? h.prev(s.text) : h.next()) : null;
-      if (entry !== null) update(ed.editorOf(entry));
+      if (entry !== null) replaceText(entry);
       return;
     }
     const edit = editKeyOf(input, key, raw.current);
