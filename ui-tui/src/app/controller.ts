@@ -11,6 +11,7 @@ import type {
   ServerRequestResult,
 } from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
+import { commandName } from '../command-name.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
@@ -286,7 +287,7 @@ export class SessionController {
     if (state !== 'reconnecting' || this.lostTimer) return;
     this.lostTimer = setTimeout(() => {
       this.notice(
-        'Lost the connection to the daemon; still retrying. If it was stopped, start it again with: hermes gateway start',
+        `Lost the connection to the daemon; still retrying. If it was stopped, start it again with: ${commandName()} gateway start`,
         'warn',
       );
     }, 5_000);
@@ -393,12 +394,15 @@ export class SessionController {
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
 
-  /** Detaches from the session (it keeps running in the daemon). */
-  async detach(): Promise<void> {
+  /**
+   * Detaches from the session (it keeps running in the daemon). With `keepScreen` (`/detach`,
+   * the TUI exits next) the state is left as it was, so a partial reply stays on the screen.
+   */
+  async detach(opts: { keepScreen?: boolean } = {}): Promise<void> {
     this.lastSession = this.exitSession;
     const sessionId = this.state.sessionId;
     if (sessionId) await this.client.detach(sessionId).catch(() => {});
-    this.dispatch({ type: 'detached' });
+    if (!opts.keepScreen) this.dispatch({ type: 'detached' });
   }
 
   /** Adds a line to the transcript. */
