@@ -12,6 +12,7 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { ConversationMethods } from './conversation.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
@@ -336,6 +337,7 @@ export const Methods = {
   'session.events.since': { params: SessionEventsSinceParams, result: SessionEventsSinceResult },
   'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
   'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
+  ...ConversationMethods,
   'approval.answer': { params: ApprovalAnswerParams, result: ApprovalAnswerResult },
   'clarify.answer': { params: ClarifyAnswerParams, result: ClarifyAnswerResult },
   'config.get': { params: ConfigGetParams, result: ConfigGetResult },

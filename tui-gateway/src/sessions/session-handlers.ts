@@ -16,6 +16,7 @@ import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
+import { registerConversationHandlers } from './conversation-handlers.js';
 import { runSlashCommand } from './slash-commands.js';
 
 function profileOf(conn: Connection, requested?: string): string {
@@ -237,4 +238,5 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
 
   registerAnswerHandlers(rpc, sessions);
+  registerConversationHandlers(rpc, sessions);
 }

@@ -26,8 +26,9 @@ import type { InputHistory } from '../state/input-history.js';
 import { runningToolsView } from '../state/session-reducer.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
-import { useResizeRedraw } from './resize-redraw.js';
+import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
 import { runInput } from './slash.js';
+import { steer } from './conversation.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
 
@@ -166,11 +167,18 @@ export function App({
     { isActive: !composerActive },
   );
 
+  const composerFill = useRef<((text: string) => void) | null>(null);
   const ui = {
     exit,
     writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
+    fillComposer: (text: string) => composerFill.current?.(text),
+  };
+  // a rewound conversation is printed again from the top (controller.reloadTranscript)
+  controller.screenReset = () => ui.writeRaw(CLEAR_SCREEN);
+  const onSteer = (text: string): void => {
+    steer(controller, text).catch((e: unknown) => controller.notice(`/steer: ${errorText(e)}`, 'error'));
   };
 
   const onExternalEdit = editExternally
@@ -284,6 +292,8 @@ export function App({
                 {...(history ? { history } : {})}
                 queued={state.queued}
                 onSubmit={onSubmit}
+                onSteer={onSteer}
+                fillRef={composerFill}
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}

@@ -140,6 +140,8 @@ export class SessionController {
       c.on('event', (event) => {
         if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
         this.dispatch({ type: 'event', event, now: this.now() });
+        if (event.type === 'session.rewound' && event.session_id === this.state.sessionId)
+          void this.reloadTranscript();
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
           this.answers.resolved(event.payload.request_id);
         }
@@ -376,6 +378,23 @@ export class SessionController {
     const r = await this.client.request('slash.exec', { session_id: sessionId, command });
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
+
+  /**
+   * Clears the screen (`screenReset`, set by the App) and the transcript, then attaches again for a
+   * snapshot: the stored conversation changed other than by appending (`session.rewound`).
+   */
+  async reloadTranscript(): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId) return;
+    this.screenReset?.();
+    this.dispatch({ type: 'clear' });
+    await this.client
+      .attach(sessionId, { historyLimit: this.opts.historyLimit ?? 200 })
+      .catch((e: unknown) => this.notice(`Could not reload the transcript: ${errorText(e)}`, 'error'));
+  }
+
+  /** Clears the terminal (its scrollback too) before the transcript is printed again; set by the App. */
+  screenReset: (() => void) | null = null;
 
   /** Detaches from the session (it keeps running in the daemon). */
   async detach(): Promise<void> {

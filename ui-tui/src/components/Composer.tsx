@@ -16,6 +16,7 @@ import { COMMANDS, findCommand, type SlashCommand } from '../commands/table.js';
 import type { InputHistory } from '../state/input-history.js';
 import { CompletionPopup } from './CompletionPopup.js';
 import * as ed from './editor.js';
+import { isSteerKey } from './steer-key.js';
 import { cleanText, oneLine, stripControls, truncate } from './format.js';
 import { theme } from './theme.js';
 
@@ -50,6 +51,10 @@ export interface ComposerProps {
    * to keep it (the editor failed).
    */
   onExternalEdit?: (text: string) => string | null;
+  /** The steer key (app/steer-key.ts): sends the text as guidance for the running turn. */
+  onSteer?: (text: string) => void;
+  /** Set to a function that replaces the text (a rewound prompt put back for editing). */
+  fillRef?: { current: ((text: string) => void) | null };
 }
 
 const PASTE_START = '[200~';
@@ -121,6 +126,8 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     propsRef.current.onSubmit(text);
   };
 
+  if (props.fillRef) props.fillRef.current = (text) => update(ed.editorOf(cleanInput(text)));
+
   const handle = (input: string, key: Key): void => {
     const s = stateRef.current;
     const props = propsRef.current;
@@ -156,6 +163,14 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     if (key.ctrl && input === 'd') {
       if (!s.text) props.onExit?.();
       else update(ed.deleteForward(s));
+      return;
+    }
+    if (isSteerKey(input, key)) {
+      if (s.text.trim() && props.onSteer) {
+        props.history?.add(s.text);
+        update(ed.EMPTY);
+        props.onSteer(s.text);
+      }
       return;
     }
     if (key.ctrl && input === 'o') {

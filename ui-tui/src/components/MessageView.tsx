@@ -27,7 +27,7 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
       return (
         <Box marginTop={1}>
           <Text color={theme.user} bold>
-            {'› '}
+            {item.guidance ? '↳ guidance: ' : '› '}
           </Text>
           <Box flexShrink={1}>
             <Text color={theme.user}>{cleanText(item.text)}</Text>

@@ -7,6 +7,7 @@ import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes
 import { APPROVAL_CHOICES } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
+import { applyConversationEvent } from './conversation-events.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
@@ -370,6 +371,8 @@ function applyEvent(
     case 'subagent.progress':
     case 'subagent.complete':
     case 'approval.smart':
+    case 'prompt.steered':
+    case 'session.rewound':
       if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
       return applySessionEvent({ ...state, lastSeq: ev.seq }, ev, ev.ts ?? now);
     default:
@@ -520,6 +523,9 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
     case 'approval.smart':
       // shown through the delegate_task tool line and the approval card; no transcript item
       return s;
+    case 'prompt.steered':
+    case 'session.rewound':
+      return applyConversationEvent(s, ev);
   }
 }
 

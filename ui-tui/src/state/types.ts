@@ -8,6 +8,8 @@ export interface UserItem {
   text: string;
   /** Who submitted it (`client:connection`), when known. */
   by?: string;
+  /** Guidance given while a turn ran (`/steer`), not a prompt of its own. */
+  guidance?: boolean;
 }
 
 /** A finished assistant message. */
