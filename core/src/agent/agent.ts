@@ -284,7 +284,10 @@ export class Agent {
   replaceHistory(history: readonly ChatMessage[]): void {
     if (this.busy) throw new Error(`session ${this.sessionId} is running a turn; rewind after it`);
     this.history = repairToolPairs(history);
-    this.contextTokens = estimateTokens([{ role: 'system', content: this.opts.systemPrompt }, ...this.history]);
+    this.contextTokens = estimateTokens([
+      { role: 'system', content: this.opts.systemPrompt },
+      ...this.history,
+    ]);
   }
 
   /**

@@ -134,7 +134,10 @@ export const SLASH_COMMANDS = [
       },
     },
   },
-  { name: 'undo', tui: { description: 'Drop the last exchange (your last prompt and its answer)', runs: 'tui' } },
+  {
+    name: 'undo',
+    tui: { description: 'Drop the last exchange (your last prompt and its answer)', runs: 'tui' },
+  },
   { name: 'retry', tui: { description: 'Run the last prompt again, replacing its answer', runs: 'tui' } },
   {
     name: 'rewind',

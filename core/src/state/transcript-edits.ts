@@ -43,9 +43,7 @@ export class TranscriptEdits {
         .stmt('DELETE FROM messages WHERE session_id = ? AND id >= ?')
         .run(sessionId, fromId).changes;
       const r = this.db
-        .stmt(
-          'UPDATE sessions SET message_count = MAX(message_count - ?, 0), updated_at = ? WHERE id = ?',
-        )
+        .stmt('UPDATE sessions SET message_count = MAX(message_count - ?, 0), updated_at = ? WHERE id = ?')
         .run(n, Date.now(), sessionId);
       if (r.changes === 0) throw new SessionNotFoundError(sessionId, this.file);
       return n;

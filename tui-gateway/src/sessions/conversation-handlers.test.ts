@@ -88,7 +88,10 @@ function setup() {
   let n = 0;
   const client = async (): Promise<FakeClient> => {
     const c = new FakeClient(dispatcher, `c-${++n}`);
-    await c.call('initialize', { client: { name: `t${n}`, version: '1' }, capabilities: { approvals: true } });
+    await c.call('initialize', {
+      client: { name: `t${n}`, version: '1' },
+      capabilities: { approvals: true },
+    });
     await c.call('session.attach', { session_id: s.id });
     return c;
   };
@@ -163,9 +166,11 @@ describe('rewind and fork', () => {
   it('rewinds to a picked prompt, and refuses guidance, unknown ids and empty sessions', async () => {
     const t = setup();
     const a = await t.client();
-    await expect(a.call('session.rewind', { session_id: t.id, message_id: t.ids[5]! })).rejects.toMatchObject({
-      code: RpcErrorCode.InvalidParams,
-    });
+    await expect(a.call('session.rewind', { session_id: t.id, message_id: t.ids[5]! })).rejects.toMatchObject(
+      {
+        code: RpcErrorCode.InvalidParams,
+      },
+    );
     await expect(a.call('session.rewind', { session_id: t.id, message_id: 99_999 })).rejects.toMatchObject({
       code: RpcErrorCode.InvalidParams,
     });

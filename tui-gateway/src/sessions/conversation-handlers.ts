@@ -27,7 +27,11 @@ export function isRewindTarget(m: MessageRecord): boolean {
 const who = (conn: Connection): string => (conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
 
 /** Runs `edit` with the live session idle; a busy session is refused with `SessionBusy`. */
-async function whileIdle<T>(live: LiveSession, what: string, edit: Parameters<LiveSession['whileIdle']>[1]): Promise<T> {
+async function whileIdle<T>(
+  live: LiveSession,
+  what: string,
+  edit: Parameters<LiveSession['whileIdle']>[1],
+): Promise<T> {
   try {
     return (await live.whileIdle(what, edit)) as T;
   } catch (err) {
@@ -38,11 +42,13 @@ async function whileIdle<T>(live: LiveSession, what: string, edit: Parameters<Li
 
 /** The ids this session had: its own and those of the sessions it continues after compression. */
 function compressionChain(
-  db: { getSession(id: string): { parent_session_id: string | null; end_reason?: string | null } | undefined },
+  db: {
+    getSession(id: string): { parent_session_id: string | null; end_reason?: string | null } | undefined;
+  },
   id: string,
 ): string[] {
   const ids = [id];
-  for (let cur = db.getSession(id); cur?.parent_session_id && ids.length < 20; ) {
+  for (let cur = db.getSession(id); cur?.parent_session_id && ids.length < 20;) {
     const parent = db.getSession(cur.parent_session_id);
     if (!parent || parent.end_reason !== 'compressed') break;
     ids.push(cur.parent_session_id);
@@ -165,7 +171,10 @@ export function registerConversationHandlers(rpc: HandlerRegistry, sessions: Ses
 
   rpc.register('session.steer', async (p, conn) => {
     if (sessions.isDraining)
-      throw new RpcMethodError(RpcErrorCode.ShuttingDown, 'the daemon is shutting down; try again after it restarts');
+      throw new RpcMethodError(
+        RpcErrorCode.ShuttingDown,
+        'the daemon is shutting down; try again after it restarts',
+      );
     return sessions.get(conn.profile, p.session_id).steer(p.text, who(conn));
   });
 }

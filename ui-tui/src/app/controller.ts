@@ -22,6 +22,7 @@ import {
 } from '../state/session-reducer.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
+import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
@@ -141,7 +142,7 @@ export class SessionController {
         if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
         this.dispatch({ type: 'event', event, now: this.now() });
         if (event.type === 'session.rewound' && event.session_id === this.state.sessionId)
-          void this.reloadTranscript();
+          void this.reloadTranscript(rewoundNotice(event.payload));
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
           this.answers.resolved(event.payload.request_id);
         }
@@ -383,14 +384,17 @@ export class SessionController {
    * Clears the screen (`screenReset`, set by the App) and the transcript, then attaches again for a
    * snapshot: the stored conversation changed other than by appending (`session.rewound`).
    */
-  async reloadTranscript(): Promise<void> {
+  async reloadTranscript(notice?: string): Promise<void> {
     const sessionId = this.state.sessionId;
     if (!sessionId) return;
     this.screenReset?.();
     this.dispatch({ type: 'clear' });
-    await this.client
-      .attach(sessionId, { historyLimit: this.opts.historyLimit ?? 200 })
-      .catch((e: unknown) => this.notice(`Could not reload the transcript: ${errorText(e)}`, 'error'));
+    try {
+      await this.client.attach(sessionId, { historyLimit: this.opts.historyLimit ?? 200 });
+      if (notice) this.notice(notice);
+    } catch (e) {
+      this.notice(`Could not reload the transcript: ${errorText(e)}`, 'error');
+    }
   }
 
   /** Clears the terminal (its scrollback too) before the transcript is printed again; set by the App. */

@@ -82,14 +82,19 @@ export async function retry(ctl: SessionController): Promise<void> {
 export async function rewind(ctl: SessionController, ui: ConversationUi, args: string): Promise<void> {
   if (args && args !== 'files') return ctl.notice('Usage: /rewind [files]', 'warn');
   const files = args === 'files';
-  await pickPrompt(ctl, ui, files ? 'Rewind conversation and files to before' : 'Rewind to before', async (m) => {
-    const r = await ctl.client.request('session.rewind', {
-      session_id: sessionOf(ctl),
-      message_id: m.id,
-      ...(files ? { files: true } : {}),
-    });
-    putBack(ui, ctl, r.text);
-  });
+  await pickPrompt(
+    ctl,
+    ui,
+    files ? 'Rewind conversation and files to before' : 'Rewind to before',
+    async (m) => {
+      const r = await ctl.client.request('session.rewind', {
+        session_id: sessionOf(ctl),
+        message_id: m.id,
+        ...(files ? { files: true } : {}),
+      });
+      putBack(ui, ctl, r.text);
+    },
+  );
 }
 
 /** `/fork [pick]`: a new session with this conversation (up to a picked prompt), then switch to it. */

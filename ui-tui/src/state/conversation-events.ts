@@ -15,22 +15,22 @@ const quote = (text: string): string => {
   return one.length > QUOTE_CHARS ? `${one.slice(0, QUOTE_CHARS - 1)}…` : one;
 };
 
-/** Applies `prompt.steered` or `session.rewound` of the attached session. */
+/** The line a TUI prints after reloading a rewound transcript (`session.rewound`). */
+export function rewoundNotice(p: WireEventOf<'session.rewound'>['payload']): string {
+  const what = p.reason === 'retry' ? 'Retrying' : p.reason === 'undo' ? 'Undone' : 'Rewound';
+  const files = p.files ? `\n${p.files}` : '';
+  return `${what}: ${p.removed} message(s) removed, back to before “${quote(p.text)}”.${files}`;
+}
+
+/**
+ * Applies `prompt.steered` or `session.rewound` of the attached session. A rewind adds nothing
+ * here: the controller clears the screen, reloads the transcript and then prints `rewoundNotice`.
+ */
 export function applyConversationEvent(
   s: SessionState,
   ev: WireEventOf<'prompt.steered' | 'session.rewound'>,
 ): SessionState {
-  if (ev.type === 'session.rewound') {
-    const p = ev.payload;
-    const what = p.reason === 'retry' ? 'Retrying' : p.reason === 'undo' ? 'Undone' : 'Rewound';
-    return appendItems(s, [
-      {
-        kind: 'notice',
-        text: `${what}: ${p.removed} message(s) removed, back to before “${quote(p.text)}”.${p.files ? `\n${p.files}` : ''}`,
-        tone: 'info',
-      },
-    ]);
-  }
+  if (ev.type === 'session.rewound') return s;
   const p = ev.payload;
   if (p.state === 'delivered') return appendItems(s, [{ kind: 'user', text: p.text, guidance: true }]);
   if (p.state === 'pending')
