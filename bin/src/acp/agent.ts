@@ -24,6 +24,7 @@ import { RpcErrorCode } from '@hermes/core/constants';
 import type { WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
+import { editContent } from './edit-diff.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
 import { listedSessions } from './session-list.js';
@@ -64,6 +65,8 @@ interface AcpSession {
   lastError?: string;
   /** Open permission questions by request id: aborted when the request is settled elsewhere. */
   asking: Map<string, AbortController>;
+  /** The session's folder (a file edit's path is resolved against it). */
+  cwd: string;
 }
 
 /** The agent: create it, then `app.connect(stream)`. */
@@ -212,10 +215,22 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       p.request_id,
       {
         toolCallId,
-        title: `Run ${p.command.split('\n')[0]}`,
-        kind: 'execute',
+        // a file edit (approvals.edits: ask) shows its diff; a command its description
+        ...(p.edit
+          ? {
+              title: `Write ${p.edit.path}`,
+              kind: 'edit' as const,
+              content: [
+                { type: 'content' as const, content: text(p.description) },
+                ...editContent(p.edit, s.cwd),
+              ],
+            }
+          : {
+              title: `Run ${p.command.split('\n')[0]}`,
+              kind: 'execute' as const,
+              content: [{ type: 'content' as const, content: text(details.join('\n')) }],
+            }),
         status: 'pending',
-        content: [{ type: 'content', content: text(details.join('\n')) }],
         rawInput: { command: p.command },
       },
       permissionOptions(p.choices),
@@ -282,6 +297,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       holds: 0,
       held: [],
       asking: new Map(),
+      cwd,
     };
     const release = hold(s);
     sessions.set(id, s);

@@ -15,6 +15,7 @@ import { GUIDANCE_STATUS, type NewMessage } from '../state/types.js';
 import { toolSchemas } from '../tools/registry.js';
 import { createSessionSandbox, type SessionSandbox } from '../tools/sandbox/command-sandbox.js';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import type { EditApproval } from '../approvals/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { guidanceForModel, repairToolPairs } from './history.js';
@@ -628,6 +629,12 @@ export class Agent {
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
         beforeFileChange: (path, info) =>
           this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
+        ...(this.opts.config.approvals.edits === 'ask'
+          ? {
+              checkEdit: (tool: string, edit: EditApproval) =>
+                this.checkWithGuard(toolId, signal, { tool, edit }),
+            }
+          : {}),
         ...(this.opts.processes ? { processes: this.opts.processes } : {}),
         ...(this.opts.delegation
           ? {

@@ -23,6 +23,7 @@ import {
 } from './approval-gate.js';
 import { approvalScope } from './approval-scope.js';
 import { cleanText, formatElapsed } from './format.js';
+import { DiffView } from './DiffView.js';
 import { useNow } from './hooks.js';
 import { theme } from './theme.js';
 
@@ -180,16 +181,21 @@ export function ApprovalCard({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} width={width}>
       <Text color={theme.warn} bold>
-        ⚠ Approval needed{waiting > 0 ? <Text color={theme.muted}> (+{waiting} more waiting)</Text> : null}
+        {params.edit ? `✎ Write ${cleanText(params.edit.path)}?` : '⚠ Approval needed'}
+        {waiting > 0 ? <Text color={theme.muted}> (+{waiting} more waiting)</Text> : null}
       </Text>
-      <Box flexDirection="column" marginLeft={2}>
-        {lines.map((l, i) => (
-          <Text key={i} bold>
-            {l}
-          </Text>
-        ))}
-        {more > 0 ? <Text color={theme.muted}>+{more} more lines</Text> : null}
-      </Box>
+      {params.edit ? (
+        <DiffView diff={params.edit.diff} width={inner} />
+      ) : (
+        <Box flexDirection="column" marginLeft={2}>
+          {lines.map((l, i) => (
+            <Text key={i} bold>
+              {l}
+            </Text>
+          ))}
+          {more > 0 ? <Text color={theme.muted}>+{more} more lines</Text> : null}
+        </Box>
+      )}
       {params.description ? <Text>Why: {cleanText(params.description)}</Text> : null}
       {scope ? <Text color={theme.muted}>{cleanText(scope)}</Text> : null}
       <Text>

@@ -181,6 +181,7 @@ export function requestView(
         choices: Array.isArray(params.choices) ? params.choices.map(String) : [...APPROVAL_CHOICES],
         ...(Array.isArray(params.allows) ? { allows: params.allows.map(String) } : {}),
         ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
+        ...editParam(params.edit),
       },
     };
   }
@@ -196,6 +197,13 @@ export function requestView(
     };
   }
   return null;
+}
+
+/** The `edit` of approval params when well-formed (a path and a diff), as a spread. */
+function editParam(edit: unknown): { edit?: { path: string; diff: string } } {
+  if (typeof edit !== 'object' || edit === null) return {};
+  const { path, diff } = edit as Record<string, unknown>;
+  return typeof path === 'string' && typeof diff === 'string' ? { edit: { path, diff } } : {};
 }
 
 function openRequests(list: AttachResult['open_requests']): OpenRequestView[] {

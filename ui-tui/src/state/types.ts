@@ -74,6 +74,8 @@ export interface ApprovalParams {
   /** What `session` / `always` would store: the allowlist entries, one per rule hit. */
   allows?: string[];
   expires_at?: number;
+  /** A file edit waiting to be written (`approvals.edits: ask`): the card shows its diff. */
+  edit?: { path: string; diff: string };
 }
 
 /** Params of a clarify request. */
