@@ -121,6 +121,8 @@ export class LiveSession {
   private readonly steering: Steering;
   /** While above 0 no prompt starts (a transcript edit runs, `whileIdle`); prompts queue. */
   private paused = 0;
+  /** Set by `holdQueue` (shutdown): a prompt added later (missed guidance) is held too. */
+  private holding = false;
 
   constructor(private readonly opts: LiveSessionOptions) {
     this.id = opts.id;
@@ -371,7 +373,8 @@ export class LiveSession {
       ...(by ? { by } : {}),
       ...(origin ? { origin } : {}),
     };
-    const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable;
+    if (this.holding) prompt.held = true; // shutting down: kept for after the restart
+    const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable || this.holding;
     this.queue.add(prompt, wasBusy, first);
     if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
     this.startRunner();
@@ -512,6 +515,7 @@ export class LiveSession {
    * held after the restart; every client is told so, with their text.
    */
   holdQueue(): void {
+    this.holding = true;
     if (this.queue.holdAll() === 0) return;
     const waiting = this.queue.list();
     this.emit('prompt.queued', { queued: waiting });

@@ -82,4 +82,19 @@ describe('steering', () => {
     next.end();
     await h.live.idle();
   });
+
+  it('during a shutdown, guidance that missed its turn is kept held and stored, not run', async () => {
+    const h = sessionHarness();
+    const c = await h.client();
+    await h.attach(c);
+    await h.submit(c, 'long job');
+    await h.agent.nextTurn();
+    await c.call('session.steer', { session_id: 's-1', text: 'keep it short' });
+    h.live.holdQueue(); // the daemon drains
+    h.live.interrupt();
+    await h.live.idle();
+    expect(h.agent.started).toEqual(['long job']);
+    expect(h.live.queued()).toMatchObject([{ text: 'keep it short', held: true }]);
+    expect(h.store.rows.map((r) => r.text)).toEqual(['keep it short']);
+  });
 });
