@@ -1,12 +1,16 @@
 /**
  * Conversation control in real terminals, typed as a person would: two TUIs attached to one
  * session; `/undo`, `/retry`, `/rewind` in one redraw both, and `hermes sessions show` agrees with
- * both screens; `/fork` switches to a new session and says how to get back; `/steer` (and Ctrl+S)
+ * both screens; `/rewind files` restores the session folder; `/fork` switches to a new session and says how to
+ * get back; `/steer` (and Ctrl+S)
  * during a running turn reaches the model's next request as guidance. Run `npm run build` first.
  */
-import { expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
-import { describeTmux } from './support/tmux.js';
+import { describeTmux, shq } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
 import type { RecordedRequest } from './support/fake-model-server.js';
 
@@ -21,6 +25,10 @@ describeTmux('/undo, /retry, /rewind, /fork and /steer in the TUI', () => {
     env = { HERMES_HOME: root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1', OPENAI_API_KEY: '' };
   });
   const { tmux } = fx;
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
   const show = async (id: string): Promise<Shown> =>
     JSON.parse((await runHermes(fx.root, ['sessions', 'show', id, '--json'])).stdout) as Shown;
   /** User and assistant texts as stored, in order. */
@@ -156,4 +164,42 @@ describeTmux('/undo, /retry, /rewind, /fork and /steer in the TUI', () => {
       ['and spaces after commas', 'guidance'],
     ]);
   }, 90_000);
+
+  it('/rewind files also puts the session folder back as it was before that prompt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hermes-rewind-files-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'package.json'), '{}\n');
+    writeFileSync(join(dir, 'notes.txt'), 'original notes\n');
+    // the session's folder is the TUI's: start it in `dir`
+    const cmd = `cd ${shq(dir)} && exec ${shq(process.execPath)} ${shq(HERMES_BIN)} tui --new`;
+    const w = tmux.open('files', ['sh', '-c', cmd], env);
+    await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
+    fx.model.push(
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: 'notes.txt', content: 'rewritten by the agent\n' } },
+        ],
+      },
+      { text: 'REWROTE-NOTES' },
+    );
+    tmux.type(w, 'rewrite my notes', 'Enter');
+    await tmux.waitFor(w, (s) => s.includes('REWROTE-NOTES'), { timeoutMs: 15_000 });
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('rewritten by the agent\n');
+    tmux.type(w, '/rewind files', 'Enter');
+    await tmux.waitFor(
+      w,
+      (s) => s.includes('Rewind conversation and files to before') && s.includes('rewrite my notes'),
+    );
+    tmux.keys(w, 'Enter');
+    await tmux.waitFor(
+      w,
+      (s) => s.includes('Rewound: 4 message(s) removed') && s.includes('Written back: notes.txt'),
+      {
+        timeoutMs: 15_000,
+      },
+    );
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('original notes\n');
+    expect(tmux.capture(w)).toMatch(/To undo: \/rollback [0-9a-f]{8}/);
+    expect(await stored(await newestSession())).toEqual([]);
+  }, 60_000);
 });
