@@ -1,9 +1,9 @@
 /**
  * Conversation control in real terminals, typed as a person would: two TUIs attached to one
  * session; `/undo`, `/retry`, `/rewind` in one redraw both, and `hermes sessions show` agrees with
- * both screens; `/rewind files` restores the session folder; `/fork` switches to a new session and says how to
- * get back; `/steer` (and Ctrl+S)
- * during a running turn reaches the model's next request as guidance. Run `npm run build` first.
+ * both screens; `/rewind files` restores the session folder; `/fork` switches to a new session and
+ * says how to get back; `/steer` (and Ctrl+S) during a running turn reaches the model's next
+ * request as guidance. Run `npm run build` first.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
