@@ -363,6 +363,8 @@ export class Agent {
 
     for (let iteration = 0; iteration < config.agent.max_turns; iteration++) {
       if (signal.aborted) return this.finishInterrupted('', usage);
+      // a step boundary: the tool calls of the last response finished, the next request follows
+      if (iteration > 0) this.deliverGuidance(opts);
       if (!compressionFailed && this.compressor.shouldCompress(this.contextTokens)) {
         // a failed summary call is not retried before every call of this turn
         compressionFailed = (await this.tryCompress('threshold', signal)) === 'failed';
@@ -456,7 +458,6 @@ export class Agent {
       this.emit({ type: 'status.update', payload: { state: 'tools' } });
       await this.runToolCalls(toolCalls, signal);
       if (signal.aborted) return this.finishInterrupted('', usage, undefined, undefined, true);
-      this.deliverGuidance(opts);
     }
 
     const note = `Stopped after ${config.agent.max_turns} model calls (agent.max_turns) without a final answer.`;

@@ -131,6 +131,10 @@ export class SessionController {
       }),
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
+        // missed events that rewound the conversation: the screen still shows what was dropped
+        const rewound =
+          result.kind === 'replay' ? result.events.findLast((e) => e.type === 'session.rewound') : undefined;
+        if (rewound?.type === 'session.rewound') void this.reloadTranscript(rewoundNotice(rewound.payload));
         void this.answers.flush().then(() => this.flushOutbox());
         if (!result.session.model) void this.refreshModel();
         void this.refreshBackground();
