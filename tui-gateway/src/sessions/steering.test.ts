@@ -67,6 +67,8 @@ describe('steering', () => {
     expect(turn.text).toBe('hello');
     turn.end();
     await h.live.idle();
+    await until(() => c.eventsOf('turn.end').length === 1, 'the turn ends');
+    expect(c.eventsOf('prompt.steered')).toEqual([]); // shown as the prompt it is
   });
 
   it('an interrupted turn still hands its waiting guidance on as the next prompt', async () => {

@@ -37,15 +37,16 @@ export class Steering {
   }
 
   /**
-   * Accepts guidance. While a turn runs (`turnRunning`) it waits for the next step boundary;
-   * otherwise it is submitted as a prompt at once.
+   * Accepts guidance. While a turn runs (`turnRunning`) it waits for the next step boundary
+   * (`prompt.steered` `pending`); otherwise it is submitted as a prompt at once, without a
+   * `prompt.steered` event.
    */
   steer(text: string, by: string | undefined, turnRunning: boolean): MethodResult<'session.steer'> {
     const id = `st-${randomBytes(5).toString('hex')}`;
     const who = by ? { by } : {};
     if (!turnRunning) {
+      // a plain prompt then: clients see it as one (`turn.start` or `prompt.queued`)
       const promptId = this.host.submitPrompt(text, by, false);
-      this.host.emit('prompt.steered', { steer_id: id, text, state: 'prompt', prompt_id: promptId, ...who });
       return { steer_id: id, status: 'prompt', prompt_id: promptId };
     }
     this.pending.push({ id, text, ...who });
