@@ -299,7 +299,9 @@ export function App({
                 onExit={exit}
                 onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
-                placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+                placeholder={
+                  state.busy ? 'Type to queue a message · Ctrl+S steers the turn · Esc interrupts' : undefined
+                }
               />
             )}
             <StatusBar
