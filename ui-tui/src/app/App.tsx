@@ -27,6 +27,7 @@ import { runningToolsView } from '../state/session-reducer.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
 import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
+import { DIFF_CARD_LINES } from '../components/DiffView.js';
 import { runInput } from './slash.js';
 import { steer } from './conversation.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
@@ -242,6 +243,7 @@ export function App({
               isActive={composerActive}
               onPassKey={(input, key) => composerFeed.current?.(input, key)}
               draftChars={draft.current}
+              maxDiffLines={Math.max(4, Math.min(DIFF_CARD_LINES, rows - 18))}
               {...(approvalClock ? { clock: approvalClock } : {})}
               onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
             />

@@ -57,6 +57,8 @@ export interface ApprovalCardProps {
   clock?: CardClock;
   /** Arming interval and burst gap, ms (default `APPROVAL_ARM_MS` / `APPROVAL_BURST_MS`). */
   timing?: GateTiming;
+  /** Most diff lines of a file edit's card (default `DIFF_CARD_LINES`); the App fits it to the terminal. */
+  maxDiffLines?: number;
 }
 
 /**
@@ -105,6 +107,7 @@ export function ApprovalCard({
   isActive = true,
   clock = systemClock,
   timing = DEFAULT_TIMING,
+  maxDiffLines,
 }: ApprovalCardProps): React.JSX.Element {
   const offered = APPROVAL_CHOICES.filter(
     (c) => params.choices.length === 0 || params.choices.includes(c.choice) || c.choice === 'deny',
@@ -185,7 +188,11 @@ export function ApprovalCard({
         {waiting > 0 ? <Text color={theme.muted}> (+{waiting} more waiting)</Text> : null}
       </Text>
       {params.edit ? (
-        <DiffView diff={params.edit.diff} width={inner} />
+        <DiffView
+          diff={params.edit.diff}
+          width={inner}
+          {...(maxDiffLines !== undefined ? { maxLines: maxDiffLines } : {})}
+        />
       ) : (
         <Box flexDirection="column" marginLeft={2}>
           {lines.map((l, i) => (
