@@ -24,6 +24,7 @@ import { RpcErrorCode } from '@hermes/core/constants';
 import type { WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
+import { editContent } from './edit-diff.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
 import { approvalModeOf, modeState } from './modes.js';
@@ -67,6 +68,8 @@ interface AcpSession {
   asking: Map<string, AbortController>;
   /** The approval mode the editor was last told (`current_mode_update` when it changes). */
   mode?: string;
+  /** The session's folder (a file edit's path is resolved against it). */
+  cwd: string;
 }
 
 /** The agent: create it, then `app.connect(stream)`. */
@@ -241,10 +244,22 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       p.request_id,
       {
         toolCallId,
-        title: `Run ${p.command.split('\n')[0]}`,
-        kind: 'execute',
+        // a file edit (approvals.edits: ask) shows its diff; a command its description
+        ...(p.edit
+          ? {
+              title: `Write ${p.edit.path}`,
+              kind: 'edit' as const,
+              content: [
+                { type: 'content' as const, content: text(p.description) },
+                ...editContent(p.edit, s.cwd),
+              ],
+            }
+          : {
+              title: `Run ${p.command.split('\n')[0]}`,
+              kind: 'execute' as const,
+              content: [{ type: 'content' as const, content: text(details.join('\n')) }],
+            }),
         status: 'pending',
-        content: [{ type: 'content', content: text(details.join('\n')) }],
         rawInput: { command: p.command },
       },
       permissionOptions(p.choices),
@@ -311,6 +326,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       holds: 0,
       held: [],
       asking: new Map(),
+      cwd,
     };
     const release = hold(s);
     sessions.set(id, s);

@@ -109,4 +109,11 @@ export interface TurnResult {
 export interface TurnOptions {
   /** The stored queued prompt this turn runs: removed in the transaction that stores the user message. */
   queuedPromptId?: string;
+  /**
+   * Called at every step boundary of the turn (after a response's tool calls finished, before the
+   * next model request): the guidance given meanwhile (`/steer`), in order, taken out of the
+   * caller's hands. Each text is stored as a user message with status `guidance` and reaches the
+   * model marked as guidance (`guidanceForModel`). Absent: no steering.
+   */
+  takeGuidance?: () => string[];
 }

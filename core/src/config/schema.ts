@@ -64,6 +64,12 @@ export const ConfigSchema = z.looseObject({
       smart_timeout: z.number().positive().default(8),
       /** What a dangerous command inside a cron run does: no human is there. */
       cron_mode: z.enum(['deny', 'allow']).default('deny'),
+      /**
+       * `ask`: `write_file` and `patch` show the change as a diff and write only when approved
+       * (denied, timed out or no one to ask → not written); `off`: they write at once.
+       * `approvals.mode: off` (`--yolo`) asks nothing, edits included.
+       */
+      edits: z.enum(['ask', 'off']).default('off'),
     })
     .prefault({}),
   command_allowlist: z.array(z.string()).default([]),

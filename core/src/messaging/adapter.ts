@@ -118,7 +118,12 @@ export interface ApprovalPrompt {
   /** Why it needs approval. */
   description: string;
   choices: readonly ApprovalChoiceName[];
+  /** A file edit waiting to be written (`approvals.edits: ask`): its unified diff. */
+  diff?: string;
 }
+
+/** Most characters of an edit's diff put into a chat message (head kept). */
+export const CHAT_DIFF_MAX_CHARS = 3_000;
 
 /** A clarify question to show in a chat. */
 export interface ClarifyPrompt {
@@ -155,8 +160,18 @@ export interface AdapterHandlers {
 
 /** Text form of an approval question, used by adapters without buttons. */
 export function approvalText(prompt: ApprovalPrompt): string {
-  const lines = [`Approval needed to run: ${prompt.command}`];
+  const lines = [
+    prompt.diff !== undefined
+      ? `Approval needed to write: ${prompt.command}`
+      : `Approval needed to run: ${prompt.command}`,
+  ];
   if (prompt.description) lines.push(`Reason: ${prompt.description}`);
+  if (prompt.diff !== undefined)
+    lines.push(
+      prompt.diff.length > CHAT_DIFF_MAX_CHARS
+        ? `${prompt.diff.slice(0, CHAT_DIFF_MAX_CHARS)}\n… (${prompt.diff.length - CHAT_DIFF_MAX_CHARS} more characters)`
+        : prompt.diff,
+    );
   const opts: string[] = [];
   if (prompt.choices.includes('once')) opts.push('/approve');
   if (prompt.choices.includes('session')) opts.push('/approve session');

@@ -11,6 +11,7 @@ export * from './records.js';
 export * from './server-requests.js';
 export * from './wire-events.js';
 export * from './methods.js';
+export * from './conversation.js';
 export * from './limits.js';
 export * from './approval-arming.js';
 export * from './mcp.js';

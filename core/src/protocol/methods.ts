@@ -12,6 +12,7 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { ConversationMethods } from './conversation.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import {
   ApprovalModeSchema,
@@ -380,6 +381,7 @@ export const Methods = {
   'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
   'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
   'session.approvals.set': { params: SessionApprovalsSetParams, result: SessionApprovalsSetResult },
+  ...ConversationMethods,
   'approval.answer': { params: ApprovalAnswerParams, result: ApprovalAnswerResult },
   'clarify.answer': { params: ClarifyAnswerParams, result: ClarifyAnswerResult },
   'config.get': { params: ConfigGetParams, result: ConfigGetResult },

@@ -31,6 +31,12 @@ export const ApprovalRequestParams = z.object({
   allows: z.array(z.string()).optional(),
   /** Epoch ms after which it is denied automatically. */
   expires_at: z.number().optional(),
+  /**
+   * A file edit waiting to be written (`approvals.edits: ask`): the file as shown, and the change
+   * as a unified diff (`--- a/…`, `+++ b/…`, hunks; capped at 20,000 characters, head and tail
+   * kept). Only `once` (write it) and `deny` are offered; nothing is written without `once`.
+   */
+  edit: z.object({ path: z.string(), diff: z.string() }).optional(),
 });
 export const ApprovalRequestResult = z.object({ choice: ApprovalChoiceSchema });
 

@@ -32,6 +32,7 @@ import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import { looksBinary } from './read-file.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { writeTextFile } from './write-file.js';
+import { confirmEdit } from './edit-confirm.js';
 
 /** Files larger than this are refused, bytes. */
 export const PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -116,6 +117,8 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     return toFile(adaptReplacement(lf(newString), oldString, matched));
   };
   const after = applySpans(before, spans, replacement);
+  const refusedEdit = await confirmEdit(ctx, 'patch', shown, before, after);
+  if (refusedEdit) return refusedEdit;
   await ctx.beforeFileChange?.(file);
   const { via } = await writeText(ctx, file, after, writeTextFile);
 

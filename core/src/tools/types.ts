@@ -99,6 +99,12 @@ export interface ToolContext {
    */
   beforeFileChange?(path: string, info?: { command?: string }): Promise<void>;
   /**
+   * Asks whether an edit may be written, showing its diff (`approvals.edits: ask`; edit-confirm.ts
+   * builds the request). Absent: edits are written without asking. The verdict fails closed.
+   * @param tool the tool that writes (`write_file`, `patch`).
+   */
+  checkEdit?(tool: string, edit: { path: string; diff: string }): Promise<ApprovalVerdict>;
+  /**
    * Runs sub-agents for `delegate_task` (delegate-types.ts); set by the agent loop when its
    * session may delegate (`AgentOptions.delegation`), absent inside sub-agents and elsewhere.
    */

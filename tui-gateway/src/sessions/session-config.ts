@@ -18,7 +18,7 @@
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
  */
-import type { Agent, AgentSettings } from '@hermes/core/agent';
+import { historyFromRecords, type Agent, type AgentSettings } from '@hermes/core/agent';
 import type { HermesConfig } from '@hermes/core/config';
 import type { ModelClient } from '@hermes/core/model';
 import type { ApprovalModeName } from '@hermes/core/protocol';
@@ -117,6 +117,7 @@ export class SessionConfigFollower {
         before();
         return agent.compact(focus, signal);
       },
+      replaceHistory: (records) => agent.replaceHistory(historyFromRecords(records).history),
     };
   }
 

@@ -16,6 +16,7 @@ import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
+import { registerConversationHandlers } from './conversation-handlers.js';
 import { runSlashCommand } from './slash-commands.js';
 import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
@@ -246,4 +247,5 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
 
   registerAnswerHandlers(rpc, sessions);
   registerReferenceHandlers(rpc, sessions);
+  registerConversationHandlers(rpc, sessions);
 }

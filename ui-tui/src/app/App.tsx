@@ -26,8 +26,10 @@ import type { InputHistory } from '../state/input-history.js';
 import { runningToolsView } from '../state/session-reducer.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
-import { useResizeRedraw } from './resize-redraw.js';
+import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
+import { DIFF_CARD_LINES } from '../components/DiffView.js';
 import { runInput } from './slash.js';
+import { steer } from './conversation.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
 
@@ -175,11 +177,18 @@ export function App({
     if (finalLine !== null) exit();
   }, [finalLine, exit]);
 
+  const composerFill = useRef<((text: string) => void) | null>(null);
   const ui = {
     exit: (line?: string) => (line ? setFinalLine(line) : exit()),
     writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
+    fillComposer: (text: string) => composerFill.current?.(text),
+  };
+  // a rewound conversation is printed again from the top (controller.reloadTranscript)
+  controller.screenReset = () => ui.writeRaw(CLEAR_SCREEN);
+  const onSteer = (text: string): void => {
+    steer(controller, text).catch((e: unknown) => controller.notice(`/steer: ${errorText(e)}`, 'error'));
   };
 
   const onExternalEdit = editExternally
@@ -247,6 +256,7 @@ export function App({
               isActive={composerActive}
               onPassKey={(input, key) => composerFeed.current?.(input, key)}
               draftChars={draft.current}
+              maxDiffLines={Math.max(4, Math.min(DIFF_CARD_LINES, rows - 18))}
               {...(approvalClock ? { clock: approvalClock } : {})}
               onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
             />
@@ -299,13 +309,17 @@ export function App({
                 queued={state.queued}
                 onSubmit={onSubmit}
                 references={controller.references}
+                onSteer={onSteer}
+                fillRef={composerFill}
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}
                 onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
                 {...(suspend ? { onSuspend } : {})}
-                placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+                placeholder={
+                  state.busy ? 'Type to queue a message · Ctrl+S steers the turn · Esc interrupts' : undefined
+                }
               />
             )}
             {finalLine !== null ? null : (

@@ -23,6 +23,7 @@ import {
 } from '../state/session-reducer.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
+import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
@@ -140,6 +141,10 @@ export class SessionController {
       }),
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
+        // missed events that rewound the conversation: the screen still shows what was dropped
+        const rewound =
+          result.kind === 'replay' ? result.events.findLast((e) => e.type === 'session.rewound') : undefined;
+        if (rewound?.type === 'session.rewound') void this.reloadTranscript(rewoundNotice(rewound.payload));
         void this.answers.flush().then(() => this.flushOutbox());
         if (!result.session.model) void this.refreshModel();
         void this.refreshBackground();
@@ -150,6 +155,8 @@ export class SessionController {
       c.on('event', (event) => {
         if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
         this.dispatch({ type: 'event', event, now: this.now() });
+        if (event.type === 'session.rewound' && event.session_id === this.state.sessionId)
+          void this.reloadTranscript(rewoundNotice(event.payload));
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
           this.answers.resolved(event.payload.request_id);
         }
@@ -393,6 +400,26 @@ export class SessionController {
     const r = await this.client.request('slash.exec', { session_id: sessionId, command });
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
+
+  /**
+   * Clears the screen (`screenReset`, set by the App) and the transcript, then attaches again for a
+   * snapshot: the stored conversation changed other than by appending (`session.rewound`).
+   */
+  async reloadTranscript(notice?: string): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId) return;
+    this.screenReset?.();
+    this.dispatch({ type: 'clear' });
+    try {
+      await this.client.attach(sessionId, { historyLimit: this.opts.historyLimit ?? 200 });
+      if (notice) this.notice(notice);
+    } catch (e) {
+      this.notice(`Could not reload the transcript: ${errorText(e)}`, 'error');
+    }
+  }
+
+  /** Clears the terminal (its scrollback too) before the transcript is printed again; set by the App. */
+  screenReset: (() => void) | null = null;
 
   /**
    * Detaches from the session (it keeps running in the daemon). With `keepScreen` (`/detach`,

@@ -9,6 +9,7 @@ import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
 import type { PickerItem } from '../components/Picker.js';
 import { errorText, type SessionController } from './controller.js';
+import * as conversation from './conversation.js';
 
 /** What the App offers the command runner. */
 export interface SlashUi {
@@ -21,6 +22,8 @@ export interface SlashUi {
   writeRaw(data: string): void;
   /** Opens a picker; `onPick` gets the chosen index. */
   openPicker(title: string, items: PickerItem[], onPick: (index: number) => void): void;
+  /** Replaces the composer's text (`/rewind` puts the prompt back for editing). */
+  fillComposer?(text: string): void;
 }
 
 /** Messages `/history` prints by default, and at most. */
@@ -88,6 +91,16 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
       }
       case 'profile':
         return await profileCommand(args, ctl, ui);
+      case 'undo':
+        return await conversation.undo(ctl);
+      case 'retry':
+        return await conversation.retry(ctl);
+      case 'rewind':
+        return await conversation.rewind(ctl, ui, args);
+      case 'fork':
+        return await conversation.fork(ctl, ui, args);
+      case 'steer':
+        return await conversation.steer(ctl, args);
       case 'clear':
         ctl.clear();
         ui.writeRaw('\u001b[2J\u001b[3J\u001b[H');

@@ -27,6 +27,7 @@ import { pendingChip, ReferenceChips } from './ReferenceChips.js';
 import { ReferencePopup } from './ReferencePopup.js';
 import { editKeyOf } from './composer-keys.js';
 import * as ed from './editor.js';
+import { isSteerKey } from './steer-key.js';
 import { cleanText, oneLine, stripControls, truncate } from './format.js';
 import { addChip, chipBefore, expandChips, isLongPaste, type PasteChips } from './paste-chips.js';
 import { useRawInput } from './raw-input.js';
@@ -67,6 +68,10 @@ export interface ComposerProps {
   references?: ReferenceSource;
   /** Ctrl+Z: suspend the TUI (job control); absent: the key does nothing. */
   onSuspend?: () => void;
+  /** The steer key (app/steer-key.ts): sends the text as guidance for the running turn. */
+  onSteer?: (text: string) => void;
+  /** Set to a function that replaces the text (a rewound prompt put back for editing). */
+  fillRef?: { current: ((text: string) => void) | null };
 }
 
 const PASTE_START = '[200~';
@@ -155,6 +160,8 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     update(ed.insert(s, isLongPaste(text) ? addChip(chips.current, text) : text));
   };
 
+  if (props.fillRef) props.fillRef.current = (text) => update(ed.editorOf(cleanInput(text)));
+
   const handle = (input: string, key: Key): void => {
     const s = stateRef.current;
     const props = propsRef.current;
@@ -190,6 +197,14 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     if (key.ctrl && input === 'd') {
       if (!s.text) props.onExit?.();
       else update(ed.deleteForward(s));
+      return;
+    }
+    if (isSteerKey(input, key)) {
+      if (s.text.trim() && props.onSteer) {
+        props.history?.add(s.text);
+        update(ed.EMPTY);
+        props.onSteer(s.text);
+      }
       return;
     }
     if (key.ctrl && input === 'o') {

@@ -32,7 +32,7 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
         <Box flexDirection="column" marginTop={1}>
           <Box>
             <Text color={theme.user} bold>
-              {'› '}
+              {item.guidance ? '↳ guidance: ' : '› '}
             </Text>
             <Box flexShrink={1}>
               <Text color={theme.user}>{cleanText(text)}</Text>
