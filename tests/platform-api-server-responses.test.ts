@@ -46,7 +46,11 @@ describe('api_server /v1/responses', () => {
       ],
     });
     expect(r.output_text).toBe('You like tea.');
-    expect(lastRequest().slice(1).map((m) => [m.role, m.content])).toEqual([
+    expect(
+      lastRequest()
+        .slice(1)
+        .map((m) => [m.role, m.content]),
+    ).toEqual([
       ['user', 'I like tea.'],
       ['assistant', 'Noted.'],
       ['user', 'What do I like?'],
