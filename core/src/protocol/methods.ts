@@ -21,6 +21,7 @@ import {
   SessionInfo,
   StoredMessage,
 } from './records.js';
+import { PromptAttachment } from './attachments.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
 
@@ -159,6 +160,11 @@ export const PromptSubmitParams = z.object({
   text: z.string().min(1),
   /** Opaque id of the message the prompt answers; echoed in the queue, `turn.start` and `turn.end`. */
   origin: z.string().min(1).max(200).optional(),
+  /**
+   * Things attached to the prompt (`kind` says what; attachments.ts). The daemon resolves and
+   * checks each before the prompt is accepted; a bad one fails the request naming it.
+   */
+  attachments: z.array(PromptAttachment).max(20).optional(),
 });
 export const PromptSubmitResult = z.object({
   prompt_id: z.string(),

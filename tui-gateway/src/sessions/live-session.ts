@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CompressionOutcome } from '@hermes/core/agent';
 import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/core/approvals';
+import type { StoredImage } from '@hermes/core/images';
 import {
   wireEvent,
   type AgentEvent,
@@ -32,11 +33,14 @@ import { ReplayRing, type RingBudget } from './replay-ring.js';
 
 /** The agent as the live session drives it. */
 export interface SessionAgent {
-  /** `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert. */
+  /**
+   * `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert;
+   * `opts.images`: the prompt's checked images (stored with the user message).
+   */
   runTurn(
     text: string,
     signal: AbortSignal,
-    opts?: { queuedPromptId?: string },
+    opts?: { queuedPromptId?: string; images?: StoredImage[] },
   ): Promise<{ status: string; text: string; error?: string }>;
   /** Compresses the context now (`/compact`); undefined when there is nothing to compress. */
   compact?(focus: string | undefined, signal: AbortSignal): Promise<CompressionOutcome | undefined>;
@@ -358,16 +362,25 @@ export class LiveSession {
    * make a new one wait.
    * @param by who submitted it (connection id or client name).
    * @param origin id of the inbound message it answers, echoed in the queue, `turn.start`, `turn.end`.
+   * @param images its checked images (prompt-images.ts), listed as chips and sent to the model.
    */
-  submit(text: string, by?: string, origin?: string): MethodResult<'prompt.submit'> {
+  submit(
+    text: string,
+    by?: string,
+    origin?: string,
+    images: StoredImage[] = [],
+  ): MethodResult<'prompt.submit'> {
     const prompt: QueuedPrompt = {
       prompt_id: `p-${randomBytes(5).toString('hex')}`,
       text,
       ...(by ? { by } : {}),
       ...(origin ? { origin } : {}),
+      ...(images.length
+        ? { attachments: images.map(({ kind, name, mime, bytes }) => ({ kind, name, mime, bytes })) }
+        : {}),
     };
     const wasBusy = this.busy || this.queue.hasRunnable;
-    this.queue.add(prompt, wasBusy);
+    this.queue.add(prompt, wasBusy, images);
     if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
     this.startRunner();
     return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
@@ -385,7 +398,7 @@ export class LiveSession {
         // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
         if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
         first = false;
-        await this.runPrompt(next.prompt, next.stored);
+        await this.runPrompt(next.prompt, next.stored, next.images);
       }
       if (this.clients.size === 0) this.opts.onIdle?.(this);
     } catch (err) {
@@ -406,7 +419,7 @@ export class LiveSession {
    * cause (`kind` `storage` / `config` when known), `turn.end` with status `error`, the session
    * idle again for the next prompt.
    */
-  private async runPrompt(prompt: QueuedPrompt, stored: boolean): Promise<void> {
+  private async runPrompt(prompt: QueuedPrompt, stored: boolean, images?: StoredImage[]): Promise<void> {
     const controller = new AbortController();
     this.current = { promptId: prompt.prompt_id, controller };
     this.lastProgress = this.now();
@@ -417,18 +430,20 @@ export class LiveSession {
         text: prompt.text,
         ...(prompt.by ? { by: prompt.by } : {}),
         ...(prompt.origin ? { origin: prompt.origin } : {}),
+        ...(prompt.attachments ? { attachments: prompt.attachments } : {}),
       });
       try {
         this.opts.store.setSessionState(this.id, 'running'); // crash recovery relies on it
       } catch (err) {
         throw new TurnStartError(err);
       }
-      const r = await this.agent.runTurn(
-        prompt.text,
-        controller.signal,
-        stored ? { queuedPromptId: prompt.prompt_id } : {},
-      );
+      const r = await this.agent.runTurn(prompt.text, controller.signal, {
+        ...(stored ? { queuedPromptId: prompt.prompt_id } : {}),
+        ...(images?.length ? { images } : {}),
+      });
       status = r.status;
+      // a turn refused before its user message was stored (a model without vision) leaves the row
+      if (stored && r.status === 'error') this.queue.forget(prompt);
     } catch (err) {
       // the turn ended before (or without) storing its user message: the row goes now
       if (stored) this.queue.forget(prompt);

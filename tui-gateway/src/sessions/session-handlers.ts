@@ -16,6 +16,7 @@ import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
+import { promptImages } from './prompt-images.js';
 import { runSlashCommand } from './slash-commands.js';
 
 function profileOf(conn: Connection, requested?: string): string {
@@ -152,7 +153,15 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    const profile = sessions.profile(conn.profile);
+    const record = profile.db.getSession(live.id);
+    const images = promptImages(p.attachments, {
+      config: profile.config,
+      mediaDir: profile.home.mediaDir,
+      cwd: record?.cwd,
+      model: record?.model,
+    });
+    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin, images);
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
