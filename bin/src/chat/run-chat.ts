@@ -261,7 +261,7 @@ async function runTurn(
  */
 async function chatImages(ctx: CliContext, opts: ChatOptions, config: HermesConfig): Promise<StoredImage[]> {
   if (!opts.images?.length) return [];
-  const { MediaStore, resolveImages } = await import('@hermes/core/images');
+  const { MediaStore, resolveImages } = await import('../lazy/images.js');
   return resolveImages(
     opts.images.map((path) => ({ kind: 'image' as const, path })),
     { store: new MediaStore(ctx.home.mediaDir), cwd: process.cwd(), maxBytes: config.images.max_bytes },
