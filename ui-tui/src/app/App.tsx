@@ -30,6 +30,8 @@ import { useResizeRedraw } from './resize-redraw.js';
 import { runInput } from './slash.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
+import { useImagePasteKey } from './image-paste-key.js';
+import { PendingChips } from '../components/AttachmentChips.js';
 
 /** Props of `App`. */
 export interface AppProps {
@@ -153,6 +155,8 @@ export function App({
     { isActive: startKeyLive },
   );
 
+  useImagePasteKey(controller, composerActive);
+
   // Global keys while the composer does not have the keyboard (question, picker).
   useInput(
     (input, key) => {
@@ -273,6 +277,7 @@ export function App({
             <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
           ) : null}
           <Box marginTop={1} flexDirection="column">
+            <PendingChips pending={controller.attachments} width={width} />
             {setup ? null : (
               <Composer
                 isActive={composerActive}

@@ -25,6 +25,7 @@ import type { SessionState } from '../state/types.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
+import { discard, PendingAttachments, toPromptAttachments } from './pending-attachments.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
 export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
@@ -65,6 +66,8 @@ export class SessionController {
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => number;
   private outbox: string[] = [];
+  /** Images attached to the next prompt (`/image`, `/paste`): sent by `submit`. */
+  readonly attachments = new PendingAttachments();
   /** The start in progress (connect, then the first attach or the setup card). */
   private starting: Promise<void> | null = null;
   private readonly setup: ModelSetupFlow;
@@ -198,11 +201,20 @@ export class SessionController {
     if (!sessionId || this.client.state !== 'connected') {
       this.outbox.push(text);
       this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
+      if (this.attachments.size) this.notice('Attached images stay for the next prompt.', 'warn');
       return;
     }
+    // the pending images go with this prompt; back to the composer when it is refused
+    const images = this.attachments.take();
     try {
-      await this.client.request('prompt.submit', { session_id: sessionId, text });
+      await this.client.request('prompt.submit', {
+        session_id: sessionId,
+        text,
+        ...(images.length ? { attachments: toPromptAttachments(images) } : {}),
+      });
+      void discard(images);
     } catch (err) {
+      this.attachments.restore(images);
       if (err instanceof NotConnectedError) {
         this.outbox.push(text);
         this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');

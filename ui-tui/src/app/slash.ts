@@ -9,6 +9,7 @@ import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
 import type { PickerItem } from '../components/Picker.js';
 import { errorText, type SessionController } from './controller.js';
+import { imageCommand, pasteCommand } from './image-commands.js';
 
 /** What the App offers the command runner. */
 export interface SlashUi {
@@ -87,6 +88,10 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
         ui.writeRaw(osc52(reply));
         return ctl.notice(`Copied the last reply (${reply.length} characters) to the clipboard.`);
       }
+      case 'image':
+        return await imageCommand(args, ctl);
+      case 'paste':
+        return await pasteCommand(ctl);
       case 'detach':
         await ctl.detach();
         return ui.exit();

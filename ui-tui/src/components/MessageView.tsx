@@ -5,6 +5,7 @@ import type { TranscriptItem } from '../state/types.js';
 import { cleanText, wrapWords } from './format.js';
 import { theme } from './theme.js';
 import { ToolLine } from './ToolLine.js';
+import { AttachmentChips } from './AttachmentChips.js';
 
 /** Props of `MessageView`. */
 export interface MessageViewProps {
@@ -25,13 +26,18 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
   switch (item.kind) {
     case 'user':
       return (
-        <Box marginTop={1}>
-          <Text color={theme.user} bold>
-            {'› '}
-          </Text>
-          <Box flexShrink={1}>
-            <Text color={theme.user}>{cleanText(item.text)}</Text>
+        <Box marginTop={1} flexDirection="column">
+          <Box>
+            <Text color={theme.user} bold>
+              {'› '}
+            </Text>
+            <Box flexShrink={1}>
+              <Text color={theme.user}>{cleanText(item.text)}</Text>
+            </Box>
           </Box>
+          {item.attachments?.length ? (
+            <AttachmentChips items={item.attachments} width={width} indent={2} />
+          ) : null}
         </Box>
       );
     case 'assistant': {

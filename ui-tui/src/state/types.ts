@@ -1,5 +1,5 @@
 /** The TUI's view of one session: transcript items, the live part of a turn, and status. */
-import type { QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
+import type { AttachmentInfo, QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
 import type { ConnectionState } from '@hermes/client';
 
 /** A user prompt as shown in the transcript. */
@@ -8,6 +8,8 @@ export interface UserItem {
   text: string;
   /** Who submitted it (`client:connection`), when known. */
   by?: string;
+  /** What was attached (images …), shown as chips. */
+  attachments?: AttachmentInfo[];
 }
 
 /** A finished assistant message. */
