@@ -1,0 +1,80 @@
+/**
+ * Images in a real terminal: `/image PATH` shows a chip above the composer, the prompt sent with
+ * it reaches the scripted model as an image part, the transcript shows the chip under the prompt,
+ * and a new TUI attached to the session shows the stored message's chip. `/paste` without any
+ * clipboard says so. Run `npm run build` first.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { TINY_PNG } from '@hermes/core/testing';
+import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
+import { describeTmux } from './support/tmux.js';
+import { useTuiTmux } from './support/tui-tmux-fixture.js';
+
+const tui = (...args: string[]): string[] => [process.execPath, HERMES_BIN, 'tui', ...args];
+const CHIP = `[image dot.png · ${TINY_PNG.length} B]`;
+
+describeTmux('images in the TUI', () => {
+  let env: Record<string, string>;
+  const fx = useTuiTmux('hermes-tui-image', { cols: 120, rows: 40 }, (root) => {
+    const config = join(root, 'config.yaml');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace('default: fake-model', 'default: fake-model\n  vision: true'),
+    );
+    writeFileSync(join(root, 'dot.png'), TINY_PNG);
+    env = {
+      HERMES_HOME: root,
+      CI: 'false',
+      TERM: 'xterm-256color',
+      NO_COLOR: '1',
+      OPENAI_API_KEY: '',
+      OPENROUTER_API_KEY: '',
+      DISPLAY: '',
+      WAYLAND_DISPLAY: '',
+    };
+  });
+  const { tmux } = fx;
+
+  it('/image PATH shows a chip, sends an image part, and the stored message keeps its chip after re-attach', async () => {
+    const w = tmux.open('first', tui('--new'), env);
+    await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
+
+    tmux.type(w, '/paste', 'Enter');
+    await tmux.waitFor(w, 'No clipboard to read here');
+
+    tmux.type(w, `/image ${join(fx.root, 'dot.png')}`, 'Enter');
+    const attached = await tmux.waitFor(w, `Attached ${CHIP} to the next prompt.`);
+    // the chip waits above the composer
+    const lines = attached.split('\n');
+    const chipRow = lines.findLastIndex((l) => l.trimEnd() === CHIP);
+    expect(chipRow, attached).toBeGreaterThan(-1);
+    expect(lines.slice(chipRow + 1).join('\n')).toContain('Type a message');
+
+    const before = fx.model.requests.length;
+    fx.model.push({ text: 'IMG-REPLY a red dot' });
+    tmux.type(w, 'what is in the picture?', 'Enter');
+    const done = await tmux.waitFor(w, (s) => s.includes('IMG-REPLY a red dot'), { timeoutMs: 15_000 });
+    expect(done).toContain(`› what is in the picture?\n  ${CHIP}`);
+    // sent: no chip waits above the composer any more
+    expect(done.split('\n').filter((l) => l.trimEnd() === CHIP)).toHaveLength(0);
+    const sent = fx.model.requests[before]!.body.messages.at(-1);
+    expect(sent.content).toEqual([
+      { type: 'text', text: 'what is in the picture?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${TINY_PNG.toString('base64')}` } },
+    ]);
+
+    // a new TUI on the same session shows the stored message with its chip
+    const list = await runHermes(fx.root, ['sessions', 'list', '--json']);
+    const id = (JSON.parse(list.stdout) as Array<{ id: string }>)[0]!.id;
+    tmux.keys(w, 'C-c');
+    tmux.keys(w, 'C-c');
+    const w2 = tmux.open('second', tui('--session', id), env);
+    const again = await tmux.waitFor(
+      w2,
+      (s) => s.includes('IMG-REPLY a red dot') && s.includes('● connected'),
+    );
+    expect(again).toContain(`› what is in the picture?\n  ${CHIP}`);
+  });
+});
