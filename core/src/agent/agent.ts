@@ -328,7 +328,7 @@ export class Agent {
     const refused = visionRefusal(this.opts.modelId ?? this.opts.model.defaultModel, images.length, config);
     if (refused) {
       // refused before anything is stored: the prompt was not taken, and says why
-      this.emit({ type: 'error', payload: { message: refused, kind: 'bad_request' } });
+      this.emit({ type: 'error', payload: { message: refused, kind: 'invalid_request' } });
       return { status: 'error', text: '', usage: zeroUsage(), error: refused };
     }
     let content: ReturnType<typeof userContent>;
@@ -336,7 +336,7 @@ export class Agent {
       content = userContent(text, images, new MediaStore(this.opts.home.mediaDir));
     } catch (err) {
       const message = (err as Error).message;
-      this.emit({ type: 'error', payload: { message, kind: 'bad_request' } });
+      this.emit({ type: 'error', payload: { message, kind: 'invalid_request' } });
       return { status: 'error', text: '', usage: zeroUsage(), error: message };
     }
     this.persist(

@@ -153,14 +153,18 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    const profile = sessions.profile(conn.profile);
-    const record = profile.db.getSession(live.id);
-    const images = promptImages(p.attachments, {
-      config: profile.config,
-      mediaDir: profile.home.mediaDir,
-      cwd: record?.cwd,
-      model: record?.model,
-    });
+    let images: ReturnType<typeof promptImages> = [];
+    if (p.attachments?.length) {
+      const profile = sessions.profile(conn.profile);
+      profile.refresh(); // model.vision and images.max_bytes as on disk now
+      const record = profile.db.getSession(live.id);
+      images = promptImages(p.attachments, {
+        config: profile.config,
+        mediaDir: profile.home.mediaDir,
+        cwd: record?.cwd,
+        model: record?.model,
+      });
+    }
     return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin, images);
   });
 
