@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MediaStore } from '../images/media-store.js';
 import { TINY_PNG } from '../images/testing.js';
+import { toNewMessage } from './compressor.js';
 import { historyFromRecords } from './history.js';
 import { useTestAgents } from './testing.js';
 
@@ -40,6 +41,14 @@ describe('Agent with images', () => {
     });
     const { history } = historyFromRecords(a.db.getMessages(a.session.id), media);
     expect(history[0]).toEqual(sent);
+
+    // copied into a compression's child session, the message keeps its image (same stored file)
+    const copy = toNewMessage(sent);
+    expect(copy.content).toBe('what is this?');
+    expect(JSON.parse(copy.attachments!)).toEqual([{ ...img, name: 'image-1.png' }]);
+    const child = a.db.createSession({ source: 'test' });
+    a.db.appendMessage(child.id, copy);
+    expect(historyFromRecords(a.db.getMessages(child.id), media).history[0]).toEqual(sent);
   });
 
   it('refuses images for a model without vision, naming the model and the setting; nothing stored', async () => {

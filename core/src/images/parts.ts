@@ -2,10 +2,11 @@
  * A user message with images as the model sees it (Chat Completions content parts), and the
  * attachments JSON stored with a message (`messages.attachments`) read back.
  */
+import { createHash } from 'node:crypto';
 import type { UserContentPart } from '../model/types.js';
 import type { AttachmentInfo } from '../protocol/attachments.js';
 import type { MediaStore, StoredImage } from './media-store.js';
-import { IMAGE_MIMES } from './sniff.js';
+import { IMAGE_EXTENSIONS, IMAGE_MIMES, type ImageMime } from './sniff.js';
 
 /**
  * The content of a user message: the text alone when there are no images, else a text part
@@ -22,6 +23,39 @@ export function userContent(
     { type: 'text', text },
     ...images.map((img): UserContentPart => ({ type: 'image_url', image_url: { url: store.dataUrl(img) } })),
   ];
+}
+
+/**
+ * A user message's content as stored: the text of its text parts, and a record of each image part
+ * (a `data:` URL of an image type) pointing at the media store by the content hash — the file
+ * `userContent` read it from, so copying a message (into the child session of a compression)
+ * keeps its images. Images are named `image-N.<ext>` (the original names are not in the parts).
+ */
+export function storedFromContent(content: string | UserContentPart[]): {
+  text: string;
+  images: StoredImage[];
+} {
+  if (typeof content === 'string') return { text: content, images: [] };
+  const images: StoredImage[] = [];
+  let text = '';
+  for (const p of content) {
+    if (p.type === 'text') {
+      text += p.text;
+      continue;
+    }
+    const m = /^data:(image\/[a-z]+);base64,(.*)$/s.exec(p.image_url.url);
+    const mime = m?.[1] as ImageMime | undefined;
+    if (!m || !mime || !(IMAGE_MIMES as readonly string[]).includes(mime)) continue;
+    const bytes = Buffer.from(m[2]!, 'base64');
+    images.push({
+      kind: 'image',
+      name: `image-${images.length + 1}.${IMAGE_EXTENSIONS[mime]}`,
+      mime,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+  }
+  return { text, images };
 }
 
 /**
