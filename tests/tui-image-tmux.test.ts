@@ -2,9 +2,10 @@
  * Images in a real terminal: `/image PATH` shows a chip above the composer, the prompt sent with
  * it reaches the scripted model as an image part, the transcript shows the chip under the prompt,
  * and a new TUI attached to the session shows the stored message's chip. `/paste` without any
- * clipboard says so. Run `npm run build` first.
+ * clipboard says so; Ctrl+V with a clipboard holding an image (a scripted `xclip` on PATH)
+ * attaches it. Run `npm run build` first.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { TINY_PNG } from '@hermes/core/testing';
@@ -76,5 +77,35 @@ describeTmux('images in the TUI', () => {
       (s) => s.includes('IMG-REPLY a red dot') && s.includes('● connected'),
     );
     expect(again).toContain(`› what is in the picture?\n  ${CHIP}`);
+  });
+
+  it('Ctrl+V attaches the clipboard image (read with xclip) and sends it', async () => {
+    const bin = join(fx.root, 'fake-bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'clip.png'), TINY_PNG);
+    const xclip = join(bin, 'xclip');
+    writeFileSync(
+      xclip,
+      '#!/bin/sh\ncase "$*" in\n  *TARGETS*) printf \'TARGETS\\nimage/png\\n\' ;;\n  *image/png*) cat "$(dirname "$0")/clip.png" ;;\nesac\n',
+    );
+    chmodSync(xclip, 0o755);
+    const w = tmux.open('paste', tui('--new'), {
+      ...env,
+      DISPLAY: ':99',
+      PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    });
+    await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
+    tmux.keys(w, 'C-v');
+    const chip = `[image clipboard.png · ${TINY_PNG.length} B]`;
+    await tmux.waitFor(w, `Attached ${chip} to the next prompt.`);
+    const before = fx.model.requests.length;
+    fx.model.push({ text: 'PASTE-REPLY got it' });
+    tmux.type(w, 'and the pasted one?', 'Enter');
+    const done = await tmux.waitFor(w, 'PASTE-REPLY got it', { timeoutMs: 15_000 });
+    expect(done).toContain(`› and the pasted one?\n  ${chip}`);
+    expect(fx.model.requests[before]!.body.messages.at(-1).content[1]).toEqual({
+      type: 'image_url',
+      image_url: { url: `data:image/png;base64,${TINY_PNG.toString('base64')}` },
+    });
   });
 });

@@ -411,6 +411,7 @@ export class SessionController {
   dispose(): void {
     for (const u of this.unsubscribe.splice(0)) u();
     this.answers.dropAll();
+    this.attachments.clear(); // a pasted image not sent: its temporary file goes
     this.store.dispose();
   }
 
