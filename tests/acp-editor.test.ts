@@ -181,6 +181,43 @@ describe('hermes acp: a scripted editor over stdio', () => {
     expect(plan).toMatchObject({ entries: [{ content: 'Clean and edit', status: 'in_progress' }] });
   });
 
+  it('the file tools read the editor’s unsaved buffer and edit it there (fs/read_text_file, fs/write_text_file)', async () => {
+    const f = join(work, 'draft.md');
+    writeFileSync(f, 'saved title\n');
+    ed.buffers.set(f, 'unsaved title\n');
+    ed.fsCalls.length = 0;
+    model.push(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'draft.md' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'patch',
+            arguments: { path: 'draft.md', old_string: 'unsaved title', new_string: 'final title' },
+          },
+        ],
+      },
+      { text: 'Fixed the title.' },
+    );
+    const res = await ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'fix the title' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    const toolTexts = (model.requests.at(-1)!.body.messages as { role: string; content: unknown }[])
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    // the model saw the buffer, not the disk, and the patch matched the buffer's text
+    expect(toolTexts.some((t) => t.includes('unsaved title') && t.includes("editor's buffer"))).toBe(true);
+    expect(toolTexts.some((t) => t.startsWith('Patched draft.md (in the editor)'))).toBe(true);
+    expect(ed.fsCalls).toEqual([
+      { method: 'read', path: f },
+      { method: 'read', path: f },
+      { method: 'write', path: f },
+    ]);
+    expect(ed.buffers.get(f)).toBe('final title\n');
+    expect(readFileSync(f, 'utf8')).toBe('final title\n');
+  });
+
   it('asks a clarify question with its suggested answers; the editor’s pick reaches the model', async () => {
     model.push(
       {

@@ -84,6 +84,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   /** Daemon session ids → the editor's id (a compressed session continues under a new id). */
   const aliases = new Map<string, string>();
   let editor: AgentContext | undefined;
+  /** What the editor's file system offers (ACP `clientCapabilities.fs`, from `initialize`). */
+  let editorFs = { readTextFile: false, writeTextFile: false };
   /**
    * Ids of requests settled (`request.resolved`), newest last: a server request's handler runs a
    * tick after it arrives, so the event that settles it (another client was first) may come before.
@@ -213,6 +215,22 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     }
   };
 
+  // The file tools of an editor's session read and write through the editor when it offers fs/*:
+  // the agent sees unsaved buffers and its edits land in them. An error makes the daemon use the
+  // disk (client-files.ts there); a session of another client is never served through this editor.
+  daemon.onServerRequest('file.read', async (p) => {
+    const s = sessionOf(p.session_id);
+    if (!s || !editor || !editorFs.readTextFile) throw new Error('the editor does not serve this file');
+    const r = await editor.request('fs/read_text_file', { sessionId: s.id, path: p.path });
+    return { content: r.content };
+  });
+  daemon.onServerRequest('file.write', async (p) => {
+    const s = sessionOf(p.session_id);
+    if (!s || !editor || !editorFs.writeTextFile) throw new Error('the editor does not serve this file');
+    await editor.request('fs/write_text_file', { sessionId: s.id, path: p.path, content: p.content });
+    return {};
+  });
+
   // An approval: asked in the editor with the approval choices, answered with `approval.answer`.
   daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
     const s = sessionOf(p.session_id);
@@ -311,7 +329,11 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     .onConnect((conn) => {
       editor = conn.client;
     })
-    .onRequest('initialize', async () => {
+    .onRequest('initialize', async ({ params }) => {
+      editorFs = {
+        readTextFile: params.clientCapabilities?.fs?.readTextFile === true,
+        writeTextFile: params.clientCapabilities?.fs?.writeTextFile === true,
+      };
       // images when the profile's model takes them (the daemon still checks each prompt)
       const image = await profileTakesImages(daemon);
       return {

@@ -12,7 +12,7 @@ import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { SessionProcesses } from '../processes/scope.js';
 import type { NewMessage } from '../state/types.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
-import type { ClarifyCallback, ToolDefinition } from '../tools/types.js';
+import type { ClarifyCallback, EditorFiles, ToolDefinition } from '../tools/types.js';
 import type { SandboxLane } from '../tools/sandbox/policy.js';
 import type { DelegationParent } from './subagent.js';
 
@@ -84,6 +84,8 @@ export interface AgentOptions {
    * absent outside the daemon: `terminal` with `background: true` and `process` then refuse.
    */
   processes?: SessionProcesses;
+  /** An attached editor's text files (`ToolContext.editorFiles`); absent: the disk only. */
+  editorFiles?: EditorFiles;
 }
 
 /**

@@ -619,6 +619,7 @@ export class Agent {
         beforeFileChange: (path, info) =>
           this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
         ...(this.opts.processes ? { processes: this.opts.processes } : {}),
+        ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
         ...(this.opts.delegation
           ? {
               delegate: this.opts.delegation({

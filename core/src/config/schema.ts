@@ -132,6 +132,18 @@ export const ConfigSchema = z.looseObject({
       max_redirects: z.number().int().nonnegative().default(5),
     })
     .prefault({}),
+  /**
+   * `@` references attached to a prompt (core/src/references/; docs/references.md): caps on the
+   * content attached, bytes (UTF-8). A larger file, diff, listing or page is cut with a note.
+   */
+  references: z
+    .looseObject({
+      /** Most content of one reference, bytes. */
+      max_file_bytes: positiveInt.default(100_000),
+      /** Most content of all references of one prompt together, bytes. */
+      max_total_bytes: positiveInt.default(400_000),
+    })
+    .prefault({}),
   /** Shadow-git snapshots before the agent edits files. */
   checkpoints: z
     .looseObject({

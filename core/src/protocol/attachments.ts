@@ -1,17 +1,39 @@
 /**
- * Attachments of a prompt (`prompt.submit`'s `attachments`) and how a stored message lists them.
- *
- * What a client sends is a discriminated union on `kind`; each kind says what the daemon resolves
- * and checks (it never trusts a client's bytes or paths blindly). What clients get back, on stored
- * messages, queued prompts and `turn.start`, is the `AttachmentInfo` of each: enough for a chip.
+ * What a prompt can carry besides its text (`prompt.submit` `attachments`): a discriminated union
+ * on `kind`. Images (`image`) are checked and stored by the daemon (core/src/images/).
+ * References name what to attach; the daemon resolves each one itself, relative to
+ * the session's working folder (core/src/references/resolve.ts), and never trusts a client's
+ * bytes or paths. Also the file completion method's records (`files.complete`).
  */
 import { z } from 'zod';
+
+/** `@path`: a text file's content (capped, binary files refused). */
+export const FileAttachment = z.object({
+  kind: z.literal('file'),
+  /** As typed after `@`: relative to the session's folder, absolute, or `~/…`. */
+  path: z.string().min(1).max(4096),
+});
+/** `@folder/`: a listing of the folder's files (ignored files left out). */
+export const FolderAttachment = z.object({
+  kind: z.literal('folder'),
+  path: z.string().min(1).max(4096),
+});
+/** `@diff`: `git diff` of the working tree in the session's folder. */
+export const DiffAttachment = z.object({ kind: z.literal('diff') });
+/** `@staged`: `git diff --cached` in the session's folder. */
+export const StagedAttachment = z.object({ kind: z.literal('staged') });
+/** `@url:https://…` / `@https://…`: a web page, fetched with `web_extract`'s guards. */
+export const UrlAttachment = z.object({
+  kind: z.literal('url'),
+  url: z.string().min(1).max(8192),
+});
 
 /**
  * An image: a file the daemon reads (`path`, absolute or relative to the session's folder) or
  * the bytes themselves (`data`, base64, e.g. from the clipboard). Exactly one of the two.
  * `mime` is a hint only: the daemon decides the type from the bytes (png, jpeg, gif, webp).
- * `name` is what the chip shows (default: the file's name, or `clipboard.<ext>`).
+ * `name` is what the chip shows (default: the file's name, or `clipboard.<ext>`). Images are
+ * sent to the model as image parts and stored with the message (docs/images.md).
  */
 export const ImageAttachmentInput = z
   .object({
@@ -27,13 +49,20 @@ export const ImageAttachmentInput = z
   });
 export type ImageAttachmentInput = z.infer<typeof ImageAttachmentInput>;
 
-/** One attachment of `prompt.submit`, by `kind`. */
-export const PromptAttachment = z.discriminatedUnion('kind', [ImageAttachmentInput]);
+/** One attachment of `prompt.submit`. */
+export const PromptAttachment = z.discriminatedUnion('kind', [
+  FileAttachment,
+  FolderAttachment,
+  DiffAttachment,
+  StagedAttachment,
+  UrlAttachment,
+  ImageAttachmentInput,
+]);
 export type PromptAttachment = z.infer<typeof PromptAttachment>;
 
 /**
- * An attachment as stored with a message and shown as a chip: its kind, a display name, and for
- * an image its type and size in bytes (decoded).
+ * An image attachment as stored with a message (`StoredMessage.attachments`), a queued prompt
+ * and `turn.start`, for its chip: kind, display name, type and size in bytes (decoded).
  */
 export const AttachmentInfo = z.object({
   kind: z.string(),
@@ -42,3 +71,33 @@ export const AttachmentInfo = z.object({
   bytes: z.number().int().nonnegative().optional(),
 });
 export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
+
+/** Most attachments of one prompt. */
+export const MAX_PROMPT_ATTACHMENTS = 32;
+
+/** `files.complete`: paths under the session's folder matching `query` (fuzzy), best first. */
+export const FilesCompleteParams = z.object({
+  session_id: z.string().min(1),
+  /** What follows `@` (may be empty: the first files of the index). */
+  query: z.string().max(1024),
+  /** Most items returned (default 20). */
+  limit: z.number().int().positive().max(200).optional(),
+});
+/** One completion: a file, or a folder (`path` ends with `/`). */
+export const FileCompletion = z.object({
+  path: z.string(),
+  kind: z.enum(['file', 'folder']),
+  /** Size in bytes for files, when known. */
+  bytes: z.number().int().nonnegative().optional(),
+});
+export type FileCompletion = z.infer<typeof FileCompletion>;
+export const FilesCompleteResult = z.object({
+  items: z.array(FileCompletion),
+  /**
+   * False while the folder's index is still being built: `items` come from what is listed so far
+   * (maybe none); ask again for more.
+   */
+  ready: z.boolean(),
+  /** Files in the index so far. */
+  indexed: z.number().int().nonnegative(),
+});

@@ -2,6 +2,7 @@
  * The wire protocol between the tui-gateway daemon and its clients: zod schemas and
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
+export * from './attachments.js';
 export * from './cron.js';
 export * from './processes.js';
 export * from './events.js';

@@ -21,7 +21,12 @@ import {
   SessionInfo,
   StoredMessage,
 } from './records.js';
-import { PromptAttachment } from './attachments.js';
+import {
+  FilesCompleteParams,
+  FilesCompleteResult,
+  MAX_PROMPT_ATTACHMENTS,
+  PromptAttachment,
+} from './attachments.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
 
@@ -45,7 +50,15 @@ export const InitializeParams = z.object({
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
       .optional(),
   }),
-  capabilities: z.object({ approvals: z.boolean(), clarify: z.boolean().optional() }),
+  capabilities: z.object({
+    approvals: z.boolean(),
+    clarify: z.boolean().optional(),
+    /**
+     * The client serves `file.read` / `file.write` server requests (an editor: its open buffers).
+     * The file tools of a session it is attached to read and write existing files through it.
+     */
+    files: z.boolean().optional(),
+  }),
   /** Profile this connection starts in; default: the daemon's active profile. */
   profile: ProfileName.optional(),
 });
@@ -161,10 +174,12 @@ export const PromptSubmitParams = z.object({
   /** Opaque id of the message the prompt answers; echoed in the queue, `turn.start` and `turn.end`. */
   origin: z.string().min(1).max(200).optional(),
   /**
-   * Things attached to the prompt (`kind` says what; attachments.ts). The daemon resolves and
-   * checks each before the prompt is accepted; a bad one fails the request naming it.
+   * References to attach (`@path`, `@folder/`, `@diff`, `@staged`, `@url`): resolved by the
+   * daemon in the session's folder; one that cannot be resolved refuses the whole prompt.
+   * Images (`image`): checked (type, size, the model's vision) and stored with the message; a
+   * refused one fails the request naming it (docs/images.md).
    */
-  attachments: z.array(PromptAttachment).max(20).optional(),
+  attachments: z.array(PromptAttachment).max(MAX_PROMPT_ATTACHMENTS).optional(),
 });
 export const PromptSubmitResult = z.object({
   prompt_id: z.string(),
@@ -384,6 +399,7 @@ export const Methods = {
   'cron.output': { params: CronJobRef, result: CronOutputResult },
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
+  'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

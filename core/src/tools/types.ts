@@ -116,6 +116,24 @@ export interface ToolContext {
    * (`terminal` with `background: true`, the `process` tool); absent outside the daemon.
    */
   processes?: SessionProcesses;
+  /**
+   * The text files of an editor attached to the session (ACP `fs/*`), used by `read_file`,
+   * `write_file` and `patch` for files that exist: reads see its unsaved buffers, writes land in
+   * them. Absent, or a call that resolves undefined/false (no editor, a timeout, an error): the
+   * disk.
+   */
+  editorFiles?: EditorFiles;
+}
+
+/**
+ * An attached editor's view of text files. `path` is absolute. Never rejects: undefined / false
+ * mean "use the disk".
+ */
+export interface EditorFiles {
+  /** The file's text as the editor has it (its buffer, unsaved edits included). */
+  read(path: string): Promise<string | undefined>;
+  /** Replaces the file's text in the editor. @returns true when the editor took it. */
+  write(path: string, content: string): Promise<boolean>;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */

@@ -10,6 +10,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
+import { viaNote, writeText } from './editor-files.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -50,11 +51,11 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     /* does not exist yet */
   }
   await ctx.beforeFileChange?.(file);
-  const bytes = writeTextFile(file, content);
+  const { bytes, via } = await writeText(ctx, file, content, writeTextFile);
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return {
     ok: true,
-    content: `Wrote ${bytes} bytes (${lines} lines) to ${shown}`,
+    content: `Wrote ${bytes} bytes (${lines} lines) to ${shown}${viaNote(via)}`,
     summary: `${shown}: ${bytes} bytes`,
   };
 }

@@ -21,7 +21,8 @@ import {
   type WireEvent,
 } from '@hermes/core/protocol';
 import type { MessageRecord, SessionRecord } from '@hermes/core/state';
-import type { ClarifyCallback } from '@hermes/core/tools';
+import type { ClarifyCallback, EditorFiles } from '@hermes/core/tools';
+import { clientFiles } from './client-files.js';
 import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
@@ -51,6 +52,8 @@ export interface AgentHooks {
   onEvent: (e: AgentEvent) => void;
   onApproval: ApprovalCallback;
   onClarify: ClarifyCallback;
+  /** The file tools' way to an attached editor's buffers (client-files.ts). */
+  editorFiles: EditorFiles;
 }
 
 /**
@@ -144,6 +147,11 @@ export class LiveSession {
       onEvent: (e) => this.onAgentEvent(e),
       onApproval: (req, signal, pending) => this.requests.askApproval(req, signal, pending, timeoutMs()),
       onClarify: (q, signal) => this.requests.askClarify(q, signal, timeoutMs()),
+      editorFiles: clientFiles(
+        () => this.clients,
+        () => this.id,
+        (line) => this.opts.log?.(line),
+      ),
     };
   }
 

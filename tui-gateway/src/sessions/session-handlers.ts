@@ -18,6 +18,7 @@ import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
 import { promptImages } from './prompt-images.js';
 import { runSlashCommand } from './slash-commands.js';
+import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
@@ -153,8 +154,9 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
+    // images are checked and stored now (a refusal fails the request before anything queues)
     let images: ReturnType<typeof promptImages> = [];
-    if (p.attachments?.length) {
+    if (p.attachments?.some((a) => a.kind === 'image')) {
       const profile = sessions.profile(conn.profile);
       profile.refresh(); // model.vision and images.max_bytes as on disk now
       const record = profile.db.getSession(live.id);
@@ -165,7 +167,12 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         model: record?.model,
       });
     }
-    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin, images);
+    const references = p.attachments?.filter((a) => a.kind !== 'image');
+    return inSubmitOrder(live, async () => {
+      const text = await attachReferences(sessions, conn, live, p.text, references);
+      const by = conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id;
+      return live.submit(text, by, p.origin, images);
+    });
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
@@ -254,4 +261,5 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
 
   registerAnswerHandlers(rpc, sessions);
+  registerReferenceHandlers(rpc, sessions);
 }

@@ -302,6 +302,10 @@ export class SessionRegistry {
         target ? target.onApproval(req, signal, pending) : Promise.resolve('deny'),
       onClarify: (q, signal) =>
         target ? target.onClarify(q, signal) : Promise.reject(new Error('no session')),
+      editorFiles: {
+        read: (path) => target?.editorFiles.read(path) ?? Promise.resolve(undefined),
+        write: (path, content) => target?.editorFiles.write(path, content) ?? Promise.resolve(false),
+      },
     };
     const opened = openAgentSession({
       ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward),
@@ -337,6 +341,7 @@ export class SessionRegistry {
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,
       onClarify: hooks.onClarify,
+      editorFiles: hooks.editorFiles,
       ...(this.opts.processes ? { processes: profileProcesses(this.opts.processes, profile.home) } : {}),
     };
   }

@@ -52,9 +52,11 @@ export interface AppProps {
   onExit?: () => void;
   /** Ctrl+G: edits text in `$EDITOR` (runTui passes `editExternally` with the terminal handover). */
   editExternally?: (text: string) => EditResult;
+  /** Ctrl+Z: suspends the TUI, resolves once the shell continues it (runTui passes `suspendTui`). */
+  suspend?: () => Promise<void>;
   /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
   probeLocal?: () => Promise<FoundServer[]>;
-  probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
+  probeUrl?: (baseUrl: string, key?: string) => Promise<string[] | Error>;
   /** The approval card's clock (tests pass a manual one). */
   approvalClock?: CardClock;
 }
@@ -74,8 +76,9 @@ export function App({
   exitWindowMs = 2000,
   onExit,
   editExternally,
+  suspend,
   probeLocal = () => probeLocalServers(),
-  probeUrl = (url) => probeServer(url, 3000),
+  probeUrl = (url, key) => probeServer(url, 3000, key),
   approvalClock,
 }: AppProps): React.JSX.Element {
   const store = controller.store;
@@ -170,8 +173,14 @@ export function App({
     { isActive: !composerActive },
   );
 
+  // `/detach`: the last frame shows this line instead of the composer, then the app exits
+  const [finalLine, setFinalLine] = useState<string | null>(null);
+  useEffect(() => {
+    if (finalLine !== null) exit();
+  }, [finalLine, exit]);
+
   const ui = {
-    exit,
+    exit: (line?: string) => (line ? setFinalLine(line) : exit()),
     writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
@@ -187,6 +196,10 @@ export function App({
         return r.text;
       }
     : undefined;
+
+  const onSuspend = (): void => {
+    suspend?.().catch((e: unknown) => controller.notice(`Could not suspend: ${errorText(e)}`, 'warn'));
+  };
 
   const onSubmit = (text: string): void => {
     armedAt.current = 0;
@@ -278,7 +291,8 @@ export function App({
           ) : null}
           <Box marginTop={1} flexDirection="column">
             <PendingChips pending={controller.attachments} width={width} />
-            {setup ? null : (
+            {finalLine !== null ? <Text color={theme.muted}>{finalLine}</Text> : null}
+            {setup || finalLine !== null ? null : (
               <Composer
                 isActive={composerActive}
                 listen={!approvalUp && !startKeyLive}
@@ -289,30 +303,34 @@ export function App({
                 {...(history ? { history } : {})}
                 queued={state.queued}
                 onSubmit={onSubmit}
+                references={controller.references}
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}
                 onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
+                {...(suspend ? { onSuspend } : {})}
                 placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
               />
             )}
-            <StatusBar
-              profile={state.profile}
-              model={state.session?.model || state.defaultModel}
-              contextTokens={state.usage?.contextTokens ?? null}
-              contextWindow={state.usage?.contextWindow ?? null}
-              cwd={state.session?.cwd ?? null}
-              title={state.session?.title ?? null}
-              connection={state.connection}
-              daemon={state.daemon}
-              clients={state.session?.clients ?? null}
-              busy={state.busy}
-              activity={state.activity}
-              turnStartedAt={state.turnStartedAt}
-              background={state.backgroundRunning}
-              width={width}
-            />
+            {finalLine !== null ? null : (
+              <StatusBar
+                profile={state.profile}
+                model={state.session?.model || state.defaultModel}
+                contextTokens={state.usage?.contextTokens ?? null}
+                contextWindow={state.usage?.contextWindow ?? null}
+                cwd={state.session?.cwd ?? null}
+                title={state.session?.title ?? null}
+                connection={state.connection}
+                daemon={state.daemon}
+                clients={state.session?.clients ?? null}
+                busy={state.busy}
+                activity={state.activity}
+                turnStartedAt={state.turnStartedAt}
+                background={state.backgroundRunning}
+                width={width}
+              />
+            )}
           </Box>
         </Box>
       </BoundedColumn>

@@ -11,6 +11,7 @@ import type {
   ServerRequestResult,
 } from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
+import { commandName } from '../command-name.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
@@ -26,6 +27,7 @@ import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
 import { discard, PendingAttachments, toPromptAttachments } from './pending-attachments.js';
+import { ReferenceSource } from '../refs/reference-source.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
 export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
@@ -77,6 +79,14 @@ export class SessionController {
   private lastSession: SessionController['exitSession'] = null;
   /** The daemon's life as shown to the user (daemon-life.ts). */
   private readonly life: DaemonLife | null;
+  /** `@` completion and attachments of the composer (refs/reference-source.ts). */
+  readonly references: ReferenceSource = new ReferenceSource({
+    request: async (query, limit) => {
+      const sessionId = this.state.sessionId;
+      if (!sessionId || this.client.state !== 'connected') return null;
+      return this.client.request('files.complete', { session_id: sessionId, query, limit });
+    },
+  });
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
@@ -204,13 +214,14 @@ export class SessionController {
       if (this.attachments.size) this.notice('Attached images stay for the next prompt.', 'warn');
       return;
     }
-    // the pending images go with this prompt; back to the composer when it is refused
+    // the pending images go with this prompt (back above the composer when it is refused)
     const images = this.attachments.take();
+    const attachments = [...this.references.attachments(text), ...toPromptAttachments(images)];
     try {
       await this.client.request('prompt.submit', {
         session_id: sessionId,
         text,
-        ...(images.length ? { attachments: toPromptAttachments(images) } : {}),
+        ...(attachments.length ? { attachments } : {}),
       });
       void discard(images);
     } catch (err) {
@@ -220,6 +231,8 @@ export class SessionController {
         this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');
       } else {
         this.notice(`Message not sent: ${errorText(err)}`, 'error');
+        // a reference the daemon could not attach: the text goes back to the composer to fix
+        if (attachments.length) this.references.restore(text);
       }
     }
   }
@@ -282,7 +295,7 @@ export class SessionController {
     if (state !== 'reconnecting' || this.lostTimer) return;
     this.lostTimer = setTimeout(() => {
       this.notice(
-        'Lost the connection to the daemon; still retrying. If it was stopped, start it again with: hermes gateway start',
+        `Lost the connection to the daemon; still retrying. If it was stopped, start it again with: ${commandName()} gateway start`,
         'warn',
       );
     }, 5_000);
@@ -389,12 +402,15 @@ export class SessionController {
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
 
-  /** Detaches from the session (it keeps running in the daemon). */
-  async detach(): Promise<void> {
+  /**
+   * Detaches from the session (it keeps running in the daemon). With `keepScreen` (`/detach`,
+   * the TUI exits next) the state is left as it was, so a partial reply stays on the screen.
+   */
+  async detach(opts: { keepScreen?: boolean } = {}): Promise<void> {
     this.lastSession = this.exitSession;
     const sessionId = this.state.sessionId;
     if (sessionId) await this.client.detach(sessionId).catch(() => {});
-    this.dispatch({ type: 'detached' });
+    if (!opts.keepScreen) this.dispatch({ type: 'detached' });
   }
 
   /** Adds a line to the transcript. */

@@ -3,7 +3,7 @@
  * pickers, session switching) or on the daemon (`slash.exec`, also for unknown commands).
  */
 import type { SessionInfo } from '@hermes/core/protocol';
-import { osc52 } from '../commands/osc52.js';
+import { loadTmuxBuffer, planCopy } from '../commands/clipboard.js';
 import { parseInput } from '../commands/parse.js';
 import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
@@ -13,8 +13,11 @@ import { imageCommand, pasteCommand } from './image-commands.js';
 
 /** What the App offers the command runner. */
 export interface SlashUi {
-  /** Leaves the TUI (the daemon keeps any running turn). */
-  exit(): void;
+  /**
+   * Leaves the TUI (the daemon keeps any running turn). `finalLine` replaces the composer and the
+   * status bar in the last frame, which stays on the screen.
+   */
+  exit(finalLine?: string): void;
   /** Writes raw bytes to the terminal (OSC 52, screen clear). */
   writeRaw(data: string): void;
   /** Opens a picker; `onPick` gets the chosen index. */
@@ -38,6 +41,14 @@ export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerI
       ...(s.title && s.preview ? [truncate(oneLine(s.preview), 40)] : []),
     ].join(' · '),
   }));
+}
+
+/** The last line after `/detach`: whether a turn goes on in the daemon, and with which model. */
+export function detachLine(busy: boolean, model: string | null): string {
+  const m = model ? ` (model ${model})` : '';
+  return busy
+    ? `Detached — the turn continues in the daemon${m}; its reply is kept with the session.`
+    : `Detached — the session stays in the daemon${m}.`;
 }
 
 /** Handles one submitted input. */
@@ -85,16 +96,25 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
       case 'copy': {
         const reply = ctl.state.lastReply;
         if (!reply) return ctl.notice('Nothing to copy yet.', 'warn');
-        ui.writeRaw(osc52(reply));
-        return ctl.notice(`Copied the last reply (${reply.length} characters) to the clipboard.`);
+        const plan = planCopy(reply, 'the last reply');
+        if (plan.sequence) ui.writeRaw(plan.sequence);
+        if (plan.tmuxBuffer && !loadTmuxBuffer(reply)) {
+          return ctl.notice(
+            'Not copied: OSC 52 cannot pass this tmux and its paste buffer refused the text.',
+            'warn',
+          );
+        }
+        return ctl.notice(plan.message, plan.tone);
+      }
+      case 'detach': {
+        const line = detachLine(ctl.state.busy, ctl.state.session?.model || ctl.state.defaultModel);
+        await ctl.detach({ keepScreen: true });
+        return ui.exit(line);
       }
       case 'image':
         return await imageCommand(args, ctl);
       case 'paste':
         return await pasteCommand(ctl);
-      case 'detach':
-        await ctl.detach();
-        return ui.exit();
       case 'quit':
         return ui.exit();
       case 'usage': {
