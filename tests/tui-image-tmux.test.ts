@@ -3,7 +3,8 @@
  * it reaches the scripted model as an image part, the transcript shows the chip under the prompt,
  * and a new TUI attached to the session shows the stored message's chip. `/paste` without any
  * clipboard says so; Ctrl+V with a clipboard holding an image (a scripted `xclip` on PATH)
- * attaches it. Run `npm run build` first.
+ * attaches it; a model without vision refuses the prompt and the chip stays. Run `npm run build`
+ * first.
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,5 +108,26 @@ describeTmux('images in the TUI', () => {
       type: 'image_url',
       image_url: { url: `data:image/png;base64,${TINY_PNG.toString('base64')}` },
     });
+  });
+
+  it('a model without vision refuses the prompt with the reason; the chip stays for the next try', async () => {
+    const off = await runHermes(fx.root, ['config', 'set', 'model.vision', 'false']);
+    expect(off.code, off.stderr).toBe(0);
+    try {
+      const w = tmux.open('novision', tui('--new'), env);
+      await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
+      tmux.type(w, `/image ${join(fx.root, 'dot.png')}`, 'Enter');
+      await tmux.waitFor(w, `Attached ${CHIP} to the next prompt.`);
+      const before = fx.model.requests.length;
+      tmux.type(w, 'describe it', 'Enter');
+      const refused = await tmux.waitFor(w, /cannot take images[\s\S]*model\.vision/);
+      expect(refused).toMatch(
+        /Message not sent: The prompt carries an image, but model fake-model cannot take images/,
+      );
+      expect(refused.split('\n').filter((l) => l.trimEnd() === CHIP)).toHaveLength(1); // still attached
+      expect(fx.model.requests.length).toBe(before);
+    } finally {
+      await runHermes(fx.root, ['config', 'set', 'model.vision', 'true']);
+    }
   });
 });
