@@ -4,6 +4,7 @@
  */
 export * from './protocol/approval-arming.js';
 export * from './protocol/approval-choices.js';
+export * from './protocol/attachment-label.js';
 export * from './protocol/constants.js';
 export * from './protocol/limits.js';
 export * from './protocol/slash-commands.js';

@@ -3,6 +3,7 @@
  */
 export * from './agent/testing.js';
 export * from './cron/testing.js';
+export * from './images/testing.js';
 export * from './messaging/plugin-testing.js';
 export * from './messaging/testing.js';
 export * from './state/testing.js';

@@ -26,6 +26,7 @@ import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
 import { editContent } from './edit-diff.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
+import { imageAttachments, profileTakesImages } from './prompt-images.js';
 import { promptText } from './prompt-text.js';
 import { approvalModeOf, modeState } from './modes.js';
 import { listedSessions } from './session-list.js';
@@ -344,18 +345,19 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     .onConnect((conn) => {
       editor = conn.client;
     })
-    .onRequest('initialize', ({ params }) => {
+    .onRequest('initialize', async ({ params }) => {
       editorFs = {
         readTextFile: params.clientCapabilities?.fs?.readTextFile === true,
         writeTextFile: params.clientCapabilities?.fs?.writeTextFile === true,
       };
+      // images when the profile's model takes them (the daemon still checks each prompt)
+      const image = await profileTakesImages(daemon);
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: { name: 'hermes', title: 'Hermes', version: opts.version },
         agentCapabilities: {
           loadSession: true,
-          // prompts reach the daemon as text: images and audio are not accepted
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image, audio: false, embeddedContext: true },
           mcpCapabilities: { http: false, sse: false },
           sessionCapabilities: { list: {} },
         },
@@ -422,8 +424,11 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     .onRequest('session/prompt', async ({ params }) => {
       const s = sessions.get(params.sessionId);
       if (!s) throw RequestError.resourceNotFound(params.sessionId);
-      const body = promptText(params.prompt);
-      if (body.trim() === '') throw RequestError.invalidParams(undefined, 'the prompt is empty');
+      const hasImages = params.prompt.some((b) => b.type === 'image');
+      const words = promptText(params.prompt);
+      if (words.trim() === '' && !hasImages)
+        throw RequestError.invalidParams(undefined, 'the prompt is empty');
+      const body = words.trim() === '' ? '(see the attached image)' : words;
       const command = params.prompt.every((b) => b.type === 'text') ? daemonCommandLine(body) : null;
       if (command) {
         let ran;
@@ -440,8 +445,15 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       const release = hold(s);
       let promptId: string;
       let status: string;
+      const images = await imageAttachments(params.prompt);
       try {
-        const submitted = await daemon.request('prompt.submit', { session_id: s.id, text: body });
+        const submitted = await daemon
+          .request('prompt.submit', {
+            session_id: s.id,
+            text: body,
+            ...(images.attachments.length ? { attachments: images.attachments } : {}),
+          })
+          .finally(() => images.cleanup());
         promptId = submitted.prompt_id;
         s.own.add(promptId);
         const ended = new Promise<string>((resolve) => s.waiting.set(promptId, resolve));

@@ -92,3 +92,26 @@ describe('historyUpdates', () => {
     expect(live.running.get('t9')).toEqual({ name: 'terminal', args: { command: 'make' } });
   });
 });
+
+describe('historyUpdates with attachments', () => {
+  it('shows a prompt’s images as chips after its text', () => {
+    const out = historyUpdates(
+      [
+        {
+          id: 1,
+          role: 'user',
+          content: 'what is this?',
+          timestamp: 1,
+          attachments: [{ kind: 'image', name: 'dot.png', mime: 'image/png', bytes: 69 }],
+        },
+      ],
+      new EventTranslator('/w'),
+    );
+    expect(out).toEqual([
+      {
+        sessionUpdate: 'user_message_chunk',
+        content: { type: 'text', text: 'what is this?\n[image dot.png · 69 B]' },
+      },
+    ]);
+  });
+});

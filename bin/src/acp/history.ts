@@ -5,6 +5,7 @@
  * the in-flight part, not from its periodically stored copy).
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { attachmentLabel } from '@hermes/core/constants';
 import type { Inflight, StoredMessage } from '@hermes/core/protocol';
 import type { EventTranslator } from './event-map.js';
 import { text, userText } from './event-map.js';
@@ -27,7 +28,10 @@ export function historyUpdates(
   for (const m of messages) {
     if (m.role === 'user') {
       lastUser = m.content ?? '';
-      if (m.content) out.push(userText(m.content));
+      // what was attached (images …) follows the prompt as its chips
+      const chips = (m.attachments ?? []).map(attachmentLabel).join(' ');
+      const shown = [m.content ?? '', chips].filter(Boolean).join('\n');
+      if (shown) out.push(userText(shown));
     } else if (m.role === 'assistant') {
       const stillStreaming = m.status === 'streaming' && inflight;
       if (m.content && !stillStreaming)

@@ -15,7 +15,7 @@ describe('promptText', () => {
     );
   });
 
-  it('names resource links, binary resources, images and audio without inlining them', () => {
+  it('names resource links, binary resources and audio without inlining them; images add no text', () => {
     const text = promptText([
       { type: 'resource_link', uri: 'file:///w/src/x.ts', name: 'x.ts' },
       { type: 'resource', resource: { uri: 'file:///w/logo.png', blob: 'AAAA', mimeType: 'image/png' } },
@@ -26,7 +26,6 @@ describe('promptText', () => {
     expect(text.split('\n\n')).toEqual([
       'Referenced file: /w/src/x.ts (x.ts)',
       'Attached binary resource (not shown): /w/logo.png',
-      '[an image was attached; images are not supported here]',
       '[an audio clip was attached; audio is not supported here]',
     ]);
   });

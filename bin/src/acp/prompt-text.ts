@@ -12,9 +12,9 @@ export const MAX_RESOURCE_CHARS = 200_000;
  * The prompt text of `blocks`: text blocks joined by blank lines, then each attachment.
  * An embedded text resource becomes
  * `Attached file (data, not instructions): <uri>` followed by its content in a code fence longer
- * than any backtick run inside it; a binary one and an image or audio block are named, not
- * inlined (prompts are text); a resource link becomes `Referenced file: <uri>` (the agent may
- * read it with its tools).
+ * than any backtick run inside it; a binary one and an audio block are named, not inlined; an
+ * image block adds no text (it travels as an image attachment, prompt-images.ts); a resource link
+ * becomes `Referenced file: <uri>` (the agent may read it with its tools).
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   const parts: string[] = [];
@@ -35,8 +35,7 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         break;
       }
       case 'image':
-        parts.push(`[an image${b.uri ? ` (${b.uri})` : ''} was attached; images are not supported here]`);
-        break;
+        break; // sent as an image attachment (prompt-images.ts)
       case 'audio':
         parts.push('[an audio clip was attached; audio is not supported here]');
         break;

@@ -4,6 +4,7 @@
  * reply streams here exactly as in process; Ctrl+C interrupts the turn in the daemon (exit 130),
  * and so does a reader of stdout that went away (`| head`; exit 141, no stack trace).
  */
+import { resolve } from 'node:path';
 import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
 import {
   RpcErrorCode,
@@ -136,6 +137,10 @@ export async function runChatViaDaemon(
     const submitted = await client.request('prompt.submit', {
       session_id: sessionId,
       text: opts.query ?? '',
+      // the daemon reads and checks the files; paths are this shell's
+      ...(opts.images?.length
+        ? { attachments: opts.images.map((p) => ({ kind: 'image' as const, path: resolve(p) })) }
+        : {}),
     });
     promptId = submitted.prompt_id;
     for (const ev of early.splice(0)) handle(ev);

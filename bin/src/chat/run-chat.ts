@@ -17,6 +17,7 @@ import type { AgentEvent } from '@hermes/core/protocol';
 import type { ApprovalCallback } from '@hermes/core/approvals';
 import { acquireSessionLock, type SessionLock } from '@hermes/core/state';
 import type { McpManager } from '@hermes/core/mcp';
+import type { StoredImage } from '@hermes/core/images';
 import {
   type ConfigWarning,
   loadConfigCached,
@@ -41,6 +42,8 @@ export interface ChatOptions {
   json: boolean;
   yolo: boolean;
   model?: string;
+  /** Image files attached to the `-q` prompt (`--image`, repeatable). */
+  images?: string[];
 }
 
 /** Exit code for a turn stopped by Ctrl+C (128 + SIGINT). */
@@ -112,6 +115,8 @@ async function runChatInProcess(
   config: HermesConfig,
   output: ClosedOutput,
 ): Promise<number> {
+  // images are checked before any session is created: a bad one changes nothing
+  const images = await chatImages(ctx, opts, config);
   const select: SessionSelector = opts.session
     ? { kind: 'id', id: opts.session }
     : opts.continue
@@ -175,7 +180,7 @@ async function runChatInProcess(
   process.on('SIGINT', onSigint);
   try {
     if (!interactive) {
-      const result = await runTurn(opened, opts.query ?? '', controller.signal);
+      const result = await runTurn(opened, opts.query ?? '', controller.signal, images);
       if (output.closed) return output.exitCode;
       if (result.status === 'interrupted') return EXIT_INTERRUPTED;
       if (result.status === 'error') {
@@ -227,7 +232,12 @@ async function runChatInProcess(
  * `running` during the turn, then `idle` (also after a failed turn, whose stored reply carries
  * the error) or `interrupted`. A one-shot thus never leaves its session looking `active`.
  */
-async function runTurn(opened: OpenedSession, text: string, signal: AbortSignal): Promise<TurnResult> {
+async function runTurn(
+  opened: OpenedSession,
+  text: string,
+  signal: AbortSignal,
+  images: StoredImage[] = [],
+): Promise<TurnResult> {
   const setState = (state: string): void => {
     try {
       opened.db.setSessionState(opened.session.id, state);
@@ -238,12 +248,25 @@ async function runTurn(opened: OpenedSession, text: string, signal: AbortSignal)
   setState('running');
   let status = 'error';
   try {
-    const result = await opened.agent.runTurn(text, signal);
+    const result = await opened.agent.runTurn(text, signal, images.length ? { images } : {});
     status = result.status;
     return result;
   } finally {
     setState(status === 'interrupted' ? 'interrupted' : 'idle');
   }
+}
+
+/**
+ * The `--image` files of a one-shot, checked and put in the profile's media store.
+ * @throws ImageAttachmentError naming the refused file (the CLI prints it, exit 1).
+ */
+async function chatImages(ctx: CliContext, opts: ChatOptions, config: HermesConfig): Promise<StoredImage[]> {
+  if (!opts.images?.length) return [];
+  const { MediaStore, resolveImages } = await import('../lazy/images.js');
+  return resolveImages(
+    opts.images.map((path) => ({ kind: 'image' as const, path })),
+    { store: new MediaStore(ctx.home.mediaDir), cwd: process.cwd(), maxBytes: config.images.max_bytes },
+  );
 }
 
 /** Starts this profile's MCP servers when config.yaml names any (`mcp_servers`). */

@@ -1,6 +1,7 @@
 /**
- * `hermes chat [-q TEXT] [-s/--session ID | --continue] [--json] [--yolo] [-m MODEL]`.
- * With `-q`, text piped on stdin is added to the prompt (or is the prompt).
+ * `hermes chat [-q TEXT] [--image PATH]… [-s/--session ID | --continue] [--json] [--yolo] [-m MODEL]`.
+ * With `-q`, text piped on stdin is added to the prompt (or is the prompt); `--image` attaches
+ * an image file to it (repeatable).
  */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
@@ -86,9 +87,16 @@ export function chatCommand(ctx: CliContext): CommandModule {
           describe: 'Run dangerous commands without asking',
         })
         .option('model', { alias: 'm', type: 'string', describe: 'Model id for this run' })
+        .option('image', {
+          type: 'string',
+          array: true,
+          requiresArg: true,
+          describe: 'Attach an image file (png, jpeg, gif, webp) to the -q prompt; repeatable',
+        })
         .check((a) => {
           if (a.session !== undefined && a.continue)
             throw new Error('--session and --continue cannot be used together');
+          if (a.image !== undefined && a.query === undefined) throw new Error('--image needs -q TEXT');
           return true;
         }),
     handler: async (argv) => {
@@ -108,5 +116,6 @@ export function chatOptionsFromArgv(argv: Record<string, unknown>): ChatOptions 
   for (const key of ['query', 'session', 'model'] as const) {
     if (argv[key] !== undefined) out[key] = String(argv[key]);
   }
+  if (Array.isArray(argv.image) && argv.image.length > 0) out.images = argv.image.map(String);
   return out;
 }

@@ -4,6 +4,8 @@
  */
 import { chipLabel, splitAttachedText } from '@hermes/core/constants';
 import type { MessageRecord, SearchHit, SessionExport, SessionRecord } from '@hermes/core/state';
+import { attachmentLabel } from '@hermes/core/constants';
+import { attachmentInfos } from '@hermes/core/images';
 
 /** Options shared by the formatters. */
 export interface FormatOptions {
@@ -186,6 +188,8 @@ export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { 
     out.push('');
     out.push(`${dim(`[${time}]`, opts.color)} ${bold(who, opts.color)}${status}`);
     out.push(...messageBody(m, Boolean(opts.full)));
+    const chips = attachmentInfos(m.attachments).map(attachmentLabel);
+    if (chips.length) out.push(`  ${chips.join(' ')}`);
     const error = storedError(m);
     if (error) out.push(`  error: ${error}`);
     for (const call of summarizeToolCalls(m.tool_calls, (opts.width ?? 100) - 4)) out.push(`  → ${call}`);

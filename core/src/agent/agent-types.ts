@@ -6,6 +6,7 @@ import type { ApprovalCallback } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
+import type { StoredImage } from '../images/media-store.js';
 import type { ChatMessage, ModelClient } from '../model/types.js';
 import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { SessionProcesses } from '../processes/scope.js';
@@ -116,4 +117,10 @@ export interface TurnOptions {
    * model marked as guidance (`guidanceForModel`). Absent: no steering.
    */
   takeGuidance?: () => string[];
+  /**
+   * Images attached to the prompt, already checked and in the home's media store
+   * (images/resolve.ts): stored with the user message and sent as image parts. A model without
+   * vision (`model.vision`, model/vision.ts) refuses the turn before anything is stored.
+   */
+  images?: StoredImage[];
 }

@@ -7,7 +7,10 @@ import { CheckpointTracker } from '../checkpoints/tracker.js';
 import { denialMessage, OUTSIDE_SANDBOX_DESCRIPTION, type ApprovalGuard } from '../approvals/guard.js';
 import { stricterApprovals } from '../config/approval-changes.js';
 import type { HermesConfig } from '../config/schema.js';
+import { MediaStore } from '../images/media-store.js';
+import { userContent } from '../images/parts.js';
 import { contextWindowFor } from '../model/context-windows.js';
+import { visionRefusal } from '../model/vision.js';
 import { ModelError } from '../model/errors.js';
 import type { ChatMessage, ChatResult, ToolCall } from '../model/types.js';
 import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
@@ -352,8 +355,26 @@ export class Agent {
 
   private async loop(text: string, signal: AbortSignal, opts: TurnOptions): Promise<TurnResult> {
     const { config } = this.opts;
-    this.persist({ role: 'user', content: text }, opts);
-    this.history.push({ role: 'user', content: text });
+    const images = opts.images ?? [];
+    const refused = visionRefusal(this.opts.modelId ?? this.opts.model.defaultModel, images.length, config);
+    if (refused) {
+      // refused before anything is stored: the prompt was not taken, and says why
+      this.emit({ type: 'error', payload: { message: refused, kind: 'invalid_request' } });
+      return { status: 'error', text: '', usage: zeroUsage(), error: refused };
+    }
+    let content: ReturnType<typeof userContent>;
+    try {
+      content = userContent(text, images, new MediaStore(this.opts.home.mediaDir));
+    } catch (err) {
+      const message = (err as Error).message;
+      this.emit({ type: 'error', payload: { message, kind: 'invalid_request' } });
+      return { status: 'error', text: '', usage: zeroUsage(), error: message };
+    }
+    this.persist(
+      { role: 'user', content: text, ...(images.length ? { attachments: JSON.stringify(images) } : {}) },
+      opts,
+    );
+    this.history.push({ role: 'user', content });
     this.checkpoints.newTurn(text);
     this.refreshTools();
     let usage = zeroUsage();

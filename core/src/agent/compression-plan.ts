@@ -14,7 +14,14 @@
  * extended over the results that follow it, and a tail that would start on a tool message starts
  * at the assistant message that asked for it instead.
  */
-import type { ChatMessage } from '../model/types.js';
+import { contentText, IMAGE_TOKEN_ESTIMATE } from '../model/content.js';
+import type { ChatMessage, UserContentPart } from '../model/types.js';
+
+/** The summary text put before a user message's content (kept as parts when it has images). */
+function mergeText(text: string, content: string | UserContentPart[]): string | UserContentPart[] {
+  if (typeof content === 'string') return `${text}\n\n${content}`;
+  return [{ type: 'text', text: `${text}\n\n` }, ...content];
+}
 
 /** Opening line of every summary message; marks it for the next compression and for readers. */
 export const SUMMARY_PREFIX =
@@ -40,7 +47,9 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
     total += 4;
     const content = m.content;
     if (typeof content === 'string') total += estimateTextTokens(content);
-    else if (Array.isArray(content)) for (const part of content) total += estimateTextTokens(part.text);
+    else if (Array.isArray(content))
+      for (const part of content)
+        total += 'text' in part ? estimateTextTokens(part.text) : IMAGE_TOKEN_ESTIMATE;
     if (m.role === 'assistant' && m.tool_calls)
       for (const c of m.tool_calls) total += estimateTextTokens(c.function.name + c.function.arguments);
   }
@@ -122,7 +131,7 @@ function clip(text: string, max: number): string {
 export function serializeForSummary(messages: readonly ChatMessage[]): string {
   const parts: string[] = [];
   for (const m of messages) {
-    const content = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text).join('');
+    const content = contentText(m.content);
     if (m.role === 'tool') {
       parts.push(
         `[tool result ${m.name ?? ''} ${m.tool_call_id}]\n${clip(content, SUMMARY_INPUT_MESSAGE_CHARS)}`,
@@ -205,6 +214,6 @@ export function assembleCompressed(
   if (before !== 'assistant' && after?.role !== 'assistant')
     return [...head, { role: 'assistant', content: text }, ...tail];
   if (after?.role === 'user')
-    return [...head, { role: 'user', content: `${text}\n\n${after.content}` }, ...tail.slice(1)];
+    return [...head, { role: 'user', content: mergeText(text, after.content) }, ...tail.slice(1)];
   return [...head, { role: 'user', content: text }, ...tail];
 }

@@ -12,6 +12,8 @@
 import type { CompressionReason } from '../protocol/events.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { ChatMessage, ModelClient } from '../model/types.js';
+import { contentText } from '../model/content.js';
+import { storedFromContent } from '../images/parts.js';
 import type { Usage } from '../protocol/events.js';
 import type { CreateSessionOptions, NewMessage, SessionRecord } from '../state/types.js';
 import type { TranscriptStore } from './agent.js';
@@ -51,7 +53,7 @@ export function forkStoreOf(store: object): SessionForkStore | undefined {
 
 /** A history message as a stored message. */
 export function toNewMessage(m: ChatMessage): NewMessage {
-  const text = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text).join('');
+  const text = contentText(m.content);
   switch (m.role) {
     case 'assistant':
       return {
@@ -62,6 +64,14 @@ export function toNewMessage(m: ChatMessage): NewMessage {
       };
     case 'tool':
       return { role: 'tool', content: text, tool_call_id: m.tool_call_id, tool_name: m.name ?? null };
+    case 'user': {
+      const { text: words, images } = storedFromContent(m.content);
+      return {
+        role: 'user',
+        content: words,
+        ...(images.length ? { attachments: JSON.stringify(images) } : {}),
+      };
+    }
     default:
       return { role: m.role, content: text };
   }

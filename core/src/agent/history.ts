@@ -2,7 +2,9 @@
  * Converting stored messages into the Chat Completions history, and keeping that history valid
  * (every assistant tool call answered by exactly one tool message).
  */
-import type { ChatMessage, ToolCall } from '../model/types.js';
+import type { MediaStore } from '../images/media-store.js';
+import { storedImages } from '../images/parts.js';
+import type { ChatMessage, ToolCall, UserContentPart } from '../model/types.js';
 import { GUIDANCE_STATUS, type MessageRecord } from '../state/types.js';
 
 /** Result text given to tool calls that never ran because the turn was interrupted. */
@@ -21,10 +23,34 @@ export function guidanceForModel(text: string): string {
 }
 
 /**
- * Turns stored records into the system prompt and the message history.
+ * The content of a stored user message: its text, plus one `image_url` part per stored image
+ * (read from `media`). An image whose file is gone becomes a text note saying so, so the rest of
+ * the history still loads. Without `media` (or images) the text alone.
+ */
+export function userRecordContent(r: MessageRecord, media?: MediaStore): string | UserContentPart[] {
+  const text = r.content ?? '';
+  const images = media ? storedImages(r.attachments) : [];
+  if (images.length === 0) return text;
+  const parts: UserContentPart[] = [{ type: 'text', text }];
+  for (const img of images) {
+    try {
+      parts.push({ type: 'image_url', image_url: { url: media!.dataUrl(img) } });
+    } catch {
+      parts.push({ type: 'text', text: `\n[image "${img.name}" is no longer stored]` });
+    }
+  }
+  return parts;
+}
+
+/**
+ * Turns stored records into the system prompt and the message history. With `media`, user
+ * messages that carried images get them back as image parts (`userRecordContent`).
  * @returns `system` from the first system record (undefined when none), `history` without it.
  */
-export function historyFromRecords(records: readonly MessageRecord[]): {
+export function historyFromRecords(
+  records: readonly MessageRecord[],
+  media?: MediaStore,
+): {
   system?: string;
   history: ChatMessage[];
 } {
@@ -34,8 +60,11 @@ export function historyFromRecords(records: readonly MessageRecord[]): {
     if (r.role === 'system') {
       system ??= r.content ?? '';
     } else if (r.role === 'user') {
-      const text = r.content ?? '';
-      history.push({ role: 'user', content: r.status === GUIDANCE_STATUS ? guidanceForModel(text) : text });
+      history.push({
+        role: 'user',
+        content:
+          r.status === GUIDANCE_STATUS ? guidanceForModel(r.content ?? '') : userRecordContent(r, media),
+      });
     } else if (r.role === 'assistant') {
       let toolCalls: ToolCall[] | undefined;
       if (r.tool_calls) {

@@ -9,6 +9,7 @@ import type { HermesHome } from '../home/home.js';
 import { createModelClient } from '../model/client.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import type { ModelClient } from '../model/types.js';
+import { MediaStore } from '../images/media-store.js';
 import { SessionDB } from '../state/session-db.js';
 import type { TranscriptStore } from './agent-types.js';
 import type { SessionRecord } from '../state/types.js';
@@ -120,7 +121,10 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
     let systemPrompt: string;
     let history: AgentOptions['history'] = [];
     if (session) {
-      const loaded = historyFromRecords(db.getMessages(session.id, { limit: 100_000 }));
+      const loaded = historyFromRecords(
+        db.getMessages(session.id, { limit: 100_000 }),
+        new MediaStore(home.mediaDir),
+      );
       history = loaded.history;
       systemPrompt =
         loaded.system ??

@@ -47,6 +47,19 @@ export const ConfigSchema = z.looseObject({
       context_length: positiveInt.optional(),
       /** Request timeout per model call, seconds. */
       timeout: z.number().positive().default(600),
+      /**
+       * Whether the model accepts images: `auto` decides from the model id (core/src/model/
+       * vision.ts), `true`/`false` override it. A prompt with images for a model without vision
+       * is refused with a message naming the model and this setting.
+       */
+      vision: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+    })
+    .prefault({}),
+  /** Images attached to prompts (`/image`, clipboard paste, `chat -q --image`, the API server). */
+  images: z
+    .looseObject({
+      /** Largest image accepted, bytes (decoded); a larger one is refused naming it. */
+      max_bytes: positiveInt.default(20 * 1024 * 1024),
     })
     .prefault({}),
   fallback_providers: z.array(FallbackProvider).default([]),

@@ -144,6 +144,10 @@ export class HermesHome {
   get pairingDir(): string {
     return this.path('pairing');
   }
+  /** Images attached to prompts, one file per content hash (`<sha256>.<ext>`). */
+  get mediaDir(): string {
+    return this.path('media');
+  }
   /** Per-profile persisted TUI input history (one JSON string per line). */
   get inputHistoryFile(): string {
     return this.path('input_history.jsonl');

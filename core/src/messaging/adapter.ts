@@ -10,6 +10,7 @@
  * message and `emitButton` for a pressed approval button. Errors thrown by handlers are caught
  * and logged so a bad message never kills a listener loop.
  */
+import type { ImageAttachmentInput } from '../protocol/attachments.js';
 import type { ApprovalChoice } from '../protocol/approval-choices.js';
 import type { ChatType, MessageSource } from './source.js';
 
@@ -85,6 +86,12 @@ export interface InboundMessage {
    * the message is in the delivery ledger and gets an outcome even if the daemon is killed next.
    */
   onReceipt?: (receipt: InboundReceipt) => void;
+  /**
+   * Images sent with the message (base64 bytes), checked and stored by the backend like the
+   * images of `prompt.submit`; a model without vision refuses the turn (an `error` event of kind
+   * `invalid_request`). Not kept in the delivery ledger: a message replayed after a restart has none.
+   */
+  images?: ImageAttachmentInput[];
 }
 
 /** One earlier message of a conversation a client sent whole (`InboundMessage.history`). */

@@ -4,6 +4,7 @@
  * answer its approvals); `InProcessBackend` (local-backend.ts) runs agents directly, for tests
  * and tools without a daemon.
  */
+import type { ImageAttachmentInput } from '../protocol/attachments.js';
 import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, SeedMessage, TurnEvent } from './adapter.js';
 import type { MessageSource } from './source.js';
 
@@ -44,6 +45,8 @@ export interface TurnOptions {
    * the session's queue to `turn.start` / `turn.end`, which is how the turn is matched to it.
    */
   origin?: string;
+  /** Images of the message (`InboundMessage.images`), resolved and checked by the backend. */
+  images?: ImageAttachmentInput[];
 }
 
 /** A prompt of this platform taken back from a session's queue (see `takeQueued`). */

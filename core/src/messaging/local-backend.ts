@@ -4,6 +4,8 @@
  * answer a platform without the daemon. Heavy (agent, tools): import it by subpath.
  */
 import { randomUUID } from 'node:crypto';
+import { MediaStore, type StoredImage } from '../images/media-store.js';
+import { ImageAttachmentError, resolveImages } from '../images/resolve.js';
 import type { Agent } from '../agent/agent.js';
 import { openAgentSession } from '../agent/session-runtime.js';
 import type { HermesConfig } from '../config/schema.js';
@@ -107,7 +109,19 @@ export class InProcessBackend implements AgentBackend {
       l.controller = new AbortController();
       sink.onStart?.(opts.origin ?? randomUUID());
       try {
-        const r = await l.agent.runTurn(text, l.controller.signal);
+        let images: StoredImage[] = [];
+        try {
+          images = resolveImages(opts.images, {
+            store: new MediaStore(this.opts.home.mediaDir),
+            cwd: this.opts.home.path('workspace'),
+            maxBytes: this.opts.config.images.max_bytes,
+          });
+        } catch (err) {
+          if (!(err instanceof ImageAttachmentError)) throw err;
+          sink.onEvent({ type: 'error', payload: { message: err.message, kind: 'invalid_request' } });
+          return { status: 'error', text: '', error: err.message };
+        }
+        const r = await l.agent.runTurn(text, l.controller.signal, images.length ? { images } : {});
         return { status: r.status, text: r.text, ...(r.error ? { error: r.error } : {}) };
       } finally {
         l.sink = undefined;

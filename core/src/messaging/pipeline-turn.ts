@@ -5,6 +5,7 @@
  * model's silence, or a logged drop. A prompt a shutdown kept (`held`, or cut by the drain)
  * stays open in the ledger for the restart (pipeline-recovery.ts).
  */
+import type { ImageAttachmentInput } from '../protocol/attachments.js';
 import type { ApprovalChoiceName, TurnEvent, SendOptions } from './adapter.js';
 import type { TurnOutcome, TurnSink } from './backend.js';
 import { EditStreamer } from './edit-stream.js';
@@ -27,6 +28,8 @@ export interface TurnRequest {
   /** The user message as the model sees it (prefixed with the sender in shared sessions). */
   userText: string;
   cfg: PlatformConfig;
+  /** Images sent with the message, handed to the backend. */
+  images?: ImageAttachmentInput[];
 }
 
 /**
@@ -131,7 +134,10 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
   p.ledger.submitted(id, { sessionId, promptText: t.userText });
   let running: Promise<TurnOutcome>;
   try {
-    running = backend.runTurn(sessionId, t.userText, sink, { origin: id });
+    running = backend.runTurn(sessionId, t.userText, sink, {
+      origin: id,
+      ...(t.images?.length ? { images: t.images } : {}),
+    });
   } catch (err) {
     running = Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }

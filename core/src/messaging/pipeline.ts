@@ -428,7 +428,8 @@ export class MessagePipeline {
 
     // 6. run the agent, 7. send the reply (pipeline-turn.ts)
     await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
-    return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg }) };
+    const images = msg.images?.length ? { images: msg.images } : {};
+    return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
   }
 
   private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {

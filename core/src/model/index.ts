@@ -7,6 +7,8 @@ export * from './errors.js';
 export * from './providers.js';
 export * from './credential-pool.js';
 export * from './context-windows.js';
+export * from './vision.js';
+export * from './content.js';
 export * from './cache-control.js';
 export * from './retry.js';
 export { createModelClient, type HermesModelClient, type ModelClientOptions } from './client.js';

@@ -10,13 +10,21 @@ export interface ToolCall {
   function: { name: string; arguments: string };
 }
 
+/**
+ * One part of a user message with more than text (OpenAI Chat Completions content parts): text,
+ * or an image as a `data:<mime>;base64,…` URL.
+ */
+export type UserContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
 /** A message as sent to Chat Completions. */
 export type ChatMessage =
   | {
       role: 'system';
       content: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
     }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: string }
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 

@@ -90,6 +90,7 @@ function sourceProfile(): { home: HermesHome; out: string } {
   put(work.dir, 'sessions/locks/a.lock', '');
   put(work.dir, 'logs/x.log', 'log');
   put(work.dir, 'processes/bg-0000000a.log', 'server output');
+  put(work.dir, `media/${'a'.repeat(64)}.png`, 'image of a stored message');
   put(work.dir, 'checkpoints/c', 'c');
   put(work.dir, 'gateway.pid', '1');
   put(work.dir, 'memories/MEMORY.md.lock/x', '');
@@ -120,6 +121,7 @@ describe('exportProfile', () => {
       'sessions',
       'logs',
       'processes',
+      'media',
       'checkpoints',
       '.pid',
       '.lock',

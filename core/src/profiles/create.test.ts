@@ -63,6 +63,7 @@ function populatedRoot(): HermesHome {
   put(r, 'sessions/sessions.json', '{}');
   put(r, 'sessions/locks/abc.lock', '');
   put(r, 'checkpoints/x/HEAD', 'ref');
+  put(r, `media/${'b'.repeat(64)}.png`, 'image of a stored message');
   put(r, 'backups/b.tar.gz', 'b');
   put(r, 'state-snapshots/s', 's');
   put(r, 'logs/tui-gateway.log', 'log');

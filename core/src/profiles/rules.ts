@@ -31,6 +31,7 @@ export const CLONE_ALL_HISTORY_EXCLUDE: ReadonlySet<string> = new Set([
   'checkpoints',
   'logs',
   'processes', // background process logs (core/src/processes/)
+  'media', // images attached to stored messages (core/src/images/)
   'input_history.jsonl',
   'profile.yaml',
 ]);
@@ -95,6 +96,7 @@ export const EXPORT_EXCLUDE_TOP: ReadonlySet<string> = new Set([
   'logs',
   'processes',
   'sessions',
+  'media', // images of stored messages: they belong to state.db
   'input_history.jsonl',
 ]);
 

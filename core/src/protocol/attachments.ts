@@ -1,6 +1,7 @@
 /**
  * What a prompt can carry besides its text (`prompt.submit` `attachments`): a discriminated union
- * on `kind`. References name what to attach; the daemon resolves each one itself, relative to
+ * on `kind`. Images (`image`) are checked and stored by the daemon (core/src/images/).
+ * References name what to attach; the daemon resolves each one itself, relative to
  * the session's working folder (core/src/references/resolve.ts), and never trusts a client's
  * bytes or paths. Also the file completion method's records (`files.complete`).
  */
@@ -27,6 +28,27 @@ export const UrlAttachment = z.object({
   url: z.string().min(1).max(8192),
 });
 
+/**
+ * An image: a file the daemon reads (`path`, absolute or relative to the session's folder) or
+ * the bytes themselves (`data`, base64, e.g. from the clipboard). Exactly one of the two.
+ * `mime` is a hint only: the daemon decides the type from the bytes (png, jpeg, gif, webp).
+ * `name` is what the chip shows (default: the file's name, or `clipboard.<ext>`). Images are
+ * sent to the model as image parts and stored with the message (docs/images.md).
+ */
+export const ImageAttachmentInput = z
+  .object({
+    kind: z.literal('image'),
+    path: z.string().min(1).max(4096).optional(),
+    /** Base64 of the image bytes (the daemon caps the decoded size, `images.max_bytes`). */
+    data: z.string().min(1).optional(),
+    mime: z.string().max(100).optional(),
+    name: z.string().min(1).max(200).optional(),
+  })
+  .refine((a) => (a.path === undefined) !== (a.data === undefined), {
+    message: 'an image attachment needs exactly one of path and data',
+  });
+export type ImageAttachmentInput = z.infer<typeof ImageAttachmentInput>;
+
 /** One attachment of `prompt.submit`. */
 export const PromptAttachment = z.discriminatedUnion('kind', [
   FileAttachment,
@@ -34,8 +56,21 @@ export const PromptAttachment = z.discriminatedUnion('kind', [
   DiffAttachment,
   StagedAttachment,
   UrlAttachment,
+  ImageAttachmentInput,
 ]);
 export type PromptAttachment = z.infer<typeof PromptAttachment>;
+
+/**
+ * An image attachment as stored with a message (`StoredMessage.attachments`), a queued prompt
+ * and `turn.start`, for its chip: kind, display name, type and size in bytes (decoded).
+ */
+export const AttachmentInfo = z.object({
+  kind: z.string(),
+  name: z.string(),
+  mime: z.string().optional(),
+  bytes: z.number().int().nonnegative().optional(),
+});
+export type AttachmentInfo = z.infer<typeof AttachmentInfo>;
 
 /** Most attachments of one prompt. */
 export const MAX_PROMPT_ATTACHMENTS = 32;

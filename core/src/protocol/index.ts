@@ -8,6 +8,7 @@ export * from './processes.js';
 export * from './events.js';
 export * from './jsonrpc.js';
 export * from './records.js';
+export * from './attachments.js';
 export * from './server-requests.js';
 export * from './wire-events.js';
 export * from './methods.js';

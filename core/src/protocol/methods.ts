@@ -177,6 +177,8 @@ export const PromptSubmitParams = z.object({
   /**
    * References to attach (`@path`, `@folder/`, `@diff`, `@staged`, `@url`): resolved by the
    * daemon in the session's folder; one that cannot be resolved refuses the whole prompt.
+   * Images (`image`): checked (type, size, the model's vision) and stored with the message; a
+   * refused one fails the request naming it (docs/images.md).
    */
   attachments: z.array(PromptAttachment).max(MAX_PROMPT_ATTACHMENTS).optional(),
 });

@@ -1,6 +1,7 @@
 /** Records carried by several methods: sessions, stored messages, open requests, snapshots. */
 import { z } from 'zod';
 import { REQUEST_KINDS } from './approval-choices.js';
+import { AttachmentInfo } from './attachments.js';
 
 /**
  * An approval mode: `manual` asks a person for every flagged command, `smart` lets a model judge
@@ -83,6 +84,8 @@ export const StoredMessage = z.object({
   status: z.string().nullable().optional(),
   /** What live clients showed for it (tool outcome, approvals, error); absent when unknown. */
   outcome: MessageOutcome.optional(),
+  /** What was attached to a user message (images …), for chips; absent when nothing. */
+  attachments: z.array(AttachmentInfo).optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessage>;
 
@@ -137,6 +140,8 @@ export const QueuedPrompt = z.object({
    * (`/queue run` runs the held prompts, `/queue drop` discards the queue).
    */
   held: z.boolean().optional(),
+  /** What is attached to the prompt (images …), for chips; absent when nothing. */
+  attachments: z.array(AttachmentInfo).optional(),
 });
 export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
 

@@ -279,6 +279,19 @@ export const SLASH_COMMANDS = [
   },
   { name: 'clear', tui: { description: 'Clear the screen (the session is kept)', runs: 'tui' } },
   { name: 'copy', tui: { description: 'Copy the last reply to the clipboard (OSC 52)', runs: 'tui' } },
+  {
+    name: 'image',
+    tui: {
+      args: 'PATH|clear',
+      argsRequired: true,
+      description: 'Attach an image file to the next prompt',
+      runs: 'tui',
+    },
+  },
+  {
+    name: 'paste',
+    tui: { description: 'Attach the clipboard image to the next prompt (Ctrl+V)', runs: 'tui' },
+  },
   { name: 'detach', tui: { description: 'Leave the session running and exit', runs: 'tui' } },
   {
     name: 'quit',

@@ -11,6 +11,7 @@ import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { McpStatusPayload } from './mcp.js';
 import { ProcessChangedPayload } from './processes.js';
+import { AttachmentInfo } from './attachments.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema, RequestKindSchema } from './server-requests.js';
 
@@ -52,6 +53,8 @@ export const SessionEventPayloads = {
     by: z.string().optional(),
     /** The prompt's `origin` (prompt.submit), when it has one. */
     origin: z.string().optional(),
+    /** What is attached to the prompt (images …), for chips; absent when nothing. */
+    attachments: z.array(AttachmentInfo).optional(),
   }),
   /** The turn ended. */
   'turn.end': z.object({ prompt_id: z.string(), status: z.string(), origin: z.string().optional() }),

@@ -163,6 +163,9 @@ async function resolveOne(
       const none = a.kind === 'staged' ? '(nothing staged)' : '(no unstaged changes in the working tree)';
       return { chip: { kind: a.kind, ref }, content: out || none, notes: [] };
     }
+    case 'image':
+      // images are checked and stored by the daemon's image path (core/src/images), never as text
+      return fail('is an image, not a reference');
     case 'url': {
       const page = await extractOne(
         a.url,

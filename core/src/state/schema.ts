@@ -3,7 +3,8 @@
  * `queued_prompts` (prompts waiting behind a running turn of the daemon, v3; `origin` v4),
  * `platform_deliveries` and `platform_replay_keys` (the chat platforms' delivery ledger and the
  * webhook replay window, v4; platform-tables.ts), `api_responses` (the API server's stored
- * responses, v4, created when missing; api-responses.ts), and the FTS5
+ * responses, v4, created when missing; api-responses.ts), `messages.attachments` and
+ * `queued_prompts.attachments` (JSON of what was attached to a prompt: images …, v5), and the FTS5
  * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
  * triggers. `PRAGMA user_version` carries the schema version.
  *
@@ -14,7 +15,7 @@ import type Database from 'better-sqlite3';
 import { SessionDBError } from './errors.js';
 
 /** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
 export const CORE_DDL = `
@@ -49,7 +50,8 @@ CREATE TABLE IF NOT EXISTS messages (
   finish_reason TEXT,
   reasoning     TEXT,
   status        TEXT,
-  outcome       TEXT
+  outcome       TEXT,
+  attachments   TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_messages_session ON messages(session_id, id);
 
@@ -59,7 +61,8 @@ CREATE TABLE IF NOT EXISTS queued_prompts (
   text       TEXT NOT NULL,
   queued_by  TEXT,
   queued_at  INTEGER NOT NULL,
-  origin     TEXT
+  origin     TEXT,
+  attachments TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_queued_prompts_session ON queued_prompts(session_id);
 
@@ -171,6 +174,8 @@ export interface SchemaState {
   hasOutcome: boolean;
   /** `queued_prompts.origin`, the platform tables and `api_responses` exist (added in v4). */
   hasPlatformTables: boolean;
+  /** `messages.attachments` and `queued_prompts.attachments` exist (added in v5). */
+  hasAttachments: boolean;
 }
 
 /** Reads the schema state without taking a write lock. Throws what SQLite throws (e.g. a
@@ -197,6 +202,11 @@ export function inspectSchema(db: Database.Database): SchemaState {
       names.has('queued_prompts') &&
       hasColumn(db, 'queued_prompts', 'origin') &&
       names.has('api_responses'),
+    hasAttachments:
+      names.has('messages') &&
+      hasColumn(db, 'messages', 'attachments') &&
+      names.has('queued_prompts') &&
+      hasColumn(db, 'queued_prompts', 'attachments'),
   };
 }
 
@@ -208,7 +218,8 @@ export function schemaIsCurrent(state: SchemaState): boolean {
     state.hasFts &&
     state.hasTriggers &&
     state.hasOutcome &&
-    state.hasPlatformTables
+    state.hasPlatformTables &&
+    state.hasAttachments
   );
 }
 
@@ -241,6 +252,10 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
   if (before.version === 1) for (const t of FTS_TRIGGERS) db.exec(`DROP TRIGGER IF EXISTS ${t}`);
   // v3 also adds `messages.outcome` (JSON: what frontends showed for a tool call or a failed reply)
   if (before.hasCore && !before.hasOutcome) db.exec('ALTER TABLE messages ADD COLUMN outcome TEXT');
+  // v4 → v5: what was attached to a prompt (JSON), on stored messages and on waiting prompts
+  if (!hasColumn(db, 'messages', 'attachments')) db.exec('ALTER TABLE messages ADD COLUMN attachments TEXT');
+  if (!hasColumn(db, 'queued_prompts', 'attachments'))
+    db.exec('ALTER TABLE queued_prompts ADD COLUMN attachments TEXT');
   db.exec(FTS_DDL);
   let rebuiltFts = false;
   if (before.version !== 0 && (!before.hasFts || !before.hasTriggers)) {

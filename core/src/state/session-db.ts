@@ -53,7 +53,7 @@ export { CHECKPOINT_EVERY, type SessionDBOptions } from './store.js';
 export { SessionDBError, SessionNotFoundError } from './errors.js';
 
 const MESSAGE_COLUMNS =
-  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome';
+  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome, attachments';
 
 /** Options of `appendMessage(s)`. */
 export interface AppendOptions {
@@ -344,7 +344,7 @@ export class SessionDB extends StateStore {
         throw new SessionNotFoundError(sessionId, this.file);
       if (prompt) applyAutoTitle((sql) => this.stmt(sql), sessionId, prompt);
       const insert = this.stmt(
-        `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
       const ids = rows.map((r) => Number(insert.run(sessionId, ...r).lastInsertRowid));
       if (opts.unqueuePromptId !== undefined)
@@ -452,12 +452,20 @@ export class SessionDB extends StateStore {
   // ── queued prompts (the daemon's per-session prompt queue, schema v3) ────────────────────
 
   /**
-   * Stores a prompt waiting behind a running turn (kept across a daemon crash).
+   * Stores a prompt waiting behind a running turn (kept across a daemon crash), with the JSON of
+   * its attachments when it has some.
    * @throws SessionNotFoundError; SessionDBError `EINVAL` naming a bad field, `EEXIST` for a used id.
    */
   queuePrompt(
     sessionId: string,
-    p: { promptId: string; text: string; by?: string; origin?: string; queuedAt?: number },
+    p: {
+      promptId: string;
+      text: string;
+      by?: string;
+      origin?: string;
+      queuedAt?: number;
+      attachments?: string;
+    },
   ): void {
     const promptId = optionalText(p.promptId, 'promptId', this.file);
     const text = optionalText(p.text, 'text', this.file);
@@ -465,13 +473,14 @@ export class SessionDB extends StateStore {
       throw new SessionDBError(`${this.file}: a queued prompt needs promptId and text`, this.file, 'EINVAL');
     const by = optionalText(p.by, 'by', this.file);
     const origin = optionalText(p.origin, 'origin', this.file);
+    const attachments = optionalText(p.attachments, 'attachments', this.file);
     this.write('queuePrompt', this.transcriptBudgetMs, () => {
       if (!this.stmt('SELECT 1 FROM sessions WHERE id = ?').get(sessionId))
         throw new SessionNotFoundError(sessionId, this.file);
       try {
         this.stmt(
-          'INSERT INTO queued_prompts (prompt_id, session_id, text, queued_by, queued_at, origin) VALUES (?, ?, ?, ?, ?, ?)',
-        ).run(promptId, sessionId, text, by, p.queuedAt ?? Date.now(), origin);
+          'INSERT INTO queued_prompts (prompt_id, session_id, text, queued_by, queued_at, origin, attachments) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        ).run(promptId, sessionId, text, by, p.queuedAt ?? Date.now(), origin, attachments);
       } catch (err) {
         if (sqliteCode(err) !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw err;
         throw new SessionDBError(`${this.file}: prompt "${promptId}" is already queued`, this.file, 'EEXIST');

@@ -42,6 +42,8 @@ export interface QueuedPromptRecord {
   queued_at: number;
   /** Id of the inbound message the prompt answers (a platform's), or null (schema v4). */
   origin: string | null;
+  /** JSON array of what is attached to the prompt (images …), or null (schema v5). */
+  attachments?: string | null;
 }
 
 /** One row of `messages`. */
@@ -68,6 +70,12 @@ export interface MessageRecord {
    * a tool call's outcome, summary, duration and approvals; a failed reply's error. Null if none.
    */
   outcome: string | null;
+  /**
+   * JSON array of what was attached to a user message (images: `{kind, name, mime, bytes,
+   * sha256}`, the bytes in the home's media folder; images/media-store.ts), or null (schema v5;
+   * absent on rows read from an older file).
+   */
+  attachments?: string | null;
 }
 
 /** Fields of a stored message that a new one may leave out (filled by the store or absent). */
@@ -79,7 +87,8 @@ type OptionalMessageField =
   | 'finish_reason'
   | 'reasoning'
   | 'status'
-  | 'outcome';
+  | 'outcome'
+  | 'attachments';
 
 /** Fields a caller supplies when appending a message. */
 export type NewMessage = Omit<MessageRecord, 'id' | 'session_id' | OptionalMessageField> &

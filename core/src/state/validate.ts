@@ -63,7 +63,7 @@ export function count(value: unknown, field: string, file: string): number {
 }
 
 /**
- * The row values of a new message, in column order (role … status); timestamp defaults to `now`.
+ * The row values of a new message, in column order (role … attachments); timestamp defaults to `now`.
  * @throws SessionDBError `EINVAL` naming the bad field (role, content, timestamp …).
  */
 export function messageValues(msg: NewMessage, file: string, now: number): unknown[] {
@@ -87,6 +87,7 @@ export function messageValues(msg: NewMessage, file: string, now: number): unkno
     optionalText(msg.reasoning, 'reasoning', file),
     optionalText(msg.status, 'status', file),
     optionalText(msg.outcome, 'outcome', file),
+    optionalText(msg.attachments, 'attachments', file),
   ];
 }
 

@@ -40,6 +40,7 @@ import {
 } from '@hermes/core/messaging';
 import { createPlatformSession } from '@hermes/core/platform-sessions';
 import { contextWindowFor } from '@hermes/core/model';
+import type { StoredImage } from '@hermes/core/images';
 import {
   APPROVAL_CHOICES,
   type ServerRequestMethod,
@@ -49,6 +50,7 @@ import {
 } from '@hermes/core/protocol';
 import type { Connection } from '../rpc/types.js';
 import type { LiveSession } from '../sessions/live-session.js';
+import { promptImages } from '../sessions/prompt-images.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
 /** One prompt of the platform in a live session. */
@@ -88,7 +90,7 @@ class PlatformConnection implements Connection {
   }
 
   /** Submits a prompt and resolves when its turn ended (or it was held or dropped). */
-  run(text: string, sink: TurnSink, origin?: string): Promise<TurnOutcome> {
+  run(text: string, sink: TurnSink, origin?: string, images?: StoredImage[]): Promise<TurnOutcome> {
     const id = origin ?? `o-${randomBytes(6).toString('hex')}`;
     return new Promise<TurnOutcome>((resolve) => {
       if (this.turns.has(id)) {
@@ -98,7 +100,7 @@ class PlatformConnection implements Connection {
       const turn: Turn = { origin: id, sink, started: false, text: '', resolve };
       this.turns.set(id, turn);
       try {
-        turn.promptId = this.live.submit(text, this.clientName, id).prompt_id;
+        turn.promptId = this.live.submit(text, this.clientName, id, images).prompt_id;
         if (this.turns.get(id) === turn) this.byPrompt.set(turn.promptId, turn);
       } catch (err) {
         this.finish(turn, { status: 'error', text: '', error: (err as Error).message });
@@ -353,6 +355,25 @@ export class LiveSessionBackend implements AgentBackend {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
+    let images: StoredImage[] = [];
+    if (opts.images?.length) {
+      try {
+        const p = this.sessions.profile(this.profile);
+        p.refresh(); // model.vision and images.max_bytes as on disk now
+        const r = p.db.getSession(live.id);
+        images = promptImages(opts.images, {
+          config: p.config,
+          mediaDir: p.home.mediaDir,
+          cwd: r?.cwd,
+          model: r?.model,
+        });
+      } catch (err) {
+        // a refused image or a model without vision: the client's request was bad, say so
+        const message = (err as Error).message;
+        sink.onEvent({ type: 'error', payload: { message, kind: 'invalid_request' } });
+        return Promise.resolve({ status: 'error', text: '', error: message });
+      }
+    }
     this.used.delete(live.id);
     this.used.set(live.id, Date.now());
     let conn = this.connections.get(live);
@@ -377,7 +398,7 @@ export class LiveSessionBackend implements AgentBackend {
       this.connections.set(live, c);
       live.attach(c);
     }
-    return conn.run(text, sink, opts.origin);
+    return conn.run(text, sink, opts.origin, images);
   }
 
   takeQueued(sessionId: string, origins: ReadonlySet<string>): TakenPrompt[] {

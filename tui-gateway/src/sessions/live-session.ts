@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CompressionOutcome } from '@hermes/core/agent';
 import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/core/approvals';
+import type { StoredImage } from '@hermes/core/images';
 import {
   wireEvent,
   type AgentEvent,
@@ -34,11 +35,14 @@ import { Steering } from './steering.js';
 
 /** The agent as the live session drives it. */
 export interface SessionAgent {
-  /** `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert. */
+  /**
+   * `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert;
+   * `opts.images`: the prompt's checked images (stored with the user message).
+   */
   runTurn(
     text: string,
     signal: AbortSignal,
-    opts?: { queuedPromptId?: string; takeGuidance?: () => string[] },
+    opts?: { queuedPromptId?: string; takeGuidance?: () => string[]; images?: StoredImage[] },
   ): Promise<{ status: string; text: string; error?: string }>;
   /** Replaces the history the model sees by these stored messages (after the transcript was cut). */
   replaceHistory?(records: MessageRecord[]): void;
@@ -152,7 +156,7 @@ export class LiveSession {
     );
     this.steering = new Steering({
       emit: (type, payload) => this.emit(type, payload),
-      submitPrompt: (text, by, first) => this.submit(text, by, undefined, first).prompt_id,
+      submitPrompt: (text, by, first) => this.submit(text, by, undefined, [], first).prompt_id,
     });
     const timeoutMs = (): number => this.opts.approvalTimeoutS * 1000;
     this.hooks = {
@@ -382,17 +386,27 @@ export class LiveSession {
    * make a new one wait.
    * @param by who submitted it (connection id or client name).
    * @param origin id of the inbound message it answers, echoed in the queue, `turn.start`, `turn.end`.
+   * @param images its checked images (prompt-images.ts), listed as chips and sent to the model.
    */
-  submit(text: string, by?: string, origin?: string, first = false): MethodResult<'prompt.submit'> {
+  submit(
+    text: string,
+    by?: string,
+    origin?: string,
+    images: StoredImage[] = [],
+    first = false,
+  ): MethodResult<'prompt.submit'> {
     const prompt: QueuedPrompt = {
       prompt_id: `p-${randomBytes(5).toString('hex')}`,
       text,
       ...(by ? { by } : {}),
       ...(origin ? { origin } : {}),
+      ...(images.length
+        ? { attachments: images.map(({ kind, name, mime, bytes }) => ({ kind, name, mime, bytes })) }
+        : {}),
     };
     if (this.holding) prompt.held = true; // shutting down: kept for after the restart
     const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable || this.holding;
-    this.queue.add(prompt, wasBusy, first);
+    this.queue.add(prompt, wasBusy, images, first);
     if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
     this.startRunner();
     return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
@@ -410,7 +424,7 @@ export class LiveSession {
         // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
         if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
         first = false;
-        await this.runPrompt(next.prompt, next.stored);
+        await this.runPrompt(next.prompt, next.stored, next.images);
       }
       if (this.clients.size === 0) this.opts.onIdle?.(this);
     } catch (err) {
@@ -431,7 +445,7 @@ export class LiveSession {
    * cause (`kind` `storage` / `config` when known), `turn.end` with status `error`, the session
    * idle again for the next prompt.
    */
-  private async runPrompt(prompt: QueuedPrompt, stored: boolean): Promise<void> {
+  private async runPrompt(prompt: QueuedPrompt, stored: boolean, images?: StoredImage[]): Promise<void> {
     const controller = new AbortController();
     this.current = { promptId: prompt.prompt_id, controller };
     this.lastProgress = this.now();
@@ -442,6 +456,7 @@ export class LiveSession {
         text: prompt.text,
         ...(prompt.by ? { by: prompt.by } : {}),
         ...(prompt.origin ? { origin: prompt.origin } : {}),
+        ...(prompt.attachments ? { attachments: prompt.attachments } : {}),
       });
       try {
         this.opts.store.setSessionState(this.id, 'running'); // crash recovery relies on it
@@ -451,8 +466,11 @@ export class LiveSession {
       const r = await this.agent.runTurn(prompt.text, controller.signal, {
         ...(stored ? { queuedPromptId: prompt.prompt_id } : {}),
         takeGuidance: () => this.steering.take(),
+        ...(images?.length ? { images } : {}),
       });
       status = r.status;
+      // a turn refused before its user message was stored (a model without vision) leaves the row
+      if (stored && r.status === 'error') this.queue.forget(prompt);
     } catch (err) {
       // the turn ended before (or without) storing its user message: the row goes now
       if (stored) this.queue.forget(prompt);

@@ -10,12 +10,16 @@
  * by themselves — after a crash the user decides (`/queue run` runs them, `/queue drop` discards
  * them). A graceful stop holds the waiting prompts the same way instead of dropping them.
  */
+import { attachmentInfos, storedImages, type StoredImage } from '@hermes/core/images';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import type { QueuedPromptRecord } from '@hermes/core/state';
 
 /** The part of SessionDB the queue writes to. */
 export interface PromptQueueStore {
-  queuePrompt(sessionId: string, p: { promptId: string; text: string; by?: string; origin?: string }): void;
+  queuePrompt(
+    sessionId: string,
+    p: { promptId: string; text: string; by?: string; origin?: string; attachments?: string },
+  ): void;
   unqueuePrompt(promptId: string): boolean;
   queuedPrompts(sessionId: string): QueuedPromptRecord[];
 }
@@ -24,6 +28,8 @@ interface Item {
   prompt: QueuedPrompt;
   /** True once written to the store. */
   stored: boolean;
+  /** The prompt's images (media store records; the wire prompt lists their chips). */
+  images?: StoredImage[];
 }
 
 /** The ordered queue of one live session. */
@@ -48,15 +54,19 @@ export class PromptQueue {
       warn(`session ${sessionId()}: cannot read its stored queue: ${(err as Error).message}`);
     }
     for (const r of rows) {
+      const images = storedImages(r.attachments);
+      const chips = attachmentInfos(r.attachments);
       this.items.push({
         prompt: {
           prompt_id: r.prompt_id,
           text: r.text,
           ...(r.queued_by ? { by: r.queued_by } : {}),
           ...(r.origin ? { origin: r.origin } : {}),
+          ...(chips.length ? { attachments: chips } : {}),
           held: true,
         },
         stored: true,
+        ...(images.length ? { images } : {}),
       });
     }
   }
@@ -79,10 +89,11 @@ export class PromptQueue {
   /**
    * Adds a prompt (at the end unless `first`).
    * @param persist store it (true when it has to wait for a running turn).
+   * @param images its images (stored with it; `takeNext` hands them back).
    * @param first put it ahead of the prompts already waiting (guidance that missed its turn).
    */
-  add(prompt: QueuedPrompt, persist: boolean, first = false): void {
-    const item: Item = { prompt, stored: false };
+  add(prompt: QueuedPrompt, persist: boolean, images?: StoredImage[], first = false): void {
+    const item: Item = { prompt, stored: false, ...(images?.length ? { images } : {}) };
     if (first) this.items.unshift(item);
     else this.items.push(item);
     if (persist) this.persist(item);
@@ -94,11 +105,11 @@ export class PromptQueue {
    * that stores its user message (`runTurn`'s `queuedPromptId`), so a crash between the two
    * leaves the prompt held, never lost; `forget` removes the row of a turn that failed earlier.
    */
-  takeNext(): { prompt: QueuedPrompt; stored: boolean } | undefined {
+  takeNext(): { prompt: QueuedPrompt; stored: boolean; images?: StoredImage[] } | undefined {
     const i = this.items.findIndex((it) => !it.prompt.held);
     if (i < 0) return undefined;
     const [item] = this.items.splice(i, 1);
-    return { prompt: item!.prompt, stored: item!.stored };
+    return { prompt: item!.prompt, stored: item!.stored, ...(item!.images ? { images: item!.images } : {}) };
   }
 
   /** Removes the stored row of a prompt `takeNext` handed out whose turn never stored it. */
@@ -149,6 +160,7 @@ export class PromptQueue {
         text: item.prompt.text,
         ...(item.prompt.by ? { by: item.prompt.by } : {}),
         ...(item.prompt.origin ? { origin: item.prompt.origin } : {}),
+        ...(item.images?.length ? { attachments: JSON.stringify(item.images) } : {}),
       });
       item.stored = true;
     } catch (err) {

@@ -20,6 +20,7 @@
  */
 import { historyFromRecords, type Agent, type AgentSettings } from '@hermes/core/agent';
 import type { HermesConfig } from '@hermes/core/config';
+import { MediaStore } from '@hermes/core/images';
 import type { ModelClient } from '@hermes/core/model';
 import type { ApprovalModeName } from '@hermes/core/protocol';
 import type { SessionRecord } from '@hermes/core/state';
@@ -117,7 +118,11 @@ export class SessionConfigFollower {
         before();
         return agent.compact(focus, signal);
       },
-      replaceHistory: (records) => agent.replaceHistory(historyFromRecords(records).history),
+      // the kept messages' images are re-sent as image parts, as when the session was opened
+      replaceHistory: (records) =>
+        agent.replaceHistory(
+          historyFromRecords(records, new MediaStore(this.o.profile.home.mediaDir)).history,
+        ),
     };
   }
 

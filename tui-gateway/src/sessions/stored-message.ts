@@ -1,4 +1,5 @@
 /** Stored messages (SessionDB records) in their wire shape (`StoredMessage`). */
+import { attachmentInfos } from '@hermes/core/images';
 import type { MessageOutcome, StoredMessage } from '@hermes/core/protocol';
 import type { MessageRecord } from '@hermes/core/state';
 
@@ -26,7 +27,13 @@ export function toStoredMessage(r: MessageRecord): StoredMessage {
     timestamp: r.timestamp,
     status: r.status,
     ...outcomeOf(r.outcome),
+    ...attachmentsOf(r.attachments),
   };
+}
+
+function attachmentsOf(json: string | null | undefined): { attachments?: StoredMessage['attachments'] } {
+  const list = attachmentInfos(json);
+  return list.length ? { attachments: list } : {};
 }
 
 function outcomeOf(json: string | null | undefined): { outcome?: MessageOutcome } {

@@ -91,7 +91,10 @@ export class MemoryStore {
     this.record.state = state;
   };
   moveQueuedPrompts = (): void => {};
-  queuePrompt = (sessionId: string, p: { promptId: string; text: string; by?: string }): void => {
+  queuePrompt = (
+    sessionId: string,
+    p: { promptId: string; text: string; by?: string; attachments?: string },
+  ): void => {
     this.rows.push({
       prompt_id: p.promptId,
       session_id: sessionId,
@@ -99,6 +102,7 @@ export class MemoryStore {
       queued_by: p.by ?? null,
       origin: null,
       queued_at: 0,
+      attachments: p.attachments ?? null,
     });
   };
   unqueuePrompt = (promptId: string): boolean => {

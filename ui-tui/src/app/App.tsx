@@ -32,6 +32,8 @@ import { runInput } from './slash.js';
 import { steer } from './conversation.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
+import { useImagePasteKey } from './image-paste-key.js';
+import { PendingChips } from '../components/AttachmentChips.js';
 
 /** Props of `App`. */
 export interface AppProps {
@@ -157,6 +159,8 @@ export function App({
     },
     { isActive: startKeyLive },
   );
+
+  useImagePasteKey(controller, composerActive);
 
   // Global keys while the composer does not have the keyboard (question, picker).
   useInput(
@@ -296,6 +300,7 @@ export function App({
             <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
           ) : null}
           <Box marginTop={1} flexDirection="column">
+            <PendingChips pending={controller.attachments} width={width} />
             {finalLine !== null ? <Text color={theme.muted}>{finalLine}</Text> : null}
             {setup || finalLine !== null ? null : (
               <Composer

@@ -133,3 +133,28 @@ describe('SessionController with the real client', () => {
     });
   });
 });
+
+describe('SessionController with images', () => {
+  it('sends the pending images with the next prompt; a refused prompt gives them back', async () => {
+    const { server, controller } = await setup();
+    const img = { kind: 'image' as const, path: '/w/dot.png', name: 'dot.png', bytes: 69 };
+    let refuse = true;
+    server.handlers.set('prompt.submit', () => {
+      if (refuse) throw new Error('model fake cannot take images');
+      return { prompt_id: 'p9', status: 'started' };
+    });
+    controller.attachments.add(img);
+    await controller.submit('look');
+    expect(texts(controller).at(-1)).toMatch(/Message not sent: .*cannot take images/);
+    expect(controller.attachments.getSnapshot()).toEqual([img]); // kept for the next try
+    refuse = false;
+    await controller.submit('look again');
+    const sent = server.conns[0]!.requests.filter((r) => r.method === 'prompt.submit').map((r) => r.params);
+    expect(sent.at(-1)).toEqual({
+      session_id: 's1',
+      text: 'look again',
+      attachments: [{ kind: 'image', path: '/w/dot.png', name: 'dot.png' }],
+    });
+    expect(controller.attachments.size).toBe(0);
+  });
+});

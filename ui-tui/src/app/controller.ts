@@ -27,6 +27,7 @@ import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
+import { discard, PendingAttachments, toPromptAttachments } from './pending-attachments.js';
 import { ReferenceSource } from '../refs/reference-source.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
@@ -68,6 +69,8 @@ export class SessionController {
   private readonly unsubscribe: Array<() => void> = [];
   private readonly now: () => number;
   private outbox: string[] = [];
+  /** Images attached to the next prompt (`/image`, `/paste`): sent by `submit`. */
+  readonly attachments = new PendingAttachments();
   /** The start in progress (connect, then the first attach or the setup card). */
   private starting: Promise<void> | null = null;
   private readonly setup: ModelSetupFlow;
@@ -215,16 +218,21 @@ export class SessionController {
     if (!sessionId || this.client.state !== 'connected') {
       this.outbox.push(text);
       this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
+      if (this.attachments.size) this.notice('Attached images stay for the next prompt.', 'warn');
       return;
     }
-    const attachments = this.references.attachments(text);
+    // the pending images go with this prompt (back above the composer when it is refused)
+    const images = this.attachments.take();
+    const attachments = [...this.references.attachments(text), ...toPromptAttachments(images)];
     try {
       await this.client.request('prompt.submit', {
         session_id: sessionId,
         text,
         ...(attachments.length ? { attachments } : {}),
       });
+      void discard(images);
     } catch (err) {
+      this.attachments.restore(images);
       if (err instanceof NotConnectedError) {
         this.outbox.push(text);
         this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');
@@ -446,6 +454,7 @@ export class SessionController {
   dispose(): void {
     for (const u of this.unsubscribe.splice(0)) u();
     this.answers.dropAll();
+    this.attachments.clear(); // a pasted image not sent: its temporary file goes
     this.store.dispose();
   }
 

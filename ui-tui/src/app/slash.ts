@@ -10,6 +10,7 @@ import { formatAge, formatTokens, oneLine, truncate } from '../components/format
 import type { PickerItem } from '../components/Picker.js';
 import { errorText, type SessionController } from './controller.js';
 import * as conversation from './conversation.js';
+import { imageCommand, pasteCommand } from './image-commands.js';
 
 /** What the App offers the command runner. */
 export interface SlashUi {
@@ -123,6 +124,10 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
         await ctl.detach({ keepScreen: true });
         return ui.exit(line);
       }
+      case 'image':
+        return await imageCommand(args, ctl);
+      case 'paste':
+        return await pasteCommand(ctl);
       case 'quit':
         return ui.exit();
       case 'usage': {

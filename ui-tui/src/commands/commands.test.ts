@@ -72,6 +72,7 @@ describe('completeCommands', () => {
       'ps',
       'permissions',
       'history',
+      'paste',
     ]);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);
     expect(completeCommands('/ex').map((c) => c.name)).toEqual(['quit']);

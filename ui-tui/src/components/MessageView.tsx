@@ -7,6 +7,7 @@ import { cleanText, wrapWords } from './format.js';
 import { theme } from './theme.js';
 import { ReferenceChips } from './ReferenceChips.js';
 import { ToolLine } from './ToolLine.js';
+import { AttachmentChips } from './AttachmentChips.js';
 
 /** Props of `MessageView`. */
 export interface MessageViewProps {
@@ -39,6 +40,9 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
             </Box>
           </Box>
           <ReferenceChips chips={chips} />
+          {item.attachments?.length ? (
+            <AttachmentChips items={item.attachments} width={width} indent={2} />
+          ) : null}
         </Box>
       );
     }

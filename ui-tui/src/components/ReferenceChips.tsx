@@ -22,6 +22,9 @@ export function pendingChip(
       return { kind: 'folder', ref: a.path };
     case 'url':
       return { kind: 'url', ref: a.url };
+    case 'image':
+      // not an @ reference (images have their chips above the composer, AttachmentChips)
+      return { kind: 'file', ref: a.name ?? a.path ?? 'image' };
     default:
       return { kind: a.kind, ref: a.kind };
   }

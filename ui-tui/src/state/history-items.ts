@@ -69,7 +69,12 @@ export function draftsFromHistory(
   for (const m of messages) {
     const content = m.content ?? '';
     if (m.role === 'user') {
-      out.push({ kind: 'user', text: content, ...(m.status === 'guidance' ? { guidance: true } : {}) });
+      out.push({
+        kind: 'user',
+        text: content,
+        ...(m.status === 'guidance' ? { guidance: true } : {}),
+        ...(m.attachments?.length ? { attachments: m.attachments } : {}),
+      });
     } else if (m.role === 'assistant') {
       for (const c of m.tool_calls ?? []) calls.set(c.id, { name: c.name, args: parseArgs(c.arguments) });
       if (m.status === 'streaming' && inflight) continue;

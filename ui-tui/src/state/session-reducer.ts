@@ -419,7 +419,14 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
         activityText: null,
         queued: s.queued.filter((q) => q.prompt_id !== p.prompt_id),
       };
-      return appendItems(next, [{ kind: 'user', text: p.text, ...(p.by ? { by: p.by } : {}) }]);
+      return appendItems(next, [
+        {
+          kind: 'user',
+          text: p.text,
+          ...(p.by ? { by: p.by } : {}),
+          ...(p.attachments?.length ? { attachments: p.attachments } : {}),
+        },
+      ]);
     }
     case 'turn.end':
       return {

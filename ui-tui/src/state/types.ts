@@ -1,5 +1,5 @@
 /** The TUI's view of one session: transcript items, the live part of a turn, and status. */
-import type { QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
+import type { AttachmentInfo, QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
 import type { ConnectionState } from '@hermes/client';
 
 /** A user prompt as shown in the transcript. */
@@ -10,6 +10,8 @@ export interface UserItem {
   by?: string;
   /** Guidance given while a turn ran (`/steer`), not a prompt of its own. */
   guidance?: boolean;
+  /** What was attached (images …), shown as chips. */
+  attachments?: AttachmentInfo[];
 }
 
 /** A finished assistant message. */

@@ -41,6 +41,7 @@ import {
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
+import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
@@ -73,9 +74,12 @@ function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
 }
 
-/** The HTTP status of a failed turn: 429 for the model's rate limit, else 500. */
+/**
+ * The HTTP status of a failed turn: 429 for the model's rate limit, 400 for a request the turn
+ * refused (an image that is not one, a model without vision), else 500.
+ */
 function statusOfKind(kind: string | undefined): number {
-  return kind === 'rate_limit' ? 429 : 500;
+  return kind === 'rate_limit' ? 429 : kind === 'invalid_request' ? 400 : 500;
 }
 
 /** The API server adapter. */
@@ -211,6 +215,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       conversation: named || `once-${randomUUID()}`,
       text: request.lastUser,
       history: request.history,
+      images: request.images,
       instructions: request.instructions,
       ephemeral: !named,
       open: () => p.res.write(sse(chunk(meta, { role: 'assistant', content: '' }))),
@@ -228,6 +233,8 @@ export class ApiServerAdapter extends PlatformAdapter {
       text: string;
       /** Earlier turns for the session the conversation's first message creates. */
       history: SeedMessage[];
+      /** Images of the turn's user message (not of a repair turn). */
+      images: ImageAttachmentInput[];
       instructions: string;
       ephemeral: boolean;
       open: () => void;
@@ -258,15 +265,16 @@ export class ApiServerAdapter extends PlatformAdapter {
         });
         t.open();
       }
-      const ask = (text: string): Promise<void> =>
+      const ask = (text: string, images: ImageAttachmentInput[] = []): Promise<void> =>
         this.emitMessage({
           source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
           text,
+          ...(images.length ? { images } : {}),
           ...(t.instructions ? { instructions: t.instructions } : {}),
           ...(t.history.length ? { history: t.history } : {}),
           ...(t.ephemeral ? { ephemeral: true } : {}),
         });
-      await ask(t.text);
+      await ask(t.text, t.images);
       if (p.format && !p.error && !p.done) {
         // a JSON answer is checked; one repair turn (a one-off starts afresh with the answer as data)
         const first = p.texts.join('\n\n');
@@ -341,6 +349,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       // a continued conversation's session has its history; a new one is created with these turns
       text: request.lastUser,
       history: continued ? [] : request.history,
+      images: request.images,
       instructions: request.instructions,
       // an unstored response that names nothing is a one-off
       ephemeral: !request.store && !request.previousId && !request.conversation,

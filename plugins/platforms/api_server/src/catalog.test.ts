@@ -13,7 +13,7 @@ describe('capabilities', () => {
     });
     expect(c).toMatchObject({
       model: 'm',
-      features: { chat_completions: true, responses_api: true, image_input: false, cors: true },
+      features: { chat_completions: true, responses_api: true, image_input: true, cors: true },
       endpoints: { responses: '/v1/responses' },
     });
   });

@@ -14,7 +14,8 @@ export function capabilities(settings: ApiServerSettings): object {
       chat_completions_streaming: true,
       stream_usage: true,
       tool_progress_events: true,
-      image_input: false,
+      // inline (data: URL) images, passed to the model when it takes images (`model.vision`)
+      image_input: true,
       client_tools: false,
       responses_api: true,
       responses_streaming: true,

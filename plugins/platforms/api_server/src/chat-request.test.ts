@@ -99,12 +99,48 @@ describe('readChatRequest', () => {
       'unsupported_parameter',
     ],
     [
-      'an image part',
-      { messages: [user([{ type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }])] },
+      'an image by http(s) URL (never fetched)',
+      { messages: [user([{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }])] },
+      'messages[0].content[0].image_url.url',
+      'unsupported_image_url',
+    ],
+    [
+      'an image that is no data: URL',
+      { messages: [user([{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }])] },
+      'messages[0].content[0].image_url.url',
+      'invalid_image_url',
+    ],
+    [
+      'a file part',
+      { messages: [user([{ type: 'file', file: { file_id: 'f' } }])] },
       'messages[0].content[0]',
       'unsupported_content_type',
     ],
   ])('%s: 400 naming the field', (_n, body, param, code) => {
     expect(refusal(body)).toEqual({ status: 400, param, code });
+  });
+});
+
+describe('images', () => {
+  it('takes the data: URL images of the last user message; earlier ones read as a note', () => {
+    const r = readChatRequest({
+      messages: [
+        user([
+          { type: 'text', text: 'first' },
+          { type: 'image_url', image_url: { url: 'data:image/gif;base64,R0lG' } },
+        ]),
+        { role: 'assistant', content: 'a gif' },
+        user([
+          { type: 'text', text: 'and this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBOR', detail: 'low' } },
+        ]),
+      ],
+    });
+    expect(r.lastUser).toBe('and this?');
+    expect(r.images).toEqual([{ kind: 'image', data: 'iVBOR', mime: 'image/png', name: 'image-1' }]);
+    expect(r.history).toEqual([
+      { role: 'user', content: 'first [1 image]' },
+      { role: 'assistant', content: 'a gif' },
+    ]);
   });
 });

@@ -11,6 +11,7 @@
  * forge.
  */
 import type { SeedMessage } from '@hermes/core';
+import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { ApiError } from './http.js';
 import { formatInstruction, readFormat, type AnswerFormat } from './structured.js';
 
@@ -29,6 +30,8 @@ export interface ChatRequest {
   model?: string;
   /** `response_format` when JSON is demanded (the turn texts ask for it already). */
   format?: AnswerFormat;
+  /** Images of the last user message (`image_url` parts with `data:` URLs), sent to the model. */
+  images: ImageAttachmentInput[];
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -40,28 +43,61 @@ function defuse(text: string): string {
 }
 
 /**
- * Text of a message's `content`: a string, null, or an array of `text` parts.
- * @throws ApiError 400 for image, audio and file parts (the agent's model input is text only).
+ * Text of a message's `content` (a string, null, or an array of `text` and `image_url` parts)
+ * and its images; an image part reads as `[image]` in the text (used where only text fits).
+ * @throws ApiError 400 for audio and file parts, and for an image that is not a `data:` URL.
  */
-function contentOf(content: unknown, at: string): string {
-  if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return content;
+function contentOf(content: unknown, at: string): { text: string; images: ImageAttachmentInput[] } {
+  if (content === null || content === undefined) return { text: '', images: [] };
+  if (typeof content === 'string') return { text: content, images: [] };
   if (!Array.isArray(content))
     throw new ApiError(400, `${at} must be a string or an array of content parts`, at);
-  return content
+  const images: ImageAttachmentInput[] = [];
+  const text = content
     .map((part: unknown, j) => {
-      const p = part as { type?: unknown; text?: unknown };
+      const p = part as { type?: unknown; text?: unknown; image_url?: unknown };
       if (p?.type === 'text' && typeof p.text === 'string') return p.text;
-      if (p?.type === 'image_url' || p?.type === 'input_audio' || p?.type === 'file')
+      if (p?.type === 'image_url') {
+        images.push(imagePart(p.image_url, `${at}[${j}].image_url`, images.length));
+        return '';
+      }
+      if (p?.type === 'input_audio' || p?.type === 'file')
         throw new ApiError(
           400,
           `${at}[${j}]: ${String(p.type)} parts are not supported: this agent's model input is text only`,
           `${at}[${j}]`,
           'unsupported_content_type',
         );
-      throw new ApiError(400, `${at}[${j}] must be a content part with type "text"`, `${at}[${j}]`);
+      throw new ApiError(
+        400,
+        `${at}[${j}] must be a content part with type "text" or "image_url"`,
+        `${at}[${j}]`,
+      );
     })
     .join('');
+  return { text, images };
+}
+
+const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,(.*)$/s;
+
+/**
+ * One `image_url` part (`{url}` or the URL itself) as an image attachment: only `data:` URLs
+ * with base64 bytes; the daemon checks the type and size.
+ * @throws ApiError 400 naming the part for an http(s) URL (never fetched) or a malformed one.
+ */
+export function imagePart(value: unknown, at: string, index: number): ImageAttachmentInput {
+  const url = typeof value === 'string' ? value : (value as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string' || !url) throw new ApiError(400, `${at}.url must be a string`, `${at}.url`);
+  if (/^https?:/i.test(url))
+    throw new ApiError(
+      400,
+      `${at}: images by http(s) URL are not fetched by this server; send the image inline as a data: URL (data:image/png;base64,…)`,
+      `${at}.url`,
+      'unsupported_image_url',
+    );
+  const m = DATA_URL.exec(url);
+  if (!m) throw new ApiError(400, `${at}.url must be a base64 data: URL`, `${at}.url`, 'invalid_image_url');
+  return { kind: 'image', data: m[2]!, ...(m[1] ? { mime: m[1] } : {}), name: `image-${index + 1}` };
 }
 
 /** One history message's text: the content, plus any tool calls an assistant message made. */
@@ -142,14 +178,19 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
         `${at}.role must be one of system, developer, user, assistant, tool`,
         `${at}.role`,
       );
-    return { m, role: m.role, text: contentOf(m.content, `${at}.content`) };
+    const { text, images } = contentOf(m.content, `${at}.content`);
+    // the images of earlier messages are not sent again: they read as a note in their turn
+    const note = images.length
+      ? `${text ? ' ' : ''}[${images.length} image${images.length > 1 ? 's' : ''}]`
+      : '';
+    return { m, role: m.role, text, images, note };
   });
   const last = read[read.length - 1]!;
   if (last.role !== 'user' || !last.text.trim())
     throw new ApiError(400, 'the last of messages must be a user message with text', 'messages');
   for (const { role, text } of read.slice(0, -1))
     if ((role === 'system' || role === 'developer') && text.trim()) instructions.push(defuse(text.trim()));
-  const history = historyTurns(read.slice(0, -1));
+  const history = historyTurns(read.slice(0, -1).map((r) => ({ ...r, text: r.text + r.note })));
   // the last message alone is the turn (a continued session takes only it); history may end
   // with a user message, stored before the turn's own
   const lastText = last.text.trim();
@@ -169,5 +210,6 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     stream: body.stream === true,
     includeUsage: body.stream === true && opts?.include_usage === true,
     ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),
+    images: last.images,
   };
 }

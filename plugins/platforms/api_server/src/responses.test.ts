@@ -24,9 +24,24 @@ describe('readResponsesRequest', () => {
     ['no input', {}, 'input'],
     ['both continuations', { input: 'x', previous_response_id: 'resp_1', conversation: 'c' }, 'conversation'],
     [
-      'an image',
-      { input: [{ role: 'user', content: [{ type: 'input_image', image_url: 'x' }] }] },
+      'an image by file id',
+      { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] },
       'input[0].content[0]',
+    ],
+    [
+      'an image that is no data: URL',
+      {
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'x' },
+              { type: 'input_image', image_url: 'x' },
+            ],
+          },
+        ],
+      },
+      'input',
     ],
     ['client tools', { input: 'x', tools: [{ type: 'function', name: 'f' }] }, 'tools'],
     ['a bad text.format', { input: 'x', text: { format: { type: 'json_schema' } } }, 'text.format'],

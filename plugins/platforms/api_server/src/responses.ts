@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TurnEvent } from '@hermes/core';
 import type { SeedMessage } from '@hermes/core';
+import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { readChatRequest, refuseClientTools } from './chat-request.js';
 import { ApiError } from './http.js';
 import type { AnswerUsage } from './openai-wire.js';
@@ -24,6 +25,8 @@ export interface ResponsesRequest {
   lastUser: string;
   /** The input's earlier messages: the first turns of a new conversation's session. */
   history: SeedMessage[];
+  /** Images of the last user input (`input_image` parts with data: URLs). */
+  images: ImageAttachmentInput[];
   /** `instructions` as a delimited block for the system prompt ('' when none). */
   instructions: string;
   previousId?: string;
@@ -55,9 +58,12 @@ function toMessages(input: unknown): unknown[] {
         `input[${i}]`,
       );
     const content = Array.isArray(item.content)
-      ? item.content.map((p: { type?: unknown; text?: unknown }, j) => {
+      ? item.content.map((p: { type?: unknown; text?: unknown; image_url?: unknown }, j) => {
           if (p?.type === 'input_text' || p?.type === 'output_text' || p?.type === 'text')
             return { type: 'text', text: p.text };
+          // an inline image (`image_url`: a data: URL) is read like a chat `image_url` part
+          if (p?.type === 'input_image' && typeof p.image_url === 'string')
+            return { type: 'image_url', image_url: { url: p.image_url } };
           if (p?.type === 'input_image' || p?.type === 'input_file')
             throw new ApiError(
               400,
@@ -125,6 +131,7 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
   return {
     lastUser: chat.lastUser,
     history: chat.history,
+    images: chat.images,
     instructions: chat.instructions,
     ...(typeof body.previous_response_id === 'string' ? { previousId: body.previous_response_id } : {}),
     ...(conversation ? { conversation: conversation.trim().slice(0, 200) } : {}),
