@@ -157,6 +157,13 @@ export class LiveSession {
     this.steering = new Steering({
       emit: (type, payload) => this.emit(type, payload),
       submitPrompt: (text, by, first) => this.submit(text, by, undefined, [], first).prompt_id,
+      persist: {
+        add: (id, text, by) =>
+          this.bookkeeping('store its guidance', () =>
+            opts.store.queuePrompt(this.id, { promptId: id, text, ...(by ? { by } : {}) }),
+          ),
+        remove: (id) => this.bookkeeping('forget its delivered guidance', () => opts.store.unqueuePrompt(id)),
+      },
     });
     const timeoutMs = (): number => this.opts.approvalTimeoutS * 1000;
     this.hooks = {
@@ -258,6 +265,15 @@ export class LiveSession {
     this.ring.push(ev, eventFrame(ev).bytes);
     for (const c of this.clients) if (!c.closed) c.notify(ev);
     return ev;
+  }
+
+  /** Runs a write of the session's bookkeeping; a failure is logged (the work goes on in memory). */
+  private bookkeeping(what: string, write: () => unknown): void {
+    try {
+      write();
+    } catch (err) {
+      this.opts.log?.(`session ${this.id}: cannot ${what}: ${(err as Error).message}`);
+    }
   }
 
   /** Session metadata for clients. */

@@ -34,6 +34,21 @@ describe('steering', () => {
     ]);
   });
 
+  it('waiting guidance is stored like a queued prompt until it is handed over (a crash keeps it held)', async () => {
+    const h = sessionHarness();
+    const a = await h.client('a');
+    await h.attach(a);
+    await h.submit(a, 'build it');
+    const turn = await h.agent.nextTurn();
+    await a.call('session.steer', { session_id: 's-1', text: 'use tabs' });
+    // what a restarted daemon would find: the guidance, stored
+    expect(h.store.queuedPrompts().map((r) => r.text)).toEqual(['use tabs']);
+    expect(turn.boundary()).toEqual(['use tabs']);
+    expect(h.store.queuedPrompts()).toEqual([]);
+    turn.end();
+    await h.live.idle();
+  });
+
   it('guidance that arrives after the last boundary runs as the next prompt, ahead of the queue', async () => {
     const h = sessionHarness();
     const c = await h.client();

@@ -4,7 +4,10 @@
  * then handed over in order and stored as user messages with status `guidance`. Nothing is lost
  * in a race: guidance that arrives when no turn runs, or that is still waiting when the turn ends
  * (a final answer came before any boundary), runs as the next prompt — ahead of other queued
- * prompts — and every client is told which way it went (`prompt.steered`).
+ * prompts — and every client is told which way it went (`prompt.steered`). Waiting guidance is
+ * stored like a queued prompt (`persist`) until it is handed over, so a `kill -9` before the
+ * boundary leaves it held in the session's queue after the restart (`/queue run` sends it),
+ * never lost.
  */
 import { randomBytes } from 'node:crypto';
 import type { EventPayload, MethodResult } from '@hermes/core/protocol';
@@ -17,6 +20,11 @@ export interface SteeringHost {
    * @returns the prompt's id.
    */
   submitPrompt(text: string, by: string | undefined, first: boolean): string;
+  /**
+   * Keeps waiting guidance durable (the session's stored queue): `add` when it starts waiting,
+   * `remove` once it was handed over or became a prompt. Failures are the host's to report.
+   */
+  persist?: { add(id: string, text: string, by: string | undefined): void; remove(id: string): void };
 }
 
 interface Pending {
@@ -50,6 +58,7 @@ export class Steering {
       return { steer_id: id, status: 'prompt', prompt_id: promptId };
     }
     this.pending.push({ id, text, ...who });
+    this.host.persist?.add(id, text, by);
     this.host.emit('prompt.steered', { steer_id: id, text, state: 'pending', ...who });
     return { steer_id: id, status: 'pending' };
   }
@@ -60,6 +69,7 @@ export class Steering {
    */
   take(): string[] {
     const taken = this.pending.splice(0);
+    for (const p of taken) this.host.persist?.remove(p.id);
     for (const p of taken)
       this.host.emit('prompt.steered', {
         steer_id: p.id,
@@ -79,6 +89,7 @@ export class Steering {
     if (left.length === 0) return undefined;
     const text = left.map((p) => p.text).join('\n\n');
     const promptId = this.host.submitPrompt(text, left[0]!.by, true);
+    for (const p of left) this.host.persist?.remove(p.id);
     for (const p of left)
       this.host.emit('prompt.steered', {
         steer_id: p.id,
