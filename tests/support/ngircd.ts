@@ -11,7 +11,23 @@ import { join } from 'node:path';
 
 /** Where Debian installs the server. */
 /** Path of the ngircd binary, when installed. */
-export const NGIRCD = ['/usr/sbin/ngircd', '/usr/bin/ngircd'].find((p) => existsSync(p));
+export const NGIRCD = findNgircd();
+
+/**
+ * ngircd on PATH, else in the sbin folders a user's PATH often lacks (Debian installs it in
+ * /usr/sbin). With `HERMES_TEST_PATH_ONLY=1` only PATH counts: a run with a PATH that leaves the
+ * system programs out (the clean-machine check) then skips the IRC suites, as on a machine
+ * without ngircd.
+ */
+function findNgircd(): string | undefined {
+  const onPath = (process.env.PATH ?? '')
+    .split(':')
+    .filter(Boolean)
+    .map((d) => join(d, 'ngircd'))
+    .find((p) => existsSync(p));
+  if (onPath || process.env.HERMES_TEST_PATH_ONLY === '1') return onPath;
+  return ['/usr/local/sbin/ngircd', '/usr/sbin/ngircd', '/sbin/ngircd'].find((p) => existsSync(p));
+}
 
 /** A running ngircd. */
 export interface Ngircd {
