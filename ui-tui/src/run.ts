@@ -2,12 +2,13 @@
  * `runTui`, the light entry of the TUI (`@hermes/ui-tui/run`, what `hermes tui` loads): it checks
  * the terminal and the daemon, paints the first frame (`splash.ts`), and only then loads Ink,
  * React and the app (`app/start.ts`, bundled into one file by `scripts/bundle.mjs`), which take
- * most of the start-up.
+ * most of the start-up. It sets the process's V8 heap flags first (`heap-tuning.ts`).
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
+import { tuneHeapForTui } from './heap-tuning.js';
 import { paintSplash } from './splash.js';
 
 /** Options of `runTui`. */
@@ -87,6 +88,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     throw new Error('runTui: mode "session" needs a session id or title');
   }
   if (!(await readDiscovery(opts.root))) throw new DaemonNotRunningError(opts.root);
+  tuneHeapForTui(); // before Ink and the app load (heap-tuning.ts)
   // the alternate screen is switched to by the app: no first frame on the normal screen then
   const splash = opts.altScreen
     ? null
