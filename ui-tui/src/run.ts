@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
 import { tuneHeapForTui } from './heap-tuning.js';
+import { withoutGlobalFetch } from './load-quietly.js';
 import { paintSplash } from './splash.js';
 
 /** Options of `runTui`. */
@@ -95,7 +96,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     : paintSplash({ stdin, stdout, ...(opts.profile ? { profile: opts.profile } : {}) });
   let start: typeof startTui;
   try {
-    start = await loadStart();
+    start = await withoutGlobalFetch(loadStart); // Yoga's loader, else, loads Node's HTTP client
   } catch (err) {
     splash?.handOff();
     if (stdin.isTTY) stdin.setRawMode(false);
