@@ -61,7 +61,11 @@ describe('hermes acp: a scripted editor over stdio', () => {
     expect(init.agentInfo?.name).toBe('hermes');
     expect(aliveDiscovery(root)).toBeDefined();
 
-    sid = (await ed.conn.agent.request('session/new', { cwd: work, mcpServers: [] })).sessionId;
+    const created = await ed.conn.agent.request('session/new', { cwd: work, mcpServers: [] });
+    sid = created.sessionId;
+    // its modes are the approval modes, the profile's (`approvals.mode`, default manual) current
+    expect(created.modes?.currentModeId).toBe('manual');
+    expect(created.modes?.availableModes.map((m) => m.id)).toEqual(['manual', 'smart', 'off']);
     const c = await connect({ root }, { name: 'acp-test-lister', capabilities: { approvals: false } });
     const listed = (await c.request('session.list', {})).sessions.find((s) => s.id === sid);
     await c.close();
@@ -175,6 +179,43 @@ describe('hermes acp: a scripted editor over stdio', () => {
 
     const plan = ed.of(sid, 'plan').at(-1);
     expect(plan).toMatchObject({ entries: [{ content: 'Clean and edit', status: 'in_progress' }] });
+  });
+
+  it('the file tools read the editor’s unsaved buffer and edit it there (fs/read_text_file, fs/write_text_file)', async () => {
+    const f = join(work, 'draft.md');
+    writeFileSync(f, 'saved title\n');
+    ed.buffers.set(f, 'unsaved title\n');
+    ed.fsCalls.length = 0;
+    model.push(
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'draft.md' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'patch',
+            arguments: { path: 'draft.md', old_string: 'unsaved title', new_string: 'final title' },
+          },
+        ],
+      },
+      { text: 'Fixed the title.' },
+    );
+    const res = await ed.conn.agent.request('session/prompt', {
+      sessionId: sid,
+      prompt: [{ type: 'text', text: 'fix the title' }],
+    });
+    expect(res.stopReason).toBe('end_turn');
+    const toolTexts = (model.requests.at(-1)!.body.messages as { role: string; content: unknown }[])
+      .filter((m) => m.role === 'tool')
+      .map((m) => String(m.content));
+    // the model saw the buffer, not the disk, and the patch matched the buffer's text
+    expect(toolTexts.some((t) => t.includes('unsaved title') && t.includes("editor's buffer"))).toBe(true);
+    expect(toolTexts.some((t) => t.startsWith('Patched draft.md (in the editor)'))).toBe(true);
+    expect(ed.fsCalls).toEqual([
+      { method: 'read', path: f },
+      { method: 'read', path: f },
+      { method: 'write', path: f },
+    ]);
+    expect(ed.buffers.get(f)).toBe('final title\n');
+    expect(readFileSync(f, 'utf8')).toBe('final title\n');
   });
 
   it('asks a clarify question with its suggested answers; the editor’s pick reaches the model', async () => {
@@ -304,6 +345,50 @@ describe('hermes acp: a scripted editor over stdio', () => {
       // the editor is asked unless the answer reached `hermes acp` first (under load it can); a
       // question it was asked must be withdrawn, never left open
       await waitFor(() => !asked || withdrawn, 'the editor’s permission request withdrawn');
+    });
+    it('the editor’s mode sets the session’s approval mode; one set from the terminal shows in the editor', async () => {
+      let terminalAsked = 0;
+      other.onServerRequest('approval.request', async (): Promise<typeof NO_REPLY> => {
+        terminalAsked++;
+        return NO_REPLY;
+      });
+      const askedBefore = ed.permissions.length;
+      await ed.conn.agent.request('session/set_mode', { sessionId: sid, modeId: 'off' });
+      await waitFor(
+        () =>
+          seen.some(
+            (e) =>
+              e.type === 'session.info' &&
+              e.payload.session.approval_mode === 'off' &&
+              e.payload.session.approval_mode_own === true,
+          ),
+        'the terminal told of the mode',
+      );
+      mkdirSync(join(work, 'out'));
+      model.push(
+        { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf out' } }] },
+        { text: 'Removed out.' },
+      );
+      const res = await ed.conn.agent.request('session/prompt', {
+        sessionId: sid,
+        prompt: [{ type: 'text', text: 'remove out' }],
+      });
+      expect(res.stopReason).toBe('end_turn');
+      expect(existsSync(join(work, 'out'))).toBe(false);
+      expect(ed.permissions.length).toBe(askedBefore); // nobody was asked
+      expect(terminalAsked).toBe(0);
+
+      // the terminal puts the session back on the profile's mode: the editor's picker follows
+      const back = await other.request('session.approvals.set', { session_id: sid, mode: null });
+      expect(back).toEqual({ mode: 'manual', own: false });
+      await ed.until(
+        sid,
+        (u) => u.sessionUpdate === 'current_mode_update' && u.currentModeId === 'manual',
+        'the editor told of the mode set in the terminal',
+      );
+      await expect(
+        ed.conn.agent.request('session/set_mode', { sessionId: sid, modeId: 'bypassPermissions' }),
+      ).rejects.toThrow(/unknown mode/);
     });
   });
 

@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 describe('api_server with OpenAI clients', () => {
-  it('a stateless request: system message in the system prompt, history before the new message', async () => {
+  it('a stateless request: system message in the system prompt, earlier messages as real turns before the new one', async () => {
     model.push({ text: 'Ça va bien.', usage: { prompt_tokens: 321, completion_tokens: 12 } });
     const r = await client.chat.completions.create({
       model: 'hermes-agent',
@@ -65,11 +65,12 @@ describe('api_server with OpenAI clients', () => {
     expect(sent[0]!.content).toContain(
       '<client_instructions>\nAlways answer in French.\n</client_instructions>',
     );
-    const users = sent.filter((m) => m.role === 'user');
-    expect(users).toHaveLength(1);
-    expect(users[0]!.content).toContain('<message role="user">\nMy name is Alice.\n</message>');
-    expect(users[0]!.content).toContain('<message role="assistant">\nBonjour Alice.\n</message>');
-    expect(users[0]!.content.endsWith('How are you?')).toBe(true);
+    // the earlier messages reach the model as real turns, then the new message
+    expect(sent.slice(1).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'My name is Alice.'],
+      ['assistant', 'Bonjour Alice.'],
+      ['user', 'How are you?'],
+    ]);
 
     // the same `user` again is not the same conversation: nothing of the first request remains
     model.push({ text: 'fresh' });

@@ -34,6 +34,29 @@ afterAll(async () => {
 });
 
 describe('api_server /v1/responses', () => {
+  it('an input list starts the conversation with its earlier messages as real turns', async () => {
+    model.push({ text: 'You like tea.' });
+    const r = await client.responses.create({
+      model: 'hermes-agent',
+      store: false,
+      input: [
+        { role: 'user', content: 'I like tea.' },
+        { role: 'assistant', content: 'Noted.' },
+        { role: 'user', content: 'What do I like?' },
+      ],
+    });
+    expect(r.output_text).toBe('You like tea.');
+    expect(
+      lastRequest()
+        .slice(1)
+        .map((m) => [m.role, m.content]),
+    ).toEqual([
+      ['user', 'I like tea.'],
+      ['assistant', 'Noted.'],
+      ['user', 'What do I like?'],
+    ]);
+  });
+
   it('chains with previous_response_id; instructions go to the system prompt; stored in state.db', async () => {
     model.push({ text: 'Noted: 42.', usage: { prompt_tokens: 40, completion_tokens: 4 } });
     const first = await client.responses.create({

@@ -4,7 +4,8 @@
  * Then a `kill -9` after 20 acknowledged replies while the receiver holds the next ones
  * unanswered and the model stalls: after the restart every message is answered exactly once,
  * in order, and a reply the receiver saw but never acknowledged comes again with the same
- * delivery id (`X-Hermes-Delivery`).
+ * delivery id (`X-Hermes-Delivery`). The kill may follow a sender's last `202` within
+ * milliseconds: a `202` means the message is recorded, so it is answered after the restart too.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -181,23 +182,16 @@ describe.sequential('webhook under a burst', () => {
   // Retried (in a new home, with a new daemon) while the loss it found is open: in about one full
   // suite run in three, one message of the fifty is neither answered nor left open after the
   // restart (see the diagnostics a failure prints). The summary line lists every retried test.
-  let attempt = 0;
   it(
     'kill -9 after 20 replies, then start: every unsent reply is sent exactly once, in order',
-    { retry: 2, timeout: 90_000 },
+    { timeout: 90_000 },
     async () => {
-      if (attempt++ > 0) {
-        for (const h of held.splice(0)) h.res.destroy();
-        ackLimit = Infinity;
-        modelLimit = Infinity;
-        await freshDaemon();
-      }
       const sentBefore = deliveries(root, 'webhook', ['sent']);
       const from = acked.length;
       answered = 0;
       ackLimit = from + 20; // the receiver then stalls: replies stay unconfirmed in the ledger
       modelLimit = 35; // and the model stalls too: turns are cut, prompts still queued
-      const sent = await burst(`b${attempt}`);
+      const sent = await burst('b');
       await waitFor(
         () => acked.length === ackLimit && held.length > 0 && answered >= 35,
         'the stall',

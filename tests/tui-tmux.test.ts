@@ -242,6 +242,8 @@ describeTmux('hermes tui in tmux', () => {
     tmux.keys(w, /(\d)\. Another OpenAI-compatible server/.exec(card)![1]!);
     await tmux.waitFor(w, 'Base URL');
     tmux.type(w, `${fx.model.port}/v1`, 'Enter'); // after the prefilled http://127.0.0.1:
+    await tmux.waitFor(w, 'API key of that server, if it needs one');
+    tmux.keys(w, 'Enter'); // none
     await tmux.waitFor(w, (s) => s.includes('Which model?') && s.includes('fake-model'));
     tmux.keys(w, 'Enter');
     await tmux.waitFor(w, (s) => s.includes('Model set up: fake-model') && s.includes('Type a message'));

@@ -15,15 +15,20 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
 import { tuiCommand } from './commands/tui.js';
+import { hermesCommand } from './command-form.js';
 
 /**
  * The help to point a usage error at: `hermes config --help` for a `hermes config …` line (the
  * first word that names one of `commands`), else `hermes --help`.
  */
-export function usageHint(argv: readonly string[], commands: readonly string[]): string {
+export function usageHint(
+  argv: readonly string[],
+  commands: readonly string[],
+  hermes: string = hermesCommand(),
+): string {
   const first = argv.find((a) => !a.startsWith('-'));
   const command = commands.find((c) => c === first);
-  return `Run "hermes ${command ? `${command} ` : ''}--help" for usage.`;
+  return `Run "${hermes} ${command ? `${command} ` : ''}--help" for usage.`;
 }
 
 /** Builds the parser for `argv` (profile flag already removed). */

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { HermesHome, readActiveProfile, resolveRoot, DEFAULT_PROFILE } from '@hermes/core/home';
 import { CliExit } from './context.js';
+import { hermesCommand } from './command-form.js';
 
 /** Options of `resolveCliHome`. */
 export interface ResolveHomeOptions {
@@ -37,10 +38,13 @@ export function resolveCliHome(
       }
       throw new CliExit(
         1,
-        `${why}; create it with: hermes profile create ${name}, or go back to default: hermes profile use default`,
+        `${why}; create it with: ${hermesCommand()} profile create ${name}, or go back to default: ${hermesCommand()} profile use default`,
       );
     }
-    throw new CliExit(1, `profile "${name}" does not exist; create it with: hermes profile create ${name}`);
+    throw new CliExit(
+      1,
+      `profile "${name}" does not exist; create it with: ${hermesCommand()} profile create ${name}`,
+    );
   }
   return home;
 }

@@ -18,7 +18,7 @@ export interface DaemonClientOptions {
    */
   instanceId?: string;
   /** Capabilities declared in `initialize` (default: none — no approvals are sent to it). */
-  capabilities?: { approvals: boolean; clarify?: boolean };
+  capabilities?: { approvals: boolean; clarify?: boolean; files?: boolean };
   /**
    * Reconnect after a dropped connection (backoff, re-handshake, re-attach of attached sessions).
    * Off (the default): the first drop closes the client for good (`closed` resolves).

@@ -8,3 +8,4 @@ export * from './protocol/constants.js';
 export * from './protocol/limits.js';
 export * from './protocol/slash-commands.js';
 export * from './protocol/tool-display.generated.js';
+export * from './protocol/attachment-text.js';

@@ -4,6 +4,7 @@
  * `session/request_permission` with a handler the test sets.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
@@ -30,6 +31,14 @@ export interface AcpEditor {
   updates: SessionNotification[];
   /** Every permission request received, in order. */
   permissions: RequestPermissionRequest[];
+  /**
+   * Open buffers by absolute path: `fs/read_text_file` answers from one (unsaved edits
+   * included), else from the disk; `fs/write_text_file` sets the buffer and saves it to disk, as
+   * an editor that writes through does.
+   */
+  buffers: Map<string, string>;
+  /** Every `fs/*` request received, in order. */
+  fsCalls: Array<{ method: 'read' | 'write'; path: string }>;
   /** What hermes acp wrote to stderr. */
   stderr(): string;
   /** Lines hermes acp wrote to stdout that are not JSON-RPC 2.0 messages (stdout is the protocol's). */
@@ -69,6 +78,8 @@ export async function startAcpEditor(
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   let handler: PermissionHandler = () => ({ outcome: { outcome: 'selected', optionId: 'deny' } });
+  const buffers = new Map<string, string>();
+  const fsCalls: AcpEditor['fsCalls'] = [];
   const app = client({ name: 'scripted-editor' })
     .onNotification('session/update', ({ params }) => {
       updates.push(params);
@@ -76,6 +87,18 @@ export async function startAcpEditor(
     .onRequest('session/request_permission', ({ params, signal }) => {
       permissions.push(params);
       return handler(params, signal);
+    })
+    // after the update handler: each incoming message passes the handlers in order, and one more
+    // ahead of it would delay recording the last update past the prompt's answer
+    .onRequest('fs/read_text_file', ({ params }) => {
+      fsCalls.push({ method: 'read', path: params.path });
+      return { content: buffers.get(params.path) ?? readFileSync(params.path, 'utf8') };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      fsCalls.push({ method: 'write', path: params.path });
+      buffers.set(params.path, params.content);
+      writeFileSync(params.path, params.content);
+      return {};
     });
   const conn = app.connect(
     ndJsonStream(
@@ -93,6 +116,8 @@ export async function startAcpEditor(
     conn,
     updates,
     permissions,
+    buffers,
+    fsCalls,
     stderr: () => err,
     strayStdout: () => out.split('\n').filter((line) => line !== '' && !isJsonRpc(line)),
     onPermission: (h) => (handler = h),

@@ -70,6 +70,11 @@ export interface FakeModelServerOptions {
   models?: string[];
   /** Port to bind on 127.0.0.1; default 0 (a free port). */
   port?: number;
+  /**
+   * The API key `/v1/…` requests must carry (`Authorization: Bearer KEY`); others get HTTP 401,
+   * as a hosted or secured server answers. Default: no key checked.
+   */
+  apiKey?: string;
 }
 
 /** A running fake model server. */
@@ -235,6 +240,9 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     res.on('finish', () => (rec.finishedAt = Date.now()));
     events.emit('request');
 
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return sendJson(res, 401, errorBody(401, 'Incorrect API key provided'));
+    }
     if (method === 'POST' && path === '/v1/chat/completions') return answerChat(rec, res);
     if (method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {

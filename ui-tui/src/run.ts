@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
+import { commandName, setCommandName } from './command-name.js';
 import { tuneHeapForTui } from './heap-tuning.js';
 import { withoutGlobalFetch } from './load-quietly.js';
 import { paintSplash } from './splash.js';
@@ -26,6 +27,17 @@ export interface RunTuiOptions {
   version: string;
   /** Working directory for new sessions (default: `process.cwd()`). */
   cwd?: string;
+  /**
+   * How to spell the hermes command in hints (`hermes`, `./bin/hermes` …: the form that runs in
+   * this install; default `hermes`).
+   */
+  command?: string;
+  /**
+   * The profile a bare `hermes tui` opens here (flag-less: `HERMES_HOME`, sticky, default): the
+   * exit hint adds `-p NAME` for a session of any other profile. Default: the profile the TUI
+   * attached first.
+   */
+  defaultProfile?: string;
   /** Use the terminal's alternate screen (default false: scrollback and copy-mode keep working). */
   altScreen?: boolean;
   /**
@@ -44,7 +56,7 @@ export interface RunTuiOptions {
 export class DaemonNotRunningError extends Error {
   constructor(readonly root: string) {
     super(
-      `the Hermes daemon is not running (no ${discoveryPath(root)}); start it with "hermes gateway start"`,
+      `the Hermes daemon is not running (no ${discoveryPath(root)}); start it with "${commandName()} gateway start"`,
     );
     this.name = 'DaemonNotRunningError';
   }
@@ -88,6 +100,7 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   if (opts.mode === 'session' && !opts.session) {
     throw new Error('runTui: mode "session" needs a session id or title');
   }
+  if (opts.command) setCommandName(opts.command);
   if (!(await readDiscovery(opts.root))) throw new DaemonNotRunningError(opts.root);
   tuneHeapForTui(); // before Ink and the app load (heap-tuning.ts)
   // the alternate screen is switched to by the app: no first frame on the normal screen then

@@ -24,8 +24,10 @@ import { RpcErrorCode } from '@hermes/core/constants';
 import type { WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
+import { editContent } from './edit-diff.js';
 import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { promptText } from './prompt-text.js';
+import { approvalModeOf, modeState } from './modes.js';
 import { listedSessions } from './session-list.js';
 import { availableCommands, daemonCommandLine } from './slash.js';
 
@@ -64,6 +66,10 @@ interface AcpSession {
   lastError?: string;
   /** Open permission questions by request id: aborted when the request is settled elsewhere. */
   asking: Map<string, AbortController>;
+  /** The approval mode the editor was last told (`current_mode_update` when it changes). */
+  mode?: string;
+  /** The session's folder (a file edit's path is resolved against it). */
+  cwd: string;
 }
 
 /** The agent: create it, then `app.connect(stream)`. */
@@ -80,6 +86,8 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
   /** Daemon session ids → the editor's id (a compressed session continues under a new id). */
   const aliases = new Map<string, string>();
   let editor: AgentContext | undefined;
+  /** What the editor's file system offers (ACP `clientCapabilities.fs`, from `initialize`). */
+  let editorFs = { readTextFile: false, writeTextFile: false };
   /**
    * Ids of requests settled (`request.resolved`), newest last: a server request's handler runs a
    * tick after it arrives, so the event that settles it (another client was first) may come before.
@@ -123,6 +131,14 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         const done = s.waiting.get(ev.payload.prompt_id);
         if (done) void chain.then(() => done(ev.payload.status));
         return;
+      }
+      case 'session.info': {
+        const mode = ev.payload.session.approval_mode;
+        if (mode && s.mode !== undefined && mode !== s.mode) {
+          s.mode = mode;
+          void send(s.id, [{ sessionUpdate: 'current_mode_update', currentModeId: mode }]);
+        }
+        break;
       }
     }
     const own = ev.type === 'turn.start' && s.own.has(ev.payload.prompt_id);
@@ -201,6 +217,22 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     }
   };
 
+  // The file tools of an editor's session read and write through the editor when it offers fs/*:
+  // the agent sees unsaved buffers and its edits land in them. An error makes the daemon use the
+  // disk (client-files.ts there); a session of another client is never served through this editor.
+  daemon.onServerRequest('file.read', async (p) => {
+    const s = sessionOf(p.session_id);
+    if (!s || !editor || !editorFs.readTextFile) throw new Error('the editor does not serve this file');
+    const r = await editor.request('fs/read_text_file', { sessionId: s.id, path: p.path });
+    return { content: r.content };
+  });
+  daemon.onServerRequest('file.write', async (p) => {
+    const s = sessionOf(p.session_id);
+    if (!s || !editor || !editorFs.writeTextFile) throw new Error('the editor does not serve this file');
+    await editor.request('fs/write_text_file', { sessionId: s.id, path: p.path, content: p.content });
+    return {};
+  });
+
   // An approval: asked in the editor with the approval choices, answered with `approval.answer`.
   daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
     const s = sessionOf(p.session_id);
@@ -212,10 +244,22 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       p.request_id,
       {
         toolCallId,
-        title: `Run ${p.command.split('\n')[0]}`,
-        kind: 'execute',
+        // a file edit (approvals.edits: ask) shows its diff; a command its description
+        ...(p.edit
+          ? {
+              title: `Write ${p.edit.path}`,
+              kind: 'edit' as const,
+              content: [
+                { type: 'content' as const, content: text(p.description) },
+                ...editContent(p.edit, s.cwd),
+              ],
+            }
+          : {
+              title: `Run ${p.command.split('\n')[0]}`,
+              kind: 'execute' as const,
+              content: [{ type: 'content' as const, content: text(details.join('\n')) }],
+            }),
         status: 'pending',
-        content: [{ type: 'content', content: text(details.join('\n')) }],
         rawInput: { command: p.command },
       },
       permissionOptions(p.choices),
@@ -282,6 +326,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       holds: 0,
       held: [],
       asking: new Map(),
+      cwd,
     };
     const release = hold(s);
     sessions.set(id, s);
@@ -299,7 +344,11 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     .onConnect((conn) => {
       editor = conn.client;
     })
-    .onRequest('initialize', () => {
+    .onRequest('initialize', ({ params }) => {
+      editorFs = {
+        readTextFile: params.clientCapabilities?.fs?.readTextFile === true,
+        writeTextFile: params.clientCapabilities?.fs?.writeTextFile === true,
+      };
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: { name: 'hermes', title: 'Hermes', version: opts.version },
@@ -321,10 +370,12 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
       } catch (err) {
         throw daemonError(err);
       }
-      const { release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      const { s, snap, release } = await open(created.session.id, created.session.cwd ?? params.cwd, 1);
+      const modes = modeState(snap.session);
+      s.mode = modes.currentModeId;
       release();
       announceCommands(created.session.id);
-      return { sessionId: created.session.id };
+      return { sessionId: created.session.id, modes };
     })
     .onRequest('session/load', async ({ params }) => {
       ignoredMcp(params.mcpServers.length, log);
@@ -337,12 +388,27 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         throw daemonError(err);
       }
       const { s, snap, release } = opened;
+      const modes = modeState(snap.session);
+      s.mode = modes.currentModeId;
       if (snap.kind === 'snapshot')
         void send(s.id, historyUpdates(snap.messages, s.translator, snap.inflight));
       const replayed = chain;
       release(); // live events follow the replay
       await replayed;
       announceCommands(s.id);
+      return { modes };
+    })
+    .onRequest('session/set_mode', async ({ params }) => {
+      const s = sessions.get(params.sessionId);
+      if (!s) throw RequestError.resourceNotFound(params.sessionId);
+      const mode = approvalModeOf(params.modeId);
+      if (!mode) throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(params.modeId)}`);
+      try {
+        const set = await daemon.request('session.approvals.set', { session_id: s.id, mode });
+        s.mode = set.mode;
+      } catch (err) {
+        throw daemonError(err);
+      }
       return {};
     })
     .onRequest('session/list', async ({ params }) => {

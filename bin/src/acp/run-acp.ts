@@ -39,7 +39,8 @@ export async function runAcp(ctx: CliContext): Promise<number> {
     {
       name: 'hermes-acp',
       version: ctx.version,
-      capabilities: { approvals: true, clarify: true },
+      // files: the editor's buffers serve the file tools when it offers fs/* (agent.ts)
+      capabilities: { approvals: true, clarify: true, files: true },
       profile: ctx.home.profile,
       connectTimeoutMs: 10_000,
       reconnect: true,

@@ -20,6 +20,8 @@ export interface TerminalApprovalRequest {
   description: string;
   /** What the user may answer; all four when absent. Only these are offered and accepted. */
   choices?: readonly ApprovalChoice[];
+  /** A file edit waiting to be written (`approvals.edits: ask`): the path and its unified diff. */
+  edit?: { path: string; diff: string };
   /** The matched pattern keys (in process only); `execute-code` marks a script. */
   patternKeys?: readonly string[];
   /**
@@ -105,7 +107,9 @@ export async function askApprovalOnTerminal(
   const ask = (question: string): Promise<string | null> =>
     askArmed(rl, lines, out, question, io.armMs ?? APPROVAL_ARM_MS, io.burstMs ?? APPROVAL_BURST_MS);
   try {
-    if (isScript(req)) {
+    if (req.edit) {
+      out.write(`\n✎ The agent wants to write ${req.edit.path} (approvals.edits: ask):\n${req.edit.diff}\n`);
+    } else if (isScript(req)) {
       // the description already says what a script may do ("run a python script (execute_code): …")
       const body = req.command.replace(SCRIPT_HEADER, '');
       out.write(`\n⚠ Script approval — the agent wants to ${req.description}:\n${indent(body)}\n`);

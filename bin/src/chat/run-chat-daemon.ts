@@ -17,6 +17,7 @@ import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
 import type { ClosedOutput } from './closed-output.js';
 import { createTextRenderer } from './text-renderer.js';
+import { hermesCommand } from '../command-form.js';
 
 /**
  * Runs one turn through the daemon.
@@ -72,7 +73,7 @@ export async function runChatViaDaemon(
       if (asked.signal.aborted) return NO_REPLY; // settled elsewhere: `request.resolved` said so
       if (choice === 'deny' && !process.stdin.isTTY) {
         process.stderr.write(
-          `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (hermes tui --session ${sessionId})\n`,
+          `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (${hermesCommand()} tui --session ${sessionId})\n`,
         );
       }
       return await answerApproval(client, sessionId, p.request_id, choice);

@@ -31,6 +31,7 @@ import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
 import { chatLineCommand, commandsFor } from '@hermes/core/constants';
+import { hermesCommand } from '../command-form.js';
 
 /** Parsed options of `hermes chat`. */
 export interface ChatOptions {
@@ -201,7 +202,7 @@ async function runChatInProcess(
         const names = commandsFor('chat').map((c) => `/${c.name}`);
         process.stderr.write(
           `This is the plain line chat. Commands: ${names.join(', ')} (or Ctrl+D). Ctrl+C interrupts a reply.\n` +
-            'For the full terminal UI (sessions, models, profiles, /compact …) run: hermes tui\n',
+            `For the full terminal UI (sessions, models, profiles, /compact …) run: ${hermesCommand()} tui\n`,
         );
         continue;
       }

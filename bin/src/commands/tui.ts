@@ -12,12 +12,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as ControlModule from '@hermes/tui-gateway/lifecycle/control';
 import type { Argv, CommandModule } from 'yargs';
+import { hermesCommand } from '../command-form.js';
 import type { CliContext } from '../context.js';
+import { resolveCliHome } from '../resolve-home.js';
 
 /** The argv for starting the daemon with this same executable. */
 export async function daemonCommand(): Promise<string[]> {
   const { realpathSync } = await import('node:fs');
   return [process.execPath, realpathSync(process.argv[1]!), 'gateway', 'run', '--detached'];
+}
+
+/**
+ * The profile a bare `hermes` would open here (`HERMES_HOME`, then the sticky profile, then
+ * `default`): the exit hint names `-p` for any other one.
+ */
+export function bareProfile(env: NodeJS.ProcessEnv = process.env): string {
+  try {
+    return resolveCliHome(undefined, env, { lenientSticky: true, warn: () => {} }).profile;
+  } catch {
+    return 'default';
+  }
 }
 
 /** Options of one `hermes tui` run. */
@@ -156,6 +170,8 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     mode: args.session !== undefined ? 'session' : args.new ? 'new' : 'continue',
     ...(args.session !== undefined ? { session: args.session } : {}),
     altScreen,
+    command: hermesCommand(),
+    defaultProfile: bareProfile(),
     daemon: { alive: pidIsDaemon, start: () => startDaemonInChild(root) },
   });
 }

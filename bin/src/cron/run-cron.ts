@@ -30,6 +30,7 @@ import {
 import { CliExit, type CliContext } from '../context.js';
 import { formatJob, formatJobTable, formatOutcome, formatStatus, formatTick } from './format.js';
 import { confirm } from '../confirm.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Fields `add` and `edit` accept. */
 export interface JobFields {
@@ -77,7 +78,8 @@ async function daemonState(root: string): Promise<string> {
   const { inspectDiscovery } = await import('@hermes/tui-gateway/lifecycle/discovery');
   const d = inspectDiscovery(join(root, 'tui-gateway.json'));
   if (d.state === 'alive') return `running (pid ${d.info.pid}); it ticks every cron.tick_interval seconds`;
-  return 'not running: jobs only run on "hermes cron tick" (start it with: hermes gateway start)';
+  const h = hermesCommand();
+  return `not running: jobs only run on "${h} cron tick" (start it with: ${h} gateway start)`;
 }
 
 /** The newest output file of a job, or undefined. */

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ATTACHED_CONTEXT_OPEN } from '@hermes/core/constants';
+import type { SessionExport } from '@hermes/core/state';
 import {
   displayWidth,
   formatAge,
+  formatSessionDetail,
   formatSearchHits,
   storedError,
   summarizeToolCalls,
@@ -58,5 +61,28 @@ describe('sessions formatting', () => {
     expect(storedError({ outcome: JSON.stringify({ ok: true }) })).toBeUndefined();
     expect(storedError({ outcome: 'not json' })).toBeUndefined();
     expect(storedError({ outcome: null })).toBeUndefined();
+  });
+
+  it('shows the attached references of a user message as chips, their content only with --full', () => {
+    const content = `explain @src/app.ts${ATTACHED_CONTEXT_OPEN}notice\nrefs: [{"kind":"file","ref":"src/app.ts","bytes":4200}]\nFILE_BODY\n</attached-context>`;
+    const exp = {
+      session: {
+        id: 's1',
+        title: 't',
+        source: 'tui',
+        state: 'ended',
+        started_at: 0,
+        message_count: 1,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+      },
+      messages: [
+        { id: 1, role: 'user', content, timestamp: 0, status: null, tool_calls: null, outcome: null },
+      ],
+    } as unknown as SessionExport;
+    const short = formatSessionDetail(exp, { color: false, now: 0 });
+    expect(short).toContain('  explain @src/app.ts\n  📄 src/app.ts (4.2 KB)');
+    expect(short).not.toContain('FILE_BODY');
+    expect(formatSessionDetail(exp, { color: false, now: 0, full: true })).toContain('FILE_BODY');
   });
 });

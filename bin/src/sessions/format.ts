@@ -2,6 +2,7 @@
  * Human-readable output of `hermes sessions` (pure functions: records in, text out). JSON output
  * does not pass through here.
  */
+import { chipLabel, splitAttachedText } from '@hermes/core/constants';
 import type { MessageRecord, SearchHit, SessionExport, SessionRecord } from '@hermes/core/state';
 
 /** Options shared by the formatters. */
@@ -133,7 +134,10 @@ export function summarizeToolCalls(toolCalls: string | null, width = 80): string
 export const TOOL_OUTPUT_LINES = 20;
 
 function messageBody(m: MessageRecord, full: boolean): string[] {
-  const text = m.content ?? '';
+  let text = m.content ?? '';
+  // a user message's attached references: their chips, not their content (--full shows it)
+  const attached = !full && m.role === 'user' ? splitAttachedText(text) : undefined;
+  if (attached?.chips.length) text = attached.text;
   let lines = text.split('\n');
   if (!full && m.role === 'tool' && lines.length > TOOL_OUTPUT_LINES) {
     const more = lines.length - TOOL_OUTPUT_LINES;
@@ -142,7 +146,8 @@ function messageBody(m: MessageRecord, full: boolean): string[] {
       `… ${more} more line${more === 1 ? '' : 's'} (--full shows all)`,
     ];
   }
-  return text ? lines.map((l) => `  ${l}`) : [];
+  const chips = attached?.chips.map((c) => `  ${chipLabel(c)}`) ?? [];
+  return [...(text ? lines.map((l) => `  ${l}`) : []), ...chips];
 }
 
 /** The error a failed reply stored in its outcome (the `error` event's message), if any. */

@@ -11,7 +11,7 @@ import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { SessionProcesses } from '../processes/scope.js';
 import type { NewMessage } from '../state/types.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
-import type { ClarifyCallback, ToolDefinition } from '../tools/types.js';
+import type { ClarifyCallback, EditorFiles, ToolDefinition } from '../tools/types.js';
 import type { SandboxLane } from '../tools/sandbox/policy.js';
 import type { DelegationParent } from './subagent.js';
 
@@ -83,6 +83,8 @@ export interface AgentOptions {
    * absent outside the daemon: `terminal` with `background: true` and `process` then refuse.
    */
   processes?: SessionProcesses;
+  /** An attached editor's text files (`ToolContext.editorFiles`); absent: the disk only. */
+  editorFiles?: EditorFiles;
 }
 
 /**
@@ -107,4 +109,11 @@ export interface TurnResult {
 export interface TurnOptions {
   /** The stored queued prompt this turn runs: removed in the transaction that stores the user message. */
   queuedPromptId?: string;
+  /**
+   * Called at every step boundary of the turn (after a response's tool calls finished, before the
+   * next model request): the guidance given meanwhile (`/steer`), in order, taken out of the
+   * caller's hands. Each text is stored as a user message with status `guidance` and reaches the
+   * model marked as guidance (`guidanceForModel`). Absent: no steering.
+   */
+  takeGuidance?: () => string[];
 }

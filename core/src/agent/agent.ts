@@ -11,13 +11,15 @@ import { contextWindowFor } from '../model/context-windows.js';
 import { ModelError } from '../model/errors.js';
 import type { ChatMessage, ChatResult, ToolCall } from '../model/types.js';
 import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
-import type { NewMessage } from '../state/types.js';
+import { GUIDANCE_STATUS, type NewMessage } from '../state/types.js';
 import { toolSchemas } from '../tools/registry.js';
 import { createSessionSandbox, type SessionSandbox } from '../tools/sandbox/command-sandbox.js';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
+import type { EditApproval } from '../approvals/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
-import { repairToolPairs } from './history.js';
+import { guidanceForModel, repairToolPairs } from './history.js';
+import { estimateTokens } from './compression-plan.js';
 import { dropOldestTurns } from './overflow.js';
 import { scheduleToolCalls } from './tool-scheduler.js';
 import { runToolCall } from './tool-call.js';
@@ -271,6 +273,35 @@ export class Agent {
     return [...this.history];
   }
 
+  /**
+   * Replaces the history the model sees from the next turn on (`/undo`, `/retry`, `/rewind`: the
+   * stored transcript was cut, and nothing removed from it may reach the model again). The
+   * context size is re-estimated from what is left; the system prompt, todos, session approvals
+   * and the compression count are kept.
+   * @param history the session's messages as now stored (no system message), e.g. from
+   *   `historyFromRecords`.
+   * @throws Error while a turn runs.
+   */
+  replaceHistory(history: readonly ChatMessage[]): void {
+    if (this.busy) throw new Error(`session ${this.sessionId} is running a turn; rewind after it`);
+    this.history = repairToolPairs(history);
+    this.contextTokens = estimateTokens([
+      { role: 'system', content: this.opts.systemPrompt },
+      ...this.history,
+    ]);
+  }
+
+  /**
+   * Stores and adds to the history the guidance given while this turn ran (`TurnOptions.takeGuidance`),
+   * at a step boundary: after the tool calls of a response, before the next model request.
+   */
+  private deliverGuidance(opts: TurnOptions): void {
+    for (const text of opts.takeGuidance?.() ?? []) {
+      this.persist({ role: 'user', content: text, status: GUIDANCE_STATUS });
+      this.history.push({ role: 'user', content: guidanceForModel(text) });
+    }
+  }
+
   /** Takes the tool set of this turn from `toolSource` (keeps the last one when it throws). */
   private refreshTools(): void {
     if (!this.opts.toolSource) return;
@@ -332,6 +363,8 @@ export class Agent {
 
     for (let iteration = 0; iteration < config.agent.max_turns; iteration++) {
       if (signal.aborted) return this.finishInterrupted('', usage);
+      // a step boundary: the tool calls of the last response finished, the next request follows
+      if (iteration > 0) this.deliverGuidance(opts);
       if (!compressionFailed && this.compressor.shouldCompress(this.contextTokens)) {
         // a failed summary call is not retried before every call of this turn
         compressionFailed = (await this.tryCompress('threshold', signal)) === 'failed';
@@ -597,7 +630,14 @@ export class Agent {
         progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
         beforeFileChange: (path, info) =>
           this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
+        ...(this.opts.config.approvals.edits === 'ask'
+          ? {
+              checkEdit: (tool: string, edit: EditApproval) =>
+                this.checkWithGuard(toolId, signal, { tool, edit }),
+            }
+          : {}),
         ...(this.opts.processes ? { processes: this.opts.processes } : {}),
+        ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
         ...(this.opts.delegation
           ? {
               delegate: this.opts.delegation({

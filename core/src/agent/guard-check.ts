@@ -6,7 +6,7 @@
  */
 import { createApprovalGuard, type ApprovalGuard, type ScriptApproval } from '../approvals/guard.js';
 import { smartCheckFor } from '../approvals/smart.js';
-import type { ApprovalVerdict, SmartAssessment } from '../approvals/types.js';
+import type { ApprovalVerdict, EditApproval, SmartAssessment } from '../approvals/types.js';
 import type { AgentEvent, Usage } from '../protocol/events.js';
 import type { AgentOptions } from './agent-types.js';
 import type { ToolOutcomes } from './tool-outcomes.js';
@@ -35,7 +35,12 @@ export function sessionGuard(
 }
 
 /** What is checked: a shell command, a script with its language, or a command to run outside the sandbox. */
-export type GuardSubject = string | ScriptApproval | { outsideSandbox: string } | { sandboxFallback: string };
+export type GuardSubject =
+  | string
+  | ScriptApproval
+  | { outsideSandbox: string }
+  | { sandboxFallback: string }
+  | { edit: EditApproval; tool: string };
 
 /** The agent's parts a check uses. */
 export interface GuardCheckDeps {
@@ -79,7 +84,9 @@ export function checkWithGuard(
         ? deps.guard.checkOutsideSandbox(what.outsideSandbox, signal, cwd)
         : 'sandboxFallback' in what
           ? deps.guard.askSandboxFallback(what.sandboxFallback, signal)
-          : deps.guard.checkScript(what, signal, onSmart);
+          : 'edit' in what
+            ? deps.guard.askEdit(what.tool, what.edit, signal)
+            : deps.guard.checkScript(what, signal, onSmart);
   return verdict
     .then((v) => {
       if (v.asked) deps.outcomes.noteApproval(toolId, v.asked);

@@ -3,10 +3,22 @@
  * (every assistant tool call answered by exactly one tool message).
  */
 import type { ChatMessage, ToolCall } from '../model/types.js';
-import type { MessageRecord } from '../state/types.js';
+import { GUIDANCE_STATUS, type MessageRecord } from '../state/types.js';
 
 /** Result text given to tool calls that never ran because the turn was interrupted. */
 export const INTERRUPTED_TOOL_RESULT = '[Tool call not run: the user interrupted the turn.]';
+
+/** First line of a guidance message as the model sees it (the user's text follows). */
+export const GUIDANCE_PREFIX =
+  '[Guidance from the user, sent while you were working. It is not a new task: take it into account and continue.]';
+
+/**
+ * The content the model gets for guidance text given during a turn (`/steer`): the text after
+ * `GUIDANCE_PREFIX`. Stored without the prefix; added here and when history is rebuilt.
+ */
+export function guidanceForModel(text: string): string {
+  return `${GUIDANCE_PREFIX}\n${text}`;
+}
 
 /**
  * Turns stored records into the system prompt and the message history.
@@ -22,7 +34,8 @@ export function historyFromRecords(records: readonly MessageRecord[]): {
     if (r.role === 'system') {
       system ??= r.content ?? '';
     } else if (r.role === 'user') {
-      history.push({ role: 'user', content: r.content ?? '' });
+      const text = r.content ?? '';
+      history.push({ role: 'user', content: r.status === GUIDANCE_STATUS ? guidanceForModel(text) : text });
     } else if (r.role === 'assistant') {
       let toolCalls: ToolCall[] | undefined;
       if (r.tool_calls) {

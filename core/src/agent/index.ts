@@ -6,3 +6,5 @@
 export * from './agent.js';
 export * from './compressor.js';
 export * from './session-runtime.js';
+export { SUMMARY_PREFIX } from './compression-plan.js';
+export { GUIDANCE_PREFIX, guidanceForModel, historyFromRecords } from './history.js';

@@ -28,7 +28,7 @@ export type SessionSelector =
 /** Options of `openAgentSession`. */
 export interface OpenSessionOptions extends Pick<
   AgentOptions,
-  'approvalMode' | 'onApproval' | 'onClarify' | 'onEvent' | 'processes'
+  'approvalMode' | 'onApproval' | 'onClarify' | 'onEvent' | 'processes' | 'editorFiles'
 > {
   home: HermesHome;
   /** Session source recorded for new sessions (`cli`, `tui`, `cron` …). */
@@ -163,6 +163,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       ...(opts.onClarify ? { onClarify: opts.onClarify } : {}),
       ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
       ...(opts.processes ? { processes: opts.processes } : {}),
+      ...(opts.editorFiles ? { editorFiles: opts.editorFiles } : {}),
     });
     built.agent = agent;
     const notices = blockedNotes(systemPrompt);

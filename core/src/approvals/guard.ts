@@ -74,6 +74,7 @@ import {
   type ApprovalChoice,
   type ApprovalRequest,
   type ApprovalVerdict,
+  type EditApproval,
 } from './types.js';
 
 /** Approval mode: `manual` asks, `smart` lets a model approve low-risk matches first, `off` never asks. */
@@ -160,6 +161,13 @@ export interface ApprovalGuard {
    * `once` (yes, for this session) or `deny`. Nothing is remembered by the guard.
    */
   askSandboxFallback(question: string, signal?: AbortSignal): Promise<ApprovalVerdict>;
+  /**
+   * Asks a human whether a file edit may be written (`approvals.edits: ask`): `once` or `deny`,
+   * never the smart check, nothing remembered. Mode `off` allows it without asking; no frontend,
+   * a timeout or an interrupt deny (not written).
+   * @param tool the tool that would write (`write_file`, `patch`).
+   */
+  askEdit(tool: string, edit: EditApproval, signal?: AbortSignal): Promise<ApprovalVerdict>;
   /** The entries approved with `session` in this session (those it was given, then new ones). */
   sessionApprovals(): string[];
   /**
@@ -182,6 +190,8 @@ export { EXECUTE_CODE_KEY };
 export const OUTSIDE_SANDBOX_KEY = 'outside-sandbox';
 /** The pseudo-pattern of the question whether to run a session without its unavailable sandbox. */
 export const SANDBOX_FALLBACK_KEY = 'sandbox-unavailable';
+/** The pseudo-pattern of a file edit shown before it is written (`approvals.edits: ask`). */
+export const EDIT_KEY = 'file-edit';
 /** What the user is told a request to run outside the sandbox is about. */
 export const OUTSIDE_SANDBOX_DESCRIPTION =
   "run outside the sandbox: with your user's full access to every file, the network and Hermes's own settings";
@@ -426,6 +436,22 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     });
   }
 
+  function askEdit(tool: string, edit: EditApproval, signal?: AbortSignal): Promise<ApprovalVerdict> {
+    if (mode === 'off') return Promise.resolve({ allowed: true, reason: 'mode_off' });
+    return decide({
+      matches: [{ key: EDIT_KEY, description: `${tool} changes ${edit.path} (approvals.edits: ask)` }],
+      entries: [],
+      shown: `${tool} ${edit.path}`,
+      reviewed: edit.diff,
+      signal,
+      onSmart: undefined,
+      subject: `writing ${edit.path}`,
+      humanOnly: true,
+      onceOnly: true,
+      edit,
+    });
+  }
+
   /** Steps 3 and 4 of the file comment for matched patterns. */
   async function decide(d: {
     matches: DangerousMatch[];
@@ -443,6 +469,8 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     humanOnly?: boolean;
     /** True: only `once` or `deny` are offered (nothing to remember; `entries` empty). */
     onceOnly?: boolean;
+    /** A file edit: carried on the request for the frontends' diff card. */
+    edit?: EditApproval;
   }): Promise<ApprovalVerdict> {
     const { matches, signal, onSmart } = d;
     if (d.entries.length > 0 && coveredBy(d.entries, allowlist, sessionSet)) {
@@ -481,6 +509,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       allows: d.entries.map((e) => e.text),
       choices: overrideOnly ? OVERRIDE_CHOICES : APPROVAL_CHOICES,
       ...(smart ? { smart } : {}),
+      ...(d.edit ? { edit: d.edit } : {}),
     };
     const { answer, by } = await ask(opts.callback, request, timeoutMs, signal);
     const asked = { choice: answer === 'timeout' || answer === 'interrupted' ? 'deny' : answer, by } as const;
@@ -520,6 +549,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     checkScript,
     checkOutsideSandbox,
     askSandboxFallback,
+    askEdit,
     sessionApprovals: () => sessionSet.list(),
     revoke,
   };

@@ -35,6 +35,18 @@ export interface ApprovalRequest {
   choices: readonly ApprovalChoice[];
   /** The smart check's assessment that led to asking (smart mode only). */
   smart?: SmartAssessment;
+  /**
+   * A file edit waiting for approval (`approvals.edits: ask`): the file as shown to the user and
+   * the change as a unified diff (capped, tools/edit-confirm.ts). `command` then names the tool
+   * and the file.
+   */
+  edit?: EditApproval;
+}
+
+/** A file edit shown before it is written: the path as shown, and a unified diff of the change. */
+export interface EditApproval {
+  path: string;
+  diff: string;
 }
 
 /**

@@ -92,3 +92,21 @@ describe('stricterApprovals', () => {
     expect(stricterApprovals(current, looser)).toBe(current);
   });
 });
+
+describe('approvals.edits', () => {
+  it('ask → off is a loosening; a running turn keeps asking, off → ask applies at once', () => {
+    const ask = cfg({ approvals: { edits: 'ask' } });
+    const off = cfg({ approvals: { edits: 'off' } });
+    expect(approvalLoosenings(ask, off)).toEqual([{ key: 'approvals.edits', from: 'ask', to: 'off' }]);
+    expect(approvalLoosenings(off, ask)).toEqual([]);
+    expect(stricterApprovals(ask, off).approvals.edits).toBe('ask');
+    expect(stricterApprovals(off, ask).approvals.edits).toBe('ask');
+    expect(stricterApprovals(ask, ask)).toBe(ask);
+  });
+
+  it('refuses a bad value, naming the key', () => {
+    const r = ConfigSchema.safeParse({ approvals: { edits: 'sometimes' } });
+    expect(r.success).toBe(false);
+    expect(JSON.stringify(r.error?.issues[0]?.path)).toContain('edits');
+  });
+});

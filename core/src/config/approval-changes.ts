@@ -44,6 +44,7 @@ export function approvalLoosenings(before: HermesConfig, after: HermesConfig): A
   if (a.cron_mode === 'deny' && b.cron_mode === 'allow') {
     out.push({ key: 'approvals.cron_mode', from: a.cron_mode, to: b.cron_mode });
   }
+  if (a.edits === 'ask' && b.edits === 'off') out.push({ key: 'approvals.edits', from: 'ask', to: 'off' });
   if (b.mode === 'smart' && a.mode === 'smart' && b.smart_model !== a.smart_model) {
     out.push({ key: 'approvals.smart_model', from: a.smart_model ?? null, to: b.smart_model ?? null });
   }
@@ -101,16 +102,18 @@ export function stricterApprovals(current: HermesConfig, next: HermesConfig): He
   const mode = MODE_RANK[b.mode] < MODE_RANK[a.mode] ? b.mode : a.mode;
   const timeout = Math.min(a.timeout, b.timeout);
   const cron_mode = a.cron_mode === 'deny' || b.cron_mode === 'deny' ? 'deny' : 'allow';
+  const edits = a.edits === 'ask' || b.edits === 'ask' ? 'ask' : 'off';
   const allowlist = current.command_allowlist.filter((e) => next.command_allowlist.includes(e));
   const same =
     mode === a.mode &&
     timeout === a.timeout &&
     cron_mode === a.cron_mode &&
+    edits === a.edits &&
     allowlist.length === current.command_allowlist.length;
   if (same) return current;
   return {
     ...current,
-    approvals: { ...a, mode, timeout, cron_mode },
+    approvals: { ...a, mode, timeout, cron_mode, edits },
     command_allowlist: allowlist,
   };
 }

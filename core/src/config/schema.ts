@@ -64,6 +64,12 @@ export const ConfigSchema = z.looseObject({
       smart_timeout: z.number().positive().default(8),
       /** What a dangerous command inside a cron run does: no human is there. */
       cron_mode: z.enum(['deny', 'allow']).default('deny'),
+      /**
+       * `ask`: `write_file` and `patch` show the change as a diff and write only when approved
+       * (denied, timed out or no one to ask → not written); `off`: they write at once.
+       * `approvals.mode: off` (`--yolo`) asks nothing, edits included.
+       */
+      edits: z.enum(['ask', 'off']).default('off'),
     })
     .prefault({}),
   command_allowlist: z.array(z.string()).default([]),
@@ -117,6 +123,18 @@ export const ConfigSchema = z.looseObject({
       extract_max_chars: positiveInt.default(20_000),
       /** Redirects followed per page. */
       max_redirects: z.number().int().nonnegative().default(5),
+    })
+    .prefault({}),
+  /**
+   * `@` references attached to a prompt (core/src/references/; docs/references.md): caps on the
+   * content attached, bytes (UTF-8). A larger file, diff, listing or page is cut with a note.
+   */
+  references: z
+    .looseObject({
+      /** Most content of one reference, bytes. */
+      max_file_bytes: positiveInt.default(100_000),
+      /** Most content of all references of one prompt together, bytes. */
+      max_total_bytes: positiveInt.default(400_000),
     })
     .prefault({}),
   /** Shadow-git snapshots before the agent edits files. */

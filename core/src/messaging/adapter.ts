@@ -69,11 +69,45 @@ export interface InboundMessage {
    */
   instructions?: string;
   /**
+   * The conversation before this message as an authenticated client sent it (the API server's
+   * stateless requests): stored as the first turns of the session this message creates, so the
+   * model sees them as real turns; ignored when the conversation's session exists already.
+   */
+  history?: readonly SeedMessage[];
+  /**
    * The platform's unique id of this message, when it has one (Telegram's chat + message id, a
    * webhook sender's `id`): a message whose key was seen before is dropped as a duplicate.
    */
   dedupeKey?: string;
+  /**
+   * Called once the pipeline decided whether it keeps the message (at most once): an adapter
+   * whose sender waits for an answer (an HTTP request) answers only after it, so "accepted" means
+   * the message is in the delivery ledger and gets an outcome even if the daemon is killed next.
+   */
+  onReceipt?: (receipt: InboundReceipt) => void;
 }
+
+/** One earlier message of a conversation a client sent whole (`InboundMessage.history`). */
+export interface SeedMessage {
+  role: 'user' | 'assistant';
+  /** Text of the message (a client's tool calls and results folded in as text). */
+  content: string;
+}
+
+/**
+ * What the pipeline did with an inbound message, decided before its turn runs:
+ * - `accepted`: recorded (with `durable: true`, in state.db's delivery ledger); it will get an
+ *   outcome (a reply, the model's silence, a visible error or a logged drop);
+ * - `duplicate`: a message with the same platform id was accepted before; this copy is dropped;
+ * - `refused`: not taken (`reason` names why: access denied, an empty message);
+ * - `unavailable`: not taken now (the daemon is shutting down, the ledger could not be written,
+ *   no decision in time): the sender should send it again later.
+ */
+export type InboundReceipt =
+  | { kind: 'accepted'; id: string; durable: boolean }
+  | { kind: 'duplicate'; id: string }
+  | { kind: 'refused'; id: string; reason: string }
+  | { kind: 'unavailable'; id: string; reason: string };
 
 /** An approval question to show in a chat. */
 export interface ApprovalPrompt {
@@ -84,7 +118,12 @@ export interface ApprovalPrompt {
   /** Why it needs approval. */
   description: string;
   choices: readonly ApprovalChoiceName[];
+  /** A file edit waiting to be written (`approvals.edits: ask`): its unified diff. */
+  diff?: string;
 }
+
+/** Most characters of an edit's diff put into a chat message (head kept). */
+export const CHAT_DIFF_MAX_CHARS = 3_000;
 
 /** A clarify question to show in a chat. */
 export interface ClarifyPrompt {
@@ -121,8 +160,18 @@ export interface AdapterHandlers {
 
 /** Text form of an approval question, used by adapters without buttons. */
 export function approvalText(prompt: ApprovalPrompt): string {
-  const lines = [`Approval needed to run: ${prompt.command}`];
+  const lines = [
+    prompt.diff !== undefined
+      ? `Approval needed to write: ${prompt.command}`
+      : `Approval needed to run: ${prompt.command}`,
+  ];
   if (prompt.description) lines.push(`Reason: ${prompt.description}`);
+  if (prompt.diff !== undefined)
+    lines.push(
+      prompt.diff.length > CHAT_DIFF_MAX_CHARS
+        ? `${prompt.diff.slice(0, CHAT_DIFF_MAX_CHARS)}\n… (${prompt.diff.length - CHAT_DIFF_MAX_CHARS} more characters)`
+        : prompt.diff,
+    );
   const opts: string[] = [];
   if (prompt.choices.includes('once')) opts.push('/approve');
   if (prompt.choices.includes('session')) opts.push('/approve session');
@@ -175,6 +224,37 @@ export abstract class PlatformAdapter {
     } catch (err) {
       this.log(`${this.platform}: message handler failed: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Hands an inbound message to the host and resolves with its receipt (see `InboundReceipt`) as
+   * soon as the pipeline decided — before the turn runs. `unavailable` when no host is set, the
+   * handler failed or finished without deciding, or no decision came within `timeoutMs`. Never
+   * throws; the turn goes on in the background.
+   */
+  protected emitMessageWithReceipt(
+    message: Omit<InboundMessage, 'onReceipt'>,
+    id: string,
+    timeoutMs = 10_000,
+  ): Promise<InboundReceipt> {
+    return new Promise<InboundReceipt>((resolve) => {
+      let done = false;
+      const settle = (r: InboundReceipt): void => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const timer = setTimeout(
+        () => settle({ kind: 'unavailable', id, reason: 'no decision in time' }),
+        timeoutMs,
+      );
+      timer.unref?.();
+      if (!this.handlers) return settle({ kind: 'unavailable', id, reason: 'the adapter has no host' });
+      void this.emitMessage({ ...message, onReceipt: settle }).finally(() =>
+        settle({ kind: 'unavailable', id, reason: 'the message was not handled' }),
+      );
+    });
   }
 
   /** Hands a button press to the host; never throws. */

@@ -4,7 +4,7 @@
  * answer its approvals); `InProcessBackend` (local-backend.ts) runs agents directly, for tests
  * and tools without a daemon.
  */
-import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, TurnEvent } from './adapter.js';
+import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, SeedMessage, TurnEvent } from './adapter.js';
 import type { MessageSource } from './source.js';
 
 /** A new stored session for a platform conversation. */
@@ -18,6 +18,8 @@ export interface NewPlatformSession {
   title: string;
   /** Working directory of the agent. */
   cwd: string;
+  /** Earlier turns stored after the system prompt, before the first prompt (oldest first). */
+  history?: readonly SeedMessage[];
 }
 
 /** Receives one turn's events and questions. */

@@ -80,6 +80,7 @@ export class InProcessBackend implements AgentBackend {
             command: req.command,
             description: req.description,
             choices: req.choices,
+            ...(req.edit ? { diff: req.edit.diff } : {}),
           },
           signal,
         );

@@ -26,7 +26,7 @@ import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { MessageRecord } from '../state/types.js';
-import type { ButtonPress, InboundMessage, PlatformAdapter, SendOptions } from './adapter.js';
+import type { ButtonPress, InboundMessage, InboundReceipt, PlatformAdapter, SendOptions } from './adapter.js';
 import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
@@ -242,10 +242,21 @@ export class MessagePipeline {
   async handleMessage(msg: InboundMessage): Promise<void> {
     const id = newInboundId();
     const chatId = msg.source.chatId ?? msg.source.userId;
+    let receipted = false;
+    const receipt = (r: InboundReceipt): void => {
+      if (receipted) return;
+      receipted = true;
+      try {
+        msg.onReceipt?.(r);
+      } catch (err) {
+        this.opts.log(`${this.opts.entry.name}: receipt handler failed: ${(err as Error).message}`);
+      }
+    };
     try {
-      await this.handle(msg, id);
+      await this.handle({ ...msg, onReceipt: receipt }, id);
     } catch (err) {
       this.opts.log(`${this.opts.entry.name}: message handling failed: ${(err as Error).message}`);
+      receipt({ kind: 'unavailable', id, reason: (err as Error).message });
       if (!chatId) return;
       await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
       this.outcome(chatId, id, 'error', (err as Error).message);
@@ -256,10 +267,18 @@ export class MessagePipeline {
     const { source } = msg;
     const text = msg.text.trim();
     const chatId = source.chatId ?? source.userId;
-    if (!chatId) return this.ledger.note('?', id, 'dropped', 'no chat to answer');
-    if (!text) return this.ledger.note(chatId, id, 'dropped', 'empty message');
+    const receipt = msg.onReceipt ?? ((): void => undefined);
+    if (!chatId) {
+      receipt({ kind: 'refused', id, reason: 'no chat to answer' });
+      return this.ledger.note('?', id, 'dropped', 'no chat to answer');
+    }
+    if (!text) {
+      receipt({ kind: 'refused', id, reason: 'empty message' });
+      return this.ledger.note(chatId, id, 'dropped', 'empty message');
+    }
     const send = sendOptions(source);
     if (!this.accepting && !this.durable) {
+      receipt({ kind: 'unavailable', id, reason: 'the daemon is shutting down' });
       await this.say(chatId, 'The agent is restarting; please send that again in a minute.', send);
       return this.ledger.note(chatId, id, 'error', 'the daemon is shutting down');
     }
@@ -268,6 +287,7 @@ export class MessagePipeline {
     // 1. authorize
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
+      receipt({ kind: 'refused', id, reason: 'access denied' });
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
       return this.ledger.note(chatId, id, 'dropped', 'access denied');
     }
@@ -284,7 +304,11 @@ export class MessagePipeline {
         ...(msg.ephemeral ? { ephemeral: true } : {}),
       }),
     });
-    if (accepted === 'duplicate') return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+    if (accepted === 'duplicate') {
+      receipt({ kind: 'duplicate', id });
+      return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+    }
+    receipt({ kind: 'accepted', id, durable: this.durable });
     if (!this.accepting) {
       // kept in the ledger: the restarted daemon admits it (pipeline-recovery.ts)
       await this.say(chatId, 'The agent is restarting; it will answer this when it is back.', send);
@@ -384,6 +408,7 @@ export class MessagePipeline {
             }) + (msg.instructions ? `\n\n${msg.instructions}` : ''),
           title: sessionTitle(this.opts.entry.name, source, shared),
           cwd: cfg.cwd ?? this.opts.defaultCwd,
+          ...(msg.history?.length ? { history: msg.history } : {}),
         }),
     });
     const sessionId = resolution.entry.session_id;

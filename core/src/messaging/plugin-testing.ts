@@ -8,7 +8,7 @@
 import { ConfigSchema } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import { HermesHome } from '../home/home.js';
-import type { ButtonPress, InboundMessage, PlatformAdapter } from './adapter.js';
+import type { ButtonPress, InboundMessage, InboundReceipt, PlatformAdapter } from './adapter.js';
 import { PlatformConfigSchema } from './platform-config.js';
 import type { PlatformContext } from './registry.js';
 
@@ -42,13 +42,25 @@ export class FakeHost {
   readonly fatal: Error[] = [];
   private readonly wakers = new Set<() => void>();
 
+  /**
+   * The receipt given to every message (default: accepted, not durable) — set it to test how an
+   * adapter answers a refused or unavailable message.
+   */
+  receipt: (message: InboundMessage) => InboundReceipt = () => ({
+    kind: 'accepted',
+    id: `fake-${this.messages.length}`,
+    durable: false,
+  });
+
   constructor(private readonly reply?: (message: InboundMessage) => void | Promise<void>) {}
 
   /** Installs this host's handlers on `adapter` (before `connect`). */
   attach<A extends PlatformAdapter>(adapter: A): A {
     adapter.setHandlers({
-      onMessage: async (m) => {
+      onMessage: async ({ onReceipt, ...m }) => {
         this.messages.push(m);
+        // as the pipeline does: the decision first, before the turn runs
+        onReceipt?.(this.receipt(m));
         this.wake();
         await this.reply?.(m);
       },

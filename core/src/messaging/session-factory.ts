@@ -52,7 +52,10 @@ export function createPlatformSession(
     model: model ?? (config.model.default || null),
     cwd: init.cwd,
   });
-  db.appendMessage(session.id, { role: 'system', content: systemPrompt });
+  db.appendMessages(session.id, [
+    { role: 'system', content: systemPrompt },
+    ...(init.history ?? []).map((m) => ({ role: m.role, content: m.content })),
+  ]);
   writeRouteRecord(db, session.id, init.key, init.source);
   return session.id;
 }

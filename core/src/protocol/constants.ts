@@ -38,6 +38,11 @@ export const RpcErrorCode = {
    * from a connection not attached to a session of that profile with `capabilities.approvals`.
    */
   NotPermitted: -32009,
+  /**
+   * The session is running a turn (or `/compact`): `/undo`, `/retry`, `/rewind` and `/fork` wait
+   * for it to end or be interrupted.
+   */
+  SessionBusy: -32010,
 } as const;
 export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
 

@@ -2,6 +2,7 @@
  * The wire protocol between the tui-gateway daemon and its clients: zod schemas and
  * TypeScript types. Imports zod only, so the TUI can depend on it without pulling in the engine.
  */
+export * from './attachments.js';
 export * from './cron.js';
 export * from './processes.js';
 export * from './events.js';
@@ -10,6 +11,7 @@ export * from './records.js';
 export * from './server-requests.js';
 export * from './wire-events.js';
 export * from './methods.js';
+export * from './conversation.js';
 export * from './limits.js';
 export * from './approval-arming.js';
 export * from './mcp.js';

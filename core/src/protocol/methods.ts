@@ -12,8 +12,22 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { ConversationMethods } from './conversation.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
-import { Inflight, OpenRequest, QueuedPrompt, SessionInfo, StoredMessage } from './records.js';
+import {
+  ApprovalModeSchema,
+  Inflight,
+  OpenRequest,
+  QueuedPrompt,
+  SessionInfo,
+  StoredMessage,
+} from './records.js';
+import {
+  FilesCompleteParams,
+  FilesCompleteResult,
+  MAX_PROMPT_ATTACHMENTS,
+  PromptAttachment,
+} from './attachments.js';
 import { ApprovalChoiceSchema } from './server-requests.js';
 import { WireEventSchema } from './wire-events.js';
 
@@ -37,7 +51,15 @@ export const InitializeParams = z.object({
       .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (at most 64)')
       .optional(),
   }),
-  capabilities: z.object({ approvals: z.boolean(), clarify: z.boolean().optional() }),
+  capabilities: z.object({
+    approvals: z.boolean(),
+    clarify: z.boolean().optional(),
+    /**
+     * The client serves `file.read` / `file.write` server requests (an editor: its open buffers).
+     * The file tools of a session it is attached to read and write existing files through it.
+     */
+    files: z.boolean().optional(),
+  }),
   /** Profile this connection starts in; default: the daemon's active profile. */
   profile: ProfileName.optional(),
 });
@@ -152,11 +174,33 @@ export const PromptSubmitParams = z.object({
   text: z.string().min(1),
   /** Opaque id of the message the prompt answers; echoed in the queue, `turn.start` and `turn.end`. */
   origin: z.string().min(1).max(200).optional(),
+  /**
+   * References to attach (`@path`, `@folder/`, `@diff`, `@staged`, `@url`): resolved by the
+   * daemon in the session's folder; one that cannot be resolved refuses the whole prompt.
+   */
+  attachments: z.array(PromptAttachment).max(MAX_PROMPT_ATTACHMENTS).optional(),
 });
 export const PromptSubmitResult = z.object({
   prompt_id: z.string(),
   /** `started` ran at once; `queued` waits for the running turn. */
   status: z.enum(['started', 'queued']),
+});
+
+/**
+ * `session.approvals.set`: the session's own approval mode over the profile's `approvals.mode`
+ * (`null`: follow the profile again). A stricter mode applies at once, also to a running turn; a
+ * looser one from the session's next turn (a running turn keeps what it started with). Attached
+ * clients learn it from `session.info` (`approval_mode`, `approval_mode_own`). Kept while the
+ * session is loaded in this daemon.
+ */
+export const SessionApprovalsSetParams = z.object({
+  session_id: z.string().min(1),
+  mode: ApprovalModeSchema.nullable(),
+});
+export const SessionApprovalsSetResult = z.object({
+  /** The mode now in effect for the session's next check. */
+  mode: ApprovalModeSchema,
+  own: z.boolean(),
 });
 
 /**
@@ -336,6 +380,8 @@ export const Methods = {
   'session.events.since': { params: SessionEventsSinceParams, result: SessionEventsSinceResult },
   'prompt.submit': { params: PromptSubmitParams, result: PromptSubmitResult },
   'session.interrupt': { params: SessionRef, result: SessionInterruptResult },
+  'session.approvals.set': { params: SessionApprovalsSetParams, result: SessionApprovalsSetResult },
+  ...ConversationMethods,
   'approval.answer': { params: ApprovalAnswerParams, result: ApprovalAnswerResult },
   'clarify.answer': { params: ClarifyAnswerParams, result: ClarifyAnswerResult },
   'config.get': { params: ConfigGetParams, result: ConfigGetResult },
@@ -353,6 +399,7 @@ export const Methods = {
   'cron.output': { params: CronJobRef, result: CronOutputResult },
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
+  'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

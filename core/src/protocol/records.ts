@@ -2,6 +2,14 @@
 import { z } from 'zod';
 import { REQUEST_KINDS } from './approval-choices.js';
 
+/**
+ * An approval mode: `manual` asks a person for every flagged command, `smart` lets a model judge
+ * first and asks when it is unsure, `off` runs flagged commands without asking (the hard floor
+ * still refuses the worst ones in every mode).
+ */
+export const ApprovalModeSchema = z.enum(['manual', 'smart', 'off']);
+export type ApprovalModeName = z.infer<typeof ApprovalModeSchema>;
+
 /** A session as clients see it. Times are epoch ms. */
 export const SessionInfo = z.object({
   id: z.string(),
@@ -30,6 +38,10 @@ export const SessionInfo = z.object({
    * instruction_override]` (the same note stands in the system prompt instead of the text).
    */
   notices: z.array(z.string()).optional(),
+  /** The approval mode the session's checks use: the profile's `approvals.mode`, or its own. */
+  approval_mode: ApprovalModeSchema.optional(),
+  /** True when the session set its own approval mode (`session.approvals.set`). */
+  approval_mode_own: z.boolean().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 

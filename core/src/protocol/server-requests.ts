@@ -31,6 +31,12 @@ export const ApprovalRequestParams = z.object({
   allows: z.array(z.string()).optional(),
   /** Epoch ms after which it is denied automatically. */
   expires_at: z.number().optional(),
+  /**
+   * A file edit waiting to be written (`approvals.edits: ask`): the file as shown, and the change
+   * as a unified diff (`--- a/…`, `+++ b/…`, hunks; capped at 20,000 characters, head and tail
+   * kept). Only `once` (write it) and `deny` are offered; nothing is written without `once`.
+   */
+  edit: z.object({ path: z.string(), diff: z.string() }).optional(),
 });
 export const ApprovalRequestResult = z.object({ choice: ApprovalChoiceSchema });
 
@@ -46,10 +52,36 @@ export const ClarifyRequestParams = z.object({
 /** `answer` null means the user cancelled. */
 export const ClarifyRequestResult = z.object({ answer: z.string().nullable() });
 
+/**
+ * `file.read`: the text of a file as the client (an editor) has it — its buffer, unsaved edits
+ * included. Sent to one attached client with `capabilities.files`; an error or no answer within
+ * a few seconds makes the tool read the disk instead.
+ */
+export const FileReadParams = z.object({
+  session_id: z.string(),
+  /** Absolute path. */
+  path: z.string(),
+});
+export const FileReadResult = z.object({ content: z.string() });
+
+/**
+ * `file.write`: replaces a file's text in the client (an editor's buffer). An error or no answer
+ * within a few seconds makes the tool write the disk instead.
+ */
+export const FileWriteParams = z.object({
+  session_id: z.string(),
+  /** Absolute path of a file that exists. */
+  path: z.string(),
+  content: z.string(),
+});
+export const FileWriteResult = z.object({});
+
 /** Server request method → params and result schemas. */
 export const ServerRequests = {
   'approval.request': { params: ApprovalRequestParams, result: ApprovalRequestResult },
   'clarify.request': { params: ClarifyRequestParams, result: ClarifyRequestResult },
+  'file.read': { params: FileReadParams, result: FileReadResult },
+  'file.write': { params: FileWriteParams, result: FileWriteResult },
 } as const;
 export type ServerRequestMethod = keyof typeof ServerRequests;
 export type ServerRequestParams<M extends ServerRequestMethod> = z.infer<

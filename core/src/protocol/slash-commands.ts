@@ -135,6 +135,36 @@ export const SLASH_COMMANDS = [
     },
   },
   {
+    name: 'undo',
+    tui: { description: 'Drop the last exchange (your last prompt and its answer)', runs: 'tui' },
+  },
+  { name: 'retry', tui: { description: 'Run the last prompt again, replacing its answer', runs: 'tui' } },
+  {
+    name: 'rewind',
+    tui: {
+      args: 'files',
+      description: 'Pick a past prompt: the conversation goes back to before it (files: also the files)',
+      runs: 'tui',
+    },
+  },
+  {
+    name: 'fork',
+    tui: {
+      args: 'pick',
+      description: 'A new session from here (pick: from a past prompt); this one is kept',
+      runs: 'tui',
+    },
+  },
+  {
+    name: 'steer',
+    tui: {
+      args: 'TEXT',
+      argsRequired: true,
+      description: 'Guide the running turn at its next step, without interrupting it (also Ctrl+S)',
+      runs: 'tui',
+    },
+  },
+  {
     name: 'cron',
     tui: {
       args: 'list|pause ID|resume ID|run ID|output ID|suggestions',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 
 export { EVENT_NOTIFICATION } from './constants.js';
+import { ConversationEventPayloads } from './conversation.js';
 import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { McpStatusPayload } from './mcp.js';
@@ -82,6 +83,7 @@ export const SessionEventPayloads = {
   'mcp.status': McpStatusPayload,
   /** A background process of a profile started, ended, was adopted or is being stopped. session_id is `*`. */
   'process.changed': ProcessChangedPayload,
+  ...ConversationEventPayloads,
 } as const;
 
 /**

@@ -9,5 +9,6 @@ export * from './api-responses.js';
 export * from './session-db.js';
 export * from './session-lock.js';
 export * from './session-picks.js';
+export * from './transcript-edits.js';
 export * from './types.js';
 export * from './write-retry.js';

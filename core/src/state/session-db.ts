@@ -14,6 +14,7 @@ import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } f
 import { buildFtsQuery, hasCjk } from './fts-query.js';
 import { ApiResponseTable } from './api-responses.js';
 import { PlatformTables } from './platform-tables.js';
+import { TranscriptEdits } from './transcript-edits.js';
 import { ftsSearch, likeSearch } from './search.js';
 import { newSessionId, sessionIdProblem } from './session-id.js';
 import {
@@ -64,6 +65,7 @@ export interface AppendOptions {
 export class SessionDB extends StateStore {
   private platformTables: PlatformTables | undefined;
   private apiResponseTable: ApiResponseTable | undefined;
+  private transcriptEdits: TranscriptEdits | undefined;
 
   /**
    * Opens (and, unless read-only, creates or migrates) a session database. The folder and a
@@ -514,6 +516,15 @@ export class SessionDB extends StateStore {
     return (this.apiResponseTable ??= new ApiResponseTable({
       read: (op, fn) => this.read(op, fn),
       write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
+      stmt: (sql) => this.stmt(sql),
+    }));
+  }
+
+  /** Cutting a transcript (`/undo`, `/rewind`) and forking a session (transcript-edits.ts). */
+  get transcript(): TranscriptEdits {
+    return (this.transcriptEdits ??= new TranscriptEdits(this.file, {
+      read: (op, fn) => this.read(op, fn),
+      write: (op, fn) => this.write(op, this.transcriptBudgetMs, fn),
       stmt: (sql) => this.stmt(sql),
     }));
   }

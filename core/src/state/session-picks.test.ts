@@ -101,4 +101,13 @@ describe('titles', () => {
     const empty = db.createSession({ source: 'cli' });
     expect(db.firstPrompts([s.id, empty.id])).toEqual(new Map([[s.id, 'the first question']]));
   });
+
+  it('firstPrompts leaves out the content of attached @ references', () => {
+    const db = fx.open();
+    const s = db.createSession({ source: 'tui' });
+    const block =
+      '\n\n<attached-context>\nnotice\nrefs: [{"kind":"diff","ref":"diff"}]\nBODY\n</attached-context>';
+    db.appendMessage(s.id, { role: 'user', content: `review @diff${block}` });
+    expect(db.firstPrompts([s.id])).toEqual(new Map([[s.id, 'review @diff']]));
+  });
 });

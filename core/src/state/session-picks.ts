@@ -4,6 +4,7 @@
  * prompt, and unique titles (a compressed continuation or a second session with the same title
  * gets "title (2)"). SQL helpers used by `SessionDB`; they run inside its read/write wrappers.
  */
+import { splitAttachedText } from '../protocol/attachment-text.js';
 import type Database from 'better-sqlite3';
 import type { SessionRecord } from './types.js';
 import { MAX_TITLE_CHARS } from './validate.js';
@@ -51,7 +52,10 @@ export function autoTitleFrom(prompt: string): string | undefined {
   return previewText(line) || undefined;
 }
 
-/** The first user prompt of each session (those without one are absent from the map). */
+/**
+ * The first user prompt of each session (those without one are absent from the map): its typed
+ * text, without the content of attached `@` references.
+ */
 export function firstPrompts(prepare: Prepare, ids: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   const stmt = prepare(
@@ -59,7 +63,7 @@ export function firstPrompts(prepare: Prepare, ids: readonly string[]): Map<stri
   );
   for (const id of ids) {
     const row = stmt.get(id) as { content: string } | undefined;
-    if (row) out.set(id, row.content);
+    if (row) out.set(id, splitAttachedText(row.content).text);
   }
   return out;
 }

@@ -1,6 +1,9 @@
 /** Records of the SessionDB. */
 import type { MessageStatus } from '../protocol/events.js';
 
+/** `status` of a user message that steered a running turn (stored in order, shown as guidance). */
+export const GUIDANCE_STATUS = 'guidance';
+
 /** Where a session came from. */
 export type SessionSource = 'cli' | 'tui' | 'cron' | 'api' | string;
 
@@ -55,8 +58,11 @@ export interface MessageRecord {
   timestamp: number;
   finish_reason: string | null;
   reasoning: string | null;
-  /** `complete`, `interrupted`, `error`, `max_turns`; null for user/tool messages. */
-  status: MessageStatus | null;
+  /**
+   * `complete`, `interrupted`, `error`, `max_turns` (assistant); `guidance` for a user message
+   * given while a turn ran (`/steer`, `GUIDANCE_STATUS`); null for other user and tool messages.
+   */
+  status: MessageStatus | typeof GUIDANCE_STATUS | null;
   /**
    * JSON of what frontends showed when the message was stored (`MessageOutcome` of the protocol):
    * a tool call's outcome, summary, duration and approvals; a failed reply's error. Null if none.

@@ -16,10 +16,11 @@
  * - A file with CRLF line ends gets CRLF in the inserted text too.
  * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { capHeadTail } from '../util/head-tail.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
+import { readText, viaNote, writeText } from './editor-files.js';
 import { adaptReplacement, applySpans, diffSnippet, findMatches, type MatchSpan } from './fuzzy-match.js';
 import {
   blankAnchorError,
@@ -31,6 +32,7 @@ import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import { looksBinary } from './read-file.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { writeTextFile } from './write-file.js';
+import { confirmEdit } from './edit-confirm.js';
 
 /** Files larger than this are refused, bytes. */
 export const PATCH_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -78,7 +80,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   }
   if (looksBinary(file)) return toolError('patch', `${shown} looks like a binary file; not edited`);
 
-  const before = readFileSync(file, 'utf8');
+  const { text: before } = await readText(ctx, file);
   const { strategy, spans } = findMatches(before, oldString);
   if (strategy === null) {
     return toolError(
@@ -115,8 +117,10 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     return toFile(adaptReplacement(lf(newString), oldString, matched));
   };
   const after = applySpans(before, spans, replacement);
+  const refusedEdit = await confirmEdit(ctx, 'patch', shown, before, after);
+  if (refusedEdit) return refusedEdit;
   await ctx.beforeFileChange?.(file);
-  writeTextFile(file, after);
+  const { via } = await writeText(ctx, file, after, writeTextFile);
 
   const how =
     strategy === 'exact'
@@ -131,7 +135,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   ).text;
   return {
     ok: true,
-    content: `Patched ${shown}: replaced ${count}${how}.\n--- a/${shown}\n+++ b/${shown}\n${diff}`,
+    content: `Patched ${shown}${viaNote(via)}: replaced ${count}${how}.\n--- a/${shown}\n+++ b/${shown}\n${diff}`,
     summary: `${shown}: ${count} replaced`,
   };
 }

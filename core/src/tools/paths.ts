@@ -62,7 +62,7 @@ export function protectedWriteReason(ctx: ToolContext, abs: string): string | un
  * other `profiles/<name>` folders; the default profile may not reach `profiles/*`. Checked on the
  * path as written and on its real path (a symlink into another profile counts).
  */
-export function foreignProfileReason(ctx: ToolContext, abs: string): string | undefined {
+export function foreignProfileReason(ctx: Pick<ToolContext, 'home'>, abs: string): string | undefined {
   const own = [ctx.home.dir, real(ctx.home.dir)];
   const roots = [ctx.home.root, real(ctx.home.root)];
   const profiles = roots.map((r) => join(r, 'profiles'));
@@ -95,7 +95,7 @@ export function mayHoldForeignProfiles(ctx: ToolContext, dir: string): boolean {
  * (`foreignProfileReason`), the `.env` (keys) and `auth.json` files of any profile under the
  * Hermes root, and the daemon's discovery file (its token).
  */
-export function protectedReadReason(ctx: ToolContext, abs: string): string | undefined {
+export function protectedReadReason(ctx: Pick<ToolContext, 'home'>, abs: string): string | undefined {
   const foreign = foreignProfileReason(ctx, abs);
   if (foreign) return foreign;
   const target = real(abs);

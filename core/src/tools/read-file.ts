@@ -11,10 +11,11 @@
  * - Files over 50 MB, binary files (known binary extension, or a NUL byte in the first 8 KB),
  *   directories and endless devices (`/dev/zero`, `/dev/stdin` …) are refused with a message.
  */
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
+import { readText, viaNote } from './editor-files.js';
 import { displayPath, protectedReadReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -131,7 +132,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     );
   }
 
-  const text = readFileSync(file, 'utf8');
+  const { text, via } = await readText(ctx, file);
   if (text.length === 0) return { ok: true, content: `(${shown} is empty)`, summary: 'empty file' };
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -160,10 +161,12 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     footer = `\n[lines ${offset}-${last} of ${total}; end of file]`;
   }
   if (limit > READ_MAX_LIMIT) footer += `\n[limit capped at ${READ_MAX_LIMIT} lines]`;
+  // the editor's buffer may differ from the disk (unsaved edits): say which was read
+  if (via === 'editor') footer += `\n[read from the editor's buffer of ${shown}]`;
   return {
     ok: true,
     content: out.join('\n') + footer,
-    summary: `${shown}: lines ${offset}-${last} of ${total}`,
+    summary: `${shown}: lines ${offset}-${last} of ${total}${viaNote(via)}`,
   };
 }
 

@@ -111,6 +111,25 @@ for (const engine of ['js', 'rg'] as const) {
   );
 }
 
+describe('search_files with rg forced where rg cannot be found', () => {
+  it('says ripgrep is missing, never "No matches"', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = join(root, 'no-such-bin'); // a PATH without rg, on any machine
+    try {
+      const r = await runTool(
+        createSearchFilesTool({ engine: 'rg' }),
+        JSON.stringify({ pattern: 'foo' }),
+        ctx,
+      );
+      expect(r.ok).toBe(false);
+      expect(r.content).toMatch(/^search_files: ripgrep \(rg\) is not installed or not on PATH/);
+      expect(r.content).not.toContain('No matches');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+
 describe('search helpers', () => {
   it('nameMatcher: basename globs, path globs and plain words', () => {
     expect(nameMatcher('*.ts')('a/b/c.ts')).toBe(true);

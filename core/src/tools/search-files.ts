@@ -106,6 +106,17 @@ async function runRg(
   }
   if (lines.length >= max) child.kill();
   const result = await child;
+  // rg never started (not installed, not executable): an error, never "no matches"
+  if (result.exitCode === undefined && !result.isTerminated && !result.isCanceled && lines.length === 0) {
+    const code = (result.cause as NodeJS.ErrnoException | undefined)?.code;
+    return {
+      lines,
+      error:
+        code === 'ENOENT'
+          ? 'ripgrep (rg) is not installed or not on PATH; install it (e.g. apt install ripgrep) or search without forcing rg'
+          : `could not run ripgrep (rg): ${result.shortMessage}`,
+    };
+  }
   if (result.exitCode === 2 && lines.length === 0) {
     return { lines, error: String(result.stderr ?? '').trim() || 'ripgrep failed' };
   }

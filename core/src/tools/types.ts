@@ -99,6 +99,12 @@ export interface ToolContext {
    */
   beforeFileChange?(path: string, info?: { command?: string }): Promise<void>;
   /**
+   * Asks whether an edit may be written, showing its diff (`approvals.edits: ask`; edit-confirm.ts
+   * builds the request). Absent: edits are written without asking. The verdict fails closed.
+   * @param tool the tool that writes (`write_file`, `patch`).
+   */
+  checkEdit?(tool: string, edit: { path: string; diff: string }): Promise<ApprovalVerdict>;
+  /**
    * Runs sub-agents for `delegate_task` (delegate-types.ts); set by the agent loop when its
    * session may delegate (`AgentOptions.delegation`), absent inside sub-agents and elsewhere.
    */
@@ -116,6 +122,24 @@ export interface ToolContext {
    * (`terminal` with `background: true`, the `process` tool); absent outside the daemon.
    */
   processes?: SessionProcesses;
+  /**
+   * The text files of an editor attached to the session (ACP `fs/*`), used by `read_file`,
+   * `write_file` and `patch` for files that exist: reads see its unsaved buffers, writes land in
+   * them. Absent, or a call that resolves undefined/false (no editor, a timeout, an error): the
+   * disk.
+   */
+  editorFiles?: EditorFiles;
+}
+
+/**
+ * An attached editor's view of text files. `path` is absolute. Never rejects: undefined / false
+ * mean "use the disk".
+ */
+export interface EditorFiles {
+  /** The file's text as the editor has it (its buffer, unsaved edits included). */
+  read(path: string): Promise<string | undefined>;
+  /** Replaces the file's text in the editor. @returns true when the editor took it. */
+  write(path: string, content: string): Promise<boolean>;
 }
 
 /** What a handler returns. `content` goes to the model (capped by the registry). */

@@ -6,12 +6,23 @@
  * writes through a symlink to its target instead of replacing the link. Refuses directories and
  * Hermes's own `config.yaml` / `.env` (see `paths.ts`).
  */
-import { realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
+import { viaNote, writeText } from './editor-files.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
+import { confirmEdit } from './edit-confirm.js';
+
+/** The file's text as it is now ('' for a new or unreadable file), for the approval's diff. */
+function currentText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /**
  * Writes `content` to `file` atomically, creating folders, keeping an existing file's mode and
@@ -49,12 +60,16 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   } catch {
     /* does not exist yet */
   }
+  if (ctx.checkEdit) {
+    const refusedEdit = await confirmEdit(ctx, 'write_file', shown, currentText(file), content);
+    if (refusedEdit) return refusedEdit;
+  }
   await ctx.beforeFileChange?.(file);
-  const bytes = writeTextFile(file, content);
+  const { bytes, via } = await writeText(ctx, file, content, writeTextFile);
   const lines = content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return {
     ok: true,
-    content: `Wrote ${bytes} bytes (${lines} lines) to ${shown}`,
+    content: `Wrote ${bytes} bytes (${lines} lines) to ${shown}${viaNote(via)}`,
     summary: `${shown}: ${bytes} bytes`,
   };
 }

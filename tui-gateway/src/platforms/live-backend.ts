@@ -193,6 +193,9 @@ class PlatformConnection implements Connection {
             command: String(q.command ?? ''),
             description: String(q.description ?? ''),
             choices: (q.choices as ApprovalChoiceName[]) ?? [...APPROVAL_CHOICES],
+            ...(typeof (q.edit as { diff?: unknown } | undefined)?.diff === 'string'
+              ? { diff: (q.edit as { diff: string }).diff }
+              : {}),
           },
           sig,
         )

@@ -23,7 +23,7 @@ export interface Connection {
    * profile switches (answers are `by: "client:<instance_id>"`); absent when it sent none.
    */
   readonly instanceId?: string | undefined;
-  readonly capabilities: { approvals: boolean; clarify?: boolean };
+  readonly capabilities: { approvals: boolean; clarify?: boolean; files?: boolean };
   /** The profile this connection works in; handlers may change it (`/profile`). */
   profile: string;
   /** True once the socket closed (or was closed for overflow). */

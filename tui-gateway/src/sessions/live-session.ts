@@ -10,6 +10,7 @@ import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/c
 import {
   wireEvent,
   type AgentEvent,
+  type ApprovalModeName,
   type EventPayload,
   type EventType,
   type Inflight,
@@ -19,7 +20,8 @@ import {
   type WireEvent,
 } from '@hermes/core/protocol';
 import type { MessageRecord, SessionRecord } from '@hermes/core/state';
-import type { ClarifyCallback } from '@hermes/core/tools';
+import type { ClarifyCallback, EditorFiles } from '@hermes/core/tools';
+import { clientFiles } from './client-files.js';
 import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
@@ -28,6 +30,7 @@ import { TurnStartError, turnErrorPayload } from './turn-errors.js';
 import { OpenRequests } from './open-requests.js';
 import { PromptQueue, type PromptQueueStore } from './prompt-queue.js';
 import { ReplayRing, type RingBudget } from './replay-ring.js';
+import { Steering } from './steering.js';
 
 /** The agent as the live session drives it. */
 export interface SessionAgent {
@@ -35,8 +38,10 @@ export interface SessionAgent {
   runTurn(
     text: string,
     signal: AbortSignal,
-    opts?: { queuedPromptId?: string },
+    opts?: { queuedPromptId?: string; takeGuidance?: () => string[] },
   ): Promise<{ status: string; text: string; error?: string }>;
+  /** Replaces the history the model sees by these stored messages (after the transcript was cut). */
+  replaceHistory?(records: MessageRecord[]): void;
   /** Compresses the context now (`/compact`); undefined when there is nothing to compress. */
   compact?(focus: string | undefined, signal: AbortSignal): Promise<CompressionOutcome | undefined>;
 }
@@ -46,6 +51,8 @@ export interface AgentHooks {
   onEvent: (e: AgentEvent) => void;
   onApproval: ApprovalCallback;
   onClarify: ClarifyCallback;
+  /** The file tools' way to an attached editor's buffers (client-files.ts). */
+  editorFiles: EditorFiles;
 }
 
 /**
@@ -78,9 +85,14 @@ export interface LiveSessionOptions {
   /** Where problems of bookkeeping (the stored queue) are reported. */
   log?: (line: string) => void;
   now?: () => number;
+  /** The approval mode in effect (`SessionInfo.approval_mode`); absent: not reported. */
+  approvalMode?: () => { mode: ApprovalModeName; own: boolean };
 }
 
 export { toStoredMessage } from './stored-message.js';
+
+/** A transcript edit refused because the session is running a turn (`LiveSession.whileIdle`). */
+export class SessionBusyError extends Error {}
 
 /** Default number of stored messages in an attach snapshot. */
 export const DEFAULT_HISTORY_WINDOW = 200;
@@ -111,6 +123,12 @@ export class LiveSession {
   private current: { promptId: string; controller: AbortController } | undefined;
   private runner: Promise<void> | undefined;
   private readonly now: () => number;
+  /** Guidance for the running turn (`/steer`), steering.ts. */
+  private readonly steering: Steering;
+  /** While above 0 no prompt starts (a transcript edit runs, `whileIdle`); prompts queue. */
+  private paused = 0;
+  /** Set by `holdQueue` (shutdown): a prompt added later (missed guidance) is held too. */
+  private holding = false;
 
   constructor(private readonly opts: LiveSessionOptions) {
     this.id = opts.id;
@@ -132,11 +150,20 @@ export class LiveSession {
       // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
     );
+    this.steering = new Steering({
+      emit: (type, payload) => this.emit(type, payload),
+      submitPrompt: (text, by, first) => this.submit(text, by, undefined, first).prompt_id,
+    });
     const timeoutMs = (): number => this.opts.approvalTimeoutS * 1000;
     this.hooks = {
       onEvent: (e) => this.onAgentEvent(e),
       onApproval: (req, signal, pending) => this.requests.askApproval(req, signal, pending, timeoutMs()),
       onClarify: (q, signal) => this.requests.askClarify(q, signal, timeoutMs()),
+      editorFiles: clientFiles(
+        () => this.clients,
+        () => this.id,
+        (line) => this.opts.log?.(line),
+      ),
     };
   }
 
@@ -254,7 +281,13 @@ export class LiveSession {
       busy: this.busy,
       clients: this.clients.size,
       ...(this.opts.notices?.length ? { notices: this.opts.notices } : {}),
+      ...this.approvalInfo(),
     };
+  }
+
+  private approvalInfo(): Pick<SessionInfo, 'approval_mode' | 'approval_mode_own'> {
+    const a = this.opts.approvalMode?.();
+    return a ? { approval_mode: a.mode, approval_mode_own: a.own } : {};
   }
 
   /**
@@ -350,15 +383,16 @@ export class LiveSession {
    * @param by who submitted it (connection id or client name).
    * @param origin id of the inbound message it answers, echoed in the queue, `turn.start`, `turn.end`.
    */
-  submit(text: string, by?: string, origin?: string): MethodResult<'prompt.submit'> {
+  submit(text: string, by?: string, origin?: string, first = false): MethodResult<'prompt.submit'> {
     const prompt: QueuedPrompt = {
       prompt_id: `p-${randomBytes(5).toString('hex')}`,
       text,
       ...(by ? { by } : {}),
       ...(origin ? { origin } : {}),
     };
-    const wasBusy = this.busy || this.queue.hasRunnable;
-    this.queue.add(prompt, wasBusy);
+    if (this.holding) prompt.held = true; // shutting down: kept for after the restart
+    const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable || this.holding;
+    this.queue.add(prompt, wasBusy, first);
     if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
     this.startRunner();
     return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
@@ -386,7 +420,7 @@ export class LiveSession {
 
   /** Starts `drainQueue` unless it runs; `runner` is cleared when it is done. */
   private startRunner(announced = false): void {
-    if (this.runner) return;
+    if (this.runner || this.paused > 0) return;
     this.runner = this.drainQueue(announced).finally(() => (this.runner = undefined));
   }
 
@@ -414,11 +448,10 @@ export class LiveSession {
       } catch (err) {
         throw new TurnStartError(err);
       }
-      const r = await this.agent.runTurn(
-        prompt.text,
-        controller.signal,
-        stored ? { queuedPromptId: prompt.prompt_id } : {},
-      );
+      const r = await this.agent.runTurn(prompt.text, controller.signal, {
+        ...(stored ? { queuedPromptId: prompt.prompt_id } : {}),
+        takeGuidance: () => this.steering.take(),
+      });
       status = r.status;
     } catch (err) {
       // the turn ended before (or without) storing its user message: the row goes now
@@ -432,6 +465,37 @@ export class LiveSession {
         status,
         ...(prompt.origin ? { origin: prompt.origin } : {}),
       });
+      // guidance that found no step boundary runs next, ahead of the queue (never lost)
+      this.steering.turnEnded();
+    }
+  }
+
+  /**
+   * Guidance for the running turn (`session.steer`, steering.ts): delivered at its next step
+   * boundary, or run as the next prompt when no turn runs or the turn ends first.
+   */
+  steer(text: string, by?: string): MethodResult<'session.steer'> {
+    const turnRunning = this.current !== undefined && this.current.promptId !== 'compact';
+    return this.steering.steer(text, by, turnRunning);
+  }
+
+  /**
+   * Runs `edit` (a change of the stored transcript: undo, rewind) while no turn may start: prompts
+   * submitted meanwhile queue and run after it. `edit` gets the agent when it was built (its
+   * history must follow the edit) and may be async (a file restore).
+   * @throws Error (`SessionBusyError`) while a turn, `/compact` or the queue runs.
+   */
+  async whileIdle<T>(what: string, edit: (agent: SessionAgent | undefined) => T | Promise<T>): Promise<T> {
+    if (this.runner || this.current || this.paused > 0)
+      throw new SessionBusyError(
+        `a turn is running; interrupt it first (Esc, or Ctrl+C), then ${what} again`,
+      );
+    this.paused++;
+    try {
+      return await edit(this.agentInstance);
+    } finally {
+      this.paused--;
+      if (this.paused === 0 && this.queue.hasRunnable) this.startRunner(true);
     }
   }
 
@@ -468,6 +532,7 @@ export class LiveSession {
    * held after the restart; every client is told so, with their text.
    */
   holdQueue(): void {
+    this.holding = true;
     if (this.queue.holdAll() === 0) return;
     const waiting = this.queue.list();
     this.emit('prompt.queued', { queued: waiting });

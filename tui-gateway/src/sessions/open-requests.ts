@@ -135,6 +135,8 @@ export class OpenRequests {
       choices: [...req.choices],
       // what session/always would store (the card shows it); absent from a request without one
       ...(req.allows ? { allows: [...req.allows] } : {}),
+      // a file edit (approvals.edits: ask): the diff card shows it
+      ...(req.edit ? { edit: { ...req.edit } } : {}),
     };
     const s = pending
       ? await this.present(pending, params)

@@ -77,12 +77,14 @@ export class PromptQueue {
   }
 
   /**
-   * Appends a prompt.
+   * Adds a prompt (at the end unless `first`).
    * @param persist store it (true when it has to wait for a running turn).
+   * @param first put it ahead of the prompts already waiting (guidance that missed its turn).
    */
-  add(prompt: QueuedPrompt, persist: boolean): void {
+  add(prompt: QueuedPrompt, persist: boolean, first = false): void {
     const item: Item = { prompt, stored: false };
-    this.items.push(item);
+    if (first) this.items.unshift(item);
+    else this.items.push(item);
     if (persist) this.persist(item);
   }
 

@@ -18,8 +18,10 @@
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
  */
-import type { Agent, AgentSettings } from '@hermes/core/agent';
+import { historyFromRecords, type Agent, type AgentSettings } from '@hermes/core/agent';
+import type { HermesConfig } from '@hermes/core/config';
 import type { ModelClient } from '@hermes/core/model';
+import type { ApprovalModeName } from '@hermes/core/protocol';
 import type { SessionRecord } from '@hermes/core/state';
 import type { LiveSession, SessionAgent } from './live-session.js';
 import type { ProfileRuntime } from './profile-runtime.js';
@@ -48,6 +50,8 @@ export class SessionConfigFollower {
   private agent: Pick<Agent, 'reconfigure' | 'restrictApprovals'> | undefined;
   private pinned: string | undefined;
   private repinned = false;
+  /** The session's own approval mode over the profile's (`session.approvals.set`). */
+  private ownMode: ApprovalModeName | undefined;
 
   constructor(private readonly o: SessionConfigFollowerOptions) {
     this.pinned = o.pinnedModel;
@@ -60,6 +64,34 @@ export class SessionConfigFollower {
   pin(model: string): void {
     this.pinned = model;
     this.repinned = true; // reconfigure at the next turn even if the config did not change
+  }
+
+  /**
+   * Sets (or with undefined, clears) the session's own approval mode over the profile's
+   * `approvals.mode`. A stricter effective mode reaches a running turn at once
+   * (`Agent.restrictApprovals`); any change applies fully from the next turn.
+   */
+  setApprovalMode(mode: ApprovalModeName | undefined, sessionId: string): void {
+    this.ownMode = mode;
+    this.repinned = true; // the next turn rebuilds the guard with it even if the config did not change
+    this.restrict(sessionId);
+  }
+
+  /** The approval mode in effect (the session's own, else the profile's) and whether it is its own. */
+  approvalMode(): { mode: ApprovalModeName; own: boolean } {
+    if (this.ownMode) return { mode: this.ownMode, own: true };
+    try {
+      return { mode: this.o.profile.config.approvals.mode, own: false };
+    } catch {
+      return { mode: 'manual', own: false }; // never loaded: the default
+    }
+  }
+
+  /** The profile's config with the session's own approval mode over it. */
+  private effectiveConfig(): HermesConfig {
+    const config = this.o.profile.config;
+    if (!this.ownMode || config.approvals.mode === this.ownMode) return config;
+    return { ...config, approvals: { ...config.approvals, mode: this.ownMode } };
   }
 
   /**
@@ -85,6 +117,7 @@ export class SessionConfigFollower {
         before();
         return agent.compact(focus, signal);
       },
+      replaceHistory: (records) => agent.replaceHistory(historyFromRecords(records).history),
     };
   }
 
@@ -97,7 +130,7 @@ export class SessionConfigFollower {
     if (!this.agent || (profile.configVersion === this.applied && !this.repinned)) return;
     const version = profile.configVersion;
     const settings: AgentSettings = {
-      config: profile.config,
+      config: this.effectiveConfig(),
       secrets: profile.secrets,
       model: this.o.modelClient(this.pinned),
     };
@@ -116,7 +149,7 @@ export class SessionConfigFollower {
    */
   restrict(sessionId: string): void {
     try {
-      if (this.agent?.restrictApprovals(this.o.profile.config)) {
+      if (this.agent?.restrictApprovals(this.effectiveConfig())) {
         this.o.log?.(
           `session ${sessionId}: stricter approval settings of profile ${this.o.profile.name} apply to the running turn`,
         );

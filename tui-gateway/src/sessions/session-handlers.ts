@@ -16,7 +16,9 @@ import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
+import { registerConversationHandlers } from './conversation-handlers.js';
 import { runSlashCommand } from './slash-commands.js';
+import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
@@ -152,12 +154,19 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
         `session ${live.id} was deleted; start a new one (/new) or pick another (/sessions)`,
       );
     }
-    return live.submit(p.text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    return inSubmitOrder(live, async () => {
+      const text = await attachReferences(sessions, conn, live, p.text, p.attachments);
+      return live.submit(text, conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id, p.origin);
+    });
   });
 
   rpc.register('session.interrupt', async (p, conn) => ({
     interrupted: sessions.peek(conn.profile, p.session_id)?.interrupt() ?? false,
   }));
+
+  rpc.register('session.approvals.set', async (p, conn) =>
+    sessions.setApprovalMode(conn.profile, p.session_id, p.mode ?? undefined),
+  );
 
   rpc.register('config.get', async (p, conn) => {
     const profile = sessions.profile(profileOf(conn, p.profile));
@@ -237,4 +246,6 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   rpc.register('slash.exec', async (p, conn) => runSlashCommand(sessions, conn, p.session_id, p.command));
 
   registerAnswerHandlers(rpc, sessions);
+  registerReferenceHandlers(rpc, sessions);
+  registerConversationHandlers(rpc, sessions);
 }

@@ -12,6 +12,7 @@ import { profileProcesses, type ProcessManager } from '@hermes/core/processes';
 import { createModelClient, type ModelClient } from '@hermes/core/model';
 import {
   wireEvent,
+  type ApprovalModeName,
   type EventPayload,
   type SessionInfo,
   type WireEvent,
@@ -301,6 +302,10 @@ export class SessionRegistry {
         target ? target.onApproval(req, signal, pending) : Promise.resolve('deny'),
       onClarify: (q, signal) =>
         target ? target.onClarify(q, signal) : Promise.reject(new Error('no session')),
+      editorFiles: {
+        read: (path) => target?.editorFiles.read(path) ?? Promise.resolve(undefined),
+        write: (path, content) => target?.editorFiles.write(path, content) ?? Promise.resolve(false),
+      },
     };
     const opened = openAgentSession({
       ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward),
@@ -336,6 +341,7 @@ export class SessionRegistry {
       onEvent: hooks.onEvent,
       onApproval: hooks.onApproval,
       onClarify: hooks.onClarify,
+      editorFiles: hooks.editorFiles,
       ...(this.opts.processes ? { processes: profileProcesses(this.opts.processes, profile.home) } : {}),
     };
   }
@@ -391,6 +397,7 @@ export class SessionRegistry {
         epoch: this.opts.epoch,
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         log: (line) => this.opts.log?.(line),
+        approvalMode: () => follower.approvalMode(),
         ...(how.notices ? { notices: how.notices } : {}),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
@@ -420,6 +427,24 @@ export class SessionRegistry {
     e.follower.pin(model);
     e.follower.sync(live, !live.busy);
     return live;
+  }
+
+  /**
+   * Sets the session's own approval mode (undefined: follow the profile's `approvals.mode`),
+   * loading it if needed; its clients get `session.info` at once.
+   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   */
+  setApprovalMode(
+    profileName: string,
+    id: string,
+    mode: ApprovalModeName | undefined,
+  ): { mode: ApprovalModeName; own: boolean } {
+    const live = this.get(profileName, id);
+    const e = this.live.get(key(profileName, live.id))!;
+    e.follower.setApprovalMode(mode, live.id);
+    this.opts.log?.(`session ${live.id}: approval mode ${mode ?? 'of the profile'}`);
+    live.emit('session.info', { session: live.info() });
+    return e.follower.approvalMode();
   }
 
   /** Re-keys a live session whose id changed (compression) and keeps its old id as an alias. */

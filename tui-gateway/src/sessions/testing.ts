@@ -20,7 +20,7 @@ import {
   type WireEvent,
   type WireEventOf,
 } from '@hermes/core/protocol';
-import type { QueuedPromptRecord, SessionRecord } from '@hermes/core/state';
+import type { MessageRecord, QueuedPromptRecord, SessionRecord } from '@hermes/core/state';
 import { silentLogger } from '../lifecycle/logger.js';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { RpcMethodError, type Connection, type HandlerParams } from '../rpc/types.js';
@@ -121,6 +121,8 @@ export interface ScriptedTurn {
   clarify(question: string, choices?: string[]): Promise<string>;
   /** Ends the turn with `status` (default `complete`). */
   end(status?: string): void;
+  /** A step boundary: takes the guidance given meanwhile (`/steer`), as the agent loop does. */
+  boundary(): string[];
 }
 
 /**
@@ -130,6 +132,8 @@ export interface ScriptedTurn {
 export class ScriptedAgent {
   /** Prompt texts of the turns started so far, in order. */
   readonly started: string[] = [];
+  /** Every `replaceHistory` call: the stored messages given (a transcript edit). */
+  readonly replaced: MessageRecord[][] = [];
   private hooks: AgentHooks | undefined;
   private readonly waiting: ScriptedTurn[] = [];
   private readonly takers: Array<(t: ScriptedTurn) => void> = [];
@@ -137,7 +141,10 @@ export class ScriptedAgent {
   /** The `createAgent` of a LiveSession. */
   readonly create = (hooks: AgentHooks): SessionAgent => {
     this.hooks = hooks;
-    return { runTurn: (text, signal) => this.run(text, signal) };
+    return {
+      runTurn: (text, signal, opts) => this.run(text, signal, opts?.takeGuidance),
+      replaceHistory: (records) => void this.replaced.push(records),
+    };
   };
 
   /** The next turn the session starts (already started or the next one). */
@@ -147,7 +154,11 @@ export class ScriptedAgent {
     return new Promise((r) => this.takers.push(r));
   }
 
-  private run(text: string, signal: AbortSignal): Promise<{ status: string; text: string }> {
+  private run(
+    text: string,
+    signal: AbortSignal,
+    takeGuidance?: () => string[],
+  ): Promise<{ status: string; text: string }> {
     const hooks = this.hooks!;
     this.started.push(text);
     let reply = '';
@@ -179,6 +190,7 @@ export class ScriptedAgent {
         clarify: (question, choices) =>
           hooks.onClarify({ question, ...(choices ? { choices } : {}) }, signal),
         end: (status = 'complete') => finish(status),
+        boundary: () => takeGuidance?.() ?? [],
       };
       const taker = this.takers.shift();
       if (taker) taker(turn);

@@ -56,7 +56,7 @@ export class WsConnection implements Connection {
   clientName = '';
   clientVersion = '';
   instanceId: string | undefined;
-  capabilities: { approvals: boolean; clarify?: boolean } = { approvals: false };
+  capabilities: { approvals: boolean; clarify?: boolean; files?: boolean } = { approvals: false };
   profile = 'default';
   /** True once `initialize` succeeded. */
   initialized = false;

@@ -79,6 +79,24 @@ describe('App', () => {
     await r.waitFor('default · default-model');
   });
 
+  it('/detach mid-reply keeps the partial reply on the screen and says the turn goes on', async () => {
+    const { r, client, exited } = await app();
+    await r.press('long job', keys.enter);
+    await waitFor(() => client.callsTo('prompt.submit').length === 1);
+    client.event(wire('turn.start', 1, { prompt_id: 'p1', text: 'long job' }));
+    client.event(wire('message.start', 2));
+    client.event(wire('message.delta', 3, { text: 'Partial answer so far' }));
+    await r.waitFor('Partial answer so far');
+    await r.press('/detach', keys.enter);
+    await waitFor(() => exited() === 1);
+    const f = r.text();
+    expect(client.callsTo('session.detach')).toEqual([{ session_id: 's1' }]);
+    expect(f).toContain('Partial answer so far');
+    expect(f).toContain('Detached — the turn continues in the daemon (model test-model)');
+    expect(f).not.toContain('◇ idle');
+    expect(f.trimEnd().split('\n').at(-1)).toContain('Detached');
+  });
+
   it('sends a prompt, streams the reply live and prints it once when complete', async () => {
     const { r, client } = await app();
     await r.press('hello there');

@@ -26,8 +26,10 @@ import type { InputHistory } from '../state/input-history.js';
 import { runningToolsView } from '../state/session-reducer.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
-import { useResizeRedraw } from './resize-redraw.js';
+import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
+import { DIFF_CARD_LINES } from '../components/DiffView.js';
 import { runInput } from './slash.js';
+import { steer } from './conversation.js';
 import { START_DAEMON_KEY } from './daemon-life.js';
 import { useToolDetails } from './tool-details.js';
 
@@ -50,9 +52,11 @@ export interface AppProps {
   onExit?: () => void;
   /** Ctrl+G: edits text in `$EDITOR` (runTui passes `editExternally` with the terminal handover). */
   editExternally?: (text: string) => EditResult;
+  /** Ctrl+Z: suspends the TUI, resolves once the shell continues it (runTui passes `suspendTui`). */
+  suspend?: () => Promise<void>;
   /** Model setup probes (default: the usual local servers on loopback, and `GET <url>/models`). */
   probeLocal?: () => Promise<FoundServer[]>;
-  probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
+  probeUrl?: (baseUrl: string, key?: string) => Promise<string[] | Error>;
   /** The approval card's clock (tests pass a manual one). */
   approvalClock?: CardClock;
 }
@@ -72,8 +76,9 @@ export function App({
   exitWindowMs = 2000,
   onExit,
   editExternally,
+  suspend,
   probeLocal = () => probeLocalServers(),
-  probeUrl = (url) => probeServer(url, 3000),
+  probeUrl = (url, key) => probeServer(url, 3000, key),
   approvalClock,
 }: AppProps): React.JSX.Element {
   const store = controller.store;
@@ -166,11 +171,24 @@ export function App({
     { isActive: !composerActive },
   );
 
+  // `/detach`: the last frame shows this line instead of the composer, then the app exits
+  const [finalLine, setFinalLine] = useState<string | null>(null);
+  useEffect(() => {
+    if (finalLine !== null) exit();
+  }, [finalLine, exit]);
+
+  const composerFill = useRef<((text: string) => void) | null>(null);
   const ui = {
-    exit,
+    exit: (line?: string) => (line ? setFinalLine(line) : exit()),
     writeRaw: writeRaw ?? inkWrite,
     openPicker: (title: string, items: PickerItem[], onPick: (i: number) => void) =>
       setPicker({ title, items, onPick }),
+    fillComposer: (text: string) => composerFill.current?.(text),
+  };
+  // a rewound conversation is printed again from the top (controller.reloadTranscript)
+  controller.screenReset = () => ui.writeRaw(CLEAR_SCREEN);
+  const onSteer = (text: string): void => {
+    steer(controller, text).catch((e: unknown) => controller.notice(`/steer: ${errorText(e)}`, 'error'));
   };
 
   const onExternalEdit = editExternally
@@ -183,6 +201,10 @@ export function App({
         return r.text;
       }
     : undefined;
+
+  const onSuspend = (): void => {
+    suspend?.().catch((e: unknown) => controller.notice(`Could not suspend: ${errorText(e)}`, 'warn'));
+  };
 
   const onSubmit = (text: string): void => {
     armedAt.current = 0;
@@ -234,6 +256,7 @@ export function App({
               isActive={composerActive}
               onPassKey={(input, key) => composerFeed.current?.(input, key)}
               draftChars={draft.current}
+              maxDiffLines={Math.max(4, Math.min(DIFF_CARD_LINES, rows - 18))}
               {...(approvalClock ? { clock: approvalClock } : {})}
               onAnswer={(choice) => controller.answerApproval(request.requestId, choice)}
             />
@@ -273,7 +296,8 @@ export function App({
             <Text color={theme.warn}>Press Ctrl+C again to exit (a running turn keeps running).</Text>
           ) : null}
           <Box marginTop={1} flexDirection="column">
-            {setup ? null : (
+            {finalLine !== null ? <Text color={theme.muted}>{finalLine}</Text> : null}
+            {setup || finalLine !== null ? null : (
               <Composer
                 isActive={composerActive}
                 listen={!approvalUp && !startKeyLive}
@@ -284,30 +308,38 @@ export function App({
                 {...(history ? { history } : {})}
                 queued={state.queued}
                 onSubmit={onSubmit}
+                references={controller.references}
+                onSteer={onSteer}
+                fillRef={composerFill}
                 onEscape={onEscape}
                 onCtrlC={onCtrlC}
                 onExit={exit}
                 onToggleDetails={details.toggle}
                 {...(onExternalEdit ? { onExternalEdit } : {})}
-                placeholder={state.busy ? 'Type to queue a message · Esc interrupts' : undefined}
+                {...(suspend ? { onSuspend } : {})}
+                placeholder={
+                  state.busy ? 'Type to queue a message · Ctrl+S steers the turn · Esc interrupts' : undefined
+                }
               />
             )}
-            <StatusBar
-              profile={state.profile}
-              model={state.session?.model || state.defaultModel}
-              contextTokens={state.usage?.contextTokens ?? null}
-              contextWindow={state.usage?.contextWindow ?? null}
-              cwd={state.session?.cwd ?? null}
-              title={state.session?.title ?? null}
-              connection={state.connection}
-              daemon={state.daemon}
-              clients={state.session?.clients ?? null}
-              busy={state.busy}
-              activity={state.activity}
-              turnStartedAt={state.turnStartedAt}
-              background={state.backgroundRunning}
-              width={width}
-            />
+            {finalLine !== null ? null : (
+              <StatusBar
+                profile={state.profile}
+                model={state.session?.model || state.defaultModel}
+                contextTokens={state.usage?.contextTokens ?? null}
+                contextWindow={state.usage?.contextWindow ?? null}
+                cwd={state.session?.cwd ?? null}
+                title={state.session?.title ?? null}
+                connection={state.connection}
+                daemon={state.daemon}
+                clients={state.session?.clients ?? null}
+                busy={state.busy}
+                activity={state.activity}
+                turnStartedAt={state.turnStartedAt}
+                background={state.backgroundRunning}
+                width={width}
+              />
+            )}
           </Box>
         </Box>
       </BoundedColumn>

@@ -11,6 +11,7 @@ import type {
   ServerRequestResult,
 } from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
+import { commandName } from '../command-name.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
@@ -22,9 +23,11 @@ import {
 } from '../state/session-reducer.js';
 import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
+import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
 import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
+import { ReferenceSource } from '../refs/reference-source.js';
 
 /** Which session to open at start (`hermes tui --continue | --new | --session X`). */
 export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
@@ -74,6 +77,14 @@ export class SessionController {
   private lastSession: SessionController['exitSession'] = null;
   /** The daemon's life as shown to the user (daemon-life.ts). */
   private readonly life: DaemonLife | null;
+  /** `@` completion and attachments of the composer (refs/reference-source.ts). */
+  readonly references: ReferenceSource = new ReferenceSource({
+    request: async (query, limit) => {
+      const sessionId = this.state.sessionId;
+      if (!sessionId || this.client.state !== 'connected') return null;
+      return this.client.request('files.complete', { session_id: sessionId, query, limit });
+    },
+  });
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;
@@ -130,6 +141,10 @@ export class SessionController {
       }),
       c.on('attach', (result) => {
         this.dispatch({ type: 'attach', result, now: this.now() });
+        // missed events that rewound the conversation: the screen still shows what was dropped
+        const rewound =
+          result.kind === 'replay' ? result.events.findLast((e) => e.type === 'session.rewound') : undefined;
+        if (rewound?.type === 'session.rewound') void this.reloadTranscript(rewoundNotice(rewound.payload));
         void this.answers.flush().then(() => this.flushOutbox());
         if (!result.session.model) void this.refreshModel();
         void this.refreshBackground();
@@ -140,6 +155,8 @@ export class SessionController {
       c.on('event', (event) => {
         if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
         this.dispatch({ type: 'event', event, now: this.now() });
+        if (event.type === 'session.rewound' && event.session_id === this.state.sessionId)
+          void this.reloadTranscript(rewoundNotice(event.payload));
         if (event.type === 'request.resolved' && typeof event.payload.request_id === 'string') {
           this.answers.resolved(event.payload.request_id);
         }
@@ -200,14 +217,21 @@ export class SessionController {
       this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
       return;
     }
+    const attachments = this.references.attachments(text);
     try {
-      await this.client.request('prompt.submit', { session_id: sessionId, text });
+      await this.client.request('prompt.submit', {
+        session_id: sessionId,
+        text,
+        ...(attachments.length ? { attachments } : {}),
+      });
     } catch (err) {
       if (err instanceof NotConnectedError) {
         this.outbox.push(text);
         this.notice('Connection lost: the message will be sent after reconnecting.', 'warn');
       } else {
         this.notice(`Message not sent: ${errorText(err)}`, 'error');
+        // a reference the daemon could not attach: the text goes back to the composer to fix
+        if (attachments.length) this.references.restore(text);
       }
     }
   }
@@ -270,7 +294,7 @@ export class SessionController {
     if (state !== 'reconnecting' || this.lostTimer) return;
     this.lostTimer = setTimeout(() => {
       this.notice(
-        'Lost the connection to the daemon; still retrying. If it was stopped, start it again with: hermes gateway start',
+        `Lost the connection to the daemon; still retrying. If it was stopped, start it again with: ${commandName()} gateway start`,
         'warn',
       );
     }, 5_000);
@@ -377,12 +401,35 @@ export class SessionController {
     this.notice(r.output, r.handled ? 'info' : 'warn');
   }
 
-  /** Detaches from the session (it keeps running in the daemon). */
-  async detach(): Promise<void> {
+  /**
+   * Clears the screen (`screenReset`, set by the App) and the transcript, then attaches again for a
+   * snapshot: the stored conversation changed other than by appending (`session.rewound`).
+   */
+  async reloadTranscript(notice?: string): Promise<void> {
+    const sessionId = this.state.sessionId;
+    if (!sessionId) return;
+    this.screenReset?.();
+    this.dispatch({ type: 'clear' });
+    try {
+      await this.client.attach(sessionId, { historyLimit: this.opts.historyLimit ?? 200 });
+      if (notice) this.notice(notice);
+    } catch (e) {
+      this.notice(`Could not reload the transcript: ${errorText(e)}`, 'error');
+    }
+  }
+
+  /** Clears the terminal (its scrollback too) before the transcript is printed again; set by the App. */
+  screenReset: (() => void) | null = null;
+
+  /**
+   * Detaches from the session (it keeps running in the daemon). With `keepScreen` (`/detach`,
+   * the TUI exits next) the state is left as it was, so a partial reply stays on the screen.
+   */
+  async detach(opts: { keepScreen?: boolean } = {}): Promise<void> {
     this.lastSession = this.exitSession;
     const sessionId = this.state.sessionId;
     if (sessionId) await this.client.detach(sessionId).catch(() => {});
-    this.dispatch({ type: 'detached' });
+    if (!opts.keepScreen) this.dispatch({ type: 'detached' });
   }
 
   /** Adds a line to the transcript. */

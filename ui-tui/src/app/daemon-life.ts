@@ -8,6 +8,7 @@
  * (App.tsx). A key of its own would collide with typing; an empty composer cannot be mid-word.
  */
 import type { DaemonKeeper, KeeperChange, KeeperStatus } from '../client/daemon-keeper.js';
+import { commandName } from '../command-name.js';
 import type { ConnectionState } from '@hermes/client';
 import type { SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
@@ -92,7 +93,7 @@ export class DaemonLife {
       this.host.notice(
         this.keeper.canRestart
           ? `Daemon stopped — press ${START_DAEMON_KEY} (on an empty composer) to start it again.`
-          : 'Daemon stopped — start it again with: hermes gateway start',
+          : `Daemon stopped — start it again with: ${commandName()} gateway start`,
         'warn',
       );
     } else if (status === 'failed') {

@@ -3,21 +3,27 @@
  * pickers, session switching) or on the daemon (`slash.exec`, also for unknown commands).
  */
 import type { SessionInfo } from '@hermes/core/protocol';
-import { osc52 } from '../commands/osc52.js';
+import { loadTmuxBuffer, planCopy } from '../commands/clipboard.js';
 import { parseInput } from '../commands/parse.js';
 import { helpText } from '../commands/help.js';
 import { formatAge, formatTokens, oneLine, truncate } from '../components/format.js';
 import type { PickerItem } from '../components/Picker.js';
 import { errorText, type SessionController } from './controller.js';
+import * as conversation from './conversation.js';
 
 /** What the App offers the command runner. */
 export interface SlashUi {
-  /** Leaves the TUI (the daemon keeps any running turn). */
-  exit(): void;
+  /**
+   * Leaves the TUI (the daemon keeps any running turn). `finalLine` replaces the composer and the
+   * status bar in the last frame, which stays on the screen.
+   */
+  exit(finalLine?: string): void;
   /** Writes raw bytes to the terminal (OSC 52, screen clear). */
   writeRaw(data: string): void;
   /** Opens a picker; `onPick` gets the chosen index. */
   openPicker(title: string, items: PickerItem[], onPick: (index: number) => void): void;
+  /** Replaces the composer's text (`/rewind` puts the prompt back for editing). */
+  fillComposer?(text: string): void;
 }
 
 /** Messages `/history` prints by default, and at most. */
@@ -37,6 +43,14 @@ export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerI
       ...(s.title && s.preview ? [truncate(oneLine(s.preview), 40)] : []),
     ].join(' · '),
   }));
+}
+
+/** The last line after `/detach`: whether a turn goes on in the daemon, and with which model. */
+export function detachLine(busy: boolean, model: string | null): string {
+  const m = model ? ` (model ${model})` : '';
+  return busy
+    ? `Detached — the turn continues in the daemon${m}; its reply is kept with the session.`
+    : `Detached — the session stays in the daemon${m}.`;
 }
 
 /** Handles one submitted input. */
@@ -77,6 +91,16 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
       }
       case 'profile':
         return await profileCommand(args, ctl, ui);
+      case 'undo':
+        return await conversation.undo(ctl);
+      case 'retry':
+        return await conversation.retry(ctl);
+      case 'rewind':
+        return await conversation.rewind(ctl, ui, args);
+      case 'fork':
+        return await conversation.fork(ctl, ui, args);
+      case 'steer':
+        return await conversation.steer(ctl, args);
       case 'clear':
         ctl.clear();
         ui.writeRaw('\u001b[2J\u001b[3J\u001b[H');
@@ -84,12 +108,21 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
       case 'copy': {
         const reply = ctl.state.lastReply;
         if (!reply) return ctl.notice('Nothing to copy yet.', 'warn');
-        ui.writeRaw(osc52(reply));
-        return ctl.notice(`Copied the last reply (${reply.length} characters) to the clipboard.`);
+        const plan = planCopy(reply, 'the last reply');
+        if (plan.sequence) ui.writeRaw(plan.sequence);
+        if (plan.tmuxBuffer && !loadTmuxBuffer(reply)) {
+          return ctl.notice(
+            'Not copied: OSC 52 cannot pass this tmux and its paste buffer refused the text.',
+            'warn',
+          );
+        }
+        return ctl.notice(plan.message, plan.tone);
       }
-      case 'detach':
-        await ctl.detach();
-        return ui.exit();
+      case 'detach': {
+        const line = detachLine(ctl.state.busy, ctl.state.session?.model || ctl.state.defaultModel);
+        await ctl.detach({ keepScreen: true });
+        return ui.exit(line);
+      }
       case 'quit':
         return ui.exit();
       case 'usage': {

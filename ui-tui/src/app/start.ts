@@ -8,6 +8,7 @@ import { createElement } from 'react';
 import { DaemonKeeper, type DaemonLook } from '../client/daemon-keeper.js';
 import { DaemonClient, endpointFromDiscovery, isProcessAlive, readDiscovery } from '@hermes/client';
 import { cleanText } from '../util/sanitize.js';
+import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
@@ -15,6 +16,7 @@ import { App } from './App.js';
 import { SessionController, type StartTarget } from './controller.js';
 import { exitHint } from './exit-hint.js';
 import { editExternally, terminalHandover } from './external-editor.js';
+import { canSuspend, suspendTui } from './suspend.js';
 
 /**
  * Runs `erase` right before the next write to `stream` (Ink's first frame), so the painted first
@@ -43,6 +45,8 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const target = startTarget(opts);
+  // this bundle has its own copy of the module: set it here too
+  if (opts.command) setCommandName(opts.command);
   applyColorEnv();
 
   const alive = opts.daemon?.alive ?? ((pid: number) => isProcessAlive(pid));
@@ -101,6 +105,16 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
         if (historyFile) void appendHistory(historyFile, text).catch(() => {});
       },
       editExternally: (text: string) => editExternally(text, { terminal: handover }),
+      ...(canSuspend() && stdin.isTTY
+        ? {
+            suspend: () =>
+              suspendTui({
+                terminal: handover,
+                // on the alternate screen the handover clears it: Ink draws the live part again
+                ...(opts.altScreen ? { redraw: () => stdout.emit('resize') } : {}),
+              }),
+          }
+        : {}),
     }),
     {
       stdin,
@@ -118,7 +132,7 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
   } finally {
     if (opts.altScreen) write('\u001b[?1049l');
     write('\u001b[?2004l');
-    const hint = exitHint(controller.exitSession, startProfile);
+    const hint = exitHint(controller.exitSession, opts.defaultProfile ?? startProfile, opts.command);
     if (hint) write(`${cleanText(hint)}\n`);
     controller.dispose();
     void client.close();

@@ -64,6 +64,7 @@ describe('completeCommands', () => {
     expect(completeCommands('/s').map((c) => c.name)).toEqual([
       'sessions',
       'setup',
+      'steer',
       'status',
       'resume',
       'usage',

@@ -10,6 +10,7 @@ export const KEY_HELP = [
   'Enter send · Shift+Enter / Alt+Enter / \\+Enter / Ctrl+J newline · ↑/↓ history',
   'Esc or Ctrl+C interrupt a turn · Ctrl+C twice on an empty composer, Ctrl+D, /quit or /exit leave (the daemon keeps the session)',
   'Ctrl+O show or hide tool output · Ctrl+G edit the message in $EDITOR · Tab completes a /command',
+  'Ctrl+S send the text as guidance for the running turn (/steer), without interrupting it',
 ];
 
 /** One command line of the daemon's `/help`: `usage` (`/name ARGS`) and what it does. */

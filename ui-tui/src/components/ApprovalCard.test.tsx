@@ -241,3 +241,22 @@ describe('ApprovalCard', () => {
     expect(answers).toEqual(['once']);
   });
 });
+
+describe('ApprovalCard for a file edit (approvals.edits: ask)', () => {
+  it('shows the file and its diff instead of a command, offering once or deny', async () => {
+    const edit = { path: 'src/a.ts', diff: '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new' };
+    const { r, advance } = await card({
+      command: 'patch src/a.ts',
+      choices: ['once', 'deny'],
+      edit,
+    } as never);
+    const f = r.text();
+    expect(f).toContain('✎ Write src/a.ts?');
+    expect(f).toContain('-old');
+    expect(f).toContain('+new');
+    expect(f).toContain('[o] once');
+    expect(f).toContain('[d] deny');
+    expect(f).not.toContain('this session');
+    await advance(600, 'o, d or 1, 4 to answer. Esc denies.'); // armed: only the offered keys
+  });
+});

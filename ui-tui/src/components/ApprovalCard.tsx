@@ -23,6 +23,7 @@ import {
 } from './approval-gate.js';
 import { approvalScope } from './approval-scope.js';
 import { cleanText, formatElapsed } from './format.js';
+import { DiffView } from './DiffView.js';
 import { useNow } from './hooks.js';
 import { theme } from './theme.js';
 
@@ -56,6 +57,8 @@ export interface ApprovalCardProps {
   clock?: CardClock;
   /** Arming interval and burst gap, ms (default `APPROVAL_ARM_MS` / `APPROVAL_BURST_MS`). */
   timing?: GateTiming;
+  /** Most diff lines of a file edit's card (default `DIFF_CARD_LINES`); the App fits it to the terminal. */
+  maxDiffLines?: number;
 }
 
 /**
@@ -104,6 +107,7 @@ export function ApprovalCard({
   isActive = true,
   clock = systemClock,
   timing = DEFAULT_TIMING,
+  maxDiffLines,
 }: ApprovalCardProps): React.JSX.Element {
   const offered = APPROVAL_CHOICES.filter(
     (c) => params.choices.length === 0 || params.choices.includes(c.choice) || c.choice === 'deny',
@@ -180,16 +184,25 @@ export function ApprovalCard({
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.warn} paddingX={1} width={width}>
       <Text color={theme.warn} bold>
-        ⚠ Approval needed{waiting > 0 ? <Text color={theme.muted}> (+{waiting} more waiting)</Text> : null}
+        {params.edit ? `✎ Write ${cleanText(params.edit.path)}?` : '⚠ Approval needed'}
+        {waiting > 0 ? <Text color={theme.muted}> (+{waiting} more waiting)</Text> : null}
       </Text>
-      <Box flexDirection="column" marginLeft={2}>
-        {lines.map((l, i) => (
-          <Text key={i} bold>
-            {l}
-          </Text>
-        ))}
-        {more > 0 ? <Text color={theme.muted}>+{more} more lines</Text> : null}
-      </Box>
+      {params.edit ? (
+        <DiffView
+          diff={params.edit.diff}
+          width={inner}
+          {...(maxDiffLines !== undefined ? { maxLines: maxDiffLines } : {})}
+        />
+      ) : (
+        <Box flexDirection="column" marginLeft={2}>
+          {lines.map((l, i) => (
+            <Text key={i} bold>
+              {l}
+            </Text>
+          ))}
+          {more > 0 ? <Text color={theme.muted}>+{more} more lines</Text> : null}
+        </Box>
+      )}
       {params.description ? <Text>Why: {cleanText(params.description)}</Text> : null}
       {scope ? <Text color={theme.muted}>{cleanText(scope)}</Text> : null}
       <Text>

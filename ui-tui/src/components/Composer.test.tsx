@@ -207,4 +207,94 @@ describe('Composer', () => {
     await waitFor(() => sent.length === 1);
     expect(sent).toEqual(['abc xy']);
   });
+
+  // the sequences terminals send (xterm, tmux, VTE): Ink parses them as it would from a terminal
+  it.each([
+    ['Alt+B / Alt+F', '\u001bb', '\u001bf'],
+    ['Ctrl+Left / Ctrl+Right', '\u001b[1;5D', '\u001b[1;5C'],
+  ])('%s move by word', async (_name, back, forward) => {
+    const { r, sent } = await composer();
+    await r.press('one two three', back, back, 'X', forward, 'Y', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['one Xtwo three'.replace('two', 'twoY')]);
+  });
+
+  it('Delete deletes forward, Backspace (DEL) backward', async () => {
+    const { r, sent } = await composer();
+    await r.press('abcd', keys.left, keys.left, '\u001b[3~', keys.backspace, keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['ad']);
+  });
+
+  it('Alt+Backspace and Ctrl+W delete a word back, Alt+D a word forward', async () => {
+    const { r, sent } = await composer();
+    await r.press(
+      'one two three four',
+      '\u001b\u007f',
+      '\u0017',
+      'X',
+      '\u001bb',
+      '\u001bb',
+      '\u001bd',
+      keys.enter,
+    );
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['one  X']);
+  });
+
+  it('an unbound Alt+letter types nothing', async () => {
+    const { r, sent } = await composer();
+    await r.press('a', '\u001bq', 'b', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['ab']);
+  });
+
+  it('Ctrl+Z asks to suspend and leaves the text', async () => {
+    let suspended = 0;
+    const { r, sent } = await composer({ onSuspend: () => suspended++ });
+    await r.press('draft', '\u001a');
+    await waitFor(() => suspended === 1);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['draft']);
+  });
+
+  it('a long bracketed paste shows as a chip and is sent in full', async () => {
+    const { r, sent } = await composer();
+    const pasted = Array.from({ length: 12 }, (_, i) => `row ${i + 1}`).join('\r');
+    await r.press('see ', keys.pasteStart + pasted + keys.pasteEnd, ' please');
+    await r.waitFor('› see [pasted 12 lines] please');
+    expect(r.text()).not.toContain('row 5');
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent[0]).toBe(`see ${pasted.replaceAll('\r', '\n')} please`);
+  });
+
+  it('Backspace after a chip removes the whole paste', async () => {
+    const { r, sent } = await composer();
+    await r.press(keys.pasteStart + 'x'.repeat(2500) + keys.pasteEnd);
+    await r.waitFor('[pasted 2500 chars]');
+    await r.press(keys.backspace, 'typed', keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['typed']);
+  });
+
+  it('the editor (Ctrl+G) gets the full text of a chip, and what comes back has no chips', async () => {
+    const seen: string[] = [];
+    const { r, sent } = await composer({
+      onExternalEdit: (t) => {
+        seen.push(t);
+        return '[pasted 12 lines] typed literally';
+      },
+    });
+    const pasted = Array.from({ length: 12 }, (_, i) => `r${i}`).join('\r');
+    await r.press(keys.pasteStart + pasted + keys.pasteEnd);
+    await r.waitFor('[pasted 12 lines]');
+    await r.press('\u0007');
+    await r.waitFor('typed literally');
+    expect(seen).toEqual([pasted.replaceAll('\r', '\n')]);
+    await r.press(keys.enter);
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['[pasted 12 lines] typed literally']);
+  });
 });

@@ -2,12 +2,18 @@
  * The composer: Enter sends; Shift+Enter, Alt+Enter, `\`+Enter and Ctrl+J insert a newline; a
  * paste of many lines stays one message (bracketed paste, or a multi-line chunk); Up/Down move
  * between lines, then walk the input history; slash commands complete in a popup (Tab or Enter
- * accepts, Up/Down choose, Esc closes). Queued prompts are shown above it.
+ * accepts, Up/Down choose, Esc closes). Queued prompts are shown above it. A long paste shows as a
+ * chip (`[pasted 42 lines]`, see paste-chips.ts) and is sent in full.
+ *
+ * Editing keys (readline's): Ctrl+A/E line start/end, Alt+B/F and Ctrl+←/→ a word left/right,
+ * Backspace and Delete (back/forward), Ctrl+W and Alt+Backspace delete a word back, Alt+D and
+ * Ctrl+Delete a word forward, Ctrl+U/K to the line start/end, Ctrl+Z suspends (`onSuspend`).
  *
  * Keys it does not use are handed to the App: Esc (`onEscape`), Ctrl+C (`onCtrlC`, after
  * clearing a non-empty composer when idle), Ctrl+D on an empty composer (`onExit`), Ctrl+G (the
  * text goes to `$EDITOR` through `onExternalEdit` and comes back edited).
  */
+import { splitAttachedText } from '@hermes/core/constants';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import { Box, Text, useInput, type Key } from 'ink';
 import { useRef, useState } from 'react';
@@ -15,8 +21,16 @@ import { applyCompletion, completeCommands } from '../commands/complete.js';
 import { COMMANDS, findCommand, type SlashCommand } from '../commands/table.js';
 import type { InputHistory } from '../state/input-history.js';
 import { CompletionPopup } from './CompletionPopup.js';
+import type { ReferenceSource } from '../refs/reference-source.js';
+import { composerReferences, useReferenceCompletion } from '../refs/use-reference-completion.js';
+import { pendingChip, ReferenceChips } from './ReferenceChips.js';
+import { ReferencePopup } from './ReferencePopup.js';
+import { editKeyOf } from './composer-keys.js';
 import * as ed from './editor.js';
+import { isSteerKey } from './steer-key.js';
 import { cleanText, oneLine, stripControls, truncate } from './format.js';
+import { addChip, chipBefore, expandChips, isLongPaste, type PasteChips } from './paste-chips.js';
+import { useRawInput } from './raw-input.js';
 import { theme } from './theme.js';
 
 /** Props of `Composer`. */
@@ -50,6 +64,14 @@ export interface ComposerProps {
    * to keep it (the editor failed).
    */
   onExternalEdit?: (text: string) => string | null;
+  /** `@` references: completion popup, chips, unsent text handed back (refs/). */
+  references?: ReferenceSource;
+  /** Ctrl+Z: suspend the TUI (job control); absent: the key does nothing. */
+  onSuspend?: () => void;
+  /** The steer key (app/steer-key.ts): sends the text as guidance for the running turn. */
+  onSteer?: (text: string) => void;
+  /** Set to a function that replaces the text (a rewound prompt put back for editing). */
+  fillRef?: { current: ((text: string) => void) | null };
 }
 
 const PASTE_START = '[200~';
@@ -81,6 +103,10 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   const [selected, setSelected] = useState(0);
   const [popupClosed, setPopupClosed] = useState(false);
   const paste = useRef<string | null>(null);
+  // long pastes shown as chips: label → full text (emptied with the composer)
+  const chips = useRef<PasteChips>(new Map());
+  // the raw sequence of the key being handled (before useInput: it must see each key first)
+  const raw = useRawInput();
   // The key handler reads refs, not render-time values: keys can arrive before React re-subscribes
   // the handler of the latest render.
   const stateRef = useRef(state);
@@ -106,6 +132,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   };
   const update = (next: ed.EditorState): void => {
     if (next.text !== stateRef.current.text) {
+      if (!next.text) chips.current.clear();
       setSel(0);
       setClosed(false);
       propsRef.current.onChange?.(next.text);
@@ -114,12 +141,26 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     setState(next);
   };
 
-  const submit = (text: string): void => {
-    if (!text.trim()) return;
+  const refs = useReferenceCompletion(props.references, state, update);
+
+  const submit = (typed: string): void => {
+    if (!typed.trim()) return;
+    const text = expandChips(typed, chips.current);
     propsRef.current.history?.add(text);
     update(ed.EMPTY);
     propsRef.current.onSubmit(text);
   };
+  /** Replaces the whole text (history, editor): text of its own, no chips. */
+  const replaceText = (text: string): void => {
+    chips.current.clear();
+    update(ed.editorOf(text));
+  };
+  /** Inserts pasted text: a long paste as a chip. */
+  const insertPaste = (s: ed.EditorState, text: string): void => {
+    update(ed.insert(s, isLongPaste(text) ? addChip(chips.current, text) : text));
+  };
+
+  if (props.fillRef) props.fillRef.current = (text) => update(ed.editorOf(cleanInput(text)));
 
   const handle = (input: string, key: Key): void => {
     const s = stateRef.current;
@@ -132,7 +173,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       if (input.endsWith(PASTE_END)) {
         const text = cleanInput(paste.current + input.slice(0, -PASTE_END.length));
         paste.current = null;
-        update(ed.insert(s, text));
+        insertPaste(s, text);
       } else {
         paste.current += key.return ? '\n' : key.tab ? '\t' : input;
       }
@@ -158,15 +199,24 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       else update(ed.deleteForward(s));
       return;
     }
+    if (isSteerKey(input, key)) {
+      if (s.text.trim() && props.onSteer) {
+        props.history?.add(s.text);
+        update(ed.EMPTY);
+        props.onSteer(s.text);
+      }
+      return;
+    }
     if (key.ctrl && input === 'o') {
       props.onToggleDetails?.();
       return;
     }
     if (key.ctrl && input === 'g') {
-      const edited = props.onExternalEdit?.(s.text);
-      if (edited !== null && edited !== undefined) update(ed.editorOf(cleanInput(edited)));
+      const edited = props.onExternalEdit?.(expandChips(s.text, chips.current));
+      if (edited !== null && edited !== undefined) replaceText(cleanInput(edited));
       return;
     }
+    if (refs.handleKey(s, input, key)) return;
     if (key.escape) {
       if (popupOpen) setClosed(true);
       else props.onEscape?.();
@@ -212,21 +262,42 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       }
       const h = props.history;
       const entry = h ? (dir < 0 ? h.prev(s.text) : h.next()) : null;
-      if (entry !== null) update(ed.editorOf(entry));
+      if (entry !== null) replaceText(entry);
       return;
     }
-    if (key.leftArrow) return update(key.ctrl || key.meta ? ed.moveWord(s, -1) : ed.moveChar(s, -1));
-    if (key.rightArrow) return update(key.ctrl || key.meta ? ed.moveWord(s, 1) : ed.moveChar(s, 1));
+    const edit = editKeyOf(input, key, raw.current);
+    switch (edit) {
+      case 'word-left':
+        return update(ed.moveWord(s, -1));
+      case 'word-right':
+        return update(ed.moveWord(s, 1));
+      case 'backspace': {
+        // a chip goes as a whole
+        const chip = chipBefore(s.text, s.cursor, chips.current);
+        if (!chip) return update(ed.backspace(s));
+        chips.current.delete(chip);
+        const at = s.cursor - chip.length;
+        return update({ text: s.text.slice(0, at) + s.text.slice(s.cursor), cursor: at });
+      }
+      case 'delete-forward':
+        return update(ed.deleteForward(s));
+      case 'delete-word-back':
+        return update(ed.deleteWordBack(s));
+      case 'delete-word-forward':
+        return update(ed.deleteWordForward(s));
+      case 'suspend':
+        return props.onSuspend?.();
+      case null:
+        break;
+    }
+    if (key.leftArrow) return update(ed.moveChar(s, -1));
+    if (key.rightArrow) return update(ed.moveChar(s, 1));
     if (key.home || (key.ctrl && input === 'a')) return update(ed.moveLineEdge(s, 'start'));
     if (key.end || (key.ctrl && input === 'e')) return update(ed.moveLineEdge(s, 'end'));
-    if (key.backspace || key.delete) {
-      // terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`
-      return update(key.meta ? ed.deleteWordBack(s) : ed.backspace(s));
-    }
-    if (key.ctrl && input === 'w') return update(ed.deleteWordBack(s));
     if (key.ctrl && input === 'u') return update(ed.killToLineStart(s));
     if (key.ctrl && input === 'k') return update(ed.killToLineEnd(s));
-    if (key.ctrl || key.tab || !input) return;
+    // other Alt+letter keys (unbound) type nothing
+    if (key.ctrl || key.tab || !input || (key.meta && /^[a-z]$/i.test(input))) return;
     // Unbracketed chunks: keys typed faster than they are read ("hello⏎" arrives as one chunk,
     // e.g. over SSH or tmux send-keys) end in a single Enter, which sends; a chunk with newlines
     // inside is a paste (from a terminal without bracketed paste) and stays text.
@@ -237,6 +308,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       handle('\r', { ...key, return: true });
       return;
     }
+    if (text.includes('\n')) return insertPaste(s, text);
     update(ed.insert(s, text));
   };
 
@@ -248,7 +320,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     <Box flexDirection="column" width={width}>
       {(props.queued ?? []).map((q) => (
         <Text key={q.prompt_id} color={theme.muted} wrap="truncate-end">
-          ⏳ queued: {truncate(oneLine(cleanText(q.text)), width - 12)}
+          ⏳ queued: {truncate(oneLine(cleanText(splitAttachedText(q.text).text)), width - 12)}
         </Text>
       ))}
       <Box
@@ -273,6 +345,16 @@ export function Composer(props: ComposerProps): React.JSX.Element {
         )}
       </Box>
       {popupOpen && isActive ? <CompletionPopup items={matches} selected={selected} width={width} /> : null}
+      {refs.open && isActive ? (
+        <ReferencePopup items={refs.items} selected={refs.selected} width={width} />
+      ) : null}
+      {props.references ? (
+        <ReferenceChips
+          chips={composerReferences(props.references, state, refs.open).map((a) =>
+            pendingChip(a, (p) => props.references!.sizeOf(p)),
+          )}
+        />
+      ) : null}
     </Box>
   );
 }

@@ -1,9 +1,11 @@
 /** One finished transcript item: a user prompt, an assistant reply (markdown), a tool line or a notice. */
 import { Box, Text } from 'ink';
+import { splitAttachedText } from '@hermes/core/constants';
 import { renderMarkdown } from '../markdown/render.js';
 import type { TranscriptItem } from '../state/types.js';
 import { cleanText, wrapWords } from './format.js';
 import { theme } from './theme.js';
+import { ReferenceChips } from './ReferenceChips.js';
 import { ToolLine } from './ToolLine.js';
 
 /** Props of `MessageView`. */
@@ -23,17 +25,23 @@ const STATUS_NOTE: Record<string, string> = {
 /** Renders one transcript item. */
 export function MessageView({ item, width, toolDetails = false }: MessageViewProps): React.JSX.Element {
   switch (item.kind) {
-    case 'user':
+    case 'user': {
+      // attached references show as chips under the typed text, not as their content
+      const { text, chips } = splitAttachedText(item.text);
       return (
-        <Box marginTop={1}>
-          <Text color={theme.user} bold>
-            {'› '}
-          </Text>
-          <Box flexShrink={1}>
-            <Text color={theme.user}>{cleanText(item.text)}</Text>
+        <Box flexDirection="column" marginTop={1}>
+          <Box>
+            <Text color={theme.user} bold>
+              {item.guidance ? '↳ guidance: ' : '› '}
+            </Text>
+            <Box flexShrink={1}>
+              <Text color={theme.user}>{cleanText(text)}</Text>
+            </Box>
           </Box>
+          <ReferenceChips chips={chips} />
         </Box>
       );
+    }
     case 'assistant': {
       const note = STATUS_NOTE[item.status];
       return (

@@ -17,7 +17,7 @@ const ollama: FoundServer = {
 async function card(
   opts: {
     found?: FoundServer[];
-    probeUrl?: (u: string) => Promise<string[] | Error>;
+    probeUrl?: (u: string, key?: string) => Promise<string[] | Error>;
     fail?: string;
   } = {},
 ) {
@@ -108,6 +108,8 @@ describe('ModelSetup', () => {
     await r.press('3');
     await r.waitFor('Base URL');
     await r.press('8000/v1', keys.enter);
+    await r.waitFor('API key of that server, if it needs one');
+    await r.press(keys.enter); // no key
     await r.waitFor('Enter again to use it anyway');
     expect(probed).toEqual(['http://127.0.0.1:8000/v1']);
     await r.press(keys.enter);
@@ -117,10 +119,41 @@ describe('ModelSetup', () => {
     await r.press('3');
     await r.waitFor('Base URL');
     await r.press('9999/v1\r');
+    await r.waitFor('API key of that server');
+    await r.press('\r');
     await r.waitFor('served-model');
     await r.press(keys.enter);
     await waitFor(() => done.length === 1);
     expect(done[0]).toEqual({ kind: 'server', baseUrl: 'http://127.0.0.1:9999/v1', model: 'served-model' });
+  });
+
+  it('another server: an optional API key, hidden, sent when listing its models and in the choice', async () => {
+    const probed: Array<[string, string | undefined]> = [];
+    const { r, done } = await card({
+      probeUrl: async (u, key) => {
+        probed.push([u, key]);
+        return key === 'sk-server' ? ['keyed-model'] : new Error(`${u}/models answered HTTP 401`);
+      },
+    });
+    await r.waitFor('3. Another OpenAI-compatible server');
+    await r.press('3');
+    await r.waitFor('Base URL');
+    await r.press('7000/v1', keys.enter);
+    await r.waitFor('saved as CUSTOM_API_KEY');
+    await r.press('sk-server');
+    const f = await r.waitFor('(9 characters)');
+    expect(f).not.toContain('sk-server');
+    await r.press(keys.enter);
+    await r.waitFor('keyed-model');
+    expect(probed).toEqual([['http://127.0.0.1:7000/v1', 'sk-server']]);
+    await r.press(keys.enter);
+    await waitFor(() => done.length === 1);
+    expect(done[0]).toEqual({
+      kind: 'server',
+      baseUrl: 'http://127.0.0.1:7000/v1',
+      model: 'keyed-model',
+      key: 'sk-server',
+    });
   });
 
   it('shows a save error and stays open; Esc on the first step skips', async () => {

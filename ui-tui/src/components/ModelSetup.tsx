@@ -1,14 +1,15 @@
 /**
  * First-run model setup card, shown when the profile has no usable model: pick where the model
  * runs — a local server found on loopback (Ollama, llama.cpp, vLLM, LM Studio), OpenRouter or
- * OpenAI with an API key, or any OpenAI-compatible server by base URL — then the model. The key
- * is typed masked and handed to `onDone`, which saves it through the daemon; it is never shown.
+ * OpenAI with an API key, or any OpenAI-compatible server by base URL and an optional API key —
+ * then the model. A key is typed masked and handed to `onDone`, which saves it through the
+ * daemon; it is never shown.
  *
  * Keys: ↑/↓ or 1–9 choose, Enter selects, Esc goes back (or skips on the first step).
  */
 import { Box, Text, useInput } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { HOSTED, type HostedProvider, type SetupChoice } from '../setup/model-setup.js';
+import { CUSTOM_KEY_VAR, HOSTED, type HostedProvider, type SetupChoice } from '../setup/model-setup.js';
 import { LOCAL_SERVERS, normalizeBaseUrl, type FoundServer } from '../setup/probe.js';
 import { withCursor } from './Composer.js';
 import * as ed from './editor.js';
@@ -25,17 +26,20 @@ export interface ModelSetupProps {
   onSkip: () => void;
   /** Finds local servers (default: none; the App passes `probeLocalServers`). */
   probeLocal?: () => Promise<FoundServer[]>;
-  /** Lists the models of a server by base URL: ids, or an Error saying why not. */
-  probeUrl?: (baseUrl: string) => Promise<string[] | Error>;
+  /** Lists the models of a server by base URL (with its key, if any): ids, or an Error saying why not. */
+  probeUrl?: (baseUrl: string, key?: string) => Promise<string[] | Error>;
   width?: number;
   isActive?: boolean;
 }
 
-type Target = { kind: 'server'; baseUrl: string } | { kind: 'hosted'; provider: HostedProvider; key: string };
+type Target =
+  | { kind: 'server'; baseUrl: string; key?: string }
+  | { kind: 'hosted'; provider: HostedProvider; key: string };
 type Step =
   | { name: 'provider' }
   | { name: 'key'; provider: HostedProvider }
-  | { name: 'url'; failed?: string }
+  | { name: 'url'; failed?: string; key?: string }
+  | { name: 'serverKey'; baseUrl: string }
   | { name: 'checking'; baseUrl: string }
   | { name: 'model'; target: Target; models: string[] }
   | { name: 'typeModel'; target: Target }
@@ -105,25 +109,21 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
   };
   const chooseModel = (target: Target, model: string): void => {
     save(
-      target.kind === 'server' ? { kind: 'server', baseUrl: target.baseUrl, model } : { ...target, model },
+      target.kind === 'server'
+        ? { kind: 'server', baseUrl: target.baseUrl, model, ...(target.key ? { key: target.key } : {}) }
+        : { ...target, model },
     );
   };
-  const checkUrl = (raw: string): void => {
-    const baseUrl = normalizeBaseUrl(raw);
-    const s = stepRef.current;
-    if (s.name === 'url' && s.failed === baseUrl) {
-      // second Enter on a URL that did not answer: use it anyway
-      return setStep({ name: 'typeModel', target: { kind: 'server', baseUrl } });
-    }
+  const checkUrl = (baseUrl: string, key?: string): void => {
     setStep({ name: 'checking', baseUrl });
-    void (propsRef.current.probeUrl ?? (async () => new Error('cannot check')))(baseUrl).then((r) => {
+    void (propsRef.current.probeUrl ?? (async () => new Error('cannot check')))(baseUrl, key).then((r) => {
       if (stepRef.current.name !== 'checking') return;
       if (r instanceof Error) {
         setError(`${r.message}. Enter again to use it anyway, or change it.`);
-        setStep({ name: 'url', failed: baseUrl }, baseUrl);
+        setStep({ name: 'url', failed: baseUrl, ...(key ? { key } : {}) }, baseUrl);
       } else {
         setError(null);
-        const target: Target = { kind: 'server', baseUrl };
+        const target: Target = { kind: 'server', baseUrl, ...(key ? { key } : {}) };
         setStep(r.length > 0 ? { name: 'model', target, models: r } : { name: 'typeModel', target });
       }
     });
@@ -176,9 +176,19 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
       return setStep({ name: 'typeModel', target }, HOSTED[s.provider].suggestedModel);
     }
     if (s.name === 'url') {
-      if (!/^https?:\/\/[^/]+/i.test(normalizeBaseUrl(text))) return setError('Enter an http(s) URL.');
-      return checkUrl(text);
+      const baseUrl = normalizeBaseUrl(text);
+      if (!/^https?:\/\/[^/]+/i.test(baseUrl)) return setError('Enter an http(s) URL.');
+      if (s.failed === baseUrl) {
+        // second Enter on a URL that did not answer: use it anyway (with the key given before)
+        return setStep({
+          name: 'typeModel',
+          target: { kind: 'server', baseUrl, ...(s.key ? { key: s.key } : {}) },
+        });
+      }
+      setError(null);
+      return setStep({ name: 'serverKey', baseUrl });
     }
+    if (s.name === 'serverKey') return checkUrl(s.baseUrl, text || undefined);
     if (s.name === 'typeModel') {
       if (!text && s.target.kind === 'hosted') return setError('Enter a model id.');
       return chooseModel(s.target, text);
@@ -214,7 +224,7 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
   const opts = options(step);
   const start = Math.max(0, Math.min(sel - Math.floor(LIST_MAX / 2), opts.length - LIST_MAX));
   const shownField =
-    step.name === 'key'
+    step.name === 'key' || step.name === 'serverKey'
       ? `${'•'.repeat(Math.min(field.text.length, 32))}${field.text.length ? ` (${field.text.length} characters)` : ''}`
       : withCursor(field);
   const lines: Record<Step['name'], string> = {
@@ -224,6 +234,7 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
         ? `${HOSTED[step.provider].label} API key (${HOSTED[step.provider].keyVar}) · get one at ${HOSTED[step.provider].keyUrl}`
         : '',
     url: 'Base URL of an OpenAI-compatible server (the part before /chat/completions)',
+    serverKey: `API key of that server, if it needs one (saved as ${CUSTOM_KEY_VAR}) · empty: none`,
     checking: step.name === 'checking' ? `Asking ${step.baseUrl}/models …` : '',
     model: 'Which model?',
     typeModel:
@@ -237,7 +248,7 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
       ? '↑/↓ or 1–9 choose · Enter selects · Esc skips (/setup later)'
       : opts.length > 0
         ? '↑/↓ or 1–9 choose · Enter selects · Esc back'
-        : step.name === 'key'
+        : step.name === 'key' || step.name === 'serverKey'
           ? 'Paste or type it (hidden) · saved 0600 in the profile’s .env by the daemon · Enter continues · Esc back'
           : 'Enter continues · Esc back';
   return (
@@ -268,7 +279,7 @@ export function ModelSetup(props: ModelSetupProps): React.JSX.Element {
       {step.name === 'provider' && found !== null && found.length === 0 ? (
         <Text color={theme.muted}>No local server answered on the usual ports.</Text>
       ) : null}
-      {['key', 'url', 'typeModel'].includes(step.name) ? (
+      {['key', 'serverKey', 'url', 'typeModel'].includes(step.name) ? (
         <Text>
           <Text color={theme.accent}>› </Text>
           {shownField}

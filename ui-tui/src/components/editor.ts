@@ -112,3 +112,9 @@ export function moveLine(s: EditorState, dir: -1 | 1): EditorState | null {
   const next = lineBounds(s.text, b.end + 1);
   return { ...s, cursor: next.start + Math.min(col, next.end - next.start) };
 }
+
+/** Deletes from the cursor to the end of the next word (Alt+D, Ctrl+Delete). */
+export function deleteWordForward(s: EditorState): EditorState {
+  const end = moveWord(s, 1).cursor;
+  return { text: s.text.slice(0, s.cursor) + s.text.slice(end), cursor: s.cursor };
+}

@@ -43,7 +43,9 @@ describe('renderMarkdown', () => {
     chalk.level = 1;
     const out = renderMarkdown(doc, 60);
     const plain = strip(out);
-    expect(plain).toContain('# Title');
+    // headings: no literal `#`, bold and underlined
+    expect(plain).not.toContain('#');
+    expect(out).toContain(`${ESC}[1m${ESC}[4mTitle${ESC}[24m${ESC}[22m`);
     expect(plain).toMatch(/\* first\n\s*\* second/);
     expect(plain).toContain('a quote');
     expect(plain).toMatch(/│ a\s+│ b\s+│/);
@@ -75,7 +77,29 @@ describe('renderMarkdown', () => {
     const plain = renderMarkdown(doc, 60);
     expect(plain).toMatch(/\* first\n\s*\* second/);
     expect(plain).toMatch(/│ a\s+│ b\s+│/);
-    expect(renderMarkdown('```\none\ntwo\n```', 60)).toBe('  one\n  two');
+    expect(renderMarkdown('```\none\ntwo\n```', 60)).toBe(
+      '─'.repeat(12) + '\n  one\n  two\n' + '─'.repeat(12),
+    );
+  });
+
+  it('frames code with a language label and rules, the code lines only indented', () => {
+    chalk.level = 1;
+    const lines = strip(
+      renderMarkdown('Look:\n\n```python\nprint("│ x")\nif a:\n    b()\n```\n\nafter', 60),
+    ).split('\n');
+    const top = lines.findIndex((l) => l.startsWith('── python ─'));
+    expect(top, lines.join('\n')).toBeGreaterThan(0);
+    // copied code lines: the code after two spaces, no frame character added
+    expect(lines.slice(top + 1, top + 4)).toEqual(['  print("│ x")', '  if a:', '      b()']);
+    expect(lines[top + 4]).toMatch(/^─+$/);
+    expect(lines[top + 4]!.length).toBe(lines[top]!.length);
+    expect(lines.at(-1)).toBe('after');
+  });
+
+  it('headings without colour: no `#`, setext underlines for the first two levels', () => {
+    chalk.level = 0;
+    const out = renderMarkdown('# Big title\n\n## Part\n\n### Small\n\ntext', 60);
+    expect(out).toBe('Big title\n=========\n\nPart\n----\n\nSmall\n\ntext');
   });
 
   it('a bold span cut by the wrap is bold on both lines', () => {

@@ -1,6 +1,6 @@
 /**
  * Markdown for the terminal: marked + marked-terminal, fenced code highlighted by cli-highlight
- * with ANSI-name colours, diffs coloured. A single newline is a line break, as in GFM comments
+ * with ANSI-name colours, diffs coloured; headings and code frames as in blocks.ts. A single newline is a line break, as in GFM comments
  * and chat UIs (models write line-by-line output that way); each line carries its own styles. The libraries are loaded on demand (`loadMarkdown`), so
  * start-up does not wait for them; until then `renderMarkdown` returns the text as is.
  */
@@ -8,6 +8,7 @@ import chalk from 'chalk';
 import type { Marked, Tokens } from 'marked';
 import { stripControls } from '../util/sanitize.js';
 import { carryStyles } from './ansi-lines.js';
+import { formatHeading, frameCode } from './blocks.js';
 import { colorDiff } from './diff.js';
 import { codeTheme } from './highlight-theme.js';
 
@@ -49,13 +50,6 @@ export function isMarkdownReady(): boolean {
   return libs !== null;
 }
 
-function indent(text: string, by = '  '): string {
-  return text
-    .split('\n')
-    .map((l) => (l ? by + l : l))
-    .join('\n');
-}
-
 /** Colours a fenced code block: diffs by line, known languages highlighted, others plain. */
 export function renderCode(code: string, lang: string | undefined): string {
   const language = (lang ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '';
@@ -93,7 +87,7 @@ function build(l: Libs, width: number): Renderer {
         text: id,
         width,
         reflowText: true,
-        showSectionPrefix: true,
+        showSectionPrefix: false,
         tab: 2,
         emoji: false,
         // cli-table3 colours with its own library: no colour names at all when colour is off
@@ -107,7 +101,15 @@ function build(l: Libs, width: number): Renderer {
   m.use({
     renderer: {
       code(token: Tokens.Code): string {
-        return `${indent(renderCode(stripControls(token.text.replace(/\n$/, '')), token.lang))}\n\n`;
+        const lang = stripControls((token.lang ?? '').trim().split(/\s+/)[0] ?? '');
+        const code = renderCode(stripControls(token.text.replace(/\n$/, '')), token.lang);
+        return `${frameCode(code, lang, width)}\n\n`;
+      },
+      heading(
+        this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } },
+        token: Tokens.Heading,
+      ) {
+        return `${formatHeading(this.parser.parseInline(token.tokens), token.depth)}\n\n`;
       },
     },
   });

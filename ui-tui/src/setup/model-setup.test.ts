@@ -64,6 +64,33 @@ describe('readModelStatus / saveModelSetup', () => {
     expect(c.callsTo('secrets.set')).toEqual([]);
   });
 
+  it('a server with a key: the key saved as CUSTOM_API_KEY, named by model.api_key_env', async () => {
+    const c = clientWith({});
+    await c.connect();
+    await saveModelSetup(c, { kind: 'server', baseUrl: 'http://10.0.0.5:8000/v1', model: 'm', key: 'sk-s' });
+    expect(c.callsTo('secrets.set')).toEqual([{ name: 'CUSTOM_API_KEY', value: 'sk-s' }]);
+    expect(c.callsTo('config.set')).toEqual([
+      { key: 'model.provider', value: 'custom' },
+      { key: 'model.api_key_env', value: 'CUSTOM_API_KEY' },
+      { key: 'model.base_url', value: 'http://10.0.0.5:8000/v1' },
+      { key: 'model.default', value: 'm' },
+    ]);
+    // chosen again without a key: the old api_key_env goes (the model layer would ask for it)
+    const c2 = clientWith({});
+    await c2.connect();
+    await saveModelSetup(c2, { kind: 'server', baseUrl: 'http://127.0.0.1:8080/v1', model: 'q' }, {
+      api_key_env: 'CUSTOM_API_KEY',
+      timeout: 600,
+    } as never);
+    expect(c2.callsTo('secrets.set')).toEqual([]);
+    expect(c2.callsTo('config.set')).toEqual([
+      {
+        key: 'model',
+        value: { timeout: 600, provider: 'custom', base_url: 'http://127.0.0.1:8080/v1', default: 'q' },
+      },
+    ]);
+  });
+
   it('sends the key through secrets.set and drops a local base_url for a hosted provider', async () => {
     const c = clientWith({});
     await c.connect();

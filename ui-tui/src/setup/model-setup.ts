@@ -32,9 +32,15 @@ export interface ModelSection {
   api_key_env?: string;
 }
 
-/** What the user chose in the setup. */
+/**
+ * The variable a custom server's API key is saved under (in the profile's `.env`), named by
+ * `model.api_key_env` so the model layer sends it to that server.
+ */
+export const CUSTOM_KEY_VAR = 'CUSTOM_API_KEY';
+
+/** What the user chose in the setup; a server's `key` is optional (many local servers take none). */
 export type SetupChoice =
-  | { kind: 'server'; baseUrl: string; model: string }
+  | { kind: 'server'; baseUrl: string; model: string; key?: string }
   | { kind: 'hosted'; provider: HostedProvider; key: string; model: string };
 
 /** Why the profile needs a setup, and what it has now. */
@@ -96,6 +102,7 @@ export function configWrites(choice: SetupChoice): Array<{ key: string; value: s
   if (choice.kind === 'server') {
     return [
       { key: 'model.provider', value: 'custom' },
+      ...(choice.key ? [{ key: 'model.api_key_env', value: CUSTOM_KEY_VAR }] : []),
       { key: 'model.base_url', value: choice.baseUrl },
       { key: 'model.default', value: choice.model },
     ];
@@ -108,15 +115,28 @@ export function configWrites(choice: SetupChoice): Array<{ key: string; value: s
 
 /**
  * Saves a choice through the daemon: the key first (`secrets.set`, written 0600 into the
- * profile's `.env`), then the `model.*` settings. A hosted provider must not inherit a local
- * `base_url` (the daemon would send the key there), so an existing one is dropped by rewriting
- * the `model` section without it.
+ * profile's `.env`; a server's key as `CUSTOM_KEY_VAR`, named by `model.api_key_env`), then the
+ * `model.*` settings. A hosted provider must not inherit a local `base_url` (the daemon would
+ * send the key there), so an existing one is dropped by rewriting the `model` section without
+ * it; a server chosen without a key drops an old `api_key_env` the same way.
  */
 export async function saveModelSetup(
   client: DaemonClientLike,
   choice: SetupChoice,
   current: ModelSection = {},
 ): Promise<void> {
+  if (choice.kind === 'server') {
+    if (choice.key) await client.request('secrets.set', { name: CUSTOM_KEY_VAR, value: choice.key });
+    else if (current.api_key_env) {
+      const rest: Record<string, unknown> = { ...current };
+      delete rest.api_key_env;
+      await client.request('config.set', {
+        key: 'model',
+        value: { ...rest, provider: 'custom', base_url: choice.baseUrl, default: choice.model },
+      });
+      return;
+    }
+  }
   if (choice.kind === 'hosted') {
     await client.request('secrets.set', { name: HOSTED[choice.provider].keyVar, value: choice.key });
     if (current.base_url || current.api_key_env) {
@@ -136,6 +156,6 @@ export async function saveModelSetup(
 /** One line saying what was set up (never the key). */
 export function describeChoice(choice: SetupChoice): string {
   return choice.kind === 'server'
-    ? `Model set up: ${choice.model || '(the server’s model)'} at ${choice.baseUrl}`
+    ? `Model set up: ${choice.model || '(the server’s model)'} at ${choice.baseUrl}${choice.key ? ` (key saved as ${CUSTOM_KEY_VAR} in the profile’s .env)` : ''}`
     : `Model set up: ${choice.model} on ${HOSTED[choice.provider].label} (key saved as ${HOSTED[choice.provider].keyVar} in the profile’s .env)`;
 }

@@ -49,16 +49,20 @@ export function modelIds(body: unknown): string[] {
 }
 
 /**
- * Asks `GET <baseUrl>/models`.
+ * Asks `GET <baseUrl>/models`, with `key` as a bearer token when given.
  * @returns the model ids (possibly empty) when the server answered 2xx with JSON, else an Error
  *   saying why (timeout, refused, HTTP status) — never throws.
  */
-export async function probeServer(baseUrl: string, timeoutMs = PROBE_TIMEOUT_MS): Promise<string[] | Error> {
+export async function probeServer(
+  baseUrl: string,
+  timeoutMs = PROBE_TIMEOUT_MS,
+  key?: string,
+): Promise<string[] | Error> {
   const url = `${normalizeBaseUrl(baseUrl)}/models`;
   try {
     const res = await fetch(url, {
       signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json' },
+      headers: { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
     });
     if (!res.ok) {
       await res.body?.cancel();

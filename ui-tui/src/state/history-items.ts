@@ -69,7 +69,7 @@ export function draftsFromHistory(
   for (const m of messages) {
     const content = m.content ?? '';
     if (m.role === 'user') {
-      out.push({ kind: 'user', text: content });
+      out.push({ kind: 'user', text: content, ...(m.status === 'guidance' ? { guidance: true } : {}) });
     } else if (m.role === 'assistant') {
       for (const c of m.tool_calls ?? []) calls.set(c.id, { name: c.name, args: parseArgs(c.arguments) });
       if (m.status === 'streaming' && inflight) continue;

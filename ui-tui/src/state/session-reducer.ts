@@ -7,6 +7,7 @@ import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes
 import { APPROVAL_CHOICES } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
+import { applyConversationEvent } from './conversation-events.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
@@ -180,6 +181,7 @@ export function requestView(
         choices: Array.isArray(params.choices) ? params.choices.map(String) : [...APPROVAL_CHOICES],
         ...(Array.isArray(params.allows) ? { allows: params.allows.map(String) } : {}),
         ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
+        ...editParam(params.edit),
       },
     };
   }
@@ -195,6 +197,13 @@ export function requestView(
     };
   }
   return null;
+}
+
+/** The `edit` of approval params when well-formed (a path and a diff), as a spread. */
+function editParam(edit: unknown): { edit?: { path: string; diff: string } } {
+  if (typeof edit !== 'object' || edit === null) return {};
+  const { path, diff } = edit as Record<string, unknown>;
+  return typeof path === 'string' && typeof diff === 'string' ? { edit: { path, diff } } : {};
 }
 
 function openRequests(list: AttachResult['open_requests']): OpenRequestView[] {
@@ -370,6 +379,8 @@ function applyEvent(
     case 'subagent.progress':
     case 'subagent.complete':
     case 'approval.smart':
+    case 'prompt.steered':
+    case 'session.rewound':
       if (ev.session_id !== state.sessionId || ev.seq <= state.lastSeq) return state;
       return applySessionEvent({ ...state, lastSeq: ev.seq }, ev, ev.ts ?? now);
     default:
@@ -520,6 +531,9 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
     case 'approval.smart':
       // shown through the delegate_task tool line and the approval card; no transcript item
       return s;
+    case 'prompt.steered':
+    case 'session.rewound':
+      return applyConversationEvent(s, ev);
   }
 }
 

@@ -8,6 +8,8 @@ export interface UserItem {
   text: string;
   /** Who submitted it (`client:connection`), when known. */
   by?: string;
+  /** Guidance given while a turn ran (`/steer`), not a prompt of its own. */
+  guidance?: boolean;
 }
 
 /** A finished assistant message. */
@@ -72,6 +74,8 @@ export interface ApprovalParams {
   /** What `session` / `always` would store: the allowlist entries, one per rule hit. */
   allows?: string[];
   expires_at?: number;
+  /** A file edit waiting to be written (`approvals.edits: ask`): the card shows its diff. */
+  edit?: { path: string; diff: string };
 }
 
 /** Params of a clarify request. */

@@ -30,11 +30,14 @@ export interface UntrustedFence {
   wrap(text: string, source: string): string;
 }
 
-/** Creates a fence with a fresh nonce (12 hex digits). */
-export function untrustedFence(): UntrustedFence {
+/**
+ * Creates a fence with a fresh nonce (12 hex digits).
+ * @param tag the fence's tag name (default `untrusted-web-content`; `@` references use their own).
+ */
+export function untrustedFence(tag = 'untrusted-web-content'): UntrustedFence {
   const nonce = randomBytes(6).toString('hex');
-  const open = `<untrusted-web-content id="${nonce}"`;
-  const close = `</untrusted-web-content id="${nonce}">`;
+  const open = `<${tag} id="${nonce}"`;
+  const close = `</${tag} id="${nonce}">`;
   return {
     wrap(text, source) {
       // A page cannot know the nonce; still, never let the exact tags through.

@@ -36,6 +36,7 @@ import {
   PlatformAdapter,
   type SendOptions,
   type SendResult,
+  type SeedMessage,
 } from '@hermes/core';
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
@@ -208,7 +209,8 @@ export class ApiServerAdapter extends PlatformAdapter {
     if (request.format) p.format = request.format;
     await this.runTurn(p, {
       conversation: named || `once-${randomUUID()}`,
-      text: named ? request.lastUser : request.turnText,
+      text: request.lastUser,
+      history: request.history,
       instructions: request.instructions,
       ephemeral: !named,
       open: () => p.res.write(sse(chunk(meta, { role: 'assistant', content: '' }))),
@@ -221,7 +223,15 @@ export class ApiServerAdapter extends PlatformAdapter {
    */
   private async runTurn(
     p: Pending,
-    t: { conversation: string; text: string; instructions: string; ephemeral: boolean; open: () => void },
+    t: {
+      conversation: string;
+      text: string;
+      /** Earlier turns for the session the conversation's first message creates. */
+      history: SeedMessage[];
+      instructions: string;
+      ephemeral: boolean;
+      open: () => void;
+    },
   ): Promise<void> {
     const { conversation } = t;
     // one request at a time per conversation
@@ -253,6 +263,7 @@ export class ApiServerAdapter extends PlatformAdapter {
           source: { platform: 'api_server', chatType: 'dm', chatId: conversation, userId: conversation },
           text,
           ...(t.instructions ? { instructions: t.instructions } : {}),
+          ...(t.history.length ? { history: t.history } : {}),
           ...(t.ephemeral ? { ephemeral: true } : {}),
         });
       await ask(t.text);
@@ -327,7 +338,9 @@ export class ApiServerAdapter extends PlatformAdapter {
     };
     await this.runTurn(p, {
       conversation,
-      text: continued ? request.lastUser : request.turnText,
+      // a continued conversation's session has its history; a new one is created with these turns
+      text: request.lastUser,
+      history: continued ? [] : request.history,
       instructions: request.instructions,
       // an unstored response that names nothing is a one-off
       ephemeral: !request.store && !request.previousId && !request.conversation,

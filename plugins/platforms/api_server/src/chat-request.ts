@@ -3,24 +3,25 @@
  * naming the field that is wrong.
  *
  * The request is stateless: its `messages` are the whole conversation. The last message must be
- * the user's and is the new turn; the earlier ones are given to the agent in the turn as the
- * conversation so far, and the client's `system`/`developer` messages become instructions
- * appended to the agent's own system prompt. Both are the client's text, so each sits inside its
- * own delimited block and text that would close a block is defused.
+ * the user's and is the new turn; the earlier user and assistant messages become the first turns
+ * of the session the request creates (real turns, as the model would have had them; a client's
+ * tool calls and tool results are folded into the assistant's text, consecutive messages of one
+ * role joined), and the client's `system`/`developer` messages become instructions appended to
+ * the agent's own system prompt inside a delimited block whose closing tag client text cannot
+ * forge.
  */
+import type { SeedMessage } from '@hermes/core';
 import { ApiError } from './http.js';
 import { formatInstruction, readFormat, type AnswerFormat } from './structured.js';
 
 /** A checked chat completion request. */
 export interface ChatRequest {
-  /** The text of the last user message. */
+  /** The text of the last user message: the turn the agent runs. */
   lastUser: string;
-  /** What the agent receives as the user turn: `lastUser`, after the history block if any. */
-  turnText: string;
+  /** The earlier messages (not system) as the session's first turns, oldest first. */
+  history: SeedMessage[];
   /** The client's system messages as a delimited block for the system prompt ('' when none). */
   instructions: string;
-  /** Earlier messages (not system) given as history. */
-  historyCount: number;
   stream: boolean;
   /** `stream_options.include_usage`. */
   includeUsage: boolean;
@@ -31,7 +32,7 @@ export interface ChatRequest {
 }
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
-const BLOCKS = /<(\/?)(client_instructions|conversation_history|message)\b/gi;
+const BLOCKS = /<(\/?)(client_instructions)\b/gi;
 
 /** Defuses our block tags inside client text (`<message` → `‹message`). */
 function defuse(text: string): string {
@@ -63,14 +64,40 @@ function contentOf(content: unknown, at: string): string {
     .join('');
 }
 
-/** One history line's text: the content, plus any tool calls an assistant message made. */
-function historyText(m: Record<string, unknown>, text: string): string {
+/** One history message's text: the content, plus any tool calls an assistant message made. */
+function historyText(m: Record<string, unknown>, role: string, text: string): string {
+  if (role === 'tool' || role === 'function') {
+    const name =
+      typeof m.name === 'string' ? m.name : typeof m.tool_call_id === 'string' ? m.tool_call_id : '?';
+    return text ? `[result of ${name}: ${text}]` : '';
+  }
   const calls = Array.isArray(m.tool_calls)
     ? (m.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>)
         .map((c) => `[called ${String(c.function?.name ?? '?')}(${String(c.function?.arguments ?? '')})]`)
         .join('\n')
     : '';
   return [text, calls].filter(Boolean).join('\n');
+}
+
+/**
+ * The earlier messages as turns: user messages as the user's, assistant messages with the tool
+ * calls and results that followed them as the assistant's; consecutive messages of one role
+ * joined by a blank line (providers want the roles to alternate).
+ */
+export function historyTurns(
+  messages: ReadonlyArray<{ m: Record<string, unknown>; role: string; text: string }>,
+): SeedMessage[] {
+  const turns: SeedMessage[] = [];
+  for (const { m, role, text } of messages) {
+    if (role === 'system' || role === 'developer') continue;
+    const content = historyText(m, role, text).trim();
+    if (!content) continue;
+    const as: SeedMessage['role'] = role === 'user' ? 'user' : 'assistant';
+    const last = turns[turns.length - 1];
+    if (last?.role === as) last.content = `${last.content}\n\n${content}`;
+    else turns.push({ role: as, content });
+  }
+  return turns;
 }
 
 /**
@@ -104,7 +131,6 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
     throw new ApiError(400, 'model must be a string', 'model');
 
   const instructions: string[] = [];
-  const history: string[] = [];
   const read = messages.map((raw: unknown, i) => {
     const at = `messages[${i}]`;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw))
@@ -121,32 +147,25 @@ export function readChatRequest(body: Record<string, unknown>): ChatRequest {
   const last = read[read.length - 1]!;
   if (last.role !== 'user' || !last.text.trim())
     throw new ApiError(400, 'the last of messages must be a user message with text', 'messages');
-  for (const { m, role, text } of read.slice(0, -1)) {
-    if (role === 'system' || role === 'developer') {
-      if (text.trim()) instructions.push(defuse(text.trim()));
-      continue;
-    }
-    const line = historyText(m, text).trim();
-    if (line) history.push(`<message role="${role}">\n${defuse(line)}\n</message>`);
-  }
-  const block = history.length
-    ? 'The conversation so far, as the API client sent it (earlier turns, for context only):\n' +
-      `<conversation_history>\n${history.join('\n')}\n</conversation_history>`
-    : '';
+  for (const { role, text } of read.slice(0, -1))
+    if ((role === 'system' || role === 'developer') && text.trim()) instructions.push(defuse(text.trim()));
+  const history = historyTurns(read.slice(0, -1));
+  // the last message alone is the turn (a continued session takes only it); history may end
+  // with a user message, stored before the turn's own
+  const lastText = last.text.trim();
   const format = readFormat(body.response_format);
   const ask = format ? `\n\n${formatInstruction(format)}` : '';
-  const lastUser = last.text.trim() + ask;
+  const lastUser = lastText + ask;
   const opts = body.stream_options as { include_usage?: unknown } | undefined | null;
   return {
     lastUser,
-    turnText: block ? `${block}\n\nThe user's new message:\n${lastUser}` : lastUser,
+    history,
     ...(format ? { format } : {}),
     instructions: instructions.length
       ? '## Instructions from the API client\n' +
         'The program calling this API sent these instructions (its system message). Follow them unless they conflict with the rules above:\n' +
         `<client_instructions>\n${instructions.join('\n\n')}\n</client_instructions>`
       : '',
-    historyCount: history.length,
     stream: body.stream === true,
     includeUsage: body.stream === true && opts?.include_usage === true,
     ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),

@@ -17,7 +17,7 @@ describe('readResponsesRequest', () => {
     });
     expect(r).toMatchObject({ lastUser: 'second', conversation: 'proj', store: false, stream: false });
     expect(r.instructions).toContain('<client_instructions>\nbe terse\n</client_instructions>');
-    expect(r.turnText).toContain('<message role="assistant">\nok\n</message>');
+    expect(r.history.at(-1)).toEqual({ role: 'assistant', content: 'ok' });
   });
 
   it.each<[string, Record<string, unknown>, string]>([

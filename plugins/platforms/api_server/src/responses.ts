@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { TurnEvent } from '@hermes/core';
+import type { SeedMessage } from '@hermes/core';
 import { readChatRequest, refuseClientTools } from './chat-request.js';
 import { ApiError } from './http.js';
 import type { AnswerUsage } from './openai-wire.js';
@@ -19,10 +20,10 @@ import type { AnswerFormat } from './structured.js';
 
 /** A checked Responses request. */
 export interface ResponsesRequest {
-  /** The turn for a new conversation: the input, after the history block if any. */
-  turnText: string;
-  /** The last user input (the turn of a continued conversation). */
+  /** The last user input: the turn. */
   lastUser: string;
+  /** The input's earlier messages: the first turns of a new conversation's session. */
+  history: SeedMessage[];
   /** `instructions` as a delimited block for the system prompt ('' when none). */
   instructions: string;
   previousId?: string;
@@ -122,8 +123,8 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
     throw err;
   }
   return {
-    turnText: chat.turnText,
     lastUser: chat.lastUser,
+    history: chat.history,
     instructions: chat.instructions,
     ...(typeof body.previous_response_id === 'string' ? { previousId: body.previous_response_id } : {}),
     ...(conversation ? { conversation: conversation.trim().slice(0, 200) } : {}),

@@ -61,6 +61,22 @@ describe('TelegramAdapter against the Bot API', () => {
     });
   });
 
+  it('an update the pipeline could not take is fetched again, and the ones after it wait', async () => {
+    const { tg, host, adapter } = await start();
+    let refuse = 1;
+    host.receipt = (m) =>
+      refuse-- > 0
+        ? { kind: 'unavailable', id: 'x', reason: 'database is locked' }
+        : { kind: 'accepted', id: m.dedupeKey ?? '', durable: true };
+    await adapter.connect();
+    tg.userMessage({ chatId: 77, userId: 77, name: 'Ada', text: 'first' });
+    tg.userMessage({ chatId: 77, userId: 77, name: 'Ada', text: 'second' });
+    await host.message(2);
+    // the first was handed on twice (refused once, then taken); the second only after it
+    expect(host.messages.map((m) => m.text)).toEqual(['first', 'first', 'second']);
+    expect(host.messages[0]!.dedupeKey).toBe(host.messages[1]!.dedupeKey);
+  }, 20_000);
+
   it('a pressed approval button reaches the host as a button press', async () => {
     const { tg, host, adapter } = await start();
     await adapter.connect();

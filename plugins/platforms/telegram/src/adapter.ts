@@ -121,10 +121,15 @@ export class TelegramAdapter extends PlatformAdapter {
           this.settings.pollTimeoutS * 1000,
         );
         backoff = 1_000;
+        // the offset (Telegram's acknowledgement, sent with the next poll) passes an update only
+        // once the pipeline took it: an update it could not take now is fetched again
+        let notTaken: string | undefined;
         for (const u of updates) {
+          notTaken = await this.dispatch(u);
+          if (notTaken !== undefined) break;
           this.offset = Math.max(this.offset, u.update_id + 1);
-          this.dispatch(u);
         }
+        if (notTaken !== undefined) throw new Error(`an update was not taken (${notTaken})`);
       } catch (err) {
         if (signal.aborted) return;
         const e = err as BotApiError;
@@ -143,9 +148,11 @@ export class TelegramAdapter extends PlatformAdapter {
     }
   }
 
-  private dispatch(u: TgUpdate): void {
-    if (u.message) this.onMessage(u.message);
-    else if (u.callback_query) void this.onCallback(u.callback_query);
+  /** Hands one update on. @returns why it could not be taken now, or undefined once it was. */
+  private async dispatch(u: TgUpdate): Promise<string | undefined> {
+    if (u.message) return this.onMessage(u.message);
+    if (u.callback_query) void this.onCallback(u.callback_query);
+    return undefined;
   }
 
   private sourceOf(msg: TgMessage, from: TgUser | undefined): MessageSource | undefined {
@@ -165,17 +172,19 @@ export class TelegramAdapter extends PlatformAdapter {
     };
   }
 
-  private onMessage(msg: TgMessage): void {
-    if (msg.from?.is_bot) return;
+  private async onMessage(msg: TgMessage): Promise<string | undefined> {
+    if (msg.from?.is_bot) return undefined;
     let text = msg.text ?? msg.caption ?? '';
-    if (!text.trim()) return;
+    if (!text.trim()) return undefined;
     const source = this.sourceOf(msg, msg.from);
-    if (!source) return;
+    if (!source) return undefined;
     if (source.chatType !== 'dm' && this.me?.username) {
       text = text.replace(new RegExp(`^@${this.me.username}\\b[\\s:,]*`, 'i'), '');
     }
     // an update delivered again (the poll offset was not committed before a crash) is a duplicate
-    void this.emitMessage({ source, text, dedupeKey: `${source.chatId}:${msg.message_id}` });
+    const dedupeKey = `${source.chatId}:${msg.message_id}`;
+    const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey }, dedupeKey);
+    return receipt.kind === 'unavailable' ? receipt.reason : undefined;
   }
 
   private async onCallback(q: TgCallbackQuery): Promise<void> {

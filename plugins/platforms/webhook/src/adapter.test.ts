@@ -125,6 +125,37 @@ describe('WebhookAdapter over HTTP', () => {
     expect(host.messages).toEqual([]);
   });
 
+  it('answers after the decision: 202 for a duplicate, 403 when refused, 503 with Retry-After when not taken', async () => {
+    const { host, url } = await start();
+    host.receipt = () => ({ kind: 'duplicate', id: 'row-1' });
+    const dup = await post(url, { text: 'again', conversation: 'ci', id: 'msg-9' });
+    expect(dup.status).toBe(202);
+    expect(await dup.json()).toEqual({ ok: true, id: 'msg-9', conversation: 'ci', duplicate: true });
+    host.receipt = () => ({ kind: 'refused', id: 'row-2', reason: 'access denied' });
+    const refused = await post(url, { text: 'let me in', conversation: 'ci', id: 'msg-10' });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ ok: false, id: 'msg-10', error: 'refused: access denied' });
+    host.receipt = () => ({ kind: 'unavailable', id: 'row-3', reason: 'the daemon is shutting down' });
+    const later = await post(url, { text: 'hello?', conversation: 'ci', id: 'msg-11' });
+    expect(later.status).toBe(503);
+    expect(later.headers.get('retry-after')).toBe('5');
+    expect(((await later.json()) as { error: string }).error).toContain('the daemon is shutting down');
+  });
+
+  it('answers 503 when the host finishes without deciding, instead of confirming a message it may lose', async () => {
+    const adapter = (await platform.createAdapter(
+      testPlatformContext({ config: { port: 0, path: '/hook' }, secrets: { WEBHOOK_SECRET: SECRET } }),
+    )) as WebhookAdapter;
+    adapter.setHandlers({ onMessage: () => undefined });
+    await adapter.connect();
+    try {
+      const r = await post(`http://127.0.0.1:${adapter.port}/hook`, { text: 'hi', id: 'msg-12' });
+      expect(r.status).toBe(503);
+    } finally {
+      await adapter.disconnect();
+    }
+  });
+
   it('a reply whose receiver is unreachable is reported as failed, to be retried', async () => {
     const host = new FakeHost();
     const ctx = testPlatformContext({

@@ -1,12 +1,15 @@
 /**
  * The generic webhook adapter: inbound `POST <path>` with a JSON body, signed with the
- * shared secret (signature.ts), answered `202 Accepted` at once; replies go out as signed
- * `POST <outbound_url>` requests.
+ * shared secret (signature.ts), answered `202 Accepted` once the message is recorded in the
+ * delivery ledger (it then gets an outcome even across a crash), `403` when refused (access
+ * denied), `503` with `Retry-After` when it could not be taken (shutting down, state.db failing);
+ * replies go out as signed `POST <outbound_url>` requests.
  *
  * Inbound body: `{"text": "…", "conversation": "<id>", "user": "<id>", "user_name": "…",
  * "id": "<sender's message id>"}` — `conversation` names the chat (one session each; default:
  * `user`, else `default`); `id` (optional) makes a re-sent message a duplicate that is dropped.
- * The 202 answer carries the message's `id` (the sender's, else a new one).
+ * The 202 answer carries the message's `id` (the sender's, else a new one); a duplicate is
+ * answered 202 with `"duplicate": true`.
  * Outbound body: `{"conversation", "text", "kind": "reply" | "notice", "in_reply_to"?, "id"?}`;
  * a reply's `id` (also the `X-Hermes-Delivery` header) is the same on every retry and after a
  * restart, so the receiver can drop a repeat. Replies follow the autonomous silence rule: a
@@ -88,12 +91,21 @@ export class WebhookAdapter extends PlatformAdapter {
   private readonly verifier: SignatureVerifier;
   /** The port listened on (after connect). */
   port = 0;
+  /** How long an inbound request waits for the pipeline's decision before answering 503, ms. */
+  private readonly receiptTimeoutMs: number;
 
   constructor(
     private readonly settings: WebhookSettings,
-    opts: { log?: (line: string) => void; now?: () => number; replayGuard?: ReplayGuard } = {},
+    opts: {
+      log?: (line: string) => void;
+      now?: () => number;
+      replayGuard?: ReplayGuard;
+      /** Wait for the pipeline's decision, ms (default 10,000). */
+      receiptTimeoutMs?: number;
+    } = {},
   ) {
     super('webhook', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
+    this.receiptTimeoutMs = opts.receiptTimeoutMs ?? 10_000;
     this.verifier = new SignatureVerifier(settings.secret, opts.now, opts.replayGuard);
   }
 
@@ -163,19 +175,36 @@ export class WebhookAdapter extends PlatformAdapter {
     const userName = str(body.user_name);
     const senderId = str(body.id);
     const id = senderId ?? randomUUID();
-    reply(res, 202, { ok: true, id, conversation });
-    void this.emitMessage({
-      source: {
-        platform: 'webhook',
-        chatType: 'dm',
-        chatId: conversation,
-        userId: user ?? conversation,
-        ...(userName ? { userName } : {}),
-        messageId: id,
+    // answered once the pipeline decided: 202 means the message is recorded and will be answered
+    // even if the daemon dies right after; 503 asks the sender to send it again later
+    const receipt = await this.emitMessageWithReceipt(
+      {
+        source: {
+          platform: 'webhook',
+          chatType: 'dm',
+          chatId: conversation,
+          userId: user ?? conversation,
+          ...(userName ? { userName } : {}),
+          messageId: id,
+        },
+        text,
+        ...(senderId ? { dedupeKey: senderId } : {}),
       },
-      text,
-      ...(senderId ? { dedupeKey: senderId } : {}),
-    });
+      id,
+      this.receiptTimeoutMs,
+    );
+    switch (receipt.kind) {
+      case 'accepted':
+        return reply(res, 202, { ok: true, id, conversation });
+      case 'duplicate':
+        return reply(res, 202, { ok: true, id, conversation, duplicate: true });
+      case 'refused':
+        return reply(res, 403, { ok: false, id, error: `refused: ${receipt.reason}` });
+      case 'unavailable':
+        this.log(`an inbound message was not taken: ${receipt.reason}`);
+        res.setHeader('retry-after', '5');
+        return reply(res, 503, { ok: false, id, error: `not taken, send it again later: ${receipt.reason}` });
+    }
   }
 
   async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { commandForm } from './command-form.js';
+
+const files: Record<string, string> = {
+  '/repo/bin/hermes': '/repo/bin/hermes',
+  '/home/u/.local/bin/hermes': '/repo/bin/hermes',
+  '/usr/bin/hermes': '/usr/lib/other/hermes',
+};
+const realpath = (p: string): string => {
+  const r = files[p];
+  if (!r) throw new Error(`ENOENT ${p}`);
+  return r;
+};
+
+describe('commandForm', () => {
+  it('is plain `hermes` when PATH finds this same program', () => {
+    expect(
+      commandForm({
+        script: '/repo/bin/hermes',
+        env: { PATH: '/usr/local/bin:/home/u/.local/bin' },
+        cwd: '/tmp',
+        realpath,
+      }),
+    ).toBe('hermes');
+  });
+
+  it('is the path of this program when PATH has none, or another one', () => {
+    const env = { PATH: '/usr/bin:/bin' };
+    expect(commandForm({ script: '/repo/bin/hermes', env, cwd: '/repo', realpath })).toBe('./bin/hermes');
+    expect(commandForm({ script: '/repo/bin/hermes', env, cwd: '/repo/core', realpath })).toBe(
+      '/repo/bin/hermes',
+    );
+    expect(commandForm({ script: '/repo/bin/hermes', env, cwd: '/elsewhere', realpath })).toBe(
+      '/repo/bin/hermes',
+    );
+  });
+
+  it('quotes a path with spaces for the shell', () => {
+    const spaced = (p: string): string => (p === '/my repo/bin/hermes' ? p : realpath(p));
+    expect(
+      commandForm({ script: '/my repo/bin/hermes', env: { PATH: '' }, cwd: '/elsewhere', realpath: spaced }),
+    ).toBe("'/my repo/bin/hermes'");
+  });
+
+  it('is `hermes` when this process is not the hermes executable (tests, other hosts)', () => {
+    expect(commandForm({ script: '/x/vitest.mjs', env: { PATH: '' }, cwd: '/', realpath: (p) => p })).toBe(
+      'hermes',
+    );
+  });
+});

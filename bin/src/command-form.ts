@@ -1,0 +1,58 @@
+/**
+ * How to spell the `hermes` command in hints and errors so the user can run it as printed: plain
+ * `hermes` when that name on `$PATH` is this same program, else the path of this executable
+ * (`./bin/hermes` relative to the current folder when under it, else absolute), quoted for `sh`.
+ */
+import { realpathSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
+
+/** Inputs of `commandForm` (defaults: this process). */
+export interface CommandFormInput {
+  /** The executable this process runs (`process.argv[1]`). */
+  script?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** realpath; throws for a missing file (tests pass a fake). */
+  realpath?: (p: string) => string;
+}
+
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command form of this install. `hermes` when the script is not a `hermes` executable (tests,
+ * other hosts) or when `hermes` on `PATH` resolves to the same file.
+ */
+export function commandForm(input: CommandFormInput = {}): string {
+  const script = input.script ?? process.argv[1];
+  const env = input.env ?? process.env;
+  const cwd = input.cwd ?? process.cwd();
+  const real = input.realpath ?? ((p: string) => realpathSync(p));
+  if (!script) return 'hermes';
+  let self: string;
+  try {
+    self = real(script);
+  } catch {
+    return 'hermes';
+  }
+  if (basename(self) !== 'hermes') return 'hermes';
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      if (real(join(dir, 'hermes')) === self) return 'hermes';
+    } catch {
+      // not in this folder
+    }
+  }
+  const rel = relative(cwd, self);
+  const form = !rel.startsWith('..') && !isAbsolute(rel) ? `./${rel}` : self;
+  return shellWord(form);
+}
+
+let cached: string | undefined;
+/** `commandForm()` of this process, computed once. */
+export function hermesCommand(): string {
+  cached ??= commandForm();
+  return cached;
+}

@@ -1,0 +1,49 @@
+/**
+ * The editing keys of the composer, read from Ink's key report plus the raw sequence the terminal
+ * sent. Ink 6 reports both DEL (0x7f, what the Backspace key sends) and `ESC [3~` (the Delete key)
+ * as `key.delete`; only the raw sequence tells them apart. Alt+letter arrives as `ESC letter`,
+ * which Ink reports as `key.meta` with the letter as input.
+ */
+import type { Key } from 'ink';
+
+/** An editing action of the composer, or null when the key is not one of these. */
+export type EditKey =
+  | 'word-left'
+  | 'word-right'
+  | 'backspace'
+  | 'delete-forward'
+  | 'delete-word-back'
+  | 'delete-word-forward'
+  | 'suspend';
+
+/**
+ * True for the Delete key's sequences: `ESC [3~`, with modifiers `ESC [3;<mod>~`, rxvt's
+ * `ESC [3$` / `ESC [3^`, and the kitty protocol's `ESC [3;<mod>:<event>~`.
+ */
+export function isForwardDelete(raw: string): boolean {
+  return /\[3(;[\d:]*)?[~$^]$/.test(raw);
+}
+
+/**
+ * Maps one key to an editing action.
+ * @param raw the sequence the terminal sent for this key (empty when unknown: a key fed by a
+ *   card, a test without it); used only to tell Delete from Backspace.
+ */
+export function editKeyOf(input: string, key: Key, raw: string): EditKey | null {
+  if (key.backspace || key.delete) {
+    if (key.delete && isForwardDelete(raw))
+      return key.meta || key.ctrl ? 'delete-word-forward' : 'delete-forward';
+    return key.meta || key.ctrl ? 'delete-word-back' : 'backspace';
+  }
+  if (key.leftArrow && (key.ctrl || key.meta)) return 'word-left';
+  if (key.rightArrow && (key.ctrl || key.meta)) return 'word-right';
+  if (key.ctrl && input === 'w') return 'delete-word-back';
+  if (key.ctrl && input === 'z') return 'suspend';
+  if (key.meta && !key.ctrl) {
+    // Alt+B / Alt+F / Alt+D (emacs, readline); Alt+Shift+letter stays unbound
+    if (input === 'b') return 'word-left';
+    if (input === 'f') return 'word-right';
+    if (input === 'd') return 'delete-word-forward';
+  }
+  return null;
+}
