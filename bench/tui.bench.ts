@@ -9,11 +9,11 @@
  *   the model's own stream time (request arrival to end of stream, measured by the model server
  *   in the same run; goal ≤ 0.1 s);
  * - `tui.stream.cpu_20k_on_2k`: CPU time (user + system) the TUI spends streaming a 20,000-token
- *   reply onto a 2,000-message session;
- * - `tui.rss.attach_10k`: RSS of the TUI after attaching a 10,000-message session (goal ≤ 150 MB).
+ *   reply onto a 2,000-message session.
+ * The TUI's memory is measured in tui-memory.bench.ts.
  */
 import type { Benchmark } from './lib/types.js';
-import { cpuMs, replyOf, rssMb, seedSession, statusBar, tuiPid, world } from './tui/terminal.js';
+import { cpuMs, replyOf, seedSession, statusBar, tuiPid, world } from './tui/terminal.js';
 
 const LAUNCH_RUNS = 10;
 const STREAM_RUNS = 5;
@@ -121,26 +121,6 @@ export const benchmarks: Benchmark[] = [
           w.tmux.type(target, `long reply ${i}`, 'Enter');
           await w.until(target, (s) => s.includes(last) && idle(s), 120_000, 20);
           out.push(cpuMs(pid) - before);
-          w.tmux.run('kill-window', '-t', target);
-        }
-      } finally {
-        await w.close();
-      }
-      return out;
-    },
-  },
-  {
-    name: 'tui.rss.attach_10k',
-    unit: 'MB',
-    goal: 150,
-    async run() {
-      const w = await world((root) => void seedSession(root, 'transcript-10k', 10_000));
-      const out: number[] = [];
-      try {
-        for (let i = 0; i < HEAVY_RUNS; i++) {
-          const target = w.openTui(`rss${i}`, '--session', 'transcript-10k');
-          await w.until(target, (s) => s.includes('part_9999.ts') && idle(s), 30_000);
-          out.push(rssMb(tuiPid(w.tmux, target)));
           w.tmux.run('kill-window', '-t', target);
         }
       } finally {

@@ -9,10 +9,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanup, render } from 'ink-testing-library';
 import { createElement } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WireEvent } from '@hermes/core/protocol';
 import type { AttachResult } from '@hermes/client';
 import { Transcript } from '../ui-tui/src/components/Transcript.js';
+import { loadMarkdown } from '../ui-tui/src/markdown/render.js';
 import { initialSessionState, requestView, sessionReducer } from '../ui-tui/src/state/session-reducer.js';
 import type { SessionState } from '../ui-tui/src/state/types.js';
 import { waitFor } from './support/gateway-process.js';
@@ -20,6 +21,9 @@ import { is, useGateway } from './support/gateway-session-kit.js';
 
 const fx = useGateway('hermes-fidelity-');
 afterEach(() => cleanup());
+// replies print once markdown is loaded (as in the TUI, where the transcript waits for it): the
+// first frame is then the whole transcript
+beforeAll(() => loadMarkdown());
 
 const SGR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 

@@ -90,10 +90,20 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Resident set size of a process, MB. */
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** A `Vm…` field of /proc/<pid>/status, MB. */
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Resident set size of a process, MB (VmRSS). */
+export function rssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
+}
+
+/** The highest resident set size of a process so far, MB (VmHWM, its high-water mark). */
+export function peakMb(pid: number): number {
+  return statusMb(pid, 'VmHWM');
 }
 
 /** The status bar of a screen (its last non-empty line). */

@@ -21,4 +21,7 @@ await build({
   // Ink's React DevTools hook, only loaded with DEV=true, needs a package we do not ship
   external: ['react-devtools-core'],
   define: { 'process.env.NODE_ENV': '"production"' },
+  // No comments and indentation: smaller sources for V8 to hold, and ASCII only (esbuild escapes
+  // other characters in strings; one in a comment would make V8 keep the whole file as UTF-16)
+  minifyWhitespace: true,
 });

@@ -2,13 +2,15 @@
  * `runTui`, the light entry of the TUI (`@hermes/ui-tui/run`, what `hermes tui` loads): it checks
  * the terminal and the daemon, paints the first frame (`splash.ts`), and only then loads Ink,
  * React and the app (`app/start.ts`, bundled into one file by `scripts/bundle.mjs`), which take
- * most of the start-up.
+ * most of the start-up. It sets the process's V8 heap flags first (`heap-tuning.ts`).
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
 import { commandName, setCommandName } from './command-name.js';
+import { tuneHeapForTui } from './heap-tuning.js';
+import { withoutGlobalFetch } from './load-quietly.js';
 import { paintSplash } from './splash.js';
 
 /** Options of `runTui`. */
@@ -100,13 +102,14 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   }
   if (opts.command) setCommandName(opts.command);
   if (!(await readDiscovery(opts.root))) throw new DaemonNotRunningError(opts.root);
+  tuneHeapForTui(); // before Ink and the app load (heap-tuning.ts)
   // the alternate screen is switched to by the app: no first frame on the normal screen then
   const splash = opts.altScreen
     ? null
     : paintSplash({ stdin, stdout, ...(opts.profile ? { profile: opts.profile } : {}) });
   let start: typeof startTui;
   try {
-    start = await loadStart();
+    start = await withoutGlobalFetch(loadStart); // Yoga's loader, else, loads Node's HTTP client
   } catch (err) {
     splash?.handOff();
     if (stdin.isTTY) stdin.setRawMode(false);

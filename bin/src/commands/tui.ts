@@ -124,14 +124,41 @@ export async function startDaemon(root: string): Promise<void> {
 }
 
 /**
+ * Starts the daemon from a running TUI: a child `hermes gateway start` (racing starters end with
+ * one daemon, its pid lock decides) that resolves once one answers. Nothing of the daemon's
+ * starter (its client, zod, the config loader) is loaded into the TUI process, which keeps its
+ * memory small, and an install rebuilt meanwhile starts with its own code.
+ * @throws Error with the child's exit code and stderr (first 4 KiB) when it fails.
+ */
+export async function startDaemonInChild(root: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const { realpathSync } = await import('node:fs');
+  const args = [realpathSync(process.argv[1]!), 'gateway', 'start'];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, HERMES_HOME: root },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => {
+      if (stderr.length < 4096) stderr += d.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else
+        reject(new Error(`hermes gateway start failed (${code ?? signal}): ${stderr.trim().slice(0, 4096)}`));
+    });
+  });
+}
+
+/**
  * Starts the daemon when it is not running, then runs the TUI until the user exits. The TUI
  * starts a new daemon by itself when its daemon vanishes (not after a deliberate stop).
  */
 export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
   const root = ctx.home.root;
   if (!daemonSeemsRunning(root)) await startDaemon(root);
-  // the starter is needed only when the daemon vanishes: loaded once the TUI is up, off its start-up
-  setTimeout(() => void loadControl().catch(() => (control = undefined)), 1_500).unref();
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI
@@ -145,7 +172,7 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     altScreen,
     command: hermesCommand(),
     defaultProfile: bareProfile(),
-    daemon: { alive: pidIsDaemon, start: () => startDaemon(root) },
+    daemon: { alive: pidIsDaemon, start: () => startDaemonInChild(root) },
   });
 }
 

@@ -10,7 +10,6 @@ import { DaemonClient, endpointFromDiscovery, isProcessAlive, readDiscovery } fr
 import { cleanText } from '../util/sanitize.js';
 import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
-import { loadMarkdown } from '../markdown/render.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
@@ -83,14 +82,11 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
       if (historyFile === path) history.replace(entries);
     });
   });
-  // the markdown libraries load after the first frame (the composer shows first); the first
-  // attach waits for them so history prints rendered
-  let markdownReady!: () => void;
-  const ready = new Promise<void>((r) => (markdownReady = r));
+  // the markdown libraries load when a reply is first shown (components/Transcript.tsx), not at
+  // start-up: an idle TUI never holds them
   const controller = new SessionController({
     client,
     cwd: opts.cwd ?? process.cwd(),
-    ready,
     daemon: keeper,
   });
 
@@ -128,7 +124,6 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
       kittyKeyboard: { mode: 'auto' },
     },
   );
-  setTimeout(() => void loadMarkdown().then(markdownReady, markdownReady), 0);
   void controller.start(target).catch((err: unknown) => {
     controller.notice(`Could not start: ${err instanceof Error ? err.message : String(err)}`, 'error');
   });

@@ -4,8 +4,8 @@
  * completes).
  */
 import { Box, Text } from 'ink';
-import { useMemo } from 'react';
-import { renderMarkdown } from '../markdown/render.js';
+import { useEffect, useMemo } from 'react';
+import { isMarkdownReady, loadMarkdown, renderMarkdown } from '../markdown/render.js';
 import { StreamingRenderer } from '../markdown/streaming.js';
 import { useThrottled } from './hooks.js';
 import { theme } from './theme.js';
@@ -34,6 +34,11 @@ export function StreamingMessage({
   throttleMs = 33,
   render = renderMarkdown,
 }: StreamingMessageProps): React.JSX.Element | null {
+  // the markdown libraries load on first need: a reply streaming in is one (until they are
+  // loaded, its text shows as is)
+  useEffect(() => {
+    if (!isMarkdownReady()) void loadMarkdown().catch(() => {});
+  }, []);
   const throttled = useThrottled(text, throttleMs);
   // A new reply (the next turn starts in the same render as the last one ends) shows at once: the
   // throttled value would still be the old reply, a screenful printed a second time.

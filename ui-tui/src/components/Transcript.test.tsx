@@ -2,7 +2,7 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../state/types.js';
 import { renderInk } from '../testing/ink.js';
-import { staticView, Transcript } from './Transcript.js';
+import { printLimit, staticView, Transcript, type MarkdownLoader } from './Transcript.js';
 
 afterEach(() => cleanup());
 
@@ -68,7 +68,72 @@ describe('Transcript', () => {
   });
 });
 
+describe('Transcript pacing', () => {
+  const loaded: MarkdownLoader = { isReady: () => true, load: () => Promise.resolve() };
+
+  it('prints a large append in batches, every item once and in order', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => user(i, `item-${String(i).padStart(2, '0')}`));
+    const r = await renderInk(
+      <Transcript items={items} nextN={25} width={80} batch={10} markdown={loaded} />,
+    );
+    const f = await r.waitFor('item-24');
+    for (let i = 0; i < 25; i++) expect(count(f, `item-${String(i).padStart(2, '0')}`)).toBe(1);
+    expect(f.indexOf('item-09')).toBeLessThan(f.indexOf('item-10'));
+    // one commit printed the first batch alone, another the second
+    expect(r.frames.some((fr) => fr.includes('item-09') && !fr.includes('item-10'))).toBe(true);
+    expect(r.frames.some((fr) => fr.includes('item-19') && !fr.includes('item-20'))).toBe(true);
+  });
+
+  it('holds a reply, and what follows it, until markdown is loaded', async () => {
+    let finish!: () => void;
+    let ready = false;
+    let loads = 0;
+    const markdown: MarkdownLoader = {
+      isReady: () => ready,
+      load: () => {
+        loads++;
+        return new Promise<void>((res) => {
+          finish = () => {
+            ready = true;
+            res();
+          };
+        });
+      },
+    };
+    const items = [user(0, 'the question'), reply(1, 'the **answer**'), user(2, 'next question')];
+    const r = await renderInk(<Transcript items={items} nextN={3} width={80} markdown={markdown} />);
+    await r.waitFor('the question');
+    expect(r.text()).not.toContain('answer');
+    expect(r.text()).not.toContain('next question');
+    expect(loads).toBe(1);
+    finish();
+    const f = await r.waitFor('next question');
+    expect(f.indexOf('answer')).toBeLessThan(f.indexOf('next question'));
+    expect(count(f, 'the question')).toBe(1);
+  });
+});
+
+describe('printLimit', () => {
+  const items = [user(3, 'a'), user(4, 'b'), reply(5, 'c'), user(6, 'd')];
+
+  it('advances by at most a batch, never past the newest item', () => {
+    expect(printLimit(items, 7, 3, 2, true)).toBe(5);
+    expect(printLimit(items, 7, 5, 10, true)).toBe(7);
+  });
+
+  it('stops before a reply while markdown is not loaded', () => {
+    expect(printLimit(items, 7, 3, 10, false)).toBe(5);
+    expect(printLimit(items, 7, 6, 10, false)).toBe(7);
+  });
+});
+
 describe('staticView', () => {
+  it('slices below its limit only', () => {
+    const v = staticView([user(5, 'x'), user(6, 'y'), user(7, 'z')], 8, 7);
+    expect(v.length).toBe(7);
+    expect(v.slice(5).map((i) => i.n)).toEqual([5, 6]);
+  });
+
   it('has the next ordinal as length and slices by ordinal', () => {
     const v = staticView([user(5, 'x'), user(6, 'y')], 7);
     expect(v.length).toBe(7);

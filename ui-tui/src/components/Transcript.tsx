@@ -5,13 +5,33 @@
  *
  * The store keeps a bounded window of items, each with an ordinal `n` that only grows. `<Static>`
  * prints `items.slice(printedCount)` and remembers `items.length`; it is given a view whose
- * length is the next ordinal and whose slice(k) is the window's items with `n >= k`, so newly
- * appended items print exactly once even after old ones left the window.
+ * length is the ordinal printing may reach and whose slice(k) is the window's items with
+ * `k <= n < length`, so newly appended items print exactly once even after old ones left the
+ * window.
+ *
+ * Printing is paced, which bounds the memory of one frame (Ink lays out and draws a frame's static
+ * items all at once, cell by cell): at most `batch` items per commit, the next batch in the commit
+ * after (a `/history` page of 500 messages, a reprint of the window after a resize). An assistant
+ * reply is markdown: it waits until the markdown libraries are loaded (they load on first need,
+ * not at start-up), and everything after it waits with it, so the order stays.
  */
 import { Box, Static } from 'ink';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { isMarkdownReady, loadMarkdown } from '../markdown/render.js';
 import type { TranscriptItem } from '../state/types.js';
 import { MessageView } from './MessageView.js';
+
+/** Most items printed in one commit. */
+export const PRINT_BATCH = 40;
+
+/** Whether markdown can be rendered yet, and how to get it loaded. */
+export interface MarkdownLoader {
+  isReady(): boolean;
+  /** Loads the libraries; resolves (or rejects: text is then shown as is) when done. */
+  load(): Promise<unknown>;
+}
+
+const markdownModule: MarkdownLoader = { isReady: isMarkdownReady, load: loadMarkdown };
 
 /** Props of `Transcript`. */
 export interface TranscriptProps {
@@ -22,20 +42,72 @@ export interface TranscriptProps {
   width: number;
   /** Show tool details for items printed from now on. */
   toolDetails?: boolean;
+  /** Most items printed per commit (default `PRINT_BATCH`). */
+  batch?: number;
+  /** The markdown libraries (default: markdown/render.ts). */
+  markdown?: MarkdownLoader;
 }
 
-/** An array-like view of the window for `<Static>` (see the file comment). */
-export function staticView(items: TranscriptItem[], nextN: number): TranscriptItem[] {
+/**
+ * An array-like view of the window for `<Static>` (see the file comment): `length` is `limit`
+ * (default `nextN`), `slice(k)` the items with `k <= n < limit`.
+ */
+export function staticView(items: TranscriptItem[], nextN: number, limit = nextN): TranscriptItem[] {
   const view = {
-    length: nextN,
-    slice: (start = 0) => items.filter((i) => i.n >= start),
+    length: limit,
+    slice: (start = 0) => items.filter((i) => i.n >= start && i.n < limit),
   };
   return view as unknown as TranscriptItem[];
 }
 
+/**
+ * The ordinal printing may reach in this commit: past what earlier commits allowed (`from`) by at
+ * most `batch` items, and not past an assistant reply while markdown is not loaded.
+ */
+export function printLimit(
+  items: TranscriptItem[],
+  nextN: number,
+  from: number,
+  batch: number,
+  markdownReady: boolean,
+): number {
+  let limit = Math.min(nextN, from + Math.max(1, batch));
+  if (!markdownReady) {
+    const reply = items.find((i) => i.n >= from && i.n < limit && i.kind === 'assistant');
+    if (reply) limit = reply.n;
+  }
+  return limit;
+}
+
 /** The printed transcript. */
-export function Transcript({ items, nextN, width, toolDetails = false }: TranscriptProps): React.JSX.Element {
-  const view = useMemo(() => staticView(items, nextN), [items, nextN]);
+export function Transcript({
+  items,
+  nextN,
+  width,
+  toolDetails = false,
+  batch = PRINT_BATCH,
+  markdown = markdownModule,
+}: TranscriptProps): React.JSX.Element {
+  // where printing stands: a remount (resize, details toggle) prints the window again from its start
+  const [from, setFrom] = useState(() => items[0]?.n ?? nextN);
+  const [markdownReady, setMarkdownReady] = useState(() => markdown.isReady());
+  const limit = printLimit(items, nextN, from, batch, markdownReady);
+  const view = useMemo(() => staticView(items, nextN, limit), [items, nextN, limit]);
+  const blockedOnMarkdown = !markdownReady && items.find((i) => i.n === limit)?.kind === 'assistant';
+  useEffect(() => {
+    if (limit > from) setFrom(limit); // the next commit prints the next batch, if any
+  }, [limit, from]);
+  useEffect(() => {
+    if (!blockedOnMarkdown) return;
+    let live = true;
+    const done = (): void => {
+      if (live) setMarkdownReady(true);
+    };
+    markdown.load().then(done, done);
+    return () => {
+      live = false;
+    };
+  }, [blockedOnMarkdown, markdown]);
   return (
     <Static items={view}>
       {(item) => (

@@ -11,17 +11,32 @@ import type { ItemDraft, SessionState, TranscriptItem } from './types.js';
 /** Most finished items kept in memory (older ones stay in the terminal's scrollback). */
 export const MAX_ITEMS = 500;
 /**
- * Appends drafts with fresh ordinals, trimming the window to `MAX_ITEMS`.
- * @param older the drafts are older messages printed by `/history` (not the newest reply).
+ * Appends drafts with fresh ordinals, trimming the window to `MAX_ITEMS` older items: what this
+ * call appends always stays (it is not printed yet: a `/history` page of 500 messages with its
+ * header and footer keeps its header and first message).
+ * @param older the drafts are older messages printed by `/history` (not the newest reply): all of
+ *   them, or those whose index it accepts.
  */
-export function appendItems(state: SessionState, drafts: ItemDraft[], older = false): SessionState {
+export function appendItems(
+  state: SessionState,
+  drafts: ItemDraft[],
+  older: boolean | ((index: number) => boolean) = false,
+): SessionState {
   if (drafts.length === 0) return state;
+  const isOlder = typeof older === 'function' ? older : () => older;
   let n = state.nextN;
-  const added: TranscriptItem[] = drafts.map((d) => ({ ...d, n: n++, ...(older ? { older } : {}) }));
+  const added: TranscriptItem[] = drafts.map((d, i) => ({
+    ...d,
+    n: n++,
+    ...(isOlder(i) ? { older: true } : {}),
+  }));
+  const keep = Math.max(MAX_ITEMS, added.length);
   let items = state.items.concat(added);
-  if (items.length > MAX_ITEMS) items = items.slice(items.length - MAX_ITEMS);
+  if (items.length > keep) items = items.slice(items.length - keep);
   let lastReply = state.lastReply;
-  if (!older) for (const d of drafts) if (d.kind === 'assistant') lastReply = d.text;
+  drafts.forEach((d, i) => {
+    if (d.kind === 'assistant' && !isOlder(i)) lastReply = d.text;
+  });
   return { ...state, items, nextN: n, lastReply };
 }
 
@@ -34,9 +49,17 @@ export function applyOlder(state: SessionState, messages: StoredMessage[], hasMo
   if (messages.length === 0) return { ...state, hasMore: false, oldestMessageId };
   const count = `${messages.length} earlier message${messages.length === 1 ? '' : 's'}`;
   const end = hasMore ? 'older ones: /history again' : 'the session starts here';
-  let s = appendItems(state, [{ kind: 'notice', text: `── ${count} of this session ──`, tone: 'info' }]);
-  s = appendItems(s, draftsFromHistory(messages, null, state), true);
-  s = appendItems(s, [{ kind: 'notice', text: `── end of earlier messages (${end}) ──`, tone: 'info' }]);
+  const page = draftsFromHistory(messages, null, state);
+  // one append: the page stays whole in the window until printed (see appendItems)
+  const s = appendItems(
+    state,
+    [
+      { kind: 'notice', text: `── ${count} of this session ──`, tone: 'info' },
+      ...page,
+      { kind: 'notice', text: `── end of earlier messages (${end}) ──`, tone: 'info' },
+    ],
+    (i) => i > 0 && i <= page.length,
+  );
   return { ...s, hasMore, oldestMessageId };
 }
 
