@@ -5,44 +5,38 @@
  * with a 400 naming the image, and a model without vision with a 400 naming the model and
  * `model.vision`. Run `npm run build` first.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_PNG } from '@hermes/core/testing';
-import { API_KEY } from './support/api-server-daemon.js';
+import { apiRefusal, startApiServerDaemon } from './support/api-server-daemon.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { makeTestHome, runHermes } from './support/hermes-cli.js';
-import { freePort } from './support/ngircd.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { runHermes } from './support/hermes-cli.js';
+import { stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let root: string;
 let client: OpenAI;
 const dataUrl = `data:image/png;base64,${TINY_PNG.toString('base64')}`;
 
-/** The APIError a call was refused with (fails when it was answered). */
-async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  const r = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(r instanceof OpenAI.APIError)) throw new Error(`expected an APIError, got ${String(r)}`);
-  return r;
-}
-
 beforeAll(async () => {
   model = await startFakeModelServer();
-  const port = await freePort();
-  root = makeTestHome({
-    modelUrl: model.url,
-    env: `API_SERVER_KEY=${API_KEY}\n`,
-    // the first line continues the `model:` section of the test home
-    config: ['  vision: true', 'platforms:', '  api_server:', '    enabled: true', `    port: ${port}`].join(
-      '\n',
-    ),
-  });
-  await startDaemonWithPlatform(root, 'api_server', 'the API server to listen');
-  client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: API_KEY, maxRetries: 0 });
+  ({ root, client } = await startApiServerDaemon(model, [], ['vision: true']));
 }, 60_000);
+
+/** A chat completion whose one user message is `look` and an image part of `url`. */
+const chatWithImage = (url: string) =>
+  client.chat.completions.create({
+    model: 'hermes-agent',
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'look' },
+          { type: 'image_url', image_url: { url } },
+        ],
+      },
+    ],
+  });
 
 afterAll(async () => {
   await stopDaemon(root);
@@ -101,39 +95,12 @@ describe('api_server images', () => {
 
   it('refuses an http(s) image URL and bytes that are no image with a 400; the model is not called', async () => {
     const before = model.requests.length;
-    const remote = await refusal(
-      client.chat.completions.create({
-        model: 'hermes-agent',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'look' },
-              { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
-            ],
-          },
-        ],
-      }),
-    );
+    const remote = await apiRefusal(chatWithImage('https://example.com/cat.png'));
     expect(remote.status).toBe(400);
     expect(remote.code).toBe('unsupported_image_url');
     expect(remote.message).toMatch(/not fetched.*data: URL/);
-    const notImage = await refusal(
-      client.chat.completions.create({
-        model: 'hermes-agent',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'look' },
-              {
-                type: 'image_url',
-                image_url: { url: `data:image/png;base64,${Buffer.from('hello').toString('base64')}` },
-              },
-            ],
-          },
-        ],
-      }),
+    const notImage = await apiRefusal(
+      chatWithImage(`data:image/png;base64,${Buffer.from('hello').toString('base64')}`),
     );
     expect(notImage.status).toBe(400);
     expect(notImage.message).toMatch(/image 1 "image-1": not a PNG, JPEG, GIF or WebP image/);
@@ -144,20 +111,7 @@ describe('api_server images', () => {
     const set = await runHermes(root, ['config', 'set', 'model.vision', 'false']);
     expect(set.code, set.stderr).toBe(0);
     const before = model.requests.length;
-    const r = await refusal(
-      client.chat.completions.create({
-        model: 'hermes-agent',
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'text', text: 'look' },
-              { type: 'image_url', image_url: { url: dataUrl } },
-            ],
-          },
-        ],
-      }),
-    );
+    const r = await apiRefusal(chatWithImage(dataUrl));
     expect(r.status).toBe(400);
     expect(r.message).toMatch(
       /model fake-model cannot take images \(model\.vision is false in config\.yaml\)/,

@@ -11,7 +11,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { API_KEY, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import { API_KEY, apiRefusal, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
 import { stopDaemon } from './support/platform-daemon.js';
 
 const KEY = API_KEY;
@@ -24,16 +24,6 @@ let client: OpenAI;
 type Msg = { role: string; content: string };
 const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
 const userTexts = (): string[] => lastUserTexts(model);
-
-/** The APIError a call was refused with (fails when it was answered). */
-async function refusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  const r = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(r instanceof OpenAI.APIError)) throw new Error(`expected an APIError, got ${String(r)}`);
-  return r;
-}
 
 beforeAll(async () => {
   model = await startFakeModelServer();
@@ -140,11 +130,13 @@ describe('api_server with OpenAI clients', () => {
     const bad = new OpenAI({ baseURL: base, apiKey: 'wrong-key-wrong-key', maxRetries: 0 });
     await expect(bad.models.list()).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
 
-    const noMessages = await refusal(client.chat.completions.create({ model: 'hermes-agent', messages: [] }));
+    const noMessages = await apiRefusal(
+      client.chat.completions.create({ model: 'hermes-agent', messages: [] }),
+    );
     expect(noMessages).toBeInstanceOf(OpenAI.BadRequestError);
     expect(noMessages.error).toMatchObject({ param: 'messages', type: 'invalid_request_error' });
 
-    const many = await refusal(
+    const many = await apiRefusal(
       client.chat.completions.create({
         model: 'hermes-agent',
         n: 2,
@@ -157,7 +149,7 @@ describe('api_server with OpenAI clients', () => {
     const unknown = await client.models.retrieve('no-such-model').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
 
-    const huge = await refusal(
+    const huge = await apiRefusal(
       client.chat.completions.create({
         model: 'hermes-agent',
         messages: [{ role: 'user', content: 'x'.repeat(5 * 1024 * 1024) }],
@@ -167,7 +159,7 @@ describe('api_server with OpenAI clients', () => {
 
     // the model refuses: the turn fails, and the client gets a 500, not a 200 apology
     model.push({ error: { status: 400, message: 'context too weird' } });
-    const failed = await refusal(
+    const failed = await apiRefusal(
       client.chat.completions.create({
         model: 'hermes-agent',
         messages: [{ role: 'user', content: 'fail please' }],
@@ -192,7 +184,7 @@ describe('api_server with OpenAI clients', () => {
     expect(repair.at(-1)).toContain('"required":["name","age"]');
 
     model.push({ text: 'no' }, { text: 'still no' });
-    const failed = await refusal(
+    const failed = await apiRefusal(
       client.chat.completions.parse({
         model: 'hermes-agent',
         messages: [{ role: 'user', content: 'again' }],

@@ -21,18 +21,22 @@ export interface ApiServerDaemon {
 
 /**
  * Makes a test home whose model is `model`, enables `api_server` on a free port (plus the
- * `extra` setting lines under it, e.g. `cors_origins: [...]`), starts its daemon and waits until
- * the server listens.
+ * `extra` setting lines under it, e.g. `cors_origins: [...]`, and `modelLines` under the test
+ * home's `model:` section, e.g. `vision: true`), starts its daemon and waits until the server
+ * listens.
  */
 export async function startApiServerDaemon(
   model: FakeModelServer,
   extra: readonly string[] = [],
+  modelLines: readonly string[] = [],
 ): Promise<ApiServerDaemon> {
   const port = await freePort();
   const root = makeTestHome({
     modelUrl: model.url,
     env: `API_SERVER_KEY=${API_KEY}\n`,
     config: [
+      // these continue the `model:` section the test home's config ends with
+      ...modelLines.map((l) => `  ${l}`),
       'platforms:',
       '  api_server:',
       '    enabled: true',
@@ -49,4 +53,14 @@ export async function startApiServerDaemon(
 export function lastUserTexts(model: FakeModelServer): string[] {
   const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
   return messages.filter((m) => m.role === 'user').map((m) => m.content);
+}
+
+/** The APIError a call was refused with (fails when it was answered). */
+export async function apiRefusal(call: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  const r = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(r instanceof OpenAI.APIError)) throw new Error(`expected an APIError, got ${String(r)}`);
+  return r;
 }

@@ -50,7 +50,7 @@ import {
 } from '@hermes/core/protocol';
 import type { Connection } from '../rpc/types.js';
 import type { LiveSession } from '../sessions/live-session.js';
-import { promptImages } from '../sessions/prompt-images.js';
+import { sessionPromptImages } from '../sessions/prompt-images.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 
 /** One prompt of the platform in a live session. */
@@ -358,15 +358,7 @@ export class LiveSessionBackend implements AgentBackend {
     let images: StoredImage[] = [];
     if (opts.images?.length) {
       try {
-        const p = this.sessions.profile(this.profile);
-        p.refresh(); // model.vision and images.max_bytes as on disk now
-        const r = p.db.getSession(live.id);
-        images = promptImages(opts.images, {
-          config: p.config,
-          mediaDir: p.home.mediaDir,
-          cwd: r?.cwd,
-          model: r?.model,
-        });
+        images = sessionPromptImages(this.sessions.profile(this.profile), live.id, opts.images);
       } catch (err) {
         // a refused image or a model without vision: the client's request was bad, say so
         const message = (err as Error).message;

@@ -10,6 +10,7 @@ import { ImageAttachmentError, MediaStore, resolveImages, type StoredImage } fro
 import { visionRefusal } from '@hermes/core/model';
 import { RpcErrorCode, type PromptAttachment } from '@hermes/core/protocol';
 import { RpcMethodError } from '../rpc/types.js';
+import type { ProfileRuntime } from './profile-runtime.js';
 
 /** What `promptImages` needs about the session and its profile. */
 export interface PromptImagesContext {
@@ -46,4 +47,26 @@ export function promptImages(
       throw new RpcMethodError(RpcErrorCode.InvalidParams, err.message);
     throw err;
   }
+}
+
+/**
+ * The checked, stored images of a prompt to session `sessionId` of `profile`, under the profile's
+ * config as it is on disk now (`model.vision`, `images.max_bytes`) and the session's folder and
+ * model ([] when the prompt has none).
+ * @throws RpcMethodError as `promptImages`.
+ */
+export function sessionPromptImages(
+  profile: Pick<ProfileRuntime, 'refresh' | 'config' | 'home' | 'db'>,
+  sessionId: string,
+  attachments: readonly PromptAttachment[] | undefined,
+): StoredImage[] {
+  if (!attachments?.some((a) => a.kind === 'image')) return [];
+  profile.refresh();
+  const record = profile.db.getSession(sessionId);
+  return promptImages(attachments, {
+    config: profile.config,
+    mediaDir: profile.home.mediaDir,
+    cwd: record?.cwd,
+    model: record?.model,
+  });
 }

@@ -17,7 +17,7 @@ import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
 import { registerConfigSet } from './config-set-handler.js';
 import { registerConversationHandlers } from './conversation-handlers.js';
-import { promptImages } from './prompt-images.js';
+import { sessionPromptImages } from './prompt-images.js';
 import { runSlashCommand } from './slash-commands.js';
 import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './reference-handlers.js';
 
@@ -156,18 +156,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
       );
     }
     // images are checked and stored now (a refusal fails the request before anything queues)
-    let images: ReturnType<typeof promptImages> = [];
-    if (p.attachments?.some((a) => a.kind === 'image')) {
-      const profile = sessions.profile(conn.profile);
-      profile.refresh(); // model.vision and images.max_bytes as on disk now
-      const record = profile.db.getSession(live.id);
-      images = promptImages(p.attachments, {
-        config: profile.config,
-        mediaDir: profile.home.mediaDir,
-        cwd: record?.cwd,
-        model: record?.model,
-      });
-    }
+    const images = sessionPromptImages(sessions.profile(conn.profile), live.id, p.attachments);
     const references = p.attachments?.filter((a) => a.kind !== 'image');
     return inSubmitOrder(live, async () => {
       const text = await attachReferences(sessions, conn, live, p.text, references);

@@ -69,14 +69,10 @@ export class Steering {
    */
   take(): string[] {
     const taken = this.pending.splice(0);
-    for (const p of taken) this.host.persist?.remove(p.id);
-    for (const p of taken)
-      this.host.emit('prompt.steered', {
-        steer_id: p.id,
-        text: p.text,
-        state: 'delivered',
-        ...(p.by ? { by: p.by } : {}),
-      });
+    for (const p of taken) {
+      this.host.persist?.remove(p.id);
+      this.announce(p, 'delivered');
+    }
     return taken.map((p) => p.text);
   }
 
@@ -89,15 +85,21 @@ export class Steering {
     if (left.length === 0) return undefined;
     const text = left.map((p) => p.text).join('\n\n');
     const promptId = this.host.submitPrompt(text, left[0]!.by, true);
-    for (const p of left) this.host.persist?.remove(p.id);
-    for (const p of left)
-      this.host.emit('prompt.steered', {
-        steer_id: p.id,
-        text: p.text,
-        state: 'prompt',
-        prompt_id: promptId,
-        ...(p.by ? { by: p.by } : {}),
-      });
+    for (const p of left) {
+      this.host.persist?.remove(p.id);
+      this.announce(p, 'prompt', promptId);
+    }
     return promptId;
+  }
+
+  /** Tells every client where guidance `p` went (`prompt.steered`). */
+  private announce(p: Pending, state: 'delivered' | 'prompt', promptId?: string): void {
+    this.host.emit('prompt.steered', {
+      steer_id: p.id,
+      text: p.text,
+      state,
+      ...(promptId ? { prompt_id: promptId } : {}),
+      ...(p.by ? { by: p.by } : {}),
+    });
   }
 }
