@@ -12,7 +12,7 @@ import { initializeEditor, startAcpEditor, type AcpEditor } from './support/acp-
 import { tempRoot, waitFor } from './support/gateway-process.js';
 import { HERMES_BIN } from './support/hermes-cli.js';
 import { describeTmux } from './support/tmux.js';
-import { useTuiTmux } from './support/tui-tmux-fixture.js';
+import { useTuiTmux, tuiEnv } from './support/tui-tmux-fixture.js';
 
 /** A reply long enough to be seen streaming: `START w1 … wN END`. */
 const longReply = (tag: string, words: number): string =>
@@ -31,14 +31,7 @@ describeTmux('hermes acp with a TUI on the same session (tmux)', () => {
     ed = await startAcpEditor(fx.root, { cwd: work });
     await initializeEditor(ed);
     sid = (await ed.conn.agent.request('session/new', { cwd: work, mcpServers: [] })).sessionId;
-    const env = {
-      HERMES_HOME: fx.root,
-      CI: 'false',
-      TERM: 'xterm-256color',
-      NO_COLOR: '1',
-      OPENAI_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-    };
+    const env = tuiEnv(fx.root);
     pane = tmux.open('joined', [process.execPath, HERMES_BIN, 'tui', '--session', sid], env);
     await tmux.waitFor(pane, (s) => s.includes('Type a message') && s.includes('2 clients'));
   });

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import { aliveDiscovery, daemonPids, waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux } from './support/tmux.js';
-import { useTuiTmux } from './support/tui-tmux-fixture.js';
+import { useTuiTmux, tuiEnv } from './support/tui-tmux-fixture.js';
 
 let env: Record<string, string>;
 
@@ -29,14 +29,7 @@ const statusBar = (screen: string): string =>
 
 describeTmux('the TUI owns its daemon’s life (tmux)', () => {
   const fx = useTuiTmux('hermes-daemon-life', { cols: 120, rows: 48 }, (root) => {
-    env = {
-      HERMES_HOME: root,
-      CI: 'false',
-      TERM: 'xterm-256color',
-      NO_COLOR: '1',
-      OPENAI_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-    };
+    env = tuiEnv(root);
   });
   const { tmux } = fx;
   let p1 = '';

@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { TINY_PNG } from '@hermes/core/testing';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux } from './support/tmux.js';
-import { useTuiTmux } from './support/tui-tmux-fixture.js';
+import { useTuiTmux, tuiEnv } from './support/tui-tmux-fixture.js';
 
 const tui = (...args: string[]): string[] => [process.execPath, HERMES_BIN, 'tui', ...args];
 const CHIP = `[image dot.png · ${TINY_PNG.length} B]`;
@@ -26,16 +26,7 @@ describeTmux('images in the TUI', () => {
       readFileSync(config, 'utf8').replace('default: fake-model', 'default: fake-model\n  vision: true'),
     );
     writeFileSync(join(root, 'dot.png'), TINY_PNG);
-    env = {
-      HERMES_HOME: root,
-      CI: 'false',
-      TERM: 'xterm-256color',
-      NO_COLOR: '1',
-      OPENAI_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-      DISPLAY: '',
-      WAYLAND_DISPLAY: '',
-    };
+    env = tuiEnv(root, { DISPLAY: '', WAYLAND_DISPLAY: '' });
   });
   const { tmux } = fx;
 

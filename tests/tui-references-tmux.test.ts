@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from './support/fake-model-server.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux, shq } from './support/tmux.js';
-import { useTuiTmux } from './support/tui-tmux-fixture.js';
+import { useTuiTmux, tuiEnv } from './support/tui-tmux-fixture.js';
 
 let project: string;
 let env: Record<string, string>;
@@ -53,14 +53,7 @@ const describeTmuxGit = gitOk
 
 describeTmuxGit('@ references in hermes tui (tmux)', () => {
   const fx = useTuiTmux('hermes-refs-test', { cols: 120, rows: 40 }, (root) => {
-    env = {
-      HERMES_HOME: root,
-      CI: 'false',
-      TERM: 'xterm-256color',
-      NO_COLOR: '1',
-      OPENAI_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-    };
+    env = tuiEnv(root);
   });
   const { tmux } = fx;
 

@@ -12,7 +12,7 @@ import { connect } from '@hermes/client';
 import { waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux } from './support/tmux.js';
-import { useTuiTmux } from './support/tui-tmux-fixture.js';
+import { useTuiTmux, tuiEnv } from './support/tui-tmux-fixture.js';
 
 let env: Record<string, string>;
 
@@ -41,15 +41,7 @@ describeTmux('hermes tui in tmux', () => {
     const editor = join(root, 'test-editor.sh');
     writeFileSync(editor, `#!/bin/sh\nprintf '%s\\nadded by the editor\\n' "$(cat "$1")" > "$1"\n`);
     chmodSync(editor, 0o755);
-    env = {
-      HERMES_HOME: root,
-      CI: 'false',
-      TERM: 'xterm-256color',
-      NO_COLOR: '1',
-      EDITOR: editor,
-      OPENAI_API_KEY: '',
-      OPENROUTER_API_KEY: '',
-    };
+    env = tuiEnv(root, { EDITOR: editor });
   });
   const { tmux } = fx;
 

@@ -10,6 +10,22 @@ import { killDaemons } from './gateway-process.js';
 import { makeTestHome, runHermes } from './hermes-cli.js';
 import { Tmux } from './tmux.js';
 
+/**
+ * The environment of a TUI started in tmux for home `root`: drawn (`CI=false`), xterm colours off,
+ * no model keys from the user's shell; `extra` adds or overrides variables.
+ */
+export function tuiEnv(root: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HERMES_HOME: root,
+    CI: 'false',
+    TERM: 'xterm-256color',
+    NO_COLOR: '1',
+    OPENAI_API_KEY: '',
+    OPENROUTER_API_KEY: '',
+    ...extra,
+  };
+}
+
 /** What a tmux TUI test works with; `model` and `root` are set in `beforeAll`. */
 export interface TuiTmuxFixture {
   tmux: Tmux;
