@@ -3,6 +3,7 @@
  * git state untouched, a restore brings the files back (and can be undone), and a second project
  * shares the object store.
  */
+import { withAttachments } from '../references/render.js';
 import { execFileSync } from 'node:child_process';
 import {
   existsSync,
@@ -254,6 +255,18 @@ describe('CheckpointTracker', () => {
     expect(readFileSync(join(home.logsDir, 'checkpoints.log'), 'utf8')).toMatch(
       /checkpoint of .*work failed/,
     );
+  });
+
+  it('labels a checkpoint with what the user typed, not the content of attached references', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ckpt-'));
+    const home = new HermesHome(join(root, 'home')).ensure();
+    const repo = makeRepo(root, 'proj');
+    const tracker = new CheckpointTracker({ home, config: defaultConfig(), sessionId: 's1' });
+    const chip = { kind: 'file' as const, ref: 'a.txt', bytes: 19 };
+    tracker.newTurn(withAttachments('fix the bug', [{ chip, content: 'SECRET FILE CONTENT', notes: [] }]));
+    await tracker.beforeFileChange(join(repo, 'a.txt'), repo);
+    const [cp] = await listCheckpoints(home, repo);
+    expect(cp?.reason).toBe('before turn 1: fix the bug');
   });
 
   it('is off with checkpoints.enabled: false', async () => {

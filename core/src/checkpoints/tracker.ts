@@ -10,6 +10,7 @@
  * (`looksFileMutating`). Each directory keeps `checkpoints.max_snapshots` checkpoints. A failure is appended to `<home>/logs/checkpoints.log` and never stops
  * the tool.
  */
+import { splitAttachedText } from '../protocol/attachment-text.js';
 import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, isAbsolute, resolve } from 'node:path';
@@ -100,7 +101,8 @@ export class CheckpointTracker {
   /** Starts a new user turn: later changes snapshot again (once per directory). */
   newTurn(prompt: string): void {
     this.turn++;
-    this.prompt = prompt.replace(/\s+/g, ' ').trim().slice(0, 80);
+    // the label is what the user typed: attached references' content is not part of it
+    this.prompt = splitAttachedText(prompt).text.replace(/\s+/g, ' ').trim().slice(0, 80);
     this.done = new Map();
   }
 
