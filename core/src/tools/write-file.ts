@@ -6,19 +6,19 @@
  * writes through a symlink to its target instead of replacing the link. Refuses directories and
  * Hermes's own `config.yaml` / `.env` (see `paths.ts`).
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
-import { viaNote, writeText } from './editor-files.js';
+import { readText, viaNote, writeText } from './editor-files.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { confirmEdit } from './edit-confirm.js';
 
 /** The file's text as it is now ('' for a new or unreadable file), for the approval's diff. */
-function currentText(file: string): string {
+async function currentText(ctx: ToolContext, file: string): Promise<string> {
   try {
-    return readFileSync(file, 'utf8');
+    return (await readText(ctx, file)).text; // the editor's buffer when one serves the file
   } catch {
     return '';
   }
@@ -61,7 +61,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     /* does not exist yet */
   }
   if (ctx.checkEdit) {
-    const refusedEdit = await confirmEdit(ctx, 'write_file', shown, currentText(file), content);
+    const refusedEdit = await confirmEdit(ctx, 'write_file', shown, await currentText(ctx, file), content);
     if (refusedEdit) return refusedEdit;
   }
   await ctx.beforeFileChange?.(file);
