@@ -5,6 +5,7 @@ const files: Record<string, string> = {
   '/repo/bin/hermes': '/repo/bin/hermes',
   '/home/u/.local/bin/hermes': '/repo/bin/hermes',
   '/usr/bin/hermes': '/usr/lib/other/hermes',
+  '/repo/node_modules/.bin/hermes': '/repo/bin/hermes',
 };
 const realpath = (p: string): string => {
   const r = files[p];
@@ -33,6 +34,11 @@ describe('commandForm', () => {
     expect(commandForm({ script: '/repo/bin/hermes', env, cwd: '/elsewhere', realpath })).toBe(
       '/repo/bin/hermes',
     );
+  });
+
+  it('does not count the node_modules/.bin npm puts on the PATH of `npm start`', () => {
+    const env = { PATH: '/repo/node_modules/.bin:/node_modules/.bin:/usr/bin:/bin' };
+    expect(commandForm({ script: '/repo/bin/hermes', env, cwd: '/repo', realpath })).toBe('./bin/hermes');
   });
 
   it('quotes a path with spaces for the shell', () => {

@@ -1,6 +1,7 @@
 /**
  * How to spell the `hermes` command in hints and errors so the user can run it as printed: plain
- * `hermes` when that name on `$PATH` is this same program, else the path of this executable
+ * `hermes` when that name on `$PATH` is this same program (a `node_modules/.bin` folder that npm
+ * put on the PATH of `npm start` does not count), else the path of this executable
  * (`./bin/hermes` relative to the current folder when under it, else absolute), quoted for `sh`.
  */
 import { realpathSync } from 'node:fs';
@@ -38,7 +39,9 @@ export function commandForm(input: CommandFormInput = {}): string {
   }
   if (basename(self) !== 'hermes') return 'hermes';
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+    // npm and npx put the project's node_modules/.bin on the PATH of what they run (`npm start`):
+    // the user's shell, where the hint is typed, does not have it
+    if (!dir || /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir)) continue;
     try {
       if (real(join(dir, 'hermes')) === self) return 'hermes';
     } catch {
