@@ -21,7 +21,9 @@ await build({
   // Ink's React DevTools hook, only loaded with DEV=true, needs a package we do not ship
   external: ['react-devtools-core'],
   define: { 'process.env.NODE_ENV': '"production"' },
-  // No comments and indentation: smaller sources for V8 to hold, and ASCII only (esbuild escapes
-  // other characters in strings; one in a comment would make V8 keep the whole file as UTF-16)
-  minifyWhitespace: true,
+  // Minified (short local names, no comments or indentation): the source V8 holds for lazy
+  // compilation shrinks from ~790 KB to ~500 KB and scope data with it (~0.8 MB resident less).
+  // ASCII only (esbuild escapes other characters in strings; one in a comment would make V8 keep
+  // the whole file as UTF-16). Nothing in the TUI depends on a function's or class's `.name`.
+  minify: true,
 });

@@ -12,6 +12,11 @@
  * (`--optimize-for-size` keeps the heap as small but costs about 1.8× the CPU of a streaming
  * reply, against about 1.3× for these; measured with bench/tui-memory.bench.ts and
  * `tui.stream.cpu_20k_on_2k`.)
+ * - `--max-opt=1`: while the TUI starts, functions tier up to Sparkplug (baseline code) but not
+ *   to TurboFan. Start-up code (module evaluation, Yoga's loader, the first frames) runs once;
+ *   optimising it cost about 8 MB resident that an idle TUI kept (TurboFan's zones in malloc
+ *   arenas of compiler threads, its code pages) for no speed later. `optimizeWhenWorkBegins`
+ *   lifts the cap at the first key or turn, so typing and streaming run optimised code.
  * They are V8 flags that take effect when set at run time (`v8.setFlagsFromString`), so the
  * `hermes` launcher needs no re-exec and no `NODE_OPTIONS`. The daemon is another process and
  * keeps V8's defaults (its throughput matters more than its size).
@@ -23,7 +28,17 @@ export const TUI_V8_FLAGS: readonly string[] = [
   '--max-semi-space-size=1',
   '--semi-space-growth-factor=1',
   '--heap-growing-percent=50',
+  '--max-opt=1',
 ];
+
+/**
+ * V8's defaults, set back by `optimizeWhenWorkBegins`: any tier (`--max-opt=999`), and TurboFan
+ * itself, which `--max-opt=1` turned off by implication (`--max-opt` alone does not bring it back).
+ */
+export const FULL_OPTIMISATION_FLAGS: readonly string[] = ['--max-opt=999', '--turbofan'];
+
+/** The session events that start work worth optimised code (a turn and its streamed reply). */
+const WORK_EVENTS: ReadonlySet<string> = new Set(['turn.start', 'message.delta', 'reasoning.delta']);
 
 /**
  * Applies `TUI_V8_FLAGS` to this process (once is enough; again is harmless). Call it before
@@ -32,4 +47,42 @@ export const TUI_V8_FLAGS: readonly string[] = [
  */
 export function tuneHeapForTui(set: (flag: string) => void = setFlagsFromString): void {
   for (const flag of TUI_V8_FLAGS) set(flag);
+}
+
+/** The handle `optimizeWhenWorkBegins` returns. */
+export interface WorkWatch {
+  /** Work began (a line was submitted): sets `FULL_OPTIMISATION_FLAGS` unless already done. */
+  begin(): void;
+  /** Stops watching without setting the flag (on exit). */
+  stop(): void;
+}
+
+/**
+ * Sets `FULL_OPTIMISATION_FLAGS` once, at the first `begin()` (the caller's: a submitted line) or
+ * session event of a turn (`turn.start`, `message.delta`, `reasoning.delta`, also one started by
+ * another client), then stops watching. Until then the start-up cap of `TUI_V8_FLAGS`
+ * (`--max-opt=1`) holds, so an idle TUI never holds TurboFan's memory.
+ * @param onEvent subscribes to session events (`{ type }`); returns the unsubscribe.
+ * @param set where the flag goes (tests); default `v8.setFlagsFromString`.
+ */
+export function optimizeWhenWorkBegins(
+  onEvent: (listener: (event: { type: string }) => void) => () => void,
+  set: (flag: string) => void = setFlagsFromString,
+): WorkWatch {
+  let done = false;
+  let unsubscribe = (): void => {};
+  const stop = (): void => {
+    done = true;
+    unsubscribe();
+  };
+  const begin = (): void => {
+    if (done) return;
+    stop();
+    for (const flag of FULL_OPTIMISATION_FLAGS) set(flag);
+  };
+  unsubscribe = onEvent((event) => {
+    if (WORK_EVENTS.has(event.type)) begin();
+  });
+  if (done) unsubscribe(); // the subscription delivered a turn event at once
+  return { begin, stop };
 }

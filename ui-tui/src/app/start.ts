@@ -10,6 +10,7 @@ import { DaemonClient, endpointFromDiscovery, isProcessAlive, readDiscovery } fr
 import { cleanText } from '../util/sanitize.js';
 import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
+import { optimizeWhenWorkBegins } from '../heap-tuning.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
@@ -90,6 +91,9 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     daemon: keeper,
   });
 
+  // TurboFan, capped while the TUI starts (heap-tuning.ts), from the first submitted line or turn
+  const work = optimizeWhenWorkBegins((listener) => client.on('event', listener));
+
   const write = (s: string): void => {
     if (stdout.isTTY) stdout.write(s);
   };
@@ -102,6 +106,7 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
       controller,
       history,
       onSubmitted: (text: string) => {
+        work.begin();
         if (historyFile) void appendHistory(historyFile, text).catch(() => {});
       },
       editExternally: (text: string) => editExternally(text, { terminal: handover }),
@@ -134,6 +139,7 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     write('\u001b[?2004l');
     const hint = exitHint(controller.exitSession, opts.defaultProfile ?? startProfile, opts.command);
     if (hint) write(`${cleanText(hint)}\n`);
+    work.stop();
     controller.dispose();
     void client.close();
   }
