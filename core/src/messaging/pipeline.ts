@@ -268,14 +268,13 @@ export class MessagePipeline {
     const text = msg.text.trim();
     const chatId = source.chatId ?? source.userId;
     const receipt = msg.onReceipt ?? ((): void => undefined);
-    if (!chatId) {
-      receipt({ kind: 'refused', id, reason: 'no chat to answer' });
-      return this.ledger.note('?', id, 'dropped', 'no chat to answer');
-    }
-    if (!text) {
-      receipt({ kind: 'refused', id, reason: 'empty message' });
-      return this.ledger.note(chatId, id, 'dropped', 'empty message');
-    }
+    /** Refuses the message: its sender's receipt and the logged drop name the same reason. */
+    const refuse = (chat: string, reason: string): void => {
+      receipt({ kind: 'refused', id, reason });
+      this.ledger.note(chat, id, 'dropped', reason);
+    };
+    if (!chatId) return refuse('?', 'no chat to answer');
+    if (!text) return refuse(chatId, 'empty message');
     const send = sendOptions(source);
     if (!this.accepting && !this.durable) {
       receipt({ kind: 'unavailable', id, reason: 'the daemon is shutting down' });
@@ -287,9 +286,9 @@ export class MessagePipeline {
     // 1. authorize
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
-      receipt({ kind: 'refused', id, reason: 'access denied' });
+      refuse(chatId, 'access denied');
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
-      return this.ledger.note(chatId, id, 'dropped', 'access denied');
+      return;
     }
     const key = this.keyOf(source, cfg);
     const accepted = this.ledger.accept({

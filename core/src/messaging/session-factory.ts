@@ -52,10 +52,7 @@ export function createPlatformSession(
     model: model ?? (config.model.default || null),
     cwd: init.cwd,
   });
-  db.appendMessages(session.id, [
-    { role: 'system', content: systemPrompt },
-    ...(init.history ?? []).map((m) => ({ role: m.role, content: m.content })),
-  ]);
+  db.appendMessages(session.id, [{ role: 'system', content: systemPrompt }, ...(init.history ?? [])]);
   writeRouteRecord(db, session.id, init.key, init.source);
   return session.id;
 }
