@@ -11,7 +11,13 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { API_KEY, apiRefusal, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import {
+  API_KEY,
+  apiRefusal,
+  lastMessages,
+  lastUserTexts,
+  startApiServerDaemon,
+} from './support/api-server-daemon.js';
 import { stopDaemon } from './support/platform-daemon.js';
 
 const KEY = API_KEY;
@@ -21,8 +27,7 @@ let root: string;
 let base: string;
 let client: OpenAI;
 
-type Msg = { role: string; content: string };
-const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
+const lastRequest = () => lastMessages(model);
 const userTexts = (): string[] => lastUserTexts(model);
 
 beforeAll(async () => {

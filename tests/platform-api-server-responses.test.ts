@@ -12,15 +12,14 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import { lastMessages, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
 import { stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let root: string;
 let client: OpenAI;
 
-type Msg = { role: string; content: string };
-const lastRequest = (): Msg[] => model.requests.at(-1)!.body.messages as Msg[];
+const lastRequest = () => lastMessages(model);
 const userTexts = (): string[] => lastUserTexts(model);
 
 beforeAll(async () => {

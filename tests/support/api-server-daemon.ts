@@ -49,10 +49,16 @@ export async function startApiServerDaemon(
   return { root, base, client: new OpenAI({ baseURL: base, apiKey: API_KEY, maxRetries: 0 }) };
 }
 
+/** The messages of the last request the scripted model got, in order. */
+export function lastMessages(model: FakeModelServer): Array<{ role: string; content: string }> {
+  return model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+}
+
 /** The user messages of the last request the scripted model got, in order. */
 export function lastUserTexts(model: FakeModelServer): string[] {
-  const messages = model.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
-  return messages.filter((m) => m.role === 'user').map((m) => m.content);
+  return lastMessages(model)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content);
 }
 
 /** The APIError a call was refused with (fails when it was answered). */
