@@ -44,10 +44,7 @@ describe('hermes acp with approvals.edits: ask', () => {
     model.push(patch('hello', 'goodbye'), patch('world', 'moon'), { text: 'Edited.' });
     let n = 0;
     ed.onPermission(() => ({ outcome: { outcome: 'selected', optionId: n++ === 0 ? 'once' : 'deny' } }));
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'edit a.txt twice' }],
-    });
+    const res = await ed.prompt(sid, 'edit a.txt twice');
     expect(res.stopReason).toBe('end_turn');
     expect(ed.permissions).toHaveLength(2);
     const asked = ed.permissions[0]!;

@@ -145,10 +145,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       ]);
       return { outcome: { outcome: 'selected', optionId: 'once' } };
     });
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'clean up and edit' }],
-    });
+    const res = await ed.prompt(sid, 'clean up and edit');
     expect(res.stopReason).toBe('end_turn');
 
     expect(ed.permissions).toHaveLength(1);
@@ -198,10 +195,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       },
       { text: 'Fixed the title.' },
     );
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'fix the title' }],
-    });
+    const res = await ed.prompt(sid, 'fix the title');
     expect(res.stopReason).toBe('end_turn');
     const toolTexts = (model.requests.at(-1)!.body.messages as { role: string; content: unknown }[])
       .filter((m) => m.role === 'tool')
@@ -232,10 +226,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       };
     });
     const from = ed.of(sid).length;
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'paint it' }],
-    });
+    const res = await ed.prompt(sid, 'paint it');
     expect(res.stopReason).toBe('end_turn');
     expect(ed.agentText(sid, from)).toContain('"user_response":"blue"');
     expect(
@@ -258,10 +249,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
     expect(names).toEqual(expect.arrayContaining(['title', 'usage', 'compact']));
     const calls = model.requests.length;
     const from = ed.of(sid).length;
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: '/title Editor work' }],
-    });
+    const res = await ed.prompt(sid, '/title Editor work');
     expect(res.stopReason).toBe('end_turn');
     expect(ed.agentText(sid, from)).toContain('Editor work');
     expect(model.requests.length).toBe(calls);
@@ -274,10 +262,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
   it('cancels a turn mid-stream: the prompt ends with stopReason cancelled', async () => {
     model.push({ hang: true, text: 'partial answer ' });
     const from = ed.of(sid).length;
-    const pending = ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'take your time' }],
-    });
+    const pending = ed.prompt(sid, 'take your time');
     await waitFor(() => ed.agentText(sid, from).includes('partial answer'), 'the partial reply');
     await ed.conn.agent.notify('session/cancel', { sessionId: sid });
     expect((await pending).stopReason).toBe('cancelled');
@@ -297,10 +282,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
 
     it('sees the editor’s turn stream live', async () => {
       model.push({ text: 'Shared with the terminal.' });
-      const res = await ed.conn.agent.request('session/prompt', {
-        sessionId: sid,
-        prompt: [{ type: 'text', text: 'say it to both' }],
-      });
+      const res = await ed.prompt(sid, 'say it to both');
       expect(res.stopReason).toBe('end_turn');
       await waitFor(() => seen.some((e) => e.type === 'turn.end'), 'the other client sees turn.end');
       const deltas = seen
@@ -336,10 +318,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
         });
         return NO_REPLY;
       });
-      const res = await ed.conn.agent.request('session/prompt', {
-        sessionId: sid,
-        prompt: [{ type: 'text', text: 'remove dist' }],
-      });
+      const res = await ed.prompt(sid, 'remove dist');
       expect(res.stopReason).toBe('end_turn');
       expect(existsSync(join(work, 'dist'))).toBe(false);
       // the editor is asked unless the answer reached `hermes acp` first (under load it can); a
@@ -369,10 +348,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
         { toolCalls: [{ name: 'terminal', arguments: { command: 'rm -rf out' } }] },
         { text: 'Removed out.' },
       );
-      const res = await ed.conn.agent.request('session/prompt', {
-        sessionId: sid,
-        prompt: [{ type: 'text', text: 'remove out' }],
-      });
+      const res = await ed.prompt(sid, 'remove out');
       expect(res.stopReason).toBe('end_turn');
       expect(existsSync(join(work, 'out'))).toBe(false);
       expect(ed.permissions.length).toBe(askedBefore); // nobody was asked
@@ -422,10 +398,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       // and the loaded session takes prompts
       model.push({ text: 'Still here.' });
       const from = second.of(sid).length;
-      const res = await second.conn.agent.request('session/prompt', {
-        sessionId: sid,
-        prompt: [{ type: 'text', text: 'still there?' }],
-      });
+      const res = await second.prompt(sid, 'still there?');
       expect(res.stopReason).toBe('end_turn');
       expect(second.agentText(sid, from)).toBe('Still here.');
     } finally {
@@ -437,10 +410,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
     const reply = ['MID-START', ...Array.from({ length: 150 }, (_, i) => `m${i}`), 'MID-END'].join(' ');
     model.push({ text: reply, chunkSize: 6, delayMs: 20 });
     const from = ed.of(sid).length;
-    const running = ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'a long answer please' }],
-    });
+    const running = ed.prompt(sid, 'a long answer please');
     await waitFor(() => ed.agentText(sid, from).includes('MID-START'), 'the reply started');
     const late = await startAcpEditor(root, { cwd: work });
     try {
@@ -465,10 +435,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
     const before = aliveDiscovery(root)!;
     model.push({ hang: true, text: 'cut short ' });
     const from = ed.of(sid).length;
-    const cut = ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'this turn dies' }],
-    });
+    const cut = ed.prompt(sid, 'this turn dies');
     await waitFor(() => ed.agentText(sid, from).includes('cut short'), 'the partial reply');
     killDaemons(root);
     await expect(cut).rejects.toThrow(/lost the connection to the Hermes daemon/);
@@ -480,10 +447,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
     await waitFor(() => ed.stderr().includes('connected to the daemon'), 'hermes acp reconnected');
     model.push({ text: 'After the restart.' });
     const at = ed.of(sid).length;
-    const res = await ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'still there?' }],
-    });
+    const res = await ed.prompt(sid, 'still there?');
     expect(res.stopReason).toBe('end_turn');
     expect(ed.agentText(sid, at)).toBe('After the restart.');
   });
@@ -497,10 +461,7 @@ describe('hermes acp: a scripted editor over stdio', () => {
       await initializeEditor(worker);
       const id = (await worker.conn.agent.request('session/new', { cwd: work, mcpServers: [] })).sessionId;
       model.push({ text: 'At work.' });
-      const res = await worker.conn.agent.request('session/prompt', {
-        sessionId: id,
-        prompt: [{ type: 'text', text: 'where are you?' }],
-      });
+      const res = await worker.prompt(id, 'where are you?');
       expect(res.stopReason).toBe('end_turn');
       const c = await connect({ root }, { name: 'acp-test-lister', capabilities: { approvals: false } });
       const inWork = (await c.request('session.list', { profile: 'work' })).sessions.map((s) => s.id);

@@ -43,10 +43,7 @@ describeTmux('hermes acp with a TUI on the same session (tmux)', () => {
 
   it('the TUI shows the editor’s turn as it streams', async () => {
     fx.model.push({ text: longReply('EDITOR', 30), chunkSize: 8, delayMs: 20 });
-    const res = ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'a prompt from the editor' }],
-    });
+    const res = ed.prompt(sid, 'a prompt from the editor');
     // seen mid-stream in the terminal, not only at the end
     await tmux.waitFor(pane, (s) => s.includes('EDITOR-START') && !s.includes('EDITOR-END'));
     expect((await res).stopReason).toBe('end_turn');
@@ -67,10 +64,7 @@ describeTmux('hermes acp with a TUI on the same session (tmux)', () => {
       await shownInTui; // the TUI shows the same question first
       return { outcome: { outcome: 'selected', optionId: 'once' } };
     });
-    const res = ed.conn.agent.request('session/prompt', {
-      sessionId: sid,
-      prompt: [{ type: 'text', text: 'remove scratch' }],
-    });
+    const res = ed.prompt(sid, 'remove scratch');
     await waitFor(() => ed.permissions.length > 0, 'the editor asked');
     await tmux.waitFor(pane, (s) => s.includes('Approval needed') && s.includes('[o] once'));
     answerNow();

@@ -10,6 +10,7 @@ import {
   client,
   ndJsonStream,
   type ClientConnection,
+  type PromptResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -56,6 +57,8 @@ export interface AcpEditor {
   ): Promise<SessionUpdate>;
   /** The concatenated text of the session's `agent_message_chunk`s (from index `from` of its updates). */
   agentText(sessionId: string, from?: number): string;
+  /** Sends `session/prompt` with one text block; resolves with the prompt's answer. */
+  prompt(sessionId: string, text: string): Promise<PromptResponse>;
   /** Closes stdin and waits for the process to exit. */
   close(): Promise<number | null>;
 }
@@ -131,6 +134,8 @@ export async function startAcpEditor(
           u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' ? u.content.text : '',
         )
         .join(''),
+    prompt: (sessionId, text) =>
+      conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] }),
     async close() {
       conn.close();
       child.stdin!.end();
