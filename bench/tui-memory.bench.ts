@@ -48,6 +48,29 @@ async function bothMb(pid: number): Promise<{ rss: number; peak: number }> {
   return { rss: rssMb(pid), peak: peakMb(pid) };
 }
 
+/**
+ * Runs `runs` TUIs one after another in one world: `open` starts one and waits until it is ready
+ * to be measured, then its resident set is read and its window closed.
+ */
+async function rssPerRun(
+  made: Promise<World>,
+  runs: number,
+  open: (w: World, i: number) => Promise<string>,
+): Promise<number[]> {
+  const w = await made;
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const target = await open(w, i);
+      out.push(rssMb(tuiPid(w.tmux, target)));
+      w.tmux.run('kill-window', '-t', target);
+    }
+  } finally {
+    await w.close();
+  }
+  return out;
+}
+
 let reply20k: { rss: number[]; peak: number[] } | null = null;
 let history10k: { rss: number[]; peak: number[] } | null = null;
 
@@ -99,22 +122,13 @@ export const benchmarks: Benchmark[] = [
     name: 'tui.rss.idle',
     unit: 'MB',
     goal: 60,
-    async run() {
-      const w = await world();
-      const out: number[] = [];
-      try {
-        for (let i = 0; i < IDLE_RUNS; i++) {
-          const target = w.openTui(`idle${i}`, '--new');
-          await w.until(target, (s) => composerShown(s) && idle(s), 20_000);
-          await settle();
-          out.push(rssMb(tuiPid(w.tmux, target)));
-          w.tmux.run('kill-window', '-t', target);
-        }
-      } finally {
-        await w.close();
-      }
-      return out;
-    },
+    run: () =>
+      rssPerRun(world(), IDLE_RUNS, async (w, i) => {
+        const target = w.openTui(`idle${i}`, '--new');
+        await w.until(target, (s) => composerShown(s) && idle(s), 20_000);
+        await settle();
+        return target;
+      }),
   },
   {
     name: 'tui.rss.reply_20k',
@@ -137,21 +151,16 @@ export const benchmarks: Benchmark[] = [
     name: 'tui.rss.attach_10k',
     unit: 'MB',
     goal: 110,
-    async run() {
-      const w = await world((root) => void seedSession(root, 'transcript-10k', PAGED));
-      const out: number[] = [];
-      try {
-        for (let i = 0; i < HEAVY_RUNS; i++) {
+    run: () =>
+      rssPerRun(
+        world((root) => void seedSession(root, 'transcript-10k', PAGED)),
+        HEAVY_RUNS,
+        async (w, i) => {
           const target = w.openTui(`rss${i}`, '--session', 'transcript-10k');
           await w.until(target, (s) => s.includes(`part_${PAGED - 1}.ts`) && idle(s), 30_000);
-          out.push(rssMb(tuiPid(w.tmux, target)));
-          w.tmux.run('kill-window', '-t', target);
-        }
-      } finally {
-        await w.close();
-      }
-      return out;
-    },
+          return target;
+        },
+      ),
   },
   {
     name: 'tui.rss.history_10k.peak',

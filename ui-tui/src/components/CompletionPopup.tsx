@@ -14,6 +14,20 @@ export interface CompletionPopupProps {
   max?: number;
 }
 
+/**
+ * The rows a popup of at most `max` rows shows so that `selected` stays in view.
+ * @returns the index of the first row shown and the rows.
+ */
+export function popupRows<T>(items: T[], selected: number, max: number): { start: number; shown: T[] } {
+  const start = Math.max(0, Math.min(selected - max + 1, items.length - max));
+  return { start, shown: items.slice(start, start + max) };
+}
+
+/** The popup's last line when some items did not fit (nothing otherwise). */
+export function MoreRow({ hidden }: { hidden: number }): React.JSX.Element | null {
+  return hidden > 0 ? <Text color={theme.muted}> … {hidden} more</Text> : null;
+}
+
 /** Lists matching commands; the selected one is marked with ❯ (visible without colours too). */
 export function CompletionPopup({
   items,
@@ -21,8 +35,7 @@ export function CompletionPopup({
   width = 80,
   max = 8,
 }: CompletionPopupProps): React.JSX.Element {
-  const start = Math.max(0, Math.min(selected - max + 1, items.length - max));
-  const shown = items.slice(start, start + max);
+  const { start, shown } = popupRows(items, selected, max);
   const nameWidth = Math.max(...shown.map((c) => c.name.length + (c.args ? c.args.length + 1 : 0))) + 3;
   return (
     <Box flexDirection="column" paddingX={1}>
@@ -38,9 +51,7 @@ export function CompletionPopup({
           </Text>
         );
       })}
-      {items.length > shown.length ? (
-        <Text color={theme.muted}> … {items.length - shown.length} more</Text>
-      ) : null}
+      <MoreRow hidden={items.length - shown.length} />
     </Box>
   );
 }

@@ -270,6 +270,19 @@ describe('Composer', () => {
     expect(sent[0]).toBe(`see ${pasted.replaceAll('\r', '\n')} please`);
   });
 
+  it('the steer key (Ctrl+S) sends the full text of a chip to onSteer and clears', async () => {
+    const steered: string[] = [];
+    const { r, sent } = await composer({ onSteer: (t) => steered.push(t) });
+    const pasted = Array.from({ length: 12 }, (_, i) => `s${i}`).join('\r');
+    await r.press('look: ', keys.pasteStart + pasted + keys.pasteEnd);
+    await r.waitFor('[pasted 12 lines]');
+    await r.press('\u0013');
+    await waitFor(() => steered.length === 1);
+    expect(steered).toEqual([`look: ${pasted.replaceAll('\r', '\n')}`]);
+    expect(sent).toEqual([]);
+    await r.waitFor((t) => !t.includes('[pasted'));
+  });
+
   it('Backspace after a chip removes the whole paste', async () => {
     const { r, sent } = await composer();
     await r.press(keys.pasteStart + 'x'.repeat(2500) + keys.pasteEnd);

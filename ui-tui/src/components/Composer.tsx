@@ -143,12 +143,13 @@ export function Composer(props: ComposerProps): React.JSX.Element {
 
   const refs = useReferenceCompletion(props.references, state, update);
 
-  const submit = (typed: string): void => {
+  /** Sends the text (chips expanded) to `send`, the prompt by default, and empties the composer. */
+  const submit = (typed: string, send: (text: string) => void = propsRef.current.onSubmit): void => {
     if (!typed.trim()) return;
     const text = expandChips(typed, chips.current);
     propsRef.current.history?.add(text);
     update(ed.EMPTY);
-    propsRef.current.onSubmit(text);
+    send(text);
   };
   /** Replaces the whole text (history, editor): text of its own, no chips. */
   const replaceText = (text: string): void => {
@@ -200,11 +201,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
       return;
     }
     if (isSteerKey(input, key)) {
-      if (s.text.trim() && props.onSteer) {
-        props.history?.add(s.text);
-        update(ed.EMPTY);
-        props.onSteer(s.text);
-      }
+      if (props.onSteer) submit(s.text, props.onSteer);
       return;
     }
     if (key.ctrl && input === 'o') {

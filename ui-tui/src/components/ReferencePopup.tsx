@@ -2,6 +2,7 @@
 import { formatBytes } from '@hermes/core/constants';
 import { Box, Text } from 'ink';
 import type { RefItem } from '../refs/use-reference-completion.js';
+import { MoreRow, popupRows } from './CompletionPopup.js';
 import { truncate } from './format.js';
 import { theme } from './theme.js';
 
@@ -23,8 +24,7 @@ export function ReferencePopup({
   width = 80,
   max = 8,
 }: ReferencePopupProps): React.JSX.Element {
-  const start = Math.max(0, Math.min(selected - max + 1, items.length - max));
-  const shown = items.slice(start, start + max);
+  const { start, shown } = popupRows(items, selected, max);
   return (
     <Box flexDirection="column" paddingX={1}>
       {shown.map((item, i) => {
@@ -40,9 +40,7 @@ export function ReferencePopup({
           </Text>
         );
       })}
-      {items.length > shown.length ? (
-        <Text color={theme.muted}> … {items.length - shown.length} more</Text>
-      ) : null}
+      <MoreRow hidden={items.length - shown.length} />
     </Box>
   );
 }
