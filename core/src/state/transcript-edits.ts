@@ -12,7 +12,7 @@ import type { SessionRecord } from './types.js';
 import { normalizeTitle } from './validate.js';
 
 const COPIED_COLUMNS =
-  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome';
+  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome, attachments';
 
 /** Options of `TranscriptEdits.fork`. */
 export interface ForkOptions {
