@@ -3,9 +3,10 @@
  * attached twice is stored once). Files are written 0600 through a temporary name and a rename,
  * so a reader never sees half an image.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { IMAGE_EXTENSIONS, type ImageMime } from './sniff.js';
 
 /**
@@ -48,9 +49,7 @@ export class MediaStore {
     }
     if (!present) {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-      writeFileSync(tmp, data, { mode: 0o600 });
-      renameSync(tmp, file);
+      writeFileAtomic(file, data, 0o600);
     }
     return { kind: 'image', name, mime, bytes: data.length, sha256 };
   }

@@ -14,17 +14,14 @@ export const VISION_MODEL_PATTERNS: readonly RegExp[] = [
   /^gpt-4\.1/,
   /^gpt-4\.5/,
   /^gpt-4-turbo/,
-  /^gpt-4-vision/,
   /^gpt-5/,
   /^chatgpt-4o/,
   /^o1(?!-mini)(?:-|$)/,
   /^o[34](?:-|$)/,
   /^claude-3/,
-  /^claude-(?:opus|sonnet|haiku)-4/,
   /^claude-(?:sonnet|opus|haiku)/,
   /^gemini/,
   /^gemma-?3/,
-  /^(?:meta-)?llama-?3\.2-(?:\d+b-)?vision/,
   /^(?:meta-)?llama-?4/,
   /^llava/,
   /^bakllava/,
@@ -34,7 +31,8 @@ export const VISION_MODEL_PATTERNS: readonly RegExp[] = [
   /^qvq/,
   /^minicpm-v/,
   /^moondream/,
-  /^grok-(?:2-vision|4)/,
+  /^grok-4/,
+  // any id naming vision (gpt-4-vision, llama3.2-vision, grok-2-vision …)
   /vision/,
 ];
 

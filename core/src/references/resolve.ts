@@ -18,14 +18,13 @@
  */
 import { execFile } from 'node:child_process';
 import { closeSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
 import type { AttachmentChip } from '../protocol/attachment-text.js';
 import type { PromptAttachment } from '../protocol/attachments.js';
 import { MAX_SCAN_CHARS, scanContent } from '../security/content-scan.js';
-import { protectedReadReason } from '../tools/paths.js';
+import { protectedReadReason, resolveToolPath } from '../tools/paths.js';
 import { looksBinary } from '../tools/read-file.js';
 import { extractOne } from '../tools/web/web-extract.js';
 import { isInside } from '../util/paths.js';
@@ -180,9 +179,8 @@ async function resolveOne(
 
 /** The absolute path of a file or folder reference, refused when it may not be read. */
 function checkedPath(p: string, ctx: ResolveContext, fail: (why: string) => never): string {
-  const expanded = p === '~' ? homedir() : p.startsWith('~/') ? join(homedir(), p.slice(2)) : p;
-  const abs = isAbsolute(expanded) ? resolve(expanded) : resolve(ctx.cwd, expanded);
-  if (!isAbsolute(expanded)) {
+  const abs = resolveToolPath(ctx.cwd, p);
+  if (!isAbsolute(p) && p !== '~' && !p.startsWith('~/')) {
     let real = abs;
     try {
       real = realpathSync(abs);
@@ -261,10 +259,4 @@ export function capBytes(
   // a character split by the cut decodes as U+FFFD: drop it
   if (out.endsWith('\uFFFD')) out = out.slice(0, -1);
   return { text: out, cut: true, of, limit };
-}
-
-/** `relative(cwd, abs)` for display, or `abs` when outside. */
-export function shownPath(cwd: string, abs: string): string {
-  const rel = relative(cwd, abs);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
 }

@@ -110,6 +110,10 @@ CREATE TABLE IF NOT EXISTS api_responses (
 CREATE INDEX IF NOT EXISTS idx_api_responses_conversation ON api_responses(conversation, created_at);
 `;
 
+/** The columns of a `messages` row besides `id` and `session_id`: what is appended and what a fork copies. */
+export const MESSAGE_COLUMNS =
+  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome, attachments';
+
 /** Name of the FTS5 table. */
 export const FTS_TABLE = 'messages_fts';
 

@@ -24,6 +24,7 @@ import {
   titleHolder,
   uniqueTitle,
 } from './session-picks.js';
+import { MESSAGE_COLUMNS } from './schema.js';
 import { StateStore, type SessionDBOptions } from './store.js';
 import type {
   CreateSessionOptions,
@@ -51,9 +52,6 @@ import {
 /** Re-exported so callers need one import: options, checkpoint cadence and error classes. */
 export { CHECKPOINT_EVERY, type SessionDBOptions } from './store.js';
 export { SessionDBError, SessionNotFoundError } from './errors.js';
-
-const MESSAGE_COLUMNS =
-  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome, attachments';
 
 /** Options of `appendMessage(s)`. */
 export interface AppendOptions {

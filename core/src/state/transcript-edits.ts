@@ -6,13 +6,11 @@
  */
 import { SessionDBError, SessionNotFoundError } from './errors.js';
 import type { TableAccess } from './platform-tables.js';
+import { MESSAGE_COLUMNS } from './schema.js';
 import { uniqueTitle } from './session-picks.js';
 import { newSessionId } from './session-id.js';
 import type { SessionRecord } from './types.js';
 import { normalizeTitle } from './validate.js';
-
-const COPIED_COLUMNS =
-  'role, content, tool_calls, tool_call_id, tool_name, timestamp, finish_reason, reasoning, status, outcome';
 
 /** Options of `TranscriptEdits.fork`. */
 export interface ForkOptions {
@@ -86,8 +84,8 @@ export class TranscriptEdits {
         );
       const copied = this.db
         .stmt(
-          `INSERT INTO messages (session_id, ${COPIED_COLUMNS})
-           SELECT ?, ${COPIED_COLUMNS} FROM messages WHERE session_id = ? AND id < ? ORDER BY id`,
+          `INSERT INTO messages (session_id, ${MESSAGE_COLUMNS})
+           SELECT ?, ${MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id < ? ORDER BY id`,
         )
         .run(id, sourceId, opts.beforeId ?? Number.MAX_SAFE_INTEGER).changes;
       this.db.stmt('UPDATE sessions SET message_count = ? WHERE id = ?').run(copied, id);

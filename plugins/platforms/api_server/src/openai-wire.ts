@@ -95,13 +95,3 @@ export function usageChunk(meta: AnswerMeta, usage: AnswerUsage): object {
 export function namedSse(event: string, data: object): string {
   return `event: ${event}\ndata: ${JSON.stringify({ choices: [], ...data })}\n\n`;
 }
-
-/** Text of a message `content` (a string, or an array of parts with `text`). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content))
-    return content
-      .map((p: { type?: unknown; text?: unknown }) => (typeof p?.text === 'string' ? p.text : ''))
-      .join('');
-  return '';
-}
