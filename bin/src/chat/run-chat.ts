@@ -265,7 +265,12 @@ async function chatImages(ctx: CliContext, opts: ChatOptions, config: HermesConf
   const { MediaStore, resolveImages } = await import('../lazy/images.js');
   return resolveImages(
     opts.images.map((path) => ({ kind: 'image' as const, path })),
-    { store: new MediaStore(ctx.home.mediaDir), cwd: process.cwd(), maxBytes: config.images.max_bytes },
+    {
+      store: new MediaStore(ctx.home.mediaDir),
+      cwd: process.cwd(),
+      maxBytes: config.images.max_bytes,
+      home: ctx.home,
+    },
   );
 }
 

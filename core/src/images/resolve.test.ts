@@ -1,7 +1,8 @@
 import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HermesHome } from '../home/home.js';
 import { MediaStore } from './media-store.js';
 import { userContent, storedImages, attachmentInfos } from './parts.js';
 import { ImageAttachmentError, resolveImage, resolveImages } from './resolve.js';
@@ -77,6 +78,17 @@ describe('resolveImage', () => {
       );
     },
   );
+
+  it("refuses a path read_file would refuse (the home's key files), and expands ~", () => {
+    const home = new HermesHome(join(dir, 'home')).ensure();
+    writeFileSync(join(home.root, '.env'), TINY_PNG); // image bytes, in a key file's place
+    expect(
+      refusal(() => resolveImage({ kind: 'image', path: join(home.root, '.env') }, 0, { ...opts(), home })),
+    ).toMatch(/image 1 "\.env": .*holds Hermes's keys or tokens/);
+    expect(
+      refusal(() => resolveImage({ kind: 'image', path: '~/no-such-hermes-image.png' }, 0, opts())),
+    ).toMatch(new RegExp(`cannot read ${homedir()}/no-such-hermes-image\\.png`));
+  });
 
   it('resolves only image attachments and builds the content parts and chips', () => {
     writeFileSync(join(dir, 'a.png'), TINY_PNG);

@@ -5,8 +5,10 @@
  * never trusted). Every refusal names the attachment.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename } from 'node:path';
+import type { HermesHome } from '../home/home.js';
 import type { ImageAttachmentInput } from '../protocol/attachments.js';
+import { protectedReadReason, resolveToolPath } from '../tools/paths.js';
 import type { MediaStore, StoredImage } from './media-store.js';
 import { IMAGE_EXTENSIONS, sniffImageMime } from './sniff.js';
 
@@ -22,6 +24,11 @@ export interface ResolveImageOptions {
   cwd: string;
   /** Largest image accepted, bytes (`images.max_bytes`). */
   maxBytes: number;
+  /**
+   * The profile's home: a `path` is then refused where `read_file` would refuse it (secrets of
+   * the home, another profile's data).
+   */
+  home?: HermesHome;
 }
 
 const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
@@ -72,7 +79,9 @@ export function resolveImage(a: ImageAttachmentInput, index: number, opts: Resol
   const label = imageLabel(a, index);
   let data: Buffer;
   if (a.path !== undefined) {
-    const file = isAbsolute(a.path) ? a.path : resolve(opts.cwd, a.path);
+    const file = resolveToolPath(opts.cwd, a.path);
+    const refused = opts.home ? protectedReadReason({ home: opts.home }, file) : undefined;
+    if (refused) throw new ImageAttachmentError(`${label}: ${refused}`);
     data = readCapped(file, label, opts.maxBytes);
   } else {
     const b64 = (a.data ?? '').replace(/\s+/g, '');

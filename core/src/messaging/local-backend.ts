@@ -115,6 +115,7 @@ export class InProcessBackend implements AgentBackend {
             store: new MediaStore(this.opts.home.mediaDir),
             cwd: this.opts.home.path('workspace'),
             maxBytes: this.opts.config.images.max_bytes,
+            home: this.opts.home,
           });
         } catch (err) {
           if (!(err instanceof ImageAttachmentError)) throw err;

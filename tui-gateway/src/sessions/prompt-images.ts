@@ -6,6 +6,7 @@
  * naming the attachment or the model, before anything is queued or stored.
  */
 import type { HermesConfig } from '@hermes/core/config';
+import type { HermesHome } from '@hermes/core/home';
 import { ImageAttachmentError, MediaStore, resolveImages, type StoredImage } from '@hermes/core/images';
 import { visionRefusal } from '@hermes/core/model';
 import { RpcErrorCode, type PromptAttachment } from '@hermes/core/protocol';
@@ -15,8 +16,8 @@ import type { ProfileRuntime } from './profile-runtime.js';
 /** What `promptImages` needs about the session and its profile. */
 export interface PromptImagesContext {
   config: HermesConfig;
-  /** The profile's `home.mediaDir`. */
-  mediaDir: string;
+  /** The profile's home (its media store; paths it protects are refused). */
+  home: HermesHome;
   /** The session's working folder (relative paths), or undefined (then the daemon's). */
   cwd: string | null | undefined;
   /** The session's model (its record), or undefined: `model.default` of the config. */
@@ -38,9 +39,10 @@ export function promptImages(
   if (refused) throw new RpcMethodError(RpcErrorCode.InvalidParams, refused);
   try {
     return resolveImages(attachments, {
-      store: new MediaStore(ctx.mediaDir),
+      store: new MediaStore(ctx.home.mediaDir),
       cwd: ctx.cwd ?? process.cwd(),
       maxBytes: ctx.config.images.max_bytes,
+      home: ctx.home,
     });
   } catch (err) {
     if (err instanceof ImageAttachmentError)
@@ -65,7 +67,7 @@ export function sessionPromptImages(
   const record = profile.db.getSession(sessionId);
   return promptImages(attachments, {
     config: profile.config,
-    mediaDir: profile.home.mediaDir,
+    home: profile.home,
     cwd: record?.cwd,
     model: record?.model,
   });
