@@ -14,6 +14,7 @@ import { SUMMARY_PREFIX } from '@hermes/core/agent';
 import { RpcErrorCode, type MethodResult } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
+import { connectionLabel } from './config-set-handler.js';
 import { SessionBusyError, type LiveSession } from './live-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -23,8 +24,6 @@ type Reason = 'undo' | 'retry' | 'rewind';
 export function isRewindTarget(m: MessageRecord): boolean {
   return m.role === 'user' && m.status !== 'guidance' && !(m.content ?? '').startsWith(SUMMARY_PREFIX);
 }
-
-const who = (conn: Connection): string => (conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
 
 /** Runs `edit` with the live session idle; a busy session is refused with `SessionBusy`. */
 async function whileIdle<T>(
@@ -111,7 +110,7 @@ async function goBack(
       message_id: target.id,
       removed,
       text,
-      by: who(conn),
+      by: connectionLabel(conn),
       ...(filesOutcome ? { files: filesOutcome.message } : {}),
     });
     live.emit('session.info', { session: live.info() });
@@ -128,7 +127,7 @@ export function registerConversationHandlers(rpc: HandlerRegistry, sessions: Ses
   rpc.register('session.retry', async (p, conn) => {
     const r = await goBack(sessions, conn, p.session_id, 'retry', lastPrompt);
     const live = sessions.get(conn.profile, p.session_id);
-    const { prompt_id } = live.submit(r.text, who(conn));
+    const { prompt_id } = live.submit(r.text, connectionLabel(conn));
     return { ...r, prompt_id };
   });
 
@@ -175,6 +174,6 @@ export function registerConversationHandlers(rpc: HandlerRegistry, sessions: Ses
         RpcErrorCode.ShuttingDown,
         'the daemon is shutting down; try again after it restarts',
       );
-    return sessions.get(conn.profile, p.session_id).steer(p.text, who(conn));
+    return sessions.get(conn.profile, p.session_id).steer(p.text, connectionLabel(conn));
   });
 }
