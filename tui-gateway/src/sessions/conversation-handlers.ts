@@ -15,7 +15,7 @@ import { RpcErrorCode, type MethodResult } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
 import { connectionLabel } from './config-set-handler.js';
-import { SessionBusyError, type LiveSession } from './live-session.js';
+import { SessionBusyError, type LiveSession, type SessionAgent } from './live-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
 type Reason = 'undo' | 'retry' | 'rewind';
@@ -29,10 +29,10 @@ export function isRewindTarget(m: MessageRecord): boolean {
 async function whileIdle<T>(
   live: LiveSession,
   what: string,
-  edit: Parameters<LiveSession['whileIdle']>[1],
+  edit: (agent: SessionAgent | undefined) => T | Promise<T>,
 ): Promise<T> {
   try {
-    return (await live.whileIdle(what, edit)) as T;
+    return await live.whileIdle(what, edit);
   } catch (err) {
     if (err instanceof SessionBusyError) throw new RpcMethodError(RpcErrorCode.SessionBusy, err.message);
     throw err;
