@@ -39,15 +39,19 @@ async function whileIdle<T>(
   }
 }
 
-/** The ids this session had: its own and those of the sessions it continues after compression. */
+type ChainRecord = { parent_session_id: string | null; end_reason?: string | null };
+
+/**
+ * The ids this session had: its own and those of the sessions it continues after compression.
+ * @param record the session's own record (the caller has read it).
+ */
 function compressionChain(
-  db: {
-    getSession(id: string): { parent_session_id: string | null; end_reason?: string | null } | undefined;
-  },
+  db: { getSession(id: string): ChainRecord | undefined },
   id: string,
+  record: ChainRecord | undefined,
 ): string[] {
   const ids = [id];
-  for (let cur = db.getSession(id); cur?.parent_session_id && ids.length < 20;) {
+  for (let cur = record; cur?.parent_session_id && ids.length < 20;) {
     const parent = db.getSession(cur.parent_session_id);
     if (!parent || parent.end_reason !== 'compressed') break;
     ids.push(cur.parent_session_id);
@@ -89,7 +93,7 @@ async function goBack(
         filesOutcome = await restoreFilesSince(
           profile.home,
           record?.cwd ?? process.cwd(),
-          compressionChain(profile.db, live.id),
+          compressionChain(profile.db, live.id, record),
           target.timestamp,
           profile.config.checkpoints?.max_snapshots,
         );
