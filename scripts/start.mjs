@@ -78,16 +78,15 @@ export function buildIsFresh(root = repo) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const state = buildIsFresh();
-  const root = repo;
   if (!state.fresh) {
     process.stderr.write(`hermes: building (${state.why})…\n`);
     const npm = process.env.npm_execpath;
     const r = npm
-      ? spawnSync(process.execPath, [npm, 'run', 'build', '--silent'], { cwd: root, stdio: 'inherit' })
-      : spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+      ? spawnSync(process.execPath, [npm, 'run', 'build', '--silent'], { cwd: repo, stdio: 'inherit' })
+      : spawnSync('npm', ['run', 'build', '--silent'], { cwd: repo, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
-  const bin = join(root, 'bin', 'hermes');
+  const bin = join(repo, 'bin', 'hermes');
   // npm runs scripts in the package folder: the TUI works in the folder `npm start` was typed in
   if (process.env.INIT_CWD) {
     try {

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import type { DaemonClient } from '@hermes/client';
 import type { PromptAttachment } from '@hermes/core/protocol';
-import { knownVisionModel } from '@hermes/core/model';
+import type { HermesConfig } from '@hermes/core/config';
+import { modelAcceptsImages } from '@hermes/core/model';
 
 /** Largest base64 image sent inline in `prompt.submit` (below the 4 MiB frame), chars. */
 export const INLINE_IMAGE_MAX_CHARS = 3 * 1024 * 1024;
@@ -53,9 +54,9 @@ export async function imageAttachments(
 export async function profileTakesImages(daemon: Pick<DaemonClient, 'request'>): Promise<boolean> {
   try {
     const { value } = await daemon.request('config.get', { key: 'model' });
-    const m = value as { default?: unknown; vision?: unknown } | null;
-    if (m?.vision === true || m?.vision === false) return m.vision;
-    return typeof m?.default === 'string' && knownVisionModel(m.default);
+    const m = value as HermesConfig['model'] | null;
+    if (!m) return false;
+    return modelAcceptsImages(typeof m.default === 'string' ? m.default : '', { model: m });
   } catch {
     return false;
   }

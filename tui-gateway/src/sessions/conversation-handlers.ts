@@ -14,7 +14,8 @@ import { SUMMARY_PREFIX } from '@hermes/core/agent';
 import { RpcErrorCode, type MethodResult } from '@hermes/core/protocol';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
-import { SessionBusyError, type LiveSession } from './live-session.js';
+import { connectionLabel } from './config-set-handler.js';
+import { SessionBusyError, type LiveSession, type SessionAgent } from './live-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
 type Reason = 'undo' | 'retry' | 'rewind';
@@ -24,31 +25,33 @@ export function isRewindTarget(m: MessageRecord): boolean {
   return m.role === 'user' && m.status !== 'guidance' && !(m.content ?? '').startsWith(SUMMARY_PREFIX);
 }
 
-const who = (conn: Connection): string => (conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id);
-
 /** Runs `edit` with the live session idle; a busy session is refused with `SessionBusy`. */
 async function whileIdle<T>(
   live: LiveSession,
   what: string,
-  edit: Parameters<LiveSession['whileIdle']>[1],
+  edit: (agent: SessionAgent | undefined) => T | Promise<T>,
 ): Promise<T> {
   try {
-    return (await live.whileIdle(what, edit)) as T;
+    return await live.whileIdle(what, edit);
   } catch (err) {
     if (err instanceof SessionBusyError) throw new RpcMethodError(RpcErrorCode.SessionBusy, err.message);
     throw err;
   }
 }
 
-/** The ids this session had: its own and those of the sessions it continues after compression. */
+type ChainRecord = { parent_session_id: string | null; end_reason?: string | null };
+
+/**
+ * The ids this session had: its own and those of the sessions it continues after compression.
+ * @param record the session's own record (the caller has read it).
+ */
 function compressionChain(
-  db: {
-    getSession(id: string): { parent_session_id: string | null; end_reason?: string | null } | undefined;
-  },
+  db: { getSession(id: string): ChainRecord | undefined },
   id: string,
+  record: ChainRecord | undefined,
 ): string[] {
   const ids = [id];
-  for (let cur = db.getSession(id); cur?.parent_session_id && ids.length < 20;) {
+  for (let cur = record; cur?.parent_session_id && ids.length < 20;) {
     const parent = db.getSession(cur.parent_session_id);
     if (!parent || parent.end_reason !== 'compressed') break;
     ids.push(cur.parent_session_id);
@@ -90,7 +93,7 @@ async function goBack(
         filesOutcome = await restoreFilesSince(
           profile.home,
           record?.cwd ?? process.cwd(),
-          compressionChain(profile.db, live.id),
+          compressionChain(profile.db, live.id, record),
           target.timestamp,
           profile.config.checkpoints?.max_snapshots,
         );
@@ -111,7 +114,7 @@ async function goBack(
       message_id: target.id,
       removed,
       text,
-      by: who(conn),
+      by: connectionLabel(conn),
       ...(filesOutcome ? { files: filesOutcome.message } : {}),
     });
     live.emit('session.info', { session: live.info() });
@@ -128,7 +131,7 @@ export function registerConversationHandlers(rpc: HandlerRegistry, sessions: Ses
   rpc.register('session.retry', async (p, conn) => {
     const r = await goBack(sessions, conn, p.session_id, 'retry', lastPrompt);
     const live = sessions.get(conn.profile, p.session_id);
-    const { prompt_id } = live.submit(r.text, who(conn));
+    const { prompt_id } = live.submit(r.text, connectionLabel(conn));
     return { ...r, prompt_id };
   });
 
@@ -175,6 +178,6 @@ export function registerConversationHandlers(rpc: HandlerRegistry, sessions: Ses
         RpcErrorCode.ShuttingDown,
         'the daemon is shutting down; try again after it restarts',
       );
-    return sessions.get(conn.profile, p.session_id).steer(p.text, who(conn));
+    return sessions.get(conn.profile, p.session_id).steer(p.text, connectionLabel(conn));
   });
 }

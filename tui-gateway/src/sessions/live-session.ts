@@ -202,11 +202,8 @@ export class LiveSession {
     if (e.type !== 'session.compressed' || e.payload.session_id === this.id) return;
     const oldId = this.id;
     this.id = e.payload.session_id;
-    try {
-      this.opts.store.moveQueuedPrompts(oldId, this.id); // the stored queue follows the session
-    } catch (err) {
-      this.opts.log?.(`session ${this.id}: cannot move its stored queue: ${(err as Error).message}`);
-    }
+    // the stored queue follows the session
+    this.bookkeeping('move its stored queue', () => this.opts.store.moveQueuedPrompts(oldId, this.id));
     if (this.busy) this.setState('running');
     this.opts.onIdChange?.(this, oldId);
     this.emit('session.info', { session: this.info() });

@@ -15,7 +15,7 @@ import { toStoredMessage } from './live-session.js';
 import { registerAnswerHandlers } from './answer-handlers.js';
 import type { ProfileRuntime } from './profile-runtime.js';
 import type { SessionRegistry } from './session-registry.js';
-import { registerConfigSet } from './config-set-handler.js';
+import { connectionLabel, registerConfigSet } from './config-set-handler.js';
 import { registerConversationHandlers } from './conversation-handlers.js';
 import { sessionPromptImages } from './prompt-images.js';
 import { runSlashCommand } from './slash-commands.js';
@@ -160,8 +160,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
     const references = p.attachments?.filter((a) => a.kind !== 'image');
     return inSubmitOrder(live, async () => {
       const text = await attachReferences(sessions, conn, live, p.text, references);
-      const by = conn.clientName ? `${conn.clientName}:${conn.id}` : conn.id;
-      return live.submit(text, by, p.origin, images);
+      return live.submit(text, connectionLabel(conn), p.origin, images);
     });
   });
 
