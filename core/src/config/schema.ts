@@ -9,7 +9,7 @@ import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../messaging/pla
 export const CONFIG_VERSION = 2;
 
 /** Model providers the client knows. `auto` picks the first provider with a key. */
-export const ProviderName = z.enum(['openrouter', 'openai', 'custom', 'auto']);
+export const ProviderName = z.enum(['openrouter', 'openai', 'anthropic', 'custom', 'auto']);
 export type ProviderName = z.infer<typeof ProviderName>;
 
 /** One provider entry of `fallback_providers`, tried in order when the current one keeps failing. */

@@ -92,6 +92,24 @@ export interface InboundMessage {
    * `invalid_request`). Not kept in the delivery ledger: a message replayed after a restart has none.
    */
   images?: ImageAttachmentInput[];
+  /**
+   * Files sent with the message that are not images given to the model (documents, voice notes,
+   * images for a model without vision): saved by the pipeline under the session's media folder,
+   * and the turn's text names each saved file (name, type, size, path) as untrusted data.
+   */
+  files?: InboundFile[];
+}
+
+/** One file received with a chat message (`InboundMessage.files`). */
+export interface InboundFile {
+  /** File name as the sender gave it (untrusted: never used as a path as is). */
+  name: string;
+  /** MIME type as the platform reported it, when known. */
+  mime?: string;
+  /** The bytes. */
+  data: Buffer;
+  /** What it is, when the platform says: a voice note is stored with a "not transcribed" note. */
+  kind?: 'document' | 'image' | 'audio' | 'voice' | 'video';
 }
 
 /** One earlier message of a conversation a client sent whole (`InboundMessage.history`). */
@@ -344,6 +362,21 @@ export abstract class PlatformAdapter {
     return this.send(chatId, `[image] ${image.caption ?? ''} ${where}`.replace(/\s+/g, ' ').trim(), opts);
   }
 
+  /**
+   * Sends a file (a long reply, a document the agent made). Default: a text line naming it; an
+   * adapter whose platform takes uploads overrides it.
+   */
+  async sendFile(
+    chatId: string,
+    file: { name: string; data: Buffer; mime?: string; caption?: string },
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    return this.send(
+      chatId,
+      `[file] ${file.name} (${file.data.length} bytes) ${file.caption ?? ''}`.trim(),
+      opts,
+    );
+  }
   /** Sends a voice message. Default: the transcript as text. */
   async sendVoice(
     chatId: string,

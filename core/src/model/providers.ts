@@ -6,6 +6,7 @@
  * |--------------|-------------------------------------------|---------------------------------------------|
  * | `openrouter` | https://openrouter.ai/api/v1 (or base_url) | `OPENROUTER_API_KEY` (or `api_key_env`)     |
  * | `openai`     | https://api.openai.com/v1 (or base_url)    | `OPENAI_API_KEY` (or `api_key_env`)         |
+ * | `anthropic`  | https://api.anthropic.com (or base_url), Messages API | `ANTHROPIC_API_KEY` (or `api_key_env`) |
  * | `custom`     | `base_url` (required)                     | `api_key_env` when set, else no key at all  |
  * | `auto`       | the first of: openrouter with a key, openai with a key, custom when `base_url` is set |
  *
@@ -23,17 +24,33 @@ import { ModelError } from './errors.js';
 /** A provider that names one concrete endpoint. */
 export type ConcreteProvider = Exclude<ProviderName, 'auto'>;
 
-/** Default endpoint and key variable of the hosted providers. */
+/**
+ * The wire format a provider speaks: OpenAI Chat Completions (`/chat/completions`, most
+ * providers) or Anthropic Messages (`/v1/messages`).
+ */
+export type ProviderWire = 'openai-chat' | 'anthropic-messages';
+
+/** Default endpoint, key variable and wire format of the hosted providers. */
 export const HOSTED_PROVIDERS = {
-  openrouter: { baseURL: 'https://openrouter.ai/api/v1', keyVar: 'OPENROUTER_API_KEY' },
-  openai: { baseURL: 'https://api.openai.com/v1', keyVar: 'OPENAI_API_KEY' },
-} as const satisfies Record<string, { baseURL: string; keyVar: string }>;
+  openrouter: { baseURL: 'https://openrouter.ai/api/v1', keyVar: 'OPENROUTER_API_KEY', wire: 'openai-chat' },
+  openai: { baseURL: 'https://api.openai.com/v1', keyVar: 'OPENAI_API_KEY', wire: 'openai-chat' },
+  anthropic: {
+    baseURL: 'https://api.anthropic.com',
+    keyVar: 'ANTHROPIC_API_KEY',
+    wire: 'anthropic-messages',
+  },
+} as const satisfies Record<string, { baseURL: string; keyVar: string; wire: ProviderWire }>;
 
 /** One endpoint a call can go to, with everything needed to make it. */
 export interface ProviderTarget {
   provider: ConcreteProvider;
-  /** Chat Completions base URL (ends before `/chat/completions`). */
+  /**
+   * Base URL: for `openai-chat` it ends before `/chat/completions`; for `anthropic-messages` it is
+   * the API root (`https://api.anthropic.com`, the SDK appends `/v1/messages`).
+   */
   baseURL: string;
+  /** Wire format of the endpoint. */
+  wire: ProviderWire;
   /** Model id; may be empty for `custom` (then the server's only model is used, see client.ts). */
   model: string;
   /** Variable the keys come from; undefined for a keyless `custom` endpoint. */
@@ -94,7 +111,7 @@ export function resolveTarget(
     for (const name of ['openrouter', 'openai'] as const) {
       const { baseURL, keyVar } = HOSTED_PROVIDERS[name];
       const keys = collectKeys(keyVar, ctx.secrets, env);
-      if (keys.length > 0) return { provider: name, baseURL, model, keyVar, keys, role };
+      if (keys.length > 0) return { provider: name, baseURL, model, keyVar, keys, role, wire: 'openai-chat' };
     }
     if (spec.base_url) return resolveTarget({ ...spec, provider: 'custom' }, fallbackModel, ctx, role);
     throw authError('auto', noProviderMessage(ctx.envFile));
@@ -114,7 +131,15 @@ export function resolveTarget(
         `Provider "custom" expects its key in ${keyVar}, which is not set: set it in ${envFileName(ctx)}.`,
       );
     }
-    return { provider: 'custom', baseURL: spec.base_url, model, ...(keyVar ? { keyVar } : {}), keys, role };
+    return {
+      provider: 'custom',
+      baseURL: spec.base_url,
+      model,
+      ...(keyVar ? { keyVar } : {}),
+      keys,
+      role,
+      wire: 'openai-chat',
+    };
   }
   const hosted = HOSTED_PROVIDERS[spec.provider];
   const keyVar = spec.api_key_env?.trim() || hosted.keyVar;
@@ -125,7 +150,15 @@ export function resolveTarget(
       `Provider "${spec.provider}" needs an API key: set ${keyVar} in ${envFileName(ctx)} (or export it in the environment).`,
     );
   }
-  return { provider: spec.provider, baseURL: spec.base_url ?? hosted.baseURL, model, keyVar, keys, role };
+  return {
+    provider: spec.provider,
+    baseURL: spec.base_url ?? hosted.baseURL,
+    model,
+    keyVar,
+    keys,
+    role,
+    wire: hosted.wire,
+  };
 }
 
 /** The primary target of a configuration (`model:`), with `modelOverride` (e.g. `-m`) applied. */

@@ -13,6 +13,10 @@ export const Usage = z.object({
   total_tokens: z.number().int().nonnegative(),
   /** Prompt tokens served from the provider's cache, when reported. */
   cached_tokens: z.number().int().nonnegative().optional(),
+  /** Prompt tokens written to the provider's cache (Anthropic's cache creation), when reported. */
+  cache_write_tokens: z.number().int().nonnegative().optional(),
+  /** Completion tokens spent on reasoning, when reported (included in `completion_tokens`). */
+  reasoning_tokens: z.number().int().nonnegative().optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 
