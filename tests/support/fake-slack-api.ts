@@ -153,11 +153,14 @@ export async function handleSlackApi(
     });
     s.wake();
     if (!u) return (res.writeHead(404).end(), true);
-    const form = await new Response(body, {
+    const form = await new Response(new Uint8Array(body), {
       headers: { 'content-type': req.headers['content-type'] ?? '' },
     }).formData();
-    const part = [...form.values()].find((v): v is File => typeof v !== 'string');
-    u.data = part ? Buffer.from(await part.arrayBuffer()) : body;
+    let part: Blob | undefined;
+    form.forEach((v) => {
+      if (typeof v !== 'string') part ??= v;
+    });
+    u.data = part ? Buffer.from(await (part as Blob).arrayBuffer()) : body;
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(`OK - ${u.data.length}`);
     return true;

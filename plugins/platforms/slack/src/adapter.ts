@@ -151,7 +151,7 @@ export class SlackAdapter extends PlatformAdapter {
       (app, me) => this.register(app, me),
       (err) => this.emitFatal(err),
     );
-    this.log(`slack: connected as <@${this.me.userId}>${this.me.team ? ` in ${this.me.team}` : ''}`);
+    this.log(`connected as <@${this.me.userId}>${this.me.team ? ` in ${this.me.team}` : ''}`);
   }
 
   async disconnect(): Promise<void> {
@@ -228,7 +228,7 @@ export class SlackAdapter extends PlatformAdapter {
     );
     if (receipt.kind === 'unavailable') {
       this.seen.delete(key);
-      this.log(`slack: message ${key} not taken: ${receipt.reason}`);
+      this.log(`message ${key} not taken: ${receipt.reason}`);
     }
   }
 
@@ -245,7 +245,7 @@ export class SlackAdapter extends PlatformAdapter {
     };
     const key = `slash:${cmd.trigger_id}`;
     const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey: key }, key);
-    if (receipt.kind === 'unavailable') this.log(`slack: command ${key} not taken: ${receipt.reason}`);
+    if (receipt.kind === 'unavailable') this.log(`command ${key} not taken: ${receipt.reason}`);
   }
 
   private remember(key: string, userId: string): void {
@@ -263,7 +263,7 @@ export class SlackAdapter extends PlatformAdapter {
     const ephemeral = (text: string): Promise<unknown> =>
       this.web.chat
         .postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) })
-        .catch((e: Error) => this.log(`slack: ephemeral failed: ${e.message}`));
+        .catch((e: Error) => this.log(`ephemeral failed: ${e.message}`));
     if (!q || q.done || !parsed) return void (await ephemeral('This question is closed.'));
     if (q.owner && q.owner !== user) return void (await ephemeral(`Only <@${q.owner}> can answer this.`));
     const value = q.values[parsed.index];
@@ -504,6 +504,6 @@ export class SlackAdapter extends PlatformAdapter {
         text: `Answered: ${choice ?? 'no answer'}`,
         blocks: blocks as never,
       })
-      .catch((e: Error) => this.log(`slack: could not mark the question answered: ${e.message}`));
+      .catch((e: Error) => this.log(`could not mark the question answered: ${e.message}`));
   }
 }

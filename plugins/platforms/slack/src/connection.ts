@@ -73,8 +73,8 @@ function boltLogger(log: (line: string) => void): Logger {
   return {
     debug: () => undefined,
     info: () => undefined,
-    warn: (...m: unknown[]) => log(`slack: ${m.map(String).join(' ')}`),
-    error: (...m: unknown[]) => log(`slack: ${m.map(String).join(' ')}`),
+    warn: (...m: unknown[]) => log(`${m.map(String).join(' ')}`),
+    error: (...m: unknown[]) => log(`${m.map(String).join(' ')}`),
     setLevel: (l: LogLevel) => void (level = l),
     getLevel: () => level,
     setName: () => undefined,
@@ -146,7 +146,7 @@ export class SlackConnection {
       logger,
       convoStore: false,
     });
-    this.app.error(async (err) => this.opts.log(`slack: a listener failed: ${err.message}`));
+    this.app.error(async (err) => this.opts.log(`a listener failed: ${err.message}`));
     register(this.app, me);
     const socket = this.receiver.client;
     socket.on('disconnected', () => {
@@ -168,13 +168,13 @@ export class SlackConnection {
   /** Opens the socket again after a drop; reports the loss when that fails. */
   private reopen(onLost: (err: Error) => void): void {
     if (this.reopening) return;
-    this.opts.log('slack: the socket closed; reconnecting');
+    this.opts.log('the socket closed; reconnecting');
     this.reopening = (async () => {
       let last: Error | undefined;
       for (let attempt = 1; attempt <= 3 && !this.closing; attempt++) {
         try {
           await this.startSocket('reconnecting failed');
-          this.opts.log('slack: reconnected');
+          this.opts.log('reconnected');
           return;
         } catch (err) {
           last = err as Error;
