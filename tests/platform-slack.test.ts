@@ -2,8 +2,9 @@
  * Slack end to end: the real daemon with `platforms.slack` pointed at the Slack stand-in
  * (tests/support/fake-slack.ts; Bolt and the Socket Mode client unchanged) and the scripted model.
  * A DM streamed by throttled `chat.update`s, a channel message that must mention the bot, a
- * thread kept as one session, an approval answered by button (refused for another user), an
- * image reaching the model as an image part, a long reply split, and the `/hermes` command.
+ * thread kept as one session, an approval answered by button (refused for another user), a
+ * clarify choice pressed, an image reaching the model as an image part, a long reply split, and
+ * the `/hermes` command.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,6 +111,29 @@ describe('Slack platform', () => {
       'the question marked answered',
     );
     expect(JSON.stringify(ask.blocks)).not.toContain('"actions"');
+  });
+
+  it('a clarify question with choices is answered by a button', async () => {
+    const { slack, model } = w;
+    model.push(
+      {
+        toolCalls: [{ name: 'clarify', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }],
+      },
+      { echo: 'last_tool_result', prefix: 'picked: ' },
+    );
+    slack.userMessage({ channel: 'D6', user: 'U1', text: 'paint it' });
+    const ask = await waitFor(
+      () => w.botMessages('D6').find((m) => m.blocks?.some((b: { type: string }) => b.type === 'actions')),
+      'the question',
+    );
+    expect(JSON.stringify(ask.blocks)).toContain('Which colour?');
+    slack.pressButton({ ts: ask.ts, user: 'U1', label: 'blue' });
+    await waitFor(() => w.botMessages('D6').find((m) => m.text.startsWith('picked: ')), 'the reply');
+    expect(w.botMessages('D6').find((m) => m.text.startsWith('picked: '))!.text).toContain('blue');
+    await waitFor(
+      () => JSON.stringify(ask.blocks).includes('Answered: blue by <@U1>'),
+      'the question marked answered',
+    );
   });
 
   it('an image reaches the model as an image part', async () => {

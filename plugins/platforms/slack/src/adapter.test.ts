@@ -5,7 +5,7 @@
 import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeSlack, type FakeSlack } from '../../../../tests/support/fake-slack.js';
-import type { SlackAdapter } from './adapter.js';
+import { SlackAdapter } from './adapter.js';
 import { platform } from './index.js';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -101,6 +101,30 @@ describe('SlackAdapter against the Slack stand-in', () => {
       error: 'Slack: channel_not_found',
       retryable: false,
     });
+  });
+
+  it('a working reaction no longer renewed (a turn that ended silently) is taken off', async () => {
+    const slack = await startFakeSlack();
+    cleanup.push(() => slack.close());
+    const adapter = new SlackAdapter({
+      apiBase: slack.url,
+      botToken: slack.botToken,
+      appToken: slack.appToken,
+      requireMention: true,
+      replyInThread: true,
+      slashCommand: '/hermes',
+      maxFileBytes: 1000,
+      imagesToModel: false,
+      workingReaction: 'eyes',
+      pingTimeoutMs: 5000,
+      workingStaleMs: 150,
+    });
+    new FakeHost().attach(adapter);
+    cleanup.push(() => adapter.disconnect());
+    await adapter.connect();
+    await adapter.sendTyping('D1', { replyTo: '7.000001' });
+    const removed = await slack.waitForCall((c) => c.method === 'reactions.remove', 'the sweep', 3_000);
+    expect(removed.params).toMatchObject({ channel: 'D1', timestamp: '7.000001', name: 'eyes' });
   });
 
   it('uploads a file with the external upload flow', async () => {

@@ -71,7 +71,12 @@ export interface SlackSettings {
   workingReaction: string;
   /** Socket Mode ping timeout, ms. */
   pingTimeoutMs: number;
+  /** A working reaction not renewed for this long is taken off, ms (default WORKING_STALE_MS). */
+  workingStaleMs?: number;
 }
+
+/** A working reaction not renewed for this long is taken off, ms (the pipeline renews every 4 s). */
+export const WORKING_STALE_MS = 10_000;
 
 /** Slack errors after which a retry of the same call cannot succeed. */
 const FINAL_ERRORS = new Set([
@@ -102,8 +107,14 @@ export class SlackAdapter extends PlatformAdapter {
   private readonly activeThreads = new BoundedSet(2_000);
   /** Sender of a recent message, by `<channel>:<ts>` (who may answer its questions). */
   private readonly senders = new Map<string, string>();
-  /** `<channel>:<ts>` of messages wearing the working reaction. */
-  private readonly working = new Set<string>();
+  /**
+   * Messages wearing the working reaction, by `<channel>:<ts>`, with the time of the last typing
+   * call (ms). The pipeline repeats it every 4 s while the turn runs; a reaction not renewed for
+   * `WORKING_STALE_MS` belongs to a turn that ended without a reply (silence, an error) and is
+   * taken off by the sweep.
+   */
+  private readonly working = new Map<string, { channel: string; ts: string; at: number }>();
+  private sweep: NodeJS.Timeout | undefined;
   private readonly names = new Map<string, Promise<string | undefined>>();
   private readonly chats = new Map<string, { at: number; info: Promise<ChatInfo | undefined> }>();
   private readonly extraOrigins: string[];
@@ -155,6 +166,9 @@ export class SlackAdapter extends PlatformAdapter {
   }
 
   async disconnect(): Promise<void> {
+    clearInterval(this.sweep);
+    this.sweep = undefined;
+    this.working.clear();
     const conn = this.conn;
     this.conn = undefined;
     await conn?.close().catch(() => undefined);
@@ -352,7 +366,7 @@ export class SlackAdapter extends PlatformAdapter {
         ...this.thread(chatId, opts),
         unfurl_links: false,
       });
-      if (opts?.kind === 'reply' || !text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts);
+      if (opts?.kind === 'reply' || !text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts?.replyTo);
       return { ok: true, ...(r.ts ? { messageId: r.ts } : {}) };
     } catch (err) {
       return this.failure(err);
@@ -367,29 +381,48 @@ export class SlackAdapter extends PlatformAdapter {
   ): Promise<SendResult> {
     try {
       await this.web.chat.update({ channel: chatId, ts: messageId, text: toMrkdwn(text) });
-      if (!text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts);
+      if (!text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts?.replyTo);
       return { ok: true, messageId };
     } catch (err) {
       return this.failure(err);
     }
   }
 
-  /** The working reaction on the message that started the turn (once). */
+  /** The working reaction on the message that started the turn (added once, renewed after). */
   override async sendTyping(chatId: string, opts?: SendOptions): Promise<void> {
     const name = this.settings.workingReaction;
-    if (!name || !opts?.replyTo) return;
+    if (!name || !opts?.replyTo || !this.conn) return;
     const key = `${chatId}:${opts.replyTo}`;
-    if (this.working.has(key)) return;
-    this.working.add(key);
+    const known = this.working.get(key);
+    if (known) return void (known.at = Date.now());
+    this.working.set(key, { channel: chatId, ts: opts.replyTo, at: Date.now() });
+    if (!this.sweep) {
+      const every = Math.max(50, Math.round(this.staleMs / 2));
+      this.sweep = setInterval(() => this.sweepWorking(), every);
+      this.sweep.unref?.();
+    }
     await this.web.reactions.add({ channel: chatId, timestamp: opts.replyTo, name }).catch(() => undefined);
   }
 
-  /** Takes the working reaction off once the reply is there. */
-  private doneWorking(chatId: string, opts?: SendOptions): void {
-    const key = `${chatId}:${opts?.replyTo ?? ''}`;
-    if (!opts?.replyTo || !this.working.delete(key)) return;
+  private get staleMs(): number {
+    return this.settings.workingStaleMs ?? WORKING_STALE_MS;
+  }
+
+  private sweepWorking(): void {
+    const now = Date.now();
+    for (const w of [...this.working.values()])
+      if (now - w.at > this.staleMs) this.doneWorking(w.channel, w.ts);
+    if (this.working.size === 0) {
+      clearInterval(this.sweep);
+      this.sweep = undefined;
+    }
+  }
+
+  /** Takes the working reaction off a message (the reply is there, or its turn ended). */
+  private doneWorking(chatId: string, ts: string | undefined): void {
+    if (!ts || !this.working.delete(`${chatId}:${ts}`) || !this.conn) return;
     void this.web.reactions
-      .remove({ channel: chatId, timestamp: opts.replyTo, name: this.settings.workingReaction })
+      .remove({ channel: chatId, timestamp: ts, name: this.settings.workingReaction })
       .catch(() => undefined);
   }
 
