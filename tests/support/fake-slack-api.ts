@@ -70,6 +70,8 @@ export interface SlackApiState {
   socketUrl: () => string;
   /** apps.connections.open answers this error instead (e.g. `invalid_auth`) while set. */
   openError?: string;
+  /** The bot token was revoked (bot methods answer `token_revoked`) while set. */
+  botRevoked?: boolean;
   /** Next message ts (`<seconds>.<6 digits>`, increasing). */
   nextTs: () => string;
   wake: () => void;
@@ -186,6 +188,7 @@ function answer(s: SlackApiState, method: string, p: any, token: string): Record
   if (!BOT_METHODS.has(method)) return { ok: false, error: 'unknown_method' };
   if (!token) return { ok: false, error: 'not_authed' };
   if (token !== s.botToken) return { ok: false, error: 'invalid_auth' };
+  if (s.botRevoked) return { ok: false, error: 'token_revoked' };
   switch (method) {
     case 'auth.test':
       return {

@@ -65,6 +65,8 @@ export interface FakeSlack {
   connected(): boolean;
   /** apps.connections.open answers `{ok: false, error}` while set (undefined: normal). */
   setOpenError(error: string | undefined): void;
+  /** Revokes (true) or restores the bot token: bot methods answer `token_revoked`. */
+  revokeBotToken(revoked: boolean): void;
   /** Names a user for users.info. */
   addUser(id: string, name: string): void;
   /** Hosts a file users can share; returns the file object of a `files` array of a message event. */
@@ -280,6 +282,9 @@ export async function startFakeSlack(): Promise<FakeSlack> {
     connected: () => socket !== undefined,
     setOpenError: (e) => {
       state.openError = e;
+    },
+    revokeBotToken: (revoked) => {
+      state.botRevoked = revoked;
     },
     addUser: (id, name) => void state.users.set(id, name),
     hostFile: (name, mimetype, data) => {

@@ -237,6 +237,23 @@ describe('SlackAdapter against the Slack stand-in', () => {
     expect(err).toMatchObject({ permanent: true, message: expect.stringContaining('invalid_auth') });
   });
 
+  it('a bot token revoked while connected is reported lost (permanent), sends final', async () => {
+    const { slack, host, adapter } = await start();
+    await adapter.connect();
+    slack.revokeBotToken(true);
+    expect(await adapter.send('D1', 'hello')).toMatchObject({
+      ok: false,
+      error: 'Slack: token_revoked',
+      retryable: false,
+    });
+    await adapter.send('D1', 'again');
+    expect(host.fatal).toHaveLength(1);
+    expect(host.fatal[0]).toMatchObject({
+      permanent: true,
+      message: 'Slack refused the bot token: token_revoked',
+    });
+  });
+
   it('refused tokens fail connect for good (permanent)', async () => {
     const bad = await start({}, { bot: 'xoxb-wrong' });
     await expect(bad.adapter.connect()).rejects.toMatchObject({

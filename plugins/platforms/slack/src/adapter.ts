@@ -39,10 +39,12 @@ import {
   parseButtonValue,
 } from './blocks.js';
 import { SlackConnection, slackErrorCode, type BotIdentity } from './connection.js';
+import { SlackDirectory } from './directory.js';
 import { fetchSlackFiles, type FetchedFiles } from './files.js';
 import { chatTypeOf, routeMessage, type SlackMessageEvent } from './inbound.js';
 import { toMrkdwn } from './mrkdwn.js';
 import { BoundedSet, QuestionTable, type ShownQuestion } from './questions.js';
+import { WorkingReactions } from './working.js';
 
 /**
  * Longest reply chunk, characters. Slack takes up to 40,000 characters of `text` but shows
@@ -71,12 +73,9 @@ export interface SlackSettings {
   workingReaction: string;
   /** Socket Mode ping timeout, ms. */
   pingTimeoutMs: number;
-  /** A working reaction not renewed for this long is taken off, ms (default WORKING_STALE_MS). */
+  /** A working reaction not renewed for this long is taken off, ms (default: working.ts). */
   workingStaleMs?: number;
 }
-
-/** A working reaction not renewed for this long is taken off, ms (the pipeline renews every 4 s). */
-export const WORKING_STALE_MS = 10_000;
 
 /** Slack errors after which a retry of the same call cannot succeed. */
 const FINAL_ERRORS = new Set([
@@ -96,9 +95,13 @@ const FINAL_ERRORS = new Set([
   'missing_scope',
 ]);
 
+/** Errors meaning the bot token no longer works. */
+const TOKEN_GONE = new Set(['invalid_auth', 'token_revoked', 'token_expired', 'account_inactive']);
+
 /** Slack adapter. */
 export class SlackAdapter extends PlatformAdapter {
   private conn: SlackConnection | undefined;
+  private tokenLost = false;
   private me: BotIdentity | undefined;
   private readonly questions = new QuestionTable();
   /** `<channel>:<ts>` of messages already handed on. */
@@ -107,16 +110,8 @@ export class SlackAdapter extends PlatformAdapter {
   private readonly activeThreads = new BoundedSet(2_000);
   /** Sender of a recent message, by `<channel>:<ts>` (who may answer its questions). */
   private readonly senders = new Map<string, string>();
-  /**
-   * Messages wearing the working reaction, by `<channel>:<ts>`, with the time of the last typing
-   * call (ms). The pipeline repeats it every 4 s while the turn runs; a reaction not renewed for
-   * `WORKING_STALE_MS` belongs to a turn that ended without a reply (silence, an error) and is
-   * taken off by the sweep.
-   */
-  private readonly working = new Map<string, { channel: string; ts: string; at: number }>();
-  private sweep: NodeJS.Timeout | undefined;
-  private readonly names = new Map<string, Promise<string | undefined>>();
-  private readonly chats = new Map<string, { at: number; info: Promise<ChatInfo | undefined> }>();
+  private readonly working: WorkingReactions;
+  private readonly directory = new SlackDirectory(() => this.web);
   private readonly extraOrigins: string[];
 
   constructor(
@@ -127,6 +122,15 @@ export class SlackAdapter extends PlatformAdapter {
       maxMessageLength: opts.maxMessageLength ?? SLACK_MAX_LENGTH,
       ...(opts.log ? { log: opts.log } : {}),
     });
+    this.working = new WorkingReactions(async (op, channel, timestamp) => {
+      const name = settings.workingReaction;
+      if (!this.conn) return;
+      const args = { channel, timestamp, name };
+      // already there / already gone: nothing to do
+      await (op === 'add' ? this.web.reactions.add(args) : this.web.reactions.remove(args)).catch(
+        () => undefined,
+      );
+    }, settings.workingStaleMs);
     // the API base's origin may receive the bot token for file downloads (a stand-in or proxy)
     this.extraOrigins = [new URL(settings.apiBase).origin].filter((o) => !/slack\.com$/.test(o));
   }
@@ -158,6 +162,7 @@ export class SlackAdapter extends PlatformAdapter {
       log: this.log,
     });
     this.conn = conn;
+    this.tokenLost = false;
     this.me = await conn.open(
       (app, me) => this.register(app, me),
       (err) => this.emitFatal(err),
@@ -166,9 +171,7 @@ export class SlackAdapter extends PlatformAdapter {
   }
 
   async disconnect(): Promise<void> {
-    clearInterval(this.sweep);
-    this.sweep = undefined;
-    this.working.clear();
+    this.working.stop();
     const conn = this.conn;
     this.conn = undefined;
     await conn?.close().catch(() => undefined);
@@ -206,7 +209,10 @@ export class SlackAdapter extends PlatformAdapter {
     this.seen.add(key);
     if (route.threadId && route.chatType !== 'dm') this.activeThreads.add(`${ev.channel}:${route.threadId}`);
     this.remember(key, route.userId);
-    const [userName, chat] = await Promise.all([this.userName(route.userId), this.chatInfo(ev.channel)]);
+    const [userName, chat] = await Promise.all([
+      this.directory.userName(route.userId),
+      this.directory.chatInfo(ev.channel),
+    ]);
     let text = route.text;
     let files: FetchedFiles | undefined;
     if (ev.files?.length) {
@@ -248,7 +254,10 @@ export class SlackAdapter extends PlatformAdapter {
 
   private async onSlashCommand(cmd: SlashCommand, text: string): Promise<void> {
     const chatType = chatTypeOf(cmd.channel_id);
-    const [userName, chat] = await Promise.all([this.userName(cmd.user_id), this.chatInfo(cmd.channel_id)]);
+    const [userName, chat] = await Promise.all([
+      this.directory.userName(cmd.user_id),
+      this.directory.chatInfo(cmd.channel_id),
+    ]);
     const source: MessageSource = {
       platform: 'slack',
       chatType,
@@ -284,7 +293,7 @@ export class SlackAdapter extends PlatformAdapter {
     if (value === undefined) return;
     q.pressedBy = user;
     q.pressedValue = value;
-    const userName = await this.userName(user);
+    const userName = await this.directory.userName(user);
     const source: MessageSource = {
       platform: 'slack',
       chatType: this.chatTypeFor(q.channel, q.threadId),
@@ -304,47 +313,20 @@ export class SlackAdapter extends PlatformAdapter {
 
   // ── lookups ────────────────────────────────────────────────────────────────────────────
 
-  /** Display name of a user (users.info, cached); undefined when unknown. */
-  private userName(userId: string): Promise<string | undefined> {
-    let p = this.names.get(userId);
-    if (!p) {
-      p = this.web.users
-        .info({ user: userId })
-        .then((r) => {
-          const u = r.user;
-          return u?.profile?.display_name || u?.real_name || u?.name || undefined;
-        })
-        .catch(() => {
-          this.names.delete(userId); // asked again next time
-          return undefined;
-        });
-      this.names.set(userId, p);
-      if (this.names.size > 5_000) this.names.delete(this.names.keys().next().value!);
-    }
-    return p;
-  }
-
-  /** Name, type and topic of a conversation (cached 10 minutes); undefined when unknown. */
-  private chatInfo(channel: string): Promise<ChatInfo | undefined> {
-    const hit = this.chats.get(channel);
-    if (hit && Date.now() - hit.at < 600_000) return hit.info;
-    const info = this.getChatInfo(channel).catch(() => undefined);
-    this.chats.set(channel, { at: Date.now(), info });
-    return info;
-  }
-
   async getChatInfo(chatId: string): Promise<ChatInfo> {
-    const r = await this.web.conversations.info({ channel: chatId });
-    const c = r.channel;
-    const type = c?.is_im ? 'dm' : c?.is_mpim || c?.is_private ? 'group' : chatTypeOf(chatId);
-    const topic = c?.topic?.value || c?.purpose?.value;
-    return { name: c?.name ?? (c?.is_im ? 'direct message' : chatId), type, ...(topic ? { topic } : {}) };
+    return this.directory.fetchChat(chatId);
   }
 
   // ── outbound ───────────────────────────────────────────────────────────────────────────
 
   private failure(err: unknown): SendResult {
     const code = slackErrorCode(err);
+    // the bot token stopped working (revoked, app uninstalled): the connection is not usable
+    // although the socket (the app token) may still be up — report it, so the status is honest
+    if (code && TOKEN_GONE.has(code) && this.conn && !this.tokenLost) {
+      this.tokenLost = true;
+      this.emitFatal(Object.assign(new Error(`Slack refused the bot token: ${code}`), { permanent: true }));
+    }
     return {
       ok: false,
       error: code ? `Slack: ${code}` : (err as Error).message,
@@ -366,7 +348,8 @@ export class SlackAdapter extends PlatformAdapter {
         ...this.thread(chatId, opts),
         unfurl_links: false,
       });
-      if (opts?.kind === 'reply' || !text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts?.replyTo);
+      if (opts?.kind === 'reply' || !text.endsWith(STREAMING_CURSOR))
+        this.working.done(chatId, opts?.replyTo);
       return { ok: true, ...(r.ts ? { messageId: r.ts } : {}) };
     } catch (err) {
       return this.failure(err);
@@ -381,49 +364,17 @@ export class SlackAdapter extends PlatformAdapter {
   ): Promise<SendResult> {
     try {
       await this.web.chat.update({ channel: chatId, ts: messageId, text: toMrkdwn(text) });
-      if (!text.endsWith(STREAMING_CURSOR)) this.doneWorking(chatId, opts?.replyTo);
+      if (!text.endsWith(STREAMING_CURSOR)) this.working.done(chatId, opts?.replyTo);
       return { ok: true, messageId };
     } catch (err) {
       return this.failure(err);
     }
   }
 
-  /** The working reaction on the message that started the turn (added once, renewed after). */
+  /** The working reaction on the message that started the turn (working.ts). */
   override async sendTyping(chatId: string, opts?: SendOptions): Promise<void> {
-    const name = this.settings.workingReaction;
-    if (!name || !opts?.replyTo || !this.conn) return;
-    const key = `${chatId}:${opts.replyTo}`;
-    const known = this.working.get(key);
-    if (known) return void (known.at = Date.now());
-    this.working.set(key, { channel: chatId, ts: opts.replyTo, at: Date.now() });
-    if (!this.sweep) {
-      const every = Math.max(50, Math.round(this.staleMs / 2));
-      this.sweep = setInterval(() => this.sweepWorking(), every);
-      this.sweep.unref?.();
-    }
-    await this.web.reactions.add({ channel: chatId, timestamp: opts.replyTo, name }).catch(() => undefined);
-  }
-
-  private get staleMs(): number {
-    return this.settings.workingStaleMs ?? WORKING_STALE_MS;
-  }
-
-  private sweepWorking(): void {
-    const now = Date.now();
-    for (const w of [...this.working.values()])
-      if (now - w.at > this.staleMs) this.doneWorking(w.channel, w.ts);
-    if (this.working.size === 0) {
-      clearInterval(this.sweep);
-      this.sweep = undefined;
-    }
-  }
-
-  /** Takes the working reaction off a message (the reply is there, or its turn ended). */
-  private doneWorking(chatId: string, ts: string | undefined): void {
-    if (!ts || !this.working.delete(`${chatId}:${ts}`) || !this.conn) return;
-    void this.web.reactions
-      .remove({ channel: chatId, timestamp: ts, name: this.settings.workingReaction })
-      .catch(() => undefined);
+    if (this.settings.workingReaction && opts?.replyTo && this.conn)
+      await this.working.typing(chatId, opts.replyTo);
   }
 
   /** Uploads a file (files.getUploadURLExternal → upload → files.completeUploadExternal). */
@@ -517,7 +468,7 @@ export class SlackAdapter extends PlatformAdapter {
   override onTurnEvent(_chatId: string, event: TurnEvent): void {
     if (event.type !== 'request.resolved') return;
     const q = this.questions.byRequest(String(event.payload.request_id ?? ''));
-    if (!q || q.done || !q.ts) return;
+    if (!q || q.done || !q.ts || !this.conn) return;
     q.done = true;
     const choice = event.payload.choice === null ? null : String(event.payload.choice ?? '');
     const by = String(event.payload.by ?? '');
