@@ -211,7 +211,7 @@ export class SlackAdapter extends PlatformAdapter {
     this.remember(key, route.userId);
     const [userName, chat] = await Promise.all([
       this.directory.userName(route.userId),
-      this.directory.chatInfo(ev.channel),
+      route.chatType === 'dm' ? undefined : this.directory.chatInfo(ev.channel),
     ]);
     let text = route.text;
     let files: FetchedFiles | undefined;
@@ -231,8 +231,8 @@ export class SlackAdapter extends PlatformAdapter {
       chatId: ev.channel,
       userId: route.userId,
       ...(userName ? { userName } : {}),
-      ...(chat && route.chatType !== 'dm' ? { chatName: chat.name } : {}),
-      ...(chat?.topic && route.chatType !== 'dm' ? { chatTopic: chat.topic } : {}),
+      ...(chat ? { chatName: chat.name } : {}),
+      ...(chat?.topic ? { chatTopic: chat.topic } : {}),
       ...(route.threadId ? { threadId: route.threadId } : {}),
       messageId: ev.ts,
     };
@@ -256,7 +256,7 @@ export class SlackAdapter extends PlatformAdapter {
     const chatType = chatTypeOf(cmd.channel_id);
     const [userName, chat] = await Promise.all([
       this.directory.userName(cmd.user_id),
-      this.directory.chatInfo(cmd.channel_id),
+      chatType === 'dm' ? undefined : this.directory.chatInfo(cmd.channel_id),
     ]);
     const source: MessageSource = {
       platform: 'slack',
@@ -264,7 +264,7 @@ export class SlackAdapter extends PlatformAdapter {
       chatId: cmd.channel_id,
       userId: cmd.user_id,
       userName: userName ?? cmd.user_name,
-      ...(chat && chatType !== 'dm' ? { chatName: chat.name } : {}),
+      ...(chat ? { chatName: chat.name } : {}),
     };
     const key = `slash:${cmd.trigger_id}`;
     const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey: key }, key);

@@ -174,7 +174,9 @@ export class SlackConnection {
       for (let attempt = 1; attempt <= 3 && !this.closing; attempt++) {
         try {
           await this.startSocket('reconnecting failed');
-          this.opts.log('reconnected');
+          // closed while this attempt ran: the socket it opened must not live on
+          if (this.closing) await this.receiver?.client.disconnect().catch(() => undefined);
+          else this.opts.log('reconnected');
           return;
         } catch (err) {
           last = err as Error;
