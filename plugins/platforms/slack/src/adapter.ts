@@ -69,6 +69,8 @@ export interface SlackSettings {
   maxFileBytes: number;
   /** The configured model accepts images (they go to it as image parts). */
   imagesToModel: boolean;
+  /** Largest image given to the model, bytes (`images.max_bytes`); larger ones are files. */
+  imageMaxBytes?: number;
   /** Emoji name put on a message while its turn runs ('' for none). */
   workingReaction: string;
   /** Socket Mode ping timeout, ms. */
@@ -221,6 +223,7 @@ export class SlackAdapter extends PlatformAdapter {
         extraOrigins: this.extraOrigins,
         maxBytes: this.settings.maxFileBytes,
         imagesToModel: this.settings.imagesToModel,
+        imageMaxBytes: this.settings.imageMaxBytes,
       });
       if (files.notes.length) text = [text, ...files.notes].filter(Boolean).join('\n');
       if (!text && (files.images.length || files.files.length)) text = '(sent files without text)';

@@ -31,6 +31,9 @@ describe('fetchSlackFiles', () => {
     const blind = await fetchSlackFiles([img] as never, { ...opts, imagesToModel: false });
     expect(blind.images).toEqual([]);
     expect(blind.files[0]).toMatchObject({ name: 'cat.png', kind: 'image' });
+    // an image over the model's image limit is handed on as a file
+    const big = await fetchSlackFiles([img] as never, { ...opts, imageMaxBytes: 4 });
+    expect([big.images, big.files.map((f) => f.kind)]).toEqual([[], ['image']]);
   });
 
   it('a file over the cap, a refused download or a foreign URL becomes a note', async () => {

@@ -25,6 +25,8 @@ export interface FileFetchOptions {
   maxBytes: number;
   /** Images go to the model (it has vision); otherwise they are files. */
   imagesToModel: boolean;
+  /** Largest image given to the model, bytes (`images.max_bytes`); a larger one is a file. */
+  imageMaxBytes?: number;
   /** Per-file download timeout, ms (default 30,000). */
   timeoutMs?: number;
 }
@@ -110,7 +112,7 @@ export async function fetchSlackFiles(
       continue;
     }
     const mime = (f.mimetype ?? 'application/octet-stream').toLowerCase();
-    if (opts.imagesToModel && MODEL_IMAGE_TYPES.has(mime)) {
+    if (opts.imagesToModel && MODEL_IMAGE_TYPES.has(mime) && got.length <= (opts.imageMaxBytes ?? Infinity)) {
       out.images.push({ kind: 'image', data: got.toString('base64'), mime, name });
     } else {
       out.files.push({ name, mime, data: got, kind: kindOf(f, mime) });

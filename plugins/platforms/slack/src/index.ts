@@ -74,6 +74,7 @@ export const platform = definePlatform({
         slashCommand: settings.slash_command,
         maxFileBytes: settings.max_file_bytes,
         imagesToModel: modelAcceptsImages(ctx.hermesConfig.model.default, ctx.hermesConfig),
+        imageMaxBytes: ctx.hermesConfig.images.max_bytes,
         workingReaction: settings.working_reaction,
         pingTimeoutMs: settings.ping_timeout_ms,
       },
