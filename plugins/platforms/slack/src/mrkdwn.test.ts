@@ -8,6 +8,9 @@ describe('toMrkdwn', () => {
       'see <https://example.com/a_b?x=1&amp;y=2|the docs>',
     );
     expect(toMrkdwn('# Title\n- one\n* two')).toBe('*Title*\n• one\n• two');
+    expect(toMrkdwn('an *italic* and **bold** word, 2 * 3 * 4, a*b*c')).toBe(
+      'an _italic_ and *bold* word, 2 * 3 * 4, a*b*c',
+    );
   });
 
   it('keeps code as it is (escaped only) and drops a fence language', () => {

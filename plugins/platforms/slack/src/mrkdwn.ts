@@ -3,7 +3,7 @@
  * message text back to plain text.
  *
  * Outbound (`toMrkdwn`), only the simple, unambiguous forms: `**bold**`/`__bold__` → `*bold*`,
- * `~~strike~~` → `~strike~`, `[label](https://…)` → `<https://…|label>`, `# Heading` → `*Heading*`,
+ * `*italic*` → `_italic_`, `~~strike~~` → `~strike~`, `[label](https://…)` → `<https://…|label>`, `# Heading` → `*Heading*`,
  * `* item` → `• item`. Code spans and fenced blocks are kept as they are. `&`, `<` and `>` are
  * escaped everywhere (Slack's rule), so text from the model can never form a mention, a
  * `<!channel>` broadcast or a link other than the ones converted here.
@@ -26,12 +26,15 @@ function convertProse(text: string): string {
     return `\uE000${links.length - 1}\uE001`;
   });
   out = escapeMrkdwn(out);
+  // bold goes through a marker (\uE002) so the italic rule below does not take it for italic
   out = out
-    .replace(/^#{1,6}\s+(.+?)\s*#*$/gm, '*$1*')
-    .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, '*$1*')
-    .replace(/__(?=\S)(.+?)(?<=\S)__/g, '*$1*')
+    .replace(/^(\s*)[*-]\s+/gm, '$1• ')
+    .replace(/^#{1,6}\s+(.+?)\s*#*$/gm, '\uE002$1\uE002')
+    .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, '\uE002$1\uE002')
+    .replace(/__(?=\S)(.+?)(?<=\S)__/g, '\uE002$1\uE002')
+    .replace(/(?<![*\w])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![*\w])/g, '_$1_')
     .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '~$1~')
-    .replace(/^(\s*)[*-]\s+/gm, '$1• ');
+    .replace(/\uE002/g, '*');
   return out.replace(/\uE000(\d+)\uE001/g, (m, i: string) => links[Number(i)] ?? m);
 }
 
