@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './support/gateway-process.js';
+import { runHermes } from './support/hermes-cli.js';
 import {
   deliveries,
   gatewayStatus,
@@ -147,6 +148,8 @@ describe('Slack platform: drops and load', () => {
       30_000,
     );
     expect(JSON.stringify(status)).toContain('invalid_auth');
+    const shown = await runHermes(w.root, ['gateway', 'status']);
+    expect(shown.stdout).toMatch(/slack: failed: .*SLACK_APP_TOKEN\) was refused: invalid_auth/);
     const opens = slack.calls.filter((c) => c.method === 'apps.connections.open').length;
     await new Promise((r) => setTimeout(r, 1_500));
     expect(slack.calls.filter((c) => c.method === 'apps.connections.open').length).toBe(opens);
