@@ -192,6 +192,7 @@ export class SlackConnection {
 
   /** Closes the socket (at most ~3 s); idempotent, never throws. */
   async close(): Promise<void> {
+    if (this.closing) return;
     this.closing = true;
     const socket = this.receiver?.client;
     if (!socket) return;
