@@ -170,7 +170,7 @@ class PlatformConnection implements Connection {
     if (ev.type === 'message.complete') turn.text = String(p.text ?? '');
     if (ev.type === 'session.usage' && typeof p.context_tokens === 'number')
       this.onUsage(this.live.id, p.context_tokens);
-    if (ev.type === 'error' && typeof p.message === 'string') turn.error = p.message;
+    if (ev.type === 'error' && typeof p.message === 'string' && p.kind !== 'notice') turn.error = p.message;
     try {
       turn.sink.onEvent({ type: ev.type, payload: p });
     } catch {
