@@ -117,3 +117,28 @@ export function anthropicThinkingBudget(
     return { notice: unsupportedNotice(effort, target.provider, model) };
   return { budget: ANTHROPIC_THINKING_BUDGETS[effort] };
 }
+
+/**
+ * The argument of `/reasoning`: `''` → show (undefined), `default` → back to the profile's
+ * `model.reasoning_effort` (null), a level → that level; anything else → `{error}`.
+ */
+export function parseReasoningArg(arg: string): ReasoningEffort | null | undefined | { error: string } {
+  const level = arg.trim().toLowerCase();
+  if (level === '') return undefined;
+  if (level === 'default') return null;
+  if (isReasoningEffort(level)) return level;
+  return { error: `Unknown /reasoning level "${arg.trim()}": use none, low, medium, high or default.` };
+}
+
+/** The answer of `/reasoning`: the effort in effect, whose it is, and when a change applies. */
+export function reasoningEffortText(
+  effort: ReasoningEffort | undefined,
+  own: boolean,
+  changed: boolean,
+): string {
+  const what = effort ?? "the provider's default";
+  const whose = own ? 'this session' : 'model.reasoning_effort of the profile';
+  return changed
+    ? `Reasoning effort: ${what} (${whose}), from the next turn.`
+    : `Reasoning effort: ${what} (${whose}). /reasoning none|low|medium|high|default changes it.`;
+}

@@ -39,7 +39,7 @@ import {
   type TurnSink,
 } from '@hermes/core/messaging';
 import { createPlatformSession } from '@hermes/core/platform-sessions';
-import { contextWindowFor } from '@hermes/core/model';
+import { contextWindowFor, type ReasoningEffort } from '@hermes/core/model';
 import type { StoredImage } from '@hermes/core/images';
 import {
   APPROVAL_CHOICES,
@@ -427,6 +427,13 @@ export class LiveSessionBackend implements AgentBackend {
       ...(tokens !== undefined ? { contextTokens: tokens } : {}),
       ...(r.model ? { contextWindow: contextWindowFor(r.model, p.config) } : {}),
     };
+  }
+
+  reasoningEffort(
+    sessionId: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean } {
+    return this.sessions.reasoningEffort(this.profile, sessionId, set);
   }
 
   /** Detaches every platform connection (shutdown). */
