@@ -256,10 +256,12 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     res.on('finish', () => (rec.finishedAt = Date.now()));
     events.emit('request');
 
+    // an Anthropic client (it always sends `anthropic-version`) authenticates with `x-api-key`
+    const anthropicClient = req.headers['anthropic-version'] !== undefined || path === '/v1/messages';
+    if (anthropicClient && opts.apiKey !== undefined && req.headers['x-api-key'] !== opts.apiKey) {
+      return sendJson(res, 401, anthropicErrorBody(401));
+    }
     if (method === 'POST' && path === '/v1/messages') {
-      if (opts.apiKey !== undefined && req.headers['x-api-key'] !== opts.apiKey) {
-        return sendJson(res, 401, anthropicErrorBody(401));
-      }
       const raw = queue.shift() ?? opts.whenEmpty ?? DEFAULT_EMPTY_STEP;
       const step = typeof raw === 'function' ? await raw(rec) : raw;
       return answerAnthropic(rec, res, step, {
@@ -269,7 +271,11 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
         sleep,
       });
     }
-    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+    if (
+      !anthropicClient &&
+      opts.apiKey !== undefined &&
+      req.headers.authorization !== `Bearer ${opts.apiKey}`
+    ) {
       return sendJson(res, 401, errorBody(401, 'Incorrect API key provided'));
     }
     if (method === 'POST' && path === '/v1/chat/completions') return answerChat(rec, res);

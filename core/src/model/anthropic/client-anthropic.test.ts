@@ -289,6 +289,13 @@ describe('anthropic messages client', () => {
     expect(s.requests).toHaveLength(2);
   });
 
+  it('lists the models of the endpoint (GET /v1/models with x-api-key)', async () => {
+    const s = await server({ apiKey: 'sk-ant-test-1', models: ['claude-a', 'claude-b'] });
+    const c = client({ config: anthropicConfig(s.url) });
+    expect(await c.listModels()).toEqual(['claude-a', 'claude-b']);
+    expect(s.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' });
+  });
+
   it('an interrupt keeps the text streamed so far', async () => {
     const s = await server({ script: [{ hang: true, text: 'partial answer', chunkSize: 7 }] });
     const c = client({ config: anthropicConfig(s.url) });
