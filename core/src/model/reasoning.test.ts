@@ -25,8 +25,8 @@ describe('reasoning effort', () => {
     expect(reasoningSupported(openai, 'gpt-5')).toBe(true);
     expect(reasoningSupported(openai, 'gpt-4o')).toBe(false);
     expect(reasoningSupported(custom, 'qwen3')).toBe(false);
-    expect(reasoningSupported({ ...custom, supportsReasoning: true }, 'qwen3')).toBe(true);
-    expect(reasoningSupported({ ...anthropic, supportsReasoning: false }, 'claude-sonnet-4-5')).toBe(false);
+    expect(reasoningSupported({ ...custom, supports: { reasoning: true } }, 'qwen3')).toBe(true);
+    expect(reasoningSupported({ ...anthropic, supports: { reasoning: false } }, 'claude-sonnet-4-5')).toBe(false);
   });
 
   it('maps to OpenAI reasoning_effort and OpenRouter reasoning', () => {

@@ -39,10 +39,10 @@ export interface ReasoningTarget {
   provider: string;
   wire: ProviderWire;
   /**
-   * The preset's `supports.reasoning` flag when the provider table has one; it wins over the
-   * rules below.
+   * What the provider preset says it supports (the preset table's `supports`, carried on the
+   * target); `supports.reasoning`, when set, wins over the rules of `reasoningSupported`.
    */
-  supportsReasoning?: boolean;
+  supports?: { reasoning?: boolean };
 }
 
 const OPENAI_REASONING = /^(o\d|gpt-5)/i;
@@ -55,7 +55,8 @@ const OLD_CLAUDE = /claude-(2|instant|3-(opus|sonnet|haiku|5))/i;
  * o-series and gpt-5 family, every other provider no.
  */
 export function reasoningSupported(target: ReasoningTarget, model: string): boolean {
-  if (target.supportsReasoning !== undefined) return target.supportsReasoning;
+  const flag = target.supports?.reasoning;
+  if (flag !== undefined) return flag;
   if (target.wire === 'anthropic-messages') return !OLD_CLAUDE.test(model);
   if (target.provider === 'openrouter') return true;
   if (target.provider === 'openai') return OPENAI_REASONING.test(model.replace(/^openai\//, ''));
