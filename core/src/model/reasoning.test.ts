@@ -26,7 +26,9 @@ describe('reasoning effort', () => {
     expect(reasoningSupported(openai, 'gpt-4o')).toBe(false);
     expect(reasoningSupported(custom, 'qwen3')).toBe(false);
     expect(reasoningSupported({ ...custom, supports: { reasoning: true } }, 'qwen3')).toBe(true);
-    expect(reasoningSupported({ ...anthropic, supports: { reasoning: false } }, 'claude-sonnet-4-5')).toBe(false);
+    expect(reasoningSupported({ ...anthropic, supports: { reasoning: false } }, 'claude-sonnet-4-5')).toBe(
+      false,
+    );
   });
 
   it('maps to OpenAI reasoning_effort and OpenRouter reasoning', () => {

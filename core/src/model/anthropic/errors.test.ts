@@ -11,7 +11,7 @@ const api = (status: number | undefined, type: string, message: string, h?: Reco
         { type: 'error', error: { type, message } },
         undefined,
         headers(h),
-        type,
+        type as ConstructorParameters<typeof Anthropic.APIError>[4],
       )
     : Anthropic.APIError.generate(status, { type: 'error', error: { type, message } }, undefined, headers(h));
 
