@@ -24,7 +24,8 @@
  * of them. For `anthropic/*` models on OpenRouter the system prompt gets a cache breakpoint.
  *
  * A target whose `wire` is `anthropic-messages` is called through `@anthropic-ai/sdk`
- * (anthropic/attempt.ts); everything above (keys, retries, fallback, abort) is the same for both.
+ * (anthropic/attempt.ts, loaded on first use); everything above (keys, retries, fallback, abort)
+ * is the same for both.
  * Reasoning effort (`ChatRequest.reasoningEffort`, else `model.reasoning_effort`) is mapped per API
  * (reasoning.ts); where it is not supported the request goes without it and `onNotice` is called
  * once per client and message.
@@ -33,9 +34,8 @@ import type Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
-import { createAnthropicSdk, runAnthropicAttempt } from './anthropic/attempt.js';
-import { classifyAnthropicError } from './anthropic/errors.js';
 import { AnthropicStreamAssembler } from './anthropic/stream.js';
+import type * as AnthropicWireModule from './anthropic/wire.js';
 import { applyCacheBreakpoints } from './cache-control.js';
 import { contextWindowFor } from './context-windows.js';
 import { CredentialPool, type PooledKey } from './credential-pool.js';
@@ -90,6 +90,11 @@ export interface HermesModelClient extends ModelClient {
 }
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+
+type AnthropicWire = typeof AnthropicWireModule;
+let anthropicWire: Promise<AnthropicWire> | undefined;
+/** The SDK-loading half of the Anthropic path, imported once on first use. */
+const loadAnthropicWire = (): Promise<AnthropicWire> => (anthropicWire ??= import('./anthropic/wire.js'));
 
 /**
  * Drops fields a provider would reject: `reasoning` on assistant messages except for OpenRouter,
@@ -180,11 +185,11 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     return c;
   };
 
-  const anthropicSdkFor = (t: ProviderTarget, key: PooledKey | undefined): Anthropic => {
+  const anthropicSdkFor = (w: AnthropicWire, t: ProviderTarget, key: PooledKey | undefined): Anthropic => {
     const id = `${t.baseURL}\0${key?.value ?? ''}`;
     let c = anthropicClients.get(id);
     if (!c) {
-      c = createAnthropicSdk({
+      c = w.createAnthropicSdk({
         baseURL: t.baseURL,
         key,
         timeoutMs,
@@ -226,11 +231,13 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     req: ChatRequest,
     asm: StreamAssembler | AnthropicStreamAssembler,
     handlers: StreamHandlers,
+    wire: AnthropicWire | undefined,
   ): Promise<ChatResult> => {
     const effort = req.reasoningEffort ?? config.model.reasoning_effort;
     if (asm instanceof AnthropicStreamAssembler) {
-      return runAnthropicAttempt({
-        sdk: anthropicSdkFor(t, key),
+      const w = wire ?? (await loadAnthropicWire());
+      return w.runAnthropicAttempt({
+        sdk: anthropicSdkFor(w, t, key),
         target: t,
         model: await modelFor(t, req, undefined),
         req,
@@ -321,17 +328,17 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
       for (;;) {
         if (req.signal?.aborted) throw aborted(t.provider, lastAsm);
         const key = pool.current();
-        const anthropic = t.wire === 'anthropic-messages';
-        const asm = anthropic ? new AnthropicStreamAssembler(handlers) : new StreamAssembler(handlers);
+        const wire = t.wire === 'anthropic-messages' ? await loadAnthropicWire() : undefined;
+        const asm = wire ? new AnthropicStreamAssembler(handlers) : new StreamAssembler(handlers);
         lastAsm = asm;
         let err: ModelError;
         try {
-          return await attempt(t, key, req, asm, handlers);
+          return await attempt(t, key, req, asm, handlers, wire);
         } catch (e) {
           if (e instanceof HandlerError) throw e.original;
           if (req.signal?.aborted) throw aborted(t.provider, asm);
-          err = anthropic
-            ? classifyAnthropicError(e, t.provider, hintsFor(t, req))
+          err = wire
+            ? wire.classifyAnthropicError(e, t.provider, hintsFor(t, req))
             : classifyError(e, t.provider, hintsFor(t, req));
           if (err.kind === 'aborted') throw aborted(t.provider, asm);
           if (asm.emitted) err.partial = asm.partial();
@@ -399,7 +406,11 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
       if (!primary) return undefined;
       try {
         if (primary.wire === 'anthropic-messages') {
-          const page = await anthropicSdkFor(primary, poolFor(primary).current()).models.list({}, { signal });
+          const w = await loadAnthropicWire();
+          const page = await anthropicSdkFor(w, primary, poolFor(primary).current()).models.list(
+            {},
+            { signal },
+          );
           return page.data.map((m) => m.id);
         }
         const list = await sdkFor(primary, poolFor(primary).current()).models.list({ signal });
