@@ -136,15 +136,31 @@ describe('anthropic request mapping', () => {
     expect(continuesWithoutThinking(messages.slice(0, 1))).toBe(false);
   });
 
-  it('sends thinking blocks only when thinking is on', () => {
+  it('sends thinking blocks only when thinking is on, and only before tool calls', () => {
     const messages: ChatMessage[] = [
+      { role: 'user', content: 'q0' },
+      {
+        role: 'assistant',
+        content: 'no tools',
+        thinking_blocks: [{ type: 'thinking', thinking: 't', signature: 's' }],
+      },
       { role: 'user', content: 'q' },
-      { role: 'assistant', content: 'a', thinking_blocks: [{ type: 'redacted_thinking', data: 'xx' }] },
+      {
+        role: 'assistant',
+        content: 'a',
+        tool_calls: [call('c9')],
+        thinking_blocks: [{ type: 'redacted_thinking', data: 'xx' }],
+      },
+      { role: 'tool', tool_call_id: 'c9', content: 'r' },
       { role: 'user', content: 'q2' },
     ];
-    expect(buildRequest(messages, opts).body.messages[1]!.content.map((b) => b.type)).toEqual(['text']);
+    expect(buildRequest(messages, opts).body.messages[3]!.content.map((b) => b.type)).toEqual([
+      'text',
+      'tool_use',
+    ]);
     const on = buildRequest(messages, { ...opts, thinkingBudget: 4096 }).body;
-    expect(on.messages[1]!.content.map((b) => b.type)).toEqual(['redacted_thinking', 'text']);
+    expect(on.messages[1]!.content.map((b) => b.type)).toEqual(['text']);
+    expect(on.messages[3]!.content.map((b) => b.type)).toEqual(['redacted_thinking', 'text', 'tool_use']);
     expect(on.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
     expect(on.max_tokens).toBeGreaterThan(4096);
   });

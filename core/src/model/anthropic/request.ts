@@ -4,7 +4,8 @@
  * - System messages → `system` text blocks (the first one, the stable prompt, gets a cache
  *   breakpoint; later system messages are appended as further blocks).
  * - User content → text blocks; `data:` image URLs → base64 `image` blocks, other URLs → `url` images.
- * - Assistant messages → (thinking blocks, when thinking is on) + text + `tool_use` blocks, the
+ * - Assistant messages → (their thinking blocks, when thinking is on and the message has tool
+ *   calls: the API needs them back there and ignores them elsewhere) + text + `tool_use` blocks, the
  *   arguments parsed from their JSON text; text that is not a JSON object is kept as
  *   `{"raw_arguments": text}` so the request stays valid and nothing is lost.
  * - Tool messages → `tool_result` blocks inside a user message; consecutive ones share it.
@@ -90,7 +91,10 @@ function assistantBlocks(
   withThinking: boolean,
 ): AnthropicBlock[] {
   const out: AnthropicBlock[] = [];
-  if (withThinking) for (const b of m.thinking_blocks ?? []) out.push({ ...b });
+  // thinking goes back where the API needs it: before the tool calls it led to (a message without
+  // tool calls keeps none, so a message is never made of thinking alone)
+  if (withThinking && (m.tool_calls?.length ?? 0) > 0)
+    for (const b of m.thinking_blocks ?? []) out.push({ ...b });
   out.push(...textBlocks(m.content ?? ''));
   for (const c of m.tool_calls ?? []) {
     out.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments) });
