@@ -1,0 +1,110 @@
+// `/model provider/model` completion: what the popup offers for what is typed.
+import { describe, expect, it } from 'vitest';
+import {
+  CATALOG_TTL_MS,
+  completeModelArgs,
+  ModelCatalogSource,
+  type ModelCatalog,
+} from './model-complete.js';
+
+const catalog: ModelCatalog = {
+  provider: 'openrouter',
+  current: 'anthropic/claude-sonnet-4.5',
+  models: ['anthropic/claude-sonnet-4.5'],
+  providers: [
+    {
+      id: 'openrouter',
+      label: 'OpenRouter',
+      aliases: [],
+      kind: 'hosted',
+      key_set: true,
+      models: ['openai/gpt-5'],
+    },
+    {
+      id: 'deepseek',
+      label: 'DeepSeek',
+      aliases: ['deep-seek'],
+      kind: 'hosted',
+      key_set: false,
+      models: ['deepseek-chat', 'deepseek-reasoner'],
+    },
+    { id: 'zai', label: 'z.ai / GLM', aliases: ['glm'], kind: 'hosted', key_set: true, models: ['glm-4.6'] },
+    { id: 'ollama', label: 'Ollama', aliases: [], kind: 'local', key_set: false, models: [] },
+    {
+      id: 'bedrock',
+      label: 'AWS Bedrock',
+      aliases: ['aws'],
+      kind: 'unsupported',
+      key_set: false,
+      models: [],
+    },
+  ],
+};
+const labels = (text: string) => completeModelArgs(text, catalog).map((c) => c.label);
+
+describe('/model completion', () => {
+  it('offers provider ids (key status shown) and the current provider’s models', () => {
+    expect(labels('/model d')).toEqual(['deepseek/']);
+    expect(completeModelArgs('/model d', catalog)[0]).toMatchObject({
+      text: '/model deepseek/',
+      final: false,
+    });
+    expect(completeModelArgs('/model d', catalog)[0]!.detail).toBe('DeepSeek · no key');
+    expect(labels('/model gl')).toEqual(['zai/']); // by alias
+    expect(labels('/model a')).toEqual(['anthropic/claude-sonnet-4.5 (current)']);
+    expect(labels('/model aws')).toEqual([]); // a provider that cannot run here is not offered
+    expect(labels('/model ')).toContain('ollama/');
+  });
+
+  it('after provider/ offers that provider’s models as full choices', () => {
+    const items = completeModelArgs('/model deepseek/deepseek-r', catalog);
+    expect(items).toEqual([
+      {
+        text: '/model deepseek/deepseek-reasoner',
+        label: 'deepseek/deepseek-reasoner',
+        detail: 'DeepSeek',
+        final: true,
+      },
+    ]);
+    expect(labels('/model glm/')).toEqual(['glm/glm-4.6']);
+  });
+
+  it('nothing for other commands or a second word', () => {
+    expect(completeModelArgs('/title d', catalog)).toEqual([]);
+    expect(completeModelArgs('/model deepseek x', catalog)).toEqual([]);
+    expect(completeModelArgs('/model d', null)).toEqual([]);
+  });
+
+  it('the source fetches once when /model is typed, tells subscribers, and fetches again when old', async () => {
+    let now = 0;
+    let calls = 0;
+    const src = new ModelCatalogSource(
+      async () => {
+        calls++;
+        return {
+          models: [{ id: 'm', provider: 'deepseek' }],
+          current: 'm',
+          provider: 'deepseek',
+          providers: catalog.providers,
+        };
+      },
+      () => now,
+    );
+    let told = 0;
+    src.subscribe(() => told++);
+    expect(src.complete('hello')).toEqual([]);
+    expect(calls).toBe(0);
+    expect(src.complete('/model deepseek/')).toEqual([]);
+    src.complete('/model deepseek/d');
+    await new Promise((r) => setImmediate(r));
+    expect([calls, told]).toEqual([1, 1]);
+    expect(src.complete('/model deepseek/').map((c) => c.label)).toEqual([
+      'deepseek/deepseek-chat',
+      'deepseek/deepseek-reasoner',
+    ]);
+    now += CATALOG_TTL_MS + 1;
+    src.complete('/model d');
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toBe(2);
+  });
+});
