@@ -1,6 +1,7 @@
 // `/model provider/model` completion: what the popup offers for what is typed.
 import { describe, expect, it } from 'vitest';
 import {
+  CATALOG_RETRY_MS,
   CATALOG_TTL_MS,
   completeModelArgs,
   ModelCatalogSource,
@@ -106,5 +107,27 @@ describe('/model completion', () => {
     src.complete('/model d');
     await new Promise((r) => setImmediate(r));
     expect(calls).toBe(2);
+  });
+
+  it('a failed fetch (not connected yet) is retried a second later, not after the whole TTL', async () => {
+    let now = 0;
+    let calls = 0;
+    const src = new ModelCatalogSource(
+      async () => {
+        calls++;
+        if (calls === 1) throw new Error('not connected');
+        return { models: [], current: '', provider: 'deepseek', providers: catalog.providers };
+      },
+      () => now,
+    );
+    src.complete('/model d');
+    await new Promise((r) => setImmediate(r));
+    src.complete('/model de');
+    expect(calls).toBe(1);
+    now += CATALOG_RETRY_MS + 1;
+    src.complete('/model dee');
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toBe(2);
+    expect(src.complete('/model dee').map((c) => c.label)).toEqual(['deepseek/']);
   });
 });

@@ -29,6 +29,8 @@ export interface ModelCatalog {
 
 /** How long a fetched catalog is used before it is asked for again, ms. */
 export const CATALOG_TTL_MS = 30_000;
+/** After a failed fetch (not connected yet …), the next keystroke asks again after this, ms. */
+export const CATALOG_RETRY_MS = 1_000;
 const MAX_ITEMS = 50;
 
 function status(p: ModelCatalog['providers'][number]): string {
@@ -131,7 +133,8 @@ export class ModelCatalogSource {
           for (const fn of this.listeners) fn();
         },
         () => {
-          this.at = this.now(); // a daemon that cannot answer is asked again later, not at every key
+          // a daemon that cannot answer now is asked again a little later, not at every key
+          this.at = this.now() - CATALOG_TTL_MS + CATALOG_RETRY_MS;
           this.loading = false;
         },
       );
