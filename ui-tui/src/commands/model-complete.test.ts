@@ -128,6 +128,6 @@ describe('/model completion', () => {
     src.complete('/model dee');
     await new Promise((r) => setImmediate(r));
     expect(calls).toBe(2);
-    expect(src.complete('/model dee').map((c) => c.label)).toEqual(['deepseek/']);
+    expect(src.complete('/model dee').map((c) => c.label)).toContain('deepseek/');
   });
 });
