@@ -11,7 +11,9 @@ describe('docs/providers.md', () => {
     const start = doc.indexOf('<!-- providers-table:start -->');
     const end = doc.indexOf('<!-- providers-table:end -->');
     expect(start).toBeGreaterThan(0);
-    expect(doc.slice(start + '<!-- providers-table:start -->'.length, end).trim()).toBe(providerTableMarkdown());
+    expect(doc.slice(start + '<!-- providers-table:start -->'.length, end).trim()).toBe(
+      providerTableMarkdown(),
+    );
     for (const p of PROVIDER_PRESETS) expect(doc).toContain(`| \`${p.id}\` |`);
   });
 });
