@@ -5,6 +5,7 @@ import { startFakeModelServer, type FakeModelServer } from '../../../tests/suppo
 import {
   applyEdits,
   checkProviderKey,
+  effectiveProvider,
   listProviderModels,
   parseModelSpec,
   providerStatuses,
@@ -118,5 +119,17 @@ describe('provider catalog', () => {
     expect(switchEdits(same, { model: 'deepseek-reasoner' })).toEqual([
       { key: 'model.default', value: 'deepseek-reasoner' },
     ]);
+  });
+
+  it('the provider in use: auto names the one it picks, so vendor/model on OpenRouter stays its model', () => {
+    const auto = cfg({});
+    expect(effectiveProvider(auto, { OPENROUTER_API_KEY: 'k' }, {})).toBe('openrouter');
+    expect(effectiveProvider(auto, {}, { OPENAI_API_KEY: 'k' })).toBe('openai');
+    expect(effectiveProvider(auto, {}, {})).toBe('auto');
+    expect(effectiveProvider(cfg({ provider: 'glm' }), {}, {})).toBe('zai');
+    const current = effectiveProvider(auto, { OPENROUTER_API_KEY: 'k' }, {});
+    expect(parseModelSpec('anthropic/claude-sonnet-4.5', current)).toEqual({
+      model: 'anthropic/claude-sonnet-4.5',
+    });
   });
 });

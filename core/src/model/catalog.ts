@@ -29,6 +29,8 @@ export interface ProviderStatus {
   current: boolean;
   /** The preset's short model list (may be empty). */
   defaultModels: readonly string[];
+  /** Its model ids are `vendor/model` (see `parseModelSpec`). */
+  aggregator: boolean;
 }
 
 /** The variable of `preset` that holds a key in these secrets/env, if any. */
@@ -58,6 +60,7 @@ export function providerStatuses(
       keySet: keyVar !== undefined,
       current: config.model.provider === p.id,
       defaultModels: p.defaultModels,
+      aggregator: p.aggregator === true,
     };
   }).sort((a, b) => rank[a.kind] - rank[b.kind]);
 }
@@ -183,6 +186,24 @@ export async function checkProviderKey(
   } catch (err) {
     const why = (err as Error).name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
     return { result: 'unreachable', detail: `${url} ${why}` };
+  }
+}
+
+/**
+ * The provider a configuration uses: `model.provider`, or for `auto` the one it picks (the
+ * configured name when nothing can be picked).
+ */
+export function effectiveProvider(
+  config: HermesConfig,
+  secrets: Secrets,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (config.model.provider !== 'auto') return config.model.provider;
+  try {
+    return resolveTarget({ provider: 'auto', base_url: config.model.base_url }, '', { secrets, env })
+      .provider;
+  } catch {
+    return 'auto';
   }
 }
 

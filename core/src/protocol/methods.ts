@@ -273,11 +273,13 @@ export const ProviderInfo = z.object({
   key_set: z.boolean(),
   /** The preset's short model list. */
   models: z.array(z.string()),
+  /** Its model ids are `vendor/model` (OpenRouter …): there `/model vendor/model` stays its model. */
+  aggregator: z.boolean().optional(),
 });
 export const ModelListResult = z.object({
   models: z.array(ModelInfo),
   current: z.string(),
-  /** The configured `model.provider` (canonical id). */
+  /** The provider in use (canonical id; for `auto`, the one it picks when it can). */
   provider: z.string().optional(),
   /** Every named provider, for completion of `/model provider/model`. */
   providers: z.array(ProviderInfo).optional(),

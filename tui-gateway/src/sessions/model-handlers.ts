@@ -11,6 +11,7 @@ import {
   applyEdits,
   contextWindowFor,
   createModelClient,
+  effectiveProvider,
   ModelError,
   normalizeProviderName,
   parseModelSpec,
@@ -83,8 +84,9 @@ export function registerModelHandlers(rpc: HandlerRegistry, sessions: SessionReg
       kind: s.kind,
       key_set: s.keySet,
       models: [...s.defaultModels],
+      aggregator: s.aggregator,
     }));
-    return { models, current, provider: config.model.provider, providers };
+    return { models, current, provider: effectiveProvider(config, profile.secrets), providers };
   });
 
   // `/model ID` or `/model provider/model`: the session switches from its next turn (pinned,
@@ -93,7 +95,8 @@ export function registerModelHandlers(rpc: HandlerRegistry, sessions: SessionReg
   rpc.register('model.set', async (p, conn) => {
     const profile = sessions.profile(p.profile ?? conn.profile);
     const config = profile.config;
-    const spec = requestedSpec(p, config.model.provider);
+    // read against the provider in use: on OpenRouter (also through `auto`) vendor/model is its model
+    const spec = requestedSpec(p, effectiveProvider(config, profile.secrets));
     const edits = switchEdits(config, spec);
     const next = applyEdits(config, edits);
     if (!next.model.default) invalid(`No model named: write /model ${spec.provider ?? 'provider'}/<model>.`);

@@ -20,6 +20,7 @@ const catalog: ModelCatalog = {
       kind: 'hosted',
       key_set: true,
       models: ['openai/gpt-5'],
+      aggregator: true,
     },
     {
       id: 'deepseek',
@@ -41,24 +42,26 @@ const catalog: ModelCatalog = {
     },
   ],
 };
-const labels = (text: string) => completeModelArgs(text, catalog).map((c) => c.label);
+const labels = (text: string, c: ModelCatalog = catalog) => completeModelArgs(text, c).map((x) => x.label);
+/** The same catalog on a direct (non-aggregator) provider. */
+const direct: ModelCatalog = { ...catalog, provider: 'zai', models: ['glm-4.6'], current: 'glm-4.6' };
 
 describe('/model completion', () => {
   it('offers provider ids (key status shown) and the current provider’s models', () => {
-    expect(labels('/model d')).toEqual(['deepseek/']);
-    expect(completeModelArgs('/model d', catalog)[0]).toMatchObject({
+    expect(labels('/model d', direct)).toEqual(['deepseek/']);
+    expect(completeModelArgs('/model d', direct)[0]).toMatchObject({
       text: '/model deepseek/',
       final: false,
     });
-    expect(completeModelArgs('/model d', catalog)[0]!.detail).toBe('DeepSeek · no key');
-    expect(labels('/model gl')).toEqual(['zai/']); // by alias
+    expect(completeModelArgs('/model d', direct)[0]!.detail).toBe('DeepSeek · no key');
+    expect(labels('/model gl', direct)).toEqual(['zai/', 'glm-4.6 (current)']); // by alias
     expect(labels('/model a')).toEqual(['anthropic/claude-sonnet-4.5 (current)']);
     expect(labels('/model aws')).toEqual([]); // a provider that cannot run here is not offered
     expect(labels('/model ')).toContain('ollama/');
   });
 
   it('after provider/ offers that provider’s models as full choices', () => {
-    const items = completeModelArgs('/model deepseek/deepseek-r', catalog);
+    const items = completeModelArgs('/model deepseek/deepseek-r', direct);
     expect(items).toEqual([
       {
         text: '/model deepseek/deepseek-reasoner',
@@ -67,12 +70,31 @@ describe('/model completion', () => {
         final: true,
       },
     ]);
-    expect(labels('/model glm/')).toEqual(['glm/glm-4.6']);
+    expect(labels('/model glm/', direct)).toEqual(['glm/glm-4.6']);
   });
 
-  it('nothing for other commands or a second word', () => {
+  it('on an aggregator a hosted provider is offered in the explicit two-word form, and its models after it', () => {
+    // the catalog's provider is OpenRouter: `deepseek/…` would stay an OpenRouter model id
+    expect(completeModelArgs('/model d', catalog)[0]).toMatchObject({
+      text: '/model deepseek ',
+      label: 'deepseek ',
+    });
+    expect(labels('/model o')).toEqual(expect.arrayContaining(['ollama/', 'openrouter/']));
+    expect(completeModelArgs('/model deepseek deepseek-c', catalog)).toEqual([
+      {
+        text: '/model deepseek deepseek-chat',
+        label: 'deepseek deepseek-chat',
+        detail: 'DeepSeek',
+        final: true,
+      },
+    ]);
+    expect(completeModelArgs('/model deepseek/', catalog)).toEqual([]);
+    expect(completeModelArgs('/model d', direct)[0]).toMatchObject({ text: '/model deepseek/' });
+  });
+
+  it('nothing for other commands or a third word', () => {
     expect(completeModelArgs('/title d', catalog)).toEqual([]);
-    expect(completeModelArgs('/model deepseek x', catalog)).toEqual([]);
+    expect(completeModelArgs('/model deepseek x y', catalog)).toEqual([]);
     expect(completeModelArgs('/model d', null)).toEqual([]);
   });
 

@@ -40,24 +40,40 @@ function status(p: ModelCatalog['providers'][number]): string {
 }
 
 /**
- * The completions of `text` (the composer's content) for `/model ARG`; empty when the text is not
- * `/model ` followed by one word being typed.
+ * The completions of `text` (the composer's content) for `/model ARG` or `/model PROVIDER MODEL`;
+ * empty for anything else.
  */
 export function completeModelArgs(text: string, catalog: ModelCatalog | null): ArgCompletion[] {
+  if (!catalog) return [];
+  const byName = (name: string) =>
+    catalog.providers.find((p) => p.id === name.toLowerCase() || p.aliases.includes(name.toLowerCase()));
+  const two = /^\/model (\S+) (\S*)$/.exec(text);
+  if (two) {
+    // `/model PROVIDER MODEL`: the provider named explicitly
+    const p = byName(two[1]!);
+    const rest = two[2]!.toLowerCase();
+    if (!p || p.kind === 'unsupported') return [];
+    return p.models
+      .filter((x) => x.toLowerCase().startsWith(rest))
+      .slice(0, MAX_ITEMS)
+      .map((m) => ({ text: `/model ${two[1]} ${m}`, label: `${two[1]} ${m}`, detail: p.label, final: true }));
+  }
   const m = /^\/model (\S*)$/.exec(text);
-  if (!m || !catalog) return [];
+  if (!m) return [];
   const word = m[1]!;
   const lower = word.toLowerCase();
   const slash = word.indexOf('/');
-  const byName = (name: string) =>
-    catalog.providers.find((p) => p.id === name.toLowerCase() || p.aliases.includes(name.toLowerCase()));
-  const usable = catalog.providers.filter((p) => p.kind !== 'unsupported');
+  const own = byName(catalog.provider);
+  // on an aggregator, vendor/model is its own model id (the daemon reads it so): a switch to a
+  // hosted provider is offered in the explicit two-word form instead
+  const slashSwitches = (p: ModelCatalog['providers'][number]) =>
+    !own?.aggregator || p.id === own.id || p.kind === 'local' || p.aggregator === true;
   const out: ArgCompletion[] = [];
   if (slash >= 0) {
     const head = word.slice(0, slash);
     const rest = word.slice(slash + 1).toLowerCase();
     const p = byName(head);
-    if (p) {
+    if (p && slashSwitches(p)) {
       for (const model of p.models.filter((x) => x.toLowerCase().startsWith(rest)))
         out.push({
           text: `/model ${head}/${model}`,
@@ -67,18 +83,19 @@ export function completeModelArgs(text: string, catalog: ModelCatalog | null): A
         });
     }
   } else {
+    const usable = catalog.providers.filter((p) => p.kind !== 'unsupported');
     for (const p of usable.filter(
       (x) => x.id.startsWith(lower) || x.aliases.some((a) => a.startsWith(lower)),
     )) {
+      const sep = slashSwitches(p) ? '/' : ' ';
       out.push({
-        text: `/model ${p.id}/`,
-        label: `${p.id}/`,
+        text: `/model ${p.id}${sep}`,
+        label: `${p.id}${sep}`,
         detail: `${p.label} · ${status(p)}`,
         final: false,
       });
     }
   }
-  const own = byName(catalog.provider);
   const known = [...new Set([...catalog.models, ...(own?.models ?? [])])];
   for (const model of known.filter((x) => x.toLowerCase().startsWith(lower) && x !== word)) {
     const label = model === catalog.current ? `${model} (current)` : model;
