@@ -4,7 +4,8 @@
  * `provider/model` text the provider too). A switch is validated before anything is written: an
  * unknown provider, one that cannot run here, or one without its key is refused naming the
  * provider or the variable. Like `/model ID` before providers could be switched, the switch becomes
- * the profile's default (config.yaml) and, with `session_id`, that session's pinned model.
+ * the profile's default (config.yaml) and, with `session_id`, that session's pinned model and
+ * provider (a later switch in another session moves the default, not this one).
  */
 import { ConfigError, setConfigValue, unsetConfigValue } from '@hermes/core/config';
 import {
@@ -120,7 +121,11 @@ export function registerModelHandlers(rpc: HandlerRegistry, sessions: SessionReg
     const model = next.model.default;
     const live =
       p.session_id && profile.name === conn.profile
-        ? sessions.pinModel(conn.profile, p.session_id, model)
+        ? sessions.pinModel(conn.profile, p.session_id, model, {
+            provider: next.model.provider,
+            ...(next.model.base_url ? { base_url: next.model.base_url } : {}),
+            ...(next.model.api_key_env ? { api_key_env: next.model.api_key_env } : {}),
+          })
         : undefined;
     const warning = await unlistedModelWarning(profile, model);
     const scope = live
