@@ -13,7 +13,8 @@
  * - **Never within a session**: the system prompt (byte-stable for the provider's prompt cache;
  *   SOUL.md, memory and skills index are read when a session opens). New sessions get it all.
  * - **The model**: a session created with an explicit `model`, or switched with `/model ID`
- *   (`pin`), keeps it; the others follow `model.default`. The stored session's model is updated (and `session.info` sent, so status
+ *   (`pin`), keeps it — after `/model provider/model` its provider too; the others follow
+ *   `model.default`. The stored session's model is updated (and `session.info` sent, so status
  *   bars show it) as soon as an idle session learns of the change, else when its next turn starts.
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
