@@ -38,6 +38,14 @@ describe('hermes model', () => {
     expect(r.stdout).not.toContain('sk-good');
   });
 
+  it('with provider auto, says which provider it uses', async () => {
+    const root = makeTestHome({ env: 'OPENROUTER_API_KEY=sk-or-0123456789abcdef\n' });
+    const r = await runHermes(root, ['model']);
+    expect(r.stdout).toContain('Provider: auto (uses openrouter)');
+    const none = await runHermes(makeTestHome(), ['model']);
+    expect(none.stdout).toContain('Provider: auto (none usable yet)');
+  });
+
   it("list: the provider's models endpoint, else its default list with the reason on stderr", async () => {
     const root = makeTestHome({
       config: CONFIG(model.url),

@@ -3,6 +3,7 @@ export {
   applyEdits,
   checkProviderKey,
   collectKeys,
+  effectiveProvider,
   keyVarSet,
   listProviderModels,
   normalizeProviderName,

@@ -10,6 +10,7 @@
  */
 import {
   applyEdits,
+  effectiveProvider,
   listProviderModels,
   loadConfig,
   loadSecrets,
@@ -44,7 +45,9 @@ export function showModel(ctx: CliContext, json: boolean): void {
     );
     return;
   }
-  out(`Provider: ${m.provider}${m.base_url ? ` (${m.base_url})` : ''}`);
+  const inUse = effectiveProvider(config, secrets);
+  const picked = m.provider === 'auto' ? (inUse === 'auto' ? ' (none usable yet)' : ` (uses ${inUse})`) : '';
+  out(`Provider: ${m.provider}${picked}${m.base_url ? ` (${m.base_url})` : ''}`);
   out(`Model:    ${m.default || '(none set)'}`);
   out('');
   const width = Math.max(...statuses.map((s) => s.id.length));
