@@ -162,12 +162,9 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     const id = `${t.baseURL}\0${key?.value ?? ''}`;
     let c = sdkClients.get(id);
     if (!c) {
-      const headers: Record<string, string | null> = {};
+      // the preset's own headers (OpenRouter's app name …)
+      const headers: Record<string, string | null> = { ...t.headers };
       if (!key) headers.Authorization = null; // a keyless local server: send no Authorization at all
-      if (t.provider === 'openrouter') {
-        headers['HTTP-Referer'] = 'https://github.com/NousResearch/hermes-agent';
-        headers['X-Title'] = 'Hermes Agent';
-      }
       c = new OpenAI({
         apiKey: key?.value ?? 'no-key',
         baseURL: t.baseURL,

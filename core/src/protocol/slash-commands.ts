@@ -97,7 +97,11 @@ export const SLASH_COMMANDS = [
   },
   {
     name: 'model',
-    tui: { args: 'ID', description: 'Pick the model, or set it', runs: 'tui' },
+    tui: {
+      args: '[PROVIDER/]MODEL',
+      description: 'Pick the model, or switch provider and model',
+      runs: 'tui',
+    },
     platform: {
       description: 'show the model (/model <id> changes the default; admins only when admins are set)',
       order: 5,
