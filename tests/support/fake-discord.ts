@@ -1,0 +1,647 @@
+/**
+ * A local Discord for tests (`node:http` + `ws`, 127.0.0.1, free port): the REST API routes
+ * discord.js calls under `/api/v10` — `GET /gateway/bot`, `GET /users/@me`, channel messages
+ * (create as JSON or multipart with attachments, edit), typing, `GET /channels/{id}`,
+ * application commands (bulk overwrite, global and per guild), interaction callbacks and the
+ * original-response webhook — with Discord's error bodies (`{message, code}`), every call recorded;
+ * attachment downloads (a CDN stand-in); and the gateway (fake-discord-gateway.ts). A test plays
+ * users: DMs, guild and thread messages (with mentions, replies, attachments), button presses and
+ * slash commands, all dispatched over the gateway with sequence numbers.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { FakeGateway } from './fake-discord-gateway.js';
+
+/** One recorded REST call. */
+export interface RestCall {
+  method: string;
+  /** Path after `/api/v10`, e.g. `/channels/1/messages`. */
+  path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
+  body: any;
+  /** Files of a multipart request. */
+  files: Array<{ field: string; name: string; type: string; data: Buffer }>;
+  at: number;
+}
+
+/** A message the bot sent (its current state and its edit history). */
+export interface BotMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  components: any[];
+  attachments: Array<{ filename: string; size: number; data: Buffer }>;
+  reply_to?: string;
+  nonce?: string;
+  /** Times of the creation and of each edit, ms. */
+  times: number[];
+  edits: string[];
+}
+
+/** What an interaction got back (callback types: 4 reply, 5 deferred, 6/7 update). */
+export interface InteractionAnswer {
+  interactionId: string;
+  type: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+  ephemeral: boolean;
+}
+
+/** A user of the fake. */
+export interface FakeUser {
+  id: string;
+  name: string;
+}
+
+/** Options of the fake. */
+export interface FakeDiscordOptions {
+  token?: string;
+  heartbeatIntervalMs?: number;
+}
+
+/** A running fake Discord. */
+export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
+
+const DISCORD_EPOCH = 1420070400000n;
+let counter = 0n;
+/** A fresh snowflake (time-ordered). */
+function snowflake(): string {
+  counter = (counter + 1n) & 0xfffn;
+  return String(((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (1n << 17n) | counter);
+}
+
+/** Starts the fake on a free loopback port. */
+export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
+  const token = opts.token ?? 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GtEsT1.fake-discord-token-abcdefghijklmnop';
+  const calls: RestCall[] = [];
+  const messages = new Map<string, BotMessage>();
+  const answers: InteractionAnswer[] = [];
+  const waiters = new Set<() => void>();
+  /** Bytes of attachments users sent, by path under /attachments. */
+  const cdn = new Map<string, { data: Buffer; type: string }>();
+  const bot = {
+    id: '900000000000000001',
+    username: 'hermes',
+    global_name: 'Hermes',
+    discriminator: '0',
+    bot: true,
+    avatar: null,
+  };
+  const appId = '900000000000000002';
+  const guildId = '800000000000000001';
+  const channels = new Map<
+    string,
+    { id: string; type: number; name?: string; parent_id?: string; guild_id?: string; recipients?: object[] }
+  >();
+  channels.set('800000000000000010', {
+    id: '800000000000000010',
+    type: 0,
+    name: 'general',
+    guild_id: guildId,
+  });
+  const nonces = new Map<string, string>();
+  let port = 0;
+  const wake = (): void => {
+    for (const w of [...waiters]) w();
+  };
+
+  const userObj = (u: FakeUser) => ({
+    id: u.id,
+    username: u.name.toLowerCase(),
+    global_name: u.name,
+    discriminator: '0',
+    avatar: null,
+    bot: false,
+  });
+  const memberObj = (u: FakeUser) => ({
+    user: userObj(u),
+    roles: [],
+    joined_at: new Date(0).toISOString(),
+    deaf: false,
+    mute: false,
+    flags: 0,
+    permissions: '2248473465835073',
+  });
+  const guildCreate = () => ({
+    id: guildId,
+    name: 'Test guild',
+    icon: null,
+    owner_id: '700000000000000001',
+    unavailable: false,
+    member_count: 3,
+    large: false,
+    features: [],
+    joined_at: new Date(0).toISOString(),
+    roles: [
+      {
+        id: guildId,
+        name: '@everyone',
+        permissions: '2248473465835073',
+        position: 0,
+        color: 0,
+        hoist: false,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      },
+    ],
+    emojis: [],
+    stickers: [],
+    members: [],
+    presences: [],
+    voice_states: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+    channels: [...channels.values()]
+      .filter((c) => c.guild_id && c.type === 0)
+      .map((c) => ({ ...c, position: 0, permission_overwrites: [] })),
+    threads: [...channels.values()].filter((c) => c.type === 11).map(threadObj),
+  });
+  function threadObj(c: { id: string; name?: string; parent_id?: string; guild_id?: string }) {
+    return {
+      ...c,
+      type: 11,
+      owner_id: '700000000000000001',
+      member_count: 2,
+      message_count: 0,
+      thread_metadata: {
+        archived: false,
+        auto_archive_duration: 1440,
+        archive_timestamp: new Date().toISOString(),
+        locked: false,
+      },
+    };
+  }
+
+  const gateway = { current: undefined as FakeGateway | undefined };
+
+  function messageObj(m: BotMessage) {
+    const ch = channels.get(m.channel_id);
+    return {
+      id: m.id,
+      channel_id: m.channel_id,
+      ...(ch ? { channel_type: ch.type } : {}),
+      ...(ch?.guild_id ? { guild_id: ch.guild_id } : {}),
+      author: bot,
+      content: m.content,
+      timestamp: new Date(m.times[0]!).toISOString(),
+      edited_timestamp: m.edits.length ? new Date(m.times.at(-1)!).toISOString() : null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: m.attachments.map((a, i) => ({
+        id: `${m.id}${i}`,
+        filename: a.filename,
+        size: a.size,
+        url: `http://127.0.0.1:${port}/attachments/${m.id}/${a.filename}`,
+        proxy_url: '',
+      })),
+      embeds: [],
+      pinned: false,
+      type: m.reply_to ? 19 : 0,
+      flags: 0,
+      components: m.components,
+      ...(m.nonce ? { nonce: m.nonce } : {}),
+    };
+  }
+
+  const json = (res: ServerResponse, status: number, body?: unknown): void => {
+    if (body === undefined) {
+      res.writeHead(status).end();
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+  const notFound = (res: ServerResponse, code = 0, message = '404: Not Found'): void =>
+    json(res, 404, { message, code });
+
+  async function readBody(req: IncomingMessage): Promise<{ body: unknown; files: RestCall['files'] }> {
+    const parts: Buffer[] = [];
+    for await (const p of req) parts.push(p as Buffer);
+    const raw = Buffer.concat(parts);
+    const type = req.headers['content-type'] ?? '';
+    if (type.startsWith('multipart/form-data')) {
+      const form = await new Request('http://fake.local/', {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: raw,
+      }).formData();
+      let body: unknown = {};
+      const files: RestCall['files'] = [];
+      for (const [field, value] of form.entries()) {
+        if (typeof value === 'string') {
+          if (field === 'payload_json') body = JSON.parse(value);
+        } else {
+          files.push({
+            field,
+            name: value.name,
+            type: value.type,
+            data: Buffer.from(await value.arrayBuffer()),
+          });
+        }
+      }
+      return { body, files };
+    }
+    return { body: raw.length ? JSON.parse(raw.toString('utf8')) : undefined, files: [] };
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  function createMessage(
+    channelId: string,
+    body: any,
+    files: RestCall['files'],
+  ): BotMessage | { error: number; message: string } {
+    const content = typeof body?.content === 'string' ? body.content : '';
+    if (content.length > 2000)
+      return { error: 50035, message: 'Invalid Form Body: content must be 2000 or fewer in length.' };
+    if (!content && !files.length && !body?.components?.length)
+      return { error: 50006, message: 'Cannot send an empty message' };
+    const m: BotMessage = {
+      id: snowflake(),
+      channel_id: channelId,
+      content,
+      components: body?.components ?? [],
+      attachments: files.map((f) => ({ filename: f.name, size: f.data.length, data: f.data })),
+      ...(body?.message_reference?.message_id ? { reply_to: String(body.message_reference.message_id) } : {}),
+      ...(body?.nonce ? { nonce: String(body.nonce) } : {}),
+      times: [Date.now()],
+      edits: [],
+    };
+    messages.set(m.id, m);
+    return m;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (req.method === 'GET' && url.pathname.startsWith('/attachments/')) {
+      const f =
+        cdn.get(url.pathname) ??
+        (() => {
+          const [, , mid, name] = url.pathname.split('/');
+          const a = messages
+            .get(mid ?? '')
+            ?.attachments.find((x) => x.filename === decodeURIComponent(name ?? ''));
+          return a ? { data: a.data, type: 'application/octet-stream' } : undefined;
+        })();
+      if (!f) return notFound(res);
+      res.writeHead(200, { 'content-type': f.type, 'content-length': f.data.length });
+      res.end(f.data);
+      return;
+    }
+    const m = /^\/api\/v10(\/.*)$/.exec(url.pathname);
+    if (!m) return notFound(res);
+    const path = decodeURIComponent(m[1]!);
+    const method = req.method ?? 'GET';
+    const { body, files } = await readBody(req);
+    calls.push({ method, path, body, files, at: Date.now() });
+    wake();
+    const isInteraction = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
+    if (!isInteraction && req.headers.authorization !== `Bot ${token}`)
+      return json(res, 401, { message: '401: Unauthorized', code: 0 });
+    let r: RegExpExecArray | null;
+    if (method === 'GET' && path === '/gateway/bot')
+      return json(res, 200, {
+        url: `ws://127.0.0.1:${port}/gateway`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+      });
+    if (method === 'GET' && path === '/users/@me') return json(res, 200, bot);
+    if ((r = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'POST') {
+      const channelId = r[1]!;
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const b = (body ?? {}) as any;
+      if (b.enforce_nonce && b.nonce) {
+        const seen = nonces.get(`${channelId}:${b.nonce}`);
+        if (seen && messages.has(seen)) return json(res, 200, messageObj(messages.get(seen)!));
+      }
+      const made = createMessage(channelId, b, files);
+      if ('error' in made) return json(res, 400, { message: made.message, code: made.error });
+      if (b.nonce) nonces.set(`${channelId}:${b.nonce}`, made.id);
+      gateway.current?.dispatch('MESSAGE_CREATE', messageObj(made));
+      return json(res, 200, messageObj(made));
+    }
+    if ((r = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path)) && method === 'PATCH') {
+      const msg = messages.get(r[2]!);
+      if (!msg || msg.channel_id !== r[1]) return notFound(res, 10008, 'Unknown Message');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const b = (body ?? {}) as any;
+      if (typeof b.content === 'string') {
+        if (b.content.length > 2000) return json(res, 400, { message: 'Invalid Form Body', code: 50035 });
+        msg.content = b.content;
+      }
+      if (b.components) msg.components = b.components;
+      msg.edits.push(msg.content);
+      msg.times.push(Date.now());
+      return json(res, 200, messageObj(msg));
+    }
+    if ((r = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return json(res, 204);
+    if ((r = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
+      const ch = channels.get(r[1]!);
+      return ch ? json(res, 200, ch) : notFound(res, 10003, 'Unknown Channel');
+    }
+    if ((r = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) && method === 'PUT') {
+      if (r[1] !== appId) return json(res, 403, { message: 'Missing Access', code: 50001 });
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const defs = (body as any[]) ?? [];
+      return json(
+        res,
+        200,
+        defs.map((d) => ({
+          ...d,
+          id: snowflake(),
+          application_id: appId,
+          version: '1',
+          ...(r![2] ? { guild_id: r![2] } : {}),
+        })),
+      );
+    }
+    if ((r = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path)) && method === 'POST') {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const b = (body ?? {}) as any;
+      const pending = interactions.get(r[1]!);
+      if (!pending || pending.token !== r[2]) return notFound(res, 10062, 'Unknown interaction');
+      if (pending.answered)
+        return json(res, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
+      pending.answered = true;
+      const data = b.data ?? {};
+      answers.push({ interactionId: r[1]!, type: b.type, data, ephemeral: ((data.flags ?? 0) & 64) === 64 });
+      if (b.type === 7 && pending.messageId) {
+        const msg = messages.get(pending.messageId)!;
+        if (typeof data.content === 'string') msg.content = data.content;
+        if (data.components) msg.components = data.components;
+        msg.edits.push(msg.content);
+        msg.times.push(Date.now());
+      }
+      wake();
+      return json(res, 204);
+    }
+    if ((r = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/.exec(path)) && method === 'PATCH') {
+      const pending = [...interactions.values()].find((i) => i.token === r![2]);
+      if (!pending) return notFound(res, 10015, 'Unknown Webhook');
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const b = (body ?? {}) as any;
+      answers.push({ interactionId: pending.id, type: -1, data: b, ephemeral: false });
+      wake();
+      return json(res, 200, {
+        id: snowflake(),
+        channel_id: pending.channelId,
+        author: bot,
+        content: b.content ?? '',
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: [],
+        mention_roles: [],
+        attachments: [],
+        embeds: [],
+        pinned: false,
+        type: 20,
+        flags: 0,
+        components: [],
+      });
+    }
+    return notFound(res);
+  }
+
+  const interactions = new Map<
+    string,
+    { id: string; token: string; channelId: string; messageId?: string; answered: boolean }
+  >();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => json(res, 500, { message: err.message, code: 0 }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+  const gw = new FakeGateway({
+    server,
+    path: '/gateway',
+    url: () => `ws://127.0.0.1:${port}/gateway`,
+    token,
+    heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 5_000,
+    ready: () => ({ user: bot, application: { id: appId, flags: 0 }, guilds: [guildCreate()] }),
+  });
+  gateway.current = gw;
+
+  /** Puts bytes on the CDN stand-in; returns their URL. */
+  function upload(name: string, data: Buffer, type: string): string {
+    const p = `/attachments/${snowflake()}/${encodeURIComponent(name)}`;
+    cdn.set(p, { data, type });
+    return `http://127.0.0.1:${port}${p}`;
+  }
+
+  /** The DM channel of a user (created on first use). */
+  function dmChannel(u: FakeUser): string {
+    const id = `6${u.id.slice(1)}`;
+    if (!channels.has(id)) channels.set(id, { id, type: 1, recipients: [userObj(u)] });
+    return id;
+  }
+
+  function channelPayload(channelId: string) {
+    const ch = channels.get(channelId);
+    if (!ch) throw new Error(`no channel ${channelId} in the fake`);
+    return ch;
+  }
+
+  return {
+    /** For `api_base`: `http://127.0.0.1:<port>/api`. */
+    url: `http://127.0.0.1:${port}/api`,
+    /** The gateway's URL (also what `GET /gateway/bot` names). */
+    gatewayUrl: `ws://127.0.0.1:${port}/gateway`,
+    token,
+    bot,
+    appId,
+    guildId,
+    /** The guild's text channel `#general`. */
+    generalId: '800000000000000010',
+    calls,
+    messages,
+    answers,
+    gateway: gw,
+    /** Adds a public thread under `#general` (before the bot connects: it is in GUILD_CREATE). */
+    addThread(name: string): string {
+      const id = snowflake();
+      channels.set(id, { id, type: 11, name, parent_id: '800000000000000010', guild_id: guildId });
+      gw.dispatch('THREAD_CREATE', { ...threadObj(channels.get(id)!), newly_created: true });
+      return id;
+    },
+    /** A DM channel id of `user`. */
+    dmChannel,
+    /** Puts bytes on the CDN stand-in; returns their URL. */
+    upload,
+    /**
+     * A user's message, dispatched as MESSAGE_CREATE (in a DM when `channelId` is absent).
+     * @returns the message id.
+     */
+    userMessage(m: {
+      user: FakeUser;
+      content: string;
+      channelId?: string;
+      mentionBot?: boolean;
+      replyTo?: string;
+      attachments?: Array<{ name: string; data: Buffer; type: string }>;
+    }): string {
+      const channelId = m.channelId ?? dmChannel(m.user);
+      const ch = channelPayload(channelId);
+      const id = snowflake();
+      const replied = m.replyTo ? messages.get(m.replyTo) : undefined;
+      gw.dispatch('MESSAGE_CREATE', {
+        id,
+        channel_id: channelId,
+        channel_type: ch.type,
+        ...(ch.guild_id
+          ? {
+              guild_id: ch.guild_id,
+              member: { roles: [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0 },
+            }
+          : {}),
+        author: userObj(m.user),
+        content: m.mentionBot ? `<@${bot.id}> ${m.content}` : m.content,
+        timestamp: new Date().toISOString(),
+        edited_timestamp: null,
+        tts: false,
+        mention_everyone: false,
+        mentions: m.mentionBot ? [bot] : [],
+        mention_roles: [],
+        attachments: (m.attachments ?? []).map((a, i) => {
+          const url = upload(a.name, a.data, a.type);
+          return {
+            id: `${id}${i}`,
+            filename: a.name,
+            size: a.data.length,
+            url,
+            proxy_url: url,
+            content_type: a.type,
+          };
+        }),
+        embeds: [],
+        pinned: false,
+        type: replied ? 19 : 0,
+        flags: 0,
+        ...(replied
+          ? {
+              message_reference: {
+                message_id: replied.id,
+                channel_id: channelId,
+                ...(ch.guild_id ? { guild_id: ch.guild_id } : {}),
+              },
+              referenced_message: messageObj(replied),
+            }
+          : {}),
+      });
+      return id;
+    },
+    /** A press of a button (`customId`) on the bot's message `messageId`, dispatched as INTERACTION_CREATE. */
+    pressButton(p: { user: FakeUser; messageId: string; customId: string }): string {
+      const msg = messages.get(p.messageId);
+      if (!msg) throw new Error(`no bot message ${p.messageId}`);
+      return interaction(p.user, msg.channel_id, 3, { custom_id: p.customId, component_type: 2 }, msg.id);
+    },
+    /** A slash command, dispatched as INTERACTION_CREATE (type 2) in a DM unless `channelId` is given. */
+    slashCommand(c: {
+      user: FakeUser;
+      name: string;
+      options?: Record<string, string>;
+      channelId?: string;
+    }): string {
+      const channelId = c.channelId ?? dmChannel(c.user);
+      return interaction(c.user, channelId, 2, {
+        id: snowflake(),
+        name: c.name,
+        type: 1,
+        ...(c.options
+          ? { options: Object.entries(c.options).map(([name, value]) => ({ name, type: 3, value })) }
+          : {}),
+      });
+    },
+    /** Resolves with the first REST call (past or future) matching `pred`. */
+    async waitForCall(pred: (c: RestCall) => boolean, what: string, timeoutMs = 20_000): Promise<RestCall> {
+      return waitUntil(() => calls.find(pred), what, timeoutMs);
+    },
+    /** Resolves with the first truthy value of `probe`, checked on every REST call. */
+    waitUntil,
+    async close(): Promise<void> {
+      gw.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+
+  function interaction(
+    u: FakeUser,
+    channelId: string,
+    type: number,
+    data: object,
+    messageId?: string,
+  ): string {
+    const ch = channelPayload(channelId);
+    const id = snowflake();
+    const itoken = `itoken-${id}`;
+    interactions.set(id, {
+      id,
+      token: itoken,
+      channelId,
+      ...(messageId ? { messageId } : {}),
+      answered: false,
+    });
+    gw.dispatch('INTERACTION_CREATE', {
+      id,
+      application_id: appId,
+      type,
+      token: itoken,
+      version: 1,
+      data,
+      channel_id: channelId,
+      channel: {
+        id: ch.id,
+        type: ch.type,
+        ...(ch.name ? { name: ch.name } : {}),
+        ...(ch.parent_id ? { parent_id: ch.parent_id } : {}),
+        ...(ch.recipients ? { recipients: ch.recipients } : {}),
+      },
+      ...(ch.guild_id
+        ? { guild_id: ch.guild_id, member: memberObj(u), guild_locale: 'en-US' }
+        : { user: userObj(u) }),
+      ...(messageId ? { message: messageObj(messages.get(messageId)!) } : {}),
+      locale: 'en-US',
+      app_permissions: '2248473465835073',
+      entitlements: [],
+      authorizing_integration_owners: {},
+      context: ch.guild_id ? 0 : 1,
+    });
+    return id;
+  }
+
+  async function waitUntil<T>(
+    probe: () => T | undefined | false,
+    what: string,
+    timeoutMs = 20_000,
+  ): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = probe();
+      if (v) return v;
+      if (Date.now() > deadline)
+        throw new Error(
+          `timed out waiting for ${what}; calls: ${calls
+            .map((c) => `${c.method} ${c.path}`)
+            .slice(-15)
+            .join(', ')}`,
+        );
+      await new Promise<void>((r) => {
+        const t = setTimeout(done, 100);
+        function done(): void {
+          clearTimeout(t);
+          waiters.delete(done);
+          r();
+        }
+        waiters.add(done);
+      });
+    }
+  }
+}
