@@ -55,6 +55,8 @@ interface Session {
 export class FakeGateway {
   /** Every payload the bot sent, in order. */
   readonly received: GatewayFrame[] = [];
+  /** While true, new connections are cut at once (a gateway that is down). */
+  refuse = false;
   /** Counts of IDENTIFY and RESUME. */
   identifies = 0;
   resumes = 0;
@@ -79,6 +81,10 @@ export class FakeGateway {
   }
 
   private onConnection(ws: WebSocket): void {
+    if (this.refuse) {
+      ws.terminate();
+      return;
+    }
     this.sockets.add(ws);
     ws.on('close', () => {
       this.sockets.delete(ws);

@@ -232,7 +232,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
       }).formData();
       let body: unknown = {};
       const files: RestCall['files'] = [];
-      for (const [field, value] of form.entries()) {
+      for (const [field, value] of form as unknown as Iterable<[string, string | File]>) {
         if (typeof value === 'string') {
           if (field === 'payload_json') body = JSON.parse(value);
         } else {
@@ -249,9 +249,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     return { body: raw.length ? JSON.parse(raw.toString('utf8')) : undefined, files: [] };
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   function createMessage(
     channelId: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     body: any,
     files: RestCall['files'],
   ): BotMessage | { error: number; message: string } {

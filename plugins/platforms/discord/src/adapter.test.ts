@@ -237,30 +237,4 @@ describe('DiscordAdapter against the stand-in', () => {
     const fatal = await ok.host.waitFor(() => ok.host.fatal[0], 'the fatal error', 5_000);
     expect(fatal.message).toMatch(/4004/);
   });
-
-  it('settings errors name the key', () => {
-    const parse = (config: Record<string, unknown>, secrets: Record<string, string> = {}) =>
-      platform.parse(testPlatformContext({ config, secrets }));
-    expect(parse({})).toMatchObject({ ok: false, error: 'DISCORD_BOT_TOKEN is not set in the profile .env' });
-    const token = { DISCORD_BOT_TOKEN: 'MTIzNDU2Nzg5MDEy.GtEsT1.abcdefghijklmnopqrst' };
-    expect(parse({ require_mention: 'yes' }, token)).toMatchObject({
-      ok: false,
-      error: 'platforms.discord.require_mention: expected true or false',
-    });
-    expect(parse({ guilds: ['abc'] }, token)).toMatchObject({
-      ok: false,
-      error: 'platforms.discord.guilds[0]: expected a Discord id (digits)',
-    });
-    expect(parse({ slash_commands: 'sometimes' }, token)).toMatchObject({
-      ok: false,
-      error: 'platforms.discord.slash_commands: must be one of "global", "guilds", "off"',
-    });
-    const good = parse({ guilds: [123] }, token);
-    expect(good.ok && good.setup.settings).toMatchObject({
-      api_base: 'https://discord.com/api',
-      require_mention: true,
-      guilds: ['123'],
-      slash_commands: 'global',
-    });
-  });
 });

@@ -9,8 +9,12 @@ import {
   GatewayIntentBits,
   Partials,
   type ClientOptions,
+  type RESTOptions,
   type ResponseLike,
 } from 'discord.js';
+
+/** The REST layer's request function (`rest.makeRequest`). */
+export type MakeRequest = RESTOptions['makeRequest'];
 
 /**
  * The intents: guilds (channel and thread cache), guild and direct messages, and their content.
@@ -38,18 +42,18 @@ export interface ClientEndpoints {
  */
 export function withGatewayUrl(
   gatewayUrl: string,
-  inner: (url: string, init: RequestInit) => Promise<ResponseLike> = (url, init) =>
-    DefaultRestOptions.makeRequest(url, init as never),
-): (url: string, init: RequestInit) => Promise<ResponseLike> {
+  inner: MakeRequest = (url, init) => DefaultRestOptions.makeRequest(url, init),
+): MakeRequest {
   return async (url, init) => {
     const res = await inner(url, init);
     const method = (init.method ?? 'GET').toUpperCase();
     if (method !== 'GET' || !/\/gateway\/bot(?:\?|$)/.test(url) || !res.ok) return res;
     const data = (await res.json()) as Record<string, unknown>;
-    return new Response(JSON.stringify({ ...data, url: gatewayUrl }), {
+    const body = JSON.stringify({ ...data, url: gatewayUrl });
+    return new Response(body, {
       status: res.status,
       headers: { 'content-type': 'application/json' },
-    });
+    }) as unknown as ResponseLike;
   };
 }
 
