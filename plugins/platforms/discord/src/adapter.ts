@@ -436,7 +436,6 @@ export class DiscordAdapter extends PlatformAdapter {
     const run = prev.then(async (): Promise<SendResult> => {
       const wait = (this.lastEdit.get(messageId) ?? 0) + this.minEditGapMs - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      this.noteEdit(messageId);
       try {
         await this.rest.patch(Routes.channelMessage(this.channelFor(chatId, opts), messageId), {
           body: { content: text, allowed_mentions: { parse: [] } },
@@ -444,6 +443,9 @@ export class DiscordAdapter extends PlatformAdapter {
         return { ok: true, messageId };
       } catch (err) {
         return failure(err);
+      } finally {
+        // counted from the answer: the next edit reaches Discord at least the gap after this one
+        this.noteEdit(messageId);
       }
     });
     this.editChains.set(messageId, run);
