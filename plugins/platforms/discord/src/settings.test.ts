@@ -36,6 +36,11 @@ describe('platforms.discord settings', () => {
       ok: false,
       error: 'platforms.discord.guilds[0]: expected a Discord id (digits)',
     });
+    expect(parse({ channels: [123456789012345678] })).toMatchObject({
+      ok: false,
+      error:
+        'platforms.discord.channels[0]: write Discord ids in quotes (a number this long loses its last digits)',
+    });
     expect(parse({ slash_commands: 'sometimes' })).toMatchObject({
       ok: false,
       error: 'platforms.discord.slash_commands: must be one of "global", "guilds", "off"',

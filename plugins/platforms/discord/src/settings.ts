@@ -4,9 +4,17 @@
  */
 import { z } from 'zod';
 
-/** A Discord id (a snowflake): digits, written as text or as a YAML number. */
+/**
+ * A Discord id (a snowflake): digits, best written in quotes — a YAML number of 18 digits has
+ * already lost its last digits when it is read, so an unsafe number is refused.
+ */
 const Snowflake = z
-  .union([z.string(), z.number()])
+  .union([
+    z.string(),
+    z.number().refine(Number.isSafeInteger, {
+      error: 'write Discord ids in quotes (a number this long loses its last digits)',
+    }),
+  ])
   .transform((v) => String(v).trim())
   .pipe(z.string().regex(/^\d{1,20}$/, { error: 'expected a Discord id (digits)' }));
 
