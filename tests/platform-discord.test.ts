@@ -196,4 +196,21 @@ describe('Discord platform', () => {
     expect(parts).toHaveLength(3);
     expect(parts.every((p) => p.length <= 2000)).toBe(true);
   });
+
+  it('a slash command is deferred, runs through the pipeline, and answers in the chat', async () => {
+    const chat = dc.dmChannel(ann);
+    const before = botMessages(chat).length;
+    const requests = model.requests.length;
+    const id = dc.slashCommand({ user: ann, name: 'status' });
+    await waitFor(() => botMessages(chat).length > before, 'the answer of /status');
+    expect(botTexts(chat).at(-1)).toMatch(/^Session \S+ · fake-model/);
+    await dc.waitUntil(
+      () => dc.answers.filter((a) => a.interactionId === id).length >= 2,
+      'the edited reply',
+    );
+    expect(dc.answers.filter((a) => a.interactionId === id).map((a) => a.type)).toEqual([5, -1]);
+    expect(model.requests.length).toBe(requests); // commands never reach the model
+    const reg = dc.calls.find((c) => c.method === 'PUT' && c.path === `/applications/${dc.appId}/commands`);
+    expect((reg?.body as Array<{ name: string }>).map((c) => c.name)).toContain('status');
+  });
 });

@@ -5,7 +5,7 @@
 import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../../../tests/support/fake-discord.js';
-import type { DiscordAdapter } from './adapter.js';
+import { nonceOf, type DiscordAdapter } from './adapter.js';
 import { platform } from './index.js';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -236,5 +236,35 @@ describe('DiscordAdapter against the stand-in', () => {
     ok.dc.gateway.drop(4004);
     const fatal = await ok.host.waitFor(() => ok.host.fatal[0], 'the fatal error', 5_000);
     expect(fatal.message).toMatch(/4004/);
+  });
+
+  it('clarify choices are buttons; a press hands the chosen text to the host', async () => {
+    const { dc, host, adapter } = await start();
+    await adapter.connect();
+    const chat = dc.dmChannel(ann);
+    const r = await adapter.sendClarify(chat, {
+      requestId: 'q-1',
+      question: 'Which one?',
+      choices: ['red', 'blue'],
+    });
+    const msg = dc.messages.get(r.messageId!)!;
+    expect(msg.content).toContain('Which one?');
+    const buttons = msg.components[0].components as Array<{ label: string; custom_id: string }>;
+    expect(buttons.map((b) => b.label)).toEqual(['red', 'blue']);
+    dc.pressButton({ user: ann, messageId: msg.id, customId: buttons[1]!.custom_id });
+    await host.waitFor(() => host.buttons[0], 'the press');
+    expect(host.buttons[0]).toMatchObject({ requestId: 'q-1', value: 'blue' });
+    await dc.waitUntil(() => msg.components.length === 0, 'the prompt closed');
+    expect(msg.content).toContain('**blue** — answered by Ann');
+    // without choices: plain text
+    const plain = await adapter.sendClarify(chat, { requestId: 'q-2', question: 'Why?' });
+    expect(dc.messages.get(plain.messageId!)!.components).toEqual([]);
+  });
+
+  it('nonces: a delivery id longer than 25 characters is hashed to 25', () => {
+    expect(nonceOf('in-0123456789ab#0')).toBe('in-0123456789ab#0');
+    const long = nonceOf('in-0123456789ab#0-and-a-much-longer-suffix');
+    expect(long).toHaveLength(25);
+    expect(nonceOf('in-0123456789ab#0-and-a-much-longer-suffix')).toBe(long);
   });
 });
