@@ -55,6 +55,8 @@ interface Session {
 export class FakeGateway {
   /** Every payload the bot sent, in order. */
   readonly received: GatewayFrame[] = [];
+  /** A close code given to every IDENTIFY instead of READY (4014: disallowed intents). */
+  identifyClose: number | undefined;
   /** While true, new connections are cut at once (a gateway that is down). */
   refuse = false;
   /** Counts of IDENTIFY and RESUME. */
@@ -121,6 +123,7 @@ export class FakeGateway {
         return this.sendRaw(ws, { op: OP.heartbeatAck, d: null, s: null, t: null });
       case OP.identify: {
         if (d?.token !== this.opts.token) return ws.close(4004, 'Authentication failed.');
+        if (this.identifyClose) return ws.close(this.identifyClose, 'Disallowed intent(s).');
         this.identifies++;
         this.session?.socket?.close(4009, 'Session timed out.');
         this.session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket: ws };

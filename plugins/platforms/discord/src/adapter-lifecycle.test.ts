@@ -90,4 +90,12 @@ describe('DiscordAdapter connection life', () => {
     const dm = dc.dmChannel({ id: '700000000000000011', name: 'Ann' });
     expect(await adapter.getChatInfo(dm)).toEqual({ name: 'Ann', type: 'dm' });
   });
+
+  it('disallowed intents (4014) fail the connect for good, naming the Message Content intent', async () => {
+    const { dc, adapter } = await start();
+    dc.gateway.identifyClose = 4014;
+    const err = (await adapter.connect().catch((e: unknown) => e)) as Error & { permanent?: boolean };
+    expect(err.message).toMatch(/disallowed intents \(4014\): enable the Message Content intent/);
+    expect(err.permanent).toBe(true);
+  });
 });

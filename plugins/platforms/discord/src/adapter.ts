@@ -181,7 +181,10 @@ export class DiscordAdapter extends PlatformAdapter {
     client.on(Events.ShardResume, (_id, replayed) => this.onBack(`resumed (${replayed} events replayed)`));
     client.on(Events.ShardReady, () => this.onBack('identified again'));
     const ready = new Promise<void>((resolve, reject) => {
-      client.once(Events.ClientReady, () => resolve());
+      client.once(Events.ClientReady, (c) => {
+        this.botId = c.user.id; // before the events queued behind READY are emitted
+        resolve();
+      });
       client.on(Events.ShardDisconnect, (ev) => {
         const why = FATAL_CLOSE[ev.code] ?? `the gateway closed for good (${ev.code})`;
         if (!this.online) reject(permanent(why));
@@ -189,16 +192,15 @@ export class DiscordAdapter extends PlatformAdapter {
       });
     });
     ready.catch(() => undefined);
-    try {
-      await client.login(this.opts.token);
-    } catch (err) {
+    const login = client.login(this.opts.token).catch((err: unknown) => {
       const e = err as Error & { code?: string; status?: number };
       if (e.code === 'TokenInvalid' || e.status === 401)
         throw permanent('the bot token was refused (401): check DISCORD_BOT_TOKEN');
       throw err;
-    }
-    await ready;
-    this.botId = client.user!.id;
+    });
+    login.catch(() => undefined);
+    // a close the client does not retry (4004, 4014) leaves `login` waiting: `ready` says why
+    await Promise.race([login.then(() => ready), ready]);
     this.online = true;
     this.log(`connected as ${client.user!.tag} (${this.botId})`);
     await this.registerCommands(client);
@@ -284,7 +286,7 @@ export class DiscordAdapter extends PlatformAdapter {
 
   private onMessage(message: Message): void {
     const msg = message as unknown as MessageLike;
-    const botId = this.botId;
+    const botId = this.botId ?? this.client?.user?.id;
     if (!botId || msg.author.bot || msg.webhookId || msg.system) return;
     if (!this.allowedPlace(msg.guildId, msg.channel)) return;
     if (!isAddressed(msg, botId, this.opts.settings.require_mention)) return;
