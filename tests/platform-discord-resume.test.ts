@@ -3,7 +3,8 @@
  * tests/support/fake-discord.ts, the scripted model): the gateway connection cut while a reply
  * streams and a message arrives meanwhile — discord.js RESUMEs, the missed message is replayed,
  * and both are answered exactly once; and 20 messages from 4 users within a second, each answered
- * once, in each user's order. Run `npm run build` first.
+ * once, in each user's order; and a revoked token, which ends the retries with a clear status.
+ * Run `npm run build` first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from './support/fake-discord.js';
@@ -101,5 +102,18 @@ describe('Discord reconnects and bursts', () => {
     const lines = outcomeLines(root).slice(outcomesBefore);
     expect(lines).toHaveLength(20);
     expect(lines.every((l) => / outcome=reply$/.test(l))).toBe(true);
+  });
+
+  it('a revoked token ends the retries: `failed` with the reason, not retried forever', async () => {
+    dc.revokeToken(); // the gateway closes with 4004; the reconnect's REST call gets 401
+    await waitFor(
+      async () =>
+        (await gatewayStatus(root)).platforms?.find((p) => p.platform === 'discord' && p.state === 'failed'),
+      'the failed state',
+      20_000,
+    );
+    const status = (await gatewayStatus(root)).platforms!.find((p) => p.platform === 'discord')!;
+    expect(status.error).toMatch(/token was refused/);
+    expect(status.error).toMatch(/^connect: /); // refused at the reconnect, not retried (`failed`)
   });
 });

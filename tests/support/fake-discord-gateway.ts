@@ -57,6 +57,8 @@ export class FakeGateway {
   readonly received: GatewayFrame[] = [];
   /** A close code given to every IDENTIFY instead of READY (4014: disallowed intents). */
   identifyClose: number | undefined;
+  /** While true, the token is refused (4004), as after it was reset in the developer portal. */
+  revoked = false;
   /** While true, new connections are cut at once (a gateway that is down). */
   refuse = false;
   /** Counts of IDENTIFY and RESUME. */
@@ -122,7 +124,7 @@ export class FakeGateway {
       case OP.heartbeat:
         return this.sendRaw(ws, { op: OP.heartbeatAck, d: null, s: null, t: null });
       case OP.identify: {
-        if (d?.token !== this.opts.token) return ws.close(4004, 'Authentication failed.');
+        if (d?.token !== this.opts.token || this.revoked) return ws.close(4004, 'Authentication failed.');
         if (this.identifyClose) return ws.close(this.identifyClose, 'Disallowed intent(s).');
         this.identifies++;
         this.session?.socket?.close(4009, 'Session timed out.');
@@ -148,7 +150,7 @@ export class FakeGateway {
       }
       case OP.resume: {
         const s = this.session;
-        if (d?.token !== this.opts.token) return ws.close(4004, 'Authentication failed.');
+        if (d?.token !== this.opts.token || this.revoked) return ws.close(4004, 'Authentication failed.');
         if (!s || d?.session_id !== s.id) {
           this.sendRaw(ws, { op: OP.invalidSession, d: false, s: null, t: null });
           return;

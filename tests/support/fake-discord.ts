@@ -300,7 +300,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     calls.push({ method, path, body, files, at: Date.now() });
     wake();
     const isInteraction = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
-    if (!isInteraction && req.headers.authorization !== `Bot ${token}`)
+    if (!isInteraction && (req.headers.authorization !== `Bot ${token}` || gateway.current?.revoked))
       return json(res, 401, { message: '401: Unauthorized', code: 0 });
     let r: RegExpExecArray | null;
     if (method === 'GET' && path === '/gateway/bot')
@@ -558,6 +558,11 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
           ? { options: Object.entries(c.options).map(([name, value]) => ({ name, type: 3, value })) }
           : {}),
       });
+    },
+    /** Revokes the bot token (as a reset in the developer portal does): REST 401, gateway 4004. */
+    revokeToken(): void {
+      gw.revoked = true;
+      gw.drop(4004);
     },
     /** Resolves with the first REST call (past or future) matching `pred`. */
     async waitForCall(pred: (c: RestCall) => boolean, what: string, timeoutMs = 20_000): Promise<RestCall> {

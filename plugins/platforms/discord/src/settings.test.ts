@@ -36,7 +36,8 @@ describe('platforms.discord settings', () => {
       ok: false,
       error: 'platforms.discord.guilds[0]: expected a Discord id (digits)',
     });
-    expect(parse({ channels: [123456789012345678] })).toMatchObject({
+    // an 18-digit id written without quotes is a number past 2^53 once YAML read it
+    expect(parse({ channels: [2 ** 60] })).toMatchObject({
       ok: false,
       error:
         'platforms.discord.channels[0]: write Discord ids in quotes (a number this long loses its last digits)',
