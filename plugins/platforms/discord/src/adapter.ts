@@ -411,6 +411,7 @@ export class DiscordAdapter extends PlatformAdapter {
         ...(files ? { files } : {}),
       })) as { id: string };
       this.noteEdit(m.id);
+      this.lastTyping.delete(channelId); // a message ends the typing indicator in its channel
       return { ok: true, messageId: m.id };
     } catch (err) {
       return failure(err);
