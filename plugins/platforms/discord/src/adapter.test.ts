@@ -5,7 +5,7 @@
 import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeDiscord, type FakeDiscord } from '../../../../tests/support/fake-discord.js';
-import { nonceOf, type DiscordAdapter } from './adapter.js';
+import type { DiscordAdapter } from './adapter.js';
 import { platform } from './index.js';
 
 const cleanup: Array<() => Promise<void>> = [];
@@ -259,12 +259,5 @@ describe('DiscordAdapter against the stand-in', () => {
     // without choices: plain text
     const plain = await adapter.sendClarify(chat, { requestId: 'q-2', question: 'Why?' });
     expect(dc.messages.get(plain.messageId!)!.components).toEqual([]);
-  });
-
-  it('nonces: a delivery id longer than 25 characters is hashed to 25', () => {
-    expect(nonceOf('in-0123456789ab#0')).toBe('in-0123456789ab#0');
-    const long = nonceOf('in-0123456789ab#0-and-a-much-longer-suffix');
-    expect(long).toHaveLength(25);
-    expect(nonceOf('in-0123456789ab#0-and-a-much-longer-suffix')).toBe(long);
   });
 });

@@ -16,7 +16,6 @@
  *   send (a lost response, a restart) never posts the reply twice; inbound messages are
  *   deduplicated by their id.
  */
-import { createHash } from 'node:crypto';
 import {
   PlatformAdapter,
   approvalText,
@@ -27,28 +26,10 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import {
-  Client,
-  DiscordAPIError,
-  Events,
-  MessageFlags,
-  REST,
-  Routes,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type Interaction,
-  type Message,
-} from 'discord.js';
+import { Client, DiscordAPIError, Events, REST, Routes, type Interaction, type Message } from 'discord.js';
 import { discordClientOptions } from './client-options.js';
-import { applicationCommands, commandText } from './commands.js';
-import {
-  ButtonTable,
-  approvalLabel,
-  approvalRows,
-  clarifyFits,
-  clarifyRows,
-  parseButtonId,
-} from './components.js';
+import { applicationCommands } from './commands.js';
+import { ButtonTable, approvalRows, clarifyFits, clarifyRows } from './components.js';
 import {
   channelOf,
   displayName,
@@ -59,10 +40,11 @@ import {
   type ChannelLike,
   type MessageLike,
 } from './inbound.js';
+import { handleButton, handleCommand, type InteractionHost } from './interactions.js';
+import { DISCORD_MAX_LENGTH, fit, nonceOf } from './limits.js';
 import type { DiscordSettings } from './settings.js';
 
-/** Discord's message length limit, characters. */
-export const DISCORD_MAX_LENGTH = 2000;
+export { DISCORD_MAX_LENGTH, nonceOf } from './limits.js';
 
 /** Gateway close codes that no retry fixes, and what to tell the user. */
 const FATAL_CLOSE: Record<number, string> = {
@@ -107,21 +89,6 @@ function failure(err: unknown): SendResult {
     };
   }
   return { ok: false, error: e?.message ?? String(err) };
-}
-
-/** A delivery id as a Discord nonce (at most 25 characters). */
-export function nonceOf(deliveryId: string): string {
-  return deliveryId.length <= 25
-    ? deliveryId
-    : createHash('sha256').update(deliveryId).digest('base64url').slice(0, 25);
-}
-
-/** `text` cut to `max` characters, keeping its last line (the prompt's "Reply …" line). */
-function fit(text: string, max = DISCORD_MAX_LENGTH): string {
-  if (text.length <= max) return text;
-  const last = text.slice(text.lastIndexOf('\n') + 1);
-  const keep = last.length < max / 2 ? last : '';
-  return `${text.slice(0, max - keep.length - 3)}…\n${keep}`.slice(0, max);
 }
 
 /** Discord adapter. */
@@ -320,68 +287,18 @@ export class DiscordAdapter extends PlatformAdapter {
   }
 
   private async onInteraction(i: Interaction): Promise<void> {
+    const host: InteractionHost = {
+      buttons: this.buttons,
+      allowedPlace: (g, c) => this.allowedPlace(g, c),
+      press: (p) => this.emitButton(p),
+      message: (m, id) => this.emitMessageWithReceipt(m, id),
+    };
     try {
-      if (i.isButton()) await this.onButton(i);
-      else if (i.isChatInputCommand()) await this.onCommand(i);
+      if (i.isButton()) await handleButton(i, host);
+      else if (i.isChatInputCommand()) await handleCommand(i, host);
     } catch (err) {
       this.log(`interaction failed: ${(err as Error).message}`);
     }
-  }
-
-  /** The channel of an interaction, also when it is not cached (a DM). */
-  private interactionChannel(i: ButtonInteraction | ChatInputCommandInteraction): ChannelLike {
-    if (i.channel) return i.channel as unknown as ChannelLike;
-    const dm = !i.inGuild();
-    return { id: i.channelId ?? '', isDMBased: () => dm, isThread: () => false };
-  }
-
-  private userName(i: ButtonInteraction | ChatInputCommandInteraction): string {
-    const member = i.member as { displayName?: string; nick?: string | null } | null;
-    return member?.displayName || member?.nick || i.user.globalName || i.user.username;
-  }
-
-  private async onButton(i: ButtonInteraction): Promise<void> {
-    const ref = parseButtonId(i.customId);
-    if (!ref) return; // not one of ours
-    const hit = this.buttons.resolve(ref);
-    if (!hit) {
-      await i.reply({ content: 'This question is closed.', flags: MessageFlags.Ephemeral });
-      return;
-    }
-    const name = this.userName(i);
-    const source = sourceOf(this.interactionChannel(i), { id: i.user.id, name });
-    const outcome = await this.emitButton({ source, requestId: hit.prompt.requestId, value: hit.value });
-    if (outcome?.kind === 'answered') {
-      this.buttons.close(ref.token);
-      const label = ref.kind === 'a' ? approvalLabel(hit.value) : hit.value;
-      const note = `\n\n**${label}** — answered by ${name}`;
-      await i.update({ content: fit(`${i.message.content}${note}`), components: [] });
-    } else if (outcome?.kind === 'refused') {
-      await i.reply({ content: outcome.reason, flags: MessageFlags.Ephemeral });
-    } else {
-      this.buttons.close(ref.token);
-      await i.reply({ content: 'This question is closed.', flags: MessageFlags.Ephemeral });
-    }
-  }
-
-  private async onCommand(i: ChatInputCommandInteraction): Promise<void> {
-    const text = commandText(i.commandName, (n) => i.options.getString(n));
-    const channel = this.interactionChannel(i);
-    if (!text || !this.allowedPlace(i.guildId, channel)) {
-      await i.reply({ content: 'That command is not available here.', flags: MessageFlags.Ephemeral });
-      return;
-    }
-    await i.deferReply();
-    const source = sourceOf(channel, { id: i.user.id, name: this.userName(i) });
-    const dedupeKey = `interaction:${i.id}`;
-    const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey }, dedupeKey);
-    const shown =
-      receipt.kind === 'accepted' || receipt.kind === 'duplicate'
-        ? `\`${text}\``
-        : receipt.kind === 'refused'
-          ? `\`${text}\` — not accepted (${receipt.reason})`
-          : `\`${text}\` — not taken now; please try again`;
-    await i.editReply({ content: shown });
   }
 
   // ── outbound ────────────────────────────────────────────────────────────────────────────────
