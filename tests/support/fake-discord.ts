@@ -11,6 +11,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeGateway } from './fake-discord-gateway.js';
+import {
+  APP_ID,
+  BOT_USER,
+  GENERAL_ID,
+  GUILD_ID,
+  botMessageObj,
+  guildCreate,
+  interactionObj,
+  snowflake,
+  threadObj,
+  userMessageObj,
+  userObj,
+  type BotMessage,
+  type FakeChannel,
+  type FakeUser,
+} from './fake-discord-payloads.js';
+
+export type { BotMessage, FakeUser } from './fake-discord-payloads.js';
 
 /** One recorded REST call. */
 export interface RestCall {
@@ -24,21 +42,6 @@ export interface RestCall {
   at: number;
 }
 
-/** A message the bot sent (its current state and its edit history). */
-export interface BotMessage {
-  id: string;
-  channel_id: string;
-  content: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  components: any[];
-  attachments: Array<{ filename: string; size: number; data: Buffer }>;
-  reply_to?: string;
-  nonce?: string;
-  /** Times of the creation and of each edit, ms. */
-  times: number[];
-  edits: string[];
-}
-
 /** What an interaction got back (callback types: 4 reply, 5 deferred, 6/7 update). */
 export interface InteractionAnswer {
   interactionId: string;
@@ -46,12 +49,6 @@ export interface InteractionAnswer {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   data: any;
   ephemeral: boolean;
-}
-
-/** A user of the fake. */
-export interface FakeUser {
-  id: string;
-  name: string;
 }
 
 /** Options of the fake. */
@@ -63,14 +60,6 @@ export interface FakeDiscordOptions {
 /** A running fake Discord. */
 export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
 
-const DISCORD_EPOCH = 1420070400000n;
-let counter = 0n;
-/** A fresh snowflake (time-ordered). */
-function snowflake(): string {
-  counter = (counter + 1n) & 0xfffn;
-  return String(((BigInt(Date.now()) - DISCORD_EPOCH) << 22n) | (1n << 17n) | counter);
-}
-
 /** Starts the fake on a free loopback port. */
 export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   const token = opts.token ?? 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GtEsT1.fake-discord-token-abcdefghijklmnop';
@@ -80,133 +69,19 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   const waiters = new Set<() => void>();
   /** Bytes of attachments users sent, by path under /attachments. */
   const cdn = new Map<string, { data: Buffer; type: string }>();
-  const bot = {
-    id: '900000000000000001',
-    username: 'hermes',
-    global_name: 'Hermes',
-    discriminator: '0',
-    bot: true,
-    avatar: null,
-  };
-  const appId = '900000000000000002';
-  const guildId = '800000000000000001';
-  const channels = new Map<
-    string,
-    { id: string; type: number; name?: string; parent_id?: string; guild_id?: string; recipients?: object[] }
-  >();
-  channels.set('800000000000000010', {
-    id: '800000000000000010',
-    type: 0,
-    name: 'general',
-    guild_id: guildId,
-  });
+  const bot = BOT_USER;
+  const appId = APP_ID;
+  const guildId = GUILD_ID;
+  const channels = new Map<string, FakeChannel>();
+  channels.set(GENERAL_ID, { id: GENERAL_ID, type: 0, name: 'general', guild_id: guildId });
   const nonces = new Map<string, string>();
   let port = 0;
   const wake = (): void => {
     for (const w of [...waiters]) w();
   };
-
-  const userObj = (u: FakeUser) => ({
-    id: u.id,
-    username: u.name.toLowerCase(),
-    global_name: u.name,
-    discriminator: '0',
-    avatar: null,
-    bot: false,
-  });
-  const memberObj = (u: FakeUser) => ({
-    user: userObj(u),
-    roles: [],
-    joined_at: new Date(0).toISOString(),
-    deaf: false,
-    mute: false,
-    flags: 0,
-    permissions: '2248473465835073',
-  });
-  const guildCreate = () => ({
-    id: guildId,
-    name: 'Test guild',
-    icon: null,
-    owner_id: '700000000000000001',
-    unavailable: false,
-    member_count: 3,
-    large: false,
-    features: [],
-    joined_at: new Date(0).toISOString(),
-    roles: [
-      {
-        id: guildId,
-        name: '@everyone',
-        permissions: '2248473465835073',
-        position: 0,
-        color: 0,
-        hoist: false,
-        managed: false,
-        mentionable: false,
-        flags: 0,
-      },
-    ],
-    emojis: [],
-    stickers: [],
-    members: [],
-    presences: [],
-    voice_states: [],
-    stage_instances: [],
-    guild_scheduled_events: [],
-    soundboard_sounds: [],
-    channels: [...channels.values()]
-      .filter((c) => c.guild_id && c.type === 0)
-      .map((c) => ({ ...c, position: 0, permission_overwrites: [] })),
-    threads: [...channels.values()].filter((c) => c.type === 11).map(threadObj),
-  });
-  function threadObj(c: { id: string; name?: string; parent_id?: string; guild_id?: string }) {
-    return {
-      ...c,
-      type: 11,
-      owner_id: '700000000000000001',
-      member_count: 2,
-      message_count: 0,
-      thread_metadata: {
-        archived: false,
-        auto_archive_duration: 1440,
-        archive_timestamp: new Date().toISOString(),
-        locked: false,
-      },
-    };
-  }
-
   const gateway = { current: undefined as FakeGateway | undefined };
-
-  function messageObj(m: BotMessage) {
-    const ch = channels.get(m.channel_id);
-    return {
-      id: m.id,
-      channel_id: m.channel_id,
-      ...(ch ? { channel_type: ch.type } : {}),
-      ...(ch?.guild_id ? { guild_id: ch.guild_id } : {}),
-      author: bot,
-      content: m.content,
-      timestamp: new Date(m.times[0]!).toISOString(),
-      edited_timestamp: m.edits.length ? new Date(m.times.at(-1)!).toISOString() : null,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      attachments: m.attachments.map((a, i) => ({
-        id: `${m.id}${i}`,
-        filename: a.filename,
-        size: a.size,
-        url: `http://127.0.0.1:${port}/attachments/${m.id}/${a.filename}`,
-        proxy_url: '',
-      })),
-      embeds: [],
-      pinned: false,
-      type: m.reply_to ? 19 : 0,
-      flags: 0,
-      components: m.components,
-      ...(m.nonce ? { nonce: m.nonce } : {}),
-    };
-  }
+  const messageObj = (m: BotMessage) =>
+    botMessageObj(m, channels.get(m.channel_id), `http://127.0.0.1:${port}`);
 
   const json = (res: ServerResponse, status: number, body?: unknown): void => {
     if (body === undefined) {
@@ -424,7 +299,11 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     url: () => `ws://127.0.0.1:${port}/gateway`,
     token,
     heartbeatIntervalMs: opts.heartbeatIntervalMs ?? 5_000,
-    ready: () => ({ user: bot, application: { id: appId, flags: 0 }, guilds: [guildCreate()] }),
+    ready: () => ({
+      user: bot,
+      application: { id: appId, flags: 0 },
+      guilds: [guildCreate(channels.values())],
+    }),
   });
   gateway.current = gw;
 
@@ -458,7 +337,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     appId,
     guildId,
     /** The guild's text channel `#general`. */
-    generalId: '800000000000000010',
+    generalId: GENERAL_ID,
     calls,
     messages,
     answers,
@@ -466,7 +345,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     /** Adds a public thread under `#general` (before the bot connects: it is in GUILD_CREATE). */
     addThread(name: string): string {
       const id = snowflake();
-      channels.set(id, { id, type: 11, name, parent_id: '800000000000000010', guild_id: guildId });
+      channels.set(id, { id, type: 11, name, parent_id: GENERAL_ID, guild_id: guildId });
       gw.dispatch('THREAD_CREATE', { ...threadObj(channels.get(id)!), newly_created: true });
       return id;
     },
@@ -490,50 +369,23 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
       const ch = channelPayload(channelId);
       const id = snowflake();
       const replied = m.replyTo ? messages.get(m.replyTo) : undefined;
-      gw.dispatch('MESSAGE_CREATE', {
-        id,
-        channel_id: channelId,
-        channel_type: ch.type,
-        ...(ch.guild_id
-          ? {
-              guild_id: ch.guild_id,
-              member: { roles: [], joined_at: new Date(0).toISOString(), deaf: false, mute: false, flags: 0 },
-            }
-          : {}),
-        author: userObj(m.user),
-        content: m.mentionBot ? `<@${bot.id}> ${m.content}` : m.content,
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: m.mentionBot ? [bot] : [],
-        mention_roles: [],
-        attachments: (m.attachments ?? []).map((a, i) => {
-          const url = upload(a.name, a.data, a.type);
-          return {
-            id: `${id}${i}`,
-            filename: a.name,
+      gw.dispatch(
+        'MESSAGE_CREATE',
+        userMessageObj({
+          id,
+          channel: ch,
+          user: m.user,
+          content: m.content,
+          mentionBot: m.mentionBot ?? false,
+          attachments: (m.attachments ?? []).map((a) => ({
+            name: a.name,
             size: a.data.length,
-            url,
-            proxy_url: url,
-            content_type: a.type,
-          };
+            type: a.type,
+            url: upload(a.name, a.data, a.type),
+          })),
+          ...(replied ? { replied: messageObj(replied) } : {}),
         }),
-        embeds: [],
-        pinned: false,
-        type: replied ? 19 : 0,
-        flags: 0,
-        ...(replied
-          ? {
-              message_reference: {
-                message_id: replied.id,
-                channel_id: channelId,
-                ...(ch.guild_id ? { guild_id: ch.guild_id } : {}),
-              },
-              referenced_message: messageObj(replied),
-            }
-          : {}),
-      });
+      );
       return id;
     },
     /** A press of a button (`customId`) on the bot's message `messageId`, dispatched as INTERACTION_CREATE. */
@@ -594,31 +446,18 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
       ...(messageId ? { messageId } : {}),
       answered: false,
     });
-    gw.dispatch('INTERACTION_CREATE', {
-      id,
-      application_id: appId,
-      type,
-      token: itoken,
-      version: 1,
-      data,
-      channel_id: channelId,
-      channel: {
-        id: ch.id,
-        type: ch.type,
-        ...(ch.name ? { name: ch.name } : {}),
-        ...(ch.parent_id ? { parent_id: ch.parent_id } : {}),
-        ...(ch.recipients ? { recipients: ch.recipients } : {}),
-      },
-      ...(ch.guild_id
-        ? { guild_id: ch.guild_id, member: memberObj(u), guild_locale: 'en-US' }
-        : { user: userObj(u) }),
-      ...(messageId ? { message: messageObj(messages.get(messageId)!) } : {}),
-      locale: 'en-US',
-      app_permissions: '2248473465835073',
-      entitlements: [],
-      authorizing_integration_owners: {},
-      context: ch.guild_id ? 0 : 1,
-    });
+    gw.dispatch(
+      'INTERACTION_CREATE',
+      interactionObj({
+        id,
+        token: itoken,
+        type,
+        data,
+        channel: ch,
+        user: u,
+        ...(messageId ? { message: messageObj(messages.get(messageId)!) } : {}),
+      }),
+    );
     return id;
   }
 
