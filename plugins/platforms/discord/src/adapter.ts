@@ -31,6 +31,7 @@ import { discordClientOptions } from './client-options.js';
 import { applicationCommands } from './commands.js';
 import { ButtonTable, approvalRows, clarifyFits, clarifyRows } from './components.js';
 import {
+  botRoleIds,
   channelOf,
   displayName,
   downloadAttachments,
@@ -265,7 +266,7 @@ export class DiscordAdapter extends PlatformAdapter {
       maxBytes: this.opts.settings.max_attachment_bytes,
       acceptsImages: this.opts.acceptsImages?.() ?? false,
     });
-    const lines = [stripBotMention(msg.content, botId)];
+    const lines = [stripBotMention(msg.content, botId, botRoleIds(msg, botId))];
     for (const s of got.skipped) lines.push(`[attachment not received: ${s}]`);
     let text = lines.filter(Boolean).join('\n');
     const count = got.images.length + got.files.length;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  botRoleIds,
   channelOf,
   downloadAttachments,
   isAddressed,
@@ -48,11 +49,18 @@ describe('inbound messages', () => {
     expect(isAddressed(msg(thread, [], BOT), BOT, true)).toBe(true);
     expect(isAddressed(msg(text, [], 'someone'), BOT, true)).toBe(false);
     expect(isAddressed(msg(text), BOT, false)).toBe(true);
+    const byRole = msg(text);
+    byRole.mentions.roles = new Map([['r1', { id: 'r1', tags: { botId: BOT } }]]);
+    expect(isAddressed(byRole, BOT, true)).toBe(true);
+    expect(botRoleIds(byRole, BOT)).toEqual(['r1']);
+    byRole.mentions.roles = new Map([['r2', { id: 'r2', tags: null }]]);
+    expect(isAddressed(byRole, BOT, true)).toBe(false);
   });
 
   it('strips only the bot mention', () => {
     expect(stripBotMention('<@900> hello <@901>', BOT)).toBe('hello <@901>');
     expect(stripBotMention('<@!900>: hi', BOT)).toBe('hi');
+    expect(stripBotMention('<@&r1> hi <@&r2>', BOT, ['r1'])).toBe('hi <@&r2>');
   });
 
   it('sources: a DM, a channel as a group, a thread under its parent', () => {

@@ -26,7 +26,12 @@ export interface MessageLike {
   guildId: string | null;
   channel: ChannelLike;
   channelId: string;
-  mentions: { users: { has(id: string): boolean }; repliedUser?: { id: string } | null };
+  mentions: {
+    users: { has(id: string): boolean };
+    /** Mentioned roles; the bot's own managed role (`tags.botId`) counts as mentioning the bot. */
+    roles?: { values(): Iterable<{ id: string; tags?: { botId?: string | null } | null }> };
+    repliedUser?: { id: string } | null;
+  };
   attachments: { values(): Iterable<AttachmentLike> };
   webhookId?: string | null;
   system?: boolean;
@@ -43,15 +48,29 @@ export interface AttachmentLike {
 /** Image types a model takes. */
 const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-/** True when the message is for the bot under the mention rule. */
+/**
+ * True when the message is for the bot under the mention rule: a DM, or (with `requireMention`) a
+ * mention of the bot or of its managed role, or a reply to one of its messages.
+ */
 export function isAddressed(msg: MessageLike, botId: string, requireMention: boolean): boolean {
   if (msg.channel.isDMBased() || !requireMention) return true;
-  return msg.mentions.users.has(botId) || msg.mentions.repliedUser?.id === botId;
+  return (
+    msg.mentions.users.has(botId) ||
+    msg.mentions.repliedUser?.id === botId ||
+    // Discord's picker often offers the bot's managed role instead of the bot itself
+    botRoleIds(msg, botId).length > 0
+  );
 }
 
-/** The text without the bot's own mention (`<@id>` / `<@!id>`), trimmed. */
-export function stripBotMention(text: string, botId: string): string {
-  return text.replace(new RegExp(`<@!?${botId}>[\\s:,]*`, 'g'), '').trim();
+/** Ids of the bot's managed roles the message mentions. */
+export function botRoleIds(msg: MessageLike, botId: string): string[] {
+  return [...(msg.mentions.roles?.values() ?? [])].filter((r) => r.tags?.botId === botId).map((r) => r.id);
+}
+
+/** The text without the bot's own mention (`<@id>`, `<@!id>`, its roles `<@&id>`), trimmed. */
+export function stripBotMention(text: string, botId: string, roleIds: readonly string[] = []): string {
+  const ids = [`!?${botId}`, ...roleIds.map((r) => `&${r}`)].join('|');
+  return text.replace(new RegExp(`<@(?:${ids})>[\\s:,]*`, 'g'), '').trim();
 }
 
 /** The channel a message counts as for allow-lists: a thread counts as its parent. */
