@@ -1,7 +1,7 @@
 /**
  * A local Discord for tests (`node:http` + `ws`, 127.0.0.1, free port): the REST API routes
  * discord.js calls under `/api/v10` — `GET /gateway/bot`, `GET /users/@me`, channel messages
- * (create as JSON or multipart with attachments, edit), typing, `GET /channels/{id}`,
+ * (create as JSON or multipart with attachments, edit, history after an id), typing, `GET /channels/{id}`,
  * application commands (bulk overwrite, global and per guild), interaction callbacks and the
  * original-response webhook — with Discord's error bodies (`{message, code}`), every call recorded;
  * attachment downloads (a CDN stand-in); and the gateway (fake-discord-gateway.ts). A test plays
@@ -75,6 +75,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   const channels = new Map<string, FakeChannel>();
   channels.set(GENERAL_ID, { id: GENERAL_ID, type: 0, name: 'general', guild_id: guildId });
   const nonces = new Map<string, string>();
+  /** Every user message (as MESSAGE_CREATE carried it), for the channel history route. */
+  const userMessages: Array<ReturnType<typeof userMessageObj>> = [];
   let port = 0;
   const wake = (): void => {
     for (const w of [...waiters]) w();
@@ -214,6 +216,21 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
       return json(res, 200, messageObj(msg));
     }
     if ((r = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return json(res, 204);
+    if ((r = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'GET') {
+      // the channel's history after `after`, newest first (Discord's order), at most `limit`
+      const channelId = r[1]!;
+      const after = BigInt(url.searchParams.get('after') ?? '0');
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 50));
+      const all = [
+        ...userMessages.filter((m) => m.channel_id === channelId),
+        ...[...messages.values()].filter((m) => m.channel_id === channelId).map(messageObj),
+      ]
+        .filter((m) => BigInt(m.id) > after)
+        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+        .slice(0, limit)
+        .reverse();
+      return json(res, 200, all);
+    }
     if ((r = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
       const ch = channels.get(r[1]!);
       return ch ? json(res, 200, ch) : notFound(res, 10003, 'Unknown Channel');
@@ -369,23 +386,22 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
       const ch = channelPayload(channelId);
       const id = snowflake();
       const replied = m.replyTo ? messages.get(m.replyTo) : undefined;
-      gw.dispatch(
-        'MESSAGE_CREATE',
-        userMessageObj({
-          id,
-          channel: ch,
-          user: m.user,
-          content: m.content,
-          mentionBot: m.mentionBot ?? false,
-          attachments: (m.attachments ?? []).map((a) => ({
-            name: a.name,
-            size: a.data.length,
-            type: a.type,
-            url: upload(a.name, a.data, a.type),
-          })),
-          ...(replied ? { replied: messageObj(replied) } : {}),
-        }),
-      );
+      const payload = userMessageObj({
+        id,
+        channel: ch,
+        user: m.user,
+        content: m.content,
+        mentionBot: m.mentionBot ?? false,
+        attachments: (m.attachments ?? []).map((a) => ({
+          name: a.name,
+          size: a.data.length,
+          type: a.type,
+          url: upload(a.name, a.data, a.type),
+        })),
+        ...(replied ? { replied: messageObj(replied) } : {}),
+      });
+      userMessages.push(payload);
+      gw.dispatch('MESSAGE_CREATE', payload);
       return id;
     },
     /** A press of a button (`customId`) on the bot's message `messageId`, dispatched as INTERACTION_CREATE. */

@@ -1,7 +1,7 @@
 /**
  * The Discord adapter's connection life against the local stand-in: a gateway that stays down is
  * reported to the host after the grace period (so `gateway status` does not claim `connected`),
- * per-guild command registration, and chat info.
+ * the channel history read after a new session, per-guild command registration, and chat info.
  */
 import { FakeHost } from '@hermes/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,5 +97,27 @@ describe('DiscordAdapter connection life', () => {
     const err = (await adapter.connect().catch((e: unknown) => e)) as Error & { permanent?: boolean };
     expect(err.message).toMatch(/disallowed intents \(4014\): enable the Message Content intent/);
     expect(err.permanent).toBe(true);
+  });
+
+  it('after a lost session, the messages sent meanwhile are read from the channel history', async () => {
+    const ann = { id: '700000000000000011', name: 'Ann' };
+    const { dc, host, adapter } = await start({}, 1_000);
+    await adapter.connect();
+    dc.userMessage({ user: ann, content: 'before' });
+    await host.message(0);
+    dc.gateway.refuse = true;
+    dc.gateway.drop();
+    await host.waitFor(() => host.fatal[0], 'the lost connection', 8_000);
+    await adapter.disconnect(); // as the host does before it connects again
+    dc.userMessage({ user: ann, content: 'sent while away' }); // no session gets it
+    dc.gateway.refuse = false;
+    await adapter.connect();
+    expect(dc.gateway.identifies).toBe(2); // a new session: Discord replays nothing
+    expect((await host.message(1)).text).toBe('sent while away');
+    expect(host.messages.map((m) => m.text)).toEqual(['before', 'sent while away']);
+    const history = dc.calls.find(
+      (c) => c.method === 'GET' && c.path === `/channels/${dc.dmChannel(ann)}/messages`,
+    );
+    expect(history).toBeDefined();
   });
 });

@@ -73,6 +73,11 @@ export interface DiscordAdapterOptions {
   resumeGraceMs?: number;
 }
 
+/** Orders two snowflakes (ids grow with time): negative when `a` is older. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 /** An error the host does not retry. */
 function permanent(message: string): Error {
   return Object.assign(new Error(message), { permanent: true });
@@ -104,6 +109,8 @@ export class DiscordAdapter extends PlatformAdapter {
   private readonly editChains = new Map<string, Promise<SendResult>>();
   private readonly lastTyping = new Map<string, number>();
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Newest message id seen per channel (bounded), for the catch-up after a new session. */
+  private readonly seen = new Map<string, string>();
   private readonly minEditGapMs: number;
   private readonly typingEveryMs: number;
   private readonly resumeGraceMs: number;
@@ -172,6 +179,41 @@ export class DiscordAdapter extends PlatformAdapter {
     this.online = true;
     this.log(`connected as ${client.user!.tag} (${this.botId})`);
     await this.registerCommands(client);
+    // a new session after a lost one: Discord replays nothing, so read what came meanwhile
+    if (this.seen.size) void this.catchUp(client);
+  }
+
+  /**
+   * Fetches, per channel heard from before, the messages newer than the last one seen (at most
+   * 50 each) and takes them like live ones; messages taken before are dropped as duplicates by
+   * their id. Failures are logged.
+   */
+  private async catchUp(client: Client): Promise<void> {
+    let found = 0;
+    for (const [channelId, after] of [...this.seen]) {
+      try {
+        const channel = await client.channels.fetch(channelId);
+        if (!channel?.isTextBased() || this.client !== client) continue;
+        const got = await channel.messages.fetch({ after, limit: 50 });
+        const list = [...got.values()].sort((a, b) => compareIds(a.id, b.id));
+        for (const m of list) {
+          if (m.author.bot) continue;
+          found++;
+          this.onMessage(m);
+        }
+      } catch (err) {
+        this.log(`catch-up of channel ${channelId} failed: ${(err as Error).message}`);
+      }
+    }
+    if (found) this.log(`read ${found} message(s) sent while disconnected`);
+  }
+
+  private noteSeen(channelId: string, messageId: string): void {
+    const prev = this.seen.get(channelId);
+    if (prev && compareIds(prev, messageId) >= 0) return;
+    this.seen.delete(channelId);
+    this.seen.set(channelId, messageId);
+    if (this.seen.size > 200) this.seen.delete(this.seen.keys().next().value!);
   }
 
   async disconnect(): Promise<void> {
@@ -256,6 +298,7 @@ export class DiscordAdapter extends PlatformAdapter {
     const msg = message as unknown as MessageLike;
     const botId = this.botId ?? this.client?.user?.id;
     if (!botId || msg.author.bot || msg.webhookId || msg.system) return;
+    this.noteSeen(msg.channelId, msg.id);
     if (!this.allowedPlace(msg.guildId, msg.channel)) return;
     if (!isAddressed(msg, botId, this.opts.settings.require_mention)) return;
     this.inLane(msg.channelId, () => this.takeMessage(msg, botId));
