@@ -15,6 +15,9 @@
  * - Every message sent carries the delivery id as its `nonce` with `enforce_nonce`, so a retried
  *   send (a lost response, a restart) never posts the reply twice; inbound messages are
  *   deduplicated by their id.
+ * - A drop discord.js resumes is invisible to the host; one that is not back within
+ *   `resumeGraceMs` is reported (`emitFatal`), and the new session reads the channel history for
+ *   what came meanwhile. A refused token or disallowed intents fail for good (`permanent`).
  */
 import {
   PlatformAdapter,
