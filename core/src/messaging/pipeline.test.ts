@@ -233,9 +233,24 @@ describe('MessagePipeline', () => {
     );
     const turn = adapter.receive({ source: dm('alice'), text: 'go' });
     const asked = (await adapter.waitFor((s) => s.op === 'approval')) as { prompt: { requestId: string } };
-    await adapter.press({ source: dm('bob'), requestId: asked.prompt.requestId, value: 'once' });
+    const rid = asked.prompt.requestId;
+    expect(await adapter.press({ source: dm('bob'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'refused',
+      reason: 'That question belongs to another conversation.',
+    });
     expect(adapter.texts('dm-bob')).toEqual(['That question belongs to another conversation.']);
-    await adapter.press({ source: dm('alice'), requestId: asked.prompt.requestId, value: 'deny' });
+    // a user who is not authorized at all is refused without a word in the chat
+    expect(await adapter.press({ source: dm('mallory'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'refused',
+      reason: 'You may not answer this question.',
+    });
+    expect(adapter.texts('dm-mallory')).toEqual([]);
+    expect(await adapter.press({ source: dm('alice'), requestId: rid, value: 'deny' })).toEqual({
+      kind: 'answered',
+    });
+    expect(await adapter.press({ source: dm('alice'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'closed',
+    });
     await turn;
     expect(adapter.texts('dm-alice').at(-1)).toMatch(/^result: .*(denied|not run|refused)/i);
   });
