@@ -339,6 +339,11 @@ export abstract class PlatformAdapter {
     return false;
   }
 
+  /** True when the adapter overrides `sendFile` with a real upload (long replies may go as files). */
+  get canUploadFiles(): boolean {
+    return this.sendFile !== PlatformAdapter.prototype.sendFile;
+  }
+
   /** Replaces the text of a sent message. Default: not supported. */
   async editMessage(
     _chatId: string,
