@@ -135,7 +135,9 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
     if (type.startsWith('multipart/form-data')) {
       // the multipart body as Telegram reads it: text fields, and the file part as {name, mime, data}
       const form = await new Response(body, { headers: { 'content-type': type } }).formData();
-      for (const [k, v] of form.entries())
+      const fields: Array<[string, FormDataEntryValue]> = [];
+      form.forEach((v, k) => void fields.push([k, v]));
+      for (const [k, v] of fields)
         params[k] =
           typeof v === 'string'
             ? v

@@ -215,10 +215,16 @@ export class BotApi {
     }
     const parts: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body ?? []) {
-      size += (chunk as Uint8Array).length;
-      if (size > maxBytes) throw new BotApiError(what, 413, `more than ${maxBytes} bytes`);
-      parts.push(Buffer.from(chunk as Uint8Array));
+    const reader = res.body?.getReader();
+    for (;;) {
+      const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (chunk.done) break;
+      size += chunk.value.length;
+      if (size > maxBytes) {
+        await reader?.cancel();
+        throw new BotApiError(what, 413, `more than ${maxBytes} bytes`);
+      }
+      parts.push(Buffer.from(chunk.value));
     }
     return Buffer.concat(parts);
   }
