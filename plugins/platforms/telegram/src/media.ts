@@ -72,7 +72,7 @@ export async function collectMedia(
       return await api.download(f.file_path, max);
     } catch (err) {
       const e = err as { code?: number; message: string };
-      log(`telegram: could not download an attachment: ${e.message}`);
+      log(`could not download an attachment: ${e.message}`);
       out.notes.push(
         e.code === 413
           ? `(${label} was not downloaded: it is over the ${mib(max)} limit, ${key}.)`
