@@ -5,7 +5,7 @@
  * `GET /v3/sync` (long poll with `since` / `next_batch`), `PUT /v3/rooms/{id}/send/{type}/{txnId}`
  * (idempotent per access token and txnId, as the spec requires), `POST /v3/join/{id}` and
  * `/v3/rooms/{id}/join`, `PUT /v3/rooms/{id}/redact/{event}/{txnId}`, `PUT /v3/rooms/{id}/typing/
- * {user}`, `GET /v3/rooms/{id}/state/{type}/{key}`, `GET /v3/profile/{id}`, and the media API
+ * {user}`, `GET /v3/rooms/{id}/joined_members`, `GET /v3/rooms/{id}/state/{type}/{key}`, `GET /v3/profile/{id}`, and the media API
  * (`POST /_matrix/media/v3/upload`, downloads by `/_matrix/client/v1/media/download/…` and
  * `/_matrix/media/v3/download/…`). Errors use the spec's `{errcode, error}` body.
  *
@@ -192,7 +192,11 @@ export async function startFakeMatrix(
     return out;
   }
 
-  function syncBody(since: number | undefined, limit: number): object {
+  /**
+   * @param summary include `m.joined_member_count` (Synapse sends room summaries to clients that
+   *   lazy-load members; others count the members of the state).
+   */
+  function syncBody(since: number | undefined, limit: number, summary: boolean): object {
     const join: Record<string, object> = {};
     for (const room of rooms.values()) {
       if (room.members.get(botUserId)?.membership !== 'join') continue;
@@ -204,9 +208,14 @@ export async function startFakeMatrix(
       join[room.id] = {
         timeline: { events: timeline.map(({ ...e }) => (delete (e as { pos?: number }).pos, e)), limited },
         state: { events: joinedNow ? stateEvents(room) : [] },
-        summary: {
-          'm.joined_member_count': [...room.members.values()].filter((m) => m.membership === 'join').length,
-        },
+        ...(summary
+          ? {
+              summary: {
+                'm.joined_member_count': [...room.members.values()].filter((m) => m.membership === 'join')
+                  .length,
+              },
+            }
+          : {}),
       };
     }
     const invite: Record<string, object> = {};
@@ -307,7 +316,12 @@ export async function startFakeMatrix(
       syncSockets.add(req.socket);
       try {
         for (;;) {
-          const b = syncBody(since, 50) as { rooms: { join: object; invite: object } };
+          const filter = filters.get(query.filter ?? '') as {
+            room?: { state?: { lazy_load_members?: boolean } };
+          };
+          const b = syncBody(since, 50, filter?.room?.state?.lazy_load_members === true) as {
+            rooms: { join: object; invite: object };
+          };
           const has = Object.keys(b.rooms.join).length > 0 || Object.keys(b.rooms.invite).length > 0;
           if (has || since === undefined || Date.now() >= deadline || res.destroyed) return json(res, 200, b);
           await new Promise<void>((r) => {
@@ -355,6 +369,16 @@ export async function startFakeMatrix(
     }
     const typing = /^\/_matrix\/client\/v3\/rooms\/([^/]+)\/typing\/([^/]+)$/.exec(path);
     if (typing && req.method === 'PUT') return json(res, 200, {});
+    const joinedMembers = /^\/_matrix\/client\/v3\/rooms\/([^/]+)\/joined_members$/.exec(path);
+    if (joinedMembers && req.method === 'GET') {
+      const room = rooms.get(joinedMembers[1]!);
+      if (!room || room.members.get(who)?.membership !== 'join')
+        return err(res, 403, 'M_FORBIDDEN', 'Not in room');
+      const joined: Record<string, { display_name?: string }> = {};
+      for (const [id, m] of room.members)
+        if (m.membership === 'join') joined[id] = m.displayname ? { display_name: m.displayname } : {};
+      return json(res, 200, { joined });
+    }
     const state = /^\/_matrix\/client\/v3\/rooms\/([^/]+)\/state\/([^/]+)\/?([^/]*)$/.exec(path);
     if (state && req.method === 'GET') {
       const room = rooms.get(state[1]!);

@@ -25,6 +25,7 @@ import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { MatrixClient, MemoryStore, Method } from 'matrix-js-sdk';
 import { downloadMedia, sdkLogger, type RequestOpts, type SyncResponse } from './sdk.js';
 import { mentionsBot, parseMessage, parseReaction, stripMention, type MatrixEvent } from './events.js';
+import { RoomDirectory } from './rooms.js';
 import { SyncStateFile } from './sync-state.js';
 
 /** Longest text message sent, characters (events are capped at 65,536 bytes). */
@@ -62,18 +63,10 @@ export interface MatrixSettings {
 
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
-interface RoomInfo {
-  name?: string;
-  members?: number;
-  direct?: boolean;
-  encrypted?: boolean;
-  names: Map<string, string>;
-}
-
 /** Matrix adapter. */
 export class MatrixAdapter extends PlatformAdapter {
   private client: MatrixClient | undefined;
-  private readonly rooms = new Map<string, RoomInfo>();
+  private readonly rooms: RoomDirectory;
   private readonly approvals = new Map<string, { requestId: string; choices: string[]; threadId?: string }>();
   /** Threads the bot answers in (no mention needed there). */
   private readonly threads = new Set<string>();
@@ -92,6 +85,7 @@ export class MatrixAdapter extends PlatformAdapter {
       ...(opts.log ? { log: opts.log } : {}),
     });
     this.state = new SyncStateFile(settings.stateFile);
+    this.rooms = new RoomDirectory(() => ({ client: this.client, me: this.me }), this.log);
   }
 
   override get canEdit(): boolean {
@@ -221,23 +215,6 @@ export class MatrixAdapter extends PlatformAdapter {
     }
   }
 
-  private room(id: string): RoomInfo {
-    let r = this.rooms.get(id);
-    if (!r) this.rooms.set(id, (r = { names: new Map() }));
-    return r;
-  }
-
-  /** Applies a state event (names, members, encryption) to what the adapter knows of a room. */
-  private applyState(roomId: string, ev: MatrixEvent): void {
-    const r = this.room(roomId);
-    if (ev.type === 'm.room.name' && typeof ev.content.name === 'string') r.name = ev.content.name;
-    if (ev.type === 'm.room.encryption') r.encrypted = true;
-    if (ev.type === 'm.room.member' && ev.state_key) {
-      if (typeof ev.content.displayname === 'string') r.names.set(ev.state_key, ev.content.displayname);
-      if (ev.state_key === this.me && ev.content.is_direct === true) r.direct = true;
-    }
-  }
-
   /**
    * Handles one /sync answer: invites, then each joined room's state and timeline in order.
    * @param initial the first sync of a new bot: messages are history, not answered.
@@ -247,12 +224,12 @@ export class MatrixAdapter extends PlatformAdapter {
     for (const [roomId, inv] of Object.entries(res.rooms?.invite ?? {}))
       await this.onInvite(roomId, inv.invite_state?.events ?? []);
     for (const [roomId, j] of Object.entries(res.rooms?.join ?? {})) {
-      const r = this.room(roomId);
+      const r = this.rooms.get(roomId);
       const count = j.summary?.['m.joined_member_count'];
       if (typeof count === 'number') r.members = count;
-      for (const ev of j.state?.events ?? []) this.applyState(roomId, ev);
+      for (const ev of j.state?.events ?? []) this.rooms.apply(roomId, ev);
       for (const ev of j.timeline?.events ?? []) {
-        if (ev.state_key !== undefined) this.applyState(roomId, ev);
+        if (ev.state_key !== undefined) this.rooms.apply(roomId, ev);
         if (initial || ev.sender === this.me) continue;
         const why = await this.onTimeline(roomId, ev);
         if (why !== undefined) return why;
@@ -268,7 +245,7 @@ export class MatrixAdapter extends PlatformAdapter {
   private async onInvite(roomId: string, events: MatrixEvent[]): Promise<void> {
     const mine = events.find((e) => e.type === 'm.room.member' && e.state_key === this.me);
     if (!mine || mine.content.membership !== 'invite') return;
-    for (const e of events) this.applyState(roomId, e);
+    for (const e of events) this.rooms.apply(roomId, e);
     if (!this.settings.autoJoin || !this.allowedInviter(mine.sender)) {
       this.log(`invite to ${roomId} not accepted (the inviter is not an allowed user)`);
       return;
@@ -279,11 +256,6 @@ export class MatrixAdapter extends PlatformAdapter {
     );
   }
 
-  private isDm(roomId: string): boolean {
-    const r = this.room(roomId);
-    return r.direct === true || (r.members !== undefined && r.members <= 2);
-  }
-
   /** One timeline event of another user. @returns why it was not taken, or undefined. */
   private async onTimeline(roomId: string, ev: MatrixEvent): Promise<string | undefined> {
     if (ev.type === 'm.room.encrypted') return void (await this.encryptedNotice(roomId));
@@ -291,8 +263,9 @@ export class MatrixAdapter extends PlatformAdapter {
     if (ev.type !== 'm.room.message') return undefined;
     const msg = parseMessage(ev);
     if (!msg || msg.notice) return undefined;
-    const dm = this.isDm(roomId);
-    const names = [this.room(roomId).names.get(this.me) ?? '', this.me.slice(1).split(':')[0]!];
+    await this.rooms.ensure(roomId);
+    const dm = this.rooms.isDm(roomId);
+    const names = [this.rooms.get(roomId).names.get(this.me) ?? '', this.me.slice(1).split(':')[0]!];
     let text = msg.text;
     if (!dm) {
       const inKnownThread = msg.threadId !== undefined && this.threads.has(msg.threadId);
@@ -304,7 +277,7 @@ export class MatrixAdapter extends PlatformAdapter {
         return undefined;
       text = stripMention(text, { userId: this.me, names });
     }
-    const r = this.room(roomId);
+    const r = this.rooms.get(roomId);
     const userName = r.names.get(ev.sender);
     const source: MessageSource = {
       platform: 'matrix',
@@ -371,9 +344,10 @@ export class MatrixAdapter extends PlatformAdapter {
     const r = parseReaction(ev);
     const entry = r ? this.approvals.get(r.target) : undefined;
     if (!r || !entry) return;
+    await this.rooms.ensure(roomId);
     const value = APPROVAL_REACTIONS[r.key];
     if (!value || !entry.choices.includes(value)) return;
-    const dm = this.isDm(roomId);
+    const dm = this.rooms.isDm(roomId);
     const source: MessageSource = {
       platform: 'matrix',
       chatType: dm ? 'dm' : entry.threadId ? 'thread' : 'group',
@@ -503,12 +477,7 @@ export class MatrixAdapter extends PlatformAdapter {
   }
 
   async getChatInfo(chatId: string): Promise<ChatInfo> {
-    const r = this.room(chatId);
-    if (!r.name && this.client)
-      await this.client
-        .getStateEvent(chatId, 'm.room.name', '')
-        .then((c) => typeof c.name === 'string' && (r.name = c.name))
-        .catch(() => undefined);
-    return { name: r.name ?? chatId, type: this.isDm(chatId) ? 'dm' : 'group' };
+    await this.rooms.ensure(chatId);
+    return { name: this.rooms.get(chatId).name ?? chatId, type: this.rooms.isDm(chatId) ? 'dm' : 'group' };
   }
 }
