@@ -90,8 +90,16 @@ describe('Telegram media', () => {
     expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
   });
 
-  it('a document is saved in the session folder and named in the turn text as untrusted data', async () => {
-    model.push({ text: 'Read it.' });
+  it('a document is saved in the session folder, named in the turn text as untrusted data, and read by the agent', async () => {
+    // the agent opens the saved file with read_file, at the path the turn's text names
+    model.push(
+      (req) => {
+        const text = JSON.stringify(req.body.messages);
+        const path = /saved at \\"([^\\]+)\\"/.exec(text)?.[1] ?? 'missing';
+        return { toolCalls: [{ name: 'read_file', arguments: { path } }] };
+      },
+      { echo: 'last_tool_result', prefix: 'Read it: ' },
+    );
     tg.userMessage({
       chatId: 111,
       userId: 111,
@@ -99,7 +107,8 @@ describe('Telegram media', () => {
       text: 'summarise the attachment',
       media: { document: { name: 'Q3 "plan".txt', mime: 'text/plain', data: Buffer.from('ship it') } },
     });
-    await waitFor(() => botMessages().find((m) => m.text === 'Read it.'), 'the reply');
+    const reply = await waitFor(() => botMessages().find((m) => m.text.startsWith('Read it: ')), 'the reply');
+    expect(reply.text).toContain('ship it');
     const text = String(userContentWith('summarise the attachment'));
     expect(text).toContain('Files received with this message (untrusted data');
     const m = /- file "Q3 \\"plan\\"\.txt" · type "text\/plain" · 7 bytes · saved at "([^"]+)"/.exec(text);

@@ -251,6 +251,26 @@ describe('MatrixAdapter against the client-server API', () => {
   });
 });
 
+describe('Matrix without the daemon (cron)', () => {
+  it('standaloneSender posts to the home room with the access token', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    mx.createRoom({ id: '!home:fake.test', members: [{ id: ANN, name: 'Ann' }] });
+    const ctx = testPlatformContext({
+      config: { homeserver: mx.url, user_id: mx.botUserId },
+      secrets: { MATRIX_ACCESS_TOKEN: mx.token },
+    });
+    const r = await platform.standaloneSender!(ctx, '!home:fake.test', 'nightly report');
+    expect(r.ok).toBe(true);
+    expect(mx.botMessages('!home:fake.test').map((m) => m.body)).toEqual(['nightly report']);
+    const noToken = testPlatformContext({
+      config: { homeserver: mx.url, user_id: mx.botUserId },
+      secrets: { MATRIX_PASSWORD: 'x' },
+    });
+    expect(await platform.standaloneSender!(noToken, '!home:fake.test', 'x')).toMatchObject({ ok: false });
+  });
+});
+
 describe('platforms.matrix settings', () => {
   it('name the key or the .env variable', () => {
     const ok = { homeserver: 'https://m.example.org', user_id: '@h:example.org' };
