@@ -15,6 +15,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { buildSync, type Room } from './fake-matrix-sync.js';
 
 /** One recorded request. */
 export interface MatrixCall {
@@ -50,15 +51,6 @@ export interface BotMessage {
   thread?: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   content: any;
-}
-
-interface Room {
-  id: string;
-  name?: string;
-  members: Map<string, { membership: 'join' | 'invite' | 'leave'; displayname?: string }>;
-  encrypted: boolean;
-  /** Stream position at which the bot joined (state is sent again in the first sync after it). */
-  botJoinedAt?: number;
 }
 
 /** A running stand-in. */
@@ -150,7 +142,6 @@ export async function startFakeMatrix(
     wake();
     return ev;
   };
-  const posOf = (ev: MxEvent): number => (ev as MxEvent & { pos: number }).pos;
 
   const json = (res: ServerResponse, status: number, body: unknown): void => {
     if (res.destroyed) return;
@@ -160,87 +151,8 @@ export async function startFakeMatrix(
   const err = (res: ServerResponse, status: number, errcode: string, error: string): void =>
     json(res, status, { errcode, error });
 
-  function stateEvents(room: Room): object[] {
-    const out: object[] = [];
-    if (room.name)
-      out.push({
-        type: 'm.room.name',
-        state_key: '',
-        sender: botUserId,
-        content: { name: room.name },
-        event_id: `$state-name-${room.id}`,
-        origin_server_ts: 0,
-      });
-    if (room.encrypted)
-      out.push({
-        type: 'm.room.encryption',
-        state_key: '',
-        sender: botUserId,
-        content: { algorithm: 'm.megolm.v1.aes-sha2' },
-        event_id: `$state-enc-${room.id}`,
-        origin_server_ts: 0,
-      });
-    for (const [id, m] of room.members)
-      out.push({
-        type: 'm.room.member',
-        state_key: id,
-        sender: id,
-        content: { membership: m.membership, ...(m.displayname ? { displayname: m.displayname } : {}) },
-        event_id: `$state-member-${room.id}-${id}`,
-        origin_server_ts: 0,
-      });
-    return out;
-  }
-
-  /**
-   * @param summary include `m.joined_member_count` (Synapse sends room summaries to clients that
-   *   lazy-load members; others count the members of the state).
-   */
-  function syncBody(since: number | undefined, limit: number, summary: boolean): object {
-    const join: Record<string, object> = {};
-    for (const room of rooms.values()) {
-      if (room.members.get(botUserId)?.membership !== 'join') continue;
-      const joinedNow = since === undefined || (room.botJoinedAt ?? 0) > since;
-      let timeline = events.filter((e) => e.room_id === room.id && (since === undefined || posOf(e) > since));
-      const limited = timeline.length > limit;
-      if (limited) timeline = timeline.slice(-limit);
-      if (!timeline.length && !joinedNow) continue;
-      join[room.id] = {
-        timeline: { events: timeline.map(({ ...e }) => (delete (e as { pos?: number }).pos, e)), limited },
-        state: { events: joinedNow ? stateEvents(room) : [] },
-        ...(summary
-          ? {
-              summary: {
-                'm.joined_member_count': [...room.members.values()].filter((m) => m.membership === 'join')
-                  .length,
-              },
-            }
-          : {}),
-      };
-    }
-    const invite: Record<string, object> = {};
-    for (const inv of invites) {
-      if (since !== undefined && inv.pos <= since) continue;
-      const room = rooms.get(inv.roomId)!;
-      if (room.members.get(botUserId)?.membership !== 'invite') continue;
-      invite[inv.roomId] = {
-        invite_state: {
-          events: [
-            ...(room.name
-              ? [{ type: 'm.room.name', state_key: '', sender: inv.inviter, content: { name: room.name } }]
-              : []),
-            {
-              type: 'm.room.member',
-              state_key: botUserId,
-              sender: inv.inviter,
-              content: { membership: 'invite', ...(inv.isDirect ? { is_direct: true } : {}) },
-            },
-          ],
-        },
-      };
-    }
-    return { next_batch: `s${pos()}`, rooms: { join, invite, leave: {} } };
-  }
+  const syncBody = (since: number | undefined, limit: number, summary: boolean): object =>
+    buildSync({ rooms, events, invites, botUserId, pos: pos(), since, limit, summary });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const u = new URL(req.url ?? '/', 'http://x');
