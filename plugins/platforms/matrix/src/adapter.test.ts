@@ -89,6 +89,30 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(mx.botMessages('!dm:fake.test').map((m) => [m.body, m.edits])).toEqual([['hi Ann!', 1]]);
   });
 
+  it('in a room a reply to the bot and an answer command need no mention', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    mx.createRoom({
+      id: '!team:fake.test',
+      members: [
+        { id: ANN, name: 'Ann' },
+        { id: BOB, name: 'Bob' },
+      ],
+    });
+    const { host, adapter } = await start({ mx });
+    await adapter.connect();
+    const mine = await adapter.send('!team:fake.test', 'Which branch?');
+    mx.send('!team:fake.test', ANN, 'm.room.message', {
+      msgtype: 'm.text',
+      body: '> <@hermes:fake.test> Which branch?\n\nmain, please',
+      'm.relates_to': { 'm.in_reply_to': { event_id: mine.messageId } },
+    });
+    mx.text('!team:fake.test', BOB, 'unrelated chatter');
+    mx.text('!team:fake.test', ANN, '/approve');
+    await host.message(1);
+    expect(host.messages.map((m) => m.text)).toEqual(['main, please', '/approve']);
+  });
+
   it('threads: a message in a thread carries it, and the reply stays in it', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());

@@ -61,6 +61,9 @@ export interface MatrixSettings {
   stateFile: string;
 }
 
+/** Commands that answer the bot's question; they need no mention in a room. */
+const ANSWER_COMMAND = /^\/(approve|deny|stop)\b/i;
+
 const IMAGE_MIMES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 
 /** Matrix adapter. */
@@ -70,6 +73,8 @@ export class MatrixAdapter extends PlatformAdapter {
   private readonly approvals = new Map<string, { requestId: string; choices: string[]; threadId?: string }>();
   /** Threads the bot answers in (no mention needed there). */
   private readonly threads = new Set<string>();
+  /** Recent events the bot sent (a reply to one addresses the bot). */
+  private readonly sentIds = new Set<string>();
   private readonly state: SyncStateFile;
   private abort: AbortController | undefined;
   private loop: Promise<void> | undefined;
@@ -268,13 +273,13 @@ export class MatrixAdapter extends PlatformAdapter {
     const names = [this.rooms.get(roomId).names.get(this.me) ?? '', this.me.slice(1).split(':')[0]!];
     let text = msg.text;
     if (!dm) {
-      const inKnownThread = msg.threadId !== undefined && this.threads.has(msg.threadId);
-      if (
-        this.settings.requireMention &&
-        !inKnownThread &&
-        !mentionsBot(ev, text, { userId: this.me, names })
-      )
-        return undefined;
+      // addressed: a mention, a reply to the bot, a thread it answers in, or an answer command
+      const addressed =
+        (msg.threadId !== undefined && this.threads.has(msg.threadId)) ||
+        (msg.replyTo !== undefined && this.sentIds.has(msg.replyTo)) ||
+        ANSWER_COMMAND.test(text) ||
+        mentionsBot(ev, text, { userId: this.me, names });
+      if (this.settings.requireMention && !addressed) return undefined;
       text = stripMention(text, { userId: this.me, names });
     }
     const r = this.rooms.get(roomId);
@@ -388,6 +393,8 @@ export class MatrixAdapter extends PlatformAdapter {
     try {
       // the SDK types content per known event type; these are built to the spec above
       const r = await this.client.sendEvent(roomId, type as never, content as never, this.txnId(opts));
+      this.sentIds.add(r.event_id);
+      if (this.sentIds.size > 1000) this.sentIds.delete(this.sentIds.values().next().value!);
       return { ok: true, messageId: r.event_id };
     } catch (err) {
       const status = (err as { httpStatus?: number }).httpStatus;

@@ -24,6 +24,15 @@ describe('Matrix events', () => {
       ),
     ).toBeUndefined();
     expect(stripReplyFallback('> <@bob:x> earlier\n> more\n\nmy answer')).toBe('my answer');
+    expect(
+      parseMessage(
+        ev({
+          msgtype: 'm.text',
+          body: '> <@b:x> q\n\nyes',
+          'm.relates_to': { 'm.in_reply_to': { event_id: '$q' } },
+        }),
+      ),
+    ).toEqual({ text: 'yes', replyTo: '$q', notice: false });
   });
 
   it('reads attachments: a caption beside a file name, voice notes', () => {

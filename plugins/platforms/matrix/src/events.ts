@@ -31,6 +31,8 @@ export interface MatrixAttachment {
 export interface ParsedMessage {
   /** The user's text (the caption of an attachment; '' when none). */
   text: string;
+  /** Event id of the message this one replies to (`m.in_reply_to`, outside a thread's fallback). */
+  replyTo?: string;
   /** Root event id of the thread the message is in. */
   threadId?: string;
   attachment?: MatrixAttachment;
@@ -63,7 +65,13 @@ export function stripReplyFallback(body: string): string {
 export function parseMessage(ev: MatrixEvent): ParsedMessage | undefined {
   const c = ev.content ?? {};
   const rel = c['m.relates_to'] as
-    { rel_type?: string; event_id?: string; 'm.in_reply_to'?: unknown } | undefined;
+    | {
+        rel_type?: string;
+        event_id?: string;
+        is_falling_back?: boolean;
+        'm.in_reply_to'?: { event_id?: unknown };
+      }
+    | undefined;
   if (rel?.rel_type === 'm.replace') return undefined;
   const msgtype = String(c.msgtype ?? '');
   const body = typeof c.body === 'string' ? c.body : '';
@@ -89,8 +97,17 @@ export function parseMessage(ev: MatrixEvent): ParsedMessage | undefined {
     };
   }
   if (!body.trim()) return undefined;
-  const text = rel?.['m.in_reply_to'] && !threadId ? stripReplyFallback(body) : body;
-  return { text, ...(threadId ? { threadId } : {}), notice: msgtype === 'm.notice' };
+  const inReplyTo = rel?.['m.in_reply_to']?.event_id;
+  // in a thread, `m.in_reply_to` is only the fallback for older clients unless is_falling_back is false
+  const replyTo =
+    typeof inReplyTo === 'string' && (!threadId || rel?.is_falling_back === false) ? inReplyTo : undefined;
+  const text = replyTo && !threadId ? stripReplyFallback(body) : body;
+  return {
+    text,
+    ...(replyTo ? { replyTo } : {}),
+    ...(threadId ? { threadId } : {}),
+    notice: msgtype === 'm.notice',
+  };
 }
 
 /**
