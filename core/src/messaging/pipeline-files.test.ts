@@ -13,7 +13,7 @@ import { ConfigSchema } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { SessionDB } from '../state/session-db.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
-import { FILES_NOTICE } from './inbound-files.js';
+import { FILES_NOTICE, type Transcriber } from './inbound-files.js';
 import { STREAMED_AS_FILE_TEXT } from './long-reply.js';
 import { testPipeline } from './pipeline-testing.js';
 import type { PlatformEntry } from './registry.js';
@@ -43,6 +43,7 @@ function setup(
     vision?: boolean;
     caps?: ConstructorParameters<typeof MemoryAdapter>[1];
     entry?: Partial<PlatformEntry>;
+    transcribe?: Transcriber;
   } = {},
 ) {
   const home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-pfiles-'))).ensure();
@@ -60,7 +61,15 @@ function setup(
   const adapter = new MemoryAdapter('memory', { uploads: true, ...o.caps });
   const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter, ...o.entry };
   const logs: string[] = [];
-  const kit = testPipeline({ home, db, entry, adapter, config: () => config, log: (l) => void logs.push(l) });
+  const kit = testPipeline({
+    home,
+    db,
+    entry,
+    adapter,
+    config: () => config,
+    log: (l) => void logs.push(l),
+    ...(o.transcribe ? { transcribe: o.transcribe } : {}),
+  });
   return { home, adapter, pipeline: kit.pipeline, store: kit.store, logs };
 }
 
@@ -126,6 +135,26 @@ describe('files in the pipeline', () => {
     expect(text).toContain(
       'not saved: 200 bytes is over the 100 bytes limit (platforms.memory.max_file_bytes)',
     );
+  });
+
+  it('puts the transcript of a configured speech-to-text hook where the note would be', async () => {
+    const heard: string[] = [];
+    const { adapter } = setup({
+      transcribe: async (f) => {
+        heard.push(readFileSync(f.path, 'utf8'));
+        return 'please call me back';
+      },
+    });
+    model.push({ text: 'Will do.' });
+    await adapter.receive({
+      source: dm,
+      text: '',
+      files: [{ name: 'voice.ogg', mime: 'audio/ogg', data: Buffer.from('OggS-bytes'), kind: 'voice' }],
+    });
+    expect(heard).toEqual(['OggS-bytes']);
+    const text = String(lastUserContent());
+    expect(text).toContain('transcript: "please call me back"');
+    expect(text).not.toContain('not transcribed');
   });
 
   it('saves images as files with a note when the model has no vision, and sends them as image parts when it has', async () => {
