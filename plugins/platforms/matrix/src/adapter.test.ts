@@ -42,6 +42,8 @@ async function start(
   const adapter = host.attach(
     (await platform.createAdapter({ ...ctx, home: new HermesHome(home) })) as MatrixAdapter,
   );
+  // fast retries in tests (the default waits 1 s, then 2 s …)
+  (adapter as unknown as { settings: { retryBaseMs?: number } }).settings.retryBaseMs = 100;
   cleanup.push(() => adapter.disconnect());
   return { mx, host, adapter, home };
 }

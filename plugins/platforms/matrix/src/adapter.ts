@@ -59,6 +59,8 @@ export interface MatrixSettings {
   maxImageBytes: number;
   /** The state file (`since` token). */
   stateFile: string;
+  /** First wait after a failed /sync, ms, doubling up to 60 s (default 1,000). */
+  retryBaseMs?: number;
 }
 
 /** Commands that answer the bot's question; they need no mention in a room. */
@@ -187,11 +189,12 @@ export class MatrixAdapter extends PlatformAdapter {
   }
 
   private async syncLoop(since: string, filter: string, signal: AbortSignal): Promise<void> {
-    let backoff = 1_000;
+    const first = this.settings.retryBaseMs ?? 1_000;
+    let backoff = first;
     while (!signal.aborted) {
       try {
         const res = await this.syncOnce(since, filter, this.settings.syncTimeoutMs, signal);
-        backoff = 1_000;
+        backoff = first;
         const notTaken = await this.handleSync(res, false);
         // the position moves on only once every message of the batch was taken
         if (notTaken !== undefined) throw new Error(`a message was not taken (${notTaken})`);
