@@ -53,6 +53,14 @@ export const ConfigSchema = z.looseObject({
        * is refused with a message naming the model and this setting.
        */
       vision: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+      /**
+       * How much the model may reason before answering: `none`, `low`, `medium` or `high`, mapped
+       * to each API's parameter (OpenAI `reasoning_effort`, OpenRouter `reasoning`, Anthropic
+       * `thinking` budget; core/src/model/reasoning.ts). Unset (the default): the provider's
+       * default. A provider or model without it gets requests without it and one notice.
+       * `/reasoning` changes it for one session.
+       */
+      reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),
     })
     .prefault({}),
   /** Images attached to prompts (`/image`, clipboard paste, `chat -q --image`, the API server). */
