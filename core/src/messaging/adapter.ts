@@ -88,8 +88,10 @@ export interface InboundMessage {
   onReceipt?: (receipt: InboundReceipt) => void;
   /**
    * Images sent with the message (base64 bytes), checked and stored by the backend like the
-   * images of `prompt.submit`; a model without vision refuses the turn (an `error` event of kind
-   * `invalid_request`). Not kept in the delivery ledger: a message replayed after a restart has none.
+   * images of `prompt.submit`. For a model without vision a chat platform's images are saved as
+   * files instead (pipeline-files.ts); on a platform with `authorization: 'adapter'` (programs:
+   * the API server) the turn is refused (an `error` event of kind `invalid_request`). Not kept in
+   * the delivery ledger: a message replayed after a restart names them as lost.
    */
   images?: ImageAttachmentInput[];
   /**
@@ -349,6 +351,11 @@ export abstract class PlatformAdapter {
   /** True when approvals are shown with buttons (then `/approve` still works as a fallback). */
   get hasButtons(): boolean {
     return false;
+  }
+
+  /** True when the adapter overrides `sendFile` with a real upload (long replies may go as files). */
+  get canUploadFiles(): boolean {
+    return this.sendFile !== PlatformAdapter.prototype.sendFile;
   }
 
   /** Replaces the text of a sent message. Default: not supported. */
