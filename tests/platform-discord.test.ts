@@ -197,6 +197,32 @@ describe('Discord platform', () => {
     expect(parts.every((p) => p.length <= 2000)).toBe(true);
   });
 
+  it('a reply over 6,000 characters arrives as reply.md with a summary line', async () => {
+    const line = `${'y'.repeat(98)}\n`;
+    const reply = `${line.repeat(70)}the end`; // 6,937 characters
+    model.push({ text: reply, chunkSize: 2000 });
+    const chat = dc.dmChannel(ann);
+    const before = botMessages(chat).length;
+    dc.userMessage({ user: ann, content: 'a very long one please' });
+    await waitFor(
+      () =>
+        botMessages(chat)
+          .slice(before)
+          .some((m) => m.attachments.some((a) => a.filename === 'reply.md')),
+      'the file',
+      20_000,
+    );
+    const withFile = botMessages(chat)
+      .slice(before)
+      .find((m) => m.attachments.some((a) => a.filename === 'reply.md'))!;
+    expect(withFile.attachments[0]!.data.toString('utf8')).toBe(reply);
+    expect(
+      botTexts(chat)
+        .slice(before)
+        .every((t) => t.length <= 2000),
+    ).toBe(true);
+  });
+
   it('a slash command is deferred, runs through the pipeline, and answers in the chat', async () => {
     const chat = dc.dmChannel(ann);
     const before = botMessages(chat).length;

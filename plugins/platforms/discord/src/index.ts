@@ -52,9 +52,11 @@ export const platform = definePlatform({
   // Discord mentions carry raw user ids (`<@id>`): ids are not hashed for the model
   piiSafe: false,
   maxMessageLength: 2000,
+  // more than three messages' worth goes out as `reply.md` with a one-line summary
+  longReplyAsFileAbove: 6000,
   cronDeliverEnvVar: 'DISCORD_HOME_CHANNEL',
   platformHint:
-    'You are chatting on Discord: Markdown is rendered (bold, italics, code blocks, lists); messages over 2,000 characters are split, so keep replies concise.',
+    'You are chatting on Discord: Markdown is rendered (bold, italics, code blocks, lists); messages over 2,000 characters are split and replies over 6,000 arrive as a file, so keep replies concise.',
   standaloneSender: async ({ settings, secrets }, chatId, text, opts) => {
     try {
       const options = discordClientOptions({

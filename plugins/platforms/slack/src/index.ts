@@ -84,6 +84,8 @@ export const platform = definePlatform({
   // outbound text is escaped: the model cannot write a mention, so ids may be hashed for it
   piiSafe: true,
   maxMessageLength: SLACK_MAX_LENGTH,
+  // more than three messages' worth goes out as `reply.md` with a one-line summary
+  longReplyAsFileAbove: 3 * SLACK_MAX_LENGTH,
   cronDeliverEnvVar: 'SLACK_HOME_CHANNEL',
   platformHint:
     'You are chatting on Slack: bold, links, lists and code blocks in Markdown are shown; tables and images in Markdown are not. Keep replies concise.',
