@@ -45,7 +45,16 @@ export interface RunTuiOptions {
    * pid is still the daemon (default: the pid exists); `start()` starts one and resolves once it
    * answers, safe to race with other starters. Without `start` the TUI only waits for a daemon.
    */
-  daemon?: { alive?: (pid: number) => boolean; start?: () => Promise<void> };
+  daemon?: {
+    alive?: (pid: number) => boolean;
+    start?: () => Promise<void>;
+    /**
+     * No daemon runs at launch: `start()` is called at once, before the app loads, and the TUI
+     * shows its composer (keys typed are kept; a prompt is sent once the session is attached)
+     * while the daemon comes up. Needs `start`.
+     */
+    startAtLaunch?: boolean;
+  };
   /** Streams (default: the process's). */
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
@@ -101,7 +110,15 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     throw new Error('runTui: mode "session" needs a session id or title');
   }
   if (opts.command) setCommandName(opts.command);
-  if (!(await readDiscovery(opts.root))) throw new DaemonNotRunningError(opts.root);
+  const daemon = opts.daemon;
+  let launchStart: Promise<void> | null = null;
+  if (daemon?.startAtLaunch && daemon.start) {
+    // the daemon starts behind the composer: its start-up overlaps the app's
+    launchStart = daemon.start();
+    launchStart.catch(() => {}); // reported by the keeper, which awaits this same start
+  } else if (!(await readDiscovery(opts.root))) {
+    throw new DaemonNotRunningError(opts.root);
+  }
   tuneHeapForTui(); // before Ink and the app load (heap-tuning.ts)
   // the alternate screen is switched to by the app: no first frame on the normal screen then
   const splash = opts.altScreen
@@ -116,5 +133,5 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     stdout.write('\u001b[?2004l\u001b[?25h');
     throw err;
   }
-  await start(opts, () => splash?.handOff());
+  await start(opts, () => splash?.handOff(), launchStart);
 }

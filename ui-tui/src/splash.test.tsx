@@ -1,7 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { App } from './app/App.js';
 import { SessionController } from './app/controller.js';
-import { paintSplash, splashLines } from './splash.js';
+import { echoedText, paintSplash, splashLines } from './splash.js';
 import { FakeClient } from './testing/fake-client.js';
 import { renderInk } from './testing/ink.js';
 
@@ -11,7 +12,10 @@ const plain = (s: string): string =>
 function streams(tty = true) {
   const written: string[] = [];
   const raw: boolean[] = [];
-  const stdin = { isTTY: tty, setRawMode: (on: boolean) => raw.push(on) } as unknown as NodeJS.ReadStream;
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: tty,
+    setRawMode: (on: boolean) => raw.push(on),
+  }) as unknown as NodeJS.ReadStream & PassThrough;
   const stdout = {
     isTTY: tty,
     columns: 60,
@@ -69,5 +73,57 @@ describe('splash', () => {
     const s = streams();
     paintSplash({ ...s, env: { CI: 'false' } });
     expect(s.written).toHaveLength(1);
+  });
+
+  it('echoes plain text typed over the frame (Backspace too) and stops at the first other key', () => {
+    expect(echoedText('hello')).toBe('hello');
+    expect(echoedText('helo\u007flo')).toBe('hello');
+    expect(echoedText('héllo ✓')).toBe('héllo ✓');
+    expect(echoedText('hi\r')).toBeNull();
+    expect(echoedText('hi\u001b[A')).toBeNull();
+  });
+
+  it('keeps the keys typed over the frame, shows them, and hands them to the next reader in order', async () => {
+    const s = streams();
+    const splash = paintSplash({ ...s, env: { TERM: 'xterm-256color', NO_COLOR: '1' } });
+    s.stdin.write('héllo');
+    s.stdin.write(' w');
+    await new Promise((r) => setImmediate(r));
+    expect(splash.typed).toBe('héllo w');
+    expect(plain(s.written.at(-1)!)).toContain('│ › héllo w ');
+    s.stdin.write('\r'); // Enter: kept, no longer echoed
+    await new Promise((r) => setImmediate(r));
+    const painted = s.written.length;
+    splash.handOff();
+    expect(s.written.length).toBe(painted + 1); // only the erase
+    s.stdin.write('LATER'); // typed after the hand-off: after the kept keys
+    // the app's reader: Ink sets the encoding, then adds a `readable` listener
+    s.stdin.setEncoding('utf8');
+    const read: string[] = [];
+    await new Promise<void>((resolve) => {
+      s.stdin.on('readable', () => {
+        let chunk: string | null;
+        while ((chunk = s.stdin.read() as string | null) !== null) read.push(chunk);
+        if (read.join('').includes('LATER')) resolve();
+      });
+    });
+    expect(read.join('')).toBe('héllo w\rLATER');
+  });
+
+  it('with nothing typed over the frame, the app reads what comes later', async () => {
+    const s = streams();
+    paintSplash({ ...s, env: { TERM: 'xterm-256color', NO_COLOR: '1' } }).handOff();
+    s.stdin.setEncoding('utf8');
+    const read: string[] = [];
+    const got = new Promise<void>((resolve) => {
+      s.stdin.on('readable', () => {
+        let chunk: string | null;
+        while ((chunk = s.stdin.read() as string | null) !== null) read.push(chunk);
+        if (read.join('') === 'abc') resolve();
+      });
+    });
+    s.stdin.write('abc');
+    await got;
+    expect(s.stdin.listenerCount('data')).toBe(0);
   });
 });

@@ -1,18 +1,30 @@
 /**
  * The first frame, painted before Ink and React are loaded: the composer box and a status line,
  * exactly where (and as) the App's first frame draws them. Loading Ink, React and Yoga takes most
- * of the start-up; painting first puts the composer on screen at once. Keys typed meanwhile are
- * not echoed (raw mode is on) and wait in the terminal until Ink reads them.
+ * of the start-up; painting first puts the composer on screen at once.
+ *
+ * Keys typed meanwhile are read here (raw mode is on) and kept, in order, byte for byte: while they
+ * are plain text (printable characters and Backspace) the frame's composer line shows them as
+ * typed; anything else (Enter, an arrow, a paste) stops the echo but is kept all the same. When the
+ * App starts reading stdin, the kept input goes back to the front of it (`unshift`), so the App's
+ * composer reads it before anything typed later: nothing is lost or reordered.
  *
  * When the App is about to render, `handOff()` moves back to where the frame began and erases it;
  * Ink's first frame then draws the same lines in the same place. Nothing is painted in CI (Ink
  * draws nothing there until exit) or when stdout is not a terminal.
  */
+import { StringDecoder } from 'node:string_decoder';
 
 /** A painted first frame. */
 export interface Splash {
-  /** Erases the frame and leaves the cursor where Ink's first frame begins. Idempotent. */
+  /**
+   * Erases the frame and leaves the cursor where Ink's first frame begins, and stops echoing.
+   * The keys typed so far (and until the App reads stdin) go back in front of stdin when the
+   * App's first `readable` listener is added (after Ink sets its encoding). Idempotent.
+   */
   handOff(): void;
+  /** The keys typed since the frame was painted and not yet handed off (UTF-8 text). */
+  readonly typed: string;
 }
 
 /** Options of `paintSplash`. */
@@ -24,7 +36,7 @@ export interface SplashOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const NONE: Splash = { handOff() {} };
+const NONE: Splash = { handOff() {}, typed: '' };
 
 /** The same test as Ink's `is-in-ci`. */
 function inCi(env: NodeJS.ProcessEnv): boolean {
@@ -39,6 +51,39 @@ function colorsOn(env: NodeJS.ProcessEnv): boolean {
   return !('CI' in env);
 }
 
+/**
+ * The text a run of keys leaves in an empty composer: printable characters in order, Backspace
+ * (DEL or ^H) deleting the last one; null as soon as anything else comes (a control key, an escape
+ * sequence), after which the frame stops echoing.
+ */
+export function echoedText(keys: string): string | null {
+  const out: string[] = [];
+  for (const ch of keys) {
+    if (ch === '\u007f' || ch === '\b') out.pop();
+    else if (ch < ' ' || (ch >= '\u0080' && ch < '\u00a0')) return null;
+    else out.push(ch);
+  }
+  return out.join('');
+}
+
+/** The composer line of the frame (`│ › text▌ │`), `width` columns; `typed` null shows the placeholder. */
+function composerLine(width: number, typed: string, color: boolean): string {
+  const sgr = (code: string, s: string): string => (color ? `\u001b[${code}m${s}\u001b[39m` : s);
+  const inner = width - 4; // borders and one space of padding on each side
+  const cursor = '\u001b[7m \u001b[27m';
+  if (typed === '') {
+    // "› " + an inverse-video cursor + the placeholder, as the empty Composer draws it
+    const hint = 'Type a message · / for commands'.slice(0, Math.max(0, inner - 3));
+    const pad = ' '.repeat(Math.max(0, inner - 3 - hint.length));
+    return `${sgr('36', '│')} ${sgr('36', '›')} ${cursor}${sgr('90', hint)}${pad} ${sgr('36', '│')}`;
+  }
+  // the text's last characters that fit (wide characters are rare while typing a first line)
+  const chars = [...typed];
+  const shown = chars.slice(Math.max(0, chars.length - Math.max(0, inner - 3))).join('');
+  const pad = ' '.repeat(Math.max(0, inner - 3 - [...shown].length));
+  return `${sgr('36', '│')} ${sgr('36', '›')} ${shown}${cursor}${pad} ${sgr('36', '│')}`;
+}
+
 /** The frame's lines for a terminal `cols` wide (the App's Composer + StatusBar at that width). */
 export function splashLines(cols: number, profile: string | undefined, color: boolean): string[] {
   const width = Math.max(20, cols);
@@ -46,18 +91,13 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
   const cyan = (s: string): string => sgr('36', s);
   const gray = (s: string): string => sgr('90', s);
   const yellow = (s: string): string => sgr('33', s);
-  const inner = width - 4; // borders and one space of padding on each side
-  // "› " + an inverse-video cursor + the placeholder, as the empty Composer draws it
-  const hint = 'Type a message · / for commands'.slice(0, Math.max(0, inner - 3));
-  const pad = ' '.repeat(Math.max(0, inner - 3 - hint.length));
-  const middle = `${cyan('›')} \u001b[7m \u001b[27m${gray(hint)}${pad}`;
   const status = [...(profile ? [cyan(profile)] : []), yellow('◌ connecting'), gray('◇ idle')].join(
     gray(' · '),
   );
   return [
     '',
     cyan(`╭${'─'.repeat(width - 2)}╮`),
-    `${cyan('│')} ${middle} ${cyan('│')}`,
+    composerLine(width, '', color),
     cyan(`╰${'─'.repeat(width - 2)}╯`),
     status,
   ];
@@ -72,12 +112,42 @@ export function paintSplash(opts: SplashOptions): Splash {
   const { stdin, stdout } = opts;
   if (!stdout.isTTY || !stdin.isTTY || inCi(env) || env.TERM === 'dumb') return NONE;
   const color = colorsOn(env);
-  const lines = splashLines(stdout.columns || 80, opts.profile, color);
+  const width = Math.max(20, stdout.columns || 80);
+  const lines = splashLines(width, opts.profile, color);
   stdin.setRawMode(true);
   // hide the cursor, bracketed paste on; the frame starts with the App's blank line
   stdout.write(`\u001b[?25l\u001b[?2004h${lines.join('\n')}\r\u001b[${lines.length - 1}A`);
   let done = false;
+  let typed = '';
+  let shown = '';
+  const decoder = new StringDecoder('utf8');
+  const onData = (data: Buffer | string): void => {
+    typed += typeof data === 'string' ? data : decoder.write(data);
+    const echo = done ? null : echoedText(typed);
+    if (echo === null || echo === shown) return;
+    shown = echo;
+    // the composer line is the frame's third: down two, redraw it, back up to the frame's start
+    stdout.write(`\u001b[2B\r${composerLine(width, echo, color)}\r\u001b[2A`);
+  };
+  stdin.on('data', onData);
+  // Reading goes on (kept, no longer echoed) until the App's reader comes: Ink adds a `readable`
+  // listener after `setEncoding('utf8')`. Right before it is added, the keys go back in front of
+  // the stream (a string, as that encoding keeps it); adding the listener then announces them.
+  // Pausing in between would stop the terminal's reads for good (a read already under way).
+  const onListener = (event: string | symbol): void => {
+    if (event !== 'readable') return;
+    stdin.off('newListener', onListener);
+    stdin.off('data', onData);
+    typed += decoder.end();
+    const kept = typed;
+    typed = '';
+    if (kept) stdin.unshift(stdin.readableEncoding ? kept : Buffer.from(kept, 'utf8'));
+  };
+  stdin.on('newListener', onListener);
   return {
+    get typed() {
+      return typed;
+    },
     handOff() {
       if (done) return;
       done = true;

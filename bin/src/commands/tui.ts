@@ -1,7 +1,7 @@
 /**
  * `hermes tui [-p PROFILE] [--session ID | --continue | --new]`: finds
- * the daemon through the discovery file, starts it when absent (and waits until it answers), then
- * runs the Ink TUI attached to it. Also the default command (`hermes` alone, `npm start`).
+ * the daemon through the discovery file and runs the Ink TUI attached to it; when no daemon runs,
+ * the TUI starts one at launch and shows its composer while it comes up. Also the default command (`hermes` alone, `npm start`).
  *
  * Start-up speed matters here (the bench's goal: launch to composer ≤ 350 ms), so a plain `hermes
  * tui` skips yargs (`plainTuiArgs`, called by main.ts), a running daemon is recognised from its
@@ -158,7 +158,8 @@ export async function startDaemonInChild(root: string): Promise<void> {
  */
 export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
   const root = ctx.home.root;
-  if (!daemonSeemsRunning(root)) await startDaemon(root);
+  // no daemon: it starts (in a child `hermes gateway start`) behind the TUI's composer
+  const startAtLaunch = !daemonSeemsRunning(root);
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI
@@ -172,7 +173,7 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
     altScreen,
     command: hermesCommand(),
     defaultProfile: bareProfile(),
-    daemon: { alive: pidIsDaemon, start: () => startDaemonInChild(root) },
+    daemon: { alive: pidIsDaemon, start: () => startDaemonInChild(root), startAtLaunch },
   });
 }
 

@@ -41,8 +41,14 @@ function startTarget(opts: RunTuiOptions): StartTarget {
 /**
  * Connects, renders the App and resolves when the user exits.
  * @param beforeRender called right before Ink's first frame (erases the painted first frame).
+ * @param launchStart the daemon start begun at launch (`daemon.startAtLaunch`): the keeper waits
+ *   for it (status `starting`) instead of taking the missing daemon for a deliberate stop.
  */
-export async function startTui(opts: RunTuiOptions, beforeRender: () => void = () => {}): Promise<void> {
+export async function startTui(
+  opts: RunTuiOptions,
+  beforeRender: () => void = () => {},
+  launchStart: Promise<void> | null = null,
+): Promise<void> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   const target = startTarget(opts);
@@ -90,6 +96,8 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     cwd: opts.cwd ?? process.cwd(),
     daemon: keeper,
   });
+  // after the controller subscribed to the keeper: the status bar shows the start, a failure too
+  if (launchStart) void keeper.adoptStart(launchStart).catch(() => {});
 
   // TurboFan, capped while the TUI starts (heap-tuning.ts), from the first submitted line or turn
   const work = optimizeWhenWorkBegins((listener) => client.on('event', listener));

@@ -115,4 +115,31 @@ describe('DaemonKeeper', () => {
     w.release!();
     await expect(r).rejects.toThrow('no daemon for you');
   });
+
+  it('a start begun at launch (no daemon yet) is waited for, not taken for a deliberate stop', async () => {
+    const { w, keeper } = world('absent');
+    let release!: () => void;
+    const launch = new Promise<void>((resolve) => {
+      release = () => {
+        w.state = 'alive';
+        resolve();
+      };
+    });
+    const adopted = keeper.adoptStart(launch);
+    expect(keeper.status).toBe('starting');
+    const endpoint = keeper.endpoint();
+    await tick();
+    release();
+    await adopted;
+    await expect(endpoint).resolves.toEqual(EP);
+    expect(w.starts).toBe(0); // the keeper started nothing itself
+    expect(w.statuses.map(([s]) => s)).not.toContain('stopped');
+  });
+
+  it('a failed launch start shows as failed, and the user may start again', async () => {
+    const { keeper } = world('absent');
+    await expect(keeper.adoptStart(Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(keeper.status).toBe('failed');
+    expect(keeper.canRestart).toBe(true);
+  });
 });

@@ -119,6 +119,16 @@ export class DaemonKeeper {
     await this.startOnce();
   }
 
+  /**
+   * Takes a daemon start already under way (begun at launch, before the keeper existed) as this
+   * keeper's own: status `starting`, and connect attempts wait for it. Resolves or rejects with it.
+   */
+  adoptStart(start: Promise<void>): Promise<void> {
+    this.deliberate = false;
+    if (this.starting) return this.starting;
+    return this.track(start);
+  }
+
   private async afterStart(): Promise<Endpoint> {
     const look = await this.opts.look();
     if (look.state === 'alive') return look.endpoint;
@@ -129,8 +139,13 @@ export class DaemonKeeper {
     const start = this.opts.start;
     if (!start) return Promise.reject(new DaemonStoppedError());
     if (this.starting) return this.starting;
+    return this.track(start());
+  }
+
+  /** Makes `start` the start in flight (status `starting`; `failed` when it rejects). */
+  private track(start: Promise<void>): Promise<void> {
     this.set('starting', {});
-    this.starting = start()
+    this.starting = start
       .then(
         () => {
           this.restartedPending = true;
