@@ -240,6 +240,7 @@ export function App({
               reasoning={state.streaming.reasoning}
               width={width}
               maxLines={streamLines}
+              throttleMs={0} // the store paces the stream (controller.ts); its end shows at once
             />
           </ClippedTail>
         ) : null}

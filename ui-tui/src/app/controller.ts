@@ -60,6 +60,9 @@ const SESSION_NOT_FOUND = -32001;
 const isUrgent = (a: SessionAction): boolean =>
   !(a.type === 'event' && ['message.delta', 'reasoning.delta', 'tool.progress'].includes(a.event.type));
 
+/** A finished reply: its last delta is drawn before the reply is printed whole (store.ts). */
+const paintFirst = (a: SessionAction): boolean => a.type === 'event' && a.event.type === 'message.complete';
+
 /** Drives one TUI's session view. */
 export class SessionController {
   readonly store: Store<SessionState, SessionAction>;
@@ -113,6 +116,7 @@ export class SessionController {
     this.store = createStore(reducer, initialSessionState(), {
       throttleMs: opts.throttleMs ?? 33,
       isUrgent,
+      paintFirst,
     });
     this.answers = new RequestAnswers({
       client: opts.client,

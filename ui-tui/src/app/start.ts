@@ -32,6 +32,15 @@ function eraseBeforeFirstWrite(stream: NodeJS.WriteStream, erase: () => void): v
   } as typeof write;
 }
 
+/**
+ * `HERMES_TUI_THROTTLE_MS`: the live part's redraw interval while a reply streams, ms (default
+ * 33). For tests and measurements (a long one shows that a reply's end never waits for it).
+ */
+export function streamThrottle(env: NodeJS.ProcessEnv): { throttleMs?: number } {
+  const ms = Number(env.HERMES_TUI_THROTTLE_MS);
+  return env.HERMES_TUI_THROTTLE_MS && Number.isFinite(ms) && ms >= 0 ? { throttleMs: ms } : {};
+}
+
 function startTarget(opts: RunTuiOptions): StartTarget {
   if (opts.mode === 'new') return { mode: 'new' };
   if (opts.mode === 'session') return { mode: 'session', session: opts.session ?? '' };
@@ -95,6 +104,7 @@ export async function startTui(
     client,
     cwd: opts.cwd ?? process.cwd(),
     daemon: keeper,
+    ...streamThrottle(process.env),
   });
   // after the controller subscribed to the keeper: the status bar shows the start, a failure too
   if (launchStart) void keeper.adoptStart(launchStart).catch(() => {});
@@ -135,6 +145,10 @@ export async function startTui(
       ...(opts.stderr ? { stderr: opts.stderr } : {}),
       exitOnCtrlC: false,
       kittyKeyboard: { mode: 'auto' },
+      // Ink's own frame throttle (default 30 fps) would hold back a frame the store already
+      // paced, e.g. the last words of a reply (state/store.ts): a short one keeps only bursts
+      // of renders within one turn of the event loop together
+      maxFps: 250,
     },
   );
   void controller.start(target).catch((err: unknown) => {

@@ -45,6 +45,20 @@ describe('StreamingMessage', () => {
     expect(renders).toBeLessThan(20);
   });
 
+  it('with throttleMs 0 every change shows in the render that brings it (the store paces them)', async () => {
+    let renders = 0;
+    const render = (md: string): string => {
+      renders++;
+      return md;
+    };
+    const r = await renderInk(
+      <StreamingMessage text="a" width={80} maxLines={5} throttleMs={0} render={render} />,
+    );
+    r.rerender(<StreamingMessage text="a b" width={80} maxLines={5} throttleMs={0} render={render} />);
+    expect(r.text()).toContain('a b');
+    expect(renders).toBe(2); // no extra render of its own
+  });
+
   it('a new reply replaces the old one at once, whatever the throttle', async () => {
     const old = Array.from({ length: 20 }, (_, i) => `old ${i}`).join('\n\n');
     const r = await renderInk(<StreamingMessage text="old" width={80} maxLines={5} throttleMs={60_000} />);

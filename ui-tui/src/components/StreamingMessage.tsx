@@ -19,7 +19,7 @@ export interface StreamingMessageProps {
   width: number;
   /** Most lines shown. */
   maxLines: number;
-  /** Minimum ms between redraws (default 33: ≤ ~30 redraws a second). */
+  /** Minimum ms between redraws (default 33: ≤ ~30 redraws a second; 0: every change, paced by the caller). */
   throttleMs?: number;
   /** Markdown renderer (tests). */
   render?: (md: string, width: number) => string;
@@ -42,7 +42,7 @@ export function StreamingMessage({
   const throttled = useThrottled(text, throttleMs);
   // A new reply (the next turn starts in the same render as the last one ends) shows at once: the
   // throttled value would still be the old reply, a screenful printed a second time.
-  const shown = text.startsWith(throttled) ? throttled : text;
+  const shown = throttleMs <= 0 || !text.startsWith(throttled) ? text : throttled;
   const renderer = useMemo(() => new StreamingRenderer(render), [render]);
   const tail = useMemo(
     () => (shown ? renderer.tail(shown, width - 2, Math.max(1, maxLines)) : null),

@@ -44,7 +44,8 @@ export function useNow(intervalMs: number, active = true): number {
 
 /**
  * A value that follows `value` at most once every `ms` (leading and trailing edge): a fast stream
- * of changes re-renders ~1000/ms times a second instead of once per change.
+ * of changes re-renders ~1000/ms times a second instead of once per change. `ms <= 0` returns
+ * `value` itself, with no render of its own (the caller paces the changes).
  */
 export function useThrottled<T>(value: T, ms: number): T {
   const [shown, setShown] = useState(value);
@@ -52,7 +53,7 @@ export function useThrottled<T>(value: T, ms: number): T {
   const latest = useRef(value);
   latest.current = value;
   useEffect(() => {
-    if (Object.is(value, shown)) return;
+    if (ms <= 0 || Object.is(value, shown)) return;
     const wait = last.current + ms - Date.now();
     if (wait <= 0) {
       last.current = Date.now();
@@ -65,5 +66,5 @@ export function useThrottled<T>(value: T, ms: number): T {
     }, wait);
     return () => clearTimeout(t);
   }, [value, shown, ms]);
-  return shown;
+  return ms <= 0 ? value : shown;
 }

@@ -34,4 +34,48 @@ describe('createStore', () => {
     store.flush();
     expect(calls).toBe(0);
   });
+
+  it('paintFirst: publishes what waited, then the action in the next macrotask, with later actions in order', async () => {
+    let clock = 0;
+    type Act = { add: number; end?: boolean };
+    const applied: number[] = [];
+    const store = createStore(
+      (s: number, a: Act) => {
+        applied.push(a.add);
+        return s + a.add;
+      },
+      0,
+      {
+        throttleMs: 50,
+        isUrgent: (a) => a.end === true,
+        paintFirst: (a) => a.end === true,
+        now: () => clock,
+      },
+    );
+    const seen: number[] = [];
+    store.subscribe(() => seen.push(store.getSnapshot()));
+    store.dispatch({ add: 1 }); // published at once
+    store.dispatch({ add: 2 }); // waits for the throttle
+    store.dispatch({ add: 100, end: true }); // the end: 3 is published first, alone
+    store.dispatch({ add: 1000 }); // queued behind the end
+    expect(seen).toEqual([1, 3]);
+    expect(store.getState()).toBe(3);
+    await waitFor(() => store.getState() === 1103);
+    expect(seen[2]).toBe(103); // the end published on its own, urgent
+    expect(applied).toEqual([1, 2, 100, 1000]);
+    clock = 100;
+    store.flush();
+    expect(store.getSnapshot()).toBe(1103);
+    store.dispose();
+  });
+
+  it('paintFirst with nothing waiting applies the action at once', () => {
+    const store = createStore((s: number, a: number) => s + a, 0, {
+      throttleMs: 50,
+      paintFirst: () => true,
+    });
+    store.dispatch(5);
+    expect(store.getSnapshot()).toBe(5);
+    store.dispose();
+  });
 });

@@ -2,6 +2,11 @@
  * A tiny external store for the session reducer, read by React through `useSyncExternalStore`.
  * Actions apply at once; subscribers are told at most every `throttleMs` (so a fast stream of
  * deltas redraws the live part ~30 times a second), except for urgent actions, told at once.
+ *
+ * `paintFirst` makes the end of a stream show at once: an urgent action that ends something
+ * costly to draw (a finished reply, printed whole) publishes what was waiting first (the last
+ * delta), and is applied and published itself in the next macrotask, after the renderer wrote that
+ * frame. Actions dispatched meanwhile queue behind it, in order.
  */
 
 /** A store of state `S` changed by actions `A`. */
@@ -25,6 +30,8 @@ export interface StoreOptions<A> {
   throttleMs?: number;
   /** Actions published without waiting (default: all). */
   isUrgent?: (action: A) => boolean;
+  /** Urgent actions whose waiting predecessors are published (and drawn) first; see above. */
+  paintFirst?: (action: A) => boolean;
   /** Clock (tests). */
   now?: () => number;
 }
@@ -42,6 +49,8 @@ export function createStore<S, A>(
   let lastPublish = -Infinity;
   let timer: NodeJS.Timeout | null = null;
   const listeners = new Set<() => void>();
+  /** Actions held behind a `paintFirst` action until the next macrotask (null: none held). */
+  let held: A[] | null = null;
 
   const publish = (): void => {
     if (timer) clearTimeout(timer);
@@ -52,28 +61,49 @@ export function createStore<S, A>(
     for (const l of [...listeners]) l();
   };
 
+  const apply = (action: A): void => {
+    const next = reducer(state, action);
+    if (next === state) return;
+    state = next;
+    const urgent = opts.isUrgent ? opts.isUrgent(action) : true;
+    const wait = lastPublish + throttleMs - now();
+    if (urgent || throttleMs <= 0 || wait <= 0) publish();
+    else if (!timer) timer = setTimeout(publish, wait);
+  };
+  const releaseHeld = (): void => {
+    const actions = held ?? [];
+    held = null;
+    for (const a of actions) apply(a);
+  };
+
   return {
     getState: () => state,
     getSnapshot: () => published,
     dispatch(action) {
-      const next = reducer(state, action);
-      if (next === state) return;
-      state = next;
-      const urgent = opts.isUrgent ? opts.isUrgent(action) : true;
-      const wait = lastPublish + throttleMs - now();
-      if (urgent || throttleMs <= 0 || wait <= 0) publish();
-      else if (!timer) timer = setTimeout(publish, wait);
+      if (held) {
+        held.push(action);
+        return;
+      }
+      if (published !== state && opts.paintFirst?.(action)) {
+        publish(); // what waited is drawn now; this action follows in the next macrotask
+        held = [action];
+        setImmediate(releaseHeld);
+        return;
+      }
+      apply(action);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     flush: () => {
+      if (held) releaseHeld();
       if (published !== state) publish();
     },
     dispose() {
       if (timer) clearTimeout(timer);
       timer = null;
+      held = null;
     },
   };
 }
