@@ -1,9 +1,9 @@
 /**
  * The end of a reply shows at once, whatever the redraw throttle (real terminal: tmux; run `npm
- * run build` first). The TUI runs with a 500 ms throttle (`HERMES_TUI_THROTTLE_MS`), so a stream
- * redraws twice a second; an observer client attached to the same session records when the daemon
- * sent the reply's last delta (the daemon writes one event to every connection in the same turn of
- * its event loop). The pane is polled as fast as tmux answers.
+ * run build` first). The TUI runs with a 200 ms throttle (`HERMES_TUI_THROTTLE_MS`), so a stream
+ * redraws five times a second; an observer client attached to the same session records when the
+ * daemon sent the reply's last delta (the daemon writes one event to every connection in the same
+ * turn of its event loop). The pane is polled as fast as tmux answers.
  *
  * Capture latency, honestly: the word reached the screen after the snapshot of the last capture
  * that lacked it, whose call began at `before`; so `before − sent` is a lower bound of the delay
@@ -19,7 +19,7 @@ import { describeTmux } from './support/tmux.js';
 import { tuiEnv, useTuiTmux } from './support/tui-tmux-fixture.js';
 
 const run = promisify(execFile);
-const RUNS = 3;
+const RUNS = 5;
 
 /** A reply of `words` words ending in `last`, paragraphs every 40 words. */
 function reply(words: number, last: string): string {
@@ -33,7 +33,7 @@ describeTmux('hermes tui in tmux: the end of a throttled stream', () => {
 
   it('the last word is on screen within one frame of the daemon sending it', async () => {
     const { tmux, root, model } = fx;
-    const env = tuiEnv(root, { HERMES_TUI_THROTTLE_MS: '500' });
+    const env = tuiEnv(root, { HERMES_TUI_THROTTLE_MS: '200' });
     const t = tmux.open('end', [process.execPath, HERMES_BIN, 'tui', '--new'], env);
     model.push({ text: 'Warm.' });
     await tmux.waitFor(t, (s) => s.includes('● connected'));
@@ -68,7 +68,7 @@ describeTmux('hermes tui in tmux: the end of a throttled stream', () => {
         const last = `LASTWORD${i}Z`;
         sent = 0;
         lastDelta = 0;
-        // ~1.5 s of stream, a delta every ~20 ms: several deltas per 500 ms redraw
+        // ~1.5 s of stream, a delta every ~20 ms: ten deltas per 200 ms redraw
         model.push({ text: reply(300, last), chunkSize: 24, delayMs: 20 });
         tmux.type(t, `stream ${i}`, 'Enter');
         let before = 0;

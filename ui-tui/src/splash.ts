@@ -66,7 +66,7 @@ export function echoedText(keys: string): string | null {
   return out.join('');
 }
 
-/** The composer line of the frame (`│ › text▌ │`), `width` columns; `typed` null shows the placeholder. */
+/** The composer line of the frame (`│ › text▌ │`), `width` columns; an empty `typed` shows the placeholder. */
 function composerLine(width: number, typed: string, color: boolean): string {
   const sgr = (code: string, s: string): string => (color ? `\u001b[${code}m${s}\u001b[39m` : s);
   const inner = width - 4; // borders and one space of padding on each side

@@ -63,6 +63,12 @@ const isUrgent = (a: SessionAction): boolean =>
 /** A finished reply: its last delta is drawn before the reply is printed whole (store.ts). */
 const paintFirst = (a: SessionAction): boolean => a.type === 'event' && a.event.type === 'message.complete';
 
+/**
+ * A stream that pauses this long (ms) is drawn without waiting out the throttle, so its last delta
+ * shows within a frame even when `message.complete` comes later (store.ts `quietMs`).
+ */
+const STREAM_QUIET_MS = 8;
+
 /** Drives one TUI's session view. */
 export class SessionController {
   readonly store: Store<SessionState, SessionAction>;
@@ -116,6 +122,8 @@ export class SessionController {
     this.store = createStore(reducer, initialSessionState(), {
       throttleMs: opts.throttleMs ?? 33,
       isUrgent,
+      quietMs: STREAM_QUIET_MS,
+      minFrameMs: 16,
       paintFirst,
     });
     this.answers = new RequestAnswers({

@@ -78,4 +78,24 @@ describe('createStore', () => {
     expect(store.getSnapshot()).toBe(5);
     store.dispose();
   });
+
+  it('quietMs: what waits is published once the actions pause, one frame after the last publication at least', async () => {
+    let clock = 0;
+    const store = createStore((s: number, a: number) => s + a, 0, {
+      throttleMs: 10_000,
+      isUrgent: () => false,
+      quietMs: 5,
+      minFrameMs: 0,
+      now: () => clock,
+    });
+    const seen: number[] = [];
+    store.subscribe(() => seen.push(store.getSnapshot()));
+    store.dispatch(1); // at once
+    store.dispatch(2); // waits: the throttle is 10 s, the pause 5 ms
+    expect(seen).toEqual([1]);
+    clock = 1;
+    await waitFor(() => seen.length === 2, { timeoutMs: 2_000 });
+    expect(seen).toEqual([1, 3]);
+    store.dispose();
+  });
 });

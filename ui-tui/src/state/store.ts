@@ -3,10 +3,14 @@
  * Actions apply at once; subscribers are told at most every `throttleMs` (so a fast stream of
  * deltas redraws the live part ~30 times a second), except for urgent actions, told at once.
  *
- * `paintFirst` makes the end of a stream show at once: an urgent action that ends something
- * costly to draw (a finished reply, printed whole) publishes what was waiting first (the last
- * delta), and is applied and published itself in the next macrotask, after the renderer wrote that
- * frame. Actions dispatched meanwhile queue behind it, in order.
+ * Two options make the end of a stream show at once, whatever the throttle:
+ * - `quietMs`: once no action came for this long, what waits is published (the last delta of a
+ *   stream does not wait out the throttle), but never sooner than `minFrameMs` after the previous
+ *   publication (a stream that comes in bursts is drawn at most 1000/minFrameMs times a second);
+ * - `paintFirst`: an urgent action that ends something costly to draw (a finished reply, printed
+ *   whole) publishes what was waiting first (the last delta), and is applied and published itself
+ *   in the next macrotask, after the renderer wrote that frame. Actions dispatched meanwhile queue
+ *   behind it, in order.
  */
 
 /** A store of state `S` changed by actions `A`. */
@@ -30,6 +34,10 @@ export interface StoreOptions<A> {
   throttleMs?: number;
   /** Actions published without waiting (default: all). */
   isUrgent?: (action: A) => boolean;
+  /** Publish what waits once no action came for this long, ms (default: wait out the throttle). */
+  quietMs?: number;
+  /** With `quietMs`: least time between two publications, ms (default 16). */
+  minFrameMs?: number;
   /** Urgent actions whose waiting predecessors are published (and drawn) first; see above. */
   paintFirst?: (action: A) => boolean;
   /** Clock (tests). */
@@ -68,7 +76,12 @@ export function createStore<S, A>(
     const urgent = opts.isUrgent ? opts.isUrgent(action) : true;
     const wait = lastPublish + throttleMs - now();
     if (urgent || throttleMs <= 0 || wait <= 0) publish();
-    else if (!timer) timer = setTimeout(publish, wait);
+    else if (opts.quietMs !== undefined) {
+      // the throttle's end or a quiet spell, whichever comes first, one frame after the last at least
+      if (timer) clearTimeout(timer);
+      const floor = lastPublish + (opts.minFrameMs ?? 16) - now();
+      timer = setTimeout(publish, Math.max(Math.min(wait, opts.quietMs), floor, 0));
+    } else if (!timer) timer = setTimeout(publish, wait);
   };
   const releaseHeld = (): void => {
     const actions = held ?? [];
