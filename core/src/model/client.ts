@@ -227,7 +227,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
           },
         );
       }
-      return asm.result(model, t.provider);
+      return { ...asm.result(model, t.provider), baseURL: t.baseURL };
     } finally {
       clearTimeout(idle);
       req.signal?.removeEventListener('abort', onAbort);

@@ -13,6 +13,8 @@
 import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } from './errors.js';
 import { buildFtsQuery, hasCjk } from './fts-query.js';
 import { ApiResponseTable } from './api-responses.js';
+import { ModelCallTable } from './model-calls.js';
+import { UsageReports } from './usage-report.js';
 import { PlatformTables } from './platform-tables.js';
 import { TranscriptEdits } from './transcript-edits.js';
 import { ftsSearch, likeSearch } from './search.js';
@@ -64,6 +66,7 @@ export class SessionDB extends StateStore {
   private platformTables: PlatformTables | undefined;
   private apiResponseTable: ApiResponseTable | undefined;
   private transcriptEdits: TranscriptEdits | undefined;
+  private modelCallTable: ModelCallTable | undefined;
 
   /**
    * Opens (and, unless read-only, creates or migrates) a session database. The folder and a
@@ -230,7 +233,8 @@ export class SessionDB extends StateStore {
   }
 
   /**
-   * Deletes a session and all its messages (and their index entries). Sessions that named it as
+   * Deletes a session, all its messages (and their index entries) and its model calls' usage.
+   * Sessions that named it as
    * parent keep existing with `parent_session_id` null.
    * @returns the number of messages deleted.
    * @throws SessionNotFoundError
@@ -239,6 +243,7 @@ export class SessionDB extends StateStore {
     return this.write('deleteSession', this.bookkeepingBudgetMs, () => {
       const n = this.stmt('DELETE FROM messages WHERE session_id = ?').run(id).changes;
       this.stmt('DELETE FROM queued_prompts WHERE session_id = ?').run(id);
+      this.stmt('DELETE FROM model_calls WHERE session_id = ?').run(id);
       this.stmt('UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?').run(id);
       if (this.stmt('DELETE FROM sessions WHERE id = ?').run(id).changes === 0) {
         throw new SessionNotFoundError(id, this.file);
@@ -525,6 +530,38 @@ export class SessionDB extends StateStore {
       write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
       stmt: (sql) => this.stmt(sql),
     }));
+  }
+
+  /** Tokens and cost of every model call (schema v6, model-calls.ts). */
+  get modelCalls(): ModelCallTable {
+    return (this.modelCallTable ??= new ModelCallTable(
+      {
+        read: (op, fn) => this.read(op, fn),
+        write: (op, fn) => this.write(op, this.transcriptBudgetMs, fn),
+        stmt: (sql) => this.stmt(sql),
+      },
+      this.file,
+      () => this.hasModelCalls(),
+    ));
+  }
+
+  /** Usage and cost summed by model, day or in all (`hermes usage`, usage-report.ts). */
+  get usageReports(): UsageReports {
+    return new UsageReports(
+      { read: (op, fn) => this.read(op, fn), stmt: (sql) => this.stmt(sql) },
+      () => this.hasModelCalls(),
+    );
+  }
+
+  private modelCallsPresent: boolean | undefined;
+
+  /** True when `model_calls` exists (a read-only reader of a pre-v6 file has none). */
+  private hasModelCalls(): boolean {
+    return (this.modelCallsPresent ??= Boolean(
+      this.read('hasModelCalls', () =>
+        this.stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'model_calls'`).get(),
+      ),
+    ));
   }
 
   /** Cutting a transcript (`/undo`, `/rewind`) and forking a session (transcript-edits.ts). */

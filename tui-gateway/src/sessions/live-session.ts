@@ -117,7 +117,14 @@ export class LiveSession {
   lastProgress = 0;
   /** The last `session.usage` of this session in this daemon, for snapshots. */
   private lastUsage:
-    { total_tokens: number; context_tokens: number | null; context_window: number | null } | undefined;
+    | {
+        total_tokens: number;
+        context_tokens: number | null;
+        context_window: number | null;
+        session_cost_usd?: number;
+        session_cost_status?: EventPayload<'session.usage'>['session_cost_status'];
+      }
+    | undefined;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
@@ -196,6 +203,8 @@ export class LiveSession {
         total_tokens: e.payload.usage.total_tokens,
         context_tokens: e.payload.context_tokens ?? null,
         context_window: e.payload.context_window ?? null,
+        ...(e.payload.session_cost_usd !== undefined ? { session_cost_usd: e.payload.session_cost_usd } : {}),
+        ...(e.payload.session_cost_status ? { session_cost_status: e.payload.session_cost_status } : {}),
       };
     }
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
