@@ -13,7 +13,7 @@
 import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } from './errors.js';
 import { buildFtsQuery, hasCjk } from './fts-query.js';
 import { ApiResponseTable } from './api-responses.js';
-import { ModelCallTable } from './model-calls.js';
+import { ModelCallTable, type ModelCallInput } from './model-calls.js';
 import { UsageReports } from './usage-report.js';
 import { PlatformTables } from './platform-tables.js';
 import { TranscriptEdits } from './transcript-edits.js';
@@ -543,6 +543,15 @@ export class SessionDB extends StateStore {
       this.file,
       () => this.hasModelCalls(),
     ));
+  }
+
+  /**
+   * Stores one model call's tokens and cost and adds its tokens to the session's counters
+   * (`modelCalls.record`; the agent's `TranscriptStore.recordModelCall`).
+   * @throws SessionNotFoundError; SessionDBError `EINVAL` for a negative count.
+   */
+  recordModelCall(sessionId: string, call: ModelCallInput): void {
+    this.modelCalls.record(sessionId, call);
   }
 
   /** Usage and cost summed by model, day or in all (`hermes usage`, usage-report.ts). */
