@@ -5,7 +5,7 @@
  * - A row belongs to a session (`session_id`) and, for a reply, to the assistant message it
  *   produced (`message_id`; null for calls without a stored message). Undoing or rewinding a turn
  *   keeps its calls (the money was spent); a fork copies none (it was spent once); deleting the
- *   session deletes them.
+ *   session keeps them too (they hold no content; the API server deletes its one-off sessions).
  * - Tokens follow `Usage` (protocol/events.ts): `prompt_tokens` includes `cached_tokens` and
  *   `cache_write_tokens`; `completion_tokens` includes `reasoning_tokens`.
  * - `cost_micros` is the cost in whole micro-dollars (core/src/model/pricing.ts), null when the

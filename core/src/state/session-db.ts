@@ -233,8 +233,9 @@ export class SessionDB extends StateStore {
   }
 
   /**
-   * Deletes a session, all its messages (and their index entries) and its model calls' usage.
-   * Sessions that named it as
+   * Deletes a session and all its messages (and their index entries). Its model calls' tokens and
+   * cost (`model_calls`: no content) stay, so `hermes usage` still counts the money spent (the
+   * API server deletes its one-off sessions). Sessions that named it as
    * parent keep existing with `parent_session_id` null.
    * @returns the number of messages deleted.
    * @throws SessionNotFoundError
@@ -243,7 +244,6 @@ export class SessionDB extends StateStore {
     return this.write('deleteSession', this.bookkeepingBudgetMs, () => {
       const n = this.stmt('DELETE FROM messages WHERE session_id = ?').run(id).changes;
       this.stmt('DELETE FROM queued_prompts WHERE session_id = ?').run(id);
-      this.stmt('DELETE FROM model_calls WHERE session_id = ?').run(id);
       this.stmt('UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?').run(id);
       if (this.stmt('DELETE FROM sessions WHERE id = ?').run(id).changes === 0) {
         throw new SessionNotFoundError(id, this.file);
