@@ -34,8 +34,8 @@ afterEach(() => rmSync(home.root, { recursive: true, force: true }));
 describe('sessions show: cost', () => {
   it('prints the session cost and each reply’s tokens and cost', async () => {
     const text = (await runCliInProcess(home, ['sessions', 'show', id])).out;
-    expect(text).toContain('cost $0.02');
-    expect(text).toContain('10,000 in (6,000 cached) / 500 out · $0.02');
+    expect(text).toContain('cost $0.0225');
+    expect(text).toContain('10,000 in (6,000 cached) / 500 out · $0.0225');
   });
 
   it('--json carries `cost` and each reply’s `usage`', async () => {

@@ -66,8 +66,8 @@ describe('hermes usage', () => {
     expect(r.rows.map((x: { calls: number }) => x.calls)).toEqual([1, 1]);
     const text = (await runCliInProcess(home, ['usage'])).out;
     expect(text).toMatch(/^Usage of profile default, by model/);
-    expect(text).toMatch(/gpt-4o\s+1\s+1,000\s+300\s+100\s+\$0\.01/);
-    expect(text).toMatch(/total\s+2\s+2,000\s+600\s+200\s+\$0\.01 \(partial\)/);
+    expect(text).toMatch(/gpt-4o\s+1\s+1,000\s+300\s+100\s+\$0\.0123\n/);
+    expect(text).toMatch(/total\s+2\s+2,000\s+600\s+200\s+\$0\.0123 \(partial\)/);
     expect(text).toContain('1,100 tokens of models without a known price');
   });
 

@@ -3,11 +3,13 @@
  * the TUI may import it.
  */
 
-/** USD as text: `$0.00` for nothing, four decimals under a cent (`$0.0042`), else two (`$1.23`). */
+/**
+ * USD as text: two decimals from a dollar up (`$12.35`); below, up to four (`$0.0225`, `$0.0042`),
+ * trailing zeros dropped down to two (`$0.50`, `$0.00`).
+ */
 export function formatUsd(usd: number): string {
-  if (usd === 0) return '$0.00';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  return `$${usd.toFixed(4).replace(/(\.\d\d\d*?)0+$/, '$1')}`;
 }
 
 /**
