@@ -126,7 +126,8 @@ CREATE TABLE IF NOT EXISTS model_calls (
   cost_status        TEXT NOT NULL,
   price_source       TEXT
 );
-CREATE INDEX IF NOT EXISTS idx_model_calls_session ON model_calls(session_id, id);
+CREATE INDEX IF NOT EXISTS idx_model_calls_session
+  ON model_calls(session_id, prompt_tokens, completion_tokens);
 CREATE INDEX IF NOT EXISTS idx_model_calls_time ON model_calls(timestamp);
 `;
 

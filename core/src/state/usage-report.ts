@@ -67,8 +67,8 @@ export class UsageReports {
             `SELECT ${callKey} AS key, COUNT(*) AS calls, ${TOTALS}
              FROM model_calls WHERE timestamp >= ? GROUP BY 1`,
           )
-          .all(...callParams, since) as Array<UsageTotals & { key: string; calls: number }>;
-        for (const c of calls) Object.assign(row(c.key), c);
+          .all(...callParams, since) as Array<UsageTotals & { key: string | number; calls: number }>;
+        for (const c of calls) Object.assign(row(dayName(c.key)), { ...c, key: dayName(c.key) });
       }
       const recorded = this.present()
         ? `SELECT session_id, SUM(prompt_tokens) AS p, SUM(completion_tokens) AS c FROM model_calls GROUP BY session_id`
@@ -83,9 +83,9 @@ export class UsageReports {
              AND (s.prompt_tokens > COALESCE(r.p, 0) OR s.completion_tokens > COALESCE(r.c, 0))
            GROUP BY 1`,
         )
-        .all(...sessionParams, since) as Array<{ key: string; p: number; c: number }>;
+        .all(...sessionParams, since) as Array<{ key: string | number; p: number; c: number }>;
       for (const u of untracked) {
-        const r = row(u.key);
+        const r = row(dayName(u.key));
         r.prompt_tokens += u.p;
         r.completion_tokens += u.c;
         r.untracked_tokens += u.p + u.c;
@@ -99,10 +99,16 @@ export class UsageReports {
   }
 }
 
+/** A day number (days since 1970-01-01) as `YYYY-MM-DD`; other keys as they are. */
+function dayName(key: string | number): string {
+  return typeof key === 'number' ? new Date(key * 86_400_000).toISOString().slice(0, 10) : key;
+}
+
 /** The SQL of a row's key and its parameters (the UTC offset in ms for days). */
 function keySql(by: UsageGrouping, model: string, time: string, offsetMs: number): [string, number[]] {
   if (by === 'model') return [`COALESCE(${model}, '(unknown)')`, []];
-  if (by === 'day') return [`date((${time} + ?) / 1000, 'unixepoch')`, [offsetMs]];
+  // the local day's number (days since 1970-01-01), named after the query
+  if (by === 'day') return [`(${time} + ?) / 86400000`, [offsetMs]];
   return [`'total'`, []];
 }
 
