@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
-import { EndpointPrices, parseModelsPricing } from './endpoint-prices.js';
+import { EndpointPrices, getJsonUnref, parseModelsPricing } from './endpoint-prices.js';
 
 let server: FakeModelServer;
 const dirs: string[] = [];
@@ -77,7 +79,7 @@ describe('endpoint prices', () => {
     expect(prices.lookup({ ...call(), baseURL: 'http://127.0.0.1:1/v1' })).toBeUndefined();
     let fetched = 0;
     const counting = new EndpointPrices(tmpFile(), {
-      fetch: async () => {
+      fetchJson: async () => {
         fetched++;
         throw new Error('offline');
       },
@@ -92,5 +94,35 @@ describe('endpoint prices', () => {
     expect(prices.lookup({ ...call(), provider: 'openai' })).toBeUndefined();
     await prices.warm('openai', server.url);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('getJsonUnref', () => {
+  it('reads JSON and never keeps a process alive (a one-shot chat exits while prices load)', async () => {
+    expect(await getJsonUnref(`${server.url}/models`)).toMatchObject({ object: 'list' });
+    // a server that accepts and never answers
+    const held: Socket[] = [];
+    const silent = createServer((s) => void held.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const code = `import { getJsonUnref } from ${JSON.stringify(new URL('./endpoint-prices.ts', import.meta.url).pathname)};
+        getJsonUnref('http://127.0.0.1:${port}/models').catch(() => {});`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        stdio: 'ignore',
+      });
+      const exit = await new Promise<number | null>((resolve, reject) => {
+        // the fetch's own timeout is 15 s: an exit well before it shows nothing held the process
+        const t = setTimeout(() => reject(new Error('the process was kept alive by the fetch')), 10_000);
+        child.on('exit', (c) => {
+          clearTimeout(t);
+          resolve(c);
+        });
+      });
+      expect(exit).toBe(0);
+    } finally {
+      for (const s of held) s.destroy();
+      silent.close();
+    }
   });
 });

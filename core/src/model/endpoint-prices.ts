@@ -9,6 +9,8 @@
  * table. A failed fetch is not retried before the day is over either. Nothing here throws.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { dirname } from 'node:path';
 import type { ModelPrice, PricedCall } from './pricing.js';
 
@@ -37,9 +39,51 @@ interface PriceFile {
 
 /** Options of `EndpointPrices` (tests). */
 export interface EndpointPricesOptions {
-  fetch?: typeof globalThis.fetch;
+  /** GETs a URL's JSON (default `getJsonUnref`). */
+  fetchJson?: (url: string) => Promise<unknown>;
   now?: () => number;
   maxAgeMs?: number;
+}
+
+/** Largest models listing read, bytes (OpenRouter's is about 1 MB). */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * GETs `url` and parses its JSON body, without keeping the process alive: its socket and timer
+ * are unref'd, so a one-shot `hermes chat` exits when its turn is done even while prices load.
+ * @throws Error for a non-2xx status, a body over 16 MiB, bad JSON or `FETCH_TIMEOUT_MS`.
+ */
+export function getJsonUnref(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const get = url.startsWith('https:') ? httpsGet : httpGet;
+    const req = get(url, { headers: { accept: 'application/json' } }, (res) => {
+      if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) >= 300) {
+        res.resume();
+        reject(new Error(`HTTP ${res.statusCode}`));
+        return;
+      }
+      const parts: Buffer[] = [];
+      let size = 0;
+      res.on('data', (d: Buffer) => {
+        size += d.length;
+        if (size > MAX_BODY_BYTES) req.destroy(new Error('models listing too large'));
+        else parts.push(d);
+      });
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(parts).toString('utf8')));
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+      res.on('error', reject);
+    });
+    req.on('socket', (s) => s.unref());
+    req.on('error', reject);
+    const timer = setTimeout(() => req.destroy(new Error('timed out')), FETCH_TIMEOUT_MS);
+    timer.unref();
+    req.on('close', () => clearTimeout(timer));
+  });
 }
 
 /** USD per token as a string → USD per million tokens (6 decimals), or undefined when not a price. */
@@ -78,7 +122,7 @@ export function parseModelsPricing(body: unknown): Record<string, ModelPrice> {
 export class EndpointPrices {
   private file: PriceFile | undefined;
   private readonly running = new Map<string, Promise<void>>();
-  private readonly fetchFn: typeof globalThis.fetch;
+  private readonly fetchJson: (url: string) => Promise<unknown>;
   private readonly now: () => number;
   private readonly maxAgeMs: number;
 
@@ -87,7 +131,7 @@ export class EndpointPrices {
     readonly path: string,
     opts: EndpointPricesOptions = {},
   ) {
-    this.fetchFn = opts.fetch ?? globalThis.fetch;
+    this.fetchJson = opts.fetchJson ?? getJsonUnref;
     this.now = opts.now ?? Date.now;
     this.maxAgeMs = opts.maxAgeMs ?? ENDPOINT_PRICES_MAX_AGE_MS;
   }
@@ -137,11 +181,7 @@ export class EndpointPrices {
     const job = (async () => {
       let models: Record<string, ModelPrice> | undefined;
       try {
-        const res = await this.fetchFn(`${base}/models`, {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-        });
-        if (res.ok) models = parseModelsPricing(await res.json());
+        models = parseModelsPricing(await this.fetchJson(`${base}/models`));
       } catch {
         // offline or refused: the table prices stand until the next day
       }
