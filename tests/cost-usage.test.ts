@@ -15,7 +15,11 @@ import { makeTestHome, runHermes } from './support/hermes-cli.js';
 
 const SONNET = 'anthropic/claude-sonnet-4.5';
 /** 10,000 prompt tokens of which 6,000 cached, 500 output. */
-const KNOWN_USAGE = { prompt_tokens: 10_000, completion_tokens: 500, prompt_tokens_details: { cached_tokens: 6_000 } };
+const KNOWN_USAGE = {
+  prompt_tokens: 10_000,
+  completion_tokens: 500,
+  prompt_tokens_details: { cached_tokens: 6_000 },
+};
 
 let model: FakeModelServer;
 let root: string;
@@ -82,16 +86,31 @@ describe('cost across processes', () => {
     expect(run.code, run.stderr).toBe(0);
     const complete = jsonLines(run.stdout).find((e) => e.type === 'message.complete')!;
     // 4,000 × $4 + 6,000 × $0.40 + 500 × $20 per million = 16,000 + 2,400 + 10,000 µ$
-    expect(complete.payload.usage).toMatchObject({ cached_tokens: 6_000, cost_usd: 0.0284, cost_status: 'priced' });
+    expect(complete.payload.usage).toMatchObject({
+      cached_tokens: 6_000,
+      cost_usd: 0.0284,
+      cost_status: 'priced',
+    });
 
     const show = JSON.parse((await runHermes(root, ['sessions', 'show', sessionId, '--json'])).stdout);
-    expect(show.cost).toEqual({ cost_usd: 0.0284, cost_status: 'priced', unpriced_tokens: 0, untracked_tokens: 0 });
+    expect(show.cost).toEqual({
+      cost_usd: 0.0284,
+      cost_status: 'priced',
+      unpriced_tokens: 0,
+      untracked_tokens: 0,
+    });
     const reply = show.messages.find((m: { role: string }) => m.role === 'assistant');
     expect(reply.usage).toMatchObject({ prompt_tokens: 10_000, cost_usd: 0.0284, model: SONNET });
 
     const usage = JSON.parse((await runHermes(root, ['usage', '--json'])).stdout);
     expect(usage.rows).toEqual([
-      expect.objectContaining({ key: SONNET, calls: 1, input_tokens: 10_000, cached_tokens: 6_000, cost_usd: 0.0284 }),
+      expect.objectContaining({
+        key: SONNET,
+        calls: 1,
+        input_tokens: 10_000,
+        cached_tokens: 6_000,
+        cost_usd: 0.0284,
+      }),
     ]);
     expect(usage.total).toMatchObject({ cost_usd: 0.0284, cost_status: 'priced' });
   });
@@ -110,14 +129,20 @@ describe('cost across processes', () => {
         ['second', 0.045],
       ] as const) {
         const seen = client.waitForEvent(
-          (e) => e.type === 'session.usage' && e.session_id === session.id && e.payload.session_cost_usd === sessionCost,
+          (e) =>
+            e.type === 'session.usage' &&
+            e.session_id === session.id &&
+            e.payload.session_cost_usd === sessionCost,
           20_000,
         );
         await client.request('prompt.submit', { session_id: session.id, text });
         const ev = await seen;
         // gpt-4o: 4,000 × $2.50 + 6,000 × $1.25 + 500 × $10 per million = $0.0225 a turn
         // the call is stored before its events go out: the readers below see it
-        expect(ev.payload).toMatchObject({ usage: { cost_usd: 0.0225, cost_status: 'priced' }, session_cost_status: 'priced' });
+        expect(ev.payload).toMatchObject({
+          usage: { cost_usd: 0.0225, cost_status: 'priced' },
+          session_cost_status: 'priced',
+        });
       }
     } finally {
       await client.close();

@@ -40,7 +40,12 @@ describe('sessions show: cost', () => {
 
   it('--json carries `cost` and each reply’s `usage`', async () => {
     const out = JSON.parse((await runCliInProcess(home, ['sessions', 'show', id, '--json'])).out);
-    expect(out.cost).toEqual({ cost_usd: 0.0225, cost_status: 'priced', unpriced_tokens: 0, untracked_tokens: 0 });
+    expect(out.cost).toEqual({
+      cost_usd: 0.0225,
+      cost_status: 'priced',
+      unpriced_tokens: 0,
+      untracked_tokens: 0,
+    });
     const reply = out.messages.find((m: { id: number }) => m.id === replyId);
     expect(reply.usage).toMatchObject({ cached_tokens: 6_000, cost_usd: 0.0225, cost_status: 'priced' });
     expect(out.messages.find((m: { role: string }) => m.role === 'user')).not.toHaveProperty('usage');

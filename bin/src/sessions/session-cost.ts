@@ -38,7 +38,10 @@ export interface SessionCosts {
 /** Reads a session's costs. */
 export function sessionCosts(db: SessionDB, s: SessionRecord): SessionCosts {
   const t = db.modelCalls.sessionTotals(s.id);
-  const untracked = Math.max(0, s.prompt_tokens + s.completion_tokens - t.prompt_tokens - t.completion_tokens);
+  const untracked = Math.max(
+    0,
+    s.prompt_tokens + s.completion_tokens - t.prompt_tokens - t.completion_tokens,
+  );
   const status = totalsStatus(t, untracked);
   const messages = new Map<number, MessageUsageJson>();
   for (const [id, u] of db.modelCalls.messageUsage(s.id)) {

@@ -51,7 +51,10 @@ export function formatUsageTable(
   opts: { by: 'model' | 'day' | 'profile'; profiles: readonly string[]; since?: number | undefined },
 ): string {
   const scope = opts.by === 'profile' ? `${opts.profiles.length} profiles` : `profile ${opts.profiles[0]}`;
-  const when = opts.since !== undefined ? ` since ${new Date(opts.since).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  const when =
+    opts.since !== undefined
+      ? ` since ${new Date(opts.since).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+      : '';
   const head = `Usage of ${scope}${when}, by ${opts.by}`;
   if (rows.length === 0) return `${head}: nothing used.\n`;
   const cells = (r: UsageReportRow): string[] => [
@@ -65,11 +68,16 @@ export function formatUsageTable(
   const table = [[opts.by, 'calls', 'input', 'cached', 'output', 'cost'], ...rows.map(cells), cells(total)];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
-    row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    row
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   const out = [head, line(table[0]!), ...table.slice(1, -1).map(line), line(table.at(-1)!)];
   const notes: string[] = [];
   if (total.unknown_tokens > 0)
-    notes.push(`${num(total.unknown_tokens)} tokens of models without a known price (cost unknown; see model.pricing)`);
+    notes.push(
+      `${num(total.unknown_tokens)} tokens of models without a known price (cost unknown; see model.pricing)`,
+    );
   if (total.untracked_tokens > 0)
     notes.push(`${num(total.untracked_tokens)} tokens counted before costs were stored (cost unknown)`);
   if (notes.length) out.push(`Unpriced: ${notes.join('; ')}.`);

@@ -19,12 +19,25 @@ function seed(h: HermesHome, micros: number): void {
   const db = SessionDB.open(h.stateDbFile, { warn: () => {} });
   const s = db.createSession({ source: 'tui', model: 'gpt-4o', startedAt: NOW - 80 * HOUR });
   const base = { provider: 'openai', prompt_tokens: 1000, completion_tokens: 100, cached_tokens: 300 };
-  db.modelCalls.record(s.id, { ...base, model: 'gpt-4o', timestamp: NOW - 2 * HOUR, cost_micros: micros, cost_status: 'priced' });
-  db.modelCalls.record(s.id, { ...base, model: 'mystery', timestamp: NOW - 72 * HOUR, cost_micros: null, cost_status: 'unknown' });
+  db.modelCalls.record(s.id, {
+    ...base,
+    model: 'gpt-4o',
+    timestamp: NOW - 2 * HOUR,
+    cost_micros: micros,
+    cost_status: 'priced',
+  });
+  db.modelCalls.record(s.id, {
+    ...base,
+    model: 'mystery',
+    timestamp: NOW - 72 * HOUR,
+    cost_micros: null,
+    cost_status: 'unknown',
+  });
   db.close();
 }
 
-const usage = async (...argv: string[]) => JSON.parse((await runCliInProcess(home, ['usage', ...argv, '--json'])).out);
+const usage = async (...argv: string[]) =>
+  JSON.parse((await runCliInProcess(home, ['usage', ...argv, '--json'])).out);
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'hermes-usage-'));
@@ -39,11 +52,25 @@ describe('hermes usage', () => {
     const r = await usage('--by', 'model');
     expect(r.profiles).toEqual(['default']);
     expect(r.rows).toEqual([
-      expect.objectContaining({ key: 'gpt-4o', calls: 1, input_tokens: 1000, cached_tokens: 300, output_tokens: 100, cost_usd: 0.012345, cost_status: 'priced' }),
+      expect.objectContaining({
+        key: 'gpt-4o',
+        calls: 1,
+        input_tokens: 1000,
+        cached_tokens: 300,
+        output_tokens: 100,
+        cost_usd: 0.012345,
+        cost_status: 'priced',
+      }),
       expect.objectContaining({ key: 'mystery', calls: 1, unpriced_tokens: 1100, cost_status: 'unknown' }),
     ]);
     expect(r.rows[1]).not.toHaveProperty('cost_usd');
-    expect(r.total).toMatchObject({ calls: 2, input_tokens: 2000, cost_usd: 0.012345, cost_status: 'partial', unpriced_tokens: 1100 });
+    expect(r.total).toMatchObject({
+      calls: 2,
+      input_tokens: 2000,
+      cost_usd: 0.012345,
+      cost_status: 'partial',
+      unpriced_tokens: 1100,
+    });
   });
 
   it('--by profile reads every profile, one row each; --since filters', async () => {
@@ -54,7 +81,12 @@ describe('hermes usage', () => {
     ]);
     expect(r.total).toMatchObject({ calls: 4, cost_usd: 1.012345 });
     const recent = await usage('--by', 'profile', '--since', '24h');
-    expect(recent.total).toMatchObject({ calls: 2, cost_usd: 1.012345, cost_status: 'priced', unpriced_tokens: 0 });
+    expect(recent.total).toMatchObject({
+      calls: 2,
+      cost_usd: 1.012345,
+      cost_status: 'priced',
+      unpriced_tokens: 0,
+    });
     // the work profile selected (-p work): its data alone
     const work = JSON.parse((await runCliInProcess(home.forProfile('work'), ['usage', '--json'])).out);
     expect(work.total).toMatchObject({ calls: 2, cost_usd: 1 });

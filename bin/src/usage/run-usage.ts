@@ -70,7 +70,11 @@ function reportOf(home: HermesHome, by: 'model' | 'day' | 'total', since?: numbe
  * Runs `hermes usage`.
  * @throws CliExit(2) for a bad `--since`; CliExit(1) for a database that cannot be read.
  */
-export function runUsage(ctx: CliContext, args: UsageArgs, io: UsageIO = { write: (t) => void process.stdout.write(t) }): void {
+export function runUsage(
+  ctx: CliContext,
+  args: UsageArgs,
+  io: UsageIO = { write: (t) => void process.stdout.write(t) },
+): void {
   const now = io.now ?? Date.now();
   const since = args.since !== undefined ? parseSince(args.since, now) : undefined;
   let rows: UsageReportRow[];

@@ -469,7 +469,11 @@ export class Agent {
       const { usage: callUsage, cost } = this.costs.record(
         this.sessionId,
         result.usage,
-        { provider: result.provider, model: result.model, ...(result.baseURL ? { baseURL: result.baseURL } : {}) },
+        {
+          provider: result.provider,
+          model: result.model,
+          ...(result.baseURL ? { baseURL: result.baseURL } : {}),
+        },
         messageId,
       );
       turnCost = addCost(turnCost, cost);

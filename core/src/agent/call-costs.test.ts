@@ -22,7 +22,11 @@ function hostedAgent(model: string, extra: Record<string, unknown> = {}) {
   });
 }
 
-const KNOWN_USAGE = { prompt_tokens: 10_000, completion_tokens: 500, prompt_tokens_details: { cached_tokens: 6_000 } };
+const KNOWN_USAGE = {
+  prompt_tokens: 10_000,
+  completion_tokens: 500,
+  prompt_tokens_details: { cached_tokens: 6_000 },
+};
 const payloads = <T extends AgentEvent['type']>(events: AgentEvent[], type: T) =>
   events.filter((e) => e.type === type).map((e) => e.payload as Extract<AgentEvent, { type: T }>['payload']);
 
@@ -76,7 +80,10 @@ describe('cost of a scripted turn', () => {
     const local = agents.create();
     agents.model.push({ text: 'Hi!', usage: KNOWN_USAGE });
     await local.agent.runTurn('hello');
-    expect(payloads(local.events, 'message.complete')[0]!.usage).toMatchObject({ cost_usd: 0, cost_status: 'local' });
+    expect(payloads(local.events, 'message.complete')[0]!.usage).toMatchObject({
+      cost_usd: 0,
+      cost_status: 'local',
+    });
 
     const priced = agents.create({ model: { pricing: { input: 1, output: 2, cache_read: 0.5 } } });
     agents.model.push({ text: 'Hi!', usage: KNOWN_USAGE });

@@ -39,8 +39,7 @@ export function warmEndpointPrices(home: HermesHome, provider: string, baseURL: 
  */
 export function storedSessionCost(db: SessionDB, session: SessionRecord): CostSum {
   const t = db.modelCalls.sessionTotals(session.id);
-  const untracked =
-    session.prompt_tokens + session.completion_tokens > t.prompt_tokens + t.completion_tokens;
+  const untracked = session.prompt_tokens + session.completion_tokens > t.prompt_tokens + t.completion_tokens;
   return {
     micros: t.cost_micros,
     priced: t.priced_calls,
@@ -88,7 +87,12 @@ export class CallCosts {
    * the session's sum. Storing never throws into the turn: a failed write is the store's to report.
    * @returns the usage with `cost_usd`/`cost_status`, and the call's cost.
    */
-  record(sessionId: string, usage: Usage, call: PricedCall, messageId?: number): { usage: Usage; cost: CallCost } {
+  record(
+    sessionId: string,
+    usage: Usage,
+    call: PricedCall,
+    messageId?: number,
+  ): { usage: Usage; cost: CallCost } {
     const priced = this.price(usage, call);
     const { store } = this.ctx();
     if (store.recordModelCall) {
@@ -113,7 +117,10 @@ export class CallCosts {
   }
 
   /** `session_cost_usd` / `session_cost_status` of the session so far. */
-  sessionFields(): { session_cost_usd?: number; session_cost_status: ReturnType<typeof sumFields>['cost_status'] } {
+  sessionFields(): {
+    session_cost_usd?: number;
+    session_cost_status: ReturnType<typeof sumFields>['cost_status'];
+  } {
     const f = sumFields(this.session);
     return {
       ...(f.cost_usd !== undefined ? { session_cost_usd: f.cost_usd } : {}),

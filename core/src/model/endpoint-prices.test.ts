@@ -39,9 +39,13 @@ const call = () => ({ provider: 'openrouter', model: 'Anthropic/Claude-Sonnet-4.
 describe('endpoint prices', () => {
   it('parses OpenRouter pricing (USD per token strings) into USD per million; skips -1', () => {
     expect(
-      parseModelsPricing({ data: [{ id: 'a/b', pricing: { prompt: '0.00000015', completion: '0.0000006' } }] }),
+      parseModelsPricing({
+        data: [{ id: 'a/b', pricing: { prompt: '0.00000015', completion: '0.0000006' } }],
+      }),
     ).toEqual({ 'a/b': { input: 0.15, output: 0.6 } });
-    expect(parseModelsPricing({ data: [{ id: 'x', pricing: { prompt: '-1', completion: '-1' } }] })).toEqual({});
+    expect(parseModelsPricing({ data: [{ id: 'x', pricing: { prompt: '-1', completion: '-1' } }] })).toEqual(
+      {},
+    );
     expect(parseModelsPricing('garbage')).toEqual({});
   });
 

@@ -159,7 +159,8 @@ export class EndpointPrices {
     if (!ENDPOINT_PRICED_PROVIDERS.has(call.provider) || !call.baseURL) return undefined;
     const key = `${call.provider}|${call.baseURL.replace(/\/+$/, '')}`;
     const book = this.load().endpoints[key];
-    if (!book || this.now() - book.fetched_at >= this.maxAgeMs) void this.refresh(call.provider, call.baseURL);
+    if (!book || this.now() - book.fetched_at >= this.maxAgeMs)
+      void this.refresh(call.provider, call.baseURL);
     return book?.models[call.model.trim().toLowerCase()];
   }
 

@@ -20,7 +20,12 @@ describe('model ids', () => {
     expect(priceKey('claude-sonnet-4-5-20250929')).toBe('claude-sonnet-4-5');
     expect(priceKey('OpenAI/GPT-4o-mini-2024-07-18')).toBe('gpt-4o-mini');
     expect(priceKey('deepseek/deepseek-chat:free')).toBe('deepseek-chat');
-    for (const id of ['anthropic/claude-sonnet-4.5', 'claude-sonnet-4-5', 'claude-sonnet-4-5-20250929', 'CLAUDE-SONNET-4.5'])
+    for (const id of [
+      'anthropic/claude-sonnet-4.5',
+      'claude-sonnet-4-5',
+      'claude-sonnet-4-5-20250929',
+      'CLAUDE-SONNET-4.5',
+    ])
       expect(tablePrice(id)?.id).toBe('claude-sonnet-4-5');
   });
 
@@ -81,14 +86,19 @@ describe('cost of a call', () => {
 
   it('adds cost fields to the usage; unknown gives no number', () => {
     const usage = { prompt_tokens: 1_000_000, completion_tokens: 0, total_tokens: 1_000_000 };
-    expect(withCost(usage, costOf(usage, { status: 'priced', price: sonnet, source: 'table' }))).toMatchObject({
+    expect(
+      withCost(usage, costOf(usage, { status: 'priced', price: sonnet, source: 'table' })),
+    ).toMatchObject({
       cost_usd: 3,
       cost_status: 'priced',
     });
     const unknown = withCost(usage, costOf(usage, { status: 'unknown' }));
     expect(unknown.cost_status).toBe('unknown');
     expect(unknown).not.toHaveProperty('cost_usd');
-    expect(withCost(usage, costOf(usage, { status: 'local' }))).toMatchObject({ cost_usd: 0, cost_status: 'local' });
+    expect(withCost(usage, costOf(usage, { status: 'local' }))).toMatchObject({
+      cost_usd: 0,
+      cost_status: 'local',
+    });
   });
 
   it('sums calls: local, priced, partial, unknown', () => {
@@ -111,7 +121,10 @@ describe('cost of a call', () => {
 
 describe('which price applies', () => {
   const config = (pricing?: { input: number; output: number }) =>
-    ({ model: { default: 'my-model', ...(pricing ? { pricing } : {}) } }) as unknown as Pick<HermesConfig, 'model'>;
+    ({ model: { default: 'my-model', ...(pricing ? { pricing } : {}) } }) as unknown as Pick<
+      HermesConfig,
+      'model'
+    >;
 
   it('local servers cost nothing and say local; custom only on a private address', () => {
     expect(isLocalEndpoint('ollama')).toBe(true);
@@ -124,7 +137,9 @@ describe('which price applies', () => {
   });
 
   it('an unknown hosted model is unknown, never a made-up price', () => {
-    expect(resolvePrice({ provider: 'custom', model: 'mystery-7b', baseURL: 'https://llm.example.com/v1' })).toEqual({
+    expect(
+      resolvePrice({ provider: 'custom', model: 'mystery-7b', baseURL: 'https://llm.example.com/v1' }),
+    ).toEqual({
       status: 'unknown',
     });
   });
@@ -132,10 +147,15 @@ describe('which price applies', () => {
   it('model.pricing prices the configured model, even on a local server', () => {
     const c = config({ input: 1, output: 2 });
     expect(
-      resolvePrice({ provider: 'custom', model: 'my-model', baseURL: 'http://127.0.0.1:1/v1' }, { config: c }),
+      resolvePrice(
+        { provider: 'custom', model: 'my-model', baseURL: 'http://127.0.0.1:1/v1' },
+        { config: c },
+      ),
     ).toEqual({ status: 'priced', price: { input: 1, output: 2 }, source: 'config' });
     // another model of the same session (a fallback) is not priced by it
-    expect(resolvePrice({ provider: 'openai', model: 'gpt-4o' }, { config: c })).toMatchObject({ source: 'table' });
+    expect(resolvePrice({ provider: 'openai', model: 'gpt-4o' }, { config: c })).toMatchObject({
+      source: 'table',
+    });
   });
 
   it('endpoint prices win over the table', () => {

@@ -46,9 +46,7 @@ export type CostStatus = 'priced' | 'local' | 'unknown' | 'partial';
 
 /** The price that applies to one call. */
 export type PriceResolution =
-  | { status: 'priced'; price: ModelPrice; source: PriceSource }
-  | { status: 'local' }
-  | { status: 'unknown' };
+  { status: 'priced'; price: ModelPrice; source: PriceSource } | { status: 'local' } | { status: 'unknown' };
 
 /** The call being priced. */
 export interface PricedCall {
@@ -271,5 +269,7 @@ export function sumStatus(sum: CostSum): CostStatus {
 /** The wire fields of a sum: `cost_usd` (absent when nothing is known) and `cost_status`. */
 export function sumFields(sum: CostSum): { cost_usd?: number; cost_status: CostStatus } {
   const status = sumStatus(sum);
-  return status === 'unknown' ? { cost_status: status } : { cost_usd: microsToUsd(sum.micros), cost_status: status };
+  return status === 'unknown'
+    ? { cost_status: status }
+    : { cost_usd: microsToUsd(sum.micros), cost_status: status };
 }

@@ -30,7 +30,10 @@ describe('model_calls (schema v6)', () => {
     const m2 = d.appendMessage(s.id, { role: 'assistant', content: 'two' });
     d.modelCalls.record(s.id, call({ messageId: m1 }));
     d.modelCalls.record(s.id, call({ messageId: m2, cost_micros: null, cost_status: 'unknown', model: 'x' }));
-    d.modelCalls.record(s.id, call({ cost_micros: 0, cost_status: 'local', prompt_tokens: 10, completion_tokens: 1 }));
+    d.modelCalls.record(
+      s.id,
+      call({ cost_micros: 0, cost_status: 'local', prompt_tokens: 10, completion_tokens: 1 }),
+    );
     expect(d.getSession(s.id)).toMatchObject({ prompt_tokens: 2010, completion_tokens: 201 });
     const t = d.modelCalls.sessionTotals(s.id);
     expect(t).toMatchObject({
@@ -45,7 +48,11 @@ describe('model_calls (schema v6)', () => {
     });
     expect(totalsStatus(t)).toBe('partial');
     const byMessage = d.modelCalls.messageUsage(s.id);
-    expect(byMessage.get(m1)).toMatchObject({ cost_micros: 2_500, cost_status: 'priced', cached_tokens: 400 });
+    expect(byMessage.get(m1)).toMatchObject({
+      cost_micros: 2_500,
+      cost_status: 'priced',
+      cached_tokens: 400,
+    });
     expect(byMessage.get(m2)).toMatchObject({ cost_micros: null, cost_status: 'unknown', model: 'x' });
     expect(byMessage.size).toBe(2);
   });
@@ -93,14 +100,23 @@ describe('model_calls (schema v6)', () => {
     reader.close();
 
     const again = fx.open();
-    expect(again.getSession(s.id)).toMatchObject({ title: 'before v6', prompt_tokens: 300, completion_tokens: 30 });
+    expect(again.getSession(s.id)).toMatchObject({
+      title: 'before v6',
+      prompt_tokens: 300,
+      completion_tokens: 30,
+    });
     expect(again.getMessages(s.id).map((m) => m.content)).toEqual(['old prompt', 'old answer']);
     expect(again.search('old answer').map((h) => h.session_id)).toEqual([s.id]);
     const reply = again.appendMessage(s.id, { role: 'assistant', content: 'new answer' });
     again.modelCalls.record(s.id, call({ messageId: reply }));
     const [row] = again.usageReports.report({ by: 'total' });
     // old tokens stay counted, their cost unknown: the total is partial
-    expect(row).toMatchObject({ prompt_tokens: 1300, completion_tokens: 130, untracked_tokens: 330, cost_micros: 2_500 });
+    expect(row).toMatchObject({
+      prompt_tokens: 1300,
+      completion_tokens: 130,
+      untracked_tokens: 330,
+      cost_micros: 2_500,
+    });
     expect(row!.cost_status).toBe('partial');
     const check = new Database(fx.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

@@ -129,7 +129,8 @@ export class ModelCallTable {
     if (!this.present()) return emptyTotals();
     return this.db.read(
       'sessionUsage',
-      () => this.db.stmt(`SELECT ${TOTALS} FROM model_calls WHERE session_id = ?`).get(sessionId) as UsageTotals,
+      () =>
+        this.db.stmt(`SELECT ${TOTALS} FROM model_calls WHERE session_id = ?`).get(sessionId) as UsageTotals,
     );
   }
 

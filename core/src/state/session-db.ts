@@ -556,9 +556,8 @@ export class SessionDB extends StateStore {
 
   /** Usage and cost summed by model, day or in all (`hermes usage`, usage-report.ts). */
   get usageReports(): UsageReports {
-    return new UsageReports(
-      { read: (op, fn) => this.read(op, fn), stmt: (sql) => this.stmt(sql) },
-      () => this.hasModelCalls(),
+    return new UsageReports({ read: (op, fn) => this.read(op, fn), stmt: (sql) => this.stmt(sql) }, () =>
+      this.hasModelCalls(),
     );
   }
 

@@ -114,7 +114,13 @@ function keySql(by: UsageGrouping, model: string, time: string, offsetMs: number
 
 /** Sums report rows into one (`key` `total`). */
 export function totalRow(rows: readonly UsageReportRow[]): UsageReportRow {
-  const t: UsageReportRow = { key: 'total', calls: 0, untracked_tokens: 0, cost_status: 'unknown', ...emptyTotals() };
+  const t: UsageReportRow = {
+    key: 'total',
+    calls: 0,
+    untracked_tokens: 0,
+    cost_status: 'unknown',
+    ...emptyTotals(),
+  };
   for (const r of rows) {
     for (const k of [
       'calls',

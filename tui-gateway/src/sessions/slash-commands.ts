@@ -7,7 +7,12 @@
 import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
 import { contextWindowFor } from '@hermes/core/model';
 import type { MethodResult } from '@hermes/core/protocol';
-import { costLabel, daemonHelpText, findSlashCommand, type DaemonSessionCommandName } from '@hermes/core/constants';
+import {
+  costLabel,
+  daemonHelpText,
+  findSlashCommand,
+  type DaemonSessionCommandName,
+} from '@hermes/core/constants';
 import { processList, stateText } from '@hermes/core/processes';
 import { loadSkillAsUserMessage } from '@hermes/core/skills';
 import { SessionDBError, totalsStatus, type SessionDB, type SessionRecord } from '@hermes/core/state';

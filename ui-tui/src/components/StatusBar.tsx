@@ -40,7 +40,10 @@ export interface StatusBarProps {
 function costPart(turn: string | undefined, session: string | undefined): string | null {
   if (turn === undefined && session === undefined) return null;
   if ((turn ?? 'local') === 'local' && (session ?? 'local') === 'local') return 'local (no cost)';
-  const parts = [turn !== undefined ? `${turn} turn` : null, session !== undefined ? `${session} session` : null];
+  const parts = [
+    turn !== undefined ? `${turn} turn` : null,
+    session !== undefined ? `${session} session` : null,
+  ];
   return parts.filter(Boolean).join(' · ');
 }
 

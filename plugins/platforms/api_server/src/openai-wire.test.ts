@@ -6,8 +6,19 @@ const meta = { id: 'chatcmpl-1', created: 1, model: 'hermes-agent' };
 describe('usage of an answer', () => {
   it('sums the calls of a turn and reports OpenRouter-style cost and cached tokens', () => {
     const u: AnswerUsage = { prompt: 0, completion: 0 };
-    addAnswerUsage(u, { prompt_tokens: 1000, completion_tokens: 10, cached_tokens: 600, cost_usd: 0.0012, cost_status: 'priced' });
-    addAnswerUsage(u, { prompt_tokens: 500, completion_tokens: 5, cost_usd: 0.000301, cost_status: 'priced' });
+    addAnswerUsage(u, {
+      prompt_tokens: 1000,
+      completion_tokens: 10,
+      cached_tokens: 600,
+      cost_usd: 0.0012,
+      cost_status: 'priced',
+    });
+    addAnswerUsage(u, {
+      prompt_tokens: 500,
+      completion_tokens: 5,
+      cost_usd: 0.000301,
+      cost_status: 'priced',
+    });
     expect((completion(meta, 'hi', u) as { usage: unknown }).usage).toEqual({
       prompt_tokens: 1500,
       completion_tokens: 15,

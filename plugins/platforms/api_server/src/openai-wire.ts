@@ -79,7 +79,8 @@ export function addAnswerUsage(into: AnswerUsage, u: Record<string, unknown> | u
   into.completion += n(u?.completion_tokens);
   if (n(u?.cached_tokens) > 0) into.cached = (into.cached ?? 0) + n(u?.cached_tokens);
   if (u?.cost_status === undefined) return;
-  if (typeof u.cost_usd === 'number') into.costMicros = (into.costMicros ?? 0) + Math.round(u.cost_usd * 1_000_000);
+  if (typeof u.cost_usd === 'number')
+    into.costMicros = (into.costMicros ?? 0) + Math.round(u.cost_usd * 1_000_000);
   else into.costUnknown = true;
 }
 

@@ -196,7 +196,9 @@ export class ResponseBuilder {
             input_tokens_details: { cached_tokens: usage.cached ?? 0 },
             output_tokens_details: { reasoning_tokens: 0 },
             // OpenRouter's addition: USD when every call of the turn had a known price
-            ...(usage.costMicros !== undefined && !usage.costUnknown ? { cost: usage.costMicros / 1_000_000 } : {}),
+            ...(usage.costMicros !== undefined && !usage.costUnknown
+              ? { cost: usage.costMicros / 1_000_000 }
+              : {}),
           }
         : null,
     };
