@@ -24,6 +24,8 @@ const KNOWN_USAGE = {
 let model: FakeModelServer;
 let root: string;
 let workHome: string;
+/** The session of the first test (priced by OpenRouter's prices). */
+let pricedSession = '';
 
 beforeAll(async () => {
   // OpenRouter's prices for Sonnet differ from the bundled table's (3 / 15 / 0.30): they must win
@@ -74,6 +76,7 @@ describe('cost across processes', () => {
       // opening a session starts the once-a-day price fetch; the turn waits for nothing
       const { session } = await client.request('session.create', { source: 'cli', cwd: root });
       sessionId = session.id;
+      pricedSession = session.id;
       await waitFor(() => existsSync(join(root, 'model-prices.json')), 'the price cache file');
     } finally {
       await client.close();
@@ -156,5 +159,23 @@ describe('cost across processes', () => {
     // without --by profile each profile sees only its own
     const work = JSON.parse((await runHermes(root, ['-p', 'work', 'usage', '--by', 'day', '--json'])).stdout);
     expect(work.total).toMatchObject({ calls: 2, cost_usd: 0.045 });
+  });
+
+  it('the session cost survives a daemon restart: an attach shows it before any new turn', async () => {
+    expect(pricedSession).not.toBe('');
+    expect((await runHermes(root, ['gateway', 'stop'])).code).toBe(0);
+    const started = await runHermes(root, ['gateway', 'start']);
+    expect(started.code, started.stderr).toBe(0);
+    const client = await connect({ root }, { name: 'cost-test-attach', capabilities: { approvals: false } });
+    try {
+      const snap = await client.request('session.attach', { session_id: pricedSession });
+      expect(snap.kind).toBe('snapshot');
+      expect(snap.kind === 'snapshot' && snap.usage).toMatchObject({
+        session_cost_usd: 0.0284,
+        session_cost_status: 'priced',
+      });
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -197,3 +197,20 @@ export function totalsStatus(
   if (t.unknown_calls > 0 || untrackedTokens > 0) return 'partial';
   return t.priced_calls === 0 ? 'local' : 'priced';
 }
+
+/**
+ * A session's stored cost: USD of its priced calls (absent when nothing had a price) and how it
+ * is known — `partial` also when the session counted tokens without a stored call (before costs
+ * were stored). Undefined when the session has no stored call at all.
+ */
+export function storedCostOf(
+  t: UsageTotals,
+  session: { prompt_tokens: number; completion_tokens: number },
+): { cost_usd?: number; cost_status: 'priced' | 'local' | 'unknown' | 'partial' } | undefined {
+  if (t.priced_calls + t.local_calls + t.unknown_calls === 0) return undefined;
+  const untracked = session.prompt_tokens + session.completion_tokens - t.prompt_tokens - t.completion_tokens;
+  const status = totalsStatus(t, Math.max(0, untracked));
+  return status === 'unknown'
+    ? { cost_status: status }
+    : { cost_usd: t.cost_micros / 1_000_000, cost_status: status };
+}

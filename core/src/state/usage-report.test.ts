@@ -24,7 +24,7 @@ function seed(d: SessionDB): void {
   rec(a.id, { model: 'gpt-4o', timestamp: DAY1, cached_tokens: 200 });
   rec(a.id, { model: 'gpt-4o', timestamp: DAY2, cost_micros: 3_000 });
   rec(b.id, { model: 'claude-sonnet-4-5', timestamp: DAY2, cost_micros: 20_000, cache_write_tokens: 50 });
-  rec(b.id, { model: 'mystery', timestamp: DAY2, cost_micros: null, cost_status: 'unknown' });
+  rec(b.id, { model: 'mystery', timestamp: DAY2 + 60_000, cost_micros: null, cost_status: 'unknown' });
   // a session counted before costs were stored: tokens only
   d.addUsage(old.id, 500, 50);
 }
@@ -62,6 +62,12 @@ describe('usage reports', () => {
       ['2026-11-02', 3, 23_000],
     ]);
     // one hour east of UTC, 23:30 on the 2nd is already the 3rd
+    // local time not a whole hour from UTC (India): a day still sums every call of it
+    const india = d.usageReports.report({ by: 'day', utcOffsetMinutes: 330 });
+    expect(india.map((r) => [r.key, r.calls])).toEqual([
+      ['2026-11-01', 1],
+      ['2026-11-03', 3],
+    ]);
     const east = d.usageReports.report({ by: 'day', utcOffsetMinutes: 60 });
     expect(east.map((r) => [r.key, r.cost_micros])).toEqual([
       ['2026-11-01', 1_000],

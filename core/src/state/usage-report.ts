@@ -68,7 +68,7 @@ export class UsageReports {
              FROM model_calls WHERE timestamp >= ? GROUP BY 1`,
           )
           .all(...callParams, since) as Array<UsageTotals & { key: string | number; calls: number }>;
-        for (const c of calls) Object.assign(row(dayName(c.key)), { ...c, key: dayName(c.key) });
+        for (const c of calls) addInto(row(dayName(c.key)), c);
       }
       const recorded = this.present()
         ? `SELECT session_id, SUM(prompt_tokens) AS p, SUM(completion_tokens) AS c FROM model_calls GROUP BY session_id`
@@ -108,8 +108,28 @@ function dayName(key: string | number): string {
 function keySql(by: UsageGrouping, model: string, time: string, offsetMs: number): [string, number[]] {
   if (by === 'model') return [`COALESCE(${model}, '(unknown)')`, []];
   // the local day's number (days since 1970-01-01), named after the query
-  if (by === 'day') return [`(${time} + ?) / 86400000`, [offsetMs]];
+  if (by === 'day') return [`(${time} + CAST(? AS INTEGER)) / 86400000`, [Math.round(offsetMs)]];
   return [`'total'`, []];
+}
+
+const SUMMED = [
+  'calls',
+  'untracked_tokens',
+  'prompt_tokens',
+  'completion_tokens',
+  'cached_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'cost_micros',
+  'priced_calls',
+  'local_calls',
+  'unknown_calls',
+  'unknown_tokens',
+] as const;
+
+/** Adds the sums of `from` into `into` (a field `from` lacks adds nothing). */
+function addInto(into: UsageReportRow, from: Partial<Record<(typeof SUMMED)[number], number>>): void {
+  for (const k of SUMMED) into[k] += from[k] ?? 0;
 }
 
 /** Sums report rows into one (`key` `total`). */
@@ -121,23 +141,7 @@ export function totalRow(rows: readonly UsageReportRow[]): UsageReportRow {
     cost_status: 'unknown',
     ...emptyTotals(),
   };
-  for (const r of rows) {
-    for (const k of [
-      'calls',
-      'untracked_tokens',
-      'prompt_tokens',
-      'completion_tokens',
-      'cached_tokens',
-      'cache_write_tokens',
-      'reasoning_tokens',
-      'cost_micros',
-      'priced_calls',
-      'local_calls',
-      'unknown_calls',
-      'unknown_tokens',
-    ] as const)
-      t[k] += r[k];
-  }
+  for (const r of rows) addInto(t, r);
   t.cost_status = totalsStatus(t, t.untracked_tokens);
   return t;
 }

@@ -68,7 +68,14 @@ export interface SessionPersistence extends PromptQueueStore {
   getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
   setSessionState(id: string, state: string): void;
   moveQueuedPrompts(fromId: string, toId: string): void;
+  /**
+   * The session's cost from its stored model calls (`session_cost_usd`/`_status` of
+   * `session.usage`), for a snapshot before its first turn in this daemon; undefined without any.
+   */
+  storedCost?(id: string): { session_cost_usd?: number; session_cost_status: CostStatusName } | undefined;
 }
+
+type CostStatusName = 'priced' | 'local' | 'unknown' | 'partial';
 
 /** Construction options. */
 export interface LiveSessionOptions {
@@ -382,7 +389,15 @@ export class LiveSession {
       open_requests: this.requests.list(),
       seq: this.seq,
       epoch: this.opts.epoch,
-      ...(this.lastUsage ? { usage: { ...this.lastUsage } } : {}),
+      ...((): { usage?: NonNullable<LiveSession['lastUsage']> } => {
+        if (this.lastUsage) return { usage: { ...this.lastUsage } };
+        // before its first turn here: the stored cost, so a client shows it at once
+        const cost = this.opts.store.storedCost?.(this.id);
+        const record = cost ? this.opts.store.getSession(this.id) : undefined;
+        if (!cost || !record) return {};
+        const total = record.prompt_tokens + record.completion_tokens;
+        return { usage: { total_tokens: total, context_tokens: null, context_window: null, ...cost } };
+      })(),
     };
   }
 
