@@ -67,6 +67,14 @@ export const ConfigSchema = z.looseObject({
           cache_write: z.number().nonnegative().optional(),
         })
         .optional(),
+      /**
+       * How much the model may reason before answering: `none`, `low`, `medium` or `high`, mapped
+       * to each API's parameter (OpenAI `reasoning_effort`, OpenRouter `reasoning`, Anthropic
+       * `thinking` budget; core/src/model/reasoning.ts). Unset (the default): the provider's
+       * default. A provider or model without it gets requests without it and one notice.
+       * `/reasoning` changes it for one session.
+       */
+      reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),
     })
     .prefault({}),
   /** Images attached to prompts (`/image`, clipboard paste, `chat -q --image`, the API server). */

@@ -261,6 +261,39 @@ describe('MessagePipeline', () => {
     expect(model.requests).toHaveLength(2); // commands never reach the model
   });
 
+  it('/reasoning shows and sets the conversation effort (admins only); the next turn sends it', async () => {
+    const { adapter } = setup({
+      allowed_users: ['alice', 'bob'],
+      admins: ['alice'],
+      user_allowed_commands: ['reasoning'],
+    });
+    await adapter.receive({ source: dm('alice'), text: '/reasoning' });
+    expect(adapter.texts('dm-alice').at(-1)).toBe('No conversation yet: send a message first.');
+    model.push({ text: 'first' });
+    await adapter.receive({ source: dm('alice'), text: 'hi' });
+    await adapter.receive({ source: dm('alice'), text: '/reasoning' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(
+      /^Reasoning effort: the provider's default \(model.reasoning_effort/,
+    );
+    await adapter.receive({ source: dm('alice'), text: '/reasoning extreme' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(/Unknown \/reasoning level "extreme"/);
+    model.push({ text: 'bob here' });
+    await adapter.receive({ source: dm('bob'), text: 'hello' });
+    await adapter.receive({ source: dm('bob'), text: '/reasoning high' });
+    expect(adapter.texts('dm-bob').at(-1)).toBe('Only an admin may change the reasoning effort.');
+    await adapter.receive({ source: dm('alice'), text: '/reasoning high' });
+    expect(adapter.texts('dm-alice').at(-1)).toBe(
+      'Reasoning effort: high (this session), from the next turn.',
+    );
+    model.push({ text: 'second' });
+    const before = model.requests.length;
+    await adapter.receive({ source: dm('alice'), text: 'again' });
+    // a custom endpoint takes no reasoning parameter: sent without it, and the history is intact
+    const sent = model.requests[before]!.body;
+    expect(sent).not.toHaveProperty('reasoning_effort');
+    expect(JSON.stringify(sent.messages)).toContain('first');
+  });
+
   it('slash access per scope: a DM admin is not a group admin (the original keys, under extra:)', async () => {
     const { adapter } = setup({
       allowed_users: ['alice', 'bob'],

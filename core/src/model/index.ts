@@ -12,6 +12,7 @@ export * from './content.js';
 export * from './cache-control.js';
 export * from './retry.js';
 export { createModelClient, type HermesModelClient, type ModelClientOptions } from './client.js';
+export * from './reasoning.js';
 export * from './pricing.js';
 export { PRICE_TABLE, PRICE_TABLE_CHECKED, type PriceRow } from './pricing-table.js';
 export {

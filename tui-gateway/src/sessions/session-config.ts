@@ -21,7 +21,7 @@
 import { historyFromRecords, type Agent, type AgentSettings } from '@hermes/core/agent';
 import type { HermesConfig } from '@hermes/core/config';
 import { MediaStore } from '@hermes/core/images';
-import type { ModelClient } from '@hermes/core/model';
+import type { ModelClient, ReasoningEffort } from '@hermes/core/model';
 import type { ApprovalModeName } from '@hermes/core/protocol';
 import type { SessionRecord } from '@hermes/core/state';
 import type { LiveSession, SessionAgent } from './live-session.js';
@@ -53,6 +53,8 @@ export class SessionConfigFollower {
   private repinned = false;
   /** The session's own approval mode over the profile's (`session.approvals.set`). */
   private ownMode: ApprovalModeName | undefined;
+  /** The session's own reasoning effort over `model.reasoning_effort` (`/reasoning`). */
+  private ownEffort: ReasoningEffort | undefined;
 
   constructor(private readonly o: SessionConfigFollowerOptions) {
     this.pinned = o.pinnedModel;
@@ -78,6 +80,25 @@ export class SessionConfigFollower {
     this.restrict(sessionId);
   }
 
+  /**
+   * Sets (or with undefined, clears) the session's own reasoning effort over the profile's
+   * `model.reasoning_effort` (`/reasoning`); it applies from the next turn.
+   */
+  setReasoningEffort(effort: ReasoningEffort | undefined): void {
+    this.ownEffort = effort;
+    this.repinned = true; // the next turn takes it even if the config did not change
+  }
+
+  /** The reasoning effort in effect (undefined: the provider's default) and whether it is the session's own. */
+  reasoningEffort(): { effort: ReasoningEffort | undefined; own: boolean } {
+    if (this.ownEffort) return { effort: this.ownEffort, own: true };
+    try {
+      return { effort: this.o.profile.config.model.reasoning_effort, own: false };
+    } catch {
+      return { effort: undefined, own: false }; // never loaded: the default
+    }
+  }
+
   /** The approval mode in effect (the session's own, else the profile's) and whether it is its own. */
   approvalMode(): { mode: ApprovalModeName; own: boolean } {
     if (this.ownMode) return { mode: this.ownMode, own: true };
@@ -88,11 +109,16 @@ export class SessionConfigFollower {
     }
   }
 
-  /** The profile's config with the session's own approval mode over it. */
+  /** The profile's config with the session's own approval mode and reasoning effort over it. */
   private effectiveConfig(): HermesConfig {
-    const config = this.o.profile.config;
-    if (!this.ownMode || config.approvals.mode === this.ownMode) return config;
-    return { ...config, approvals: { ...config.approvals, mode: this.ownMode } };
+    let config = this.o.profile.config;
+    if (this.ownMode && config.approvals.mode !== this.ownMode) {
+      config = { ...config, approvals: { ...config.approvals, mode: this.ownMode } };
+    }
+    if (this.ownEffort && config.model.reasoning_effort !== this.ownEffort) {
+      config = { ...config, model: { ...config.model, reasoning_effort: this.ownEffort } };
+    }
+    return config;
   }
 
   /**

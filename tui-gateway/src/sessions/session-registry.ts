@@ -9,7 +9,7 @@ import { onConfigWrite } from '@hermes/core/config';
 import { DEFAULT_PROFILE } from '@hermes/core/home';
 import { mcpStatusPayload } from '@hermes/core/mcp';
 import { profileProcesses, type ProcessManager } from '@hermes/core/processes';
-import { createModelClient, type ModelClient } from '@hermes/core/model';
+import { createModelClient, type ModelClient, type ReasoningEffort } from '@hermes/core/model';
 import {
   wireEvent,
   type ApprovalModeName,
@@ -433,6 +433,25 @@ export class SessionRegistry {
     e.follower.pin(model);
     e.follower.sync(live, !live.busy);
     return live;
+  }
+
+  /**
+   * The session's reasoning effort, after setting it when `set` is given (`null`: back to the
+   * profile's `model.reasoning_effort`); loads the session if needed. Applies from its next turn.
+   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   */
+  reasoningEffort(
+    profileName: string,
+    id: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean } {
+    const live = this.get(profileName, id);
+    const e = this.live.get(key(profileName, live.id))!;
+    if (set !== undefined) {
+      e.follower.setReasoningEffort(set ?? undefined);
+      this.opts.log?.(`session ${live.id}: reasoning effort ${set ?? 'of the profile'}`);
+    }
+    return e.follower.reasoningEffort();
   }
 
   /**

@@ -453,7 +453,8 @@ export class ApiServerAdapter extends PlatformAdapter {
     const e = event.payload;
     if (event.type === 'message.complete') {
       addAnswerUsage(p.usage, e.usage as Record<string, unknown> | undefined);
-    } else if (event.type === 'error' && typeof e.message === 'string') {
+    } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
+      // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
       p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
     }
     if (p.response) {
