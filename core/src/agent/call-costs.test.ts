@@ -65,6 +65,34 @@ describe('cost of a scripted turn', () => {
     });
   });
 
+  it('Anthropic direct: cache reads and writes priced apart (claude-sonnet-4-5: 3 / 15 / 0.30 / 3.75)', async () => {
+    const modelSection = { provider: 'anthropic', base_url: agents.model.url, default: 'claude-sonnet-4-5' };
+    const config = ConfigSchema.parse({ model: modelSection });
+    const t = agents.create({
+      model: modelSection,
+      agent: { model: createModelClient({ config, secrets: { ANTHROPIC_API_KEY: 'sk-ant-test' } }) },
+    });
+    agents.model.push({
+      text: 'Cached!',
+      anthropicUsage: {
+        input_tokens: 3_000,
+        cache_read_input_tokens: 6_000,
+        cache_creation_input_tokens: 1_000,
+        output_tokens: 500,
+      },
+    });
+    await t.agent.runTurn('hello');
+    // prompt 10,000 = 3,000 + 6,000 read + 1,000 written:
+    // 3,000 × $3 + 6,000 × $0.30 + 1,000 × $3.75 + 500 × $15 per million = 22,050 µ$
+    expect(payloads(t.events, 'message.complete')[0]!.usage).toMatchObject({
+      prompt_tokens: 10_000,
+      cached_tokens: 6_000,
+      cache_write_tokens: 1_000,
+      cost_usd: 0.02205,
+      cost_status: 'priced',
+    });
+  });
+
   it('an unknown hosted model says unknown and gives no number', async () => {
     const t = hostedAgent('mystery-model-9000');
     agents.model.push({ text: 'Hi!', usage: KNOWN_USAGE });
