@@ -14,9 +14,12 @@ export const Usage = z.object({
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
   total_tokens: z.number().int().nonnegative(),
-  /** Prompt tokens served from the provider's cache, when reported. */
+  /** Prompt tokens served from the provider's cache, when reported (part of `prompt_tokens`). */
   cached_tokens: z.number().int().nonnegative().optional(),
-  /** Prompt tokens written to the provider's cache (Anthropic's cache creation), when reported. */
+  /**
+   * Prompt tokens written to the provider's cache (Anthropic's cache creation), when reported
+   * (part of `prompt_tokens`, as are `cached_tokens`; the rest of it is uncached input).
+   */
   cache_write_tokens: z.number().int().nonnegative().optional(),
   /** Completion tokens spent on reasoning, when reported (included in `completion_tokens`). */
   reasoning_tokens: z.number().int().nonnegative().optional(),
