@@ -17,6 +17,7 @@ import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
 import { tuiCommand } from './commands/tui.js';
+import { usageCommand } from './commands/usage.js';
 import { hermesCommand } from './command-form.js';
 
 /**
@@ -52,6 +53,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     sessionsCommand(ctx),
     skillsCommand(ctx),
     tuiCommand(ctx),
+    usageCommand(ctx),
   ];
   const names = commands.map((c) => String([c.command].flat()[0]).split(' ')[0]!);
   let parser = yargs(argv).scriptName('hermes').version(ctx.version).option('profile', {

@@ -51,6 +51,7 @@ export const HERMES_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'acp',
   'tui',
   'checkpoints',
+  'usage',
 ]);
 
 /** Canonical form of a user-typed profile name: trimmed and lower-cased. */
