@@ -8,6 +8,7 @@ import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
 import { psCommand } from './commands/ps.js';
@@ -41,6 +42,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     cronCommand(ctx),
     gatewayCommand(ctx),
     mcpCommand(ctx),
+    migrateCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
     psCommand(ctx),

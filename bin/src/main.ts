@@ -30,6 +30,8 @@ async function main(): Promise<number> {
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
   const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
+  const { guardPythonHome } = await import('./python-home-guard.js');
+  await guardPythonHome(home.root, argv);
   // a plain `hermes chat …` and `hermes tui` (also bare `hermes`) start without loading yargs
   if (argv[0] === 'chat') {
     const { plainChatArgs } = await import('./commands/chat.js');
@@ -46,7 +48,13 @@ async function main(): Promise<number> {
     return Number(process.exitCode ?? 0);
   }
   const { buildCli } = await import('./cli.js');
-  await buildCli({ home, version, ...(build ? { build } : {}) }, argv).parseAsync();
+  const ctx = {
+    home,
+    version,
+    ...(build ? { build } : {}),
+    ...(profile !== undefined ? { profileFlag: profile } : {}),
+  };
+  await buildCli(ctx, argv).parseAsync();
   return Number(process.exitCode ?? 0);
 }
 
