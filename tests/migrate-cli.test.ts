@@ -227,7 +227,7 @@ describe('hermes migrate', () => {
 });
 
 describe('a home of the Python Hermes as this hermes root', () => {
-  it('is refused by commands (nothing of it changed) and named with hermes migrate', async () => {
+  it('is refused by commands (nothing of it changed), then migrated in place with the originals kept unchanged', async () => {
     const py = join(base, 'python-as-root');
     buildPythonHome(py);
     const before = hashTree(py);
@@ -240,11 +240,28 @@ describe('a home of the Python Hermes as this hermes root', () => {
       const r = await runHermes(py, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('is a home of the Python Hermes');
-      expect(r.stderr).toContain('hermes migrate --from');
+      expect(r.stderr).toContain('`hermes migrate` brings it');
     }
-    const own = await runHermes(py, ['migrate', '--from', py]);
-    expect(own.code).toBe(1);
-    expect(own.stderr).toContain("inside this hermes's own root");
+    const dry = await runHermes(py, ['migrate', '--from', py, '--dry-run']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(
+      /In place: after the copy is verified, the original files would move, unchanged, to .*python-hermes-backup-/,
+    );
     expect(hashTree(py)).toEqual(before);
+
+    const r = await runHermes(py, ['migrate', '--from', py]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const backup = /moved, unchanged, to (\S+) /.exec(r.stdout)![1]!;
+    expect(hashTree(backup)).toEqual(before);
+    const list = JSON.parse((await runHermes(py, ['sessions', 'list', '--json'])).stdout) as unknown[];
+    expect(list).toHaveLength(3);
+    const jobs = JSON.parse((await runHermes(py, ['cron', 'list', '--json'])).stdout) as Array<{
+      state: string;
+    }>;
+    expect(jobs.map((j) => j.state)).toEqual(['paused', 'paused']);
+    const again = await runHermes(py, ['migrate', '--from', py]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("this hermes's own root, not a home of the Python Hermes");
   });
 });

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDB } from '../state/session-db.js';
 import { loadConfig } from '../config/config-file.js';
@@ -9,21 +8,7 @@ import { HermesHome } from '../home/home.js';
 import { CronStore } from '../cron/store.js';
 import { migratePythonHome } from './migrate.js';
 import { formatReport } from './report.js';
-import { PY_SESSIONS, writePythonStateDb, writeTree } from './testing.js';
-
-/** Every file under `dir` (relative path → sha256), so a test can prove nothing changed. */
-export function hashTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
-    }
-  };
-  if (existsSync(dir)) walk(dir);
-  return out;
-}
+import { hashTree, PY_SESSIONS, writePythonStateDb, writeTree } from './testing.js';
 
 let base: string;
 let src: string;
@@ -169,8 +154,15 @@ describe('migratePythonHome', () => {
     expect(again.profiles[0]!.sessions).toMatchObject({ sessions: 3, messages: 8 });
   });
 
-  it('refuses to migrate from its own root', async () => {
-    await expect(migratePythonHome({ from: src, root: src })).rejects.toThrow(/own root/);
+  it('refuses to migrate from its own root when that is not a home of the original', async () => {
+    await expect(migratePythonHome({ from: root, root })).rejects.toThrow(/no such folder/);
+    await migratePythonHome({ from: src, root });
+    await expect(migratePythonHome({ from: root, root })).rejects.toThrow(
+      /own root, not a home of the Python Hermes/,
+    );
+    await expect(migratePythonHome({ from: join(root, 'profiles', 'x'), root })).rejects.toThrow(
+      /no such folder/,
+    );
     await expect(migratePythonHome({ from: join(base, 'nowhere'), root })).rejects.toThrow(/no such folder/);
   });
 });

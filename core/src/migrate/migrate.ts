@@ -17,7 +17,8 @@ import { planEnv } from './env-merge.js';
 import { MigrateError } from './errors.js';
 import { copyFileIfAbsent, folderExists, importSkills } from './home-files.js';
 import { importSessions } from './import-sessions.js';
-import { pythonRootMessage } from './python-home.js';
+import { migrateInPlace } from './in-place.js';
+import { stateDbKind } from './python-home.js';
 import { SourceDb } from './source-db.js';
 import type { MigrateReport, ProfileReport, Skipped } from './types.js';
 
@@ -33,6 +34,11 @@ export interface MigrateOptions {
   profile?: string;
   /** Clock, epoch ms. */
   now?: () => number;
+}
+
+/** Internal: migrating into a staging folder inside the source (in-place.ts). */
+interface InternalOptions extends MigrateOptions {
+  intoStaging?: boolean;
 }
 
 const HOME_MARKS = ['state.db', 'config.yaml', '.env', 'SOUL.md', 'memories', 'skills', 'cron'];
@@ -135,8 +141,23 @@ export async function migratePythonHome(opts: MigrateOptions): Promise<MigrateRe
   const dryRun = opts.dryRun === true;
   const now = (opts.now ?? Date.now)();
   if (!folderExists(from)) throw new MigrateError(from, 'no such folder');
-  if (real(from) === real(root) || real(from).startsWith(`${real(root)}/`))
-    throw new MigrateError(from, `it is inside this hermes's own root. ${pythonRootMessage(root)}`);
+  if (real(from) === real(root) && !(opts as InternalOptions).intoStaging) {
+    if (stateDbKind(join(root, 'state.db')) !== 'python-hermes')
+      throw new MigrateError(
+        from,
+        "this is this hermes's own root, not a home of the Python Hermes; name the original's home with --from DIR",
+      );
+    if (opts.profile !== undefined)
+      throw new MigrateError(
+        from,
+        "migrating this hermes's own root moves every profile at once; leave out -p/--profile",
+      );
+    return migrateInPlace(root, { dryRun, now }, (staging) =>
+      migratePythonHome({ ...opts, root: staging, now: () => now, intoStaging: true } as InternalOptions),
+    );
+  }
+  if (real(from).startsWith(`${real(join(root, 'profiles'))}/`))
+    throw new MigrateError(from, `it is a profile folder of this hermes's own root (${root})`);
   if (!HOME_MARKS.some((m) => existsSync(join(from, m))))
     throw new MigrateError(
       from,

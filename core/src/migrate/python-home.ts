@@ -6,23 +6,39 @@
  * comes first: ours carries a `user_version` of 1 or more once written back from the WAL, the
  * original's none, so only a header with 0 costs an SQLite open.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { foreignKind } from '../state/foreign.js';
 import { headerUserVersion, tildePath } from './offer.js';
+import { openPrivateCopy, type PrivateCopy } from './source-db.js';
 
 /** What a `state.db` is: ours, the Python Hermes's, another program's, or none at all. */
 export type StateDbKind = 'ours' | 'python-hermes' | 'other' | 'none';
 
 /**
  * Classifies `file`. A header with `user_version` ≥ 1 is ours without opening it; otherwise the
- * tables decide (a plain connection that only reads the schema, closed at once).
+ * tables decide: read through a private copy when its `-wal` holds frames, else through a plain
+ * connection that only reads the schema and is closed at once (SQLite's empty `-wal`/`-shm` come
+ * and go with it).
  */
 export function stateDbKind(file: string): StateDbKind {
   if (!existsSync(file)) return 'none';
   const version = headerUserVersion(file);
   if (version !== undefined && version >= 1) return 'ours';
+  // a -wal with frames is never opened in place: a last connection would write them back
+  const wal = `${file}-wal`;
+  if (existsSync(wal) && statSync(wal).size > 0) {
+    let copy: PrivateCopy | undefined;
+    try {
+      copy = openPrivateCopy(file);
+      return foreignKind(copy.db) ?? 'ours';
+    } catch {
+      return version === undefined ? 'other' : 'ours';
+    } finally {
+      copy?.dispose();
+    }
+  }
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { fileMustExist: true, timeout: 2000 });
@@ -42,10 +58,11 @@ export function pythonRootMessage(root: string): string {
   const r = tildePath(root);
   return (
     `${r} is a home of the Python Hermes (its state.db), the folder this hermes uses too; this hermes ` +
-    'does not open or change it. To bring it over, move it aside and migrate from there:\n' +
-    `  mv ${r} ${r}-python && hermes migrate --from ${r}-python\n` +
-    `(the Python Hermes keeps working with HERMES_HOME=${r}-python), or keep both and give this hermes a ` +
-    `folder of its own: HERMES_HOME=${r}-ts hermes migrate --from ${r}. See docs/migrate.md.`
+    "does not open or change it as it is. `hermes migrate` brings it into this hermes's layout here: " +
+    'everything is copied and checked first, then the original files move, unchanged, into ' +
+    `${r}/python-hermes-backup-<time>/ (the Python Hermes keeps working from there with HERMES_HOME set to it). ` +
+    '`hermes migrate --dry-run` shows what would come. Or keep the two apart and give this hermes a folder ' +
+    `of its own: HERMES_HOME=${r}-ts hermes migrate --from ${r}. See docs/migrate.md.`
   );
 }
 

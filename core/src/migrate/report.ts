@@ -84,6 +84,13 @@ export function formatReport(r: MigrateReport): string {
       ? `Dry run: what hermes migrate would bring from ${r.from} into ${r.to} (nothing is changed)`
       : `Migrated from the Python Hermes at ${r.from} into ${r.to} (the source was only read)`,
   ];
+  if (r.backup)
+    out.push(
+      r.dryRun
+        ? `In place: after the copy is verified, the original files would move, unchanged, to ${r.backup}`
+        : `In place: the copy was verified, then the original files were moved, unchanged, to ${r.backup} ` +
+            `(the Python Hermes runs from there with HERMES_HOME=${r.backup})`,
+    );
   for (const p of r.profiles) profileLines(p, r.dryRun, out);
   for (const s of r.skippedProfiles) out.push(`profile ${s.item}: not brought: ${s.reason}`);
   const jobs = r.profiles.reduce((n, p) => n + (p.cron?.jobs.length ?? 0), 0);

@@ -99,17 +99,54 @@ function toolCallsJson(v: unknown): string | null {
   }
 }
 
+/** A read-only connection to a private copy of a database, and its removal. */
+export interface PrivateCopy {
+  db: Database.Database;
+  /** The source's `-wal` held frames and was copied too. */
+  withWal: boolean;
+  /** Closes the connection and removes the copy. Idempotent. */
+  dispose(): void;
+}
+
+/**
+ * Copies `file` (and its `-wal` when that holds frames) into a private temporary folder (0700)
+ * and opens the copy read-only, so SQLite creates nothing beside the source.
+ * @throws what copying or SQLite throws (the copy is removed first).
+ */
+export function openPrivateCopy(file: string): PrivateCopy {
+  const tmp = mkdtempSync(join(tmpdir(), 'hermes-migrate-'));
+  const dispose = (db?: Database.Database): void => {
+    if (db?.open) db.close();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const copy = join(tmp, 'state.db');
+    copyFileSync(file, copy);
+    const wal = `${file}-wal`;
+    const withWal = existsSync(wal) && statSync(wal).size > 0;
+    if (withWal) copyFileSync(wal, `${copy}-wal`);
+    const db = new Database(copy, { readonly: true, fileMustExist: true });
+    return { db, withWal, dispose: () => dispose(db) };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}
+
 /** The Python Hermes's `state.db`, read through a private copy. Close it to remove the copy. */
 export class SourceDb {
+  private readonly db: Database.Database;
+
   private constructor(
     readonly file: string,
-    private readonly db: Database.Database,
-    private readonly tmp: string,
+    private readonly copy: PrivateCopy,
     /** Warnings for the report (e.g. the original seems to be running). */
     readonly warnings: string[],
     private readonly sessionCols: Set<string>,
     private readonly messageCols: Set<string>,
-  ) {}
+  ) {
+    this.db = copy.db;
+  }
 
   /**
    * Copies and opens `file`.
@@ -124,19 +161,15 @@ export class SourceDb {
         'a write of the Python Hermes is unfinished (state.db-journal exists); stop it, or open it once with the Python Hermes, then run hermes migrate again',
       );
     const warnings: string[] = [];
-    const tmp = mkdtempSync(join(tmpdir(), 'hermes-migrate-'));
+    let copy: PrivateCopy | undefined;
     let db: Database.Database | undefined;
     try {
-      const copy = join(tmp, 'state.db');
-      copyFileSync(file, copy);
-      const wal = `${file}-wal`;
-      if (existsSync(wal) && statSync(wal).size > 0) {
-        copyFileSync(wal, `${copy}-wal`);
+      copy = openPrivateCopy(file);
+      db = copy.db;
+      if (copy.withWal)
         warnings.push(
-          `${wal} holds unsaved writes: the Python Hermes may be running; stop it for a copy of its latest state`,
+          `${file}-wal holds unsaved writes: the Python Hermes may be running; stop it for a copy of its latest state`,
         );
-      }
-      db = new Database(copy, { readonly: true, fileMustExist: true });
       const check = db.pragma('quick_check', { simple: true });
       if (check !== 'ok') throw new Error(`the database is damaged (${String(check)})`);
       if (foreignKind(db) !== 'python-hermes')
@@ -146,10 +179,9 @@ export class SourceDb {
       const messageCols = cols('messages');
       if (!messageCols.has('session_id') || !messageCols.has('role'))
         throw new Error('its messages table lacks session_id or role');
-      return new SourceDb(file, db, tmp, warnings, cols('sessions'), messageCols);
+      return new SourceDb(file, copy, warnings, cols('sessions'), messageCols);
     } catch (err) {
-      db?.close();
-      rmSync(tmp, { recursive: true, force: true });
+      copy?.dispose();
       if (err instanceof MigrateError) throw err;
       throw new MigrateError(file, (err as Error).message, { cause: err });
     }
@@ -225,8 +257,7 @@ export class SourceDb {
 
   /** Removes the private copy. Idempotent. */
   close(): void {
-    if (this.db.open) this.db.close();
-    rmSync(this.tmp, { recursive: true, force: true });
+    this.copy.dispose();
   }
 
   private run<T>(fn: () => T): T {

@@ -3,8 +3,9 @@
  * the original's schema DDL and FTS index, config.yaml, .env, SOUL.md, memories, skills in
  * category folders, cron/jobs.json, profiles/<name>/). For tests only.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   PYTHON_FTS_SQL,
@@ -179,3 +180,17 @@ export const PY_SESSIONS: PySession[] = [
     ],
   },
 ];
+
+/** Every file under `dir` (relative path → sha256), so a test can prove nothing changed. */
+export function hashTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out;
+}

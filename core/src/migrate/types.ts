@@ -95,4 +95,9 @@ export interface MigrateReport {
   profiles: ProfileReport[];
   /** Profiles of the original not brought (invalid names here …). */
   skippedProfiles: Skipped[];
+  /**
+   * Set when the original was this hermes's own root (in place): the folder its files were moved
+   * to, unchanged, after the migrated copy was verified (in a dry run: where they would go).
+   */
+  backup?: string;
 }
