@@ -265,3 +265,25 @@ describe('a home of the Python Hermes as this hermes root', () => {
     expect(again.stderr).toContain("this hermes's own root, not a home of the Python Hermes");
   });
 });
+
+describe('first start', () => {
+  it('names hermes migrate once when ~/.hermes holds the original and this root is empty', async () => {
+    const user = join(base, 'user');
+    buildPythonHome(join(user, '.hermes'));
+    const before = hashTree(join(user, '.hermes'));
+    const fresh = join(base, 'fresh-root');
+    const env = { HOME: user };
+    try {
+      // no terminal here: the TUI itself stops at once, after the notice and the daemon's start
+      const first = await run(fresh, ['tui'], { cwd: base, env });
+      expect(first.stderr).toContain(
+        'A home of the Python Hermes seems to be at ~/.hermes. `hermes migrate --from ~/.hermes` brings',
+      );
+      const second = await run(fresh, ['tui'], { cwd: base, env });
+      expect(second.stderr).not.toContain('Python Hermes');
+    } finally {
+      await run(fresh, ['gateway', 'stop'], { cwd: base, env });
+    }
+    expect(hashTree(join(user, '.hermes'))).toEqual(before);
+  });
+});
