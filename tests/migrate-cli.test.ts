@@ -210,6 +210,19 @@ describe('hermes migrate', () => {
     expect(hashTree(src)).toEqual(sourceHashes);
   });
 
+  it('-p NAME brings only that profile of the original', async () => {
+    const only = join(base, 'ours-work-only');
+    const r = await runHermes(only, ['-p', 'work', 'migrate', '--from', src]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('profile work:');
+    expect(r.stdout).not.toContain('profile default:');
+    const work = json<Array<{ id: string }>>(
+      (await runHermes(only, ['-p', 'work', 'sessions', 'list', '--json'])).stdout,
+    );
+    expect(work.map((s) => s.id)).toEqual(['20250310_080000_feed01']);
+    expect(existsSync(join(only, 'state.db'))).toBe(false);
+  });
+
   it('a corrupt source state.db gives an error naming it; the rest still comes and a rerun is safe', async () => {
     const bad = join(base, 'broken-python');
     buildPythonHome(bad);

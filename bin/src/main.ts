@@ -29,7 +29,11 @@ async function main(): Promise<number> {
   const { extractProfileFlag } = await import('./profile-flag.js');
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
-  const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
+  // `hermes -p NAME migrate` brings the original's profile NAME, creating ours: only the root matters
+  const migrating = argv[0] === 'migrate';
+  const home = resolveCliHome(migrating ? undefined : profile, process.env, {
+    lenientSticky: argv[0] === 'profile' || migrating,
+  });
   const { guardPythonHome } = await import('./python-home-guard.js');
   await guardPythonHome(home.root, argv);
   // a plain `hermes chat …` and `hermes tui` (also bare `hermes`) start without loading yargs

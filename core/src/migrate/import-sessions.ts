@@ -7,13 +7,19 @@
  */
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { applyJournalMode, applyWriterPragmas, openReader, openWriter } from '../state/connection.js';
+import { applyJournalMode, applyWriterPragmas, openWriter } from '../state/connection.js';
 import { MESSAGE_COLUMNS } from '../state/schema.js';
 import { SessionDB } from '../state/session-db.js';
 import { newSessionId, sessionIdProblem } from '../state/session-id.js';
 import { uniqueTitle } from '../state/session-picks.js';
 import { BOOKKEEPING_WRITE_BUDGET_MS, withWriteRetry } from '../state/write-retry.js';
-import type { SourceDb, SourceMessage, SourceSession } from './source-db.js';
+import {
+  openPrivateCopy,
+  type PrivateCopy,
+  type SourceDb,
+  type SourceMessage,
+  type SourceSession,
+} from './source-db.js';
 import type { SessionsResult } from './types.js';
 
 /** The record of what was migrated: one row per original session, in the target's state.db. */
@@ -85,16 +91,18 @@ export function importSessions(source: SourceDb, targetFile: string, dryRun: boo
   };
   const sessions = source.sessions();
   let db: Database.Database | undefined;
+  let copy: PrivateCopy | undefined;
   try {
     if (dryRun) {
-      db = existsSync(targetFile) ? openReader(targetFile) : undefined;
+      // read through a private copy: even a read-only open leaves -wal/-shm files behind
+      copy = existsSync(targetFile) ? openPrivateCopy(targetFile) : undefined;
     } else {
       SessionDB.open(targetFile).close(); // creates or migrates our schema; refuses another program's file
       db = openWriter(targetFile);
       applyWriterPragmas(db, applyJournalMode(db, targetFile));
       withWriteRetry(() => db!.exec(MIGRATED_SESSIONS_DDL), { budgetMs: BOOKKEEPING_WRITE_BUDGET_MS });
     }
-    const mapping = alreadyMigrated(db);
+    const mapping = alreadyMigrated(db ?? copy?.db);
     for (const s of sessions) {
       if (mapping.has(s.id)) {
         result.alreadyMigrated++;
@@ -116,6 +124,7 @@ export function importSessions(source: SourceDb, targetFile: string, dryRun: boo
     }
   } finally {
     db?.close();
+    copy?.dispose();
   }
   return result;
 }

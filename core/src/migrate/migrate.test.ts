@@ -135,6 +135,11 @@ describe('migratePythonHome', () => {
     expect(hashTree(src)).toEqual(s);
     expect(report.profiles[0]!.sessions).toMatchObject({ sessions: 3, messages: 8 });
     expect(formatReport(report)).toMatch(/^Dry run/);
+    await migratePythonHome({ from: src, root });
+    const ours = hashTree(root);
+    const again = await migratePythonHome({ from: src, root, dryRun: true });
+    expect(again.profiles[0]!.sessions).toMatchObject({ sessions: 0, alreadyMigrated: 3 });
+    expect(hashTree(root)).toEqual(ours);
   });
 
   it('a damaged source state.db is an error naming it; the other kinds still come, a rerun works', async () => {
