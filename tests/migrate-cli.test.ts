@@ -253,7 +253,7 @@ describe('a home of the Python Hermes as this hermes root', () => {
       const r = await runHermes(py, args);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('is a home of the Python Hermes');
-      expect(r.stderr).toContain('`hermes migrate` brings it');
+      expect(r.stderr).toContain(`hermes migrate --from ${py}   brings it`);
     }
     const dry = await runHermes(py, ['migrate', '--from', py, '--dry-run']);
     expect(dry.code).toBe(0);

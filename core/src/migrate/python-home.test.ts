@@ -22,7 +22,7 @@ describe('stateDbKind and assertNotPythonHome', () => {
     expect(() => assertNotPythonHome(dir)).not.toThrow();
     expect(() => assertNotPythonHome(join(dir, 'py'))).toThrow(PythonHomeError);
     expect(() => assertNotPythonHome(join(dir, 'py'))).toThrow(
-      /`hermes migrate` brings it[\s\S]*py\/python-hermes-backup-<time>/,
+      /hermes migrate --from \S+py {3}brings it[\s\S]*py\/python-hermes-backup-<time>/,
     );
   });
 });

@@ -7,7 +7,8 @@
  * original's none, so only a header with 0 costs an SQLite open.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { foreignKind } from '../state/foreign.js';
 import { headerUserVersion, tildePath } from './offer.js';
@@ -54,16 +55,16 @@ export function stateDbKind(file: string): StateDbKind {
  * The message for a root that is a home of the Python Hermes: this hermes does not work in it,
  * and how to bring it over.
  */
-export function pythonRootMessage(root: string): string {
-  const r = tildePath(root);
-  return (
-    `${r} is a home of the Python Hermes (its state.db), the folder this hermes uses too; this hermes ` +
-    "does not open or change it as it is. `hermes migrate` brings it into this hermes's layout here: " +
-    'everything is copied and checked first, then the original files move, unchanged, into ' +
-    `${r}/python-hermes-backup-<time>/ (the Python Hermes keeps working from there with HERMES_HOME set to it). ` +
-    '`hermes migrate --dry-run` shows what would come. Or keep the two apart and give this hermes a folder ' +
-    `of its own: HERMES_HOME=${r}-ts hermes migrate --from ${r}. See docs/migrate.md.`
-  );
+export function pythonRootMessage(root: string, userHome: string = homedir()): string {
+  const r = tildePath(root, userHome);
+  const cmd = resolve(root) === join(userHome, '.hermes') ? 'hermes migrate' : `hermes migrate --from ${r}`;
+  return [
+    `${r} is a home of the Python Hermes (its state.db), the folder this hermes uses too; this hermes does not open or change it as it is.`,
+    `  ${cmd} --dry-run   shows what would come`,
+    `  ${cmd}   brings it into this hermes's layout here: everything is copied and checked first, then the`,
+    `    original files move, unchanged, into ${r}/python-hermes-backup-<time>/ (the Python Hermes keeps working from there with HERMES_HOME set to it)`,
+    `Or keep the two apart, with a folder of this hermes's own: HERMES_HOME=${r}-ts hermes migrate --from ${r}. See docs/migrate.md.`,
+  ].join('\n');
 }
 
 /** Thrown when the root of this hermes is a home of the Python Hermes. */
