@@ -138,6 +138,16 @@ describe('hermes migrate', () => {
     expect(r.stdout).toContain('sessions: 3 sessions with 8 messages would come');
     expect(r.stdout).toMatch(/a1b2c3d4e5f6 {2}0 9 \* \* \* {2}Morning brief {2}\(paused\)/);
     expect(r.stdout).toMatch(/profile Bad Name: not brought: Invalid profile name/);
+    const asJson = await runHermes(root, ['migrate', '--from', src, '--dry-run', '--json']);
+    const report = json<{
+      dryRun: boolean;
+      profiles: Array<{ name: string; sessions: { messages: number } }>;
+    }>(asJson.stdout);
+    expect(report.dryRun).toBe(true);
+    expect(report.profiles.map((p) => [p.name, p.sessions.messages])).toEqual([
+      ['default', 8],
+      ['work', 2],
+    ]);
     expect(hashTree(src)).toEqual(sourceHashes);
     expect(hashTree(root)).toEqual({});
   });
