@@ -44,6 +44,42 @@ describe('planConfig', () => {
     expect(() => planConfig('- 1\n', '/py/config.yaml', undefined)).toThrow(/mapping of keys/);
   });
 
+  it('does not bring settings that loosen the guards switched on; says how to switch each on', () => {
+    const src = [
+      'approvals:',
+      "  mode: 'off'",
+      '  cron_mode: allow',
+      '  timeout: 60',
+      'command_allowlist: [recursive-delete]',
+      'terminal:',
+      '  env_passthrough: [AWS_SECRET_ACCESS_KEY]',
+      'web:',
+      '  allow_private_urls: true',
+      'mcp_servers:',
+      '  files:',
+      '    command: npx',
+      '    args: [server-files]',
+      '',
+    ].join('\n');
+    const { result, text } = planConfig(src, 'c', undefined, 'hermes -p work');
+    expect(result.guarded.map((g) => g.item)).toEqual([
+      'approvals.mode',
+      'approvals.cron_mode',
+      'web.allow_private_urls',
+      'command_allowlist',
+      'terminal.env_passthrough',
+      'mcp_servers.files',
+    ]);
+    expect(result.guarded[0]!.reason).toBe(
+      '"off" left out; to switch it on here: hermes -p work config set approvals.mode off',
+    );
+    const data = parse(text!);
+    expect(data.approvals).toEqual({ timeout: 60 });
+    expect(data.command_allowlist).toBeUndefined();
+    expect(data.mcp_servers.files).toEqual({ command: 'npx', args: ['server-files'], enabled: false });
+    expect(ConfigSchema.parse(data).approvals.mode).toBe('manual');
+  });
+
   it('moves model.model into model.default', () => {
     const d: Record<string, unknown> = { model: { model: 'x' } };
     expect(applyRenames(d)).toEqual(['model.model → model.default']);

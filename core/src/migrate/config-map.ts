@@ -6,6 +6,11 @@
  * - keys this home's config.yaml already sets keep our value (a different one is a conflict);
  * - a value invalid here (checked against the schema) is left out and reported with its key;
  * - keys this hermes does not know are kept (the config keeps unknown keys) and reported;
+ * - settings that loosen what guards the agent's commands are not brought switched on, as for an
+ *   imported profile (a migrated config is someone's files, not the user's word here): approval
+ *   mode and cron mode other than the strict default, `web.allow_private_urls`, the command
+ *   allowlist and `terminal.env_passthrough` are left out, MCP servers arrive disabled; each is
+ *   reported with the command that switches it back on (`GUARDED`);
  * - `_config_version` becomes ours.
  * An existing config.yaml is edited in place (its comments kept); only missing keys are added.
  */
@@ -23,6 +28,47 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 export interface ConfigPlan {
   result: ConfigResult;
   text: string | undefined;
+}
+
+/** Settings left out when loosened (path, whether the value loosens). */
+const GUARDED: ReadonlyArray<{ path: string[]; risky: (v: unknown) => boolean }> = [
+  { path: ['approvals', 'mode'], risky: (v) => v !== 'manual' },
+  { path: ['approvals', 'cron_mode'], risky: (v) => v !== 'deny' },
+  { path: ['web', 'allow_private_urls'], risky: (v) => v === true },
+  { path: ['command_allowlist'], risky: (v) => Array.isArray(v) && v.length > 0 },
+  { path: ['terminal', 'env_passthrough'], risky: (v) => Array.isArray(v) && v.length > 0 },
+];
+
+/**
+ * Leaves out (or for MCP servers, disables) what would loosen the guards (see the file comment).
+ * @param cli the command prefix for the hints (`hermes`, `hermes -p work`).
+ * @returns one entry per setting, with how to switch it back on.
+ */
+export function guardSettings(data: Json, cli: string): ConfigResult['guarded'] {
+  const out: ConfigResult['guarded'] = [];
+  for (const rule of GUARDED) {
+    const parent = rule.path.slice(0, -1).reduce<unknown>((n, k) => (isObj(n) ? n[k] : undefined), data);
+    const last = rule.path[rule.path.length - 1]!;
+    if (!isObj(parent) || !(last in parent) || !rule.risky(parent[last])) continue;
+    const key = rule.path.join('.');
+    const value = parent[last];
+    delete parent[last];
+    out.push({
+      item: key,
+      reason: `${show(value)} left out; to switch it on here: ${cli} config set ${key} ${Array.isArray(value) ? `'${JSON.stringify(value)}'` : String(value)}`,
+    });
+  }
+  if (isObj(data.mcp_servers)) {
+    for (const [name, server] of Object.entries(data.mcp_servers)) {
+      if (!isObj(server) || server.enabled === false) continue;
+      server.enabled = false;
+      out.push({
+        item: `mcp_servers.${name}`,
+        reason: `disabled (it starts a command or connects out); to enable: ${cli} config set mcp_servers.${name}.enabled true`,
+      });
+    }
+  }
+  return out;
 }
 
 /** Old shapes of the original, renamed to the key this hermes reads. Returns the renames made. */
@@ -123,12 +169,14 @@ function setMissing(
  * Plans the migration of one config.yaml.
  * @param sourceText the original's file content; `sourceFile` names it in errors.
  * @param targetText this home's config.yaml, or undefined when there is none.
+ * @param cli the command prefix of the hints for guarded settings (`hermes -p work`).
  * @throws MigrateError naming the source file when it is not YAML or not a mapping.
  */
 export function planConfig(
   sourceText: string,
   sourceFile: string,
   targetText: string | undefined,
+  cli = 'hermes',
 ): ConfigPlan {
   const src = parseDocument(sourceText);
   if (src.errors.length > 0)
@@ -138,9 +186,18 @@ export function planConfig(
   const data = (src.toJS() ?? {}) as Json;
   delete data._config_version;
   const renamed = applyRenames(data);
+  const guarded = guardSettings(data, cli);
   const invalid = dropInvalid(data);
   const unknown = findUnknownKeys(data, ConfigSchema).map((u) => u.path);
-  const result: ConfigResult = { status: 'unchanged', keys: [], renamed, unknown, invalid, conflicts: [] };
+  const result: ConfigResult = {
+    status: 'unchanged',
+    keys: [],
+    renamed,
+    unknown,
+    invalid,
+    conflicts: [],
+    guarded,
+  };
   let doc: Document;
   if (targetText === undefined) {
     doc = parseDocument(`_config_version: ${CONFIG_VERSION}\n`);

@@ -78,7 +78,8 @@ export async function migrateProfile(
   await step(report, src('config.yaml'), () => {
     const text = read(src('config.yaml'));
     if (text === undefined) return;
-    const plan = planConfig(text, src('config.yaml'), read(home.configFile));
+    const cli = name === DEFAULT_PROFILE ? 'hermes' : `hermes -p ${name}`;
+    const plan = planConfig(text, src('config.yaml'), read(home.configFile), cli);
     report.config = plan.result;
     if (!dryRun && plan.text !== undefined) writeFileAtomic(home.configFile, plan.text, 0o600);
   });

@@ -22,6 +22,10 @@ function profileLines(p: ProfileReport, dryRun: boolean, out: string[]): void {
     if (c.unknown.length) out.push(`    not used by this hermes (kept in the file): ${list(c.unknown)}`);
     if (c.conflicts.length)
       out.push(`    already set here with another value (ours kept): ${list(c.conflicts)}`);
+    if (c.guarded.length) {
+      out.push("    not switched on here (they loosen what guards the agent's commands):");
+      skippedLines(out, '      ', c.guarded);
+    }
     if (c.invalid.length) {
       out.push('    invalid here (left out; the original file keeps them):');
       skippedLines(out, '      ', c.invalid);

@@ -21,6 +21,8 @@ export interface ConfigResult {
   invalid: Skipped[];
   /** Keys already set in this home with another value: ours kept. */
   conflicts: string[];
+  /** Settings that would loosen the guards: left out or disabled, with how to switch them on. */
+  guarded: Skipped[];
 }
 
 /** `.env`. Only key names, never values. */
