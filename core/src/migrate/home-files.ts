@@ -3,10 +3,13 @@
  * programs), and skills. The original keeps skills flat (`skills/<name>/SKILL.md`) or in category
  * folders (`skills/<category>/<name>/SKILL.md`); here they are flat, so a skill keeps its folder
  * name. Nothing of this home is overwritten: a file or skill that exists and differs is reported.
- * Skills the original installs itself (listed in `skills/.bundled_manifest`) are not brought.
+ * Skills the original installs itself (listed in `skills/.bundled_manifest`) are not brought, and
+ * a SKILL.md the content scanner refuses (it would become standing instructions) is reported
+ * instead of copied, as a skill saved here would be.
  */
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { firstThreat } from '../security/content-scan.js';
 import { skillNameError } from '../skills/skill-store.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { FileResult, SkillsResult } from './types.js';
@@ -114,6 +117,14 @@ export function importSkills(
       continue;
     }
     seen.add(skill.name);
+    const threat = firstThreat(readFileSync(join(skill.dir, 'SKILL.md'), 'utf8'), 'strict');
+    if (threat) {
+      result.skipped.push({
+        item: label,
+        reason: `blocked by the content scanner: ${threat.threatClass} (${threat.description}); review it in the source`,
+      });
+      continue;
+    }
     const to = join(targetSkillsDir, skill.name);
     if (existsSync(to)) {
       if (sameTree(skill.dir, to)) result.same.push(skill.name);
