@@ -2,6 +2,7 @@
 import yargs, { type Argv } from 'yargs';
 import type { CliContext } from './context.js';
 import { acpCommand } from './commands/acp.js';
+import { authCommand } from './commands/auth.js';
 import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
@@ -9,6 +10,7 @@ import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
+import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
 import { psCommand } from './commands/ps.js';
@@ -36,6 +38,7 @@ export function usageHint(
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
   const commands = [
     acpCommand(ctx),
+    authCommand(ctx),
     chatCommand(ctx),
     checkpointsCommand(ctx),
     configCommand(ctx),
@@ -43,6 +46,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     gatewayCommand(ctx),
     mcpCommand(ctx),
     migrateCommand(ctx),
+    modelCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
     psCommand(ctx),
@@ -60,6 +64,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
   });
   for (const command of commands) parser = parser.command(command);
   return parser
+    .completion('completion', 'Print the bash/zsh completion script (provider ids and models complete too)')
     .strict()
     .recommendCommands()
     .fail((msg, err) => {

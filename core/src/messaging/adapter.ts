@@ -166,6 +166,14 @@ export interface ButtonPress {
   value: string;
 }
 
+/**
+ * What the host did with a pressed button, so an adapter can answer the presser (an ephemeral
+ * note, an edited prompt): `answered` — the question took the value; `refused` — the presser may
+ * not answer it (`reason` is safe to show to the presser); `closed` — no such question is open
+ * (answered before, timed out, or unknown).
+ */
+export type ButtonOutcome = { kind: 'answered' } | { kind: 'refused'; reason: string } | { kind: 'closed' };
+
 /** An agent event the adapter may render (tool progress and the like). */
 export interface TurnEvent {
   type: string;
@@ -175,7 +183,7 @@ export interface TurnEvent {
 /** Set by the host on every adapter (the message pipeline and reconnects). */
 export interface AdapterHandlers {
   onMessage(message: InboundMessage): void | Promise<void>;
-  onButton?(press: ButtonPress): void | Promise<void>;
+  onButton?(press: ButtonPress): void | ButtonOutcome | Promise<void | ButtonOutcome>;
   /**
    * The adapter lost its established connection and will not reconnect by itself: the host
    * disconnects it and calls `connect` again on its reconnect schedule.
@@ -282,12 +290,16 @@ export abstract class PlatformAdapter {
     });
   }
 
-  /** Hands a button press to the host; never throws. */
-  protected async emitButton(press: ButtonPress): Promise<void> {
+  /**
+   * Hands a button press to the host; never throws.
+   * @returns what the host did with it (undefined: a host that does not say, or a failure).
+   */
+  protected async emitButton(press: ButtonPress): Promise<ButtonOutcome | undefined> {
     try {
-      await this.handlers?.onButton?.(press);
+      return (await this.handlers?.onButton?.(press)) ?? undefined;
     } catch (err) {
       this.log(`${this.platform}: button handler failed: ${(err as Error).message}`);
+      return undefined;
     }
   }
 

@@ -26,7 +26,14 @@ import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { MessageRecord } from '../state/types.js';
-import type { ButtonPress, InboundMessage, InboundReceipt, PlatformAdapter, SendOptions } from './adapter.js';
+import type {
+  ButtonOutcome,
+  ButtonPress,
+  InboundMessage,
+  InboundReceipt,
+  PlatformAdapter,
+  SendOptions,
+} from './adapter.js';
 import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
@@ -455,28 +462,33 @@ export class MessagePipeline {
     }
   }
 
-  /** Handles a pressed approval/clarify button. Never throws. */
-  async handleButton(press: ButtonPress): Promise<void> {
+  /**
+   * Handles a pressed approval/clarify button. Never throws.
+   * @returns what became of the press (the adapter may tell the presser).
+   */
+  async handleButton(press: ButtonPress): Promise<ButtonOutcome> {
     try {
       const q = this.questions.get(press.requestId);
       const chatId = press.source.chatId ?? press.source.userId;
       const send = sendOptions(press.source);
-      if (!q || !chatId) return;
+      if (!q || !chatId) return { kind: 'closed' };
       const cfg = this.platformConfig();
       const decision = this.authorizeSource(press.source, cfg);
-      if (!decision.allowed) return;
+      if (!decision.allowed) return { kind: 'refused', reason: 'You may not answer this question.' };
       if (this.keyOf(press.source, cfg) !== q.key) {
         await this.say(chatId, 'That question belongs to another conversation.', send);
-        return;
+        return { kind: 'refused', reason: 'That question belongs to another conversation.' };
       }
       const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
         await this.say(chatId, 'You may not answer approvals here.', send);
-        return;
+        return { kind: 'refused', reason: 'You may not answer approvals here.' };
       }
       q.answer(press.value);
+      return { kind: 'answered' };
     } catch (err) {
       this.opts.log(`${this.opts.entry.name}: button handling failed: ${(err as Error).message}`);
+      return { kind: 'closed' };
     }
   }
 

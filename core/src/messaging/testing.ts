@@ -5,6 +5,7 @@
 import {
   PlatformAdapter,
   type ApprovalPrompt,
+  type ButtonOutcome,
   type ButtonPress,
   type ChatInfo,
   type InboundMessage,
@@ -90,7 +91,7 @@ export class MemoryAdapter extends PlatformAdapter {
   }
 
   /** Simulates a button press. */
-  press(p: ButtonPress): Promise<void> {
+  press(p: ButtonPress): Promise<ButtonOutcome | undefined> {
     return this.emitButton(p);
   }
 
