@@ -9,6 +9,7 @@ import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
@@ -45,6 +46,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     cronCommand(ctx),
     gatewayCommand(ctx),
     mcpCommand(ctx),
+    migrateCommand(ctx),
     modelCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),

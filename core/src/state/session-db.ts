@@ -73,7 +73,8 @@ export class SessionDB extends StateStore {
    * new file (mode 0600) are created as needed.
    * @param file usually `home.stateDbFile`.
    * @throws SessionDBError `ENOENT` (read-only, no file), `ESCHEMA` (not a session database, or
-   *   written by a newer hermes), `SQLITE_BUSY` (locked beyond the budget), or the SQLite code of
+   *   written by a newer hermes), `EFOREIGN` (another program's file, e.g. the Python Hermes's:
+   *   refused before anything is changed), `SQLITE_BUSY` (locked beyond the budget), or the SQLite code of
    *   a damage the self-repair could not cure.
    */
   static open(file: string, opts: SessionDBOptions = {}): SessionDB {
