@@ -52,6 +52,9 @@ export const HERMES_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'tui',
   'checkpoints',
   'usage',
+  'auth',
+  'migrate',
+  'heartbeat',
 ]);
 
 /** Canonical form of a user-typed profile name: trimmed and lower-cased. */
