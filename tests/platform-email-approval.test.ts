@@ -5,7 +5,7 @@
  * ignored; the owner's reply to the approval mail approves, and the command runs. Skipped
  * (counted, with a notice) where the mail servers cannot run.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -60,6 +60,7 @@ afterAll(async () => {
   await stopDaemon(root);
   await mail?.stop();
   await model?.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describeMail('Email approvals', () => {
