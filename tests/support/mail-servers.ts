@@ -159,6 +159,8 @@ export async function startMailServers(names: string[], timeoutMs = 15_000): Pro
       'ssl = no',
       'disable_plaintext_auth = no',
       'auth_mechanisms = plain login',
+      // a refused login is answered at once (the default waits 2 s)
+      'auth_failure_delay = 0',
       `mail_location = maildir:${dir}/mail/%u`,
       'first_valid_uid = 1',
       'passdb {',
@@ -283,6 +285,36 @@ export async function startMailServers(names: string[], timeoutMs = 15_000): Pro
     await exited;
     clearTimeout(t);
   };
+  // the queue folders as `postfix check` would make them (postfix-files), and `quick-start`, which
+  // skips that check (it takes ~2.5 s)
+  const queue = join(dir, 'queue');
+  chmodSync(queue, 0o755);
+  const postdrop = gid('postdrop');
+  const postfixUid = uid('postfix');
+  const postfixGid = gid('postfix');
+  for (const [name, mode, group] of [
+    ...[
+      'active',
+      'bounce',
+      'corrupt',
+      'defer',
+      'deferred',
+      'flush',
+      'hold',
+      'incoming',
+      'private',
+      'saved',
+      'trace',
+    ].map((n) => [n, 0o700, postfixGid] as const),
+    ['maildrop', 0o730, postdrop] as const,
+    ['public', 0o710, postdrop] as const,
+  ]) {
+    mkdirSync(join(queue, name), { mode });
+    chmodSync(join(queue, name), mode);
+    chownSync(join(queue, name), postfixUid, group);
+  }
+  mkdirSync(join(queue, 'pid'), { mode: 0o755 });
+  writeFileSync(join(queue, 'quick-start'), '');
   const postfix = spawn(POSTFIX!, ['-c', conf, 'start-fg'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let postfixOut = '';
   postfix.stdout!.on('data', (d: Buffer) => (postfixOut += d.toString()));

@@ -1,0 +1,136 @@
+/**
+ * The email adapter against the real mail servers (tests/support/mail-servers.ts: dovecot and
+ * postfix on loopback) with a fake host: a mail reaching the host with its source, thread and
+ * attachments; a reply and a file sent with threading headers; a mail the host could not take
+ * fetched again; a refused login (permanent); a lost connection reported once. Skipped, with the
+ * reason in the title, where the servers cannot run.
+ */
+import { FakeHost, testPlatformContext } from '@hermes/core/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  describeMail,
+  mailSkipReason,
+  startMailServers,
+  type MailServers,
+} from '../../../../tests/support/mail-servers.js';
+import { MailTestUser } from '../../../../tests/support/mail-test-client.js';
+import type { EmailAdapter } from './adapter.js';
+import { platform } from './index.js';
+import { threadToken } from './thread.js';
+
+const BOT = 'bot@hermes.test';
+let mail: MailServers;
+let alice: MailTestUser;
+const adapters: EmailAdapter[] = [];
+
+beforeAll(async () => {
+  if (mailSkipReason) return;
+  mail = await startMailServers(['bot', 'alice']);
+  alice = new MailTestUser(mail, mail.user('alice'));
+});
+
+afterAll(async () => {
+  for (const a of adapters) await a.disconnect();
+  alice?.close();
+  await mail?.stop();
+});
+
+async function start(password = 'bot-pw'): Promise<{ host: FakeHost; adapter: EmailAdapter }> {
+  const host = new FakeHost();
+  const ctx = testPlatformContext({
+    config: {
+      address: BOT,
+      imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
+      smtp: { host: '127.0.0.1', port: mail.smtpPort, tls: false },
+      poll_interval: 5,
+    },
+    secrets: { EMAIL_PASSWORD: password },
+  });
+  const adapter = host.attach((await platform.createAdapter(ctx)) as EmailAdapter);
+  adapters.push(adapter);
+  return { host, adapter };
+}
+
+describeMail('EmailAdapter against dovecot and postfix', () => {
+  it('hands a mail to the host and sends a threaded reply and a file', async () => {
+    const { host, adapter } = await start();
+    await adapter.connect();
+    expect(adapter.idle).toBe(true);
+    const id = await alice.send({
+      to: BOT,
+      subject: 'Report',
+      text: 'Here it is\n\n> old',
+      attachments: [{ filename: 'r.pdf', content: Buffer.from('%PDF-1.4'), contentType: 'application/pdf' }],
+    });
+    const [m] = await host.waitFor(() => host.messages.length >= 1 && host.messages, 'a message', 10_000);
+    expect(m!.source).toEqual({
+      platform: 'email',
+      chatType: 'dm',
+      chatId: 'alice@hermes.test',
+      userId: 'alice@hermes.test',
+      threadId: threadToken(id),
+      messageId: id,
+      chatTopic: 'Report',
+    });
+    expect(m!.text).toBe('Here it is');
+    expect(m!.dedupeKey).toBe(`email:${id}`);
+    expect(m!.files?.map((f) => [f.name, f.kind])).toEqual([['r.pdf', 'document']]);
+
+    const sent = await adapter.send('alice@hermes.test', 'Got it', {
+      replyTo: id,
+      threadId: m!.source.threadId!,
+      deliveryId: 'in-1#0',
+    });
+    expect(sent.ok, sent.error).toBe(true);
+    const file = await adapter.sendFile(
+      'alice@hermes.test',
+      { name: 'out.txt', data: Buffer.from('data'), mime: 'text/plain' },
+      { replyTo: id },
+    );
+    expect(file.ok, file.error).toBe(true);
+    const got = (await alice.waitFor((x) => x.filter((y) => y.from === BOT).length >= 2, 'two mails')).filter(
+      (y) => y.from === BOT,
+    );
+    expect(got.map((g) => [g.subject, g.inReplyTo, g.references, g.header('auto-submitted')])).toEqual([
+      ['Re: Report', id, [id], 'auto-replied'],
+      ['Re: Report', id, [id], 'auto-replied'],
+    ]);
+    expect(got[0]!.text.trim()).toBe('Got it');
+    expect(got[1]!.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['out.txt', 'data']]);
+    // the same delivery id gives the same Message-ID (a retried send can be recognised)
+    expect(got[0]!.messageId).toMatch(/^<hermes\.[0-9a-f]{24}@hermes\.test>$/);
+    await adapter.disconnect();
+  });
+
+  it('fetches a mail the host could not take again at the next check', async () => {
+    const { host, adapter } = await start();
+    host.receipt = (msg) => ({ kind: 'unavailable', id: 'x', reason: `busy ${msg.text}` });
+    await adapter.connect();
+    await alice.send({ to: BOT, subject: 'first', text: 'first' });
+    await host.waitFor(() => host.messages.length >= 1, 'the first try', 10_000);
+    host.receipt = () => ({ kind: 'accepted', id: 'y', durable: true });
+    await alice.send({ to: BOT, subject: 'second', text: 'second' });
+    await host.waitFor(() => host.messages.length >= 3, 'both mails', 15_000);
+    expect(host.messages.map((m) => m.text)).toEqual(['first', 'first', 'second']);
+    await adapter.disconnect();
+  });
+
+  it('reports a lost connection to the host, once', async () => {
+    const { host, adapter } = await start();
+    await adapter.connect();
+    mail.kick(BOT);
+    const [err] = await host.waitFor(() => host.fatal.length > 0 && host.fatal, 'a fatal error', 10_000);
+    expect(err!.message).toBe('IMAP connection lost');
+    await adapter.disconnect();
+    expect(host.fatal).toHaveLength(1);
+  });
+
+  // last: dovecot delays further logins from an address after a refused one (anvil penalty)
+  it('a refused login fails connect for good (permanent)', async () => {
+    const { adapter } = await start('wrong');
+    await expect(adapter.connect()).rejects.toMatchObject({
+      message: expect.stringMatching(/login refused/),
+      permanent: true,
+    });
+  });
+});
