@@ -117,12 +117,21 @@ function readLog(path: string): string {
   }
 }
 
+/** Options of `startMailServers`. */
+export interface MailServerOptions {
+  /** Longest wait for each server to listen, ms (default 15 s). */
+  timeoutMs?: number;
+  /** False: dovecot does not announce IDLE (a server clients must poll). Default true. */
+  idle?: boolean;
+}
+
 /**
  * Starts dovecot and postfix with users `names` (each `<name>@hermes.test`, password
  * `<name>-pw`).
- * @throws when a server is missing (`mailSkipReason`) or does not start within `timeoutMs`.
+ * @throws when a server is missing (`mailSkipReason`) or does not start within the timeout.
  */
-export async function startMailServers(names: string[], timeoutMs = 15_000): Promise<MailServers> {
+export async function startMailServers(names: string[], opts: MailServerOptions = {}): Promise<MailServers> {
+  const timeoutMs = opts.timeoutMs ?? 15_000;
   if (mailSkipReason) throw new Error(mailSkipReason);
   const dir = mkdtempSync(join(tmpdir(), 'hermes-mail-'));
   chmodSync(dir, 0o755);
@@ -196,6 +205,13 @@ export async function startMailServers(names: string[], timeoutMs = 15_000): Pro
       'service anvil {',
       '  chroot =',
       '}',
+      ...(opts.idle === false
+        ? [
+            'protocol imap {',
+            '  imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS',
+            '}',
+          ]
+        : []),
       '',
     ].join('\n'),
   );
