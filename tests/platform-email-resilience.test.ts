@@ -4,8 +4,11 @@
  * each reply threaded under its own mail; the bot's IMAP connection kicked by the server while a
  * turn runs, and a mail sent during the drop — each answered once; dovecot stopped (status leaves
  * `connected`), mail sent meanwhile (postfix queues it), dovecot started again — answered once,
- * nothing answered twice. Skipped (counted, with a notice) where the mail servers cannot run.
+ * nothing answered twice; postfix stopped while a reply is due — the delivery ledger retries it
+ * and it arrives once postfix is back. Skipped (counted, with a notice) where the mail servers cannot run.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { waitFor } from './support/gateway-process.js';
@@ -20,7 +23,7 @@ import {
   stopDaemon,
 } from './support/platform-daemon.js';
 
-if (mailSkipReason) process.stderr.write(`platform-email-resilience: ${mailSkipReason}: 3 tests skipped\n`);
+if (mailSkipReason) process.stderr.write(`platform-email-resilience: ${mailSkipReason}: 4 tests skipped\n`);
 
 const BOT = 'bot@hermes.test';
 const SENDERS = ['u1', 'u2', 'u3', 'u4'];
@@ -136,5 +139,26 @@ describeMail('Email under load and outages', () => {
       const replies = fromBot(await users.get(u)!.inbox());
       expect(new Set(replies.map((m) => m.inReplyTo)).size).toBe(replies.length);
     }
+  });
+
+  it('an SMTP outage: the reply is retried by the delivery ledger and arrives once', async () => {
+    const u3 = users.get('u3')!;
+    const before = fromBot(await u3.inbox()).length;
+    const reqs = model.requests.length;
+    model.push({ text: 'the answer after the outage', chunkSize: 4, delayMs: 80 });
+    await u3.send({ to: BOT, subject: 'Outage', text: 'hello' });
+    await model.waitForRequests(reqs + 1, 15_000);
+    await mail.stopPostfix();
+    const log = (): string => readFileSync(join(root, 'logs', 'tui-gateway.log'), 'utf8');
+    await waitFor(
+      () => /reply in-[0-9a-f]{12} to u3@hermes\.test failed \(attempt 1: smtp: /.test(log()),
+      'a failed attempt',
+      15_000,
+    );
+    await mail.startPostfix();
+    const mails = fromBot(await u3.waitFor((m) => fromBot(m).length >= before + 1, 'the reply', 30_000));
+    expect(mails.slice(before).map((m) => m.text.trim())).toEqual(['the answer after the outage']);
+    await waitFor(() => openDeliveries(root, 'email') === 0, 'the ledger to settle', 15_000);
+    expect(fromBot(await u3.inbox())).toHaveLength(before + 1);
   });
 });

@@ -83,6 +83,10 @@ export interface MailServers {
   stopDovecot(): Promise<void>;
   /** Starts dovecot again on the same ports. */
   startDovecot(): Promise<void>;
+  /** Stops postfix (SMTP goes down). */
+  stopPostfix(): Promise<void>;
+  /** Starts postfix again on the same port. */
+  startPostfix(): Promise<void>;
   /** The log lines of both servers. */
   logs(): string;
   /** Stops both servers and removes the folder. */
@@ -249,6 +253,8 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
       'alias_database =',
       'biff = no',
       'smtputf8_enable = no',
+      // small enough that a test can exceed it cheaply (a final 5xx refusal)
+      'message_size_limit = 2000000',
       // mail to a stopped LMTP is retried soon (the dovecot restart test)
       'queue_run_delay = 1s',
       'minimal_backoff_time = 1s',
@@ -330,26 +336,35 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
     chownSync(join(queue, name), postfixUid, group);
   }
   mkdirSync(join(queue, 'pid'), { mode: 0o755 });
-  writeFileSync(join(queue, 'quick-start'), '');
-  const postfix = spawn(POSTFIX!, ['-c', conf, 'start-fg'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let postfixOut = '';
-  postfix.stdout!.on('data', (d: Buffer) => (postfixOut += d.toString()));
-  postfix.stderr!.on('data', (d: Buffer) => (postfixOut += d.toString()));
+  let postfix: ChildProcess | undefined;
+  const startPostfix = async (): Promise<void> => {
+    writeFileSync(join(queue, 'quick-start'), ''); // removed by each start
+    const child = spawn(POSTFIX!, ['-c', conf, 'start-fg'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (d: Buffer) => (postfixOut += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (postfixOut += d.toString()));
+    postfix = child;
+    await waitPort(smtpPort, timeoutMs, 'postfix', logs);
+  };
+  const stopPostfix = async (): Promise<void> => {
+    const child = postfix;
+    postfix = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    spawnSync(POSTFIX!, ['-c', conf, 'stop'], { stdio: 'ignore' });
+    const t = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(t);
+  };
   const logs = (): string => `${readLog(dovecotLog)}\n${postfixOut}\n${readLog(maillog)}`;
   const stopAll = async (): Promise<void> => {
-    if (postfix.exitCode === null && postfix.signalCode === null) {
-      const exited = new Promise((r) => postfix.once('exit', r));
-      spawnSync(POSTFIX!, ['-c', conf, 'stop'], { stdio: 'ignore' });
-      const t = setTimeout(() => postfix.kill('SIGKILL'), 3_000);
-      await exited;
-      clearTimeout(t);
-    }
+    await stopPostfix();
     await stopDovecot();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
     await startDovecot();
-    await waitPort(smtpPort, timeoutMs, 'postfix', logs);
+    await startPostfix();
   } catch (err) {
     await stopAll();
     throw err;
@@ -370,6 +385,8 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
     },
     stopDovecot,
     startDovecot,
+    stopPostfix,
+    startPostfix,
     logs,
     stop: stopAll,
   };

@@ -16,6 +16,8 @@ export interface ReceivedMail {
   references: string[];
   subject: string;
   from: string;
+  /** IMAP flags (`\\Seen` …). */
+  flags: string[];
   text: string;
   html: string;
   /** Header values by lower-case name. */
@@ -90,7 +92,7 @@ export class MailTestUser {
       try {
         const box = client.mailbox;
         if (!box || box.exists === 0) return [];
-        const list = await client.fetchAll('1:*', { uid: true, source: true });
+        const list = await client.fetchAll('1:*', { uid: true, source: true, flags: true });
         const out: ReceivedMail[] = [];
         for (const m of list) {
           const p = await simpleParser(m.source!);
@@ -104,6 +106,7 @@ export class MailTestUser {
             references: Array.isArray(p.references) ? p.references : p.references ? [p.references] : [],
             subject: p.subject ?? '',
             from: p.from?.value[0]?.address ?? '',
+            flags: [...(m.flags ?? [])],
             text: p.text ?? '',
             html: typeof p.html === 'string' ? p.html : '',
             header: (name) => headers.get(name.toLowerCase()),

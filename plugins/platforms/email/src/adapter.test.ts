@@ -95,11 +95,72 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
       ['Re: Report', id, [id], 'auto-replied'],
       ['Re: Report', id, [id], 'auto-replied'],
     ]);
-    expect(got[0]!.text.trim()).toBe('Got it');
-    expect(got[1]!.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['out.txt', 'data']]);
-    // the same delivery id gives the same Message-ID (a retried send can be recognised)
-    expect(got[0]!.messageId).toMatch(/^<hermes\.[0-9a-f]{24}@hermes\.test>$/);
+    // postfix may deliver the two in either order
+    const text = got.find((g) => g.attachments.length === 0)!;
+    const withFile = got.find((g) => g.attachments.length > 0)!;
+    expect(text.text.trim()).toBe('Got it');
+    expect(withFile.attachments.map((a) => [a.filename, a.content.toString()])).toEqual([
+      ['out.txt', 'data'],
+    ]);
+    expect(text.messageId).toMatch(/^<hermes\.[0-9a-f]{24}@hermes\.test>$/);
+    // the taken mail is flagged \Seen in the bot's mailbox
+    const bot = new MailTestUser(mail, mail.user('bot'));
+    const [mine] = (await bot.inbox()).filter((x) => x.messageId === id);
+    bot.close();
+    expect(mine!.flags).toContain('\\Seen');
     await adapter.disconnect();
+  });
+
+  it('a message the server refuses for good is not retryable; an unreachable server is', async () => {
+    const { adapter } = await start();
+    await adapter.connect();
+    const big = await adapter.sendFile('alice@hermes.test', {
+      name: 'big.bin',
+      data: Buffer.alloc(3_000_000),
+    });
+    expect(big).toMatchObject({
+      ok: false,
+      retryable: false,
+      error: expect.stringMatching(/^smtp: .*5\d\d/),
+    });
+    await adapter.disconnect();
+    const down = (await platform.createAdapter(
+      testPlatformContext({
+        config: {
+          address: BOT,
+          imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
+          smtp: { host: '127.0.0.1', port: 1, tls: false },
+        },
+        secrets: { EMAIL_PASSWORD: 'bot-pw' },
+      }),
+    )) as EmailAdapter;
+    const r = await down.send('alice@hermes.test', 'hello?');
+    expect(r.ok).toBe(false);
+    expect(r.retryable).toBeUndefined();
+    await down.disconnect();
+  });
+
+  it('sends without the daemon (cron delivery): a new mail with the configured subject', async () => {
+    const ctx = testPlatformContext({
+      config: {
+        address: BOT,
+        imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
+        smtp: { host: '127.0.0.1', port: mail.smtpPort, tls: false },
+        subject: 'Nightly report',
+      },
+      secrets: { EMAIL_PASSWORD: 'bot-pw' },
+    });
+    const r = await platform.standaloneSender!(ctx, 'alice@hermes.test', 'all good');
+    expect(r.ok, r.error).toBe(true);
+    const [m] = (
+      await alice.waitFor((x) => x.some((y) => y.subject === 'Nightly report'), 'the report')
+    ).filter((y) => y.subject === 'Nightly report');
+    expect([m!.from, m!.inReplyTo, m!.text.trim(), m!.header('auto-submitted')]).toEqual([
+      BOT,
+      '',
+      'all good',
+      'auto-replied',
+    ]);
   });
 
   it('fetches a mail the host could not take again at the next check', async () => {
