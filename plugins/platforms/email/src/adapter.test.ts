@@ -108,6 +108,15 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
     const [mine] = (await bot.inbox()).filter((x) => x.messageId === id);
     bot.close();
     expect(mine!.flags).toContain('\\Seen');
+
+    // a client that answers with In-Reply-To only stays in the thread
+    await alice.send({ to: BOT, subject: 'Re: Report', text: 'thanks', inReplyTo: text.messageId });
+    const [, next] = await host.waitFor(
+      () => host.messages.length >= 2 && host.messages,
+      'the answer',
+      10_000,
+    );
+    expect(next!.source.threadId).toBe(threadToken(id));
     await adapter.disconnect();
   });
 

@@ -117,11 +117,16 @@ export class EmailAdapter extends PlatformAdapter {
     if (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail)) {
       return skip('an approval answer that is not a reply to an approval mail sent to its sender');
     }
-    const root = threadRoot(mail.messageId, mail.references, mail.inReplyTo);
-    this.state.remember(mail.messageId, {
-      subject: mail.subject,
-      references: mail.references.length ? mail.references : mail.inReplyTo,
-    });
+    // a client that sends only In-Reply-To: the thread continues through the parent's references
+    const parentId = mail.references.length === 0 ? mail.inReplyTo[0] : undefined;
+    const parent = parentId ? this.state.mail(parentId) : undefined;
+    const references = mail.references.length
+      ? mail.references
+      : parent && parentId
+        ? replyReferences(parent.references, parentId)
+        : mail.inReplyTo;
+    const root = threadRoot(mail.messageId, references, []);
+    this.state.remember(mail.messageId, { subject: mail.subject, references });
     const receipt = await this.emitMessageWithReceipt(
       {
         source: {
@@ -183,7 +188,21 @@ export class EmailAdapter extends PlatformAdapter {
 
   async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
     if (!text.trim()) return { ok: false, error: 'nothing to send', retryable: false };
-    return this.smtp.send(this.compose(chatId, text, opts));
+    return this.deliver(this.compose(chatId, text, opts));
+  }
+
+  /** Sends a mail and remembers its thread facts (a reply to it that has only In-Reply-To). */
+  private async deliver(mail: OutgoingMail): Promise<SendResult> {
+    const r = await this.smtp.send(mail);
+    if (r.ok) {
+      this.state.remember(mail.messageId, { subject: mail.subject, references: mail.references ?? [] });
+      try {
+        this.state.save();
+      } catch (err) {
+        this.log(`cannot save the email state: ${(err as Error).message}`);
+      }
+    }
+    return r;
   }
 
   /** Sends the file as an attachment of a mail in the thread. */
@@ -196,7 +215,7 @@ export class EmailAdapter extends PlatformAdapter {
     mail.attachments = [
       { filename: file.name, content: file.data, ...(file.mime ? { contentType: file.mime } : {}) },
     ];
-    return this.smtp.send(mail);
+    return this.deliver(mail);
   }
 
   /** Sends the approval question as text and remembers its Message-ID for the answer. */
@@ -207,7 +226,7 @@ export class EmailAdapter extends PlatformAdapter {
   ): Promise<SendResult> {
     const body = `${approvalText(prompt)}\n\nAnswer by replying to this mail with one of these words as the first line.`;
     const mail = this.compose(chatId, body, opts);
-    const r = await this.smtp.send(mail);
+    const r = await this.deliver(mail);
     if (r.ok) {
       const list = this.approvals.get(chatId) ?? [];
       list.push(mail.messageId);
