@@ -35,7 +35,10 @@ afterAll(async () => {
   await mail?.stop();
 });
 
-async function start(password = 'bot-pw'): Promise<{ host: FakeHost; adapter: EmailAdapter }> {
+async function start(
+  password = 'bot-pw',
+  extra: Record<string, unknown> = {},
+): Promise<{ host: FakeHost; adapter: EmailAdapter }> {
   const host = new FakeHost();
   const ctx = testPlatformContext({
     config: {
@@ -43,6 +46,7 @@ async function start(password = 'bot-pw'): Promise<{ host: FakeHost; adapter: Em
       imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
       smtp: { host: '127.0.0.1', port: mail.smtpPort, tls: false },
       poll_interval: 5,
+      ...extra,
     },
     secrets: { EMAIL_PASSWORD: password },
   });
@@ -170,6 +174,24 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
       'all good',
       'auto-replied',
     ]);
+  });
+
+  it('a mail over the size cap is cut: its text is taken, its attachments are named, not kept', async () => {
+    // cap: 3 attachments of 100 kB base64-encoded + 1 MiB ≈ 1.45 MB
+    const { host, adapter } = await start('bot-pw', { max_attachment_bytes: 100_000 });
+    await adapter.connect();
+    await alice.send({
+      to: BOT,
+      subject: 'Huge',
+      text: 'see the big file',
+      attachments: [{ filename: 'big.bin', content: Buffer.alloc(1_300_000, 7) }],
+    });
+    const [m] = await host.waitFor(() => host.messages.length >= 1 && host.messages, 'the mail', 10_000);
+    expect(m!.text).toMatch(
+      /^see the big file\n\n\(Attachments too large to take: all of them \(the mail is \d+ bytes, over the limit of \d+\)\)$/,
+    );
+    expect(m!.files).toBeUndefined();
+    await adapter.disconnect();
   });
 
   it('fetches a mail the host could not take again at the next check', async () => {

@@ -67,7 +67,7 @@ export class EmailAdapter extends PlatformAdapter {
       throw permanentIfRefused(err as Error, 'smtp');
     }
     const inbox = new ImapInbox(this.settings, this.state, {
-      onMail: (uid, source) => this.onMail(uid, source),
+      onMail: (uid, source, size) => this.onMail(uid, source, size),
       onLost: (err) => {
         if (this.inbox !== inbox) return;
         this.log(`${err.message}`);
@@ -94,7 +94,7 @@ export class EmailAdapter extends PlatformAdapter {
   }
 
   /** Decides about one fetched mail and hands it to the pipeline. */
-  private async onMail(uid: number, source: Buffer): Promise<MailDecision> {
+  private async onMail(uid: number, source: Buffer, size: number): Promise<MailDecision> {
     let mail: InboundMail;
     try {
       mail = await parseInboundMail(
@@ -105,6 +105,12 @@ export class EmailAdapter extends PlatformAdapter {
     } catch (err) {
       this.log(`mail ${uid} could not be parsed (${(err as Error).message}); skipped`);
       return 'taken';
+    }
+    if (size > source.length) {
+      // cut at the cap: the text is kept, the attachments (possibly cut) are not
+      mail.images = [];
+      mail.files = [];
+      mail.tooLarge = [`all of them (the mail is ${size} bytes, over the limit of ${source.length})`];
     }
     const skip = (why: string): MailDecision => {
       this.log(`mail ${uid} not answered: ${why}`);

@@ -51,6 +51,7 @@ function settings(): EmailSettings {
     pollIntervalMs: 500,
     allowedSenders: [],
     maxAttachmentBytes: 1024 * 1024,
+    maxMailBytes: 8 * 1024 * 1024,
     subject: 'Message from Hermes',
   };
 }

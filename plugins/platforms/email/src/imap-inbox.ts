@@ -19,8 +19,11 @@ export type MailDecision = 'taken' | 'retry';
 
 /** Callbacks of the inbox. */
 export interface InboxHandlers {
-  /** One new mail (raw bytes), in UID order. */
-  onMail(uid: number, source: Buffer): Promise<MailDecision>;
+  /**
+   * One new mail (raw bytes), in UID order. `size` is the whole mail's size in bytes; above
+   * `maxMailBytes` only its first `maxMailBytes` bytes are fetched (`source` is cut).
+   */
+  onMail(uid: number, source: Buffer, size: number): Promise<MailDecision>;
   /** The established connection was lost (reported once). */
   onLost(error: Error): void;
   log(line: string): void;
@@ -150,7 +153,12 @@ export class ImapInbox {
         .sort((a, b) => a - b)
         .slice(0, BATCH);
       if (uids.length === 0) return false;
-      fetched = await client.fetchAll(uids, { uid: true, size: true, source: true }, { uid: true });
+      // a mail above the cap is fetched only up to it (its text comes first; attachments are dropped)
+      fetched = await client.fetchAll(
+        uids,
+        { uid: true, size: true, source: { maxLength: this.settings.maxMailBytes } },
+        { uid: true },
+      );
     } finally {
       lock.release();
     }
@@ -159,7 +167,9 @@ export class ImapInbox {
     let stopped = false;
     for (const m of fetched) {
       if (this.closing || !this.client) return false;
-      const decision = m.source ? await this.handlers.onMail(m.uid, m.source) : 'taken';
+      const decision = m.source
+        ? await this.handlers.onMail(m.uid, m.source, m.size ?? m.source.length)
+        : 'taken';
       if (decision === 'retry') {
         stopped = true;
         break;

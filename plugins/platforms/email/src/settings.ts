@@ -124,6 +124,8 @@ export interface EmailSettings {
   allowedSenders: string[];
   /** Largest attachment kept, bytes. */
   maxAttachmentBytes: number;
+  /** Largest mail fetched whole, bytes (a larger one is cut there and its attachments dropped). */
+  maxMailBytes: number;
   /** Subject of mail that starts a conversation. */
   subject: string;
   /** Where the adapter keeps its IMAP position and thread facts (a JSON file, 0600). */
@@ -150,9 +152,15 @@ export function adapterSettings(c: EmailSettingsInput, s: EmailSecrets, stateFil
     pollIntervalMs: c.poll_interval * 1000,
     allowedSenders: c.allowed_senders.map((a) => a.toLowerCase()),
     maxAttachmentBytes: c.max_attachment_bytes,
+    maxMailBytes: mailCap(c.max_attachment_bytes),
     subject: c.subject,
     ...(stateFile ? { stateFile } : {}),
   };
+}
+
+/** Largest mail fetched whole: room for three attachments of the cap, base64-encoded, bytes. */
+export function mailCap(maxAttachmentBytes: number): number {
+  return Math.ceil(maxAttachmentBytes * 3 * (4 / 3)) + 1024 * 1024;
 }
 
 /** True when `address` (lower case) matches one of the patterns (`user@domain` or `@domain`). */
