@@ -70,10 +70,10 @@ export class EmailAdapter extends PlatformAdapter {
       onMail: (uid, source, size) => this.onMail(uid, source, size),
       onLost: (err) => {
         if (this.inbox !== inbox) return;
-        this.log(`${err.message}`);
+        this.log(err.message);
         this.emitFatal(err);
       },
-      log: (line) => this.log(`${line}`),
+      log: (line) => this.log(line),
     });
     this.inbox = inbox;
     try {
