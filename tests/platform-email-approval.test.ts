@@ -24,12 +24,13 @@ let mail: MailServers;
 let root: string;
 let alice: MailTestUser;
 let bob: MailTestUser;
-const scratch = mkdtempSync(join(tmpdir(), 'hermes-mail-scratch-'));
+let scratch: string | undefined;
 const fromBot = (mails: ReceivedMail[]): ReceivedMail[] => mails.filter((m) => m.from === BOT);
 const daemonLog = (): string => readFileSync(join(root, 'logs', 'tui-gateway.log'), 'utf8');
 
 beforeAll(async () => {
   if (mailSkipReason) return;
+  scratch = mkdtempSync(join(tmpdir(), 'hermes-mail-scratch-'));
   model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
   mail = await startMailServers(['bot', 'alice', 'bob']);
   alice = new MailTestUser(mail, mail.user('alice'));
@@ -60,12 +61,12 @@ afterAll(async () => {
   await stopDaemon(root);
   await mail?.stop();
   await model?.close();
-  rmSync(scratch, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describeMail('Email approvals', () => {
   it('an approval is answered by the owner’s reply; another sender and a forged From are ignored', async () => {
-    const junk = join(scratch, 'junk');
+    const junk = join(scratch!, 'junk');
     mkdirSync(junk);
     model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${junk}` } }] },
