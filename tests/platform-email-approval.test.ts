@@ -2,7 +2,8 @@
  * Email approvals end to end (real postfix + dovecot, the real daemon, the scripted model): the
  * question arrives as a mail naming /approve and /deny; a `/approve` from another sender — even
  * one quoting the approval mail's Message-ID — and one with a forged From of the owner are
- * ignored; the owner's reply to the approval mail approves, and the command runs. Skipped
+ * ignored; the owner's reply to the approval mail approves, and the command runs. A clarify
+ * question is answered the same way, by the owner's reply in its thread. Skipped
  * (counted, with a notice) where the mail servers cannot run.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { describeMail, mailSkipReason, startMailServers, type MailServers } from
 import { MailTestUser, type ReceivedMail } from './support/mail-test-client.js';
 import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
-if (mailSkipReason) process.stderr.write(`platform-email-approval: ${mailSkipReason}: 1 test skipped\n`);
+if (mailSkipReason) process.stderr.write(`platform-email-approval: ${mailSkipReason}: 2 tests skipped\n`);
 
 const BOT = 'bot@hermes.test';
 let model: FakeModelServer;
@@ -111,5 +112,33 @@ describeMail('Email approvals', () => {
     expect(existsSync(junk)).toBe(false);
     const done = mails.find((x) => x.text.startsWith('done: '))!;
     expect(done.references[0]).toBe(asked); // still the conversation's thread
+  });
+
+  it('a clarify question arrives as a mail and the owner’s reply in the thread answers it', async () => {
+    model.push(
+      {
+        toolCalls: [{ name: 'clarify', arguments: { question: 'Which branch?', choices: ['main', 'dev'] } }],
+      },
+      { echo: 'last_tool_result', prefix: 'chose: ' },
+    );
+    const seen = fromBot(await alice.inbox()).length;
+    const asked = await alice.send({ to: BOT, subject: 'Deploy', text: 'deploy it' });
+    const question = fromBot(await alice.waitFor((m) => fromBot(m).length > seen, 'the question mail')).slice(
+      seen,
+    )[0]!;
+    expect(question.text).toContain('Which branch?');
+    expect(question.text).toMatch(/1\. main\s+2\. dev/);
+    expect(question.inReplyTo).toBe(asked);
+    await alice.send({
+      to: BOT,
+      subject: 'Re: Deploy',
+      text: `2\n\n> ${question.text.split('\n')[0]}\n`,
+      inReplyTo: question.messageId,
+      references: [asked, question.messageId],
+    });
+    const mails = fromBot(
+      await alice.waitFor((m) => fromBot(m).some((x) => x.text.startsWith('chose: ')), 'the answer used'),
+    );
+    expect(mails.find((x) => x.text.startsWith('chose: '))!.text).toContain('dev');
   });
 });
