@@ -5,8 +5,9 @@
  * read their own mailbox over IMAP. Covers the round trip (IDLE → reply with threading headers,
  * quoted history kept from the model), a thread kept as one session, a new subject as a new one,
  * an image attachment reaching the model as an image part, a long reply sent whole, pairing by
- * mail, and automated mail (auto-replies, bounces, lists, the bot's own) never answered.
- * Skipped (counted, with a notice) where the mail servers cannot run.
+ * mail, a mail delivered twice answered once, and automated mail (auto-replies, bounces, lists,
+ * the bot's own) never answered. Skipped (counted, with a notice) where the mail servers cannot
+ * run.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '@hermes/client';
@@ -17,7 +18,7 @@ import { describeMail, mailSkipReason, startMailServers, type MailServers } from
 import { MailTestUser, type ReceivedMail } from './support/mail-test-client.js';
 import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
-if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 7 tests skipped\n`);
+if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 8 tests skipped\n`);
 
 const BOT = 'bot@hermes.test';
 let model: FakeModelServer;
@@ -209,13 +210,31 @@ describeMail('Email platform', () => {
       expect(log).toContain(why);
   });
 
+  it('a mail delivered twice (same Message-ID) is answered once', async () => {
+    const seen = fromBot(await bob.inbox()).length;
+    const id = '<twice.1@hermes.test>';
+    await bob.send({ to: BOT, subject: 'Twice', text: 'only once please', messageId: id });
+    await bob.waitFor((m) => fromBot(m).length >= seen + 1, 'the answer');
+    await bob.send({ to: BOT, subject: 'Twice', text: 'only once please', messageId: id });
+    await waitFor(
+      () => outcomeLines(root).some((l) => /outcome=dropped reason="duplicate"$/.test(l)),
+      'the duplicate',
+    );
+    expect(
+      fromBot(await bob.inbox())
+        .slice(seen)
+        .map((m) => m.inReplyTo),
+    ).toEqual([id]);
+  });
+
   it('every mail handed on has exactly one outcome line; automated mail none', async () => {
-    await waitFor(() => outcomeLines(root).length >= 7, 'the outcome lines');
+    await waitFor(() => outcomeLines(root).length >= 9, 'the outcome lines');
     const lines = outcomeLines(root);
-    expect(lines.filter((l) => /outcome=reply$/.test(l))).toHaveLength(6);
+    expect(lines.filter((l) => /outcome=reply$/.test(l))).toHaveLength(7);
+    expect(lines.filter((l) => /outcome=dropped reason="duplicate"$/.test(l))).toHaveLength(1);
     expect(
       lines.filter((l) => /chat=carol@hermes\.test .*outcome=dropped reason="access denied"$/.test(l)),
     ).toHaveLength(1);
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(9);
   });
 });

@@ -38,6 +38,8 @@ export interface SendMailOptions {
   envelopeFrom?: string;
   /** Header From when it differs from the login (a forged sender). */
   from?: string;
+  /** Message-ID (default: a new one). */
+  messageId?: string;
 }
 
 /** A test user of the mail servers. */
@@ -68,6 +70,7 @@ export class MailTestUser {
       to: o.to,
       subject: o.subject ?? 'hello',
       text: o.text,
+      ...(o.messageId ? { messageId: o.messageId } : {}),
       ...(o.inReplyTo ? { inReplyTo: o.inReplyTo } : {}),
       ...(o.references ? { references: o.references } : {}),
       ...(o.headers ? { headers: o.headers } : {}),

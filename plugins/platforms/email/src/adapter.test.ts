@@ -77,7 +77,7 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
       chatTopic: 'Report',
     });
     expect(m!.text).toBe('Here it is');
-    expect(m!.dedupeKey).toBe(`email:${id}`);
+    expect(m!.dedupeKey).toBe(id);
     expect(m!.files?.map((f) => [f.name, f.kind])).toEqual([['r.pdf', 'document']]);
 
     const sent = await adapter.send('alice@hermes.test', 'Got it', {

@@ -146,7 +146,7 @@ export class EmailAdapter extends PlatformAdapter {
           ...(mail.subject ? { chatTopic: mail.subject } : {}),
         },
         text,
-        dedupeKey: `email:${mail.messageId}`,
+        dedupeKey: mail.messageId,
         ...(mail.images.length ? { images: mail.images } : {}),
         ...(mail.files.length ? { files: mail.files } : {}),
       },
