@@ -221,7 +221,26 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
   it('a refused login fails connect for good (permanent)', async () => {
     const { adapter } = await start('wrong');
     await expect(adapter.connect()).rejects.toMatchObject({
-      message: expect.stringMatching(/login refused/),
+      message: expect.stringMatching(/^smtp: .*login refused/),
+      permanent: true,
+    });
+    // SMTP takes its password, IMAP refuses its own
+    const host = new FakeHost();
+    const imapOnly = host.attach(
+      (await platform.createAdapter(
+        testPlatformContext({
+          config: {
+            address: BOT,
+            imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
+            smtp: { host: '127.0.0.1', port: mail.smtpPort, tls: false },
+          },
+          secrets: { EMAIL_IMAP_PASSWORD: 'wrong', EMAIL_SMTP_PASSWORD: 'bot-pw' },
+        }),
+      )) as EmailAdapter,
+    );
+    adapters.push(imapOnly);
+    await expect(imapOnly.connect()).rejects.toMatchObject({
+      message: expect.stringMatching(/^imap: .*login refused/),
       permanent: true,
     });
   });
