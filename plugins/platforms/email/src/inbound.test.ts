@@ -96,4 +96,21 @@ describe('parseInboundMail', () => {
     expect(m.messageId).toBe('<uid-1.7@x>');
     expect(m.text).toContain('Only HTML');
   });
+
+  it('strips the quoted history of an HTML-only reply (Gmail and Outlook markup)', async () => {
+    const gmail = Buffer.from(
+      'From: a@x.com\r\nTo: bot@x.com\r\nSubject: Re: s\r\nContent-Type: text/html\r\n\r\n' +
+        '<div dir="ltr">Yes, go ahead.</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">' +
+        'On Mon, 1 Dec 2026 at 10:00, Hermes &lt;bot@x.com&gt; wrote:<br></div>' +
+        '<blockquote class="gmail_quote">Shall I deploy?</blockquote></div>\r\n',
+    );
+    expect((await parseInboundMail(gmail, '<g@x>', 1024)).text).toBe('Yes, go ahead.');
+    const outlook = Buffer.from(
+      'From: a@x.com\r\nTo: bot@x.com\r\nSubject: RE: s\r\nContent-Type: text/html\r\n\r\n' +
+        '<p>Approved from my side.</p><hr><div id="divRplyFwdMsg"><b>From:</b> Hermes &lt;bot@x.com&gt;<br>' +
+        '<b>Sent:</b> Monday, 1 December 2026 10:00<br><b>To:</b> Alice<br><b>Subject:</b> s</div>' +
+        '<div>Shall I deploy?</div>\r\n',
+    );
+    expect((await parseInboundMail(outlook, '<o@x>', 1024)).text).toBe('Approved from my side.');
+  });
 });

@@ -52,6 +52,12 @@ function isAttribution(line: string, next: string | undefined): boolean {
   return false;
 }
 
+/** Index of the first non-blank line after `i`. */
+function nextNonBlank(lines: readonly string[], i: number): number | undefined {
+  for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim()) return j;
+  return undefined;
+}
+
 /** The first non-blank line after `i` starts with `>`. */
 function quoteFollows(lines: readonly string[], i: number): boolean {
   for (let j = i + 1; j < lines.length; j++) if (lines[j]!.trim()) return /^\s*>/.test(lines[j]!);
@@ -87,6 +93,9 @@ export function stripQuotedText(text: string): string {
     if (isAttribution(line, lines[i + 1])) break;
     if (GENERIC_ATTRIBUTION.test(t) && quoteFollows(lines, i)) break;
     if (isOutlookHeader(lines, i)) break;
+    // a rule (an HTML <hr> as text) right above an Outlook header block
+    const after = /^-{10,}\s*$/.test(t) ? nextNonBlank(lines, i) : undefined;
+    if (after !== undefined && isOutlookHeader(lines, after)) break;
     if (SIGNOFF.some((re) => re.test(t))) break;
     // quoted lines are dropped wherever they are (inline replies keep the text between them)
     if (/^\s*>/.test(line)) continue;
