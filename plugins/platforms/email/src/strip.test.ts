@@ -35,6 +35,16 @@ describe('stripQuotedText', () => {
       'Done.',
     ],
     [
+      'a dashed rule above an Outlook header block',
+      'Done.\n\n----------------------------------------\nFrom: Bob <b@x.com>\nSent: Monday\nTo: me\n\nold',
+      'Done.',
+    ],
+    [
+      'a dashed rule alone is text',
+      'Part one\n----------------\nPart two',
+      'Part one\n----------------\nPart two',
+    ],
+    [
       'a "From:" line in the text is kept',
       'From: the top, please.\nThanks',
       'From: the top, please.\nThanks',
