@@ -2,12 +2,14 @@
 import yargs, { type Argv } from 'yargs';
 import type { CliContext } from './context.js';
 import { acpCommand } from './commands/acp.js';
+import { authCommand } from './commands/auth.js';
 import { chatCommand } from './commands/chat.js';
 import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { mcpCommand } from './commands/mcp.js';
+import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
 import { psCommand } from './commands/ps.js';
@@ -35,12 +37,14 @@ export function usageHint(
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
   const commands = [
     acpCommand(ctx),
+    authCommand(ctx),
     chatCommand(ctx),
     checkpointsCommand(ctx),
     configCommand(ctx),
     cronCommand(ctx),
     gatewayCommand(ctx),
     mcpCommand(ctx),
+    modelCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
     psCommand(ctx),
@@ -58,6 +62,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
   });
   for (const command of commands) parser = parser.command(command);
   return parser
+    .completion('completion', 'Print the bash/zsh completion script (provider ids and models complete too)')
     .strict()
     .recommendCommands()
     .fail((msg, err) => {

@@ -45,6 +45,17 @@ async function main(): Promise<number> {
     await tui.runTuiCommand({ home, version }, plain);
     return Number(process.exitCode ?? 0);
   }
+  if (argv[0] === '--get-yargs-completions') {
+    // provider ids and models after `model` and `auth add|remove` (yargs' own completion does not
+    // reach positionals of sub-commands); everything else is yargs'
+    const { completeProviderWords } = await import('./commands/model.js');
+    const words = argv.slice(argv[1] === 'hermes' || argv[1]?.endsWith('/hermes') ? 2 : 1);
+    const list = await completeProviderWords(words.slice(0, -1), words.at(-1) ?? '');
+    if (list) {
+      process.stdout.write(list.map((w) => `${w}\n`).join(''));
+      return 0;
+    }
+  }
   const { buildCli } = await import('./cli.js');
   await buildCli({ home, version, ...(build ? { build } : {}) }, argv).parseAsync();
   return Number(process.exitCode ?? 0);

@@ -22,6 +22,9 @@
  * Routes:
  * - `POST /v1/chat/completions` — consumes one step (streaming when the body has `stream: true`,
  *   else a `chat.completion` JSON).
+ * - `POST /v1/messages` — the Anthropic Messages dialect of the same steps (fake-model-anthropic.ts):
+ *   Anthropic's named SSE events, error bodies and `x-api-key` check; point an Anthropic client
+ *   at the server's root (`url` without `/v1`, or `url`: Hermes strips a trailing `/v1`).
  * - `GET /v1/models` — `{object:"list", data:[{id, object:"model", …}]}`.
  * - `POST /__script` — body: one step or an array of steps (JSON forms only), appended to the queue.
  * - `GET /__requests` — the recorded requests as a JSON array.
@@ -57,6 +60,7 @@ import {
   type ScriptStep,
   type StaticStep,
 } from './fake-model-wire.js';
+import { answerAnthropic, anthropicErrorBody } from './fake-model-anthropic.js';
 
 export * from './fake-model-wire.js';
 
@@ -124,6 +128,7 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
   const models = opts.models ?? ['fake-model'];
   let callCounter = 0;
   let answerCounter = 0;
+  let signatureCounter = 0;
   const nextCallId = () => `call_${++callCounter}`;
 
   async function answerChat(rec: RecordedRequest, res: ServerResponse): Promise<void> {
@@ -149,6 +154,10 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
 
     if (!streaming) {
       if ('hang' in step) return;
+      if ('streamError' in step) {
+        sendJson(res, 500, errorBody(500, step.streamError.message));
+        return;
+      }
       if ('disconnect' in step) {
         res.socket?.destroy();
         return;
@@ -181,6 +190,13 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     };
 
     await write(roleChunk(meta), false);
+    if ('streamError' in step) {
+      for (const c of textChunks(meta, step.text ?? '', step.chunkSize)) await write(c);
+      const { type, message } = step.streamError;
+      await write({ error: { message: message ?? 'The server had an error', type, code: null } }, false);
+      if (!closed()) res.end();
+      return;
+    }
     if ('hang' in step || 'disconnect' in step) {
       for (const c of textChunks(meta, step.text ?? '', step.chunkSize)) await write(c);
       if ('disconnect' in step) setImmediate(() => res.socket?.destroy());
@@ -240,7 +256,26 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     res.on('finish', () => (rec.finishedAt = Date.now()));
     events.emit('request');
 
-    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+    // an Anthropic client (it always sends `anthropic-version`) authenticates with `x-api-key`
+    const anthropicClient = req.headers['anthropic-version'] !== undefined || path === '/v1/messages';
+    if (anthropicClient && opts.apiKey !== undefined && req.headers['x-api-key'] !== opts.apiKey) {
+      return sendJson(res, 401, anthropicErrorBody(401));
+    }
+    if (method === 'POST' && path === '/v1/messages') {
+      const raw = queue.shift() ?? opts.whenEmpty ?? DEFAULT_EMPTY_STEP;
+      const step = typeof raw === 'function' ? await raw(rec) : raw;
+      return answerAnthropic(rec, res, step, {
+        id: `msg_fake_${++answerCounter}`,
+        nextCallId,
+        nextSignature: () => `sig-${++signatureCounter}`,
+        sleep,
+      });
+    }
+    if (
+      !anthropicClient &&
+      opts.apiKey !== undefined &&
+      req.headers.authorization !== `Bearer ${opts.apiKey}`
+    ) {
       return sendJson(res, 401, errorBody(401, 'Incorrect API key provided'));
     }
     if (method === 'POST' && path === '/v1/chat/completions') return answerChat(rec, res);

@@ -41,6 +41,17 @@ interface AnswerFields {
   usage?: Partial<FakeUsage>;
   /** Overrides the finish reason (default `tool_calls` when there are tool calls, else `stop`). */
   finishReason?: string;
+  /** Anthropic dialect: the thinking block's signature (default `sig-<n>`). */
+  signature?: string;
+  /** Anthropic dialect: overrides (parts of) the usage (input, output, cache read/creation tokens). */
+  anthropicUsage?: Partial<{
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens: number;
+    cache_creation_input_tokens: number;
+  }>;
+  /** Anthropic dialect: overrides `stop_reason` (default `tool_use` with tool calls, else `end_turn`). */
+  stopReason?: string;
 }
 
 /** Streams `text` in chunks, then `finish_reason: "stop"`. */
@@ -96,8 +107,21 @@ export interface EchoStep {
   prefix?: string;
 }
 
+/**
+ * Starts the answer (optional `reasoning` and `text`), then fails inside the stream: Anthropic's
+ * `event: error` with `{type, message}` (e.g. `overloaded_error`); in the OpenAI dialect a
+ * `data: {"error": {…}}` chunk.
+ */
+export interface StreamErrorStep {
+  streamError: { type: string; message?: string };
+  text?: string;
+  reasoning?: string;
+  chunkSize?: number;
+}
+
 /** A step that can be written as JSON (a script file or `POST /__script`). */
-export type StaticStep = TextStep | ToolCallsStep | ErrorStep | HangStep | DisconnectStep | EchoStep;
+export type StaticStep =
+  TextStep | ToolCallsStep | ErrorStep | HangStep | DisconnectStep | EchoStep | StreamErrorStep;
 
 /** What the server recorded of one request. */
 export interface RecordedRequest {

@@ -1,9 +1,11 @@
 /**
  * A local Telegram Bot API server for tests (`node:http`, 127.0.0.1, free port). It implements
  * the methods the adapter uses — getMe, deleteWebhook, getUpdates (long polling), sendMessage,
- * editMessageText, sendChatAction, answerCallbackQuery, getChat — with Telegram's envelope
- * `{ok, result}` / `{ok: false, error_code, description}`, and lets a test play users: post a
- * message, press an inline button, and wait for what the bot called.
+ * editMessageText, sendChatAction, answerCallbackQuery, getChat, getFile and sendDocument
+ * (multipart/form-data) — with Telegram's envelope `{ok, result}` / `{ok: false, error_code,
+ * description}`, and the file download path `GET /file/bot<token>/<file_path>`. A test plays
+ * users: post a message (with a photo, document, voice note or audio), press an inline button,
+ * and wait for what the bot called.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +26,17 @@ export interface BotMessage {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   reply_markup?: any;
   edits: number;
+  /** A document the bot uploaded (`sendDocument`); `text` is then its caption. */
+  document?: { name: string; mime: string; data: Buffer };
+}
+
+/** Media a test user attaches to a message. */
+export interface UserMedia {
+  /** A photo, served in the given sizes (smallest first, like Telegram); `data` per size. */
+  photo?: Array<{ width: number; height: number; data: Buffer }>;
+  document?: { name: string; mime: string; data: Buffer };
+  voice?: { data: Buffer; duration?: number };
+  audio?: { name: string; mime: string; data: Buffer };
 }
 
 /** A running fake. */
@@ -39,11 +52,15 @@ export interface FakeTelegram {
     chatId: number;
     userId: number;
     name: string;
+    /** The text, or the caption of `media`. */
     text: string;
     chatType?: 'private' | 'group' | 'supergroup';
     title?: string;
     threadId?: number;
+    media?: UserMedia;
   }): void;
+  /** Files served by `getFile` + download, by file id (`downloads` counts the GETs). */
+  files: Map<string, { path: string; data: Buffer; downloads: number }>;
   /** Queues a press of an inline button (`data` is the button's callback_data). */
   pressButton(m: {
     chatId: number;
@@ -67,6 +84,14 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
   let updateId = 100;
   let messageId = 1000;
   let callbackId = 1;
+  const files = new Map<string, { path: string; data: Buffer; downloads: number }>();
+  let fileSeq = 1;
+  /** Registers bytes to serve; returns Telegram's file fields. */
+  const serve = (data: Buffer, folder: string, ext: string) => {
+    const id = `file-${fileSeq++}`;
+    files.set(id, { path: `${folder}/file_${fileSeq}.${ext}`, data, downloads: 0 });
+    return { file_id: id, file_unique_id: `u${id}`, file_size: data.length };
+  };
   const pollers = new Set<() => void>();
   const callWaiters = new Set<() => void>();
   const me = { id: 4242, is_bot: true, first_name: 'Hermes', username: 'hermes_test_bot' };
@@ -88,14 +113,36 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const dl = /^\/file\/bot([^/]+)\/(.+)$/.exec(req.url ?? '');
+    if (dl && req.method === 'GET') {
+      if (dl[1] !== token) return fail(res, 401, 'Unauthorized');
+      const f = [...files.values()].find((x) => x.path === dl[2]);
+      if (!f) return fail(res, 404, 'Not Found');
+      f.downloads++;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': f.data.length });
+      return void res.end(f.data);
+    }
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     if (!m) return fail(res, 404, 'Not Found');
     if (m[1] !== token) return fail(res, 401, 'Unauthorized');
     const method = m[2]!;
     const parts: Buffer[] = [];
     for await (const p of req) parts.push(p as Buffer);
-    const raw = Buffer.concat(parts).toString('utf8');
-    const params = raw ? JSON.parse(raw) : {};
+    const body = Buffer.concat(parts);
+    const type = String(req.headers['content-type'] ?? '');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    let params: any = {};
+    if (type.startsWith('multipart/form-data')) {
+      // the multipart body as Telegram reads it: text fields, and the file part as {name, mime, data}
+      const form = await new Response(body, { headers: { 'content-type': type } }).formData();
+      const fields: Array<[string, FormDataEntryValue]> = [];
+      form.forEach((v, k) => void fields.push([k, v]));
+      for (const [k, v] of fields)
+        params[k] =
+          typeof v === 'string'
+            ? v
+            : { name: v.name, mime: v.type, data: Buffer.from(await v.arrayBuffer()) };
+    } else if (body.length) params = JSON.parse(body.toString('utf8'));
     calls.push({ method, params, at: Date.now() });
     wake();
     switch (method) {
@@ -144,6 +191,33 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
           text: msg.text,
         });
       }
+      case 'getFile': {
+        const f = files.get(String(params.file_id));
+        if (!f) return fail(res, 400, 'Bad Request: invalid file_id');
+        return ok(res, { file_id: params.file_id, file_size: f.data.length, file_path: f.path });
+      }
+      case 'sendDocument': {
+        const doc = params.document;
+        if (!doc || typeof doc !== 'object')
+          return fail(res, 400, 'Bad Request: there is no document in the request');
+        if (params.caption && String(params.caption).length > 1024)
+          return fail(res, 400, 'Bad Request: message caption is too long');
+        const msg: BotMessage = {
+          message_id: ++messageId,
+          chat_id: String(params.chat_id),
+          text: String(params.caption ?? ''),
+          edits: 0,
+          document: doc,
+        };
+        sent.set(msg.message_id, msg);
+        return ok(res, {
+          message_id: msg.message_id,
+          date: 0,
+          chat: chat(Number(params.chat_id), 'private'),
+          document: { file_id: 'up', file_name: doc.name, mime_type: doc.mime, file_size: doc.data.length },
+          ...(msg.text ? { caption: msg.text } : {}),
+        });
+      }
       case 'editMessageText': {
         const msg = sent.get(Number(params.message_id));
         if (!msg || msg.chat_id !== String(params.chat_id))
@@ -174,7 +248,34 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
     token,
     calls,
     sent,
-    userMessage: ({ chatId, userId, name, text, chatType = 'private', title, threadId }) => {
+    files,
+    userMessage: ({ chatId, userId, name, text, chatType = 'private', title, threadId, media }) => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const attached: Record<string, any> = {};
+      if (media?.photo)
+        attached.photo = media.photo.map((p) => ({
+          ...serve(p.data, 'photos', 'jpg'),
+          width: p.width,
+          height: p.height,
+        }));
+      if (media?.document)
+        attached.document = {
+          ...serve(media.document.data, 'documents', 'bin'),
+          file_name: media.document.name,
+          mime_type: media.document.mime,
+        };
+      if (media?.voice)
+        attached.voice = {
+          ...serve(media.voice.data, 'voice', 'oga'),
+          duration: media.voice.duration ?? 1,
+          mime_type: 'audio/ogg',
+        };
+      if (media?.audio)
+        attached.audio = {
+          ...serve(media.audio.data, 'music', 'mp3'),
+          file_name: media.audio.name,
+          mime_type: media.audio.mime,
+        };
       updates.push({
         update_id: ++updateId,
         message: {
@@ -182,7 +283,8 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
           from: { id: userId, is_bot: false, first_name: name },
           chat: chat(chatId, chatType, title),
           date: Math.floor(Date.now() / 1000),
-          text,
+          ...(media ? (text ? { caption: text } : {}) : { text }),
+          ...attached,
           ...(threadId ? { message_thread_id: threadId, is_topic_message: true } : {}),
         },
       });

@@ -119,7 +119,7 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
         aliases.set(ev.payload.session_id, s.id);
         return;
       case 'error':
-        s.lastError = ev.payload.message;
+        if (ev.payload.kind !== 'notice') s.lastError = ev.payload.message;
         return;
       case 'request.resolved': {
         const id = String(ev.payload.request_id);

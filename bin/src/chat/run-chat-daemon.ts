@@ -113,7 +113,7 @@ export async function runChatViaDaemon(
     }
     if (!mine) return;
     if (ev.type === 'turn.end' && ev.payload.prompt_id === promptId) return finish(String(ev.payload.status));
-    if (ev.type === 'error') lastError = String(ev.payload.message ?? '');
+    if (ev.type === 'error' && ev.payload.kind !== 'notice') lastError = String(ev.payload.message ?? '');
     if (
       ev.type === 'turn.start' ||
       ev.type === 'turn.end' ||

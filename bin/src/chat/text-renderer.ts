@@ -54,6 +54,8 @@ export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent
         break;
       case 'error':
         endLine();
+        // kind `notice`: told once, not a failure (e.g. reasoning effort unsupported)
+        if (e.payload.kind === 'notice') err.write(`  note: ${e.payload.message}\n`);
         break;
       default:
         break;

@@ -71,7 +71,7 @@ export async function sendPrompt(
       streamed = '';
       if (ev.payload.text) reply = ev.payload.text;
       if (ev.payload.error) lastError = ev.payload.error;
-    } else if (ev.type === 'error') lastError = ev.payload.message;
+    } else if (ev.type === 'error' && ev.payload.kind !== 'notice') lastError = ev.payload.message;
     else if (ev.type === 'turn.end' && ev.payload.prompt_id === promptId)
       finish({
         kind: 'ended',

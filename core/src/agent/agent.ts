@@ -460,6 +460,8 @@ export class Agent {
         role: 'assistant',
         content: result.text,
         ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+        // Anthropic: sent back unchanged with the tool results of this turn (in memory only)
+        ...(result.thinkingBlocks?.length ? { thinking_blocks: result.thinkingBlocks } : {}),
       });
       this.emit({
         type: 'message.complete',
@@ -502,8 +504,12 @@ export class Agent {
         tools: toolSchemas(this.tools),
         signal,
         ...(this.opts.modelId ? { model: this.opts.modelId } : {}),
+        ...(this.opts.config.model.reasoning_effort
+          ? { reasoningEffort: this.opts.config.model.reasoning_effort }
+          : {}),
       },
       {
+        onNotice: (message) => this.emit({ type: 'error', payload: { message, kind: 'notice' } }),
         onText: (d) => {
           onDelta(d, '');
           this.emit({ type: 'message.delta', payload: { text: d } });

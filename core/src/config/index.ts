@@ -7,6 +7,7 @@ export * from './approval-changes.js';
 export * from './config-cache.js';
 export * from './config-file.js';
 export * from './config-show.js';
+export * from './env-file.js';
 export * from './errors.js';
 export * from './schema.js';
 export * from './secret-names.js';

@@ -4,17 +4,33 @@
  */
 import { z } from 'zod';
 import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../messaging/platform-config.js';
+import { normalizeProviderName, unknownProviderMessage } from '../model/presets.js';
 
 /** The version written into `config.yaml` as `_config_version`; older files are migrated. */
 export const CONFIG_VERSION = 2;
 
-/** Model providers the client knows. `auto` picks the first provider with a key. */
-export const ProviderName = z.enum(['openrouter', 'openai', 'anthropic', 'custom', 'auto']);
-export type ProviderName = z.infer<typeof ProviderName>;
+/**
+ * A model provider: the id or an alias of a preset (core/src/model/presets.ts: `openrouter`,
+ * `anthropic`, `deepseek`, `zai`/`glm`, `kimi-coding`, `lmstudio` …), `custom` (any base URL) or
+ * `auto` (the first provider with a key). Loaded as the canonical id; an unknown name is an error
+ * naming the closest ids.
+ */
+export const ProviderName = z.string().transform((name, ctx) => {
+  const id = normalizeProviderName(name);
+  if (id === undefined) {
+    ctx.addIssue({ code: 'custom', message: unknownProviderMessage(name) });
+    return z.NEVER;
+  }
+  return id;
+});
+/** A canonical provider id (see `ProviderName`). */
+export type ProviderName = string;
 
 /** One provider entry of `fallback_providers`, tried in order when the current one keeps failing. */
 export const FallbackProvider = z.looseObject({
-  provider: ProviderName.exclude(['auto']),
+  provider: ProviderName.refine((id) => id !== 'auto', {
+    message: '"auto" is not a fallback: name the provider (openrouter, openai, deepseek …)',
+  }),
   model: z.string().min(1).optional(),
   base_url: z.url().optional(),
   /** Name of the secret holding the key, when not the provider's standard variable. */
@@ -53,6 +69,14 @@ export const ConfigSchema = z.looseObject({
        * is refused with a message naming the model and this setting.
        */
       vision: z.union([z.literal('auto'), z.boolean()]).default('auto'),
+      /**
+       * How much the model may reason before answering: `none`, `low`, `medium` or `high`, mapped
+       * to each API's parameter (OpenAI `reasoning_effort`, OpenRouter `reasoning`, Anthropic
+       * `thinking` budget; core/src/model/reasoning.ts). Unset (the default): the provider's
+       * default. A provider or model without it gets requests without it and one notice.
+       * `/reasoning` changes it for one session.
+       */
+      reasoning_effort: z.enum(['none', 'low', 'medium', 'high']).optional(),
     })
     .prefault({}),
   /** Images attached to prompts (`/image`, clipboard paste, `chat -q --image`, the API server). */

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { parse } from 'dotenv';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { editEnvFile } from './env-file.js';
 
 /** Secrets of one home: name → value. Read-only view; use `setSecret` to change the file. */
 export type Secrets = Readonly<Record<string, string>>;
@@ -41,25 +42,16 @@ export function lookupSecret(
   return v && v.trim() !== '' ? v : undefined;
 }
 
-function quote(value: string): string {
-  return /^[A-Za-z0-9_./:@+-]*$/.test(value) ? value : JSON.stringify(value);
-}
-
 /**
- * Sets (or with `value === undefined` removes) one secret in `<home>/.env`, keeping the other
- * lines and comments, written atomically with mode 0600.
- * @throws Error when `name` is not a valid variable name.
+ * Sets (or with `value === undefined` removes) one secret in `<home>/.env`, written atomically
+ * with mode 0600 through `editEnvFile`: the value reads back exactly (any printable character,
+ * quotes, `#`, `$`, backslashes, surrounding spaces), every other line is kept byte for byte, and
+ * an existing variable keeps its place in the file.
+ * @throws EnvValueError when `name` is not a valid variable name or the value cannot be written
+ *   to read back unchanged (a NUL …); the file is left as it was.
  */
 export function setSecret(home: HermesHome, name: string, value: string | undefined): void {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Invalid secret name "${name}"`);
   const file = home.envFile;
-  // the other lines are kept byte for byte (latin1 maps each byte to one char and back), so a
-  // line in another encoding is never turned into U+FFFD; only the new line is encoded as UTF-8
-  const lines = existsSync(file) ? readFileSync(file, 'latin1').split('\n') : [];
-  const re = new RegExp(`^\\s*(export\\s+)?${name}\\s*=`);
-  const kept = lines.filter((l) => !re.test(l));
-  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
-  const parts = kept.map((l) => Buffer.from(`${l}\n`, 'latin1'));
-  if (value !== undefined) parts.push(Buffer.from(`${name}=${quote(value)}\n`, 'utf8'));
-  writeFileAtomic(file, Buffer.concat(parts), 0o600);
+  const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
+  writeFileAtomic(file, editEnvFile(bytes, name, value), 0o600);
 }

@@ -148,6 +148,14 @@ export class HermesHome {
   get mediaDir(): string {
     return this.path('media');
   }
+  /**
+   * Files received from chat platforms for one session (`media/sessions/<session id>/`).
+   * @throws Error for an id that is not a plain name (it is never a path).
+   */
+  sessionMediaDir(sessionId: string): string {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sessionId)) throw new Error(`invalid session id "${sessionId}"`);
+    return this.path('media', 'sessions', sessionId);
+  }
   /** Per-profile persisted TUI input history (one JSON string per line). */
   get inputHistoryFile(): string {
     return this.path('input_history.jsonl');

@@ -88,8 +88,10 @@ export interface InboundMessage {
   onReceipt?: (receipt: InboundReceipt) => void;
   /**
    * Images sent with the message (base64 bytes), checked and stored by the backend like the
-   * images of `prompt.submit`; a model without vision refuses the turn (an `error` event of kind
-   * `invalid_request`). Not kept in the delivery ledger: a message replayed after a restart has none.
+   * images of `prompt.submit`. For a model without vision a chat platform's images are saved as
+   * files instead (pipeline-files.ts); on a platform with `authorization: 'adapter'` (programs:
+   * the API server) the turn is refused (an `error` event of kind `invalid_request`). Not kept in
+   * the delivery ledger: a message replayed after a restart names them as lost.
    */
   images?: ImageAttachmentInput[];
   /**
@@ -166,6 +168,14 @@ export interface ButtonPress {
   value: string;
 }
 
+/**
+ * What the host did with a pressed button, so an adapter can answer the presser (an ephemeral
+ * note, an edited prompt): `answered` — the question took the value; `refused` — the presser may
+ * not answer it (`reason` is safe to show to the presser); `closed` — no such question is open
+ * (answered before, timed out, or unknown).
+ */
+export type ButtonOutcome = { kind: 'answered' } | { kind: 'refused'; reason: string } | { kind: 'closed' };
+
 /** An agent event the adapter may render (tool progress and the like). */
 export interface TurnEvent {
   type: string;
@@ -175,7 +185,7 @@ export interface TurnEvent {
 /** Set by the host on every adapter (the message pipeline and reconnects). */
 export interface AdapterHandlers {
   onMessage(message: InboundMessage): void | Promise<void>;
-  onButton?(press: ButtonPress): void | Promise<void>;
+  onButton?(press: ButtonPress): void | ButtonOutcome | Promise<void | ButtonOutcome>;
   /**
    * The adapter lost its established connection and will not reconnect by itself: the host
    * disconnects it and calls `connect` again on its reconnect schedule.
@@ -282,12 +292,16 @@ export abstract class PlatformAdapter {
     });
   }
 
-  /** Hands a button press to the host; never throws. */
-  protected async emitButton(press: ButtonPress): Promise<void> {
+  /**
+   * Hands a button press to the host; never throws.
+   * @returns what the host did with it (undefined: a host that does not say, or a failure).
+   */
+  protected async emitButton(press: ButtonPress): Promise<ButtonOutcome | undefined> {
     try {
-      await this.handlers?.onButton?.(press);
+      return (await this.handlers?.onButton?.(press)) ?? undefined;
     } catch (err) {
       this.log(`${this.platform}: button handler failed: ${(err as Error).message}`);
+      return undefined;
     }
   }
 
@@ -337,6 +351,11 @@ export abstract class PlatformAdapter {
   /** True when approvals are shown with buttons (then `/approve` still works as a fallback). */
   get hasButtons(): boolean {
     return false;
+  }
+
+  /** True when the adapter overrides `sendFile` with a real upload (long replies may go as files). */
+  get canUploadFiles(): boolean {
+    return this.sendFile !== PlatformAdapter.prototype.sendFile;
   }
 
   /** Replaces the text of a sent message. Default: not supported. */

@@ -4,6 +4,7 @@
  * answer its approvals); `InProcessBackend` (local-backend.ts) runs agents directly, for tests
  * and tools without a daemon.
  */
+import type { ReasoningEffort } from '../model/reasoning.js';
 import type { ImageAttachmentInput } from '../protocol/attachments.js';
 import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, SeedMessage, TurnEvent } from './adapter.js';
 import type { MessageSource } from './source.js';
@@ -103,4 +104,13 @@ export interface AgentBackend {
   isBusy(sessionId: string): boolean;
   /** Status of a session, undefined when unknown. */
   status(sessionId: string): SessionStatus | undefined;
+  /**
+   * The session's reasoning effort (`/reasoning`), after setting it when `set` is given (`null`:
+   * back to the profile's `model.reasoning_effort`); applies from its next turn. `own`: set for
+   * this session. Undefined for backends that cannot change it.
+   */
+  reasoningEffort?(
+    sessionId: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean };
 }

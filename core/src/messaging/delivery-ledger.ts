@@ -22,6 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DeliveryPatch, DeliveryRecord, DeliveryState, NewDelivery } from '../state/platform-tables.js';
 import type { SendOptions, SendResult } from './adapter.js';
+import { longReplyFile } from './long-reply.js';
 import { splitMessage } from './split.js';
 
 export type { DeliveryRecord, DeliveryState } from '../state/platform-tables.js';
@@ -113,6 +114,12 @@ export const systemClock: LedgerClock = {
 /** What the ledger sends through (the platform adapter). */
 export interface DeliverySender {
   send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult>;
+  /** Uploads a file (a long reply, see `DeliveryLedgerOptions.fileAbove`). */
+  sendFile?(
+    chatId: string,
+    file: { name: string; data: Buffer; mime?: string; caption?: string },
+    opts?: SendOptions,
+  ): Promise<SendResult>;
 }
 
 /** Options of a ledger. */
@@ -122,6 +129,12 @@ export interface DeliveryLedgerOptions {
   sender: DeliverySender;
   /** Longest message of the platform, characters (0: no limit); read at every send. */
   maxLength: () => number;
+  /**
+   * A reply (not an error notice) longer than this many characters goes out as one file
+   * (`sender.sendFile`, long-reply.ts) instead of split messages; 0 or absent: always split.
+   * Read at every attempt.
+   */
+  fileAbove?: () => number;
   log: (line: string) => void;
   retry?: Partial<RetryPolicy>;
   clock?: LedgerClock;
@@ -366,16 +379,19 @@ export class DeliveryLedger {
 
   /** One attempt at the unconfirmed chunks of a row. @returns true when the row is settled. */
   private async attempt(row: DeliveryRecord): Promise<boolean> {
-    const chunks = splitMessage(row.reply ?? '', this.opts.maxLength());
+    const text = row.reply ?? '';
+    const above = row.outcome !== 'error' && this.opts.sender.sendFile ? (this.opts.fileAbove?.() ?? 0) : 0;
+    // a long reply is one step: the file with its summary caption
+    const asFile = above > 0 && text.length > above;
+    const chunks = asFile ? [text] : splitMessage(text, this.opts.maxLength());
     const base = row.send_opts ? (JSON.parse(row.send_opts) as SendOptions) : {};
     for (let i = row.chunks_sent; i < chunks.length; i++) {
       let r: SendResult;
       try {
-        r = await this.opts.sender.send(row.chat_id, chunks[i]!, {
-          ...base,
-          kind: 'reply',
-          deliveryId: `${row.id}#${i}`,
-        });
+        const opts: SendOptions = { ...base, kind: 'reply', deliveryId: `${row.id}#${i}` };
+        r = asFile
+          ? await this.opts.sender.sendFile!(row.chat_id, longReplyFile(text), opts)
+          : await this.opts.sender.send(row.chat_id, chunks[i]!, opts);
       } catch (err) {
         r = { ok: false, error: (err as Error).message };
       }

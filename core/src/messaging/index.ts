@@ -37,3 +37,5 @@ export * from './pipeline.js';
 export * from './pipeline-turn.js';
 export * from './pipeline-recovery.js';
 export * from './pipeline-commands.js';
+export * from './inbound-files.js';
+export * from './long-reply.js';

@@ -12,6 +12,7 @@ import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import { contextWindowFor } from '../model/context-windows.js';
+import type { ReasoningEffort } from '../model/reasoning.js';
 import type { ModelClient } from '../model/types.js';
 import type { SessionDB } from '../state/session-db.js';
 import type {
@@ -36,6 +37,8 @@ export interface InProcessBackendOptions {
 
 interface Loaded {
   agent: Agent;
+  /** The session's own reasoning effort the agent was opened with. */
+  effort?: ReasoningEffort;
   /** The sink of the running turn. */
   sink?: TurnSink;
   controller?: AbortController;
@@ -46,6 +49,8 @@ interface Loaded {
 /** Runs platform turns with in-process agents, one turn at a time per session. */
 export class InProcessBackend implements AgentBackend {
   private readonly sessions = new Map<string, Loaded>();
+  /** Sessions' own reasoning efforts (`/reasoning`), over `model.reasoning_effort`. */
+  private readonly efforts = new Map<string, ReasoningEffort>();
 
   constructor(private readonly opts: InProcessBackendOptions) {}
 
@@ -55,7 +60,11 @@ export class InProcessBackend implements AgentBackend {
 
   private load(sessionId: string): Loaded {
     let l = this.sessions.get(sessionId);
-    if (l) return l;
+    const effort = this.efforts.get(sessionId);
+    // a changed effort reopens an idle session's agent with it (history is read back from the store)
+    if (l && (l.effort === effort || l.agent.isBusy)) return l;
+    const base = this.opts.config;
+    const config = effort ? { ...base, model: { ...base.model, reasoning_effort: effort } } : base;
     const holder: { l?: Loaded } = {};
     const opened = openAgentSession({
       home: this.opts.home,
@@ -63,7 +72,7 @@ export class InProcessBackend implements AgentBackend {
       select: { kind: 'id', id: sessionId },
       cwd: this.opts.home.path('workspace'),
       db: this.opts.db,
-      config: this.opts.config,
+      config,
       secrets: this.opts.secrets,
       ...(this.opts.modelClient ? { modelClient: this.opts.modelClient } : {}),
       onEvent: (e) => {
@@ -96,7 +105,7 @@ export class InProcessBackend implements AgentBackend {
         );
       },
     });
-    l = { agent: opened.agent, queue: Promise.resolve() };
+    l = { agent: opened.agent, queue: l?.queue ?? Promise.resolve(), ...(effort ? { effort } : {}) };
     holder.l = l;
     this.sessions.set(sessionId, l);
     return l;
@@ -142,6 +151,16 @@ export class InProcessBackend implements AgentBackend {
 
   isBusy(sessionId: string): boolean {
     return this.sessions.get(sessionId)?.agent.isBusy ?? false;
+  }
+
+  reasoningEffort(
+    sessionId: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean } {
+    if (set === null) this.efforts.delete(sessionId);
+    else if (set !== undefined) this.efforts.set(sessionId, set);
+    const own = this.efforts.get(sessionId);
+    return own ? { effort: own, own: true } : { effort: this.opts.config.model.reasoning_effort, own: false };
   }
 
   status(sessionId: string): SessionStatus | undefined {

@@ -3,6 +3,7 @@
  * the one slash-command table, and the access rules). Each reply goes back to the chat the command came from.
  */
 import { setConfigValue } from '../config/config-file.js';
+import { parseReasoningArg, reasoningEffortText } from '../model/reasoning.js';
 import type { SendOptions } from './adapter.js';
 import { buildFooterLine } from './footer.js';
 import type { MessagePipeline } from './pipeline.js';
@@ -92,6 +93,25 @@ export async function runPlatformCommand(p: MessagePipeline, c: CommandContext):
         return;
       }
       await say(`Default model set to ${model}. It applies to new conversations: send /new to switch now.`);
+      return;
+    }
+    case 'reasoning': {
+      const set = parseReasoningArg(command.args);
+      if (set !== null && typeof set === 'object') return say(set.error);
+      if (!sessionId || !p.backend.reasoningEffort) {
+        await say(
+          sessionId
+            ? 'The reasoning effort cannot be changed here.'
+            : 'No conversation yet: send a message first.',
+        );
+        return;
+      }
+      if (set !== undefined && !policy.isAdmin(userId)) {
+        await say('Only an admin may change the reasoning effort.');
+        return;
+      }
+      const { effort, own } = p.backend.reasoningEffort(sessionId, set);
+      await say(reasoningEffortText(effort, own, set !== undefined));
       return;
     }
     case 'new':

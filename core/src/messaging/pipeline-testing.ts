@@ -16,7 +16,7 @@ import { MessagePipeline, type PipelineOptions } from './pipeline.js';
  */
 export type TestPipelineOptions = Pick<
   PipelineOptions,
-  'home' | 'entry' | 'adapter' | 'config' | 'log' | 'ledger' | 'transcript'
+  'home' | 'entry' | 'adapter' | 'config' | 'log' | 'ledger' | 'transcript' | 'transcribe'
 > & { db: SessionDB; backend?: AgentBackend };
 
 /** A test pipeline and the stores it was given. */

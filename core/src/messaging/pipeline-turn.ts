@@ -12,6 +12,7 @@ import { EditStreamer } from './edit-stream.js';
 import { withFooter } from './footer.js';
 import type { MessagePipeline } from './pipeline.js';
 import type { PlatformConfig } from './platform-config.js';
+import { STREAMED_AS_FILE_TEXT } from './long-reply.js';
 import { isSilenceFor } from './silence.js';
 
 /** Interval of repeated typing indicators while a turn runs, ms. */
@@ -227,6 +228,15 @@ export async function finishTurn(
         .catch((e: Error) => p.opts.log(`stream finish failed: ${e.message}`));
     if (outcome.status === 'interrupted') ledger.close(t.id, 'dropped', 'stopped before a reply');
     else ledger.close(t.id, 'silence');
+    return;
+  }
+  const fileAbove = p.longReplyFileAbove();
+  if (streamer?.started && !error && fileAbove > 0 && text.length > fileAbove) {
+    // the streamed message gives way to the file the ledger sends
+    await streamer
+      .finish(STREAMED_AS_FILE_TEXT)
+      .catch((e: Error) => p.opts.log(`stream finish failed: ${e.message}`));
+    await ledger.deliver(t.id, text, 'reply');
     return;
   }
   if (streamer?.started) {

@@ -233,9 +233,24 @@ describe('MessagePipeline', () => {
     );
     const turn = adapter.receive({ source: dm('alice'), text: 'go' });
     const asked = (await adapter.waitFor((s) => s.op === 'approval')) as { prompt: { requestId: string } };
-    await adapter.press({ source: dm('bob'), requestId: asked.prompt.requestId, value: 'once' });
+    const rid = asked.prompt.requestId;
+    expect(await adapter.press({ source: dm('bob'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'refused',
+      reason: 'That question belongs to another conversation.',
+    });
     expect(adapter.texts('dm-bob')).toEqual(['That question belongs to another conversation.']);
-    await adapter.press({ source: dm('alice'), requestId: asked.prompt.requestId, value: 'deny' });
+    // a user who is not authorized at all is refused without a word in the chat
+    expect(await adapter.press({ source: dm('mallory'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'refused',
+      reason: 'You may not answer this question.',
+    });
+    expect(adapter.texts('dm-mallory')).toEqual([]);
+    expect(await adapter.press({ source: dm('alice'), requestId: rid, value: 'deny' })).toEqual({
+      kind: 'answered',
+    });
+    expect(await adapter.press({ source: dm('alice'), requestId: rid, value: 'once' })).toEqual({
+      kind: 'closed',
+    });
     await turn;
     expect(adapter.texts('dm-alice').at(-1)).toMatch(/^result: .*(denied|not run|refused)/i);
   });
@@ -259,6 +274,39 @@ describe('MessagePipeline', () => {
     await adapter.receive({ source: dm('alice'), text: '/help' });
     expect(adapter.texts('dm-alice').at(-1)).toContain('/approve');
     expect(model.requests).toHaveLength(2); // commands never reach the model
+  });
+
+  it('/reasoning shows and sets the conversation effort (admins only); the next turn sends it', async () => {
+    const { adapter } = setup({
+      allowed_users: ['alice', 'bob'],
+      admins: ['alice'],
+      user_allowed_commands: ['reasoning'],
+    });
+    await adapter.receive({ source: dm('alice'), text: '/reasoning' });
+    expect(adapter.texts('dm-alice').at(-1)).toBe('No conversation yet: send a message first.');
+    model.push({ text: 'first' });
+    await adapter.receive({ source: dm('alice'), text: 'hi' });
+    await adapter.receive({ source: dm('alice'), text: '/reasoning' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(
+      /^Reasoning effort: the provider's default \(model.reasoning_effort/,
+    );
+    await adapter.receive({ source: dm('alice'), text: '/reasoning extreme' });
+    expect(adapter.texts('dm-alice').at(-1)).toMatch(/Unknown \/reasoning level "extreme"/);
+    model.push({ text: 'bob here' });
+    await adapter.receive({ source: dm('bob'), text: 'hello' });
+    await adapter.receive({ source: dm('bob'), text: '/reasoning high' });
+    expect(adapter.texts('dm-bob').at(-1)).toBe('Only an admin may change the reasoning effort.');
+    await adapter.receive({ source: dm('alice'), text: '/reasoning high' });
+    expect(adapter.texts('dm-alice').at(-1)).toBe(
+      'Reasoning effort: high (this session), from the next turn.',
+    );
+    model.push({ text: 'second' });
+    const before = model.requests.length;
+    await adapter.receive({ source: dm('alice'), text: 'again' });
+    // a custom endpoint takes no reasoning parameter: sent without it, and the history is intact
+    const sent = model.requests[before]!.body;
+    expect(sent).not.toHaveProperty('reasoning_effort');
+    expect(JSON.stringify(sent.messages)).toContain('first');
   });
 
   it('slash access per scope: a DM admin is not a group admin (the original keys, under extra:)', async () => {

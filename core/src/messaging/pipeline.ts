@@ -26,7 +26,14 @@ import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { MessageRecord } from '../state/types.js';
-import type { ButtonPress, InboundMessage, InboundReceipt, PlatformAdapter, SendOptions } from './adapter.js';
+import type {
+  ButtonOutcome,
+  ButtonPress,
+  InboundMessage,
+  InboundReceipt,
+  PlatformAdapter,
+  SendOptions,
+} from './adapter.js';
 import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
@@ -51,6 +58,8 @@ import { parseCommand, slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { hashPiiId } from './untrusted.js';
+import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
+import { attachmentNotes, notesFromJson, prepareAttachments } from './pipeline-files.js';
 
 /** Everything one pipeline works with. */
 export interface PipelineOptions {
@@ -79,6 +88,11 @@ export interface PipelineOptions {
    * (pipeline-recovery.ts). Without it nothing is recovered.
    */
   transcript?: TranscriptReader;
+  /**
+   * Speech-to-text of received voice notes and audio files; without it a voice note is named in
+   * the turn's text as "not transcribed".
+   */
+  transcribe?: Transcriber;
 }
 
 /** Reads the stored transcript of sessions (`SessionDB` satisfies it). */
@@ -111,6 +125,7 @@ export class MessagePipeline {
         store: new MemoryDeliveryStore(),
         sender: opts.adapter,
         maxLength: () => this.maxLength(),
+        fileAbove: () => this.longReplyFileAbove(),
         log: opts.log,
         retry: { maxAttempts: 1 },
       });
@@ -130,6 +145,15 @@ export class MessagePipeline {
   /** Longest message of the platform (config over adapter), characters; 0: no limit. */
   maxLength(): number {
     return this.platformConfig().max_message_length ?? this.opts.adapter.maxMessageLength;
+  }
+
+  /**
+   * Characters above which a reply goes out as a file (config over registry); 0 when replies are
+   * split (no threshold, or the adapter has no upload).
+   */
+  longReplyFileAbove(): number {
+    if (!this.opts.adapter.canUploadFiles) return 0;
+    return this.platformConfig().long_reply_as_file_above ?? this.opts.entry.longReplyAsFileAbove ?? 0;
   }
 
   /** The session's newest message id (0 without a transcript reader). */
@@ -274,7 +298,8 @@ export class MessagePipeline {
       this.ledger.note(chat, id, 'dropped', reason);
     };
     if (!chatId) return refuse('?', 'no chat to answer');
-    if (!text) return refuse(chatId, 'empty message');
+    const notes = attachmentNotes(msg);
+    if (!text && !notes.length) return refuse(chatId, 'empty message');
     const send = sendOptions(source);
     if (!this.accepting && !this.durable) {
       receipt({ kind: 'unavailable', id, reason: 'the daemon is shutting down' });
@@ -301,6 +326,8 @@ export class MessagePipeline {
         text,
         source: sourceToJson(source),
         ...(msg.ephemeral ? { ephemeral: true } : {}),
+        // names and sizes only: the bytes are not kept (a replay says they were lost)
+        ...(notes.length ? { attachments: notes } : {}),
       }),
     });
     if (accepted === 'duplicate') {
@@ -326,15 +353,19 @@ export class MessagePipeline {
    * @returns false when the row holds no usable message.
    */
   async readmit(row: DeliveryRecord): Promise<boolean> {
-    let data: { text?: unknown; source?: unknown; ephemeral?: unknown };
+    let data: { text?: unknown; source?: unknown; ephemeral?: unknown; attachments?: unknown };
     try {
       data = JSON.parse(row.inbound ?? 'null') as typeof data;
     } catch {
       return false;
     }
     const source = sourceFromJson(data?.source);
-    if (!source || typeof data.text !== 'string' || !data.text || !row.session_key) return false;
-    const msg: InboundMessage = { source, text: data.text, ...(data.ephemeral ? { ephemeral: true } : {}) };
+    const lost = notesFromJson(data?.attachments);
+    if (!source || typeof data.text !== 'string' || !row.session_key) return false;
+    // files and images are not kept in the ledger: the replayed turn says which were lost
+    const text = lost.length ? `${data.text}\n\n${lostAttachmentsText(lost)}`.trim() : data.text;
+    if (!text) return false;
+    const msg: InboundMessage = { source, text, ...(data.ephemeral ? { ephemeral: true } : {}) };
     const cfg = this.platformConfig();
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
@@ -343,7 +374,7 @@ export class MessagePipeline {
     }
     const m = {
       id: row.id,
-      text: data.text,
+      text,
       chatId: row.chat_id,
       send: sendOptions(source),
       cfg,
@@ -371,7 +402,7 @@ export class MessagePipeline {
       this.ledger.close(id, 'reply', `command /${command.name}`);
       return undefined;
     }
-    if (this.questions.answerClarify(key, text)) {
+    if (text && this.questions.answerClarify(key, text)) {
       this.ledger.close(id, 'answer');
       return undefined;
     }
@@ -422,12 +453,24 @@ export class MessagePipeline {
         chat_type: source.chatType,
       });
 
-    // 5b. the user message: in a shared session prefixed with the sender's name
-    const userText = shared ? prefixSender(text, source, redact) : text;
+    // 5b. attachments: files saved and named as untrusted data; images the model cannot see as files
+    const att = await prepareAttachments(msg, sessionId, {
+      home: this.opts.home,
+      entry: this.opts.entry,
+      backend: this.opts.backend,
+      config,
+      cfg,
+      log: this.opts.log,
+      ...(this.opts.transcribe ? { transcribe: this.opts.transcribe } : {}),
+    });
+    const fullText = att.filesText ? (text ? `${text}\n\n${att.filesText}` : att.filesText) : text;
+
+    // 5c. the user message: in a shared session prefixed with the sender's name
+    const userText = shared ? prefixSender(fullText, source, redact) : fullText;
 
     // 6. run the agent, 7. send the reply (pipeline-turn.ts)
     await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
-    const images = msg.images?.length ? { images: msg.images } : {};
+    const images = att.images.length ? { images: att.images } : {};
     return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
   }
 
@@ -455,28 +498,33 @@ export class MessagePipeline {
     }
   }
 
-  /** Handles a pressed approval/clarify button. Never throws. */
-  async handleButton(press: ButtonPress): Promise<void> {
+  /**
+   * Handles a pressed approval/clarify button. Never throws.
+   * @returns what became of the press (the adapter may tell the presser).
+   */
+  async handleButton(press: ButtonPress): Promise<ButtonOutcome> {
     try {
       const q = this.questions.get(press.requestId);
       const chatId = press.source.chatId ?? press.source.userId;
       const send = sendOptions(press.source);
-      if (!q || !chatId) return;
+      if (!q || !chatId) return { kind: 'closed' };
       const cfg = this.platformConfig();
       const decision = this.authorizeSource(press.source, cfg);
-      if (!decision.allowed) return;
+      if (!decision.allowed) return { kind: 'refused', reason: 'You may not answer this question.' };
       if (this.keyOf(press.source, cfg) !== q.key) {
         await this.say(chatId, 'That question belongs to another conversation.', send);
-        return;
+        return { kind: 'refused', reason: 'That question belongs to another conversation.' };
       }
       const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
         await this.say(chatId, 'You may not answer approvals here.', send);
-        return;
+        return { kind: 'refused', reason: 'You may not answer approvals here.' };
       }
       q.answer(press.value);
+      return { kind: 'answered' };
     } catch (err) {
       this.opts.log(`${this.opts.entry.name}: button handling failed: ${(err as Error).message}`);
+      return { kind: 'closed' };
     }
   }
 

@@ -99,6 +99,20 @@ export const PlatformConfigSchema = z.looseObject({
   max_message_length: z.number().int().positive().optional(),
   /** Working directory of new sessions from this platform (default: the home's workspace/). */
   cwd: z.string().optional(),
+  /**
+   * Largest file received with a message that is saved to the session's media folder, bytes; a
+   * larger one is not downloaded or saved, and the turn's text says so naming this key.
+   */
+  max_file_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
+  /**
+   * A reply longer than this many characters is sent as a file with a one-line summary, on a
+   * platform that takes uploads (overrides the platform's own threshold; 0: always split instead).
+   */
+  long_reply_as_file_above: z.number().int().min(0).optional(),
 });
 // adapters own the rest of the section: the unknown-key check of config.yaml stays out of it
 PlatformConfigSchema.register(openSections, { owner: 'the platform adapter' });

@@ -8,7 +8,13 @@
 import { ConfigSchema } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import { HermesHome } from '../home/home.js';
-import type { ButtonPress, InboundMessage, InboundReceipt, PlatformAdapter } from './adapter.js';
+import type {
+  ButtonOutcome,
+  ButtonPress,
+  InboundMessage,
+  InboundReceipt,
+  PlatformAdapter,
+} from './adapter.js';
 import { PlatformConfigSchema } from './platform-config.js';
 import type { PlatformContext } from './registry.js';
 
@@ -52,6 +58,9 @@ export class FakeHost {
     durable: false,
   });
 
+  /** What every button press gets (default: answered) — set it to test a refusal. */
+  buttonOutcome: (press: ButtonPress) => ButtonOutcome = () => ({ kind: 'answered' });
+
   constructor(private readonly reply?: (message: InboundMessage) => void | Promise<void>) {}
 
   /** Installs this host's handlers on `adapter` (before `connect`). */
@@ -67,6 +76,7 @@ export class FakeHost {
       onButton: (p) => {
         this.buttons.push(p);
         this.wake();
+        return this.buttonOutcome(p);
       },
       onFatalError: (e) => {
         this.fatal.push(e);

@@ -67,6 +67,12 @@ export interface PlatformEntry {
   piiSafe?: boolean;
   /** Longest message, characters (0/undefined: no limit); the pipeline splits longer replies. */
   maxMessageLength?: number;
+  /**
+   * A reply longer than this many characters is sent as a file (`sendFile`, with a one-line
+   * summary as its caption) instead of being split; `platforms.<name>.long_reply_as_file_above`
+   * overrides it. Undefined/0: long replies are split. Only for adapters that override `sendFile`.
+   */
+  longReplyAsFileAbove?: number;
   /** Secret naming the home channel for cron delivery to `<name>` (fallback of `home_channel`). */
   cronDeliverEnvVar?: string;
   /** Sends a message without a running daemon (cron from the CLI); undefined when impossible. */

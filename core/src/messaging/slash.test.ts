@@ -72,6 +72,7 @@ describe('platform commands come from the table', () => {
       'whoami',
       'approve',
       'deny',
+      'reasoning',
     ]);
     expect(PLATFORM_COMMANDS).toEqual(platformCommandNames());
     expect(COMMAND_HELP.reset).toBe('same as /new');

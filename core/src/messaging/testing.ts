@@ -5,6 +5,7 @@
 import {
   PlatformAdapter,
   type ApprovalPrompt,
+  type ButtonOutcome,
   type ButtonPress,
   type ChatInfo,
   type InboundMessage,
@@ -16,7 +17,8 @@ import {
 export type Sent =
   | { op: 'send'; chatId: string; text: string; id: string; opts?: SendOptions }
   | { op: 'edit'; chatId: string; text: string; id: string }
-  | { op: 'approval'; chatId: string; prompt: ApprovalPrompt };
+  | { op: 'approval'; chatId: string; prompt: ApprovalPrompt }
+  | { op: 'file'; chatId: string; name: string; data: Buffer; caption?: string; id: string };
 
 /** An adapter whose "platform" is an array. */
 export class MemoryAdapter extends PlatformAdapter {
@@ -27,7 +29,14 @@ export class MemoryAdapter extends PlatformAdapter {
 
   constructor(
     platform = 'memory',
-    private readonly caps: { edit?: boolean; buttons?: boolean; max?: number; autonomous?: boolean } = {},
+    private readonly caps: {
+      edit?: boolean;
+      buttons?: boolean;
+      max?: number;
+      autonomous?: boolean;
+      /** `sendFile` records an upload (else the base class's text line). */
+      uploads?: boolean;
+    } = {},
   ) {
     super(platform, { maxMessageLength: caps.max ?? 0 });
   }
@@ -37,6 +46,28 @@ export class MemoryAdapter extends PlatformAdapter {
   }
   override get autonomous(): boolean {
     return this.caps.autonomous === true;
+  }
+
+  override get canUploadFiles(): boolean {
+    return this.caps.uploads === true;
+  }
+
+  override async sendFile(
+    chatId: string,
+    file: { name: string; data: Buffer; mime?: string; caption?: string },
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    if (!this.caps.uploads) return super.sendFile(chatId, file, opts);
+    const id = `m${this.nextId++}`;
+    this.record({
+      op: 'file',
+      chatId,
+      name: file.name,
+      data: file.data,
+      id,
+      ...(file.caption ? { caption: file.caption } : {}),
+    });
+    return { ok: true, messageId: id };
   }
 
   override get hasButtons(): boolean {
@@ -90,7 +121,7 @@ export class MemoryAdapter extends PlatformAdapter {
   }
 
   /** Simulates a button press. */
-  press(p: ButtonPress): Promise<void> {
+  press(p: ButtonPress): Promise<ButtonOutcome | undefined> {
     return this.emitButton(p);
   }
 

@@ -40,3 +40,21 @@ export function applyCacheBreakpoints(
   out[i] = { role: 'system', content: parts };
   return out;
 }
+
+/**
+ * Anthropic's limit of cache breakpoints in one request (`cache_control` markers: system prompt,
+ * tools and messages together).
+ */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/**
+ * The rule of breakpoints on a conversation (the original's "system_and_3"): one on the stable
+ * system prompt, and one on each of the last `MAX_CACHE_BREAKPOINTS - 1` (3) messages after it,
+ * so the next request reads the whole prefix up to the newest turn from the cache.
+ * @param count number of non-system messages of the request.
+ * @returns their indexes (0-based among the non-system messages) that get a breakpoint, ascending.
+ */
+export function lastTurnBreakpoints(count: number): number[] {
+  const n = Math.min(count, MAX_CACHE_BREAKPOINTS - 1);
+  return Array.from({ length: n }, (_, i) => count - n + i);
+}

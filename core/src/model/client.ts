@@ -22,15 +22,26 @@
  * the wait for the response headers and each gap between two chunks (an idle timeout: a long
  * answer that keeps streaming is never cut). Keys are never logged; error messages are scrubbed
  * of them. For `anthropic/*` models on OpenRouter the system prompt gets a cache breakpoint.
+ *
+ * A target whose `wire` is `anthropic-messages` is called through `@anthropic-ai/sdk`
+ * (anthropic/attempt.ts, loaded on first use); everything above (keys, retries, fallback, abort)
+ * is the same for both.
+ * Reasoning effort (`ChatRequest.reasoningEffort`, else `model.reasoning_effort`) is mapped per API
+ * (reasoning.ts); where it is not supported the request goes without it and `onNotice` is called
+ * once per client and message.
  */
+import type Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
+import { AnthropicStreamAssembler } from './anthropic/stream.js';
+import type * as AnthropicWireModule from './anthropic/wire.js';
 import { applyCacheBreakpoints } from './cache-control.js';
 import { contextWindowFor } from './context-windows.js';
 import { CredentialPool, type PooledKey } from './credential-pool.js';
 import { classifyError, ModelError, type ClassifyHints } from './errors.js';
 import { resolveFallbacks, resolvePrimary, type ProviderTarget } from './providers.js';
+import { openaiReasoningParams } from './reasoning.js';
 import { abortableSleep, backoffDelay, MAX_RETRIES, type SleepFn } from './retry.js';
 import { HandlerError, StreamAssembler } from './stream-assembler.js';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, StreamHandlers } from './types.js';
@@ -80,15 +91,21 @@ export interface HermesModelClient extends ModelClient {
 
 type ChatBody = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 
-/** Drops fields a provider would reject: `reasoning` on assistant messages except for OpenRouter. */
+type AnthropicWire = typeof AnthropicWireModule;
+let anthropicWire: Promise<AnthropicWire> | undefined;
+/** The SDK-loading half of the Anthropic path, imported once on first use. */
+const loadAnthropicWire = (): Promise<AnthropicWire> => (anthropicWire ??= import('./anthropic/wire.js'));
+
+/**
+ * Drops fields a provider would reject: `reasoning` on assistant messages except for OpenRouter,
+ * and Anthropic's `thinking_blocks` always.
+ */
 function toWire(messages: ChatMessage[], target: ProviderTarget, model: string): ChatBody['messages'] {
   const cached = applyCacheBreakpoints(messages, model, target.provider);
   const out = cached.map((m) => {
-    if (m.role === 'assistant' && m.reasoning !== undefined && target.provider !== 'openrouter') {
-      const { reasoning: _drop, ...rest } = m;
-      return rest;
-    }
-    return m;
+    if (m.role !== 'assistant') return m;
+    const { thinking_blocks: _blocks, reasoning, ...rest } = m;
+    return reasoning !== undefined && target.provider === 'openrouter' ? { ...rest, reasoning } : rest;
   });
   return out as ChatBody['messages'];
 }
@@ -118,6 +135,18 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
   const fallbacks = resolveFallbacks(config.fallback_providers, '', ctx);
   const detectedModels = new Map<string, string>();
   const sdkClients = new Map<string, OpenAI>();
+  const anthropicClients = new Map<string, Anthropic>();
+  /** Notices already given by this client (each is shown once, not at every call). */
+  const noticed = new Set<string>();
+  const noticeOnce = (handlers: StreamHandlers, message: string): void => {
+    if (noticed.has(message)) return;
+    noticed.add(message);
+    try {
+      handlers.onNotice?.(message);
+    } catch {
+      /* a frontend's failure never breaks the call */
+    }
+  };
 
   const poolFor = (t: ProviderTarget): CredentialPool => {
     const id = `${t.provider}|${t.baseURL}|${t.keyVar ?? ''}|${t.keys.map((k) => k.label).join(',')}`;
@@ -133,12 +162,9 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     const id = `${t.baseURL}\0${key?.value ?? ''}`;
     let c = sdkClients.get(id);
     if (!c) {
-      const headers: Record<string, string | null> = {};
+      // the preset's own headers (OpenRouter's app name …)
+      const headers: Record<string, string | null> = { ...t.headers };
       if (!key) headers.Authorization = null; // a keyless local server: send no Authorization at all
-      if (t.provider === 'openrouter') {
-        headers['HTTP-Referer'] = 'https://github.com/NousResearch/hermes-agent';
-        headers['X-Title'] = 'Hermes Agent';
-      }
       c = new OpenAI({
         apiKey: key?.value ?? 'no-key',
         baseURL: t.baseURL,
@@ -156,11 +182,26 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     return c;
   };
 
+  const anthropicSdkFor = (w: AnthropicWire, t: ProviderTarget, key: PooledKey | undefined): Anthropic => {
+    const id = `${t.baseURL}\0${key?.value ?? ''}`;
+    let c = anthropicClients.get(id);
+    if (!c) {
+      c = w.createAnthropicSdk({
+        baseURL: t.baseURL,
+        key,
+        timeoutMs,
+        ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      });
+      anthropicClients.set(id, c);
+    }
+    return c;
+  };
+
   /** The model of an attempt; a custom endpoint without one uses the server's only model. */
-  const modelFor = async (t: ProviderTarget, req: ChatRequest, sdk: OpenAI): Promise<string> => {
+  const modelFor = async (t: ProviderTarget, req: ChatRequest, sdk: OpenAI | undefined): Promise<string> => {
     const named = t.role === 'primary' ? req.model || t.model : t.model || req.model || defaultModel;
     if (named) return named;
-    if (t.provider === 'custom') {
+    if (t.provider === 'custom' && sdk) {
       const known = detectedModels.get(t.baseURL);
       if (known) return known;
       const list = await sdk.models.list({ signal: req.signal });
@@ -185,8 +226,25 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     t: ProviderTarget,
     key: PooledKey | undefined,
     req: ChatRequest,
-    asm: StreamAssembler,
+    asm: StreamAssembler | AnthropicStreamAssembler,
+    handlers: StreamHandlers,
+    wire: AnthropicWire | undefined,
   ): Promise<ChatResult> => {
+    const effort = req.reasoningEffort ?? config.model.reasoning_effort;
+    if (asm instanceof AnthropicStreamAssembler) {
+      const w = wire ?? (await loadAnthropicWire());
+      return w.runAnthropicAttempt({
+        sdk: anthropicSdkFor(w, t, key),
+        target: t,
+        model: await modelFor(t, req, undefined),
+        req,
+        asm,
+        effort,
+        timeoutMs,
+        timeoutS: config.model.timeout,
+        onNotice: (m) => noticeOnce(handlers, m),
+      });
+    }
     const sdk = sdkFor(t, key);
     const model = await modelFor(t, req, sdk);
     const ctl = new AbortController();
@@ -203,12 +261,15 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     };
     try {
       if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
+      const reasoning = openaiReasoningParams(effort, t, model);
+      if (reasoning.notice) noticeOnce(handlers, reasoning.notice);
       const body: ChatBody = {
         model,
         messages: toWire(req.messages, t, model),
         stream: true,
         stream_options: { include_usage: true },
         ...(req.tools.length > 0 ? { tools: req.tools } : {}),
+        ...reasoning.params,
       };
       const stream = await sdk.chat.completions.create(body, { signal: ctl.signal });
       arm();
@@ -241,7 +302,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     secrets: t.keys.map((k) => k.value),
   });
 
-  const aborted = (provider: string, asm: StreamAssembler): ModelError =>
+  const aborted = (provider: string, asm: StreamAssembler | AnthropicStreamAssembler): ModelError =>
     new ModelError('aborted', `The model call to ${provider} was interrupted`, {
       provider,
       partial: asm.partial(),
@@ -252,7 +313,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     const targets: Array<ProviderTarget | ModelError> = [primary, ...fallbacks];
     let lastError: ModelError | undefined;
     let retryNo = 0;
-    let lastAsm = new StreamAssembler();
+    let lastAsm: StreamAssembler | AnthropicStreamAssembler = new StreamAssembler();
     const notify = (info: Omit<Parameters<NonNullable<StreamHandlers['onRetry']>>[0], 'attempt'>) =>
       handlers.onRetry?.({ attempt: ++retryNo, ...info });
 
@@ -264,15 +325,18 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
       for (;;) {
         if (req.signal?.aborted) throw aborted(t.provider, lastAsm);
         const key = pool.current();
-        const asm = new StreamAssembler(handlers);
+        const wire = t.wire === 'anthropic-messages' ? await loadAnthropicWire() : undefined;
+        const asm = wire ? new AnthropicStreamAssembler(handlers) : new StreamAssembler(handlers);
         lastAsm = asm;
         let err: ModelError;
         try {
-          return await attempt(t, key, req, asm);
+          return await attempt(t, key, req, asm, handlers, wire);
         } catch (e) {
           if (e instanceof HandlerError) throw e.original;
           if (req.signal?.aborted) throw aborted(t.provider, asm);
-          err = classifyError(e, t.provider, hintsFor(t, req));
+          err = wire
+            ? wire.classifyAnthropicError(e, t.provider, hintsFor(t, req))
+            : classifyError(e, t.provider, hintsFor(t, req));
           if (err.kind === 'aborted') throw aborted(t.provider, asm);
           if (asm.emitted) err.partial = asm.partial();
           lastError = err;
@@ -338,6 +402,14 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     listModels: async (signal?: AbortSignal) => {
       if (!primary) return undefined;
       try {
+        if (primary.wire === 'anthropic-messages') {
+          const w = await loadAnthropicWire();
+          const page = await anthropicSdkFor(w, primary, poolFor(primary).current()).models.list(
+            {},
+            { signal },
+          );
+          return page.data.map((m) => m.id);
+        }
         const list = await sdkFor(primary, poolFor(primary).current()).models.list({ signal });
         return list.data.map((m) => m.id);
       } catch {

@@ -199,31 +199,7 @@ export function classifyError(err: unknown, provider: string, hints: ClassifyHin
     return make('timeout', `The model call to ${provider}${about} timed out`);
   }
   if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
-    const status = err.status;
-    const wait = retryAfterMs(err.headers);
-    if (status === 401 || status === 403)
-      return make('auth', authMessage(provider, status, detail, hints), status);
-    if (status === 429)
-      return make('rate_limit', `Rate limited by ${provider}${about}: ${detail}`, status, wait);
-    if (status === 402 || BILLING_PATTERNS.some((p) => lower.includes(p))) {
-      return make(
-        'rate_limit',
-        `${provider} refused the key for billing/quota${about}: ${detail}`,
-        status,
-        wait,
-      );
-    }
-    if (status === 413 || (status === 400 && CONTEXT_PATTERNS.some((p) => lower.includes(p)))) {
-      return make(
-        'context_overflow',
-        `The conversation is too long for the model${about}: ${detail}`,
-        status,
-      );
-    }
-    if (status >= 500 || status === 408 || status === 409) {
-      return make('server', `${provider} had a server error${about}: ${detail}`, status, wait);
-    }
-    return make('bad_request', `${provider} rejected the request${about}: ${detail}`, status);
+    return classifyHttpStatus(err.status, err.headers, err, provider, hints);
   }
   if (err instanceof OpenAI.APIConnectionError) {
     const code = codeOf(err);
@@ -248,6 +224,57 @@ export function classifyError(err: unknown, provider: string, hints: ClassifyHin
     return make('network', `Connection to ${provider} failed${about}: ${describeCause(err) ?? detail}`);
   }
   return make('server', `The model call to ${provider} failed${about}: ${detail}`);
+}
+
+/**
+ * Classifies an HTTP error answer of any provider SDK by its status (the table in this file's
+ * header): 401/403 `auth`, 429 `rate_limit`, 402 or a billing message `rate_limit`, 413 or a 400
+ * about the context length `context_overflow`, 5xx/408/409 `server`, other statuses `bad_request`.
+ * `Retry-After` is read from `headers`. @param err the SDK's error (its message, scrubbed, is named).
+ */
+export function classifyHttpStatus(
+  status: number,
+  headers: Headers | undefined,
+  err: unknown,
+  provider: string,
+  hints: ClassifyHints = {},
+): ModelError {
+  const raw = err instanceof Error ? err.message : String(err);
+  const detail = scrub(raw, hints.secrets).replace(/\s+/g, ' ').trim() || 'no details';
+  const lower = detail.toLowerCase();
+  const about = hints.model ? ` (model ${hints.model})` : '';
+  const make = (kind: ModelErrorKind, message: string, retryAfter?: number) =>
+    new ModelError(kind, message, { provider, status, retryAfterMs: retryAfter, cause: err });
+  const wait = retryAfterMs(headers);
+  if (status === 401 || status === 403) return make('auth', authMessage(provider, status, detail, hints));
+  if (status === 429) return make('rate_limit', `Rate limited by ${provider}${about}: ${detail}`, wait);
+  if (status === 402 || BILLING_PATTERNS.some((p) => lower.includes(p))) {
+    return make('rate_limit', `${provider} refused the key for billing/quota${about}: ${detail}`, wait);
+  }
+  if (status === 413 || (status === 400 && CONTEXT_PATTERNS.some((p) => lower.includes(p)))) {
+    return make('context_overflow', `The conversation is too long for the model${about}: ${detail}`);
+  }
+  if (status >= 500 || status === 408 || status === 409) {
+    return make('server', `${provider} had a server error${about}: ${detail}`, wait);
+  }
+  return make('bad_request', `${provider} rejected the request${about}: ${detail}`);
+}
+
+/** Scrubs `secrets` (the keys in use) out of `message`; exported for the other SDKs' classifiers. */
+export function scrubSecrets(message: string, secrets: readonly string[] | undefined): string {
+  return scrub(message, secrets);
+}
+
+/** Whether `text` (lower case) speaks of a too-long context. */
+export function isContextMessage(text: string): boolean {
+  const lower = text.toLowerCase();
+  return CONTEXT_PATTERNS.some((p) => lower.includes(p));
+}
+
+/** The error code (`ECONNREFUSED`, `ETIMEDOUT` …) in an error's cause chain, when one is a timeout. */
+export function isTimeoutCode(err: unknown): boolean {
+  const code = codeOf(err);
+  return code !== undefined && TIMEOUT_CODES.has(code);
 }
 
 /** The innermost cause's code and message, e.g. `ECONNREFUSED connect ECONNREFUSED 127.0.0.1:9`. */

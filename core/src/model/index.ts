@@ -12,3 +12,6 @@ export * from './content.js';
 export * from './cache-control.js';
 export * from './retry.js';
 export { createModelClient, type HermesModelClient, type ModelClientOptions } from './client.js';
+export * from './reasoning.js';
+export * from './presets.js';
+export * from './catalog.js';

@@ -1,14 +1,21 @@
 /**
- * Model providers: which endpoint, which model and which keys
- * one call uses.
+ * Model providers: which endpoint, which model and which keys one call uses.
  *
- * | provider     | endpoint                                  | keys from                                   |
- * |--------------|-------------------------------------------|---------------------------------------------|
- * | `openrouter` | https://openrouter.ai/api/v1 (or base_url) | `OPENROUTER_API_KEY` (or `api_key_env`)     |
- * | `openai`     | https://api.openai.com/v1 (or base_url)    | `OPENAI_API_KEY` (or `api_key_env`)         |
- * | `anthropic`  | https://api.anthropic.com (or base_url), Messages API | `ANTHROPIC_API_KEY` (or `api_key_env`) |
- * | `custom`     | `base_url` (required)                     | `api_key_env` when set, else no key at all  |
- * | `auto`       | the first of: openrouter with a key, openai with a key, custom when `base_url` is set |
+ * The named providers are the presets of presets.ts (hosted: OpenRouter, OpenAI, Anthropic,
+ * DeepSeek, xAI, Gemini, z.ai, Kimi …; local: Ollama, LM Studio, vLLM, llama.cpp). For a preset:
+ * - endpoint: `base_url` (config) when set, else the preset's base-URL variable (`DEEPSEEK_BASE_URL`
+ *   …, in the home's `.env` or the environment, as the original reads it), else its default;
+ * - keys: `api_key_env` when set, else the first of the preset's key variables that holds a key
+ *   (`GLM_API_KEY`, then `ZAI_API_KEY` …). A hosted preset without a key is an error naming the
+ *   variable; a local one is called without a key;
+ * - a preset the original has but that cannot work here (OAuth logins, Bedrock) is an error
+ *   saying why and what to use instead.
+ *
+ * | provider | endpoint | keys from |
+ * |---|---|---|
+ * | a preset | its base URL (or `base_url`, or its base-URL variable) | its key variables (or `api_key_env`) |
+ * | `custom` | `base_url` (required) | `api_key_env` when set, else no key at all |
+ * | `auto` | the first of: openrouter with a key, openai with a key, custom when `base_url` is set |
  *
  * Keys are read with the pool rule of `credential-pool.ts` (`NAME`, `NAME_2`…, comma lists), from
  * the home's secrets first, then the process environment; never from another profile.
@@ -17,12 +24,13 @@
  * `runtime_provider.py`). Set `provider: custom` to use `base_url` with `api_key_env`.
  */
 import type { FallbackProvider, HermesConfig, ProviderName } from '../config/schema.js';
-import type { Secrets } from '../config/secrets.js';
+import { lookupSecret, type Secrets } from '../config/secrets.js';
 import { collectKeys, type PooledKey } from './credential-pool.js';
 import { ModelError } from './errors.js';
+import { presetFor, PROVIDER_PRESETS, type ProviderPreset } from './presets.js';
 
-/** A provider that names one concrete endpoint. */
-export type ConcreteProvider = Exclude<ProviderName, 'auto'>;
+/** A provider that names one concrete endpoint (a canonical id other than `auto`). */
+export type ConcreteProvider = string;
 
 /**
  * The wire format a provider speaks: OpenAI Chat Completions (`/chat/completions`, most
@@ -30,16 +38,25 @@ export type ConcreteProvider = Exclude<ProviderName, 'auto'>;
  */
 export type ProviderWire = 'openai-chat' | 'anthropic-messages';
 
-/** Default endpoint, key variable and wire format of the hosted providers. */
-export const HOSTED_PROVIDERS = {
-  openrouter: { baseURL: 'https://openrouter.ai/api/v1', keyVar: 'OPENROUTER_API_KEY', wire: 'openai-chat' },
-  openai: { baseURL: 'https://api.openai.com/v1', keyVar: 'OPENAI_API_KEY', wire: 'openai-chat' },
-  anthropic: {
-    baseURL: 'https://api.anthropic.com',
-    keyVar: 'ANTHROPIC_API_KEY',
-    wire: 'anthropic-messages',
-  },
-} as const satisfies Record<string, { baseURL: string; keyVar: string; wire: ProviderWire }>;
+/** Default endpoint, first key variable and wire format of one hosted provider. */
+export interface HostedEndpoint {
+  baseURL: string;
+  keyVar: string;
+  wire: ProviderWire;
+}
+
+/**
+ * Default endpoint, first key variable and wire format of each hosted preset, by id (a view of
+ * the preset table for code that needs only these three).
+ */
+export const HOSTED_PROVIDERS = Object.fromEntries(
+  PROVIDER_PRESETS.filter((p) => !p.local && !p.unsupported && p.keyVars.length > 0).map((p) => [
+    p.id,
+    { baseURL: p.baseURL, keyVar: p.keyVars[0]!, wire: p.wire },
+  ]),
+) as Readonly<
+  Record<'openrouter' | 'openai' | 'anthropic', HostedEndpoint> & Record<string, HostedEndpoint | undefined>
+>;
 
 /** One endpoint a call can go to, with everything needed to make it. */
 export interface ProviderTarget {
@@ -59,6 +76,8 @@ export interface ProviderTarget {
   keys: PooledKey[];
   /** `primary` or `fallback 1`, `fallback 2`, … */
   role: string;
+  /** Extra HTTP headers the provider wants on every request (e.g. OpenRouter's app name). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** How one provider is asked for: `model:` of config.yaml or one `fallback_providers` entry. */
@@ -84,8 +103,10 @@ export function noProviderMessage(envFile?: string): string {
   const where = envFile ?? "the home's .env file";
   return (
     'No model provider is configured. Set OPENROUTER_API_KEY (https://openrouter.ai/keys) or ' +
-    `OPENAI_API_KEY in ${where} (or export it), or set model.base_url in config.yaml ` +
-    '(with model.provider: custom) to use a local OpenAI-compatible server such as Ollama or llama.cpp.'
+    `OPENAI_API_KEY in ${where} (or export it; \`hermes auth add openrouter\` does it), or name ` +
+    'another provider with its key: model.provider anthropic (ANTHROPIC_API_KEY), deepseek ' +
+    '(DEEPSEEK_API_KEY), gemini (GEMINI_API_KEY) … (`hermes model` lists them all); or a local ' +
+    'server: model.provider ollama, lmstudio, vllm or llamacpp (or custom with model.base_url).'
   );
 }
 
@@ -111,7 +132,19 @@ export function resolveTarget(
     for (const name of ['openrouter', 'openai'] as const) {
       const { baseURL, keyVar } = HOSTED_PROVIDERS[name];
       const keys = collectKeys(keyVar, ctx.secrets, env);
-      if (keys.length > 0) return { provider: name, baseURL, model, keyVar, keys, role, wire: 'openai-chat' };
+      const headers = presetFor(name)?.headers;
+      if (keys.length > 0) {
+        return {
+          provider: name,
+          baseURL,
+          model,
+          keyVar,
+          keys,
+          role,
+          wire: 'openai-chat',
+          ...(headers ? { headers } : {}),
+        };
+      }
     }
     if (spec.base_url) return resolveTarget({ ...spec, provider: 'custom' }, fallbackModel, ctx, role);
     throw authError('auto', noProviderMessage(ctx.envFile));
@@ -141,23 +174,60 @@ export function resolveTarget(
       wire: 'openai-chat',
     };
   }
-  const hosted = HOSTED_PROVIDERS[spec.provider];
-  const keyVar = spec.api_key_env?.trim() || hosted.keyVar;
-  const keys = collectKeys(keyVar, ctx.secrets, env);
-  if (keys.length === 0) {
+  const preset = presetFor(spec.provider);
+  if (!preset) throw authError(spec.provider, `Unknown provider "${spec.provider}".`);
+  return resolvePreset(preset, spec, model, ctx, role);
+}
+
+/** The target of a preset: endpoint and keys under the rules in this file's header. */
+function resolvePreset(
+  preset: ProviderPreset,
+  spec: ProviderSpec,
+  model: string,
+  ctx: ResolveContext,
+  role: string,
+): ProviderTarget {
+  const env = ctx.env ?? process.env;
+  const where = role === 'primary' ? 'model' : 'this fallback_providers entry';
+  if (preset.unsupported) throw authError(preset.id, `Provider "${preset.id}": ${preset.unsupported}`);
+  const fromVar = preset.baseUrlVar ? lookupSecret(ctx.secrets, preset.baseUrlVar, env) : undefined;
+  const baseURL = spec.base_url || fromVar || preset.baseURL;
+  if (!baseURL) {
     throw authError(
-      spec.provider,
-      `Provider "${spec.provider}" needs an API key: set ${keyVar} in ${envFileName(ctx)} (or export it in the environment).`,
+      preset.id,
+      `Provider "${preset.id}" needs your endpoint: set base_url of ${where} in config.yaml` +
+        (preset.baseUrlVar ? ` (or ${preset.baseUrlVar} in ${envFileName(ctx)}).` : '.'),
+    );
+  }
+  const named = spec.api_key_env?.trim();
+  const vars = named ? [named] : preset.keyVars;
+  let keyVar: string | undefined;
+  let keys: PooledKey[] = [];
+  for (const v of vars) {
+    keys = collectKeys(v, ctx.secrets, env);
+    if (keys.length > 0) {
+      keyVar = v;
+      break;
+    }
+  }
+  if (keys.length === 0 && (preset.keyRequired || named)) {
+    const names = vars.join(' or ');
+    throw authError(
+      preset.id,
+      `Provider "${preset.id}" needs an API key: set ${names} in ${envFileName(ctx)} (or export it in the environment)` +
+        (preset.keyUrl ? `; keys are made at ${preset.keyUrl}` : '') +
+        `. \`hermes auth add ${preset.id}\` saves one.`,
     );
   }
   return {
-    provider: spec.provider,
-    baseURL: spec.base_url ?? hosted.baseURL,
+    provider: preset.id,
+    baseURL,
     model,
-    keyVar,
+    ...(keyVar ? { keyVar } : {}),
     keys,
     role,
-    wire: hosted.wire,
+    wire: preset.wire,
+    ...(preset.headers ? { headers: preset.headers } : {}),
   };
 }
 

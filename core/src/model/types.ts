@@ -2,6 +2,7 @@
  * Types of the model client: OpenAI Chat Completions messages and the result of one streamed call.
  */
 import type { Usage } from '../protocol/events.js';
+import type { ReasoningEffort } from './reasoning.js';
 
 /** One tool call requested by the model (OpenAI shape). `arguments` is the raw JSON text. */
 export interface ToolCall {
@@ -18,14 +19,31 @@ export type UserContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
 
-/** A message as sent to Chat Completions. */
+/**
+ * A thinking block of an Anthropic answer, kept exactly as received: with extended thinking and
+ * tools, the assistant message before the tool results must send its thinking blocks back
+ * unchanged (signature included) in the next request of the same turn.
+ */
+export type ThinkingBlock =
+  { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
+/**
+ * A message as sent to Chat Completions. `thinking_blocks` (assistant) is carried in memory for
+ * the Anthropic Messages API only; the OpenAI path never sends it.
+ */
 export type ChatMessage =
   | {
       role: 'system';
       content: string | Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
     }
   | { role: 'user'; content: string | UserContentPart[] }
-  | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning?: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      reasoning?: string;
+      thinking_blocks?: ThinkingBlock[];
+    }
   | { role: 'tool'; content: string; tool_call_id: string; name?: string };
 
 /** JSON schema of one tool as offered to the model. */
@@ -40,6 +58,11 @@ export interface ChatRequest {
   tools: ToolSchema[];
   /** Overrides the configured model id for this call. */
   model?: string;
+  /**
+   * Reasoning effort of this call (reasoning.ts); undefined: `model.reasoning_effort` of the
+   * client's config, and when that is unset too, the provider's default.
+   */
+  reasoningEffort?: ReasoningEffort;
   signal?: AbortSignal;
 }
 
@@ -47,6 +70,11 @@ export interface ChatRequest {
 export interface StreamHandlers {
   onText?(delta: string): void;
   onReasoning?(delta: string): void;
+  /**
+   * Something the user should know once (not at every call): e.g. the reasoning effort is not
+   * supported by this provider/model and requests go without it.
+   */
+  onNotice?(message: string): void;
   /**
    * A transient failure is being retried, another key of the provider is being tried, or a
    * fallback provider is being tried. Called once per new attempt, before waiting `delayMs`.
@@ -73,6 +101,8 @@ export interface ChatResult {
   text: string;
   reasoning: string;
   toolCalls: ToolCall[];
+  /** Anthropic thinking blocks in answer order (signatures included), when the API sent any. */
+  thinkingBlocks?: ThinkingBlock[];
   /** `stop`, `tool_calls`, `length`, … as reported by the provider. */
   finishReason: string;
   usage: Usage;

@@ -75,7 +75,10 @@ export const SessionUsagePayload = z.object({
 });
 export const ErrorPayload = z.object({
   message: z.string(),
-  /** Error class, e.g. `rate_limit`, `auth`, `server`. */
+  /**
+   * Error class, e.g. `rate_limit`, `auth`, `server`; `notice`: not a failure but something the
+   * user is told once (e.g. the reasoning effort is not supported by the provider).
+   */
   kind: z.string().optional(),
 });
 

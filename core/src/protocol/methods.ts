@@ -263,7 +263,27 @@ export const ModelInfo = z.object({
   context_window: z.number().int().positive().optional(),
 });
 export const ModelListParams = z.object({ profile: ProfileName.optional() });
-export const ModelListResult = z.object({ models: z.array(ModelInfo), current: z.string() });
+/** One named provider for `/model` completion: id, aliases, whether it can be used, its known models. */
+export const ProviderInfo = z.object({
+  id: z.string(),
+  label: z.string(),
+  aliases: z.array(z.string()),
+  kind: z.enum(['hosted', 'local', 'unsupported']),
+  /** A key is set (never the key itself). */
+  key_set: z.boolean(),
+  /** The preset's short model list. */
+  models: z.array(z.string()),
+  /** Its model ids are `vendor/model` (OpenRouter …): there `/model vendor/model` stays its model. */
+  aggregator: z.boolean().optional(),
+});
+export const ModelListResult = z.object({
+  models: z.array(ModelInfo),
+  current: z.string(),
+  /** The provider in use (canonical id; for `auto`, the one it picks when it can). */
+  provider: z.string().optional(),
+  /** Every named provider, for completion of `/model provider/model`. */
+  providers: z.array(ProviderInfo).optional(),
+});
 export const ModelSetParams = z.object({
   model: z
     .string()
@@ -272,9 +292,16 @@ export const ModelSetParams = z.object({
     .regex(/^[^\s]+$/, 'a model id is one word without spaces or line breaks'),
   session_id: z.string().optional(),
   profile: ProfileName.optional(),
+  /**
+   * Provider to switch to (an id or alias). Absent: `model` may name one as `provider/model`
+   * (see core/src/model/catalog.ts `parseModelSpec`), else the provider stays.
+   */
+  provider: z.string().min(1).max(64).optional(),
 });
 export const ModelSetResult = z.object({
   model: z.string(),
+  /** The provider now configured (canonical id). */
+  provider: z.string().optional(),
   /** What to show the user: the model and what it applies to (this session, new sessions), plus `warning`. */
   message: z.string().optional(),
   /** The provider lists its models and this id is not among them (the switch happened anyway). */

@@ -55,7 +55,8 @@ describe('the slash-command table', () => {
   /ps [kill ID]  background processes of this profile; stop one
   /usage        token usage of this session
   /status       session state, clients attached, model
-  /help         this list`);
+  /help         this list
+  /reasoning [LEVEL]  reasoning effort of this session: none, low, medium, high or default`);
   });
 });
 

@@ -97,7 +97,11 @@ export const SLASH_COMMANDS = [
   },
   {
     name: 'model',
-    tui: { args: 'ID', description: 'Pick the model, or set it', runs: 'tui' },
+    tui: {
+      args: '[PROVIDER/]MODEL',
+      description: 'Pick the model, or switch provider and model',
+      runs: 'tui',
+    },
     platform: {
       description: 'show the model (/model <id> changes the default; admins only when admins are set)',
       order: 5,
@@ -311,6 +315,27 @@ export const SLASH_COMMANDS = [
     },
   },
   { name: 'deny', platform: { description: 'deny the pending command', order: 9 } },
+  {
+    name: 'reasoning',
+    tui: {
+      args: 'none|low|medium|high|default',
+      description: 'Show or set how much the model reasons in this session',
+      runs: 'daemon',
+    },
+    platform: {
+      description:
+        'show or set how much the model reasons here: /reasoning none|low|medium|high|default (admins only when admins are set)',
+      order: 10,
+    },
+    daemon: {
+      runner: 'session',
+      help: {
+        usage: '/reasoning [LEVEL]',
+        description: 'reasoning effort of this session: none, low, medium, high or default',
+        order: 12,
+      },
+    },
+  },
 ] as const satisfies readonly SlashCommandDef[];
 
 type Entry = (typeof SLASH_COMMANDS)[number];

@@ -272,6 +272,7 @@ export class AdapterHost {
             store: profile.db.platforms,
             sender: adapter,
             maxLength: (): number => pipeline.maxLength(),
+            fileAbove: (): number => pipeline.longReplyFileAbove(),
             log: ctx.log,
           });
     const pipeline: MessagePipeline = new MessagePipeline({

@@ -11,7 +11,16 @@
 import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/messaging';
 
 /** Platforms bundled with hermes, by registry name (= folder name under plugins/platforms). */
-export const BUNDLED_PLATFORMS = ['api_server', 'email', 'irc', 'telegram', 'webhook'] as const;
+export const BUNDLED_PLATFORMS = [
+  'api_server',
+  'discord',
+  'email',
+  'irc',
+  'matrix',
+  'slack',
+  'telegram',
+  'webhook',
+] as const;
 
 let registered = false;
 

@@ -39,7 +39,7 @@ import {
   type TurnSink,
 } from '@hermes/core/messaging';
 import { createPlatformSession } from '@hermes/core/platform-sessions';
-import { contextWindowFor } from '@hermes/core/model';
+import { contextWindowFor, type ReasoningEffort } from '@hermes/core/model';
 import type { StoredImage } from '@hermes/core/images';
 import {
   APPROVAL_CHOICES,
@@ -170,7 +170,7 @@ class PlatformConnection implements Connection {
     if (ev.type === 'message.complete') turn.text = String(p.text ?? '');
     if (ev.type === 'session.usage' && typeof p.context_tokens === 'number')
       this.onUsage(this.live.id, p.context_tokens);
-    if (ev.type === 'error' && typeof p.message === 'string') turn.error = p.message;
+    if (ev.type === 'error' && typeof p.message === 'string' && p.kind !== 'notice') turn.error = p.message;
     try {
       turn.sink.onEvent({ type: ev.type, payload: p });
     } catch {
@@ -427,6 +427,13 @@ export class LiveSessionBackend implements AgentBackend {
       ...(tokens !== undefined ? { contextTokens: tokens } : {}),
       ...(r.model ? { contextWindow: contextWindowFor(r.model, p.config) } : {}),
     };
+  }
+
+  reasoningEffort(
+    sessionId: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean } {
+    return this.sessions.reasoningEffort(this.profile, sessionId, set);
   }
 
   /** Detaches every platform connection (shutdown). */

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Methods, type MethodName } from '@hermes/core/protocol';
+import { parse } from 'dotenv';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Connection, Handler, HandlerRegistry } from '../rpc/types.js';
 import { registerSecretsHandlers } from './secrets-handler.js';
@@ -11,6 +12,11 @@ const registries: SessionRegistry[] = [];
 afterEach(async () => {
   for (const r of registries.splice(0)) await r.drain(1000);
 });
+
+/** The value the daemon's reader gets back from the root profile's .env. */
+function registryValue(root: string): string | undefined {
+  return parse(readFileSync(join(root, '.env'))).IRC_PASSWORD;
+}
 
 function setup() {
   const root = mkdtempSync(join(tmpdir(), 'hermes-secrets-'));
@@ -49,6 +55,23 @@ describe('secrets.set / secrets.status', () => {
     expect(registry.profile('default').secrets.OPENROUTER_API_KEY).toBe('sk-or-secret-123');
     const status = await call('secrets.status', { names: ['OPENROUTER_API_KEY', 'HERMES_TEST_UNSET_KEY'] });
     expect(status).toEqual({ set: { OPENROUTER_API_KEY: true, HERMES_TEST_UNSET_KEY: false } });
+  });
+
+  it('a value the .env cannot hold is refused as InvalidParams naming the variable, never the value', async () => {
+    const { root, call } = setup();
+    const err = (await call('secrets.set', { name: 'IRC_PASSWORD', value: 'secret\'"`#' }).catch(
+      (e: unknown) => e,
+    )) as {
+      code?: number;
+      message?: string;
+    };
+    expect(err.code).toBe(-32602);
+    expect(err.message).toMatch(/IRC_PASSWORD/);
+    expect(err.message).not.toContain('secret');
+    expect(readFileSync(join(root, '.env'), 'utf8')).toBe('# keep me\nOTHER=1\n');
+    // a value with quotes and backslashes round-trips
+    await call('secrets.set', { name: 'IRC_PASSWORD', value: 'a\\b"c' });
+    expect(registryValue(root)).toBe('a\\b"c');
   });
 
   it('writes into the named profile only', async () => {

@@ -3,7 +3,9 @@
  * model setup sends the API key the user typed), `secrets.status` says which keys have a value.
  * A value is written 0600 through core's `setSecret`, never logged, and never sent to a client.
  */
-import { lookupSecret, setSecret } from '@hermes/core/config';
+import { EnvValueError, lookupSecret, setSecret } from '@hermes/core/config';
+import { RpcErrorCode } from '@hermes/core/protocol';
+import { RpcMethodError } from '../rpc/types.js';
 import type { HandlerRegistry } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -12,7 +14,13 @@ export function registerSecretsHandlers(rpc: HandlerRegistry, sessions: SessionR
   rpc.register('secrets.set', async (p, conn) => {
     const profile = sessions.profile(p.profile ?? conn.profile);
     profile.home.ensure();
-    setSecret(profile.home, p.name, p.value);
+    try {
+      setSecret(profile.home, p.name, p.value);
+    } catch (err) {
+      // a value the .env format cannot hold: the message names the variable, never the value
+      if (err instanceof EnvValueError) throw new RpcMethodError(RpcErrorCode.InvalidParams, err.message);
+      throw err;
+    }
     // sessions created from now on read the new key
     profile.reload();
     return { ok: true as const };

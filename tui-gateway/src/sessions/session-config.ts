@@ -13,7 +13,8 @@
  * - **Never within a session**: the system prompt (byte-stable for the provider's prompt cache;
  *   SOUL.md, memory and skills index are read when a session opens). New sessions get it all.
  * - **The model**: a session created with an explicit `model`, or switched with `/model ID`
- *   (`pin`), keeps it; the others follow `model.default`. The stored session's model is updated (and `session.info` sent, so status
+ *   (`pin`), keeps it — after `/model provider/model` its provider too; the others follow
+ *   `model.default`. The stored session's model is updated (and `session.info` sent, so status
  *   bars show it) as soon as an idle session learns of the change, else when its next turn starts.
  * - **A broken config.yaml**: the last good config stays; each session is told once per error
  *   with an `error` event `{kind: "config"}`.
@@ -21,7 +22,7 @@
 import { historyFromRecords, type Agent, type AgentSettings } from '@hermes/core/agent';
 import type { HermesConfig } from '@hermes/core/config';
 import { MediaStore } from '@hermes/core/images';
-import type { ModelClient } from '@hermes/core/model';
+import type { ModelClient, ReasoningEffort } from '@hermes/core/model';
 import type { ApprovalModeName } from '@hermes/core/protocol';
 import type { SessionRecord } from '@hermes/core/state';
 import type { LiveSession, SessionAgent } from './live-session.js';
@@ -33,14 +34,27 @@ export interface SessionModelStore {
   setSessionModel(id: string, model: string): void;
 }
 
+/**
+ * The provider a session was switched to with `/model` (`model.provider`, `model.base_url`,
+ * `model.api_key_env` at that moment): it keeps it when config.yaml later names another one.
+ */
+export interface PinnedProvider {
+  provider: string;
+  base_url?: string;
+  api_key_env?: string;
+}
+
 /** Options of `SessionConfigFollower`. */
 export interface SessionConfigFollowerOptions {
   profile: ProfileRuntime;
   store: SessionModelStore;
   /** The model given at `session.create` (kept whatever config says); absent: `model.default`. */
   pinnedModel?: string;
-  /** Builds a model client from the profile's current config and secrets. */
-  modelClient: (pinnedModel: string | undefined) => ModelClient;
+  /**
+   * Builds a model client from the profile's current config and secrets, with the session's
+   * pinned model and, when pinned, its provider (endpoint and key variable) over the config's.
+   */
+  modelClient: (pinnedModel: string | undefined, pinnedProvider?: PinnedProvider) => ModelClient;
   log?: (line: string) => void;
 }
 
@@ -50,9 +64,12 @@ export class SessionConfigFollower {
   private reportedProblem = 0;
   private agent: Pick<Agent, 'reconfigure' | 'restrictApprovals'> | undefined;
   private pinned: string | undefined;
+  private pinnedProvider: PinnedProvider | undefined;
   private repinned = false;
   /** The session's own approval mode over the profile's (`session.approvals.set`). */
   private ownMode: ApprovalModeName | undefined;
+  /** The session's own reasoning effort over `model.reasoning_effort` (`/reasoning`). */
+  private ownEffort: ReasoningEffort | undefined;
 
   constructor(private readonly o: SessionConfigFollowerOptions) {
     this.pinned = o.pinnedModel;
@@ -62,8 +79,9 @@ export class SessionConfigFollower {
    * Pins the session to `model` (`/model ID`): its next turn rebuilds the model client for it,
    * and later `model.default` edits no longer move it.
    */
-  pin(model: string): void {
+  pin(model: string, provider?: PinnedProvider): void {
     this.pinned = model;
+    if (provider) this.pinnedProvider = provider;
     this.repinned = true; // reconfigure at the next turn even if the config did not change
   }
 
@@ -78,6 +96,25 @@ export class SessionConfigFollower {
     this.restrict(sessionId);
   }
 
+  /**
+   * Sets (or with undefined, clears) the session's own reasoning effort over the profile's
+   * `model.reasoning_effort` (`/reasoning`); it applies from the next turn.
+   */
+  setReasoningEffort(effort: ReasoningEffort | undefined): void {
+    this.ownEffort = effort;
+    this.repinned = true; // the next turn takes it even if the config did not change
+  }
+
+  /** The reasoning effort in effect (undefined: the provider's default) and whether it is the session's own. */
+  reasoningEffort(): { effort: ReasoningEffort | undefined; own: boolean } {
+    if (this.ownEffort) return { effort: this.ownEffort, own: true };
+    try {
+      return { effort: this.o.profile.config.model.reasoning_effort, own: false };
+    } catch {
+      return { effort: undefined, own: false }; // never loaded: the default
+    }
+  }
+
   /** The approval mode in effect (the session's own, else the profile's) and whether it is its own. */
   approvalMode(): { mode: ApprovalModeName; own: boolean } {
     if (this.ownMode) return { mode: this.ownMode, own: true };
@@ -88,11 +125,16 @@ export class SessionConfigFollower {
     }
   }
 
-  /** The profile's config with the session's own approval mode over it. */
+  /** The profile's config with the session's own approval mode and reasoning effort over it. */
   private effectiveConfig(): HermesConfig {
-    const config = this.o.profile.config;
-    if (!this.ownMode || config.approvals.mode === this.ownMode) return config;
-    return { ...config, approvals: { ...config.approvals, mode: this.ownMode } };
+    let config = this.o.profile.config;
+    if (this.ownMode && config.approvals.mode !== this.ownMode) {
+      config = { ...config, approvals: { ...config.approvals, mode: this.ownMode } };
+    }
+    if (this.ownEffort && config.model.reasoning_effort !== this.ownEffort) {
+      config = { ...config, model: { ...config.model, reasoning_effort: this.ownEffort } };
+    }
+    return config;
   }
 
   /**
@@ -137,7 +179,7 @@ export class SessionConfigFollower {
     const settings: AgentSettings = {
       config: this.effectiveConfig(),
       secrets: profile.secrets,
-      model: this.o.modelClient(this.pinned),
+      model: this.o.modelClient(this.pinned, this.pinnedProvider),
     };
     this.agent.reconfigure(settings);
     this.applied = version;

@@ -5,15 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { getConfigValue, setConfigValue, ConfigError } from '@hermes/core/config';
-import { createModelClient, contextWindowFor } from '@hermes/core/model';
+import { getConfigValue, ConfigError } from '@hermes/core/config';
 import { RpcErrorCode } from '@hermes/core/protocol';
 import { domainRpcError } from '../rpc/domain-errors.js';
 import type { Connection, HandlerRegistry } from '../rpc/types.js';
 import { RpcMethodError } from '../rpc/types.js';
 import { toStoredMessage } from './live-session.js';
 import { registerAnswerHandlers } from './answer-handlers.js';
-import type { ProfileRuntime } from './profile-runtime.js';
+import { registerModelHandlers } from './model-handlers.js';
 import type { SessionRegistry } from './session-registry.js';
 import { connectionLabel, registerConfigSet } from './config-set-handler.js';
 import { registerConversationHandlers } from './conversation-handlers.js';
@@ -23,30 +22,6 @@ import { attachReferences, inSubmitOrder, registerReferenceHandlers } from './re
 
 function profileOf(conn: Connection, requested?: string): string {
   return requested ?? conn.profile;
-}
-
-/** How long `/model` waits for the provider's model list, ms. */
-export const MODEL_LIST_TIMEOUT_MS = 2_000;
-
-/**
- * A warning when the profile's provider lists its models and `model` is not among them;
- * undefined when it is, or when the list cannot be had within `MODEL_LIST_TIMEOUT_MS`.
- */
-async function unlistedModelWarning(profile: ProfileRuntime, model: string): Promise<string | undefined> {
-  let client;
-  try {
-    client = createModelClient({
-      config: profile.config,
-      secrets: profile.secrets,
-      envFile: profile.home.envFile,
-    });
-  } catch {
-    return undefined;
-  }
-  const ids = await client.listModels(AbortSignal.timeout(MODEL_LIST_TIMEOUT_MS));
-  if (!ids || ids.length === 0 || ids.includes(model)) return undefined;
-  const some = ids.slice(0, 5).join(', ') + (ids.length > 5 ? ', …' : '');
-  return `Warning: ${client.baseURL ?? client.provider} does not list "${model}" (it has ${some}); the next turn may fail.`;
 }
 
 /** Rethrows a ConfigError as -32006 naming the file and key (the same answer as every method). */
@@ -184,44 +159,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
 
   registerConfigSet(rpc, sessions);
 
-  rpc.register('model.list', async (p, conn) => {
-    const profile = sessions.profile(profileOf(conn, p.profile));
-    const config = profile.config;
-    const current = config.model.default;
-    const seen = new Set<string>();
-    const models = [
-      { id: current, provider: config.model.provider },
-      ...config.fallback_providers.map((f) => ({ id: f.model ?? current, provider: f.provider })),
-    ]
-      .filter((m) => m.id && !seen.has(`${m.provider}/${m.id}`) && seen.add(`${m.provider}/${m.id}`))
-      .map((m) => ({ ...m, context_window: contextWindowFor(m.id, config) }));
-    return { models, current };
-  });
-
-  // `/model ID`: the session switches from its next turn (pinned, status bars told at once) and
-  // the id becomes the profile's default for new sessions, as in Python Hermes
-  rpc.register('model.set', async (p, conn) => {
-    const profile = sessions.profile(profileOf(conn, p.profile));
-    try {
-      setConfigValue(profile.home, 'model.default', p.model);
-    } catch (err) {
-      configError(err);
-    }
-    profile.reload();
-    const live =
-      p.session_id && profile.name === conn.profile
-        ? sessions.pinModel(conn.profile, p.session_id, p.model)
-        : undefined;
-    const warning = await unlistedModelWarning(profile, p.model);
-    const scope = live
-      ? 'this session from its next turn; also the default for new sessions'
-      : 'the default for new sessions';
-    return {
-      model: p.model,
-      message: `Model: ${p.model} (${scope})${warning ? `\n${warning}` : ''}`,
-      ...(warning ? { warning } : {}),
-    };
-  });
+  registerModelHandlers(rpc, sessions);
 
   rpc.register('profile.list', async (_p, conn) => {
     const unavailable = new Map(sessions.unavailableProfiles().map((u) => [u.profile, u.error]));

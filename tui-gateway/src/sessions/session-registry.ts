@@ -5,11 +5,11 @@
  */
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { type Agent, openAgentSession, type OpenedSession } from '@hermes/core/agent';
-import { onConfigWrite } from '@hermes/core/config';
+import { onConfigWrite, type HermesConfig } from '@hermes/core/config';
 import { DEFAULT_PROFILE } from '@hermes/core/home';
 import { mcpStatusPayload } from '@hermes/core/mcp';
 import { profileProcesses, type ProcessManager } from '@hermes/core/processes';
-import { createModelClient, type ModelClient } from '@hermes/core/model';
+import { createModelClient, type ModelClient, type ReasoningEffort } from '@hermes/core/model';
 import {
   wireEvent,
   type ApprovalModeName,
@@ -25,7 +25,7 @@ import { LiveSession, type AgentHooks, type SessionPersistence } from './live-se
 import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
-import { SessionConfigFollower } from './session-config.js';
+import { SessionConfigFollower, type PinnedProvider } from './session-config.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 
 /** Idle live sessions with no client are unloaded after this long, ms (6 h). */
@@ -68,6 +68,12 @@ interface Entry {
 }
 
 const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
+
+/** `config` with the session's pinned provider (endpoint and key variable) in place of its own. */
+function withProvider(config: HermesConfig, pinned: PinnedProvider): HermesConfig {
+  const { base_url: _url, api_key_env: _key, ...model } = config.model;
+  return { ...config, model: { ...model, ...pinned } };
+}
 
 /** All live sessions of the daemon. */
 export class SessionRegistry {
@@ -347,10 +353,14 @@ export class SessionRegistry {
   }
 
   /** A client for the profile's current config (the test factory when there is one). */
-  private modelClient(profile: ProfileRuntime, model: string | undefined): ModelClient {
+  private modelClient(
+    profile: ProfileRuntime,
+    model: string | undefined,
+    provider?: PinnedProvider,
+  ): ModelClient {
     if (this.opts.modelClientFactory) return this.opts.modelClientFactory(profile, model);
     return createModelClient({
-      config: profile.config,
+      config: provider ? withProvider(profile.config, provider) : profile.config,
       secrets: profile.secrets,
       envFile: profile.home.envFile,
       ...(model ? { modelOverride: model } : {}),
@@ -380,7 +390,7 @@ export class SessionRegistry {
       profile,
       store: profile.db,
       ...(how.pinnedModel ? { pinnedModel: how.pinnedModel } : {}),
-      modelClient: (model) => this.modelClient(profile, model),
+      modelClient: (model, provider) => this.modelClient(profile, model, provider),
       log: (line) => this.opts.log?.(line),
     });
     try {
@@ -417,16 +427,36 @@ export class SessionRegistry {
   }
 
   /**
-   * Switches a session to `model` from its next turn (`/model ID`), loading it if needed; an idle
-   * one stores and shows it (`session.info`) at once.
+   * Switches a session to `model` from its next turn (`/model ID`), and with `provider` to that
+   * provider (kept when config.yaml later names another), loading it if needed; an idle one stores
+   * and shows it (`session.info`) at once.
    * @throws RpcMethodError SessionNotFound / SessionLocked.
    */
-  pinModel(profileName: string, id: string, model: string): LiveSession {
+  pinModel(profileName: string, id: string, model: string, provider?: PinnedProvider): LiveSession {
     const live = this.get(profileName, id);
     const e = this.live.get(key(profileName, live.id))!;
-    e.follower.pin(model);
+    e.follower.pin(model, provider);
     e.follower.sync(live, !live.busy);
     return live;
+  }
+
+  /**
+   * The session's reasoning effort, after setting it when `set` is given (`null`: back to the
+   * profile's `model.reasoning_effort`); loads the session if needed. Applies from its next turn.
+   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   */
+  reasoningEffort(
+    profileName: string,
+    id: string,
+    set?: ReasoningEffort | null,
+  ): { effort: ReasoningEffort | undefined; own: boolean } {
+    const live = this.get(profileName, id);
+    const e = this.live.get(key(profileName, live.id))!;
+    if (set !== undefined) {
+      e.follower.setReasoningEffort(set ?? undefined);
+      this.opts.log?.(`session ${live.id}: reasoning effort ${set ?? 'of the profile'}`);
+    }
+    return e.follower.reasoningEffort();
   }
 
   /**

@@ -5,7 +5,7 @@
  * (`daemon.runner: 'session'` entries); any other name is tried as a saved skill.
  */
 import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
-import { contextWindowFor } from '@hermes/core/model';
+import { contextWindowFor, parseReasoningArg, reasoningEffortText } from '@hermes/core/model';
 import type { MethodResult } from '@hermes/core/protocol';
 import { daemonHelpText, findSlashCommand, type DaemonSessionCommandName } from '@hermes/core/constants';
 import { processList, stateText } from '@hermes/core/processes';
@@ -153,6 +153,22 @@ async function psCommand(sessions: SessionRegistry, profile: string, arg: string
   }
 }
 
+/**
+ * `/reasoning [none|low|medium|high|default]`: the session's reasoning effort; with a level, the
+ * session's own from its next turn (`default`: back to `model.reasoning_effort`).
+ */
+export function reasoningCommand(
+  sessions: SessionRegistry,
+  conn: Connection,
+  sessionId: string,
+  arg: string,
+): string {
+  const set = parseReasoningArg(arg);
+  if (set !== null && typeof set === 'object') return set.error;
+  const { effort, own } = sessions.reasoningEffort(conn.profile, sessionId, set);
+  return reasoningEffortText(effort, own, set !== undefined);
+}
+
 /** True for `renameSession`'s refusals of the title itself: taken (`EEXIST`) or too long (`EINVAL`). */
 function isTitleRefusal(err: unknown): err is SessionDBError {
   return err instanceof SessionDBError && (err.code === 'EEXIST' || err.code === 'EINVAL');
@@ -210,6 +226,8 @@ export function runSlashCommand(
       return { output: permissionsCommand(sessions, conn, sessionId, profile, arg), handled: true };
     case 'tools':
       return { output: toolsCommand(profile), handled: true };
+    case 'reasoning':
+      return { output: reasoningCommand(sessions, conn, sessionId, arg), handled: true };
     case 'ps':
       return psCommand(sessions, conn.profile, arg).then((output) => ({ output, handled: true }));
     case 'usage': {

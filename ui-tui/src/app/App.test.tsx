@@ -305,6 +305,48 @@ describe('App', () => {
     expect(client.callsTo('model.set')).toEqual([{ model: 'gpt-imaginary', session_id: 's1' }]);
   });
 
+  it('/model completes provider ids and their models, and sends the provider/model switch', async () => {
+    const { r, client } = await app((c) => {
+      c.handlers.set('model.list', () => ({
+        models: [{ id: 'test-model', provider: 'openai' }],
+        current: 'test-model',
+        provider: 'openai',
+        providers: [
+          {
+            id: 'deepseek',
+            label: 'DeepSeek',
+            aliases: [],
+            kind: 'hosted',
+            key_set: true,
+            models: ['deepseek-chat', 'deepseek-reasoner'],
+          },
+          { id: 'ollama', label: 'Ollama', aliases: [], kind: 'local', key_set: false, models: [] },
+        ],
+      }));
+      c.handlers.set('model.set', (p) => ({
+        model: 'deepseek-reasoner',
+        provider: 'deepseek',
+        message: `Model: deepseek-reasoner on deepseek (asked for ${String(p.model)})`,
+      }));
+    });
+    await r.press('/model de');
+    await r.waitFor('DeepSeek · key set');
+    await r.press(keys.tab);
+    const f = await r.waitFor('deepseek/deepseek-reasoner');
+    expect(f).toContain('deepseek/deepseek-chat');
+    await r.press(keys.down, keys.enter);
+    await r.waitFor('Model: deepseek-reasoner on deepseek');
+    expect(client.callsTo('model.set')).toEqual([{ model: 'deepseek/deepseek-reasoner', session_id: 's1' }]);
+    // the two-word form names the provider explicitly
+    await r.press('/model ollama llama3.1', keys.enter);
+    await waitFor(() => client.callsTo('model.set').length === 2);
+    expect(client.callsTo('model.set')[1]).toEqual({
+      model: 'llama3.1',
+      provider: 'ollama',
+      session_id: 's1',
+    });
+  });
+
   it('/sessions opens a picker and resumes the picked session', async () => {
     const { r, client } = await app((c) =>
       c.handlers.set('session.list', (p) =>

@@ -314,6 +314,7 @@ export function App({
                 queued={state.queued}
                 onSubmit={onSubmit}
                 references={controller.references}
+                argumentSource={controller.modelCatalog}
                 onSteer={onSteer}
                 fillRef={composerFill}
                 onEscape={onEscape}

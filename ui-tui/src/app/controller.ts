@@ -11,6 +11,7 @@ import type {
   ServerRequestResult,
 } from '@hermes/core/protocol';
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
+import { ModelCatalogSource } from '../commands/model-complete.js';
 import { commandName } from '../command-name.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
@@ -88,6 +89,9 @@ export class SessionController {
       return this.client.request('files.complete', { session_id: sessionId, query, limit });
     },
   });
+
+  /** `/model provider/model` completion in the composer (commands/model-complete.ts). */
+  readonly modelCatalog = new ModelCatalogSource(() => this.client.request('model.list', {}));
 
   constructor(private readonly opts: ControllerOptions) {
     this.client = opts.client;

@@ -160,16 +160,22 @@ async function daemonHelp(ctl: SessionController): Promise<string | null> {
 
 async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): Promise<void> {
   const sessionId = ctl.state.sessionId;
-  const set = async (model: string): Promise<void> => {
+  const set = async (model: string, provider?: string): Promise<void> => {
     const r = await ctl.client.request('model.set', {
       model,
+      ...(provider ? { provider } : {}),
       ...(sessionId ? { session_id: sessionId } : {}),
     });
+    ctl.modelCatalog.invalidate();
     // the daemon says what changed (this session from its next turn, the default for new ones)
     ctl.notice(r.message ?? `Model: ${r.model}`);
     if (r.warning) ctl.notice(r.warning, 'warn');
     await ctl.refreshModel();
   };
+  // `/model PROVIDER MODEL` names the provider explicitly; `/model provider/model` lets the daemon
+  // read it (an aggregator's vendor/model ids stay its models)
+  const two = /^(\S+)\s+(\S+)$/.exec(args);
+  if (two) return set(two[2]!, two[1]!);
   if (args) return set(args);
   const { models, current } = await ctl.client.request('model.list', {});
   ui.openPicker(

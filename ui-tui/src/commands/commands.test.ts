@@ -73,6 +73,7 @@ describe('completeCommands', () => {
       'permissions',
       'history',
       'paste',
+      'reasoning',
     ]);
     expect(completeCommands('/co').map((c) => c.name)).toEqual(['compact', 'copy']);
     expect(completeCommands('/ex').map((c) => c.name)).toEqual(['quit']);

@@ -55,3 +55,39 @@ export function CompletionPopup({
     </Box>
   );
 }
+
+/** Props of `ArgumentPopup`. */
+export interface ArgumentPopupProps {
+  items: Array<{ label: string; detail: string }>;
+  selected: number;
+  width?: number;
+  max?: number;
+}
+
+/** Lists completions of a command's argument (`/model deepseek/…`), the selected one marked ❯. */
+export function ArgumentPopup({
+  items,
+  selected,
+  width = 80,
+  max = 8,
+}: ArgumentPopupProps): React.JSX.Element {
+  const { start, shown } = popupRows(items, selected, max);
+  const labelWidth = Math.min(Math.max(...shown.map((c) => c.label.length)) + 3, Math.floor(width / 2));
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      {shown.map((c, i) => {
+        const on = start + i === selected;
+        const label = `${on ? '❯' : ' '} ${c.label}`.padEnd(labelWidth + 2);
+        return (
+          <Text key={c.label} wrap="truncate-end">
+            <Text color={on ? theme.accent : undefined} bold={on} inverse={on}>
+              {label}
+            </Text>
+            <Text color={theme.muted}> {truncate(c.detail, Math.max(10, width - labelWidth - 8))}</Text>
+          </Text>
+        );
+      })}
+      <MoreRow hidden={items.length - shown.length} />
+    </Box>
+  );
+}

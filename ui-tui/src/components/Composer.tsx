@@ -16,11 +16,12 @@
 import { splitAttachedText } from '@hermes/core/constants';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import { Box, Text, useInput, type Key } from 'ink';
-import { useRef, useState } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import { applyCompletion, completeCommands } from '../commands/complete.js';
+import type { ArgCompletion } from '../commands/model-complete.js';
 import { COMMANDS, findCommand, type SlashCommand } from '../commands/table.js';
 import type { InputHistory } from '../state/input-history.js';
-import { CompletionPopup } from './CompletionPopup.js';
+import { ArgumentPopup, CompletionPopup } from './CompletionPopup.js';
 import type { ReferenceSource } from '../refs/reference-source.js';
 import { composerReferences, useReferenceCompletion } from '../refs/use-reference-completion.js';
 import { pendingChip, ReferenceChips } from './ReferenceChips.js';
@@ -72,7 +73,21 @@ export interface ComposerProps {
   onSteer?: (text: string) => void;
   /** Set to a function that replaces the text (a rewound prompt put back for editing). */
   fillRef?: { current: ((text: string) => void) | null };
+  /**
+   * Completions of a command's argument (`/model provider/model`), shown in the popup when no
+   * command name is being completed; `subscribe`/`snapshot` re-render when new ones arrive.
+   */
+  argumentSource?: ArgumentSource;
 }
+
+/** Where argument completions come from (commands/model-complete.ts `ModelCatalogSource`). */
+export interface ArgumentSource {
+  complete: (text: string) => ArgCompletion[];
+  subscribe: (fn: () => void) => () => void;
+  snapshot: () => number;
+}
+
+const NO_ARGUMENTS: ArgumentSource = { complete: () => [], subscribe: () => () => {}, snapshot: () => 0 };
 
 const PASTE_START = '[200~';
 const PASTE_END = '[201~';
@@ -103,6 +118,8 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   const [selected, setSelected] = useState(0);
   const [popupClosed, setPopupClosed] = useState(false);
   const paste = useRef<string | null>(null);
+  // an argument completion was picked with Up/Down since the text last changed
+  const picked = useRef(false);
   // long pastes shown as chips: label → full text (emptied with the composer)
   const chips = useRef<PasteChips>(new Map());
   // the raw sequence of the key being handled (before useInput: it must see each key first)
@@ -121,6 +138,11 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   };
   const matches = popupFor(state.text, popupClosed);
   const popupOpen = matches.length > 0;
+  const args = props.argumentSource ?? NO_ARGUMENTS;
+  useSyncExternalStore(args.subscribe, args.snapshot);
+  const argsFor = (text: string, closed: boolean, commandsOpen: boolean): ArgCompletion[] =>
+    closed || commandsOpen ? [] : (propsRef.current.argumentSource ?? NO_ARGUMENTS).complete(text);
+  const argMatches = argsFor(state.text, popupClosed, popupOpen);
 
   const setSel = (i: number): void => {
     selectedRef.current = i;
@@ -132,6 +154,7 @@ export function Composer(props: ComposerProps): React.JSX.Element {
   };
   const update = (next: ed.EditorState): void => {
     if (next.text !== stateRef.current.text) {
+      picked.current = false;
       if (!next.text) chips.current.clear();
       setSel(0);
       setClosed(false);
@@ -168,7 +191,11 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     const props = propsRef.current;
     const matches = popupFor(s.text, closedRef.current);
     const popupOpen = matches.length > 0;
-    const selected = Math.min(selectedRef.current, Math.max(0, matches.length - 1));
+    const argItems = argsFor(s.text, closedRef.current, popupOpen);
+    const selected = Math.min(
+      selectedRef.current,
+      Math.max(0, Math.max(matches.length, argItems.length) - 1),
+    );
     // bracketed paste: everything between the markers is text, newlines included
     if (paste.current !== null) {
       if (input.endsWith(PASTE_END)) {
@@ -215,8 +242,22 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     }
     if (refs.handleKey(s, input, key)) return;
     if (key.escape) {
-      if (popupOpen) setClosed(true);
+      if (popupOpen || argItems.length > 0) setClosed(true);
       else props.onEscape?.();
+      return;
+    }
+    // `/model provider/model` completion: Up/Down choose, Tab fills; Enter takes the choice only
+    // after Up/Down picked it (else it sends what was typed: a new id that is the prefix of a
+    // known one must stay sendable)
+    const plainEnter = key.return && !key.shift && !key.meta;
+    if (argItems.length > 0 && (key.upArrow || key.downArrow || key.tab || (plainEnter && picked.current))) {
+      const item = argItems[selected]!;
+      if (key.upArrow || key.downArrow) {
+        const n = argItems.length;
+        setSel((selected + (key.upArrow ? n - 1 : 1)) % n);
+        picked.current = true;
+      } else if (plainEnter && item.final) submit(item.text);
+      else update(ed.editorOf(item.text));
       return;
     }
     if (popupOpen && (key.upArrow || key.downArrow)) {
@@ -342,6 +383,13 @@ export function Composer(props: ComposerProps): React.JSX.Element {
         )}
       </Box>
       {popupOpen && isActive ? <CompletionPopup items={matches} selected={selected} width={width} /> : null}
+      {!popupOpen && argMatches.length > 0 && isActive ? (
+        <ArgumentPopup
+          items={argMatches}
+          selected={Math.min(selected, argMatches.length - 1)}
+          width={width}
+        />
+      ) : null}
       {refs.open && isActive ? (
         <ReferencePopup items={refs.items} selected={refs.selected} width={width} />
       ) : null}

@@ -531,6 +531,9 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
       return resolveRequest(s, p.request_id, p.kind, p.choice, p.by);
     }
     case 'error':
+      // kind `notice`: something to know once (e.g. reasoning effort unsupported), not a failure
+      if (ev.payload.kind === 'notice')
+        return appendItems(s, [{ kind: 'notice', text: ev.payload.message, tone: 'warn' }]);
       return appendItems(s, [errorDraft(ev.payload.message)]);
     case 'subagent.start':
     case 'subagent.progress':

@@ -445,7 +445,8 @@ export class ApiServerAdapter extends PlatformAdapter {
       const u = e.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
       p.usage.prompt += u?.prompt_tokens ?? 0;
       p.usage.completion += u?.completion_tokens ?? 0;
-    } else if (event.type === 'error' && typeof e.message === 'string') {
+    } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
+      // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
       p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
     }
     if (p.response) {

@@ -15,12 +15,13 @@ afterEach(async () => {
 
 async function start(
   token?: string,
+  config: Record<string, unknown> = {},
 ): Promise<{ tg: FakeTelegram; host: FakeHost; adapter: TelegramAdapter }> {
   const tg = await startFakeTelegram();
   cleanup.push(() => tg.close());
   const host = new FakeHost();
   const ctx = testPlatformContext({
-    config: { api_base: tg.url, poll_timeout: 1 },
+    config: { api_base: tg.url, poll_timeout: 1, ...config },
     secrets: { TELEGRAM_BOT_TOKEN: token ?? tg.token },
   });
   const adapter = host.attach((await platform.createAdapter(ctx)) as TelegramAdapter);
@@ -104,6 +105,103 @@ describe('TelegramAdapter against the Bot API', () => {
     const { adapter } = await start();
     await adapter.connect();
     expect(await adapter.send('77', 'x'.repeat(5000))).toMatchObject({ ok: false, retryable: false });
+  });
+});
+
+describe('TelegramAdapter media', () => {
+  const bytes = (n: number, fill = 1): Buffer => Buffer.alloc(n, fill);
+
+  it('a photo (largest size within the cap) and an image document become images; the caption is the text', async () => {
+    const { tg, host, adapter } = await start(undefined, { max_file_bytes: 1000 });
+    await adapter.connect();
+    tg.userMessage({
+      chatId: 77,
+      userId: 77,
+      name: 'Ada',
+      text: 'what is this?',
+      media: {
+        photo: [
+          { width: 90, height: 90, data: bytes(100, 1) },
+          { width: 320, height: 320, data: bytes(600, 2) },
+          { width: 1280, height: 1280, data: bytes(5000, 3) },
+        ],
+      },
+    });
+    tg.userMessage({
+      chatId: 77,
+      userId: 77,
+      name: 'Ada',
+      text: '',
+      media: { document: { name: 'shot.png', mime: 'image/png', data: bytes(50, 4) } },
+    });
+    await host.message(1);
+    const [photo, doc] = host.messages;
+    expect(photo!.text).toBe('what is this?');
+    expect(photo!.images).toHaveLength(1);
+    expect(Buffer.from(photo!.images![0]!.data!, 'base64')).toEqual(bytes(600, 2));
+    expect(photo!.files).toBeUndefined();
+    expect(doc!.text).toBe('');
+    expect(doc!.images![0]).toMatchObject({ kind: 'image', mime: 'image/png', name: 'shot.png' });
+    // the over-cap size was never fetched
+    expect([...tg.files.values()].filter((f) => f.downloads > 0).map((f) => f.data.length)).toEqual([
+      600, 50,
+    ]);
+  });
+
+  it('documents, voice notes and audio become files; one over the cap is a note naming the key', async () => {
+    const { tg, host, adapter } = await start(undefined, { max_file_bytes: 1000 });
+    await adapter.connect();
+    tg.userMessage({
+      chatId: 77,
+      userId: 77,
+      name: 'Ada',
+      text: 'read this',
+      media: { document: { name: 'notes.txt', mime: 'text/plain', data: Buffer.from('hello') } },
+    });
+    tg.userMessage({ chatId: 77, userId: 77, name: 'Ada', text: '', media: { voice: { data: bytes(30) } } });
+    tg.userMessage({
+      chatId: 77,
+      userId: 77,
+      name: 'Ada',
+      text: '',
+      media: { audio: { name: 'song.mp3', mime: 'audio/mpeg', data: bytes(20) } },
+    });
+    tg.userMessage({
+      chatId: 77,
+      userId: 77,
+      name: 'Ada',
+      text: 'big one',
+      media: { document: { name: 'big.zip', mime: 'application/zip', data: bytes(2000) } },
+    });
+    await host.message(3);
+    const [doc, voice, audio, big] = host.messages;
+    expect(doc!.files).toEqual([
+      { name: 'notes.txt', mime: 'text/plain', kind: 'document', data: Buffer.from('hello') },
+    ]);
+    expect(voice!.files![0]).toMatchObject({ kind: 'voice', mime: 'audio/ogg' });
+    expect(voice!.files![0]!.name).toMatch(/^voice-\d+\.ogg$/);
+    expect(audio!.files![0]).toMatchObject({ kind: 'audio', name: 'song.mp3', mime: 'audio/mpeg' });
+    expect(big!.files).toBeUndefined();
+    expect(big!.text).toBe(
+      'big one\n(The file "big.zip" of 2.0 KiB was not downloaded: it is over the 1000 bytes limit, platforms.telegram.max_file_bytes.)',
+    );
+  });
+
+  it('sendFile uploads with sendDocument (multipart), caption and thread', async () => {
+    const { tg, adapter } = await start();
+    await adapter.connect();
+    const r = await adapter.sendFile(
+      '-100',
+      { name: 'reply.md', data: Buffer.from('# long'), mime: 'text/markdown', caption: 'x'.repeat(2000) },
+      { threadId: '7' },
+    );
+    expect(r.ok).toBe(true);
+    const m = tg.sent.get(Number(r.messageId))!;
+    expect(m.document).toEqual({ name: 'reply.md', mime: 'text/markdown', data: Buffer.from('# long') });
+    expect(m.text).toHaveLength(1024);
+    const call = tg.calls.find((c) => c.method === 'sendDocument')!;
+    expect(call.params.message_thread_id).toBe('7');
+    expect(adapter.canUploadFiles).toBe(true);
   });
 });
 

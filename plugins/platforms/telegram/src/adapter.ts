@@ -19,6 +19,7 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
+import { collectMedia, hasMedia } from './media.js';
 import {
   BotApi,
   BotApiError,
@@ -31,13 +32,23 @@ import {
 /** Telegram's message length limit. */
 export const TELEGRAM_MAX_LENGTH = 4096;
 
+/** Largest file a bot may download through the Bot API, bytes. */
+const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024;
+
 /** Settings of the adapter. */
 export interface TelegramSettings {
   apiBase: string;
   token: string;
   /** Long-poll timeout, seconds. */
   pollTimeoutS: number;
+  /** Largest file downloaded from a message, bytes (default 20 MiB, the Bot API's own limit). */
+  maxFileBytes?: number;
+  /** Largest image given to the model, bytes (default 20 MiB). */
+  maxImageBytes?: number;
 }
+
+/** Longest caption Telegram takes on a document, characters. */
+export const TELEGRAM_MAX_CAPTION = 1024;
 
 const APPROVAL_LABELS: Record<string, string> = {
   once: '✅ Approve once',
@@ -175,15 +186,38 @@ export class TelegramAdapter extends PlatformAdapter {
   private async onMessage(msg: TgMessage): Promise<string | undefined> {
     if (msg.from?.is_bot) return undefined;
     let text = msg.text ?? msg.caption ?? '';
-    if (!text.trim()) return undefined;
+    const media = hasMedia(msg);
+    if (!text.trim() && !media) return undefined;
     const source = this.sourceOf(msg, msg.from);
     if (!source) return undefined;
     if (source.chatType !== 'dm' && this.me?.username) {
       text = text.replace(new RegExp(`^@${this.me.username}\\b[\\s:,]*`, 'i'), '');
     }
+    // the caption is the message's text; photos and image documents go to the model as images
+    const got = media
+      ? await collectMedia(
+          this.api,
+          msg,
+          {
+            maxFileBytes: this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+            maxImageBytes: this.settings.maxImageBytes ?? DEFAULT_MAX_FILE_BYTES,
+          },
+          this.log,
+        )
+      : undefined;
+    if (got?.notes.length) text = [text, ...got.notes].filter((l) => l.trim()).join('\n');
     // an update delivered again (the poll offset was not committed before a crash) is a duplicate
     const dedupeKey = `${source.chatId}:${msg.message_id}`;
-    const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey }, dedupeKey);
+    const receipt = await this.emitMessageWithReceipt(
+      {
+        source,
+        text,
+        dedupeKey,
+        ...(got?.images.length ? { images: got.images } : {}),
+        ...(got?.files.length ? { files: got.files } : {}),
+      },
+      dedupeKey,
+    );
     return receipt.kind === 'unavailable' ? receipt.reason : undefined;
   }
 
@@ -229,6 +263,33 @@ export class TelegramAdapter extends PlatformAdapter {
     } catch (err) {
       // 400 (bad chat or text) and 403 (blocked, kicked) do not get better by retrying
       const final = err instanceof BotApiError && (err.code === 400 || err.code === 403);
+      return { ok: false, error: (err as Error).message, ...(final ? { retryable: false } : {}) };
+    }
+  }
+
+  /** Uploads a file with `sendDocument` (multipart); the caption is cut to Telegram's 1,024 characters. */
+  override async sendFile(
+    chatId: string,
+    file: { name: string; data: Buffer; mime?: string; caption?: string },
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    const caption =
+      file.caption && file.caption.length > TELEGRAM_MAX_CAPTION
+        ? `${file.caption.slice(0, TELEGRAM_MAX_CAPTION - 1)}…`
+        : file.caption;
+    try {
+      const m = await this.api.upload<TgMessage>(
+        'sendDocument',
+        {
+          chat_id: chatId,
+          caption,
+          message_thread_id: opts?.threadId ? Number(opts.threadId) : undefined,
+        },
+        { field: 'document', name: file.name, data: file.data, ...(file.mime ? { mime: file.mime } : {}) },
+      );
+      return { ok: true, messageId: String(m.message_id) };
+    } catch (err) {
+      const final = err instanceof BotApiError && (err.code === 400 || err.code === 403 || err.code === 413);
       return { ok: false, error: (err as Error).message, ...(final ? { retryable: false } : {}) };
     }
   }

@@ -9,6 +9,8 @@
  *     allowed_users: [123456789]
  *     api_base: https://api.telegram.org   # default; a self-hosted Bot API server works too
  *     poll_timeout: 25                      # long-poll seconds
+ *     max_file_bytes: 20971520              # largest received file downloaded (shared key)
+ *     long_reply_as_file_above: 8192        # longer replies go as a document (0: split)
  * ```
  * Secrets (`.env`): `TELEGRAM_BOT_TOKEN` (required), `TELEGRAM_ALLOWED_USERS`,
  * `TELEGRAM_HOME_CHANNEL` (cron delivery).
@@ -19,6 +21,7 @@ import { TelegramAdapter } from './adapter.js';
 import { BotApi } from './bot-api.js';
 
 export { TelegramAdapter, TELEGRAM_MAX_LENGTH, type TelegramSettings } from './adapter.js';
+export { collectMedia, pickPhotoSize, type CollectedMedia, type MediaLimits } from './media.js';
 export * from './bot-api.js';
 
 /** `platforms.telegram` (the keys every platform shares are in platform-config.ts). */
@@ -44,12 +47,20 @@ export const platform = definePlatform({
   }),
   createAdapter: ({ settings, secrets, ctx }) =>
     new TelegramAdapter(
-      { apiBase: settings.api_base, token: secrets.TELEGRAM_BOT_TOKEN, pollTimeoutS: settings.poll_timeout },
+      {
+        apiBase: settings.api_base,
+        token: secrets.TELEGRAM_BOT_TOKEN,
+        pollTimeoutS: settings.poll_timeout,
+        maxFileBytes: ctx.config.max_file_bytes,
+        maxImageBytes: ctx.hermesConfig.images.max_bytes,
+      },
       { log: ctx.log },
     ),
   allowedUsersEnv: 'TELEGRAM_ALLOWED_USERS',
   piiSafe: true,
   maxMessageLength: 4096,
+  // beyond two messages a reply is easier to read as a document
+  longReplyAsFileAbove: 8192,
   cronDeliverEnvVar: 'TELEGRAM_HOME_CHANNEL',
   platformHint:
     'You are chatting on Telegram: replies are shown as plain text (no Markdown rendering); keep them concise.',
