@@ -4,10 +4,10 @@
  * `platforms.email` enabled, the scripted model, and people who send mail through postfix and
  * read their own mailbox over IMAP. Covers the round trip (IDLE → reply with threading headers,
  * quoted history kept from the model), a thread kept as one session, a new subject as a new one,
- * an image attachment reaching the model as an image part, a long reply sent whole, pairing by
- * mail, a mail delivered twice answered once, and automated mail (auto-replies, bounces, lists,
- * the bot's own) never answered. Skipped (counted, with a notice) where the mail servers cannot
- * run.
+ * an image attachment reaching the model as an image part, a document saved and named to the
+ * model, a long reply sent whole, pairing by mail, a mail delivered twice answered once, and
+ * automated mail (auto-replies, bounces, lists, the bot's own) never answered. Skipped (counted,
+ * with a notice) where the mail servers cannot run.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ import { describeMail, mailSkipReason, startMailServers, type MailServers } from
 import { MailTestUser, type ReceivedMail } from './support/mail-test-client.js';
 import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
-if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 8 tests skipped\n`);
+if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 9 tests skipped\n`);
 
 const BOT = 'bot@hermes.test';
 let model: FakeModelServer;
@@ -212,6 +212,25 @@ describeMail('Email platform', () => {
     expect(asked).toEqual(['a real question']);
   });
 
+  it('a document attachment is saved and named to the model as untrusted data', async () => {
+    const before = model.requests.length;
+    const seen = fromBot(await alice.inbox()).length;
+    await alice.send({
+      to: BOT,
+      subject: 'The plan',
+      text: 'summarise the attachment',
+      attachments: [
+        { filename: 'Q3 plan.pdf', content: Buffer.from('%PDF-1.4 plan'), contentType: 'application/pdf' },
+      ],
+    });
+    await alice.waitFor((m) => fromBot(m).length >= seen + 1, 'a reply');
+    const text = String(userTexts(before).at(-1));
+    expect(text).toMatch(/^summarise the attachment\n\nFiles received with this message \(untrusted data/);
+    const saved = /file "Q3 plan\.pdf" · type "application\/pdf" · .* · saved at "([^"]+)"/.exec(text)?.[1];
+    expect(saved, text).toBeDefined();
+    expect(readFileSync(saved!, 'utf8')).toBe('%PDF-1.4 plan');
+  });
+
   it('a mail delivered twice (same Message-ID) is answered once', async () => {
     const seen = fromBot(await bob.inbox()).length;
     const id = '<twice.1@hermes.test>';
@@ -230,13 +249,13 @@ describeMail('Email platform', () => {
   });
 
   it('every mail handed on has exactly one outcome line; automated mail none', async () => {
-    await waitFor(() => outcomeLines(root).length >= 9, 'the outcome lines');
+    await waitFor(() => outcomeLines(root).length >= 10, 'the outcome lines');
     const lines = outcomeLines(root);
-    expect(lines.filter((l) => /outcome=reply$/.test(l))).toHaveLength(7);
+    expect(lines.filter((l) => /outcome=reply$/.test(l))).toHaveLength(8);
     expect(lines.filter((l) => /outcome=dropped reason="duplicate"$/.test(l))).toHaveLength(1);
     expect(
       lines.filter((l) => /chat=carol@hermes\.test .*outcome=dropped reason="access denied"$/.test(l)),
     ).toHaveLength(1);
-    expect(lines).toHaveLength(9);
+    expect(lines).toHaveLength(10);
   });
 });
