@@ -9,6 +9,11 @@
  *   arguments parsed from their JSON text; text that is not a JSON object is kept as
  *   `{"raw_arguments": text}` so the request stays valid and nothing is lost.
  * - Tool messages → `tool_result` blocks inside a user message; consecutive ones share it.
+ * - Tool call ids that the API refuses (it takes only `[A-Za-z0-9_-]+`; other providers write ids
+ *   like `functions.read_file:0`, and a fallback or `/model` switch brings their history here) are
+ *   rewritten the same way in the `tool_use` and its `tool_result` (see `toolUseId`).
+ * - Text that is empty or only whitespace is left out (the API refuses such text blocks; other
+ *   models often answer "\n" before their tool calls).
  * - Adjacent messages of the same role are merged (Anthropic wants user/assistant alternation),
  *   empty ones dropped, and a history that starts with the assistant gets a short user message first.
  * - Cache breakpoints (`cache_control: {type: "ephemeral"}`): the system prompt and the last block of
@@ -18,6 +23,7 @@
  *   no thinking blocks (history loaded from the store, or answered by another provider): the API
  *   refuses such a request, so that call goes without thinking.
  */
+import { createHash } from 'node:crypto';
 import { lastTurnBreakpoints, MAX_CACHE_BREAKPOINTS } from '../cache-control.js';
 import type { ChatMessage, ThinkingBlock, ToolSchema } from '../types.js';
 import { maxTokensFor } from './limits.js';
@@ -75,8 +81,22 @@ export function imageSource(url: string): ImageSource {
   return m ? { type: 'base64', media_type: m[1]!, data: m[2]! } : { type: 'url', url };
 }
 
+/** The characters the API accepts in a `tool_use` id. */
+const TOOL_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A tool call id as the API accepts it: unchanged when it is made of `[A-Za-z0-9_-]` only;
+ * otherwise the other characters become `_` and 8 hex digits of the id's SHA-256 are appended, so
+ * two ids that differ only in those characters stay distinct and the same id always maps alike.
+ */
+export function toolUseId(id: string): string {
+  if (TOOL_ID.test(id)) return id;
+  const hash = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 8);
+  return `${id.replace(/[^A-Za-z0-9_-]/g, '_')}_${hash}`.replace(/^_+/, '');
+}
+
 function textBlocks(content: string): AnthropicBlock[] {
-  return content === '' ? [] : [{ type: 'text', text: content }];
+  return content.trim() === '' ? [] : [{ type: 'text', text: content }];
 }
 
 function userBlocks(content: Extract<ChatMessage, { role: 'user' }>['content']): AnthropicBlock[] {
@@ -97,7 +117,12 @@ function assistantBlocks(
     for (const b of m.thinking_blocks ?? []) out.push({ ...b });
   out.push(...textBlocks(m.content ?? ''));
   for (const c of m.tool_calls ?? []) {
-    out.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments) });
+    out.push({
+      type: 'tool_use',
+      id: toolUseId(c.id),
+      name: c.function.name,
+      input: toolInput(c.function.arguments),
+    });
   }
   return out;
 }
@@ -158,7 +183,7 @@ export function buildRequest(
     switch (m.role) {
       case 'system': {
         const text = typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('');
-        if (text !== '') system.push({ type: 'text', text });
+        if (text.trim() !== '') system.push({ type: 'text', text });
         break;
       }
       case 'user':
@@ -169,7 +194,11 @@ export function buildRequest(
         break;
       case 'tool':
         append(out, 'user', [
-          { type: 'tool_result', tool_use_id: m.tool_call_id, ...(m.content ? { content: m.content } : {}) },
+          {
+            type: 'tool_result',
+            tool_use_id: toolUseId(m.tool_call_id),
+            ...(m.content ? { content: m.content } : {}),
+          },
         ]);
         break;
     }
