@@ -120,6 +120,15 @@ describe('.env writer: the rest of the file is kept', () => {
     expect(readFileSync(home.envFile, 'utf8')).toBe('A=a\n');
   });
 
+  it('a line written `export KEY=` keeps its export (the file may be sourced by a shell)', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, 'A=1\nexport KEY=\n  export  OTHER=x\n');
+    setSecret(home, 'KEY', 'v v');
+    setSecret(home, 'OTHER', 'y');
+    expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\nexport KEY="v v"\n  export  OTHER=y\n');
+    expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v v', OTHER: 'y' });
+  });
+
   it('a file without a final newline gets one only after the new line', () => {
     const home = freshHome();
     writeFileSync(home.envFile, '# c\nA=1');

@@ -61,7 +61,8 @@ function sameExcept(a: Record<string, string>, b: Record<string, string>, name: 
 /**
  * The content of a `.env` file (`latin1`-decoded bytes, so other lines keep their bytes) with
  * `name` set to `value`, or removed when `value` is undefined. The first line assigning `name` is
- * replaced in place and later ones removed; a new variable is appended.
+ * replaced in place (keeping an `export ` before the name) and later ones removed; a new variable
+ * is appended.
  * @returns the new file content as bytes.
  * @throws EnvValueError naming the variable when the value cannot be written to read back exactly,
  *   or the name is not a variable name.
@@ -81,7 +82,9 @@ export function editEnvFile(bytes: Buffer, name: string, value: string | undefin
     for (const l of lines) {
       if (!assigns(l, name)) parts.push(Buffer.from(`${l}\n`, 'latin1'));
       else if (!placed && line !== undefined) {
-        parts.push(Buffer.from(`${line}\n`, 'utf8'));
+        // an `export ` before the name stays (the file may also be sourced by a shell)
+        const exported = /^\s*export\s+/.exec(l)?.[0] ?? '';
+        parts.push(Buffer.from(`${exported}${line}\n`, 'utf8'));
         placed = true;
       }
     }
