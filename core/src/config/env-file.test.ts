@@ -1,5 +1,5 @@
 // The .env writer round trip: writer → file → the daemon's reader (dotenv's parse, via loadSecrets).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
@@ -127,6 +127,18 @@ describe('.env writer: the rest of the file is kept', () => {
     setSecret(home, 'OTHER', 'y');
     expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\nexport KEY="v v"\n  export  OTHER=y\n');
     expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v v', OTHER: 'y' });
+  });
+
+  it('a symlinked .env is written at its target (the link stays), mode 0600', () => {
+    const home = freshHome();
+    const target = join(mkdtempSync(join(tmpdir(), 'hermes-dotfiles-')), 'hermes.env');
+    writeFileSync(target, 'A=1\n', { mode: 0o600 });
+    symlinkSync(target, home.envFile);
+    setSecret(home, 'KEY', 'v');
+    expect(lstatSync(home.envFile).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('A=1\nKEY=v\n');
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v' });
   });
 
   it('a file without a final newline gets one only after the new line', () => {

@@ -4,7 +4,7 @@
  * Parsed into a per-home map with dotenv's parser and never copied into `process.env`, so two
  * profiles served by one daemon never see each other's keys. Written with mode 0600.
  */
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { parse } from 'dotenv';
 import type { HermesHome } from '../home/home.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -46,12 +46,14 @@ export function lookupSecret(
  * Sets (or with `value === undefined` removes) one secret in `<home>/.env`, written atomically
  * with mode 0600 through `editEnvFile`: the value reads back exactly (any printable character,
  * quotes, `#`, `$`, backslashes, surrounding spaces), every other line is kept byte for byte, and
- * an existing variable keeps its place in the file.
+ * an existing variable keeps its place in the file. A symlinked `.env` is written at its target.
  * @throws EnvValueError when `name` is not a valid variable name or the value cannot be written
  *   to read back unchanged (a NUL …); the file is left as it was.
  */
 export function setSecret(home: HermesHome, name: string, value: string | undefined): void {
-  const file = home.envFile;
+  // a `.env` that is a symlink (kept in a dotfiles folder) is written where it points: replacing
+  // the link itself would leave its target stale and the link gone
+  const file = existsSync(home.envFile) ? realpathSync(home.envFile) : home.envFile;
   const bytes = existsSync(file) ? readFileSync(file) : Buffer.alloc(0);
   writeFileAtomic(file, editEnvFile(bytes, name, value), 0o600);
 }
