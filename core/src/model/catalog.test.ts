@@ -96,6 +96,15 @@ describe('provider catalog', () => {
       model: 'claude-x',
     });
     expect(() => parseModelSpec('nope/x', 'openai', true)).toThrow(/unknown provider "nope"/);
+    // a provider in odd case with spaces around the slash
+    expect(parseModelSpec('  DeepSeek / deepseek-chat ', 'openai')).toEqual({
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    });
+    expect(parseModelSpec('Anthropic / claude-x', 'openai', true)).toEqual({
+      provider: 'anthropic',
+      model: 'claude-x',
+    });
   });
 
   it('switch edits: provider and model; the old base_url/api_key_env go with the old provider', () => {

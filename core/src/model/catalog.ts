@@ -226,7 +226,8 @@ export function parseModelSpec(text: string, current?: string, strict = false): 
   const t = text.trim();
   const slash = t.indexOf('/');
   const head = slash < 0 ? t : t.slice(0, slash);
-  const rest = slash < 0 ? '' : t.slice(slash + 1);
+  // `Anthropic / claude-x`: spaces around the slash are not part of the model id
+  const rest = slash < 0 ? '' : t.slice(slash + 1).trim();
   const id = normalizeProviderName(head);
   if (strict) {
     if (!id) throw new Error(`unknown provider "${head}"`);
