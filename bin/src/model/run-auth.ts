@@ -64,6 +64,8 @@ async function readHidden(question: string): Promise<string> {
     },
   });
   const rl = createInterface({ input: process.stdin, output, terminal: true });
+  const { interrupted } = await import('../confirm.js');
+  rl.on('SIGINT', interrupted);
   return new Promise((resolve) => {
     rl.question(question, (answer) => {
       rl.close();
