@@ -129,6 +129,16 @@ describe('.env writer: the rest of the file is kept', () => {
     expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v v', OTHER: 'y' });
   });
 
+  it('a file starting with a byte order mark (Notepad): its first variable is replaced (BOM kept) and removed', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, '\uFEFFKEY=old\nA=1\n');
+    setSecret(home, 'KEY', 'new');
+    expect(readFileSync(home.envFile, 'utf8')).toBe('\uFEFFKEY=new\nA=1\n');
+    setSecret(home, 'KEY', undefined);
+    expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\n'); // the mark went with its line
+    expect(loadSecrets(home)).toEqual({ A: '1' });
+  });
+
   it('a symlinked .env is written at its target (the link stays), mode 0600', () => {
     const home = freshHome();
     const target = join(mkdtempSync(join(tmpdir(), 'hermes-dotfiles-')), 'hermes.env');

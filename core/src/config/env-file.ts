@@ -46,9 +46,15 @@ function linesOf(text: string): string[] {
   return lines;
 }
 
-/** Whether `line` assigns `name` (with or without `export`, `=` or `:`). */
+/**
+ * What may stand before the name on a line (as `latin1` text): a UTF-8 byte order mark (editors
+ * such as Notepad start the file with one; dotenv reads past it), spaces, `export `.
+ */
+const LEAD = /^(?:\xef\xbb\xbf)?\s*(?:export\s+)?/;
+
+/** Whether `line` assigns `name` (with or without a BOM or `export`, `=` or `:`). */
 function assigns(line: string, name: string): boolean {
-  return new RegExp(`^\\s*(?:export\\s+)?${name}\\s*(?:=|:\\s)`).test(line);
+  return new RegExp(`${LEAD.source}${name}\\s*(?:=|:\\s)`).test(line);
 }
 
 function sameExcept(a: Record<string, string>, b: Record<string, string>, name: string): boolean {
@@ -82,9 +88,8 @@ export function editEnvFile(bytes: Buffer, name: string, value: string | undefin
     for (const l of lines) {
       if (!assigns(l, name)) parts.push(Buffer.from(`${l}\n`, 'latin1'));
       else if (!placed && line !== undefined) {
-        // an `export ` before the name stays (the file may also be sourced by a shell)
-        const exported = /^\s*export\s+/.exec(l)?.[0] ?? '';
-        parts.push(Buffer.from(`${exported}${line}\n`, 'utf8'));
+        // a BOM or an `export ` before the name stays (the file may also be sourced by a shell)
+        parts.push(Buffer.from(LEAD.exec(l)![0], 'latin1'), Buffer.from(`${line}\n`, 'utf8'));
         placed = true;
       }
     }
