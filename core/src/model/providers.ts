@@ -166,7 +166,7 @@ export function resolveTarget(
     }
     return {
       provider: 'custom',
-      baseURL: spec.base_url,
+      baseURL: endpointBase(spec.base_url, 'openai-chat'),
       model,
       ...(keyVar ? { keyVar } : {}),
       keys,
@@ -177,6 +177,20 @@ export function resolveTarget(
   const preset = presetFor(spec.provider);
   if (!preset) throw authError(spec.provider, `Unknown provider "${spec.provider}".`);
   return resolvePreset(preset, spec, model, ctx, role);
+}
+
+/**
+ * A base URL as the SDKs want it: a pasted full endpoint loses its path — `…/chat/completions` on
+ * the OpenAI wire, `…/messages` on the Anthropic wire — since the SDK appends it again (and the
+ * server answers 404); a trailing `/` goes too.
+ */
+export function endpointBase(url: string, wire: ProviderWire): string {
+  const u = url.trim().replace(/\/+$/, '');
+  return (
+    wire === 'anthropic-messages'
+      ? u.replace(/\/v1\/messages$/, '/v1')
+      : u.replace(/\/chat\/completions$/, '')
+  ).replace(/\/+$/, '');
 }
 
 /** The target of a preset: endpoint and keys under the rules in this file's header. */
@@ -221,7 +235,7 @@ function resolvePreset(
   }
   return {
     provider: preset.id,
-    baseURL,
+    baseURL: endpointBase(baseURL, preset.wire),
     model,
     ...(keyVar ? { keyVar } : {}),
     keys,
