@@ -1,5 +1,13 @@
 // The .env writer round trip: writer → file → the daemon's reader (dotenv's parse, via loadSecrets).
-import { lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
@@ -137,6 +145,18 @@ describe('.env writer: the rest of the file is kept', () => {
     setSecret(home, 'KEY', undefined);
     expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\n'); // the mark went with its line
     expect(loadSecrets(home)).toEqual({ A: '1' });
+  });
+
+  it('a lock left by a process that died is taken over', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, 'A=1\n');
+    const lock = `${home.envFile}.lock`;
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    setSecret(home, 'B', '2');
+    expect(loadSecrets(home)).toEqual({ A: '1', B: '2' });
+    expect(() => statSync(lock)).toThrow();
   });
 
   it('a symlinked .env is written at its target (the link stays), mode 0600', () => {

@@ -92,9 +92,12 @@ function withEnvLock(file: string, fn: () => void): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     try {
-      if (Date.now() - statSync(lock).mtimeMs > ENV_LOCK_WAIT_MS) rmSync(lock, { force: true });
+      if (Date.now() - statSync(lock).mtimeMs > ENV_LOCK_WAIT_MS) {
+        rmSync(lock, { force: true }); // left by a process that died: take it over
+        continue;
+      }
     } catch {
-      /* released meanwhile */
+      continue; // released meanwhile
     }
     if (Date.now() > deadline) throw new Error(`${file} is being changed by another process (${lock})`);
     Atomics.wait(pause, 0, 0, 10 + Math.floor(Math.random() * 20)); // a short synchronous pause
