@@ -46,6 +46,11 @@ describe('anthropicRequestProblem', () => {
     expect(anthropicRequestProblem({ messages: unanswered })).toMatch(/without `tool_result`.*: b\./);
     const unknown = [user('q'), { role: 'assistant', content: [use('a')] }, user([result('a'), result('z')])];
     expect(anthropicRequestProblem({ messages: unknown })).toMatch(/unexpected `tool_use_id`.*: z\./);
+    const image = {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: 'A'.repeat(5242884) },
+    };
+    expect(anthropicRequestProblem({ messages: [user([image])] })).toMatch(/image exceeds 5 MB maximum/);
     const c = { cache_control: { type: 'ephemeral' } };
     const five = [1, 2, 3, 4, 5].map((n) =>
       n % 2

@@ -7,11 +7,19 @@
  * - `tool_use.id` must match `^[a-zA-Z0-9_-]+$`;
  * - every `tool_result` answers a `tool_use` of the message right before it, and every `tool_use`
  *   of an assistant message that is followed by another message is answered in that next message;
+ * - a base64 image holds at most 5 MiB of base64 text;
  * - at most 4 blocks carry `cache_control`;
  * - with thinking on, `budget_tokens` is at least 1,024 and below `max_tokens`.
  */
 
-type Block = { type?: string; text?: unknown; id?: unknown; tool_use_id?: unknown; cache_control?: unknown };
+type Block = {
+  type?: string;
+  text?: unknown;
+  id?: unknown;
+  tool_use_id?: unknown;
+  cache_control?: unknown;
+  source?: { type?: string; data?: string };
+};
 type Message = { role?: string; content?: string | Block[] };
 
 /** The API's tool id pattern. */
@@ -56,6 +64,9 @@ export function anthropicRequestProblem(body: unknown): string | undefined {
       const p = textProblem('messages', x);
       if (p) return p;
       if (x.cache_control) cached++;
+      const b64 = x.type === 'image' && x.source?.type === 'base64' ? (x.source.data ?? '').length : 0;
+      if (b64 > 5 * 1024 * 1024)
+        return `${where}.image.source.base64: image exceeds 5 MB maximum: ${b64} bytes > 5242880 bytes`;
       if (x.type === 'tool_use' && !TOOL_ID.test(String(x.id)))
         return `${where}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
       if (x.type === 'tool_result' && !prevUses.has(String(x.tool_use_id)))

@@ -5,6 +5,7 @@ import {
   continuesWithoutThinking,
   HISTORY_START_TEXT,
   imageSource,
+  MAX_IMAGE_BASE64_CHARS,
   toolInput,
   toolUseId,
 } from './request.js';
@@ -211,5 +212,25 @@ describe('anthropic request mapping', () => {
     const texts = body.messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])));
     expect(texts).toEqual(['q', 'next']);
     expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('an image over the 5 MB of the API (base64) becomes a note, so the session is not refused for it', () => {
+    const big = 'A'.repeat(MAX_IMAGE_BASE64_CHARS + 4);
+    const { body } = buildRequest(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${big}` } },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,QQ==' } },
+          ],
+        },
+      ],
+      opts,
+    );
+    const blocks = body.messages[0]!.content;
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'text', 'image']);
+    expect(blocks[1]).toMatchObject({ text: expect.stringMatching(/image of 3\.8 MiB was left out.*5 MB/) });
   });
 });

@@ -3,7 +3,8 @@
  *
  * - System messages → `system` text blocks (the first one, the stable prompt, gets a cache
  *   breakpoint; later system messages are appended as further blocks).
- * - User content → text blocks; `data:` image URLs → base64 `image` blocks, other URLs → `url` images.
+ * - User content → text blocks; `data:` image URLs → base64 `image` blocks (one over the API's 5 MB
+ *   becomes a note), other URLs → `url` images.
  * - Assistant messages → (their thinking blocks, when thinking is on and the message has tool
  *   calls: the API needs them back there and ignores them elsewhere) + text + `tool_use` blocks, the
  *   arguments parsed from their JSON text; text that is not a JSON object is kept as
@@ -99,10 +100,30 @@ function textBlocks(content: string): AnthropicBlock[] {
   return content.trim() === '' ? [] : [{ type: 'text', text: content }];
 }
 
+/** Largest base64 image the API takes, characters of its base64 text (5 MiB). */
+export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
+/**
+ * An image part as a block: a base64 image over `MAX_IMAGE_BASE64_CHARS` becomes a note instead,
+ * since the API refuses the whole request for it — and, the image staying in the history, every
+ * later request of the session too.
+ */
+function imageBlock(url: string): AnthropicBlock {
+  const source = imageSource(url);
+  if (source.type === 'base64' && source.data.length > MAX_IMAGE_BASE64_CHARS) {
+    const mib = ((source.data.length * 3) / 4 / 1048576).toFixed(1);
+    return {
+      type: 'text',
+      text: `(An image of ${mib} MiB was left out: the Anthropic API takes images up to 5 MB.)`,
+    };
+  }
+  return { type: 'image', source };
+}
+
 function userBlocks(content: Extract<ChatMessage, { role: 'user' }>['content']): AnthropicBlock[] {
   if (typeof content === 'string') return textBlocks(content);
   return content.flatMap((p): AnthropicBlock[] =>
-    p.type === 'text' ? textBlocks(p.text) : [{ type: 'image', source: imageSource(p.image_url.url) }],
+    p.type === 'text' ? textBlocks(p.text) : [imageBlock(p.image_url.url)],
   );
 }
 
