@@ -23,7 +23,8 @@
  * - `POST /v1/chat/completions` — consumes one step (streaming when the body has `stream: true`,
  *   else a `chat.completion` JSON).
  * - `POST /v1/messages` — the Anthropic Messages dialect of the same steps (fake-model-anthropic.ts):
- *   Anthropic's named SSE events, error bodies and `x-api-key` check; point an Anthropic client
+ *   Anthropic's named SSE events, error bodies and `x-api-key` check, and the API's 400 for a
+ *   request it refuses (fake-model-anthropic-check.ts); point an Anthropic client
  *   at the server's root (`url` without `/v1`, or `url`: Hermes strips a trailing `/v1`).
  * - `GET /v1/models` — `{object:"list", data:[{id, object:"model", …}]}`; a model with an entry
  *   in `pricing` also carries OpenRouter's `pricing` object (USD per token as strings).
@@ -62,6 +63,7 @@ import {
   type StaticStep,
 } from './fake-model-wire.js';
 import { answerAnthropic, anthropicErrorBody } from './fake-model-anthropic.js';
+import { anthropicRequestProblem } from './fake-model-anthropic-check.js';
 
 export * from './fake-model-wire.js';
 
@@ -277,6 +279,9 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
       return sendJson(res, 401, anthropicErrorBody(401));
     }
     if (method === 'POST' && path === '/v1/messages') {
+      // a request the real API refuses is refused the same way, before any scripted step is used
+      const problem = anthropicRequestProblem(body);
+      if (problem) return sendJson(res, 400, anthropicErrorBody(400, problem));
       const raw = queue.shift() ?? opts.whenEmpty ?? DEFAULT_EMPTY_STEP;
       const step = typeof raw === 'function' ? await raw(rec) : raw;
       return answerAnthropic(rec, res, step, {

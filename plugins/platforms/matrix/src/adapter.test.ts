@@ -91,6 +91,21 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(mx.botMessages('!dm:fake.test').map((m) => [m.body, m.edits])).toEqual([['hi Ann!', 1]]);
   });
 
+  it('what the bot sends mentions nobody (m.mentions empty): model text saying @room pings no one', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    mx.createRoom({ id: '!team:fake.test', name: 'Team', members: [{ id: ANN, name: 'Ann' }] });
+    const { adapter } = await start({ mx });
+    await adapter.connect();
+    const sent = await adapter.send('!team:fake.test', '@room Ann look');
+    await adapter.editMessage('!team:fake.test', sent.messageId!, '@room Ann look!');
+    await adapter.sendFile('!team:fake.test', { name: 'r.md', data: Buffer.from('x'), caption: '@room' });
+    const mine = mx.events.filter((e) => e.sender === mx.botUserId && e.type === 'm.room.message');
+    expect(mine).toHaveLength(3);
+    for (const e of mine) expect(e.content['m.mentions']).toEqual({});
+    expect(mine[1]!.content['m.new_content']['m.mentions']).toEqual({});
+  });
+
   it('in a room a reply to the bot and an answer command need no mention', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());

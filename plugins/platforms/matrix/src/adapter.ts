@@ -63,6 +63,13 @@ export interface MatrixSettings {
   retryBaseMs?: number;
 }
 
+/**
+ * `m.mentions` of everything the bot sends: nobody. With it, clients and servers apply only
+ * intentional mentions, so model text saying `@room` or a member's name never notifies anyone
+ * (without it the body is matched against the legacy `@room` and display-name push rules).
+ */
+export const NO_MENTIONS = { 'm.mentions': {} } as const;
+
 /** Commands that answer the bot's question; they need no mention in a room. */
 const ANSWER_COMMAND = /^\/(approve|deny|stop)\b/i;
 
@@ -411,7 +418,7 @@ export class MatrixAdapter extends PlatformAdapter {
     return this.sendContent(
       chatId,
       'm.room.message',
-      { msgtype: 'm.text', body: text, ...this.relation(opts) },
+      { msgtype: 'm.text', body: text, ...NO_MENTIONS, ...this.relation(opts) },
       opts,
     );
   }
@@ -420,7 +427,8 @@ export class MatrixAdapter extends PlatformAdapter {
     const r = await this.sendContent(chatId, 'm.room.message', {
       msgtype: 'm.text',
       body: `* ${text}`,
-      'm.new_content': { msgtype: 'm.text', body: text },
+      ...NO_MENTIONS,
+      'm.new_content': { msgtype: 'm.text', body: text, ...NO_MENTIONS },
       'm.relates_to': { rel_type: 'm.replace', event_id: messageId },
     });
     return r.ok ? { ok: true, messageId } : r;
@@ -480,6 +488,7 @@ export class MatrixAdapter extends PlatformAdapter {
         filename: file.name,
         url: uri,
         info: { mimetype: file.mime ?? 'application/octet-stream', size: file.data.length },
+        ...NO_MENTIONS,
         ...this.relation(opts),
       },
       opts,
