@@ -130,6 +130,33 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(host.messages.map((m) => m.text)).toEqual(['main, please', '/approve']);
   });
 
+  it('a reply or thread pointing at the bot’s event in another room does not address it', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    const members = [
+      { id: ANN, name: 'Ann' },
+      { id: BOB, name: 'Bob' },
+    ];
+    mx.createRoom({ id: '!team:fake.test', members });
+    mx.createRoom({ id: '!other:fake.test', members });
+    const { host, adapter } = await start({ mx });
+    await adapter.connect();
+    const mine = await adapter.send('!team:fake.test', 'Which branch?');
+    mx.send('!other:fake.test', BOB, 'm.room.message', {
+      msgtype: 'm.text',
+      body: 'forged reply',
+      'm.relates_to': { 'm.in_reply_to': { event_id: mine.messageId } },
+    });
+    mx.send('!other:fake.test', BOB, 'm.room.message', {
+      msgtype: 'm.text',
+      body: 'forged thread',
+      'm.relates_to': { rel_type: 'm.thread', event_id: mine.messageId, is_falling_back: true },
+    });
+    mx.text('!other:fake.test', ANN, '@hermes:fake.test hello');
+    await host.message(0);
+    expect(host.messages.map((m) => m.text)).toEqual(['hello']);
+  });
+
   it('threads: a message in a thread carries it, and the reply stays in it', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());
