@@ -85,6 +85,9 @@ describe('hermes model', () => {
     const refused = await runHermes(root, ['model', 'set', 'bedrock/claude']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/bedrock.*SigV4/);
+    const spaced = await runHermes(root, ['model', 'deepseek', 'deepseek chat']);
+    expect(spaced.code).toBe(1);
+    expect(spaced.stderr).toMatch(/model id "deepseek chat" contains U\+0020/);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 

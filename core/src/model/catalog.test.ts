@@ -7,6 +7,7 @@ import {
   checkProviderKey,
   effectiveProvider,
   listProviderModels,
+  modelIdProblem,
   parseModelSpec,
   providerStatuses,
   switchEdits,
@@ -126,6 +127,15 @@ describe('provider catalog', () => {
       provider: 'anthropic',
       model: 'claude-x',
     });
+  });
+
+  it('a model id with whitespace or a control character is refused, naming the character', () => {
+    for (const ok of ['gpt-5', 'anthropic/claude-sonnet-4.5', 'qwen2.5:7b', 'meta-llama/Llama-3.1-8B@q4'])
+      expect(modelIdProblem(ok)).toBeUndefined();
+    expect(modelIdProblem('gpt 5')).toMatch(/U\+0020/);
+    expect(modelIdProblem('gpt-5\t')).toMatch(/U\+0009/);
+    expect(modelIdProblem('gpt-5\u200b')).toMatch(/U\+200B/);
+    expect(modelIdProblem('gpt\u00005')).toMatch(/"gpt\?5"/);
   });
 
   it('switch edits: provider and model; the old base_url/api_key_env go with the old provider', () => {

@@ -245,6 +245,17 @@ export function parseModelSpec(text: string, current?: string, strict = false): 
   return { provider: id, model: rest };
 }
 
+/**
+ * Why `model` cannot be a model id, or undefined when it can: ids are sent to providers as they
+ * are, so whitespace and control characters (a pasted line, a stray tab) are refused.
+ */
+export function modelIdProblem(model: string): string | undefined {
+  const bad = /[\s\p{Cc}\p{Cf}]/u.exec(model);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `model id "${model.replace(/[\p{Cc}\p{Cf}]/gu, '?')}" contains U+${code} (a space or control character): model ids have none`;
+}
+
 /** One config.yaml edit of a switch: a key to set, or to remove (`value` undefined). */
 export interface ConfigEdit {
   key: string;
