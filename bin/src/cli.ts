@@ -16,6 +16,7 @@ import { psCommand } from './commands/ps.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
+import { statusCommand } from './commands/status.js';
 import { tuiCommand } from './commands/tui.js';
 import { hermesCommand } from './command-form.js';
 
@@ -51,6 +52,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     sandboxCommand(ctx),
     sessionsCommand(ctx),
     skillsCommand(ctx),
+    statusCommand(ctx),
     tuiCommand(ctx),
   ];
   const names = commands.map((c) => String([c.command].flat()[0]).split(' ')[0]!);

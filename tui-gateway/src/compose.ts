@@ -14,6 +14,7 @@ import { SessionRegistry, type SessionRegistryOptions } from './sessions/session
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
 import { startProcessService, type ProcessService } from './processes/index.js';
+import { cronFeed, registerStatusHandlers, StatusFeed } from './hub/index.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -80,6 +81,7 @@ export async function defaultDaemonHooks(
   let registry: SessionRegistry | undefined;
   let cron: CronService | undefined;
   let processes: ProcessService | undefined;
+  let feed: StatusFeed | undefined;
   const { cronIntervalMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(root, () => registry, {
     registerHandlers: (rpc, ctx) => {
@@ -109,12 +111,16 @@ export async function defaultDaemonHooks(
             }
           : undefined,
       );
+      feed = new StatusFeed({ log: (l) => ctx.log.info(l) });
+      const statusFeed = feed;
       registry = new SessionRegistry({
         root,
         epoch: ctx.epoch,
         log: (l) => ctx.log.info(l),
         processes: processes.manager,
         broadcast: (e) => ctx.broadcast(e), // config.changed
+        onSessionChange: (s, ev) => statusFeed.touch(s, ev),
+        onSessionGone: (s) => statusFeed.gone(s),
         ...registryOverrides,
       });
       const factory = registryOverrides.modelClientFactory;
@@ -126,7 +132,9 @@ export async function defaultDaemonHooks(
           : {}),
         ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
         delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
+        watchRun: cronFeed(statusFeed),
       });
+      registerStatusHandlers(rpc, statusFeed);
       registerSessionHandlers(withCronSlash(rpc, cron), registry);
       registerSecretsHandlers(rpc, registry);
       // remembered by the registry: initialize and profile.list report them, requests get -32008
@@ -140,6 +148,7 @@ export async function defaultDaemonHooks(
       ]);
       // after the turns: clients hear `process.changed` (stopping) while their sockets are open
       await processes?.stop();
+      feed?.close();
       return { clean: sessions && jobs };
     },
     stats: () => {

@@ -13,6 +13,7 @@ import {
   CronRunResult,
 } from './cron.js';
 import { ConversationMethods } from './conversation.js';
+import { StatusSubscribeParams, StatusSubscribeResult } from './status.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import {
   ApprovalModeSchema,
@@ -429,6 +430,7 @@ export const Methods = {
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
   'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
+  'status.subscribe': { params: StatusSubscribeParams, result: StatusSubscribeResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

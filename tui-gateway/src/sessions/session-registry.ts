@@ -54,6 +54,10 @@ export interface SessionRegistryOptions {
   configPollMs?: number;
   /** The daemon's background processes, given to every session's tools (narrowed to its profile). */
   processes?: ProcessManager;
+  /** Every visible change of a live session (`LiveSessionOptions.onChange`): the status feed. */
+  onSessionChange?: (s: LiveSession, ev?: WireEvent) => void;
+  /** A live session was unloaded. */
+  onSessionGone?: (s: LiveSession) => void;
 }
 
 interface Entry {
@@ -408,6 +412,7 @@ export class SessionRegistry {
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         log: (line) => this.opts.log?.(line),
         approvalMode: () => follower.approvalMode(),
+        ...(this.opts.onSessionChange ? { onChange: this.opts.onSessionChange } : {}),
         ...(how.notices ? { notices: how.notices } : {}),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
@@ -543,6 +548,7 @@ export class SessionRegistry {
     if (!e) return;
     this.live.delete(k);
     e.live.dispose();
+    this.opts.onSessionGone?.(e.live);
     e.lock.release();
     for (const l of e.childLocks) l.release();
   }
