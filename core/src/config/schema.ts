@@ -109,6 +109,21 @@ export const ConfigSchema = z.looseObject({
       edits: z.enum(['ask', 'off']).default('off'),
     })
     .prefault({}),
+  /**
+   * Desktop notifications an attached TUI gives (docs/hub.md): when another session than the one
+   * it shows waits for an approval (`approval`) or a question (`clarify`), or finishes a turn
+   * (`done`); as a terminal bell (`bell`) and as OSC 9 / OSC 777 notifications (`osc`, passed
+   * through tmux).
+   */
+  notifications: z
+    .looseObject({
+      approval: z.boolean().default(true),
+      clarify: z.boolean().default(true),
+      done: z.boolean().default(false),
+      bell: z.boolean().default(true),
+      osc: z.boolean().default(true),
+    })
+    .prefault({}),
   command_allowlist: z.array(z.string()).default([]),
   compression: z
     .looseObject({
