@@ -14,7 +14,7 @@ import { SessionRegistry, type SessionRegistryOptions } from './sessions/session
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
 import { startProcessService, type ProcessService } from './processes/index.js';
-import { cronFeed, registerStatusHandlers, StatusFeed } from './hub/index.js';
+import { cronFeed, Escalations, registerStatusHandlers, StatusFeed } from './hub/index.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -82,80 +82,98 @@ export async function defaultDaemonHooks(
   let cron: CronService | undefined;
   let processes: ProcessService | undefined;
   let feed: StatusFeed | undefined;
+  let escalations: Escalations | undefined;
   const { cronIntervalMs, ...registryOverrides } = overrides;
-  return withPlatformAdapters(root, () => registry, {
-    registerHandlers: (rpc, ctx) => {
-      // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
-      void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
-        ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
-      );
-      // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
-      setTimeout(() => {
-        const s = detectSandbox();
-        ctx.log.info(
-          s.available
-            ? `sandbox: ${s.version ?? 'bubblewrap'} at ${s.path}`
-            : `sandbox unavailable: ${s.reason} — lanes that terminal.sandbox does not name run unsandboxed (hermes sandbox check)`,
+  return withPlatformAdapters(
+    root,
+    () => registry,
+    {
+      registerHandlers: (rpc, ctx) => {
+        // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
+        void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
+          ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
         );
-      }, 0).unref();
-      const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
-      // background processes: survivors of an earlier daemon adopted, `process.*` methods
-      processes = startProcessService(rpc, ctx, () =>
-        registry
-          ? {
-              submit: (profile, id, text, by) => {
-                if (registry!.isDraining) throw new Error('the daemon is shutting down');
-                registry!.get(profile, id).submit(text, by);
-              },
-              keepOnStop: (profile) => registry!.profile(profile).config.terminal.background.keep_on_stop,
-            }
-          : undefined,
-      );
-      feed = new StatusFeed({ log: (l) => ctx.log.info(l) });
-      const statusFeed = feed;
-      registry = new SessionRegistry({
-        root,
-        epoch: ctx.epoch,
-        log: (l) => ctx.log.info(l),
-        processes: processes.manager,
-        broadcast: (e) => ctx.broadcast(e), // config.changed
-        onSessionChange: (s, ev) => statusFeed.touch(s, ev),
-        onSessionGone: (s) => statusFeed.gone(s),
-        ...registryOverrides,
-      });
-      const factory = registryOverrides.modelClientFactory;
-      cron = startCron(rpc, ctx, {
-        root,
-        profiles: () => listProfileNames(root),
-        ...(factory
-          ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
-          : {}),
-        ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
-        delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
-        watchRun: cronFeed(statusFeed),
-      });
-      registerStatusHandlers(rpc, statusFeed);
-      registerSessionHandlers(withCronSlash(rpc, cron), registry);
-      registerSecretsHandlers(rpc, registry);
-      // remembered by the registry: initialize and profile.list report them, requests get -32008
-      for (const name of recovery.unavailable) registry.profile(name).unavailable();
-      autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
+        // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
+        setTimeout(() => {
+          const s = detectSandbox();
+          ctx.log.info(
+            s.available
+              ? `sandbox: ${s.version ?? 'bubblewrap'} at ${s.path}`
+              : `sandbox unavailable: ${s.reason} — lanes that terminal.sandbox does not name run unsandboxed (hermes sandbox check)`,
+          );
+        }, 0).unref();
+        const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
+        // background processes: survivors of an earlier daemon adopted, `process.*` methods
+        processes = startProcessService(rpc, ctx, () =>
+          registry
+            ? {
+                submit: (profile, id, text, by) => {
+                  if (registry!.isDraining) throw new Error('the daemon is shutting down');
+                  registry!.get(profile, id).submit(text, by);
+                },
+                keepOnStop: (profile) => registry!.profile(profile).config.terminal.background.keep_on_stop,
+              }
+            : undefined,
+        );
+        feed = new StatusFeed({ log: (l) => ctx.log.info(l) });
+        const statusFeed = feed;
+        const escalate = new Escalations({
+          profile: (name) => registry!.profile(name),
+          escalated: (live, requestId, platform) => statusFeed.escalated(live, requestId, platform),
+          log: (l) => ctx.log.info(l),
+        });
+        escalations = escalate;
+        registry = new SessionRegistry({
+          root,
+          epoch: ctx.epoch,
+          log: (l) => ctx.log.info(l),
+          processes: processes.manager,
+          broadcast: (e) => ctx.broadcast(e), // config.changed
+          onSessionChange: (s, ev) => {
+            statusFeed.touch(s, ev);
+            escalate.observe(s, ev);
+          },
+          onSessionRequest: (s, open) => escalate.shown(s, open),
+          onSessionGone: (s) => statusFeed.gone(s),
+          ...registryOverrides,
+        });
+        const factory = registryOverrides.modelClientFactory;
+        cron = startCron(rpc, ctx, {
+          root,
+          profiles: () => listProfileNames(root),
+          ...(factory
+            ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
+            : {}),
+          ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
+          delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
+          watchRun: cronFeed(statusFeed),
+        });
+        registerStatusHandlers(rpc, statusFeed);
+        registerSessionHandlers(withCronSlash(rpc, cron), registry);
+        registerSecretsHandlers(rpc, registry);
+        // remembered by the registry: initialize and profile.list report them, requests get -32008
+        for (const name of recovery.unavailable) registry.profile(name).unavailable();
+        autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
+      },
+      drain: async ({ timeoutMs }) => {
+        const [sessions, jobs] = await Promise.all([
+          registry ? registry.drain(timeoutMs) : true,
+          cron ? cron.drain(timeoutMs) : true,
+        ]);
+        // after the turns: clients hear `process.changed` (stopping) while their sockets are open
+        await processes?.stop();
+        feed?.close();
+        escalations?.close();
+        return { clean: sessions && jobs };
+      },
+      stats: () => {
+        const s = registry?.stats() ?? { sessions_live: 0, clients: 0, busy: 0 };
+        return { sessions_live: s.sessions_live, clients_attached: s.clients };
+      },
+      profiles: () => listProfileNames(root),
+      unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
     },
-    drain: async ({ timeoutMs }) => {
-      const [sessions, jobs] = await Promise.all([
-        registry ? registry.drain(timeoutMs) : true,
-        cron ? cron.drain(timeoutMs) : true,
-      ]);
-      // after the turns: clients hear `process.changed` (stopping) while their sockets are open
-      await processes?.stop();
-      feed?.close();
-      return { clean: sessions && jobs };
-    },
-    stats: () => {
-      const s = registry?.stats() ?? { sessions_live: 0, clients: 0, busy: 0 };
-      return { sessions_live: s.sessions_live, clients_attached: s.clients };
-    },
-    profiles: () => listProfileNames(root),
-    unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
-  });
+    // a press on an escalated approval goes to that approval, not to the chat's own questions
+    () => (profile, platform, press) => escalations?.button(profile, platform, press),
+  );
 }

@@ -107,6 +107,16 @@ export const ConfigSchema = z.looseObject({
        * `approvals.mode: off` (`--yolo`) asks nothing, edits included.
        */
       edits: z.enum(['ask', 'off']).default('off'),
+      /**
+       * Seconds an approval waits unanswered before it is also sent to the owner's home channel on
+       * `escalate_to` (docs/hub.md); 0: never escalated.
+       */
+      escalate_after: z.number().nonnegative().default(60),
+      /**
+       * The configured chat platform (`telegram`, `discord` …) whose home channel gets escalated
+       * approvals, with `once` and `deny` buttons only; absent: approvals are not escalated.
+       */
+      escalate_to: z.string().min(1).optional(),
     })
     .prefault({}),
   /**

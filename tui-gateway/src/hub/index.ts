@@ -8,6 +8,7 @@ import type { HandlerRegistry } from '../rpc/types.js';
 import type { StatusFeed } from './status-feed.js';
 import { type CronRow } from './status-feed.js';
 
+export { Escalations, ESCALATED_CHOICES, whoAnswered } from './escalation.js';
 export { StatusFeed, STATUS_COALESCE_MS, originOf, type FeedSession } from './status-feed.js';
 
 /** Registers `status.subscribe` on the feed. */

@@ -36,6 +36,8 @@ import {
   recoverMessages,
   setLiveAdapter,
   storedReplayGuard,
+  type ButtonOutcome,
+  type ButtonPress,
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
@@ -127,6 +129,11 @@ export interface AdapterHostOptions {
   clock?: HostClock;
   /** The reconnect schedule (defaults in reconnect.ts). */
   backoff?: BackoffOptions;
+  /**
+   * Takes a pressed button first when it belongs to a question asked outside the platform's own
+   * conversations (an escalated approval, hub/escalation.ts); undefined: the pipeline takes it.
+   */
+  buttons?: (profile: string, platform: string, press: ButtonPress) => ButtonOutcome | undefined;
 }
 
 /** Extra fields of a state change. */
@@ -305,7 +312,7 @@ export class AdapterHost {
           backend.release(chat, { keepStored: keep });
         }
       },
-      onButton: (p) => pipeline.handleButton(p),
+      onButton: (p) => this.opts.buttons?.(profile.name, name, p) ?? pipeline.handleButton(p),
       onFatalError: (err) => this.lost(r, err),
     });
     Object.assign(r, { adapter, pipeline, backend });
@@ -462,6 +469,7 @@ export function withPlatformAdapters<H extends HookSet>(
   root: string,
   sessions: () => SessionRegistry | undefined,
   hooks: H,
+  buttons?: () => AdapterHostOptions['buttons'],
 ): H {
   let host: AdapterHost | undefined;
   let started: Promise<void> = Promise.resolve();
@@ -476,6 +484,7 @@ export function withPlatformAdapters<H extends HookSet>(
         sessions: registry,
         log: ctx.log,
         profiles: () => listProfileNames(root),
+        ...(buttons ? { buttons: (profile, platform, press) => buttons()?.(profile, platform, press) } : {}),
       });
       const h = host;
       started = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>

@@ -97,6 +97,8 @@ export interface LiveSessionOptions {
    * shown (no event). Must be cheap and must not throw (the status feed marks the session dirty).
    */
   onChange?: (s: LiveSession, ev?: WireEvent) => void;
+  /** Told after an approval or clarify request was shown to the clients (escalation). Must not throw. */
+  onRequest?: (s: LiveSession, open: OpenRequest) => void;
 }
 
 export { toStoredMessage } from './stored-message.js';
@@ -159,7 +161,10 @@ export class LiveSession {
       this.now,
       // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
-      () => this.opts.onChange?.(this),
+      (open) => {
+        this.opts.onChange?.(this);
+        this.opts.onRequest?.(this, open);
+      },
     );
     this.steering = new Steering({
       emit: (type, payload) => this.emit(type, payload),

@@ -21,7 +21,12 @@ import {
 import { SessionLockedError, type SessionLock, previewText, type SessionRecord } from '@hermes/core/state';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
-import { LiveSession, type AgentHooks, type SessionPersistence } from './live-session.js';
+import {
+  LiveSession,
+  type AgentHooks,
+  type LiveSessionOptions,
+  type SessionPersistence,
+} from './live-session.js';
 import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
@@ -58,6 +63,8 @@ export interface SessionRegistryOptions {
   onSessionChange?: (s: LiveSession, ev?: WireEvent) => void;
   /** A live session was unloaded. */
   onSessionGone?: (s: LiveSession) => void;
+  /** A live session showed an approval or clarify request (`LiveSessionOptions.onRequest`). */
+  onSessionRequest?: LiveSessionOptions['onRequest'];
 }
 
 interface Entry {
@@ -413,6 +420,7 @@ export class SessionRegistry {
         log: (line) => this.opts.log?.(line),
         approvalMode: () => follower.approvalMode(),
         ...(this.opts.onSessionChange ? { onChange: this.opts.onSessionChange } : {}),
+        ...(this.opts.onSessionRequest ? { onRequest: this.opts.onSessionRequest } : {}),
         ...(how.notices ? { notices: how.notices } : {}),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
