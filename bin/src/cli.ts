@@ -8,6 +8,7 @@ import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { heartbeatCommand } from './commands/heartbeat.js';
 import { mcpCommand } from './commands/mcp.js';
 import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
@@ -44,6 +45,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     configCommand(ctx),
     cronCommand(ctx),
     gatewayCommand(ctx),
+    heartbeatCommand(ctx),
     mcpCommand(ctx),
     modelCommand(ctx),
     pairingCommand(ctx),

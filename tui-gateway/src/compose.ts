@@ -14,7 +14,15 @@ import { SessionRegistry, type SessionRegistryOptions } from './sessions/session
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
 import { startProcessService, type ProcessService } from './processes/index.js';
-import { cronFeed, Escalations, registerStatusHandlers, StatusFeed } from './hub/index.js';
+import {
+  cronFeed,
+  Escalations,
+  HeartbeatService,
+  registerHeartbeatHandlers,
+  registerStatusHandlers,
+  StatusFeed,
+  withHeartbeatSlash,
+} from './hub/index.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -76,14 +84,18 @@ export type DaemonHooks = Pick<
  */
 export async function defaultDaemonHooks(
   root: string,
-  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> & { cronIntervalMs?: number } = {},
+  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> & {
+    cronIntervalMs?: number;
+    heartbeatCheckMs?: number;
+  } = {},
 ): Promise<DaemonHooks> {
   let registry: SessionRegistry | undefined;
   let cron: CronService | undefined;
   let processes: ProcessService | undefined;
   let feed: StatusFeed | undefined;
   let escalations: Escalations | undefined;
-  const { cronIntervalMs, ...registryOverrides } = overrides;
+  let heartbeats: HeartbeatService | undefined;
+  const { cronIntervalMs, heartbeatCheckMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(
     root,
     () => registry,
@@ -149,11 +161,20 @@ export async function defaultDaemonHooks(
           watchRun: cronFeed(statusFeed),
         });
         registerStatusHandlers(rpc, statusFeed);
-        registerSessionHandlers(withCronSlash(rpc, cron), registry);
+        heartbeats = new HeartbeatService({
+          root,
+          registry: () => registry,
+          profiles: () => listProfileNames(root),
+          log: (l) => ctx.log.info(l),
+          ...(heartbeatCheckMs ? { checkMs: heartbeatCheckMs } : {}),
+        });
+        registerHeartbeatHandlers(rpc, heartbeats);
+        registerSessionHandlers(withHeartbeatSlash(withCronSlash(rpc, cron), heartbeats), registry);
         registerSecretsHandlers(rpc, registry);
         // remembered by the registry: initialize and profile.list report them, requests get -32008
         for (const name of recovery.unavailable) registry.profile(name).unavailable();
         autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
+        heartbeats.start(); // after the recovery: a continued turn makes a due heartbeat wait
       },
       drain: async ({ timeoutMs }) => {
         const [sessions, jobs] = await Promise.all([
@@ -163,6 +184,7 @@ export async function defaultDaemonHooks(
         // after the turns: clients hear `process.changed` (stopping) while their sockets are open
         await processes?.stop();
         feed?.close();
+        heartbeats?.stop();
         escalations?.close();
         return { clean: sessions && jobs };
       },

@@ -6,6 +6,7 @@ export * from './attachments.js';
 export * from './cron.js';
 export * from './processes.js';
 export * from './status.js';
+export * from './heartbeats.js';
 export * from './events.js';
 export * from './jsonrpc.js';
 export * from './records.js';

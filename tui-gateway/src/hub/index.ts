@@ -8,6 +8,8 @@ import type { HandlerRegistry } from '../rpc/types.js';
 import type { StatusFeed } from './status-feed.js';
 import { type CronRow } from './status-feed.js';
 
+export { HeartbeatService, HEARTBEAT_CHECK_MS } from './heartbeats.js';
+export { registerHeartbeatHandlers, withHeartbeatSlash } from './heartbeat-handlers.js';
 export { Escalations, ESCALATED_CHOICES, whoAnswered } from './escalation.js';
 export { StatusFeed, STATUS_COALESCE_MS, originOf, type FeedSession } from './status-feed.js';
 
