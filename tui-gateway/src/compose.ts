@@ -17,12 +17,15 @@ import { startProcessService, type ProcessService } from './processes/index.js';
 import {
   cronFeed,
   Escalations,
+  Handoffs,
   HeartbeatService,
   registerHeartbeatHandlers,
   registerStatusHandlers,
   StatusFeed,
+  withHandoffSlash,
   withHeartbeatSlash,
 } from './hub/index.js';
+import type { AdapterHost } from './platforms/adapter-host.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -95,6 +98,8 @@ export async function defaultDaemonHooks(
   let feed: StatusFeed | undefined;
   let escalations: Escalations | undefined;
   let heartbeats: HeartbeatService | undefined;
+  let adapterHost: AdapterHost | undefined;
+
   const { cronIntervalMs, heartbeatCheckMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(
     root,
@@ -135,6 +140,12 @@ export async function defaultDaemonHooks(
           log: (l) => ctx.log.info(l),
         });
         escalations = escalate;
+        const handoffs = new Handoffs({
+          route: (profile, platform) => adapterHost?.chatRoute(profile, platform),
+          registry: () => registry,
+          profile: (name) => registry!.profile(name),
+          log: (l) => ctx.log.info(l),
+        });
         registry = new SessionRegistry({
           root,
           epoch: ctx.epoch,
@@ -144,6 +155,7 @@ export async function defaultDaemonHooks(
           onSessionChange: (s, ev) => {
             statusFeed.touch(s, ev);
             escalate.observe(s, ev);
+            handoffs.observe(s, ev);
           },
           onSessionRequest: (s, open) => escalate.shown(s, open),
           onSessionGone: (s) => statusFeed.gone(s),
@@ -169,7 +181,10 @@ export async function defaultDaemonHooks(
           ...(heartbeatCheckMs ? { checkMs: heartbeatCheckMs } : {}),
         });
         registerHeartbeatHandlers(rpc, heartbeats);
-        registerSessionHandlers(withHeartbeatSlash(withCronSlash(rpc, cron), heartbeats), registry);
+        registerSessionHandlers(
+          withHandoffSlash(withHeartbeatSlash(withCronSlash(rpc, cron), heartbeats), handoffs),
+          registry,
+        );
         registerSecretsHandlers(rpc, registry);
         // remembered by the registry: initialize and profile.list report them, requests get -32008
         for (const name of recovery.unavailable) registry.profile(name).unavailable();
@@ -197,5 +212,6 @@ export async function defaultDaemonHooks(
     },
     // a press on an escalated approval goes to that approval, not to the chat's own questions
     () => (profile, platform, press) => escalations?.button(profile, platform, press),
+    (host) => (adapterHost = host),
   );
 }

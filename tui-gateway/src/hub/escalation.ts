@@ -125,12 +125,7 @@ export class Escalations {
     }
     let chatId: string | undefined;
     try {
-      const { config, secrets } = this.deps.profile(profile);
-      chatId = platformConfigOf(config.platforms, platform).home_channel;
-      if (!chatId && platformRegistry.isRegistered(platform)) {
-        const entry = await platformRegistry.get(platform);
-        if (entry?.cronDeliverEnvVar) chatId = lookupSecret(secrets, entry.cronDeliverEnvVar);
-      }
+      chatId = await homeChannel(this.deps.profile(profile), platform);
     } catch (err) {
       this.deps.log(`escalation: ${(err as Error).message}`);
     }
@@ -160,6 +155,21 @@ export class Escalations {
       this.deps.log(`escalation: sending approval ${id} to ${platform} failed: ${(err as Error).message}`);
     }
   }
+}
+
+/**
+ * The owner's chat on `platform`: its `home_channel` setting, else the platform's cron
+ * home-channel variable (e.g. `TELEGRAM_HOME_CHANNEL`) from the profile's secrets or environment.
+ */
+export async function homeChannel(
+  p: { config: HermesConfig; secrets: Secrets },
+  platform: string,
+): Promise<string | undefined> {
+  const configured = platformConfigOf(p.config.platforms, platform).home_channel;
+  if (configured) return configured;
+  if (!platformRegistry.isRegistered(platform)) return undefined;
+  const entry = await platformRegistry.get(platform);
+  return entry?.cronDeliverEnvVar ? lookupSecret(p.secrets, entry.cronDeliverEnvVar) : undefined;
 }
 
 /** Words for who settled a request (`client:…` a terminal, `telegram:Ann` a chat, `timeout` …). */

@@ -10,6 +10,7 @@ import { type CronRow } from './status-feed.js';
 
 export { HeartbeatService, HEARTBEAT_CHECK_MS } from './heartbeats.js';
 export { registerHeartbeatHandlers, withHeartbeatSlash } from './heartbeat-handlers.js';
+export { Handoffs, withHandoffSlash } from './handoff.js';
 export { Escalations, ESCALATED_CHOICES, whoAnswered } from './escalation.js';
 export { StatusFeed, STATUS_COALESCE_MS, originOf, type FeedSession } from './status-feed.js';
 
