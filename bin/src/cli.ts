@@ -10,6 +10,7 @@ import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
 import { heartbeatCommand } from './commands/heartbeat.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
@@ -19,6 +20,7 @@ import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
 import { statusCommand } from './commands/status.js';
 import { tuiCommand } from './commands/tui.js';
+import { usageCommand } from './commands/usage.js';
 import { hermesCommand } from './command-form.js';
 
 /**
@@ -47,6 +49,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     gatewayCommand(ctx),
     heartbeatCommand(ctx),
     mcpCommand(ctx),
+    migrateCommand(ctx),
     modelCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
@@ -56,6 +59,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     skillsCommand(ctx),
     statusCommand(ctx),
     tuiCommand(ctx),
+    usageCommand(ctx),
   ];
   const names = commands.map((c) => String([c.command].flat()[0]).split(' ')[0]!);
   let parser = yargs(argv).scriptName('hermes').version(ctx.version).option('profile', {

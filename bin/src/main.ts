@@ -35,7 +35,13 @@ async function main(): Promise<number> {
   const { extractProfileFlag } = await import('./profile-flag.js');
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
-  const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
+  // `hermes -p NAME migrate` brings the original's profile NAME, creating ours: only the root matters
+  const migrating = argv[0] === 'migrate';
+  const home = resolveCliHome(migrating ? undefined : profile, process.env, {
+    lenientSticky: argv[0] === 'profile' || migrating,
+  });
+  const { guardPythonHome } = await import('./python-home-guard.js');
+  await guardPythonHome(home.root, argv);
   // a plain `hermes chat …` and `hermes tui` (also bare `hermes`) start without loading yargs
   if (argv[0] === 'chat') {
     const { plainChatArgs } = await import('./commands/chat.js');
@@ -63,7 +69,13 @@ async function main(): Promise<number> {
     }
   }
   const { buildCli } = await import('./cli.js');
-  await buildCli({ home, version, ...(build ? { build } : {}) }, argv).parseAsync();
+  const ctx = {
+    home,
+    version,
+    ...(build ? { build } : {}),
+    ...(profile !== undefined ? { profileFlag: profile } : {}),
+  };
+  await buildCli(ctx, argv).parseAsync();
   return Number(process.exitCode ?? 0);
 }
 

@@ -158,7 +158,13 @@ export async function startDaemonInChild(root: string): Promise<void> {
  */
 export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<void> {
   const root = ctx.home.root;
-  if (!daemonSeemsRunning(root)) await startDaemon(root);
+  if (!daemonSeemsRunning(root)) {
+    // a first start may find a home of the Python Hermes elsewhere: say once how to bring it here
+    const { migrateOffer } = await import('../lazy/migrate-offer.js');
+    const offer = migrateOffer(root);
+    if (offer) process.stderr.write(`${offer}\n`);
+    await startDaemon(root);
+  }
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI

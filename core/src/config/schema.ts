@@ -70,6 +70,20 @@ export const ConfigSchema = z.looseObject({
        */
       vision: z.union([z.literal('auto'), z.boolean()]).default('auto'),
       /**
+       * Price of the configured model in USD per million tokens (`input`, `output`, and the
+       * optional `cache_read`, `cache_write`; a missing one is the input price), for a custom or
+       * local model the bundled table does not know. Absent: the provider's models endpoint, the
+       * bundled table, or `unknown` (core/src/model/pricing.ts).
+       */
+      pricing: z
+        .strictObject({
+          input: z.number().nonnegative(),
+          output: z.number().nonnegative(),
+          cache_read: z.number().nonnegative().optional(),
+          cache_write: z.number().nonnegative().optional(),
+        })
+        .optional(),
+      /**
        * How much the model may reason before answering: `none`, `low`, `medium` or `high`, mapped
        * to each API's parameter (OpenAI `reasoning_effort`, OpenRouter `reasoning`, Anthropic
        * `thinking` budget; core/src/model/reasoning.ts). Unset (the default): the provider's

@@ -12,6 +12,7 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { CostStatusSchema } from './events.js';
 import { ConversationMethods } from './conversation.js';
 import { StatusSubscribeParams, StatusSubscribeResult } from './status.js';
 import {
@@ -145,6 +146,10 @@ export const SessionSnapshot = z.object({
       total_tokens: z.number().int().nonnegative(),
       context_tokens: z.number().int().nonnegative().nullable(),
       context_window: z.number().int().positive().nullable(),
+      /** USD the session's model calls cost so far, when a price is known (as `session.usage`). */
+      session_cost_usd: z.number().nonnegative().optional(),
+      /** How the session's cost is known (as `session.usage`). */
+      session_cost_status: CostStatusSchema.optional(),
     })
     .optional(),
 });

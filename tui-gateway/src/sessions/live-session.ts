@@ -69,7 +69,14 @@ export interface SessionPersistence extends PromptQueueStore {
   getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
   setSessionState(id: string, state: string): void;
   moveQueuedPrompts(fromId: string, toId: string): void;
+  /**
+   * The session's cost from its stored model calls (`session_cost_usd`/`_status` of
+   * `session.usage`), for a snapshot before its first turn in this daemon; undefined without any.
+   */
+  storedCost?(id: string): { session_cost_usd?: number; session_cost_status: CostStatusName } | undefined;
 }
+
+type CostStatusName = 'priced' | 'local' | 'unknown' | 'partial';
 
 /** Construction options. */
 export interface LiveSessionOptions {
@@ -125,7 +132,14 @@ export class LiveSession {
   lastProgress = 0;
   /** The last `session.usage` of this session in this daemon, for snapshots. */
   private lastUsage:
-    { total_tokens: number; context_tokens: number | null; context_window: number | null } | undefined;
+    | {
+        total_tokens: number;
+        context_tokens: number | null;
+        context_window: number | null;
+        session_cost_usd?: number;
+        session_cost_status?: EventPayload<'session.usage'>['session_cost_status'];
+      }
+    | undefined;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
@@ -208,6 +222,8 @@ export class LiveSession {
         total_tokens: e.payload.usage.total_tokens,
         context_tokens: e.payload.context_tokens ?? null,
         context_window: e.payload.context_window ?? null,
+        ...(e.payload.session_cost_usd !== undefined ? { session_cost_usd: e.payload.session_cost_usd } : {}),
+        ...(e.payload.session_cost_status ? { session_cost_status: e.payload.session_cost_status } : {}),
       };
     }
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
@@ -386,7 +402,15 @@ export class LiveSession {
       open_requests: this.requests.list(),
       seq: this.seq,
       epoch: this.opts.epoch,
-      ...(this.lastUsage ? { usage: { ...this.lastUsage } } : {}),
+      ...((): { usage?: NonNullable<LiveSession['lastUsage']> } => {
+        if (this.lastUsage) return { usage: { ...this.lastUsage } };
+        // before its first turn here: the stored cost, so a client shows it at once
+        const cost = this.opts.store.storedCost?.(this.id);
+        const record = cost ? this.opts.store.getSession(this.id) : undefined;
+        if (!cost || !record) return {};
+        const total = record.prompt_tokens + record.completion_tokens;
+        return { usage: { total_tokens: total, context_tokens: null, context_window: null, ...cost } };
+      })(),
     };
   }
 

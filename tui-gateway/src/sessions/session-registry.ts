@@ -18,7 +18,13 @@ import {
   type WireEvent,
   RpcErrorCode,
 } from '@hermes/core/protocol';
-import { SessionLockedError, type SessionLock, previewText, type SessionRecord } from '@hermes/core/state';
+import {
+  SessionLockedError,
+  storedCostOf,
+  type SessionLock,
+  previewText,
+  type SessionRecord,
+} from '@hermes/core/state';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
 import {
@@ -637,5 +643,15 @@ function liveStore(profile: ProfileRuntime): SessionPersistence {
     moveQueuedPrompts: (from, to) => w.moveQueuedPrompts(from, to),
     queuePrompt: (id, p) => w.queuePrompt(id, p),
     unqueuePrompt: (promptId) => w.unqueuePrompt(promptId),
+    storedCost: (id) => {
+      const record = profile.db.getSession(id);
+      const cost = record && storedCostOf(profile.db.modelCalls.sessionTotals(id), record);
+      return (
+        cost && {
+          ...(cost.cost_usd !== undefined ? { session_cost_usd: cost.cost_usd } : {}),
+          session_cost_status: cost.cost_status,
+        }
+      );
+    },
   };
 }
