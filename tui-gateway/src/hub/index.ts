@@ -57,7 +57,7 @@ export function cronFeed(
     }
     if ('event' in what && what.event.type === 'session.usage') {
       row.tokens = what.event.payload.usage.total_tokens;
-      const cost = (what.event.payload as { session_cost_usd?: number }).session_cost_usd;
+      const cost = what.event.payload.session_cost_usd;
       if (typeof cost === 'number') row.cost_usd = cost;
     } else if ('event' in what) return; // only usage changes the row
     feed.cronRunning({ ...row });

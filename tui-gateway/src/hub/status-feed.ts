@@ -135,7 +135,7 @@ export class StatusFeed {
       case 'session.usage': {
         t.turnTokens = ev.payload.usage.total_tokens;
         // present once the daemon prices model calls
-        const cost = (ev.payload as { session_cost_usd?: number }).session_cost_usd;
+        const cost = ev.payload.session_cost_usd;
         if (typeof cost === 'number') t.cost = cost;
         break;
       }
