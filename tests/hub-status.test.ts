@@ -14,7 +14,8 @@ import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
-import { makeTestHome, runHermes } from './support/hermes-cli.js';
+import { HERMES_BIN, hermesEnv, makeTestHome, runHermes } from './support/hermes-cli.js';
+import { spawn } from 'node:child_process';
 import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 import { CronStore, type CronJob } from '@hermes/core/cron';
 import { HermesHome } from '@hermes/core/home';
@@ -182,5 +183,31 @@ describe('hub: status feed across profiles', () => {
     expect(text.stdout).toMatch(/approval\?.*rm -rf/);
     const line = await runHermes(root, ['status', '--tmux']);
     expect(line.stdout).toBe('⚙2 ⚠1\n');
+
+    // 5. --watch --json prints the snapshot, then a line per change: the TUI turn interrupted
+    const watch = spawn(process.execPath, [HERMES_BIN, 'status', '--watch', '--json'], {
+      env: hermesEnv(root),
+    });
+    try {
+      let out = '';
+      watch.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      await waitFor(() => out.includes('\n'), 'the first --watch line');
+      await tui.request('session.interrupt', { session_id: session.id });
+      await waitFor(
+        () =>
+          out
+            .trim()
+            .split('\n')
+            .slice(1)
+            .some((l) =>
+              (JSON.parse(l) as { sessions: LiveSessionStatus[] }).sessions.some(
+                (r) => r.session_id === session.id && r.state === 'idle',
+              ),
+            ),
+        'a --watch line with the TUI session idle',
+      );
+    } finally {
+      watch.kill('SIGINT');
+    }
   });
 });
