@@ -183,6 +183,7 @@ describe('hub: status feed across profiles', () => {
     expect(text.stdout).toMatch(/approval\?.*rm -rf/);
     const line = await runHermes(root, ['status', '--tmux']);
     expect(line.stdout).toBe('⚙2 ⚠1\n');
+    expect((await runHermes(root, ['-p', 'work', 'status', '--tmux'])).stdout).toBe('⚙2 ⚠1\n');
 
     // 5. --watch --json prints the snapshot, then a line per change: the TUI turn interrupted
     const watch = spawn(process.execPath, [HERMES_BIN, 'status', '--watch', '--json'], {

@@ -1,7 +1,8 @@
 /**
  * `hermes status [--json] [--watch] [--tmux]`: what every live session of the daemon is doing,
- * across profiles. `--tmux` never reaches here (main.ts answers it on a minimal path); the rest
- * is in `../status/run-status.ts`, loaded only when the command runs.
+ * across profiles. `hermes status --tmux` is answered by main.ts on a minimal path (it reaches
+ * here only after a flag such as `-p`); the rest is in `../status/run-status.ts`, loaded only
+ * when the command runs.
  */
 import type { CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
@@ -25,6 +26,12 @@ export function statusCommand(ctx: CliContext): CommandModule {
           describe: "One short line for tmux's status-right",
         }),
     handler: async (a) => {
+      if (a.tmux) {
+        // reached with a flag before `status` (`hermes -p work status --tmux`): the same line
+        const { runTmuxLine } = await import('../status/tmux-line.js');
+        await runTmuxLine();
+        return;
+      }
       const { runStatus } = await import('../status/run-status.js');
       await runStatus(ctx, { json: Boolean(a.json), watch: Boolean(a.watch) });
     },
