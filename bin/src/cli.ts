@@ -8,6 +8,7 @@ import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { heartbeatCommand } from './commands/heartbeat.js';
 import { mcpCommand } from './commands/mcp.js';
 import { migrateCommand } from './commands/migrate.js';
 import { modelCommand } from './commands/model.js';
@@ -17,6 +18,7 @@ import { psCommand } from './commands/ps.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
+import { statusCommand } from './commands/status.js';
 import { tuiCommand } from './commands/tui.js';
 import { usageCommand } from './commands/usage.js';
 import { hermesCommand } from './command-form.js';
@@ -45,6 +47,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     configCommand(ctx),
     cronCommand(ctx),
     gatewayCommand(ctx),
+    heartbeatCommand(ctx),
     mcpCommand(ctx),
     migrateCommand(ctx),
     modelCommand(ctx),
@@ -54,6 +57,7 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     sandboxCommand(ctx),
     sessionsCommand(ctx),
     skillsCommand(ctx),
+    statusCommand(ctx),
     tuiCommand(ctx),
     usageCommand(ctx),
   ];

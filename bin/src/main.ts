@@ -1,6 +1,7 @@
 /**
  * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
- * 1. `--version` answers before anything heavy loads;
+ * 1. `--version` answers before anything heavy loads
+ *    (and `status --tmux`, which reads the daemon's status feed once with `node:net` only);
  * 2. the profile flag is resolved before any other code runs;
  * 3. a plain `hermes tui` (the default command) and a plain `hermes chat` run without yargs;
  * 4. yargs parses the rest; each command module imports its package only when it runs.
@@ -25,6 +26,11 @@ async function main(): Promise<number> {
   if (raw.length === 1 && (raw[0] === '--version' || raw[0] === '-V' || raw[0] === 'version')) {
     process.stdout.write(`hermes ${version}\n`);
     return 0;
+  }
+  // tmux runs this every few seconds: the line comes from one read of the feed, nothing else loads
+  if (raw[0] === 'status' && raw.includes('--tmux')) {
+    const { runTmuxLine } = await import('./status/tmux-line.js');
+    return runTmuxLine();
   }
   const { extractProfileFlag } = await import('./profile-flag.js');
   const { resolveCliHome } = await import('./resolve-home.js');

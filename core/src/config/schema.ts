@@ -121,6 +121,31 @@ export const ConfigSchema = z.looseObject({
        * `approvals.mode: off` (`--yolo`) asks nothing, edits included.
        */
       edits: z.enum(['ask', 'off']).default('off'),
+      /**
+       * Seconds an approval waits unanswered before it is also sent to the owner's home channel on
+       * `escalate_to` (docs/hub.md); 0: never escalated.
+       */
+      escalate_after: z.number().nonnegative().default(60),
+      /**
+       * The configured chat platform (`telegram`, `discord` …) whose home channel gets escalated
+       * approvals, with `once` and `deny` buttons only; absent: approvals are not escalated.
+       */
+      escalate_to: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  /**
+   * Desktop notifications an attached TUI gives (docs/hub.md): when another session than the one
+   * it shows waits for an approval (`approval`) or a question (`clarify`), or finishes a turn
+   * (`done`); as a terminal bell (`bell`) and as OSC 9 / OSC 777 notifications (`osc`, passed
+   * through tmux).
+   */
+  notifications: z
+    .looseObject({
+      approval: z.boolean().default(true),
+      clarify: z.boolean().default(true),
+      done: z.boolean().default(false),
+      bell: z.boolean().default(true),
+      osc: z.boolean().default(true),
     })
     .prefault({}),
   command_allowlist: z.array(z.string()).default([]),

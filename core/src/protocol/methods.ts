@@ -14,6 +14,14 @@ import {
 } from './cron.js';
 import { CostStatusSchema } from './events.js';
 import { ConversationMethods } from './conversation.js';
+import { StatusSubscribeParams, StatusSubscribeResult } from './status.js';
+import {
+  HeartbeatAddParams,
+  HeartbeatListParams,
+  HeartbeatListResult,
+  HeartbeatRemoveParams,
+  HeartbeatResult,
+} from './heartbeats.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import {
   ApprovalModeSchema,
@@ -434,6 +442,10 @@ export const Methods = {
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
   'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
+  'status.subscribe': { params: StatusSubscribeParams, result: StatusSubscribeResult },
+  'heartbeat.add': { params: HeartbeatAddParams, result: HeartbeatResult },
+  'heartbeat.list': { params: HeartbeatListParams, result: HeartbeatListResult },
+  'heartbeat.remove': { params: HeartbeatRemoveParams, result: HeartbeatResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

@@ -16,6 +16,7 @@ import {
   type EventType,
   type Inflight,
   type MethodResult,
+  type OpenRequest,
   type QueuedPrompt,
   type SessionInfo,
   type WireEvent,
@@ -98,6 +99,13 @@ export interface LiveSessionOptions {
   now?: () => number;
   /** The approval mode in effect (`SessionInfo.approval_mode`); absent: not reported. */
   approvalMode?: () => { mode: ApprovalModeName; own: boolean };
+  /**
+   * Told of every change clients could see: each emitted event (`ev`), and a server request
+   * shown (no event). Must be cheap and must not throw (the status feed marks the session dirty).
+   */
+  onChange?: (s: LiveSession, ev?: WireEvent) => void;
+  /** Told after an approval or clarify request was shown to the clients (escalation). Must not throw. */
+  onRequest?: (s: LiveSession, open: OpenRequest) => void;
 }
 
 export { toStoredMessage } from './stored-message.js';
@@ -167,6 +175,10 @@ export class LiveSession {
       this.now,
       // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
+      (open) => {
+        this.opts.onChange?.(this);
+        this.opts.onRequest?.(this, open);
+      },
     );
     this.steering = new Steering({
       emit: (type, payload) => this.emit(type, payload),
@@ -277,6 +289,7 @@ export class LiveSession {
     // Serialized once here; every connection's queue reuses the cached frame (eventFrame).
     this.ring.push(ev, eventFrame(ev).bytes);
     for (const c of this.clients) if (!c.closed) c.notify(ev);
+    this.opts.onChange?.(this, ev);
     return ev;
   }
 
@@ -633,6 +646,17 @@ export class LiveSession {
   /** The waiting prompts, in queue order (held ones included). */
   queued(): QueuedPrompt[] {
     return this.queue.list();
+  }
+
+  /** The approval and clarify requests still waiting for an answer, oldest first. */
+  openRequests(): OpenRequest[] {
+    return this.requests.list();
+  }
+
+  /** Stored prompt + completion tokens of the session (0 when its record cannot be read). */
+  storedTokens(): number {
+    const r = this.opts.store.getSession(this.id);
+    return r ? r.prompt_tokens + r.completion_tokens : 0;
   }
 
   /** Frees the ring's memory (unload). */

@@ -89,6 +89,10 @@ export async function startTui(opts: RunTuiOptions, beforeRender: () => void = (
     client,
     cwd: opts.cwd ?? process.cwd(),
     daemon: keeper,
+    // bell and OSC notifications for the other sessions (hub-notifier.ts): no cursor movement
+    notify: (bytes) => {
+      if (stdout.isTTY) stdout.write(bytes);
+    },
   });
 
   // TurboFan, capped while the TUI starts (heap-tuning.ts), from the first submitted line or turn

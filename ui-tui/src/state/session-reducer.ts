@@ -326,7 +326,12 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
 
 /** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
 type DaemonWideType =
-  'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status' | 'process.changed';
+  | 'gateway.shutdown'
+  | 'config.changed'
+  | 'cron.changed'
+  | 'mcp.status'
+  | 'process.changed'
+  | 'status.changed';
 /** An event of one session (applied in seq order, duplicates dropped). */
 type SessionEvent = Exclude<WireEvent, WireEventOf<DaemonWideType>>;
 
@@ -354,6 +359,7 @@ function applyEvent(
     }
     case 'cron.changed':
     case 'mcp.status':
+    case 'status.changed':
       return state; // the transcript does not show them (the /cron and /mcp commands ask)
     case 'process.changed': {
       // the status bar counts this profile's running background processes; a stop is told
