@@ -7,7 +7,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionStatus, WireEvent } from '@hermes/core/protocol';
 import { connect, type DaemonClient } from '@hermes/client';
@@ -15,7 +15,7 @@ import { startFakeModelServer, type FakeModelServer } from './support/fake-model
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, hermesEnv, makeTestHome, runHermes } from './support/hermes-cli.js';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 import { CronStore, type CronJob } from '@hermes/core/cron';
 import { HermesHome } from '@hermes/core/home';
@@ -184,6 +184,11 @@ describe('hub: status feed across profiles', () => {
     const line = await runHermes(root, ['status', '--tmux']);
     expect(line.stdout).toBe('⚙2 ⚠1\n');
     expect((await runHermes(root, ['-p', 'work', 'status', '--tmux'])).stdout).toBe('⚙2 ⚠1\n');
+    // the same line without Node: the daemon's status-line file through the sh reader
+    const sh = execFileSync('sh', [join(dirname(HERMES_BIN), 'hermes-status-line')], {
+      env: { PATH: process.env.PATH, HERMES_HOME: root },
+    });
+    expect(sh.toString()).toBe('⚙2 ⚠1\n');
 
     // 5. --watch --json prints the snapshot, then a line per change: the TUI turn interrupted
     const watch = spawn(process.execPath, [HERMES_BIN, 'status', '--watch', '--json'], {

@@ -11,3 +11,4 @@ export * from './protocol/slash-commands.js';
 export * from './protocol/tool-display.generated.js';
 export * from './protocol/attachment-text.js';
 export * from './protocol/cost-label.js';
+export * from './protocol/status-line.js';

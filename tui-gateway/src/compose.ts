@@ -19,6 +19,7 @@ import {
   Escalations,
   Handoffs,
   HeartbeatService,
+  keepStatusLineFile,
   registerHeartbeatHandlers,
   registerStatusHandlers,
   StatusFeed,
@@ -96,6 +97,7 @@ export async function defaultDaemonHooks(
   let cron: CronService | undefined;
   let processes: ProcessService | undefined;
   let feed: StatusFeed | undefined;
+  let stopStatusLine: (() => void) | undefined;
   let escalations: Escalations | undefined;
   let heartbeats: HeartbeatService | undefined;
   let adapterHost: AdapterHost | undefined;
@@ -134,6 +136,7 @@ export async function defaultDaemonHooks(
         );
         feed = new StatusFeed({ log: (l) => ctx.log.info(l) });
         const statusFeed = feed;
+        stopStatusLine = keepStatusLineFile(root, feed, (l) => ctx.log.info(l));
         const escalate = new Escalations({
           profile: (name) => registry!.profile(name),
           escalated: (live, requestId, platform) => statusFeed.escalated(live, requestId, platform),
@@ -199,6 +202,7 @@ export async function defaultDaemonHooks(
         // after the turns: clients hear `process.changed` (stopping) while their sockets are open
         await processes?.stop();
         feed?.close();
+        stopStatusLine?.();
         heartbeats?.stop();
         escalations?.close();
         return { clean: sessions && jobs };

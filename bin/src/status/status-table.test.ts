@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveSessionStatus } from '@hermes/core/protocol';
 import { elapsed, statusTable } from './status-table.js';
-import { tmuxLine, rootOf } from './tmux-line.js';
+import { statusLine } from '@hermes/core/constants';
+import { rootOf } from './tmux-line.js';
 
 const row = (o: Partial<LiveSessionStatus>): LiveSessionStatus => ({
   profile: 'default',
@@ -51,11 +52,11 @@ describe('hermes status text', () => {
   });
 
   it('the tmux line counts working, waiting and failed sessions; empty when nothing goes on', () => {
-    expect(tmuxLine([row({ state: 'working' }), row({ state: 'working' }), row({ state: 'approval' })])).toBe(
-      '⚙2 ⚠1',
-    );
-    expect(tmuxLine([row({ state: 'clarify' }), row({ state: 'failed' })])).toBe('⚠1 ✗1');
-    expect(tmuxLine([row({ state: 'idle' })])).toBe('');
+    expect(
+      statusLine([row({ state: 'working' }), row({ state: 'working' }), row({ state: 'approval' })]),
+    ).toBe('⚙2 ⚠1');
+    expect(statusLine([row({ state: 'clarify' }), row({ state: 'failed' })])).toBe('⚠1 ✗1');
+    expect(statusLine([row({ state: 'idle' })])).toBe('');
   });
 
   it('finds the root as core does', () => {

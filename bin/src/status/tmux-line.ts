@@ -1,31 +1,20 @@
 /**
  * `hermes status --tmux`: one short line for tmux's `status-right`, from one read of the daemon's
  * status feed. Loaded by main.ts before anything else (no yargs, no client, no zod): it reads the
- * discovery file, makes one call with mini-ws.ts and exits. Counts: `⚙N` sessions working, `⚠N`
+ * discovery file, then the line the daemon keeps in its status-line file while the daemon's pid is
+ * alive, else makes one `status.subscribe` call with mini-ws.ts, and exits. Counts: `⚙N` sessions working, `⚠N`
  * waiting for the user (approval or clarify), `✗N` whose last turn failed; the empty line when
  * none (or when no daemon runs: tmux shows nothing then). Always exit code 0.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { STATUS_LINE_FILE, statusLine } from '@hermes/core/constants';
 import { miniCall } from './mini-ws.js';
 
 /** A row of the feed as far as the line needs it. */
 interface Row {
   state: string;
-}
-
-/** The line for these rows (`⚙2 ⚠1`), '' when nothing goes on. */
-export function tmuxLine(rows: readonly Row[]): string {
-  const n = (states: string[]): number => rows.filter((r) => states.includes(r.state)).length;
-  const parts: string[] = [];
-  const working = n(['working']);
-  const waiting = n(['approval', 'clarify']);
-  const failed = n(['failed']);
-  if (working) parts.push(`⚙${working}`);
-  if (waiting) parts.push(`⚠${waiting}`);
-  if (failed) parts.push(`✗${failed}`);
-  return parts.join(' ');
 }
 
 /** The root as core's resolveRoot finds it (HERMES_HOME, its root inside `profiles/`, else ~/.hermes). */
@@ -43,11 +32,19 @@ export function rootOf(env: NodeJS.ProcessEnv): string {
 export async function runTmuxLine(env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let line = '';
   try {
-    const d = JSON.parse(readFileSync(join(rootOf(env), 'tui-gateway.json'), 'utf8')) as {
+    const root = rootOf(env);
+    const d = JSON.parse(readFileSync(join(root, 'tui-gateway.json'), 'utf8')) as {
+      pid?: number;
       host?: string;
       port: number;
       token: string;
     };
+    // the daemon keeps the line in a file: read it while its pid is alive (no socket round trip)
+    const kept = keptLine(root, d.pid);
+    if (kept !== undefined) {
+      process.stdout.write(`${kept}\n`);
+      return 0;
+    }
     const result = (await miniCall({ host: d.host ?? '127.0.0.1', port: d.port, token: d.token }, [
       {
         method: 'initialize',
@@ -55,10 +52,21 @@ export async function runTmuxLine(env: NodeJS.ProcessEnv = process.env): Promise
       },
       { method: 'status.subscribe', params: { watch: false } },
     ])) as { sessions: Row[] };
-    line = tmuxLine(result.sessions);
+    line = statusLine(result.sessions);
   } catch {
     // no daemon (or it does not answer): nothing to show
   }
   process.stdout.write(`${line}\n`);
   return 0;
+}
+
+/** The daemon's status-line file when its process `pid` is alive, else undefined. */
+function keptLine(root: string, pid: number | undefined): string | undefined {
+  if (!pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return readFileSync(join(root, STATUS_LINE_FILE), 'utf8').trimEnd();
+  } catch {
+    return undefined;
+  }
 }

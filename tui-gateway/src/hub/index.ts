@@ -12,6 +12,7 @@ export { HeartbeatService, HEARTBEAT_CHECK_MS } from './heartbeats.js';
 export { registerHeartbeatHandlers, withHeartbeatSlash } from './heartbeat-handlers.js';
 export { Handoffs, withHandoffSlash } from './handoff.js';
 export { Escalations, ESCALATED_CHOICES, whoAnswered } from './escalation.js';
+export { keepStatusLineFile } from './status-line-file.js';
 export { StatusFeed, STATUS_COALESCE_MS, originOf, type FeedSession } from './status-feed.js';
 
 /** Registers `status.subscribe` on the feed. */
