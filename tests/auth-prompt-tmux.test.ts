@@ -50,4 +50,14 @@ describeTmux('hermes auth add at a terminal', () => {
     expect(saved).not.toContain(GOOD);
     expect(parse(readFileSync(join(root, '.env')))).toEqual({ DEEPSEEK_API_KEY: GOOD });
   });
+
+  it('Ctrl-C at the key question ends the command with status 130, nothing written', async () => {
+    const env = { HERMES_HOME: root, NO_COLOR: '1', TERM: 'xterm-256color' };
+    const cmd = `${process.execPath} ${HERMES_BIN} auth add xai; echo "EXIT=$?"`;
+    const w = tmux.open('ctrlc', ['sh', '-c', cmd], env);
+    await tmux.waitFor(w, 'not shown):');
+    tmux.keys(w, 'C-c');
+    expect(await tmux.waitFor(w, /EXIT=\d+/)).toContain('EXIT=130');
+    expect(parse(readFileSync(join(root, '.env'))).XAI_API_KEY).toBeUndefined();
+  });
 });

@@ -186,7 +186,11 @@ describe('replay', () => {
       total_tokens: (usage.payload.usage as { total_tokens: number }).total_tokens,
       context_tokens: usage.payload.context_tokens ?? null,
       context_window: usage.payload.context_window ?? null,
+      // the session's cost as the last session.usage said (a local model: 0)
+      session_cost_usd: usage.payload.session_cost_usd,
+      session_cost_status: usage.payload.session_cost_status,
     });
+    expect(snap.usage).toMatchObject({ session_cost_usd: 0, session_cost_status: 'local' });
     expect(snap.usage!.context_tokens).toBeGreaterThan(0);
   });
 

@@ -85,6 +85,7 @@ describe('npm run link', () => {
     const bin = join(home, '.local', 'bin');
     expect(run('/usr/bin:/bin')).toContain(`${bin} is not on your PATH`);
     expect(readlinkSync(join(bin, 'hermes'))).toBe(join(repo, 'bin', 'hermes'));
+    expect(readlinkSync(join(bin, 'hermes-status-line'))).toBe(join(repo, 'bin', 'hermes-status-line'));
     // again, with the folder on PATH: the same link, no advice
     expect(run(`${bin}:/usr/bin:/bin`)).not.toContain('not on your PATH');
     const version = execFileSync(join(bin, 'hermes'), ['--version'], { encoding: 'utf8' });

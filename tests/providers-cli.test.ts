@@ -85,6 +85,9 @@ describe('hermes model', () => {
     const refused = await runHermes(root, ['model', 'set', 'bedrock/claude']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/bedrock.*SigV4/);
+    const spaced = await runHermes(root, ['model', 'deepseek', 'deepseek chat']);
+    expect(spaced.code).toBe(1);
+    expect(spaced.stderr).toMatch(/model id "deepseek chat" contains U\+0020/);
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
@@ -143,6 +146,14 @@ describe('hermes auth', () => {
       GLM_API_KEY: 'a\\b"c #$ `x',
     });
 
+    // a key copied with a zero-width or no-break space is refused before anything is written
+    for (const odd of ['sk-good-\u200b0123', 'sk-good\u00a00123']) {
+      const r = await runHermes(root, ['auth', 'add', 'xai', '--no-check'], { input: `${odd}\n` });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/U\+(200B|00A0) at position \d+.*nothing written/);
+      expect(r.stderr).not.toContain('0123');
+      expect(parse(readFileSync(join(root, '.env'), 'utf8')).XAI_API_KEY).toBeUndefined();
+    }
     const removed = await runHermes(root, ['auth', 'remove', 'deepseek']);
     expect(removed.code).toBe(0);
     expect(parse(readFileSync(join(root, '.env')))).toEqual({ GLM_API_KEY: 'a\\b"c #$ `x' });

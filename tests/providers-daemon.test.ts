@@ -97,6 +97,8 @@ describe('named providers through the daemon', () => {
         .request('model.set', { model: 'gpt-5', provider: 'copilot' })
         .catch((e: Error) => e);
       expect(String(oauth)).toMatch(/OAuth/);
+      const spaced = await client.request('model.set', { model: 'zai/glm-4.5\u200b' }).catch((e: Error) => e);
+      expect(String(spaced)).toMatch(/model id "glm-4\.5\?" contains U\+200B/);
       expect(readFileSync(join(root, 'config.yaml'), 'utf8')).toBe(before);
 
       const r = await client.request('model.set', { model: 'zai/glm-4.5-air' });

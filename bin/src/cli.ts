@@ -8,7 +8,9 @@ import { checkpointsCommand } from './commands/checkpoints.js';
 import { configCommand } from './commands/config.js';
 import { cronCommand } from './commands/cron.js';
 import { gatewayCommand } from './commands/gateway.js';
+import { heartbeatCommand } from './commands/heartbeat.js';
 import { mcpCommand } from './commands/mcp.js';
+import { migrateCommand } from './commands/migrate.js';
 import { modelCommand } from './commands/model.js';
 import { pairingCommand } from './commands/pairing.js';
 import { profileCommand } from './commands/profile.js';
@@ -16,7 +18,9 @@ import { psCommand } from './commands/ps.js';
 import { sandboxCommand } from './commands/sandbox.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { skillsCommand } from './commands/skills.js';
+import { statusCommand } from './commands/status.js';
 import { tuiCommand } from './commands/tui.js';
+import { usageCommand } from './commands/usage.js';
 import { hermesCommand } from './command-form.js';
 
 /**
@@ -43,7 +47,9 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     configCommand(ctx),
     cronCommand(ctx),
     gatewayCommand(ctx),
+    heartbeatCommand(ctx),
     mcpCommand(ctx),
+    migrateCommand(ctx),
     modelCommand(ctx),
     pairingCommand(ctx),
     profileCommand(ctx),
@@ -51,7 +57,9 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     sandboxCommand(ctx),
     sessionsCommand(ctx),
     skillsCommand(ctx),
+    statusCommand(ctx),
     tuiCommand(ctx),
+    usageCommand(ctx),
   ];
   const names = commands.map((c) => String([c.command].flat()[0]).split(' ')[0]!);
   let parser = yargs(argv).scriptName('hermes').version(ctx.version).option('profile', {

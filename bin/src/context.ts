@@ -12,6 +12,8 @@ export interface CliContext {
    * (version and bundle time), absent in an unbundled one, which then caches nothing.
    */
   build?: string;
+  /** The profile named by `-p/--profile` on this command line, if any (`hermes migrate` brings only it). */
+  profileFlag?: string;
 }
 
 /** Thrown by a command to exit with a code and a one-line message on stderr. */

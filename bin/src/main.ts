@@ -1,6 +1,7 @@
 /**
  * Entry of the `hermes` CLI. Order matters for start-up speed and isolation:
- * 1. `--version` answers before anything heavy loads;
+ * 1. `--version` answers before anything heavy loads
+ *    (and `status --tmux`, which reads the daemon's status feed once with `node:net` only);
  * 2. the profile flag is resolved before any other code runs;
  * 3. a plain `hermes tui` (the default command) and a plain `hermes chat` run without yargs;
  * 4. yargs parses the rest; each command module imports its package only when it runs.
@@ -26,10 +27,21 @@ async function main(): Promise<number> {
     process.stdout.write(`hermes ${version}\n`);
     return 0;
   }
+  // tmux runs this every few seconds: the line comes from one read of the feed, nothing else loads
+  if (raw[0] === 'status' && raw.includes('--tmux')) {
+    const { runTmuxLine } = await import('./status/tmux-line.js');
+    return runTmuxLine();
+  }
   const { extractProfileFlag } = await import('./profile-flag.js');
   const { resolveCliHome } = await import('./resolve-home.js');
   const { profile, argv } = extractProfileFlag(raw);
-  const home = resolveCliHome(profile, process.env, { lenientSticky: argv[0] === 'profile' });
+  // `hermes -p NAME migrate` brings the original's profile NAME, creating ours: only the root matters
+  const migrating = argv[0] === 'migrate';
+  const home = resolveCliHome(migrating ? undefined : profile, process.env, {
+    lenientSticky: argv[0] === 'profile' || migrating,
+  });
+  const { guardPythonHome } = await import('./python-home-guard.js');
+  await guardPythonHome(home.root, argv);
   // a plain `hermes chat …` and `hermes tui` (also bare `hermes`) start without loading yargs
   if (argv[0] === 'chat') {
     const { plainChatArgs } = await import('./commands/chat.js');
@@ -57,7 +69,13 @@ async function main(): Promise<number> {
     }
   }
   const { buildCli } = await import('./cli.js');
-  await buildCli({ home, version, ...(build ? { build } : {}) }, argv).parseAsync();
+  const ctx = {
+    home,
+    version,
+    ...(build ? { build } : {}),
+    ...(profile !== undefined ? { profileFlag: profile } : {}),
+  };
+  await buildCli(ctx, argv).parseAsync();
   return Number(process.exitCode ?? 0);
 }
 

@@ -10,3 +10,5 @@ export * from './protocol/limits.js';
 export * from './protocol/slash-commands.js';
 export * from './protocol/tool-display.generated.js';
 export * from './protocol/attachment-text.js';
+export * from './protocol/cost-label.js';
+export * from './protocol/status-line.js';

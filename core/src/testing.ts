@@ -6,5 +6,6 @@ export * from './cron/testing.js';
 export * from './images/testing.js';
 export * from './messaging/plugin-testing.js';
 export * from './messaging/testing.js';
+export * from './migrate/testing.js';
 export * from './state/testing.js';
 export * from './tools/sandbox/testing.js';

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { FakeModelPricing } from './fake-model-server.js';
 import type { RecordedRequest, StaticStep } from './fake-model-wire.js';
 
 /** Control of a fake model server reached over HTTP. */
@@ -79,18 +80,29 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
  * Starts the fake model server as a child process (`node --import tsx fake-model-server.ts`).
- * @param opts.script initial steps (JSON forms only); `whenEmpty` and `models` as in-process.
+ * @param opts.script initial steps (JSON forms only); `whenEmpty`, `models` and `pricing` as in-process.
  * @param opts.startTimeoutMs how long to wait for the URL line (default 15000).
  * @throws Error when the child exits or stays silent before printing its URL.
  */
 export async function spawnFakeModelServer(
-  opts: { script?: StaticStep[]; whenEmpty?: StaticStep; models?: string[]; startTimeoutMs?: number } = {},
+  opts: {
+    script?: StaticStep[];
+    whenEmpty?: StaticStep;
+    models?: string[];
+    pricing?: Record<string, FakeModelPricing>;
+    startTimeoutMs?: number;
+  } = {},
 ): Promise<SpawnedFakeModelServer> {
   const dir = mkdtempSync(join(tmpdir(), 'fake-model-'));
   const scriptFile = join(dir, 'script.json');
   writeFileSync(
     scriptFile,
-    JSON.stringify({ steps: opts.script ?? [], whenEmpty: opts.whenEmpty, models: opts.models }),
+    JSON.stringify({
+      steps: opts.script ?? [],
+      whenEmpty: opts.whenEmpty,
+      models: opts.models,
+      pricing: opts.pricing,
+    }),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', SERVER_FILE, '--script', scriptFile], {
     cwd: REPO_ROOT,

@@ -17,15 +17,17 @@
  * `node --import tsx tests/support/fake-model-server.ts [--script steps.json] [--port N]`
  * prints one JSON line `{"url":"http://127.0.0.1:N/v1","port":N,"pid":P}` on stdout and serves
  * until SIGTERM/SIGINT. The script file holds a JSON array of steps, or
- * `{"steps":[…],"whenEmpty":step,"models":["id",…]}`.
+ * `{"steps":[…],"whenEmpty":step,"models":["id",…],"pricing":{"id":{…}}}`.
  *
  * Routes:
  * - `POST /v1/chat/completions` — consumes one step (streaming when the body has `stream: true`,
  *   else a `chat.completion` JSON).
  * - `POST /v1/messages` — the Anthropic Messages dialect of the same steps (fake-model-anthropic.ts):
- *   Anthropic's named SSE events, error bodies and `x-api-key` check; point an Anthropic client
+ *   Anthropic's named SSE events, error bodies and `x-api-key` check, and the API's 400 for a
+ *   request it refuses (fake-model-anthropic-check.ts); point an Anthropic client
  *   at the server's root (`url` without `/v1`, or `url`: Hermes strips a trailing `/v1`).
- * - `GET /v1/models` — `{object:"list", data:[{id, object:"model", …}]}`.
+ * - `GET /v1/models` — `{object:"list", data:[{id, object:"model", …}]}`; a model with an entry
+ *   in `pricing` also carries OpenRouter's `pricing` object (USD per token as strings).
  * - `POST /__script` — body: one step or an array of steps (JSON forms only), appended to the queue.
  * - `GET /__requests` — the recorded requests as a JSON array.
  * - `POST /__reset` — empties the queue and the recorded requests.
@@ -61,6 +63,7 @@ import {
   type StaticStep,
 } from './fake-model-wire.js';
 import { answerAnthropic, anthropicErrorBody } from './fake-model-anthropic.js';
+import { anthropicRequestProblem } from './fake-model-anthropic-check.js';
 
 export * from './fake-model-wire.js';
 
@@ -72,6 +75,12 @@ export interface FakeModelServerOptions {
   whenEmpty?: ScriptStep;
   /** Model ids listed by `GET /v1/models`; default `['fake-model']`. */
   models?: string[];
+  /**
+   * OpenRouter-style prices per model id, listed by `GET /v1/models` as each model's `pricing`
+   * (`prompt`, `completion`, `input_cache_read`, `input_cache_write`: USD per token, strings).
+   * A priced id missing from `models` is listed too.
+   */
+  pricing?: Record<string, FakeModelPricing>;
   /** Port to bind on 127.0.0.1; default 0 (a free port). */
   port?: number;
   /**
@@ -79,6 +88,14 @@ export interface FakeModelServerOptions {
    * as a hosted or secured server answers. Default: no key checked.
    */
   apiKey?: string;
+}
+
+/** OpenRouter's `pricing` object of one model: USD per token, as strings. */
+export interface FakeModelPricing {
+  prompt: string;
+  completion: string;
+  input_cache_read?: string;
+  input_cache_write?: string;
 }
 
 /** A running fake model server. */
@@ -262,6 +279,9 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
       return sendJson(res, 401, anthropicErrorBody(401));
     }
     if (method === 'POST' && path === '/v1/messages') {
+      // a request the real API refuses is refused the same way, before any scripted step is used
+      const problem = anthropicRequestProblem(body);
+      if (problem) return sendJson(res, 400, anthropicErrorBody(400, problem));
       const raw = queue.shift() ?? opts.whenEmpty ?? DEFAULT_EMPTY_STEP;
       const step = typeof raw === 'function' ? await raw(rec) : raw;
       return answerAnthropic(rec, res, step, {
@@ -282,7 +302,13 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
     if (method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, {
         object: 'list',
-        data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })),
+        data: [...new Set([...models, ...Object.keys(opts.pricing ?? {})])].map((id) => ({
+          id,
+          object: 'model',
+          created: 0,
+          owned_by: 'fake',
+          ...(opts.pricing?.[id] ? { pricing: opts.pricing[id] } : {}),
+        })),
       });
     }
     return sendJson(res, 404, errorBody(404, `Unknown route ${method} ${path}`));
@@ -333,11 +359,16 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
 /** Reads a script file: a JSON array of steps, or `{steps, whenEmpty?, models?}`. */
 export function readScriptFile(
   file: string,
-): Pick<FakeModelServerOptions, 'script' | 'whenEmpty' | 'models'> {
+): Pick<FakeModelServerOptions, 'script' | 'whenEmpty' | 'models' | 'pricing'> {
   const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
   if (Array.isArray(parsed)) return { script: parsed as StaticStep[] };
-  const obj = parsed as { steps?: StaticStep[]; whenEmpty?: StaticStep; models?: string[] };
-  return { script: obj.steps ?? [], whenEmpty: obj.whenEmpty, models: obj.models };
+  const obj = parsed as {
+    steps?: StaticStep[];
+    whenEmpty?: StaticStep;
+    models?: string[];
+    pricing?: Record<string, FakeModelPricing>;
+  };
+  return { script: obj.steps ?? [], whenEmpty: obj.whenEmpty, models: obj.models, pricing: obj.pricing };
 }
 
 async function main(argv: string[]): Promise<void> {

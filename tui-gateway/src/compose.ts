@@ -14,6 +14,19 @@ import { SessionRegistry, type SessionRegistryOptions } from './sessions/session
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
 import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
 import { startProcessService, type ProcessService } from './processes/index.js';
+import {
+  cronFeed,
+  Escalations,
+  Handoffs,
+  HeartbeatService,
+  keepStatusLineFile,
+  registerHeartbeatHandlers,
+  registerStatusHandlers,
+  StatusFeed,
+  withHandoffSlash,
+  withHeartbeatSlash,
+} from './hub/index.js';
+import type { AdapterHost } from './platforms/adapter-host.js';
 
 /** The prompt a session interrupted by a restart gets with `gateway.auto_continue: true`. */
 export const AUTO_CONTINUE_PROMPT =
@@ -75,78 +88,134 @@ export type DaemonHooks = Pick<
  */
 export async function defaultDaemonHooks(
   root: string,
-  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> & { cronIntervalMs?: number } = {},
+  overrides: Partial<Omit<SessionRegistryOptions, 'root' | 'epoch'>> & {
+    cronIntervalMs?: number;
+    heartbeatCheckMs?: number;
+  } = {},
 ): Promise<DaemonHooks> {
   let registry: SessionRegistry | undefined;
   let cron: CronService | undefined;
   let processes: ProcessService | undefined;
-  const { cronIntervalMs, ...registryOverrides } = overrides;
-  return withPlatformAdapters(root, () => registry, {
-    registerHandlers: (rpc, ctx) => {
-      // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
-      void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
-        ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
-      );
-      // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
-      setTimeout(() => {
-        const s = detectSandbox();
-        ctx.log.info(
-          s.available
-            ? `sandbox: ${s.version ?? 'bubblewrap'} at ${s.path}`
-            : `sandbox unavailable: ${s.reason} — lanes that terminal.sandbox does not name run unsandboxed (hermes sandbox check)`,
+  let feed: StatusFeed | undefined;
+  let stopStatusLine: (() => void) | undefined;
+  let escalations: Escalations | undefined;
+  let heartbeats: HeartbeatService | undefined;
+  let adapterHost: AdapterHost | undefined;
+
+  const { cronIntervalMs, heartbeatCheckMs, ...registryOverrides } = overrides;
+  return withPlatformAdapters(
+    root,
+    () => registry,
+    {
+      registerHandlers: (rpc, ctx) => {
+        // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
+        void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
+          ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
         );
-      }, 0).unref();
-      const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
-      // background processes: survivors of an earlier daemon adopted, `process.*` methods
-      processes = startProcessService(rpc, ctx, () =>
-        registry
-          ? {
-              submit: (profile, id, text, by) => {
-                if (registry!.isDraining) throw new Error('the daemon is shutting down');
-                registry!.get(profile, id).submit(text, by);
-              },
-              keepOnStop: (profile) => registry!.profile(profile).config.terminal.background.keep_on_stop,
-            }
-          : undefined,
-      );
-      registry = new SessionRegistry({
-        root,
-        epoch: ctx.epoch,
-        log: (l) => ctx.log.info(l),
-        processes: processes.manager,
-        broadcast: (e) => ctx.broadcast(e), // config.changed
-        ...registryOverrides,
-      });
-      const factory = registryOverrides.modelClientFactory;
-      cron = startCron(rpc, ctx, {
-        root,
-        profiles: () => listProfileNames(root),
-        ...(factory
-          ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
-          : {}),
-        ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
-        delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
-      });
-      registerSessionHandlers(withCronSlash(rpc, cron), registry);
-      registerSecretsHandlers(rpc, registry);
-      // remembered by the registry: initialize and profile.list report them, requests get -32008
-      for (const name of recovery.unavailable) registry.profile(name).unavailable();
-      autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
+        // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
+        setTimeout(() => {
+          const s = detectSandbox();
+          ctx.log.info(
+            s.available
+              ? `sandbox: ${s.version ?? 'bubblewrap'} at ${s.path}`
+              : `sandbox unavailable: ${s.reason} — lanes that terminal.sandbox does not name run unsandboxed (hermes sandbox check)`,
+          );
+        }, 0).unref();
+        const recovery = recoverAfterCrash(root, (line) => ctx.log.info(line));
+        // background processes: survivors of an earlier daemon adopted, `process.*` methods
+        processes = startProcessService(rpc, ctx, () =>
+          registry
+            ? {
+                submit: (profile, id, text, by) => {
+                  if (registry!.isDraining) throw new Error('the daemon is shutting down');
+                  registry!.get(profile, id).submit(text, by);
+                },
+                keepOnStop: (profile) => registry!.profile(profile).config.terminal.background.keep_on_stop,
+              }
+            : undefined,
+        );
+        feed = new StatusFeed({ log: (l) => ctx.log.info(l) });
+        const statusFeed = feed;
+        stopStatusLine = keepStatusLineFile(root, feed, (l) => ctx.log.info(l));
+        const escalate = new Escalations({
+          profile: (name) => registry!.profile(name),
+          escalated: (live, requestId, platform) => statusFeed.escalated(live, requestId, platform),
+          log: (l) => ctx.log.info(l),
+        });
+        escalations = escalate;
+        const handoffs = new Handoffs({
+          route: (profile, platform) => adapterHost?.chatRoute(profile, platform),
+          registry: () => registry,
+          profile: (name) => registry!.profile(name),
+          log: (l) => ctx.log.info(l),
+        });
+        registry = new SessionRegistry({
+          root,
+          epoch: ctx.epoch,
+          log: (l) => ctx.log.info(l),
+          processes: processes.manager,
+          broadcast: (e) => ctx.broadcast(e), // config.changed
+          onSessionChange: (s, ev) => {
+            statusFeed.touch(s, ev);
+            escalate.observe(s, ev);
+            handoffs.observe(s, ev);
+          },
+          onSessionRequest: (s, open) => escalate.shown(s, open),
+          onSessionGone: (s) => statusFeed.gone(s),
+          ...registryOverrides,
+        });
+        const factory = registryOverrides.modelClientFactory;
+        cron = startCron(rpc, ctx, {
+          root,
+          profiles: () => listProfileNames(root),
+          ...(factory
+            ? { modelClientFactory: (home, model) => factory(new ProfileRuntime(root, home.profile), model) }
+            : {}),
+          ...(cronIntervalMs ? { intervalMs: cronIntervalMs } : {}),
+          delivery: (home) => cronDeliveryWithPlatforms(home, (l) => ctx.log.info(l)),
+          watchRun: cronFeed(statusFeed),
+        });
+        registerStatusHandlers(rpc, statusFeed);
+        heartbeats = new HeartbeatService({
+          root,
+          registry: () => registry,
+          profiles: () => listProfileNames(root),
+          log: (l) => ctx.log.info(l),
+          ...(heartbeatCheckMs ? { checkMs: heartbeatCheckMs } : {}),
+        });
+        registerHeartbeatHandlers(rpc, heartbeats);
+        registerSessionHandlers(
+          withHandoffSlash(withHeartbeatSlash(withCronSlash(rpc, cron), heartbeats), handoffs),
+          registry,
+        );
+        registerSecretsHandlers(rpc, registry);
+        // remembered by the registry: initialize and profile.list report them, requests get -32008
+        for (const name of recovery.unavailable) registry.profile(name).unavailable();
+        autoContinue(registry, recovery.interrupted, (l) => ctx.log.info(l));
+        heartbeats.start(); // after the recovery: a continued turn makes a due heartbeat wait
+      },
+      drain: async ({ timeoutMs }) => {
+        const [sessions, jobs] = await Promise.all([
+          registry ? registry.drain(timeoutMs) : true,
+          cron ? cron.drain(timeoutMs) : true,
+        ]);
+        // after the turns: clients hear `process.changed` (stopping) while their sockets are open
+        await processes?.stop();
+        feed?.close();
+        stopStatusLine?.();
+        heartbeats?.stop();
+        escalations?.close();
+        return { clean: sessions && jobs };
+      },
+      stats: () => {
+        const s = registry?.stats() ?? { sessions_live: 0, clients: 0, busy: 0 };
+        return { sessions_live: s.sessions_live, clients_attached: s.clients };
+      },
+      profiles: () => listProfileNames(root),
+      unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
     },
-    drain: async ({ timeoutMs }) => {
-      const [sessions, jobs] = await Promise.all([
-        registry ? registry.drain(timeoutMs) : true,
-        cron ? cron.drain(timeoutMs) : true,
-      ]);
-      // after the turns: clients hear `process.changed` (stopping) while their sockets are open
-      await processes?.stop();
-      return { clean: sessions && jobs };
-    },
-    stats: () => {
-      const s = registry?.stats() ?? { sessions_live: 0, clients: 0, busy: 0 };
-      return { sessions_live: s.sessions_live, clients_attached: s.clients };
-    },
-    profiles: () => listProfileNames(root),
-    unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
-  });
+    // a press on an escalated approval goes to that approval, not to the chat's own questions
+    () => (profile, platform, press) => escalations?.button(profile, platform, press),
+    (host) => (adapterHost = host),
+  );
 }

@@ -160,6 +160,12 @@ export async function runTuiCommand(ctx: CliContext, args: TuiArgs): Promise<voi
   const root = ctx.home.root;
   // no daemon: it starts (in a child `hermes gateway start`) behind the TUI's composer
   const startAtLaunch = !daemonSeemsRunning(root);
+  if (startAtLaunch) {
+    // a first start may find a home of the Python Hermes elsewhere: say once how to bring it here
+    const { migrateOffer } = await import('../lazy/migrate-offer.js');
+    const offer = migrateOffer(root);
+    if (offer) process.stderr.write(`${offer}\n`);
+  }
   const altScreen = await alternateScreen(ctx);
   const { runTui } = await import('@hermes/ui-tui/run');
   // `--continue` (the default) is resolved by the daemon (session.list continue_from): the TUI

@@ -5,6 +5,7 @@ export {
   collectKeys,
   effectiveProvider,
   keyVarSet,
+  modelIdProblem,
   listProviderModels,
   normalizeProviderName,
   parseModelSpec,

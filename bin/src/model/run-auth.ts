@@ -64,6 +64,8 @@ async function readHidden(question: string): Promise<string> {
     },
   });
   const rl = createInterface({ input: process.stdin, output, terminal: true });
+  const { interrupted } = await import('../confirm.js');
+  rl.on('SIGINT', interrupted);
   return new Promise((resolve) => {
     rl.question(question, (answer) => {
       rl.close();
@@ -87,6 +89,20 @@ function checkBaseURL(ctx: CliContext, preset: ProviderPreset): string | undefin
   return preset.baseUrlVar ? lookupSecret(loadSecrets(ctx.home), preset.baseUrlVar) : undefined;
 }
 
+/**
+ * Why `key` cannot be an API key, or undefined: a character outside printable ASCII (a control
+ * character, a no-break or zero-width space picked up when copying from a web page) never belongs
+ * to a key, and one above U+00FF cannot even be sent in an HTTP header. Names the character and its
+ * position (1-based), never the key.
+ */
+export function oddKeyCharacter(key: string): string | undefined {
+  const chars = [...key];
+  const i = chars.findIndex((c) => c < ' ' || c > '~');
+  if (i < 0) return undefined;
+  const code = chars[i]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `contains the character U+${code} at position ${i + 1}, which no API key has`;
+}
+
 /** `hermes auth add`. */
 export async function addKey(
   ctx: CliContext,
@@ -103,6 +119,8 @@ export async function addKey(
   }
   key = key.trim();
   if (!key) throw new CliExit(1, `no key given for ${preset.id}; nothing written`);
+  const odd = oddKeyCharacter(key);
+  if (odd) throw new CliExit(1, `the key for ${preset.id} ${odd}; nothing written (paste it again)`);
   if (opts.check) {
     const baseURL = checkBaseURL(ctx, preset);
     const r = await checkProviderKey(preset, key, baseURL ? { baseURL } : {});

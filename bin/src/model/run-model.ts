@@ -16,6 +16,7 @@ import {
   loadSecrets,
   ModelError,
   normalizeProviderName,
+  modelIdProblem,
   parseModelSpec,
   presetFor,
   providerStatuses,
@@ -113,6 +114,8 @@ export function setModel(ctx: CliContext, spec: string, model?: string): void {
     if (err instanceof CliExit) throw err;
     throw new CliExit(1, `model: ${unknownProviderMessage(spec.split('/')[0]!)}`);
   }
+  const problem = parsed.model ? modelIdProblem(parsed.model) : undefined;
+  if (problem) throw new CliExit(1, `model: ${problem}`);
   const preset = presetFor(parsed.provider!);
   if (preset?.unsupported) throw new CliExit(1, `Provider "${preset.id}": ${preset.unsupported}`);
   const edits = switchEdits(config, parsed);

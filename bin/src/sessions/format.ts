@@ -164,7 +164,14 @@ export function storedError(m: Pick<MessageRecord, 'outcome'>): string | undefin
 }
 
 /** The `hermes sessions show` view: a header with the session's facts, then the transcript. */
-export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { full?: boolean }): string {
+export function formatSessionDetail(
+  exp: SessionExport,
+  opts: FormatOptions & {
+    full?: boolean;
+    /** The session's cost fact and each assistant message's usage line (session-cost.ts). */
+    costs?: { fact: string; lines: ReadonlyMap<number, string> };
+  },
+): string {
   const s = exp.session;
   const out: string[] = [];
   out.push(bold(`${s.title ?? '(untitled)'}  ${dim(s.id, opts.color)}`, opts.color));
@@ -175,6 +182,7 @@ export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { 
     `started ${formatDate(s.started_at)} (${formatAge(s.started_at, opts.now)})`,
     `${s.message_count} message${s.message_count === 1 ? '' : 's'}`,
     `tokens ${s.prompt_tokens} in / ${s.completion_tokens} out`,
+    opts.costs?.fact ?? null,
   ].filter(Boolean);
   out.push(`  ${facts.join(' · ')}`);
   if (s.cwd) out.push(`  cwd ${s.cwd}`);
@@ -193,6 +201,8 @@ export function formatSessionDetail(exp: SessionExport, opts: FormatOptions & { 
     const error = storedError(m);
     if (error) out.push(`  error: ${error}`);
     for (const call of summarizeToolCalls(m.tool_calls, (opts.width ?? 100) - 4)) out.push(`  → ${call}`);
+    const usage = opts.costs?.lines.get(m.id);
+    if (usage) out.push(dim(`  ${usage}`, opts.color));
   }
   if (!opts.full && exp.messages.some((m) => m.role === 'system')) {
     out.push('', dim('(system prompt hidden; --full shows it)', opts.color));

@@ -17,6 +17,7 @@ import {
   type FormatOptions,
 } from './format.js';
 import { readableHits, titleOrPreview, withPreviews } from './previews.js';
+import { messageUsageLine, sessionCostFact, sessionCosts } from './session-cost.js';
 import { confirm } from '../confirm.js';
 
 /** Parsed arguments of one `hermes sessions` action. */
@@ -96,7 +97,23 @@ export async function runSessions(
       case 'show': {
         const id = resolve(db, args.id, file).id;
         const exp = db!.exportSession(id);
-        io.write(args.json ? json(exp) : formatSessionDetail(exp, { ...fmt, full: args.full }));
+        const costs = sessionCosts(db!, exp.session);
+        if (args.json) {
+          const messages = exp.messages.map((m) => {
+            const usage = costs.messages.get(m.id);
+            return usage ? { ...m, usage } : m;
+          });
+          io.write(json({ ...exp, cost: costs.session, messages }));
+          return;
+        }
+        const lines = new Map([...costs.messages].map(([mid, u]) => [mid, messageUsageLine(u)]));
+        io.write(
+          formatSessionDetail(exp, {
+            ...fmt,
+            full: args.full,
+            costs: { fact: sessionCostFact(costs.session), lines },
+          }),
+        );
         return;
       }
       case 'search': {

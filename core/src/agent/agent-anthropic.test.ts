@@ -92,4 +92,51 @@ describe('Agent on the Anthropic Messages API', () => {
       message: expect.stringContaining('not supported'),
     });
   });
+
+  it('falls back to Anthropic mid-turn over tool calls another provider made (ids like functions.lookup:0)', async () => {
+    const primary = await startFakeModelServer();
+    try {
+      const config = ConfigSchema.parse({
+        model: { provider: 'custom', base_url: primary.url, default: 'kimi-k2' },
+        fallback_providers: [{ provider: 'anthropic', base_url: model.url, model: 'claude-sonnet-4-5' }],
+      });
+      const t = createTestAgent({
+        modelUrl: primary.url,
+        model: { provider: 'custom', base_url: primary.url, default: 'kimi-k2' },
+        tools: [lookup],
+        agent: {
+          model: createModelClient({
+            config,
+            secrets: { ANTHROPIC_API_KEY: 'sk-ant-agent' },
+            sleep: async () => {},
+          }),
+        },
+      });
+      // the first provider answers "\n\n" and two tool calls with Kimi-style ids, then fails
+      primary.push(
+        {
+          text: '\n\n',
+          toolCalls: [
+            { id: 'functions.lookup:0', name: 'lookup', arguments: { word: 'a' } },
+            { id: 'functions.lookup:1', name: 'lookup', arguments: { word: 'b' } },
+          ],
+        },
+        { error: { status: 500 } },
+        { error: { status: 500 } },
+        { error: { status: 500 } },
+        { error: { status: 500 } },
+      );
+      const before = model.requests.length;
+      model.push({ echo: 'last_tool_result', prefix: 'Anthropic: ' });
+      const r = await t.agent.runTurn('define a and b');
+      expect(r).toMatchObject({ status: 'complete', text: 'Anthropic: definition of b' });
+      const body = model.requests[before]!.body;
+      const ids = body.messages[1].content.filter((b: { type: string }) => b.type === 'tool_use');
+      expect(ids.map((b: { id: string }) => b.id).every((id: string) => /^[A-Za-z0-9_-]+$/.test(id))).toBe(
+        true,
+      );
+    } finally {
+      await primary.close();
+    }
+  });
 });

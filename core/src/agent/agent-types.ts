@@ -8,8 +8,10 @@ import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { StoredImage } from '../images/media-store.js';
 import type { ChatMessage, ModelClient } from '../model/types.js';
+import type { CostSum } from '../model/pricing.js';
 import type { AgentEvent, MessageStatus, Usage } from '../protocol/events.js';
 import type { SessionProcesses } from '../processes/scope.js';
+import type { ModelCallInput } from '../state/model-calls.js';
 import type { NewMessage } from '../state/types.js';
 import type { DelegateCapability } from '../tools/delegate-types.js';
 import type { ClarifyCallback, EditorFiles, ToolDefinition } from '../tools/types.js';
@@ -32,6 +34,12 @@ export interface TranscriptStore {
   ): void;
   /** Adds token usage to the session's counters. */
   addUsage(sessionId: string, promptTokens: number, completionTokens: number): void;
+  /**
+   * Stores one model call's tokens and cost (and adds its tokens to the session's counters, so
+   * `addUsage` is not called for it). `call.messageId` may be an id `appendMessage` returned.
+   * Absent: only `addUsage` is called.
+   */
+  recordModelCall?(sessionId: string, call: ModelCallInput): void;
 }
 
 /** Everything one agent (one session) needs. */
@@ -66,6 +74,11 @@ export interface AgentOptions {
   onEvent?: (event: AgentEvent) => void;
   /** Context window of the model in tokens, for `session.usage`. */
   contextWindow?: number;
+  /**
+   * The session's cost so far from its stored calls (`storedSessionCost`), so `session.usage`
+   * sums the whole session; default nothing.
+   */
+  sessionCost?: CostSum;
   /** Model id sent with every call of this agent (a sub-agent's own model); default the client's. */
   modelId?: string;
   /**

@@ -20,6 +20,8 @@ import { createSessionSandbox, type SessionSandbox } from '../tools/sandbox/comm
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { EditApproval } from '../approvals/types.js';
 import { ContextCompressor, type CompressionOutcome } from './compressor.js';
+import { CallCosts, sumUsage } from './call-costs.js';
+import { addCost, emptyCostSum, sumFields, type CostSum } from '../model/pricing.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { guidanceForModel, repairToolPairs } from './history.js';
 import { estimateTokens } from './compression-plan.js';
@@ -34,17 +36,6 @@ export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
 export type { AgentOptions, AgentSettings, TranscriptStore, TurnOptions, TurnResult } from './agent-types.js';
 
 const zeroUsage = (): Usage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
-
-function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-    ...(a.cached_tokens !== undefined || b.cached_tokens !== undefined
-      ? { cached_tokens: (a.cached_tokens ?? 0) + (b.cached_tokens ?? 0) }
-      : {}),
-  };
-}
 
 /** One session's agent. Turns run one at a time; `runTurn` rejects while another runs. */
 export class Agent {
@@ -67,6 +58,8 @@ export class Agent {
   private readonly outcomes = new ToolOutcomes();
   /** The session's sandbox (`AgentOptions.sandboxLane`); absent: none. */
   private readonly sandbox: SessionSandbox | undefined;
+  /** Prices and stores every model call; sums the session's cost. */
+  private readonly costs: CallCosts;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -76,6 +69,15 @@ export class Agent {
     this.toolsByName = new Map(opts.tools.map((t) => [t.name, t]));
     // the tracker reads the config through the agent, so `reconfigure` reaches it
     const current = (): HermesConfig => this.opts.config;
+    this.costs = new CallCosts(
+      () => ({
+        home: this.opts.home,
+        config: this.opts.config,
+        store: this.opts.store,
+        primaryModel: this.opts.modelId ?? this.opts.model.defaultModel,
+      }),
+      opts.sessionCost,
+    );
     this.checkpoints = new CheckpointTracker({
       home: opts.home,
       sessionId: opts.sessionId,
@@ -108,8 +110,10 @@ export class Agent {
   /** The approval guard of the current settings, keeping the session approvals given. */
   private newGuard(sessionApprovals: string[]): ApprovalGuard {
     // the smart check's tokens count for the session (its id changes when compressed)
-    return sessionGuard(this.opts, sessionApprovals, (u) =>
-      this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
+    return sessionGuard(this.opts, sessionApprovals, (u, who) =>
+      who
+        ? this.costs.record(this.sessionId, u, who)
+        : this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
     );
   }
 
@@ -121,6 +125,12 @@ export class Agent {
       config: opts.config,
       model: opts.model,
       store: opts.store,
+      onCall: (sessionId, result) =>
+        this.costs.record(sessionId, result.usage, {
+          provider: result.provider,
+          model: result.model,
+          ...(result.baseURL ? { baseURL: result.baseURL } : {}),
+        }),
       contextWindow:
         opts.contextWindow ?? contextWindowFor(opts.modelId ?? opts.model.defaultModel, opts.config),
     });
@@ -378,6 +388,7 @@ export class Agent {
     this.checkpoints.newTurn(text);
     this.refreshTools();
     let usage = zeroUsage();
+    let turnCost: CostSum = emptyCostSum();
     let lastText = '';
     let overflowRetried = false;
     let compressionFailed = false;
@@ -443,12 +454,10 @@ export class Agent {
         return { status: 'error', text: '', usage, error: message };
       }
 
-      usage = addUsage(usage, result.usage);
       this.contextTokens = result.usage.prompt_tokens || this.contextTokens;
-      this.opts.store.addUsage(this.sessionId, result.usage.prompt_tokens, result.usage.completion_tokens);
       lastText = result.text;
       const toolCalls = result.toolCalls;
-      checkpoint.finalize({
+      const messageId = checkpoint.finalize({
         role: 'assistant',
         content: result.text,
         tool_calls: toolCalls.length ? JSON.stringify(toolCalls) : null,
@@ -456,6 +465,19 @@ export class Agent {
         finish_reason: result.finishReason,
         status: 'complete',
       });
+      // the call's cost is stored with the message it produced and summed for turn and session
+      const { usage: callUsage, cost } = this.costs.record(
+        this.sessionId,
+        result.usage,
+        {
+          provider: result.provider,
+          model: result.model,
+          ...(result.baseURL ? { baseURL: result.baseURL } : {}),
+        },
+        messageId,
+      );
+      turnCost = addCost(turnCost, cost);
+      usage = { ...sumUsage(usage, result.usage), ...sumFields(turnCost) };
       this.history.push({
         role: 'assistant',
         content: result.text,
@@ -465,7 +487,7 @@ export class Agent {
       });
       this.emit({
         type: 'message.complete',
-        payload: { text: result.text, status: 'complete', usage: result.usage },
+        payload: { text: result.text, status: 'complete', usage: callUsage },
       });
       this.emit({
         type: 'session.usage',
@@ -473,6 +495,7 @@ export class Agent {
           usage,
           context_tokens: this.contextTokens,
           ...(this.opts.contextWindow ? { context_window: this.opts.contextWindow } : {}),
+          ...this.costs.sessionFields(),
         },
       });
 

@@ -11,7 +11,7 @@
  */
 import type { CompressionReason } from '../protocol/events.js';
 import type { HermesConfig } from '../config/schema.js';
-import type { ChatMessage, ModelClient } from '../model/types.js';
+import type { ChatMessage, ChatResult, ModelClient } from '../model/types.js';
 import { contentText } from '../model/content.js';
 import { storedFromContent } from '../images/parts.js';
 import type { Usage } from '../protocol/events.js';
@@ -83,6 +83,11 @@ export interface CompressorOptions {
   model: ModelClient;
   /** Where the summary call's usage is counted and child sessions are made. */
   store: TranscriptStore;
+  /**
+   * Told each summary call (its usage priced and stored by the agent); absent: its tokens go to
+   * `store.addUsage`.
+   */
+  onCall?: (sessionId: string, result: ChatResult) => void;
   /** The model's context window, tokens. */
   contextWindow: number;
 }
@@ -194,7 +199,8 @@ export class ContextCompressor {
       ...(summaryModel ? { model: summaryModel } : {}),
       signal: input.signal,
     });
-    this.opts.store.addUsage(sessionId, result.usage.prompt_tokens, result.usage.completion_tokens);
+    if (this.opts.onCall) this.opts.onCall(sessionId, result);
+    else this.opts.store.addUsage(sessionId, result.usage.prompt_tokens, result.usage.completion_tokens);
     if (!result.text.trim()) throw new Error('the summary model returned no text');
     const compressed = assembleCompressed(history, plan, result.text);
 

@@ -5,7 +5,7 @@
  * judged (`approval.smart`), and the answer is kept for the stored tool result's outcome.
  */
 import { createApprovalGuard, type ApprovalGuard, type ScriptApproval } from '../approvals/guard.js';
-import { smartCheckFor } from '../approvals/smart.js';
+import { smartCheckFor, type SmartCheckCaller } from '../approvals/smart.js';
 import type { ApprovalVerdict, EditApproval, SmartAssessment } from '../approvals/types.js';
 import type { AgentEvent, Usage } from '../protocol/events.js';
 import type { AgentOptions } from './agent-types.js';
@@ -20,7 +20,7 @@ import type { ToolOutcomes } from './tool-outcomes.js';
 export function sessionGuard(
   opts: AgentOptions,
   sessionApprovals: string[],
-  addUsage: (usage: Usage) => void,
+  addUsage: (usage: Usage, who?: SmartCheckCaller) => void,
 ): ApprovalGuard {
   return createApprovalGuard({
     config: opts.config,

@@ -6,5 +6,6 @@
 export * from './agent.js';
 export * from './compressor.js';
 export * from './session-runtime.js';
+export { CallCosts, MODEL_PRICES_FILE, storedSessionCost, warmEndpointPrices } from './call-costs.js';
 export { SUMMARY_PREFIX } from './compression-plan.js';
 export { GUIDANCE_PREFIX, guidanceForModel, historyFromRecords } from './history.js';

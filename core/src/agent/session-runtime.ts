@@ -21,6 +21,7 @@ import { historyFromRecords } from './history.js';
 import { subagentDelegation } from './subagent.js';
 import { blockedNotes } from './context-files.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { storedSessionCost, warmEndpointPrices } from './call-costs.js';
 
 /** How to pick the session. */
 export type SessionSelector =
@@ -92,14 +93,18 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
   const ownDb = !opts.db;
   const db = opts.db ?? SessionDB.open(home.stateDbFile);
   try {
-    const model =
-      opts.modelClient ??
-      createModelClient({
+    let model = opts.modelClient;
+    if (!model) {
+      const client = createModelClient({
         config,
         secrets,
         envFile: home.envFile,
         ...(opts.model ? { modelOverride: opts.model } : {}),
       });
+      // prices of a provider that reports them (OpenRouter) are fetched now, before the first turn
+      warmEndpointPrices(home, client.provider, client.baseURL);
+      model = client;
+    }
     // Only tools that can work in this profile are offered (`ToolDefinition.available`), judged
     // at every turn by the agent's settings of that turn (`Agent.reconfigure` may change them).
     const built: { agent?: Agent } = {};
@@ -159,6 +164,7 @@ export function openAgentSession(opts: OpenSessionOptions): OpenedSession {
       systemPrompt,
       history,
       contextWindow: contextWindowFor(opts.model ?? model.defaultModel, config),
+      ...(created ? {} : { sessionCost: storedSessionCost(db, session) }),
       delegation: subagentDelegation,
       // the sandbox lane follows the session's stored source (tui/cli, cron, api_server, a platform)
       sandboxLane: laneOfSource(session.source),

@@ -75,12 +75,9 @@ export class StreamCheckpoint {
     this.pending = 0;
   }
 
-  /** Stores the message's final form (inserting it when nothing streamed). */
-  finalize(msg: NewMessage): void {
-    if (this.id === undefined) {
-      this.sink.append(msg);
-      return;
-    }
+  /** Stores the message's final form (inserting it when nothing streamed). @returns its id. */
+  finalize(msg: NewMessage): number {
+    if (this.id === undefined) return this.sink.append(msg);
     this.sink.update(this.id, {
       content: msg.content,
       tool_calls: msg.tool_calls ?? null,
@@ -89,5 +86,6 @@ export class StreamCheckpoint {
       status: msg.status ?? null,
       outcome: msg.outcome ?? null,
     });
+    return this.id;
   }
 }

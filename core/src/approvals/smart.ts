@@ -45,8 +45,15 @@ export interface SmartCheckOptions {
   modelId?: string;
   /** Budget of the whole check (every retry included), ms. Past it → `escalate`. */
   timeoutMs: number;
-  /** Told the token usage of a completed check (the session's counters). */
-  onUsage?: (usage: Usage) => void;
+  /** Told the token usage of a completed check and who answered it (the session's counters and cost). */
+  onUsage?: (usage: Usage, who?: SmartCheckCaller) => void;
+}
+
+/** The provider, model and endpoint that answered a smart check (for its price). */
+export interface SmartCheckCaller {
+  provider: string;
+  model: string;
+  baseURL?: string;
 }
 
 /**
@@ -58,7 +65,7 @@ export function smartCheckFor(
   config: HermesConfig,
   model: ModelClient,
   sessionModel?: string,
-  onUsage?: (usage: Usage) => void,
+  onUsage?: (usage: Usage, who?: SmartCheckCaller) => void,
 ): SmartCheckOptions {
   const modelId = config.approvals.smart_model ?? sessionModel;
   return {
@@ -206,7 +213,11 @@ export async function assessCommand(
     const result = await Promise.race([call, deadline]);
     if (result === 'timeout') return escalate(`no answer within ${Math.round(opts.timeoutMs / 100) / 10} s`);
     try {
-      opts.onUsage?.(result.usage);
+      opts.onUsage?.(result.usage, {
+        provider: result.provider,
+        model: result.model,
+        ...(result.baseURL ? { baseURL: result.baseURL } : {}),
+      });
     } catch {
       /* bookkeeping only */
     }

@@ -1,5 +1,13 @@
 // The .env writer round trip: writer → file → the daemon's reader (dotenv's parse, via loadSecrets).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
@@ -118,6 +126,49 @@ describe('.env writer: the rest of the file is kept', () => {
     expect(readFileSync(home.envFile, 'utf8')).toBe('K=new\nA=a\n');
     setSecret(home, 'K', undefined);
     expect(readFileSync(home.envFile, 'utf8')).toBe('A=a\n');
+  });
+
+  it('a line written `export KEY=` keeps its export (the file may be sourced by a shell)', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, 'A=1\nexport KEY=\n  export  OTHER=x\n');
+    setSecret(home, 'KEY', 'v v');
+    setSecret(home, 'OTHER', 'y');
+    expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\nexport KEY="v v"\n  export  OTHER=y\n');
+    expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v v', OTHER: 'y' });
+  });
+
+  it('a file starting with a byte order mark (Notepad): its first variable is replaced (BOM kept) and removed', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, '\uFEFFKEY=old\nA=1\n');
+    setSecret(home, 'KEY', 'new');
+    expect(readFileSync(home.envFile, 'utf8')).toBe('\uFEFFKEY=new\nA=1\n');
+    setSecret(home, 'KEY', undefined);
+    expect(readFileSync(home.envFile, 'utf8')).toBe('A=1\n'); // the mark went with its line
+    expect(loadSecrets(home)).toEqual({ A: '1' });
+  });
+
+  it('a lock left by a process that died is taken over', () => {
+    const home = freshHome();
+    writeFileSync(home.envFile, 'A=1\n');
+    const lock = `${home.envFile}.lock`;
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    setSecret(home, 'B', '2');
+    expect(loadSecrets(home)).toEqual({ A: '1', B: '2' });
+    expect(() => statSync(lock)).toThrow();
+  });
+
+  it('a symlinked .env is written at its target (the link stays), mode 0600', () => {
+    const home = freshHome();
+    const target = join(mkdtempSync(join(tmpdir(), 'hermes-dotfiles-')), 'hermes.env');
+    writeFileSync(target, 'A=1\n', { mode: 0o600 });
+    symlinkSync(target, home.envFile);
+    setSecret(home, 'KEY', 'v');
+    expect(lstatSync(home.envFile).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('A=1\nKEY=v\n');
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(loadSecrets(home)).toEqual({ A: '1', KEY: 'v' });
   });
 
   it('a file without a final newline gets one only after the new line', () => {

@@ -46,9 +46,15 @@ function linesOf(text: string): string[] {
   return lines;
 }
 
-/** Whether `line` assigns `name` (with or without `export`, `=` or `:`). */
+/**
+ * What may stand before the name on a line (as `latin1` text): a UTF-8 byte order mark (editors
+ * such as Notepad start the file with one; dotenv reads past it), spaces, `export `.
+ */
+const LEAD = /^(?:\xef\xbb\xbf)?\s*(?:export\s+)?/;
+
+/** Whether `line` assigns `name` (with or without a BOM or `export`, `=` or `:`). */
 function assigns(line: string, name: string): boolean {
-  return new RegExp(`^\\s*(?:export\\s+)?${name}\\s*(?:=|:\\s)`).test(line);
+  return new RegExp(`${LEAD.source}${name}\\s*(?:=|:\\s)`).test(line);
 }
 
 function sameExcept(a: Record<string, string>, b: Record<string, string>, name: string): boolean {
@@ -61,7 +67,8 @@ function sameExcept(a: Record<string, string>, b: Record<string, string>, name: 
 /**
  * The content of a `.env` file (`latin1`-decoded bytes, so other lines keep their bytes) with
  * `name` set to `value`, or removed when `value` is undefined. The first line assigning `name` is
- * replaced in place and later ones removed; a new variable is appended.
+ * replaced in place (keeping an `export ` before the name) and later ones removed; a new variable
+ * is appended.
  * @returns the new file content as bytes.
  * @throws EnvValueError naming the variable when the value cannot be written to read back exactly,
  *   or the name is not a variable name.
@@ -81,7 +88,8 @@ export function editEnvFile(bytes: Buffer, name: string, value: string | undefin
     for (const l of lines) {
       if (!assigns(l, name)) parts.push(Buffer.from(`${l}\n`, 'latin1'));
       else if (!placed && line !== undefined) {
-        parts.push(Buffer.from(`${line}\n`, 'utf8'));
+        // a BOM or an `export ` before the name stays (the file may also be sourced by a shell)
+        parts.push(Buffer.from(LEAD.exec(l)![0], 'latin1'), Buffer.from(`${line}\n`, 'utf8'));
         placed = true;
       }
     }

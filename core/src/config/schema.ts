@@ -70,6 +70,20 @@ export const ConfigSchema = z.looseObject({
        */
       vision: z.union([z.literal('auto'), z.boolean()]).default('auto'),
       /**
+       * Price of the configured model in USD per million tokens (`input`, `output`, and the
+       * optional `cache_read`, `cache_write`; a missing one is the input price), for a custom or
+       * local model the bundled table does not know. Absent: the provider's models endpoint, the
+       * bundled table, or `unknown` (core/src/model/pricing.ts).
+       */
+      pricing: z
+        .strictObject({
+          input: z.number().nonnegative(),
+          output: z.number().nonnegative(),
+          cache_read: z.number().nonnegative().optional(),
+          cache_write: z.number().nonnegative().optional(),
+        })
+        .optional(),
+      /**
        * How much the model may reason before answering: `none`, `low`, `medium` or `high`, mapped
        * to each API's parameter (OpenAI `reasoning_effort`, OpenRouter `reasoning`, Anthropic
        * `thinking` budget; core/src/model/reasoning.ts). Unset (the default): the provider's
@@ -107,6 +121,31 @@ export const ConfigSchema = z.looseObject({
        * `approvals.mode: off` (`--yolo`) asks nothing, edits included.
        */
       edits: z.enum(['ask', 'off']).default('off'),
+      /**
+       * Seconds an approval waits unanswered before it is also sent to the owner's home channel on
+       * `escalate_to` (docs/hub.md); 0: never escalated.
+       */
+      escalate_after: z.number().nonnegative().default(60),
+      /**
+       * The configured chat platform (`telegram`, `discord` …) whose home channel gets escalated
+       * approvals, with `once` and `deny` buttons only; absent: approvals are not escalated.
+       */
+      escalate_to: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  /**
+   * Desktop notifications an attached TUI gives (docs/hub.md): when another session than the one
+   * it shows waits for an approval (`approval`) or a question (`clarify`), or finishes a turn
+   * (`done`); as a terminal bell (`bell`) and as OSC 9 / OSC 777 notifications (`osc`, passed
+   * through tmux).
+   */
+  notifications: z
+    .looseObject({
+      approval: z.boolean().default(true),
+      clarify: z.boolean().default(true),
+      done: z.boolean().default(false),
+      bell: z.boolean().default(true),
+      osc: z.boolean().default(true),
     })
     .prefault({}),
   command_allowlist: z.array(z.string()).default([]),

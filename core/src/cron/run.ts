@@ -29,6 +29,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../protocol/events.js';
 import { openAgentSession } from '../agent/session-runtime.js';
 import { daemonStopTargets } from '../approvals/rules/self-daemon.js';
 import { loadConfig } from '../config/config-file.js';
@@ -62,6 +63,15 @@ export interface RunDeps {
   signal?: AbortSignal;
   log?: (line: string) => void;
   store?: CronStore;
+  /**
+   * Watches a run's agent session (the daemon's status feed): `start` once it opened, `event` for
+   * each agent event, `end` when the run finished. Must not throw.
+   */
+  watchRun?: (
+    job: CronJob,
+    sessionId: string,
+    what: { start: true } | { event: AgentEvent } | { end: true },
+  ) => void;
 }
 
 /** How one run ended. */
@@ -281,7 +291,9 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
   };
   const timeout = AbortSignal.timeout(config.cron.timeout * 1000);
   const signal = deps.signal ? AbortSignal.any([deps.signal, timeout]) : timeout;
+  const watch = deps.watchRun;
   const opened = openAgentSession({
+    ...(watch ? { onEvent: (e: AgentEvent) => watch(job, opened.session.id, { event: e }) } : {}),
     home: deps.home,
     source: 'cron',
     select: { kind: 'new', title: `cron: ${job.name}` },
@@ -294,10 +306,12 @@ async function runAgent(deps: RunDeps, config: HermesConfig, job: CronJob): Prom
       : {}),
   });
   const lock = acquireSessionLock(deps.home, opened.session.id, `hermes cron (pid ${process.pid})`);
+  watch?.(job, opened.session.id, { start: true });
   try {
     const turn = await runTurn(opened.agent, prompt, signal, timeout, config);
     return { ...turn, sessionId: opened.session.id, blocked: false, blockedCommands };
   } finally {
+    watch?.(job, opened.session.id, { end: true });
     lock.release();
     opened.close();
   }

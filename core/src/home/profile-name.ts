@@ -51,6 +51,10 @@ export const HERMES_SUBCOMMANDS: ReadonlySet<string> = new Set([
   'acp',
   'tui',
   'checkpoints',
+  'usage',
+  'auth',
+  'migrate',
+  'heartbeat',
 ]);
 
 /** Canonical form of a user-typed profile name: trimmed and lower-cased. */

@@ -57,6 +57,25 @@ function request(db: SessionDB, source: MessageSource, policy: ResetPolicy) {
 }
 
 describe('ChatSessionIndex', () => {
+  it('point routes a key to another session (a handoff) and back; forget drops it, the sessions stay', () => {
+    const { db, store, make } = setup();
+    const own = store.getOrCreate(request(db, alice, never)).entry.session_id;
+    const tui = db.createSession({ source: 'tui' }).id;
+    const key = buildSessionKey(alice);
+    expect(store.point(key, tui, alice)).toBe(own);
+    expect(make().getOrCreate(request(db, alice, never))).toMatchObject({
+      created: false,
+      entry: { session_id: tui },
+    });
+    const fresh = make();
+    expect(fresh.point(key, own, alice)).toBe(tui);
+    expect(fresh.get(key)?.session_id).toBe(own);
+    fresh.forget(key);
+    expect(make().get(key)).toBeUndefined();
+    expect(db.getSession(own)?.ended_at).toBeNull();
+    expect(db.getSession(tui)?.ended_at).toBeNull();
+  });
+
   it('creates once, then reuses and touches the session', () => {
     const { db, store, clock } = setup();
     const first = store.getOrCreate(request(db, alice, idle30));

@@ -169,6 +169,33 @@ export class ChatSessionIndex {
     if (changed) this.save();
   }
 
+  /**
+   * Routes `key` to `sessionId` from now on (a session handed off to this chat): the entry is
+   * created or re-pointed, its times set to now.
+   * @returns the session the key named before, if any.
+   */
+  point(key: string, sessionId: string, origin: MessageSource): string | undefined {
+    const map = this.load();
+    const before = map.get(key)?.session_id;
+    const now = this.now();
+    map.set(key, {
+      session_key: key,
+      session_id: sessionId,
+      created_at: now,
+      updated_at: now,
+      platform: origin.platform,
+      chat_type: origin.chatType,
+      origin,
+    });
+    this.save();
+    return before;
+  }
+
+  /** Drops the entry of `key`; the session itself is untouched (its next message starts anew). */
+  forget(key: string): void {
+    if (this.load().delete(key)) this.save();
+  }
+
   /** The entry of a key, if indexed (no DB access, no policy check). */
   get(key: string): SessionEntry | undefined {
     return this.load().get(key);

@@ -44,6 +44,7 @@ function setup(
     caps?: ConstructorParameters<typeof MemoryAdapter>[1];
     entry?: Partial<PlatformEntry>;
     transcribe?: Transcriber;
+    imagesMaxBytes?: number;
   } = {},
 ) {
   const home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-pfiles-'))).ensure();
@@ -55,6 +56,7 @@ function setup(
       ...(o.vision !== undefined ? { vision: o.vision } : {}),
     },
     platforms: { memory: { enabled: true, allowed_users: ['alice'], ...o.platform } },
+    ...(o.imagesMaxBytes ? { images: { max_bytes: o.imagesMaxBytes } } : {}),
   });
   const db = SessionDB.open(home.stateDbFile);
   dbs.push(db);
@@ -181,6 +183,32 @@ describe('files in the pipeline', () => {
     expect(seeing.adapter.texts('dm-alice')).toEqual(['A pixel.']);
     const parts = lastUserContent() as Array<{ type: string }>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('an "image" that is not one, or is over images.max_bytes, is saved as a file; the turn is answered', async () => {
+    const seeing = setup({ vision: true, imagesMaxBytes: 1024 });
+    model.push({ text: 'Read it.' });
+    const big = Buffer.concat([PNG, Buffer.alloc(2048)]);
+    await seeing.adapter.receive({
+      source: dm,
+      text: 'look',
+      images: [
+        {
+          kind: 'image',
+          data: Buffer.from('%PDF-1.4 not an image').toString('base64'),
+          name: 'photo.png',
+          mime: 'image/png',
+        },
+        { kind: 'image', data: big.toString('base64'), name: 'big.png', mime: 'image/png' },
+        { kind: 'image', data: PNG.toString('base64'), name: 'dot.png', mime: 'image/png' },
+      ],
+    });
+    expect(seeing.adapter.texts('dm-alice')).toEqual(['Read it.']);
+    const parts = lastUserContent() as Array<{ type: string; text?: string }>;
+    expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+    expect(parts[0]!.text).toContain('- file "photo.png" · type "image/png"');
+    expect(parts[0]!.text).toContain('- file "big.png"');
+    expect(parts[0]!.text).not.toContain('dot.png');
   });
 
   it('names the attachments of a message replayed after a restart as lost', async () => {

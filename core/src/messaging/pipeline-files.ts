@@ -2,12 +2,15 @@
  * The attachments of an admitted message (pipeline step 5): the files of `InboundMessage.files`
  * are saved under the session's media folder and named in the turn's text (inbound-files.ts);
  * images go to the model when the session's model accepts them — otherwise, on a chat platform,
- * they are saved as files with a note instead of failing the turn. Platforms whose clients are
- * programs (`authorization: 'adapter'`: the API server, webhooks) keep the refusal, so the client
- * learns that its request cannot be served.
+ * they are saved as files with a note instead of failing the turn; so is an "image" whose bytes
+ * are not a PNG, JPEG, GIF or WebP (the sender's type is a label) or that is over
+ * `images.max_bytes`, which the backend would refuse, losing the whole message. Platforms whose
+ * clients are programs (`authorization: 'adapter'`: the API server, webhooks) keep the refusal, so
+ * the client learns that its request cannot be served.
  */
 import type { HermesConfig } from '../config/schema.js';
 import type { HermesHome } from '../home/home.js';
+import { sniffImageMime } from '../images/sniff.js';
 import { modelAcceptsImages } from '../model/vision.js';
 import type { ImageAttachmentInput } from '../protocol/attachments.js';
 import type { InboundFile, InboundMessage } from './adapter.js';
@@ -64,6 +67,17 @@ export async function prepareAttachments(
 ): Promise<PreparedAttachments> {
   let images = msg.images ?? [];
   const files: InboundFile[] = [...(msg.files ?? [])];
+  if (images.length && c.entry.authorization !== 'adapter') {
+    // what the backend would refuse as an image goes on as a plain file
+    const kept: ImageAttachmentInput[] = [];
+    for (const [i, img] of images.entries()) {
+      const bytes = img.data !== undefined ? Buffer.from(img.data, 'base64') : undefined;
+      if (bytes && (bytes.length > c.config.images.max_bytes || !sniffImageMime(bytes)))
+        files.push({ ...imageAsFile(img, i)!, kind: 'document' });
+      else kept.push(img);
+    }
+    images = kept;
+  }
   if (images.length && c.entry.authorization !== 'adapter') {
     const model = c.backend.status(sessionId)?.model || c.config.model.default;
     if (!modelAcceptsImages(model, c.config)) {

@@ -7,6 +7,7 @@ import {
   checkProviderKey,
   effectiveProvider,
   listProviderModels,
+  modelIdProblem,
   parseModelSpec,
   providerStatuses,
   switchEdits,
@@ -70,6 +71,27 @@ describe('provider catalog', () => {
     expect(auth).toContain('Bearer good');
   });
 
+  it('a key check goes to …/models also when the base URL was written with /v1 or as the full endpoint', async () => {
+    const urls: string[] = [];
+    const fetchStub = (async (url: string) => {
+      urls.push(url);
+      return new Response('{"data":[]}', { status: 200 });
+    }) as unknown as typeof fetch;
+    const anthropic = presetFor('anthropic')!;
+    for (const baseURL of ['https://a.test', 'https://a.test/v1', 'https://a.test/v1/messages'])
+      await checkProviderKey(anthropic, 'k', { baseURL, fetch: fetchStub });
+    await checkProviderKey(presetFor('deepseek')!, 'k', {
+      baseURL: 'https://d.test/v1/chat/completions',
+      fetch: fetchStub,
+    });
+    expect(urls).toEqual([
+      'https://a.test/v1/models',
+      'https://a.test/v1/models',
+      'https://a.test/v1/models',
+      'https://d.test/v1/models',
+    ]);
+  });
+
   it('reads provider/model: a provider prefix switches, an aggregator keeps its vendor/model ids', () => {
     expect(parseModelSpec('deepseek/deepseek-chat', 'openai')).toEqual({
       provider: 'deepseek',
@@ -96,6 +118,24 @@ describe('provider catalog', () => {
       model: 'claude-x',
     });
     expect(() => parseModelSpec('nope/x', 'openai', true)).toThrow(/unknown provider "nope"/);
+    // a provider in odd case with spaces around the slash
+    expect(parseModelSpec('  DeepSeek / deepseek-chat ', 'openai')).toEqual({
+      provider: 'deepseek',
+      model: 'deepseek-chat',
+    });
+    expect(parseModelSpec('Anthropic / claude-x', 'openai', true)).toEqual({
+      provider: 'anthropic',
+      model: 'claude-x',
+    });
+  });
+
+  it('a model id with whitespace or a control character is refused, naming the character', () => {
+    for (const ok of ['gpt-5', 'anthropic/claude-sonnet-4.5', 'qwen2.5:7b', 'meta-llama/Llama-3.1-8B@q4'])
+      expect(modelIdProblem(ok)).toBeUndefined();
+    expect(modelIdProblem('gpt 5')).toMatch(/U\+0020/);
+    expect(modelIdProblem('gpt-5\t')).toMatch(/U\+0009/);
+    expect(modelIdProblem('gpt-5\u200b')).toMatch(/U\+200B/);
+    expect(modelIdProblem('gpt\u00005')).toMatch(/"gpt\?5"/);
   });
 
   it('switch edits: provider and model; the old base_url/api_key_env go with the old provider', () => {

@@ -9,7 +9,7 @@ import type { Secrets } from '../config/secrets.js';
 import { collectKeys } from './credential-pool.js';
 import { ModelError } from './errors.js';
 import { normalizeProviderName, presetFor, PROVIDER_PRESETS, type ProviderPreset } from './presets.js';
-import { resolveTarget, type ProviderTarget } from './providers.js';
+import { endpointBase, resolveTarget, type ProviderTarget } from './providers.js';
 
 /** Milliseconds a models-endpoint call or a key check may take. */
 export const MODEL_LIST_TIMEOUT_MS = 4000;
@@ -87,10 +87,13 @@ function authHeaders(
   return h;
 }
 
-/** `GET …/models` of an endpoint; the Anthropic API root gets `/v1/models`. */
+/**
+ * `GET …/models` of an endpoint; the Anthropic API root gets `/v1/models` (a base written with
+ * `/v1`, or pasted as the full endpoint, is read as its root, as for messages).
+ */
 function modelsUrl(t: Pick<ProviderTarget, 'wire' | 'baseURL'>): string {
-  const base = t.baseURL.replace(/\/+$/, '');
-  return t.wire === 'anthropic-messages' ? `${base}/v1/models` : `${base}/models`;
+  const base = endpointBase(t.baseURL, t.wire);
+  return t.wire === 'anthropic-messages' ? `${base.replace(/\/v1$/, '')}/v1/models` : `${base}/models`;
 }
 
 /**
@@ -226,7 +229,8 @@ export function parseModelSpec(text: string, current?: string, strict = false): 
   const t = text.trim();
   const slash = t.indexOf('/');
   const head = slash < 0 ? t : t.slice(0, slash);
-  const rest = slash < 0 ? '' : t.slice(slash + 1);
+  // `Anthropic / claude-x`: spaces around the slash are not part of the model id
+  const rest = slash < 0 ? '' : t.slice(slash + 1).trim();
   const id = normalizeProviderName(head);
   if (strict) {
     if (!id) throw new Error(`unknown provider "${head}"`);
@@ -239,6 +243,17 @@ export function parseModelSpec(text: string, current?: string, strict = false): 
     if (!(id === 'custom' || target?.local || target?.aggregator)) return { model: t };
   }
   return { provider: id, model: rest };
+}
+
+/**
+ * Why `model` cannot be a model id, or undefined when it can: ids are sent to providers as they
+ * are, so whitespace and control characters (a pasted line, a stray tab) are refused.
+ */
+export function modelIdProblem(model: string): string | undefined {
+  const bad = /[\s\p{Cc}\p{Cf}]/u.exec(model);
+  if (!bad) return undefined;
+  const code = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `model id "${model.replace(/[\p{Cc}\p{Cf}]/gu, '?')}" contains U+${code} (a space or control character): model ids have none`;
 }
 
 /** One config.yaml edit of a switch: a key to set, or to remove (`value` undefined). */

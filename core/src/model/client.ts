@@ -233,7 +233,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     const effort = req.reasoningEffort ?? config.model.reasoning_effort;
     if (asm instanceof AnthropicStreamAssembler) {
       const w = wire ?? (await loadAnthropicWire());
-      return w.runAnthropicAttempt({
+      const result = await w.runAnthropicAttempt({
         sdk: anthropicSdkFor(w, t, key),
         target: t,
         model: await modelFor(t, req, undefined),
@@ -244,6 +244,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
         timeoutS: config.model.timeout,
         onNotice: (m) => noticeOnce(handlers, m),
       });
+      return { ...result, baseURL: t.baseURL };
     }
     const sdk = sdkFor(t, key);
     const model = await modelFor(t, req, sdk);
@@ -288,7 +289,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
           },
         );
       }
-      return asm.result(model, t.provider);
+      return { ...asm.result(model, t.provider), baseURL: t.baseURL };
     } finally {
       clearTimeout(idle);
       req.signal?.removeEventListener('abort', onAbort);

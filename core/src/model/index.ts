@@ -15,3 +15,12 @@ export { createModelClient, type HermesModelClient, type ModelClientOptions } fr
 export * from './reasoning.js';
 export * from './presets.js';
 export * from './catalog.js';
+export * from './pricing.js';
+export { PRICE_TABLE, PRICE_TABLE_CHECKED, type PriceRow } from './pricing-table.js';
+export {
+  ENDPOINT_PRICED_PROVIDERS,
+  EndpointPrices,
+  endpointPricesAt,
+  parseModelsPricing,
+  type EndpointPricesOptions,
+} from './endpoint-prices.js';

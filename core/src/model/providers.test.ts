@@ -4,7 +4,7 @@ import { ConfigSchema } from '../config/schema.js';
 import { applyCacheBreakpoints } from './cache-control.js';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from './context-windows.js';
 import { ModelError } from './errors.js';
-import { resolveFallbacks, resolvePrimary, resolveTarget } from './providers.js';
+import { endpointBase, resolveFallbacks, resolvePrimary, resolveTarget } from './providers.js';
 import type { ChatMessage } from './types.js';
 
 const ctx = (secrets: Record<string, string> = {}, env: Record<string, string> = {}) => ({
@@ -14,6 +14,52 @@ const ctx = (secrets: Record<string, string> = {}, env: Record<string, string> =
 });
 
 describe('providers', () => {
+  it('a key holding a character no key has (zero-width space) is an auth error naming the variable, not the key', () => {
+    const msg = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ModelError);
+        expect((e as ModelError).kind).toBe('auth');
+        return (e as Error).message;
+      }
+      return 'no error';
+    };
+    const bad = msg(() =>
+      resolveTarget({ provider: 'anthropic' }, 'm', ctx({ ANTHROPIC_API_KEY: 'sk-ant\u200bsecret' })),
+    );
+    expect(bad).toMatch(/key in ANTHROPIC_API_KEY holds the character U\+200B at position 7.*\/h\/\.env/);
+    expect(bad).not.toContain('secret');
+    expect(
+      msg(() => resolveTarget({ provider: 'auto' }, 'm', ctx({ OPENROUTER_API_KEY: 'a,b\u00a0c' }))),
+    ).toMatch(/OPENROUTER_API_KEY\[2\] holds the character U\+00A0/);
+    expect(
+      resolveTarget({ provider: 'deepseek' }, 'm', ctx({ DEEPSEEK_API_KEY: 'sk-fine_1.2' })).keys,
+    ).toHaveLength(1);
+  });
+
+  it('a pasted full endpoint URL (…/chat/completions, …/v1/messages) becomes the base the SDK wants', () => {
+    expect(endpointBase('http://127.0.0.1:11434/v1/chat/completions/', 'openai-chat')).toBe(
+      'http://127.0.0.1:11434/v1',
+    );
+    expect(endpointBase('https://api.anthropic.com/v1/messages', 'anthropic-messages')).toBe(
+      'https://api.anthropic.com/v1',
+    );
+    expect(endpointBase('https://x.test/v1/', 'openai-chat')).toBe('https://x.test/v1');
+    const custom = resolveTarget(
+      { provider: 'custom', base_url: 'http://127.0.0.1:8080/v1/chat/completions' },
+      'm',
+      ctx(),
+    );
+    expect(custom.baseURL).toBe('http://127.0.0.1:8080/v1');
+    const claude = resolveTarget(
+      { provider: 'anthropic', base_url: 'https://proxy.test/v1/messages' },
+      'm',
+      ctx({ ANTHROPIC_API_KEY: 'k' }),
+    );
+    expect(claude.baseURL).toBe('https://proxy.test/v1');
+  });
+
   it('auto picks openrouter, then openai, then custom with base_url, each on its own endpoint', () => {
     const both = resolveTarget(
       { provider: 'auto', base_url: 'http://127.0.0.1:1/v1' },

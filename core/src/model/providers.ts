@@ -115,6 +115,27 @@ function authError(provider: string, message: string): ModelError {
 }
 
 /**
+ * `keys` unchanged, when each is made of printable ASCII only; else an auth error naming the
+ * variable, the character and its position (never the key): a character outside it (a zero-width
+ * or no-break space from a copy) is never part of a key, and one above U+00FF cannot even be sent
+ * in an HTTP header (the call would fail as if the network were down, and be retried).
+ */
+function checkedKeys(provider: string, keys: PooledKey[], ctx: ResolveContext): PooledKey[] {
+  for (const k of keys) {
+    const chars = [...k.value];
+    const i = chars.findIndex((c) => c < ' ' || c > '~');
+    if (i < 0) continue;
+    const code = chars[i]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw authError(
+      provider,
+      `The key in ${k.label} holds the character U+${code} at position ${i + 1}, which no API key ` +
+        `has (pasted along with it?): fix it in ${envFileName(ctx)}.`,
+    );
+  }
+  return keys;
+}
+
+/**
  * Resolves one provider spec to a target.
  * @param fallbackModel model used when the spec names none.
  * @throws ModelError kind `auth` when the provider cannot be used (no key, no base_url), with a
@@ -131,7 +152,7 @@ export function resolveTarget(
   if (spec.provider === 'auto') {
     for (const name of ['openrouter', 'openai'] as const) {
       const { baseURL, keyVar } = HOSTED_PROVIDERS[name];
-      const keys = collectKeys(keyVar, ctx.secrets, env);
+      const keys = checkedKeys(name, collectKeys(keyVar, ctx.secrets, env), ctx);
       const headers = presetFor(name)?.headers;
       if (keys.length > 0) {
         return {
@@ -157,7 +178,7 @@ export function resolveTarget(
       );
     }
     const keyVar = spec.api_key_env?.trim() || undefined;
-    const keys = keyVar ? collectKeys(keyVar, ctx.secrets, env) : [];
+    const keys = keyVar ? checkedKeys('custom', collectKeys(keyVar, ctx.secrets, env), ctx) : [];
     if (keyVar && keys.length === 0) {
       throw authError(
         'custom',
@@ -166,7 +187,7 @@ export function resolveTarget(
     }
     return {
       provider: 'custom',
-      baseURL: spec.base_url,
+      baseURL: endpointBase(spec.base_url, 'openai-chat'),
       model,
       ...(keyVar ? { keyVar } : {}),
       keys,
@@ -177,6 +198,20 @@ export function resolveTarget(
   const preset = presetFor(spec.provider);
   if (!preset) throw authError(spec.provider, `Unknown provider "${spec.provider}".`);
   return resolvePreset(preset, spec, model, ctx, role);
+}
+
+/**
+ * A base URL as the SDKs want it: a pasted full endpoint loses its path — `…/chat/completions` on
+ * the OpenAI wire, `…/messages` on the Anthropic wire — since the SDK appends it again (and the
+ * server answers 404); a trailing `/` goes too.
+ */
+export function endpointBase(url: string, wire: ProviderWire): string {
+  const u = url.trim().replace(/\/+$/, '');
+  return (
+    wire === 'anthropic-messages'
+      ? u.replace(/\/v1\/messages$/, '/v1')
+      : u.replace(/\/chat\/completions$/, '')
+  ).replace(/\/+$/, '');
 }
 
 /** The target of a preset: endpoint and keys under the rules in this file's header. */
@@ -204,7 +239,7 @@ function resolvePreset(
   let keyVar: string | undefined;
   let keys: PooledKey[] = [];
   for (const v of vars) {
-    keys = collectKeys(v, ctx.secrets, env);
+    keys = checkedKeys(preset.id, collectKeys(v, ctx.secrets, env), ctx);
     if (keys.length > 0) {
       keyVar = v;
       break;
@@ -221,7 +256,7 @@ function resolvePreset(
   }
   return {
     provider: preset.id,
-    baseURL,
+    baseURL: endpointBase(baseURL, preset.wire),
     model,
     ...(keyVar ? { keyVar } : {}),
     keys,

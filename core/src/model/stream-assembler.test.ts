@@ -59,6 +59,29 @@ describe('StreamAssembler', () => {
     expect(b.usage).toEqual({ prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, cached_tokens: 8 });
   });
 
+  it("takes OpenRouter's cache writes and the reasoning share of the completion", () => {
+    const b = new StreamAssembler();
+    b.push({
+      ...chunk({}),
+      choices: [],
+      usage: {
+        prompt_tokens: 194,
+        completion_tokens: 20,
+        total_tokens: 214,
+        prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 100 },
+        completion_tokens_details: { reasoning_tokens: 12 },
+      },
+    } as unknown as ChatCompletionChunk);
+    expect(b.usage).toEqual({
+      prompt_tokens: 194,
+      completion_tokens: 20,
+      total_tokens: 214,
+      cached_tokens: 0,
+      cache_write_tokens: 100,
+      reasoning_tokens: 12,
+    });
+  });
+
   it('wraps a throwing handler so the client rethrows it instead of retrying', () => {
     const boom = new Error('ui broke');
     const a = new StreamAssembler({

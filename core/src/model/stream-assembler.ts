@@ -10,7 +10,9 @@
  *   that repeat it). A call without an id gets `call_<index>_<random>`.
  * - `usage` is taken from whichever chunk carries it (the final `choices: []` chunk with
  *   `stream_options.include_usage`); zeros when none does. `prompt_tokens_details.cached_tokens`
- *   becomes `cached_tokens`.
+ *   becomes `cached_tokens`, OpenRouter's `prompt_tokens_details.cache_write_tokens`
+ *   `cache_write_tokens`, `completion_tokens_details.reasoning_tokens` `reasoning_tokens` (the
+ *   last two only when above 0).
  * - The finish reason is the last non-null `finish_reason`; when none came, `tool_calls` if there
  *   are tool calls, else `stop`.
  */
@@ -67,6 +69,12 @@ export class StreamAssembler {
       };
       const cached = u.prompt_tokens_details?.cached_tokens;
       if (typeof cached === 'number') this.usage.cached_tokens = cached;
+      // OpenRouter reports cache writes next to reads; OpenAI and others the reasoning share
+      const written = (u.prompt_tokens_details as { cache_write_tokens?: unknown } | undefined)
+        ?.cache_write_tokens;
+      if (typeof written === 'number' && written > 0) this.usage.cache_write_tokens = written;
+      const reasoning = u.completion_tokens_details?.reasoning_tokens;
+      if (typeof reasoning === 'number' && reasoning > 0) this.usage.reasoning_tokens = reasoning;
     }
     for (const choice of chunk.choices ?? []) {
       if (choice.index !== undefined && choice.index !== 0) continue;

@@ -109,6 +109,8 @@ export interface ChatResult {
   /** Model id and provider name that actually answered. */
   model: string;
   provider: string;
+  /** Base URL of the endpoint that answered, when known (pricing tells local servers by it). */
+  baseURL?: string;
 }
 
 /** Error classes. */

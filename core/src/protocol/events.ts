@@ -6,17 +6,34 @@
 import { z } from 'zod';
 import { ToolBlocked } from './records.js';
 
+/** How a cost is known (see `Usage.cost_status`). */
+export const CostStatusSchema = z.enum(['priced', 'local', 'unknown', 'partial']);
+
 /** Token accounting of one model call or a whole turn. */
 export const Usage = z.object({
   prompt_tokens: z.number().int().nonnegative(),
   completion_tokens: z.number().int().nonnegative(),
   total_tokens: z.number().int().nonnegative(),
-  /** Prompt tokens served from the provider's cache, when reported. */
+  /** Prompt tokens served from the provider's cache, when reported (part of `prompt_tokens`). */
   cached_tokens: z.number().int().nonnegative().optional(),
-  /** Prompt tokens written to the provider's cache (Anthropic's cache creation), when reported. */
+  /**
+   * Prompt tokens written to the provider's cache (Anthropic's cache creation), when reported
+   * (part of `prompt_tokens`, as are `cached_tokens`; the rest of it is uncached input).
+   */
   cache_write_tokens: z.number().int().nonnegative().optional(),
   /** Completion tokens spent on reasoning, when reported (included in `completion_tokens`). */
   reasoning_tokens: z.number().int().nonnegative().optional(),
+  /**
+   * What these tokens cost in USD (micro-dollar precision; core/src/model/pricing.ts), when a
+   * price is known: absent when `cost_status` is `unknown`, 0 for a local server.
+   */
+  cost_usd: z.number().nonnegative().optional(),
+  /**
+   * How the cost is known: `priced` (at the model's price), `local` (a local server: free),
+   * `unknown` (no price for the model: no `cost_usd`), `partial` (a sum where some calls had no
+   * price: `cost_usd` covers the others). Absent where nothing was priced.
+   */
+  cost_status: CostStatusSchema.optional(),
 });
 export type Usage = z.infer<typeof Usage>;
 
@@ -72,6 +89,13 @@ export const SessionUsagePayload = z.object({
   context_tokens: z.number().int().nonnegative().optional(),
   /** The model's context window in tokens, when known. */
   context_window: z.number().int().positive().optional(),
+  /**
+   * USD the session's model calls cost so far (stored ones included, micro-dollar precision),
+   * when any price is known; see `session_cost_status`.
+   */
+  session_cost_usd: z.number().nonnegative().optional(),
+  /** How the session's cost is known (as `Usage.cost_status`). */
+  session_cost_status: CostStatusSchema.optional(),
 });
 export const ErrorPayload = z.object({
   message: z.string(),

@@ -12,7 +12,16 @@ import {
   CronOutputResult,
   CronRunResult,
 } from './cron.js';
+import { CostStatusSchema } from './events.js';
 import { ConversationMethods } from './conversation.js';
+import { StatusSubscribeParams, StatusSubscribeResult } from './status.js';
+import {
+  HeartbeatAddParams,
+  HeartbeatListParams,
+  HeartbeatListResult,
+  HeartbeatRemoveParams,
+  HeartbeatResult,
+} from './heartbeats.js';
 import { ProcessKillParams, ProcessKillResult, ProcessListParams, ProcessListResult } from './processes.js';
 import {
   ApprovalModeSchema,
@@ -137,6 +146,10 @@ export const SessionSnapshot = z.object({
       total_tokens: z.number().int().nonnegative(),
       context_tokens: z.number().int().nonnegative().nullable(),
       context_window: z.number().int().positive().nullable(),
+      /** USD the session's model calls cost so far, when a price is known (as `session.usage`). */
+      session_cost_usd: z.number().nonnegative().optional(),
+      /** How the session's cost is known (as `session.usage`). */
+      session_cost_status: CostStatusSchema.optional(),
     })
     .optional(),
 });
@@ -429,6 +442,10 @@ export const Methods = {
   'process.list': { params: ProcessListParams, result: ProcessListResult },
   'process.kill': { params: ProcessKillParams, result: ProcessKillResult },
   'files.complete': { params: FilesCompleteParams, result: FilesCompleteResult },
+  'status.subscribe': { params: StatusSubscribeParams, result: StatusSubscribeResult },
+  'heartbeat.add': { params: HeartbeatAddParams, result: HeartbeatResult },
+  'heartbeat.list': { params: HeartbeatListParams, result: HeartbeatListResult },
+  'heartbeat.remove': { params: HeartbeatRemoveParams, result: HeartbeatResult },
 } as const;
 
 export type MethodName = keyof typeof Methods;

@@ -17,9 +17,9 @@ export type TuiRunner = 'tui' | 'daemon';
 /**
  * Which part of the daemon answers a `slash.exec` command: `session` the session layer
  * (tui-gateway/src/sessions/slash-commands.ts), `cron` the cron service (it takes `/cron …` before
- * the session layer sees it), `skill` the saved-skill fallback (any name that is a skill).
+ * the session layer sees it), `heartbeat` the heartbeats of the hub (`/heartbeat …`), `handoff` the hub's handoffs (`/handoff …`), `skill` the saved-skill fallback (any name that is a skill).
  */
-export type DaemonRunner = 'session' | 'cron' | 'skill';
+export type DaemonRunner = 'session' | 'cron' | 'heartbeat' | 'handoff' | 'skill';
 
 /** A help line: the usage as printed (`/name ARGS`) and what the command does. */
 export interface SlashHelpLine {
@@ -176,6 +176,25 @@ export const SLASH_COMMANDS = [
       runs: 'daemon',
     },
     daemon: { runner: 'cron' },
+  },
+  {
+    name: 'heartbeat',
+    tui: {
+      args: 'EVERY PROMPT|cancel ID',
+      description: 'Run a prompt in this session every EVERY (30m, 2h); bare: list them',
+      runs: 'daemon',
+    },
+    daemon: { runner: 'heartbeat' },
+  },
+  {
+    name: 'handoff',
+    tui: {
+      args: 'PLATFORM|tui',
+      argsRequired: true,
+      description: "Continue this session in the owner's chat on PLATFORM too (telegram …); tui: back",
+      runs: 'daemon',
+    },
+    daemon: { runner: 'handoff' },
   },
   {
     name: 'rollback',

@@ -11,6 +11,7 @@ import { CronChangedPayload } from './cron.js';
 import { AgentEventPayloads } from './events.js';
 import { McpStatusPayload } from './mcp.js';
 import { ProcessChangedPayload } from './processes.js';
+import { StatusChangedPayload } from './status.js';
 import { AttachmentInfo } from './attachments.js';
 import { QueuedPrompt, SessionInfo } from './records.js';
 import { ApprovalChoiceSchema, RequestKindSchema } from './server-requests.js';
@@ -86,6 +87,8 @@ export const SessionEventPayloads = {
   'mcp.status': McpStatusPayload,
   /** A background process of a profile started, ended, was adopted or is being stopped. session_id is `*`. */
   'process.changed': ProcessChangedPayload,
+  /** Rows of the daemon-wide status feed changed (only to `status.subscribe` callers). session_id is `*`. */
+  'status.changed': StatusChangedPayload,
   ...ConversationEventPayloads,
 } as const;
 

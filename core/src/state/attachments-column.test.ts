@@ -67,7 +67,7 @@ describe('SessionDB attachments (schema v5)', () => {
     expect(again.getMessages(s.id).at(-1)!.attachments).toBe(IMG);
     const check = new Database(fx.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     check.close();
   });
 });

@@ -8,7 +8,8 @@ export class SessionDBError extends Error {
   /**
    * @param file absolute path of the database file concerned.
    * @param code SQLite error code (`SQLITE_BUSY`, `SQLITE_CORRUPT_VTAB` …) or one of ours
-   *   (`ENOENT`, `ENOSESSION`, `ENOMESSAGE`, `EINVAL`, `ESCHEMA`, `EAMBIGUOUS`, `ECORRUPT`).
+   *   (`ENOENT`, `ENOSESSION`, `ENOMESSAGE`, `EINVAL`, `ESCHEMA`, `EAMBIGUOUS`, `ECORRUPT`,
+   *   `EFOREIGN`: the file belongs to another program, e.g. the Python Hermes; foreign.ts).
    */
   constructor(
     message: string,

@@ -72,7 +72,7 @@ describe('SessionDB queued prompts', () => {
     expect(again.queuedPrompts(s.id)).toHaveLength(1);
     const check = new Database(fx.file, { readonly: true });
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     check.close();
   });
 });

@@ -4,7 +4,8 @@
  * `platform_deliveries` and `platform_replay_keys` (the chat platforms' delivery ledger and the
  * webhook replay window, v4; platform-tables.ts), `api_responses` (the API server's stored
  * responses, v4, created when missing; api-responses.ts), `messages.attachments` and
- * `queued_prompts.attachments` (JSON of what was attached to a prompt: images …, v5), and the FTS5
+ * `queued_prompts.attachments` (JSON of what was attached to a prompt: images …, v5),
+ * `model_calls` (tokens and cost of every model call, v6; model-calls.ts), and the FTS5
  * index `messages_fts` over message content, tool names and tool-call JSON, kept in sync by
  * triggers. `PRAGMA user_version` carries the schema version.
  *
@@ -15,7 +16,7 @@ import type Database from 'better-sqlite3';
 import { SessionDBError } from './errors.js';
 
 /** Version written to `PRAGMA user_version`. A file with a higher version is refused. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Tables and indexes that hold the data. The self-repair never drops or rewrites these. */
 export const CORE_DDL = `
@@ -108,6 +109,26 @@ CREATE TABLE IF NOT EXISTS api_responses (
   created_at   INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idx_api_responses_conversation ON api_responses(conversation, created_at);
+
+CREATE TABLE IF NOT EXISTS model_calls (
+  id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id         TEXT NOT NULL,
+  message_id         INTEGER,
+  timestamp          INTEGER NOT NULL,
+  provider           TEXT,
+  model              TEXT,
+  prompt_tokens      INTEGER NOT NULL DEFAULT 0,
+  completion_tokens  INTEGER NOT NULL DEFAULT 0,
+  cached_tokens      INTEGER NOT NULL DEFAULT 0,
+  cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+  reasoning_tokens   INTEGER NOT NULL DEFAULT 0,
+  cost_micros        INTEGER,
+  cost_status        TEXT NOT NULL,
+  price_source       TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_model_calls_session
+  ON model_calls(session_id, prompt_tokens, completion_tokens);
+CREATE INDEX IF NOT EXISTS idx_model_calls_time ON model_calls(timestamp);
 `;
 
 /** The columns of a `messages` row besides `id` and `session_id`: what is appended and what a fork copies. */
@@ -180,6 +201,8 @@ export interface SchemaState {
   hasPlatformTables: boolean;
   /** `messages.attachments` and `queued_prompts.attachments` exist (added in v5). */
   hasAttachments: boolean;
+  /** `model_calls` exists (added in v6). */
+  hasModelCalls: boolean;
 }
 
 /** Reads the schema state without taking a write lock. Throws what SQLite throws (e.g. a
@@ -211,6 +234,7 @@ export function inspectSchema(db: Database.Database): SchemaState {
       hasColumn(db, 'messages', 'attachments') &&
       names.has('queued_prompts') &&
       hasColumn(db, 'queued_prompts', 'attachments'),
+    hasModelCalls: names.has('model_calls'),
   };
 }
 
@@ -223,7 +247,8 @@ export function schemaIsCurrent(state: SchemaState): boolean {
     state.hasTriggers &&
     state.hasOutcome &&
     state.hasPlatformTables &&
-    state.hasAttachments
+    state.hasAttachments &&
+    state.hasModelCalls
   );
 }
 
@@ -246,7 +271,8 @@ export function createSchema(db: Database.Database, file: string): { rebuiltFts:
     .get();
   if (hasQueue && !hasColumn(db, 'queued_prompts', 'origin'))
     db.exec('ALTER TABLE queued_prompts ADD COLUMN origin TEXT');
-  // v2 → v3: CORE_DDL adds the `queued_prompts` table; v3 → v4: the two platform tables (additive)
+  // v2 → v3: CORE_DDL adds the `queued_prompts` table; v3 → v4: the two platform tables;
+  // v5 → v6: `model_calls` (all additive; older sessions keep their token counters, no cost)
   db.exec(CORE_DDL);
   // early v4 files lack `platform_deliveries.inbound`
   if (!hasColumn(db, 'platform_deliveries', 'inbound'))

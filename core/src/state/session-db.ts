@@ -13,6 +13,8 @@
 import { isRepairableError, SessionDBError, SessionNotFoundError, sqliteCode } from './errors.js';
 import { buildFtsQuery, hasCjk } from './fts-query.js';
 import { ApiResponseTable } from './api-responses.js';
+import { ModelCallTable, type ModelCallInput } from './model-calls.js';
+import { UsageReports } from './usage-report.js';
 import { PlatformTables } from './platform-tables.js';
 import { TranscriptEdits } from './transcript-edits.js';
 import { ftsSearch, likeSearch } from './search.js';
@@ -64,13 +66,15 @@ export class SessionDB extends StateStore {
   private platformTables: PlatformTables | undefined;
   private apiResponseTable: ApiResponseTable | undefined;
   private transcriptEdits: TranscriptEdits | undefined;
+  private modelCallTable: ModelCallTable | undefined;
 
   /**
    * Opens (and, unless read-only, creates or migrates) a session database. The folder and a
    * new file (mode 0600) are created as needed.
    * @param file usually `home.stateDbFile`.
    * @throws SessionDBError `ENOENT` (read-only, no file), `ESCHEMA` (not a session database, or
-   *   written by a newer hermes), `SQLITE_BUSY` (locked beyond the budget), or the SQLite code of
+   *   written by a newer hermes), `EFOREIGN` (another program's file, e.g. the Python Hermes's:
+   *   refused before anything is changed), `SQLITE_BUSY` (locked beyond the budget), or the SQLite code of
    *   a damage the self-repair could not cure.
    */
   static open(file: string, opts: SessionDBOptions = {}): SessionDB {
@@ -230,7 +234,9 @@ export class SessionDB extends StateStore {
   }
 
   /**
-   * Deletes a session and all its messages (and their index entries). Sessions that named it as
+   * Deletes a session and all its messages (and their index entries). Its model calls' tokens and
+   * cost (`model_calls`: no content) stay, so `hermes usage` still counts the money spent (the
+   * API server deletes its one-off sessions). Sessions that named it as
    * parent keep existing with `parent_session_id` null.
    * @returns the number of messages deleted.
    * @throws SessionNotFoundError
@@ -525,6 +531,46 @@ export class SessionDB extends StateStore {
       write: (op, fn) => this.write(op, this.bookkeepingBudgetMs, fn),
       stmt: (sql) => this.stmt(sql),
     }));
+  }
+
+  /** Tokens and cost of every model call (schema v6, model-calls.ts). */
+  get modelCalls(): ModelCallTable {
+    return (this.modelCallTable ??= new ModelCallTable(
+      {
+        read: (op, fn) => this.read(op, fn),
+        write: (op, fn) => this.write(op, this.transcriptBudgetMs, fn),
+        stmt: (sql) => this.stmt(sql),
+      },
+      this.file,
+      () => this.hasModelCalls(),
+    ));
+  }
+
+  /**
+   * Stores one model call's tokens and cost and adds its tokens to the session's counters
+   * (`modelCalls.record`; the agent's `TranscriptStore.recordModelCall`).
+   * @throws SessionNotFoundError; SessionDBError `EINVAL` for a negative count.
+   */
+  recordModelCall(sessionId: string, call: ModelCallInput): void {
+    this.modelCalls.record(sessionId, call);
+  }
+
+  /** Usage and cost summed by model, day or in all (`hermes usage`, usage-report.ts). */
+  get usageReports(): UsageReports {
+    return new UsageReports({ read: (op, fn) => this.read(op, fn), stmt: (sql) => this.stmt(sql) }, () =>
+      this.hasModelCalls(),
+    );
+  }
+
+  private modelCallsPresent: boolean | undefined;
+
+  /** True when `model_calls` exists (a read-only reader of a pre-v6 file has none). */
+  private hasModelCalls(): boolean {
+    return (this.modelCallsPresent ??= Boolean(
+      this.read('hasModelCalls', () =>
+        this.stmt(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'model_calls'`).get(),
+      ),
+    ));
   }
 
   /** Cutting a transcript (`/undo`, `/rewind`) and forking a session (transcript-edits.ts). */

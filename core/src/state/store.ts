@@ -16,6 +16,7 @@ import {
   type WarnFn,
 } from './connection.js';
 import { DatabaseDamagedError, isCorruptionError, locateDamage } from './damage.js';
+import { assertOwnDatabase } from './foreign.js';
 import { isLockError, isRepairableError, SessionDBError, sqliteCode } from './errors.js';
 import { claimRepair, repairStateDb } from './repair.js';
 import { createSchema, inspectSchema, newerSchemaError, SCHEMA_VERSION, schemaIsCurrent } from './schema.js';
@@ -85,6 +86,7 @@ export class StateStore {
     if (this.readonly) {
       this.db = openReader(this.file);
       try {
+        assertOwnDatabase(this.db, this.file);
         const state = inspectSchema(this.db);
         if (state.version > SCHEMA_VERSION) throw newerSchemaError(this.file, state.version);
         if (!state.hasCore) {
@@ -226,6 +228,8 @@ export class StateStore {
   private connect(): void {
     const db = openWriter(this.file);
     try {
+      // before any pragma or schema change: another program's file is never altered
+      withWriteRetry(() => assertOwnDatabase(db, this.file), { budgetMs: this.bookkeepingBudgetMs });
       this.mode = withWriteRetry(() => applyJournalMode(db, this.file, this.warn), {
         budgetMs: this.bookkeepingBudgetMs,
       });

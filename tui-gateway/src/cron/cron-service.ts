@@ -55,6 +55,8 @@ export interface CronServiceOptions {
   intervalMs?: number;
   /** Overrides `cron.trigger` of the default profile. */
   trigger?: string;
+  /** Watches every run's agent session (`RunDeps.watchRun`, the status feed), with its profile. */
+  watchRun?: (profile: string, ...args: Parameters<NonNullable<TickOptions['watchRun']>>) => void;
 }
 
 /** The daemon's cron scheduler. */
@@ -182,6 +184,7 @@ export class CronService {
       onChanged: (reason, ids) => this.notify(profile, reason, ids),
       ...(factory ? { modelClient: (job: CronJob) => factory(home, job.model ?? undefined) } : {}),
       ...(this.opts.delivery ? { delivery: this.opts.delivery(home) } : {}),
+      ...(this.opts.watchRun ? { watchRun: (...a) => this.opts.watchRun!(profile, ...a) } : {}),
     };
   }
 

@@ -13,6 +13,7 @@ import { registerCronHandlers, runCronSlash } from './cron-handlers.js';
 import { CronService } from './cron-service.js';
 
 export { CronService } from './cron-service.js';
+import type { CronServiceOptions } from './cron-service.js';
 
 /** Options of `startCron` (tests shorten the interval or replace model clients). */
 export interface StartCronOptions {
@@ -22,6 +23,8 @@ export interface StartCronOptions {
   intervalMs?: number;
   /** Delivery per profile (the messaging layer's platform sender); default local and files only. */
   delivery?: (home: HermesHome) => CronDelivery;
+  /** Watches every run's agent session (the status feed). */
+  watchRun?: CronServiceOptions['watchRun'];
 }
 
 /**
@@ -39,6 +42,7 @@ export function startCron(rpc: HandlerRegistry, ctx: DaemonContext, opts: StartC
     ...(opts.modelClientFactory ? { modelClientFactory: opts.modelClientFactory } : {}),
     ...(opts.intervalMs ? { intervalMs: opts.intervalMs } : {}),
     ...(opts.delivery ? { delivery: opts.delivery } : {}),
+    ...(opts.watchRun ? { watchRun: opts.watchRun } : {}),
   });
   registerCronHandlers(rpc, service);
   void service.start().catch((err: unknown) => ctx.log.error('cron: start failed', err));

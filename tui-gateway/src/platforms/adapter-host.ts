@@ -36,6 +36,8 @@ import {
   recoverMessages,
   setLiveAdapter,
   storedReplayGuard,
+  type ButtonOutcome,
+  type ButtonPress,
   type PlatformAdapter,
   type PlatformContext,
   type PlatformRegistry,
@@ -105,6 +107,8 @@ interface Running {
   failures: number;
   /** When the current connection came up, epoch ms. */
   connectedAt?: number;
+  /** The profile's routing index of chats to sessions. */
+  store?: ChatSessionIndex;
   /** The pending retry. */
   timer?: unknown;
   /** The ledger was started and open messages recovered (once, on the first connection). */
@@ -127,6 +131,11 @@ export interface AdapterHostOptions {
   clock?: HostClock;
   /** The reconnect schedule (defaults in reconnect.ts). */
   backoff?: BackoffOptions;
+  /**
+   * Takes a pressed button first when it belongs to a question asked outside the platform's own
+   * conversations (an escalated approval, hub/escalation.ts); undefined: the pipeline takes it.
+   */
+  buttons?: (profile: string, platform: string, press: ButtonPress) => ButtonOutcome | undefined;
 }
 
 /** Extra fields of a state change. */
@@ -141,6 +150,20 @@ export class AdapterHost {
 
   private get registry(): PlatformRegistry {
     return this.opts.registry ?? platformRegistry;
+  }
+
+  /**
+   * A connected platform of a profile as a handoff needs it: its adapter, the session key of a
+   * chat, and the profile's routing index. Undefined while it is not connected.
+   */
+  chatRoute(
+    profile: string,
+    platform: string,
+  ): { adapter: PlatformAdapter; keyOf: MessagePipeline['keyOf']; store: ChatSessionIndex } | undefined {
+    const r = this.running.get(`${profile}\u0000${platform}`);
+    if (!r?.adapter || !r.pipeline || !r.store || r.status.state !== 'connected') return undefined;
+    const pipeline = r.pipeline;
+    return { adapter: r.adapter, keyOf: (source, cfg) => pipeline.keyOf(source, cfg), store: r.store };
   }
 
   /** Each platform's state, sorted by profile and name. */
@@ -305,10 +328,10 @@ export class AdapterHost {
           backend.release(chat, { keepStored: keep });
         }
       },
-      onButton: (p) => pipeline.handleButton(p),
+      onButton: (p) => this.opts.buttons?.(profile.name, name, p) ?? pipeline.handleButton(p),
       onFatalError: (err) => this.lost(r, err),
     });
-    Object.assign(r, { adapter, pipeline, backend });
+    Object.assign(r, { adapter, pipeline, backend, store: shared.store });
     await this.attempt(r);
   }
 
@@ -462,6 +485,8 @@ export function withPlatformAdapters<H extends HookSet>(
   root: string,
   sessions: () => SessionRegistry | undefined,
   hooks: H,
+  buttons?: () => AdapterHostOptions['buttons'],
+  onHost?: (host: AdapterHost) => void,
 ): H {
   let host: AdapterHost | undefined;
   let started: Promise<void> = Promise.resolve();
@@ -476,8 +501,10 @@ export function withPlatformAdapters<H extends HookSet>(
         sessions: registry,
         log: ctx.log,
         profiles: () => listProfileNames(root),
+        ...(buttons ? { buttons: (profile, platform, press) => buttons()?.(profile, platform, press) } : {}),
       });
       const h = host;
+      onHost?.(h);
       started = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
         h.start().catch((err: Error) => ctx.log.error('platform adapters failed to start', err)),
       );

@@ -14,6 +14,7 @@ import { registerDeferredPlatform, type PlatformEntry } from '@hermes/core/messa
 export const BUNDLED_PLATFORMS = [
   'api_server',
   'discord',
+  'email',
   'irc',
   'matrix',
   'slack',

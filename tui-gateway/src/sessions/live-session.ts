@@ -16,6 +16,7 @@ import {
   type EventType,
   type Inflight,
   type MethodResult,
+  type OpenRequest,
   type QueuedPrompt,
   type SessionInfo,
   type WireEvent,
@@ -68,7 +69,14 @@ export interface SessionPersistence extends PromptQueueStore {
   getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
   setSessionState(id: string, state: string): void;
   moveQueuedPrompts(fromId: string, toId: string): void;
+  /**
+   * The session's cost from its stored model calls (`session_cost_usd`/`_status` of
+   * `session.usage`), for a snapshot before its first turn in this daemon; undefined without any.
+   */
+  storedCost?(id: string): { session_cost_usd?: number; session_cost_status: CostStatusName } | undefined;
 }
+
+type CostStatusName = 'priced' | 'local' | 'unknown' | 'partial';
 
 /** Construction options. */
 export interface LiveSessionOptions {
@@ -91,6 +99,13 @@ export interface LiveSessionOptions {
   now?: () => number;
   /** The approval mode in effect (`SessionInfo.approval_mode`); absent: not reported. */
   approvalMode?: () => { mode: ApprovalModeName; own: boolean };
+  /**
+   * Told of every change clients could see: each emitted event (`ev`), and a server request
+   * shown (no event). Must be cheap and must not throw (the status feed marks the session dirty).
+   */
+  onChange?: (s: LiveSession, ev?: WireEvent) => void;
+  /** Told after an approval or clarify request was shown to the clients (escalation). Must not throw. */
+  onRequest?: (s: LiveSession, open: OpenRequest) => void;
 }
 
 export { toStoredMessage } from './stored-message.js';
@@ -117,7 +132,14 @@ export class LiveSession {
   lastProgress = 0;
   /** The last `session.usage` of this session in this daemon, for snapshots. */
   private lastUsage:
-    { total_tokens: number; context_tokens: number | null; context_window: number | null } | undefined;
+    | {
+        total_tokens: number;
+        context_tokens: number | null;
+        context_window: number | null;
+        session_cost_usd?: number;
+        session_cost_status?: EventPayload<'session.usage'>['session_cost_status'];
+      }
+    | undefined;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
@@ -153,6 +175,10 @@ export class LiveSession {
       this.now,
       // an unusable answer denies (pending.ts); every client learns why
       (message) => this.emit('error', { message, kind: 'request' }),
+      (open) => {
+        this.opts.onChange?.(this);
+        this.opts.onRequest?.(this, open);
+      },
     );
     this.steering = new Steering({
       emit: (type, payload) => this.emit(type, payload),
@@ -196,6 +222,8 @@ export class LiveSession {
         total_tokens: e.payload.usage.total_tokens,
         context_tokens: e.payload.context_tokens ?? null,
         context_window: e.payload.context_window ?? null,
+        ...(e.payload.session_cost_usd !== undefined ? { session_cost_usd: e.payload.session_cost_usd } : {}),
+        ...(e.payload.session_cost_status ? { session_cost_status: e.payload.session_cost_status } : {}),
       };
     }
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
@@ -261,6 +289,7 @@ export class LiveSession {
     // Serialized once here; every connection's queue reuses the cached frame (eventFrame).
     this.ring.push(ev, eventFrame(ev).bytes);
     for (const c of this.clients) if (!c.closed) c.notify(ev);
+    this.opts.onChange?.(this, ev);
     return ev;
   }
 
@@ -373,7 +402,15 @@ export class LiveSession {
       open_requests: this.requests.list(),
       seq: this.seq,
       epoch: this.opts.epoch,
-      ...(this.lastUsage ? { usage: { ...this.lastUsage } } : {}),
+      ...((): { usage?: NonNullable<LiveSession['lastUsage']> } => {
+        if (this.lastUsage) return { usage: { ...this.lastUsage } };
+        // before its first turn here: the stored cost, so a client shows it at once
+        const cost = this.opts.store.storedCost?.(this.id);
+        const record = cost ? this.opts.store.getSession(this.id) : undefined;
+        if (!cost || !record) return {};
+        const total = record.prompt_tokens + record.completion_tokens;
+        return { usage: { total_tokens: total, context_tokens: null, context_window: null, ...cost } };
+      })(),
     };
   }
 
@@ -609,6 +646,17 @@ export class LiveSession {
   /** The waiting prompts, in queue order (held ones included). */
   queued(): QueuedPrompt[] {
     return this.queue.list();
+  }
+
+  /** The approval and clarify requests still waiting for an answer, oldest first. */
+  openRequests(): OpenRequest[] {
+    return this.requests.list();
+  }
+
+  /** Stored prompt + completion tokens of the session (0 when its record cannot be read). */
+  storedTokens(): number {
+    const r = this.opts.store.getSession(this.id);
+    return r ? r.prompt_tokens + r.completion_tokens : 0;
   }
 
   /** Frees the ring's memory (unload). */

@@ -14,6 +14,7 @@ import {
   createModelClient,
   effectiveProvider,
   ModelError,
+  modelIdProblem,
   normalizeProviderName,
   parseModelSpec,
   providerStatuses,
@@ -59,10 +60,16 @@ function invalid(message: string): never {
 
 /** The switch `model.set` asks for, read against the profile's current provider. */
 function requestedSpec(p: { model: string; provider?: string | undefined }, current: string): ModelSpec {
-  if (p.provider === undefined) return parseModelSpec(p.model, current);
-  const id = normalizeProviderName(p.provider);
-  if (!id) invalid(`provider: ${unknownProviderMessage(p.provider)}`);
-  return { provider: id, model: p.model };
+  let spec: ModelSpec;
+  if (p.provider === undefined) spec = parseModelSpec(p.model, current);
+  else {
+    const id = normalizeProviderName(p.provider);
+    if (!id) invalid(`provider: ${unknownProviderMessage(p.provider)}`);
+    spec = { provider: id, model: p.model };
+  }
+  const problem = modelIdProblem(spec.model);
+  if (problem) invalid(`model: ${problem}`);
+  return spec;
 }
 
 /** Registers `model.list` and `model.set` on the daemon's dispatcher. */

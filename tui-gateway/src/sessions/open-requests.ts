@@ -70,6 +70,8 @@ export class OpenRequests {
     private readonly onResolved: ResolvedListener,
     private readonly now: () => number = Date.now,
     private readonly onInvalidAnswer: InvalidAnswerListener = () => {},
+    /** Told after a request was filed and sent (the status feed; must not throw). */
+    private readonly onShown: (open: OpenRequest) => void = () => {},
   ) {
     this.book = new RequestBook({ onSettled: (r, s) => this.settled(r, s) });
   }
@@ -200,6 +202,7 @@ export class OpenRequests {
     };
     this.shown.set(request.id, { request, open, sent: new Map() });
     for (const conn of this.clients()) this.sendTo(conn);
+    this.onShown(open);
   }
 
   private settled(request: PendingRequest, s: Settlement): void {

@@ -25,6 +25,7 @@ import {
   TRANSCRIPT_WRITE_BUDGET_MS,
   type CreateSessionOptions,
   type MessagePatch,
+  type ModelCallInput,
   type NewMessage,
   type SessionRecord,
 } from '@hermes/core/state';
@@ -136,6 +137,15 @@ export class ProfileWriter {
 
   addUsage(sessionId: string, promptTokens: number, completionTokens: number): void {
     this.write('addUsage', () => this.db().addUsage(sessionId, promptTokens, completionTokens));
+  }
+
+  /** Stores a model call's tokens and cost; a provisional `messageId` is mapped to the stored one. */
+  recordModelCall(sessionId: string, call: ModelCallInput): void {
+    this.write('recordModelCall', () => {
+      const id = call.messageId;
+      const real = id !== undefined && id !== null && id < 0 ? (this.ids.get(id) ?? null) : id;
+      this.db().modelCalls.record(sessionId, { ...call, messageId: real ?? null });
+    });
   }
 
   setSessionState(id: string, state: string): void {

@@ -18,10 +18,21 @@ import {
   type WireEvent,
   RpcErrorCode,
 } from '@hermes/core/protocol';
-import { SessionLockedError, type SessionLock, previewText, type SessionRecord } from '@hermes/core/state';
+import {
+  SessionLockedError,
+  storedCostOf,
+  type SessionLock,
+  previewText,
+  type SessionRecord,
+} from '@hermes/core/state';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
 import { drainTurns } from './drain.js';
-import { LiveSession, type AgentHooks, type SessionPersistence } from './live-session.js';
+import {
+  LiveSession,
+  type AgentHooks,
+  type LiveSessionOptions,
+  type SessionPersistence,
+} from './live-session.js';
 import type { ProfileChange } from './profile-config.js';
 import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
@@ -54,6 +65,12 @@ export interface SessionRegistryOptions {
   configPollMs?: number;
   /** The daemon's background processes, given to every session's tools (narrowed to its profile). */
   processes?: ProcessManager;
+  /** Every visible change of a live session (`LiveSessionOptions.onChange`): the status feed. */
+  onSessionChange?: (s: LiveSession, ev?: WireEvent) => void;
+  /** A live session was unloaded. */
+  onSessionGone?: (s: LiveSession) => void;
+  /** A live session showed an approval or clarify request (`LiveSessionOptions.onRequest`). */
+  onSessionRequest?: LiveSessionOptions['onRequest'];
 }
 
 interface Entry {
@@ -408,6 +425,8 @@ export class SessionRegistry {
         onIdChange: (s, oldId) => this.moved(profile, s, oldId),
         log: (line) => this.opts.log?.(line),
         approvalMode: () => follower.approvalMode(),
+        ...(this.opts.onSessionChange ? { onChange: this.opts.onSessionChange } : {}),
+        ...(this.opts.onSessionRequest ? { onRequest: this.opts.onSessionRequest } : {}),
         ...(how.notices ? { notices: how.notices } : {}),
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
@@ -543,6 +562,7 @@ export class SessionRegistry {
     if (!e) return;
     this.live.delete(k);
     e.live.dispose();
+    this.opts.onSessionGone?.(e.live);
     e.lock.release();
     for (const l of e.childLocks) l.release();
   }
@@ -623,5 +643,15 @@ function liveStore(profile: ProfileRuntime): SessionPersistence {
     moveQueuedPrompts: (from, to) => w.moveQueuedPrompts(from, to),
     queuePrompt: (id, p) => w.queuePrompt(id, p),
     unqueuePrompt: (promptId) => w.unqueuePrompt(promptId),
+    storedCost: (id) => {
+      const record = profile.db.getSession(id);
+      const cost = record && storedCostOf(profile.db.modelCalls.sessionTotals(id), record);
+      return (
+        cost && {
+          ...(cost.cost_usd !== undefined ? { session_cost_usd: cost.cost_usd } : {}),
+          session_cost_status: cost.cost_status,
+        }
+      );
+    },
   };
 }

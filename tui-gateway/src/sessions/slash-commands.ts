@@ -7,13 +7,26 @@
 import { formatPermissions, pickEntry, removeAllowlistEntry } from '@hermes/core/approvals';
 import { contextWindowFor, parseReasoningArg, reasoningEffortText } from '@hermes/core/model';
 import type { MethodResult } from '@hermes/core/protocol';
-import { daemonHelpText, findSlashCommand, type DaemonSessionCommandName } from '@hermes/core/constants';
+import {
+  costLabel,
+  daemonHelpText,
+  findSlashCommand,
+  type DaemonSessionCommandName,
+} from '@hermes/core/constants';
 import { processList, stateText } from '@hermes/core/processes';
 import { loadSkillAsUserMessage } from '@hermes/core/skills';
-import { SessionDBError } from '@hermes/core/state';
+import { SessionDBError, totalsStatus, type SessionDB, type SessionRecord } from '@hermes/core/state';
 import { availableTools } from '@hermes/core/tools';
 import type { Connection } from '../rpc/types.js';
 import type { SessionRegistry } from './session-registry.js';
+
+/** ` Cost: $0.0123.` of a session's stored model calls (`partial` with tokens from before costs were stored). */
+function sessionCostText(db: SessionDB, record: SessionRecord): string {
+  const t = db.modelCalls.sessionTotals(record.id);
+  const untracked = record.prompt_tokens + record.completion_tokens - t.prompt_tokens - t.completion_tokens;
+  const status = totalsStatus(t, Math.max(0, untracked));
+  return ` Cost: ${costLabel(status === 'unknown' ? undefined : t.cost_micros / 1_000_000, status)}.`;
+}
 
 /** The daemon's `/help` answer, from the one slash-command table. */
 const HELP = daemonHelpText();
@@ -233,7 +246,7 @@ export function runSlashCommand(
     case 'usage': {
       const total = record.prompt_tokens + record.completion_tokens;
       return {
-        output: `Tokens: ${record.prompt_tokens} prompt + ${record.completion_tokens} completion = ${total}; ${record.message_count} messages.`,
+        output: `Tokens: ${record.prompt_tokens} prompt + ${record.completion_tokens} completion = ${total}; ${record.message_count} messages.${sessionCostText(profile.db, record)}`,
         handled: true,
       };
     }

@@ -335,6 +335,8 @@ export function App({
                 model={state.session?.model || state.defaultModel}
                 contextTokens={state.usage?.contextTokens ?? null}
                 contextWindow={state.usage?.contextWindow ?? null}
+                {...(state.usage?.turnCost !== undefined ? { turnCost: state.usage.turnCost } : {})}
+                {...(state.usage?.sessionCost !== undefined ? { sessionCost: state.usage.sessionCost } : {})}
                 cwd={state.session?.cwd ?? null}
                 title={state.session?.title ?? null}
                 connection={state.connection}

@@ -13,6 +13,7 @@ import type {
 import type { DaemonKeeper } from '../client/daemon-keeper.js';
 import { ModelCatalogSource } from '../commands/model-complete.js';
 import { commandName } from '../command-name.js';
+import { HubNotifier } from './hub-notifier.js';
 import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
@@ -53,6 +54,8 @@ export interface ControllerOptions {
    */
   warn?: (line: string) => void;
   now?: () => number;
+  /** Where desktop notifications for the other sessions go (hub-notifier.ts); none: no notifications. */
+  notify?: (bytes: string) => void;
 }
 
 const SESSION_NOT_FOUND = -32001;
@@ -142,6 +145,9 @@ export class SessionController {
         })
       : null;
     if (this.life) this.unsubscribe.push(this.life.dispose);
+    const notifier = opts.notify
+      ? new HubNotifier({ client: c, current: () => this.state.sessionId, write: opts.notify })
+      : undefined;
     this.unsubscribe.push(
       c.on('state', (state) => {
         this.life?.connection(state);
@@ -155,6 +161,7 @@ export class SessionController {
           profile: init.profile,
           instanceId: c.instanceId,
         });
+        void notifier?.connected();
         const told = this.life?.connected(info.epochChanged) ?? false;
         if (info.epochChanged && !told) this.notice('The daemon restarted; re-attaching.', 'warn');
       }),
@@ -173,6 +180,7 @@ export class SessionController {
       ),
       c.on('event', (event) => {
         if (event.type === 'gateway.shutdown') opts.daemon?.noteShutdown();
+        if (event.type === 'status.changed') return notifier?.event(event);
         this.dispatch({ type: 'event', event, now: this.now() });
         if (event.type === 'session.rewound' && event.session_id === this.state.sessionId)
           void this.reloadTranscript(rewoundNotice(event.payload));

@@ -105,6 +105,10 @@ export async function startTui(
     cwd: opts.cwd ?? process.cwd(),
     daemon: keeper,
     ...streamThrottle(process.env),
+    // bell and OSC notifications for the other sessions (hub-notifier.ts): no cursor movement
+    notify: (bytes) => {
+      if (stdout.isTTY) stdout.write(bytes);
+    },
   });
   // after the controller subscribed to the keeper: the status bar shows the start, a failure too
   if (launchStart) void keeper.adoptStart(launchStart).catch(() => {});

@@ -24,6 +24,23 @@ const props = (over: Partial<StatusBarProps> = {}): StatusBarProps => ({
 });
 
 describe('StatusBar', () => {
+  it('shows the turn and session cost the daemon priced; local and unknown say so', async () => {
+    const base = { busy: false, clients: 1, width: 100, turnCost: '$0.0225', sessionCost: '$1.23' };
+    const r = await renderInk(<StatusBar {...props(base)} />);
+    // the cwd goes first when the line is too narrow; the cost stays
+    expect(r.text()).toBe(
+      'work · m1 · ctx 12k/128k (10%) · $0.0225 turn · $1.23 session · “Fix it” · ● connected · ◇ idle',
+    );
+    r.rerender(<StatusBar {...props({ ...base, turnCost: 'local', sessionCost: 'local' })} />);
+    await r.waitFor('local (no cost)');
+    r.rerender(<StatusBar {...props({ ...base, turnCost: 'unknown', sessionCost: '$0.50 (partial)' })} />);
+    await r.waitFor('unknown turn · $0.50 (partial) session');
+    // nothing priced yet: no cost part at all
+    r.rerender(<StatusBar {...props({ busy: false, clients: 1, width: 100 })} />);
+    await r.waitFor('idle');
+    expect(r.text()).not.toContain('turn');
+  });
+
   it('counts running background processes (hidden at 0)', async () => {
     const r = await renderInk(
       <StatusBar {...props({ background: 2, busy: false, clients: 1, width: 120 })} />,

@@ -1,5 +1,6 @@
 /**
- * The status bar: profile · model · context used (tokens and %) · cwd · session title ·
+ * The status bar: profile · model · context used (tokens and %) · cost (turn, session) · cwd ·
+ * session title ·
  * connection state · clients attached · running background processes · busy/idle with elapsed time. One line, cut to the width.
  */
 import { Box, Text } from 'ink';
@@ -29,6 +30,21 @@ export interface StatusBarProps {
   now?: number;
   /** Running background processes of the profile (`/ps` lists them); shown when above 0. */
   background?: number;
+  /** The last turn's cost as the daemon priced it (`$0.0123`, `local`, `unknown` …). */
+  turnCost?: string;
+  /** The session's cost so far, as the daemon priced it. */
+  sessionCost?: string;
+}
+
+/** The cost part: `$0.0012 turn · $0.45 session`, `local` when both are local. */
+function costPart(turn: string | undefined, session: string | undefined): string | null {
+  if (turn === undefined && session === undefined) return null;
+  if ((turn ?? 'local') === 'local' && (session ?? 'local') === 'local') return 'local (no cost)';
+  const parts = [
+    turn !== undefined ? `${turn} turn` : null,
+    session !== undefined ? `${session} session` : null,
+  ];
+  return parts.filter(Boolean).join(' · ');
 }
 
 const CONNECTION: Record<ConnectionState, { text: string; color: string }> = {
@@ -71,6 +87,8 @@ export function StatusBar(props: StatusBarProps): React.JSX.Element {
     const of = props.contextWindow ? `/${formatTokens(props.contextWindow)}` : '';
     parts.push({ text: `ctx ${formatTokens(props.contextTokens)}${of}${pct}`, drop: 3 });
   }
+  const cost = costPart(props.turnCost, props.sessionCost);
+  if (cost) parts.push({ text: cost, drop: 3 });
   if (props.cwd) parts.push({ text: tildePath(props.cwd), drop: 5 });
   if (props.title) parts.push({ text: `“${truncate(cleanText(props.title), 30)}”`, drop: 4 });
   const conn =

@@ -79,7 +79,9 @@ export function describeResolution(
         ? 'no answer in time'
         : by === 'interrupt'
           ? 'turn interrupted'
-          : `by ${by}`;
+          : /^[a-z0-9_-]+:./.test(by)
+            ? `answered from ${by.slice(0, by.indexOf(':'))} by ${by.slice(by.indexOf(':') + 1)}`
+            : `by ${by}`;
   if (kind === 'clarify') {
     return choice === null || choice === undefined
       ? { text: `Question cancelled (${who})`, tone: 'warn' }

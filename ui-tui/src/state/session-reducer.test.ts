@@ -202,6 +202,17 @@ describe('sessionReducer', () => {
     expect(s.tools[0]).toMatchObject({ name: 'terminal', progress: 'compiling', startedAt: 10_005 });
     expect(s.usage).toEqual({ totalTokens: 900, contextTokens: 500, contextWindow: 1000 });
     expect(s.turnStartedAt).toBe(10_001);
+    const priced = run(
+      [
+        ev('session.usage', 8, {
+          usage: { total_tokens: 900, cost_usd: 0.0225, cost_status: 'priced' },
+          session_cost_usd: 0.5,
+          session_cost_status: 'partial',
+        }),
+      ],
+      s,
+    );
+    expect(priced.usage).toMatchObject({ turnCost: '$0.0225', sessionCost: '$0.50 (partial)' });
     const done = run(
       [ev('tool.complete', 8, { tool_id: 't1', ok: false, summary: 'exit 2', duration_ms: 1500 })],
       s,

@@ -4,7 +4,7 @@
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
 import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
-import { APPROVAL_CHOICES } from '@hermes/core/constants';
+import { APPROVAL_CHOICES, costLabel } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
 import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { applyConversationEvent } from './conversation-events.js';
@@ -12,6 +12,16 @@ import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
 import type { UnknownEventSink } from './unknown-events.js';
+
+/** `{[key]: label}` of a cost the daemon priced, or nothing when it did not. */
+function costText<K extends 'turnCost' | 'sessionCost'>(
+  key: K,
+  usd: number | undefined,
+  status: string | undefined,
+): Partial<Record<K, string>> {
+  const label = costLabel(usd, status);
+  return label === undefined ? {} : ({ [key]: label } as Partial<Record<K, string>>);
+}
 
 export { appendItems, MAX_ITEMS } from './transcript-window.js';
 export { describeResolution } from './event-items.js';
@@ -268,6 +278,7 @@ function applyAttach(
             totalTokens: result.usage.total_tokens,
             contextTokens: result.usage.context_tokens,
             contextWindow: result.usage.context_window,
+            ...costText('sessionCost', result.usage.session_cost_usd, result.usage.session_cost_status),
           },
         }
       : sameSession
@@ -315,7 +326,12 @@ export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>
 
 /** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
 type DaemonWideType =
-  'gateway.shutdown' | 'config.changed' | 'cron.changed' | 'mcp.status' | 'process.changed';
+  | 'gateway.shutdown'
+  | 'config.changed'
+  | 'cron.changed'
+  | 'mcp.status'
+  | 'process.changed'
+  | 'status.changed';
 /** An event of one session (applied in seq order, duplicates dropped). */
 type SessionEvent = Exclude<WireEvent, WireEventOf<DaemonWideType>>;
 
@@ -343,6 +359,7 @@ function applyEvent(
     }
     case 'cron.changed':
     case 'mcp.status':
+    case 'status.changed':
       return state; // the transcript does not show them (the /cron and /mcp commands ask)
     case 'process.changed': {
       // the status bar counts this profile's running background processes; a stop is told
@@ -523,6 +540,8 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
           totalTokens: p.usage.total_tokens,
           contextTokens: p.context_tokens ?? s.usage?.contextTokens ?? null,
           contextWindow: p.context_window ?? s.usage?.contextWindow ?? null,
+          ...costText('turnCost', p.usage.cost_usd, p.usage.cost_status),
+          ...costText('sessionCost', p.session_cost_usd, p.session_cost_status),
         },
       };
     }

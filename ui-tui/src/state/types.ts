@@ -97,6 +97,10 @@ export interface UsageView {
   totalTokens: number;
   contextTokens: number | null;
   contextWindow: number | null;
+  /** The last turn's cost text (`$0.0123`, `local`, `unknown`, `… (partial)`), when priced. */
+  turnCost?: string;
+  /** The session's cost text so far, when priced. */
+  sessionCost?: string;
 }
 
 /** Everything the screen shows about the attached session. */

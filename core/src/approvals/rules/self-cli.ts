@@ -17,8 +17,9 @@
  * (read-only: `config [show|get|path|check]`, `profile [list|show]`, `pairing [list]`,
  * `cron [list|status|output|suggestions]` (but `suggestions accept`), `sessions
  * [list|show|search|export]`, `skills [list|show|search]`, `checkpoints [list|diff|show]`,
- * `gateway status`), so a verb added later asks until it is listed here; `--yolo` anywhere (a
- * nested agent with approvals off); a command or verb word whose value is unknown (`hermes $X`).
+ * `gateway status`), so a verb added later asks until it is listed here; `hermes migrate` (dry
+ * runs too: it brings another program's settings and keys); `--yolo` anywhere (a nested agent
+ * with approvals off); a command or verb word whose value is unknown (`hermes $X`).
  * `gateway stop|restart|uninstall|kill` belong to `hermes-daemon-kill`. `--help`, `--version`,
  * `chat`, `tui` and unknown commands are not flagged.
  *
@@ -68,6 +69,8 @@ const READ_ONLY: Record<string, readonly string[]> = {
   skills: ['', 'list', 'show', 'search'],
   checkpoints: ['', 'list', 'diff', 'show'],
   gateway: ['', 'status'],
+  // brings another program's config, keys, skills and sessions into the home: always asks
+  migrate: [],
 };
 
 /** `hermes gateway` verbs that end the daemon (rule `hermes-daemon-kill`). */

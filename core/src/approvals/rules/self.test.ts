@@ -177,6 +177,8 @@ const ROWS: [string, string[], Where?][] = [
   ['hermes chat --yolo -q "clean up"', [C]],
   ['hermes $VERB approvals.mode off', [C]],
   ['hermes gateway start', [C]],
+  ['hermes migrate --from /tmp/some-home', [C]],
+  ['hermes -p work migrate --dry-run', [C]],
   [`curl -s http://127.0.0.1:${DAEMON_PORT}/`, [C]],
   [`websocat ws://localhost:${DAEMON_PORT}`, [C]],
   [`nc 127.0.0.1 ${DAEMON_PORT}`, [C]],

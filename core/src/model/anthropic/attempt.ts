@@ -6,6 +6,8 @@
  * - Auth: the key goes in `x-api-key` (Anthropic's API-key header); the SDK's own `Authorization`
  *   header is removed, and the SDK never looks for credentials elsewhere (env, config files).
  * - The SDK's retries are off (`maxRetries: 0`): the client's policy decides.
+ * - An answer is complete only with its `message_stop` event; a stream that ends without one is
+ *   a `network` error (retried), never a result.
  * - `timeoutMs` bounds the wait for the response headers and each gap between two events (an idle
  *   timeout; a long answer that keeps streaming is never cut). The caller's signal aborts at once.
  */
@@ -102,6 +104,15 @@ export async function runAnthropicAttempt(a: AnthropicAttempt): Promise<ChatResu
       throw new ModelError('timeout', `${t.provider} sent nothing for ${a.timeoutS} s (model ${a.model})`, {
         provider: t.provider,
       });
+    }
+    // a body that ends cleanly before `message_stop` (a proxy or load balancer closing the
+    // response) was cut: half a tool call's arguments must not run as if complete
+    if (!asm.stopped) {
+      throw new ModelError(
+        'network',
+        `${t.provider} ended the answer before it was complete (model ${a.model})`,
+        { provider: t.provider },
+      );
     }
     return asm.result(a.model, t.provider);
   } finally {

@@ -235,6 +235,38 @@ describe('anthropic messages client', () => {
     expect(restarts).toEqual([true]);
   });
 
+  it('a stream that ends cleanly before message_stop (cut in a tool_use) is retried, never run half', async () => {
+    const s = await server({
+      script: [
+        {
+          toolCalls: [{ name: 'read_file', arguments: { path: '/etc/hosts' }, id: 'toolu_1' }],
+          chunkSize: 4,
+        },
+        { text: 'whole' },
+      ],
+    });
+    let calls = 0;
+    // a proxy that closes the first response properly right after the first arguments piece
+    const cutting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (++calls > 1) return res;
+      const text = await res.text();
+      const cut = text.indexOf('input_json_delta');
+      const end = text.indexOf('\n\n', cut) + 2;
+      return new Response(text.slice(0, end), { status: res.status, headers: res.headers });
+    };
+    const restarts: boolean[] = [];
+    const c = client({ config: anthropicConfig(s.url), fetch: cutting });
+    const r = await c.stream(
+      { messages: [{ role: 'user', content: 'hi' }], tools: [readFile] },
+      { onRetry: (i) => restarts.push(i.restart ?? false) },
+    );
+    expect(calls).toBe(2);
+    expect(r.toolCalls).toEqual([]);
+    expect(r.text).toBe('whole');
+    expect(restarts).toEqual([true]);
+  });
+
   it('429 with a single key waits as long as retry-after says', async () => {
     const s = await server({ script: [{ error: { status: 429, retryAfter: 3 } }, { text: 'ok' }] });
     const delays: number[] = [];

@@ -5,7 +5,9 @@ import {
   continuesWithoutThinking,
   HISTORY_START_TEXT,
   imageSource,
+  MAX_IMAGE_BASE64_CHARS,
   toolInput,
+  toolUseId,
 } from './request.js';
 
 const opts = { model: 'claude-sonnet-4-5', tools: [] };
@@ -163,5 +165,72 @@ describe('anthropic request mapping', () => {
     expect(on.messages[3]!.content.map((b) => b.type)).toEqual(['redacted_thinking', 'text', 'tool_use']);
     expect(on.thinking).toEqual({ type: 'enabled', budget_tokens: 4096 });
     expect(on.max_tokens).toBeGreaterThan(4096);
+  });
+
+  it('rewrites tool ids the API refuses alike in tool_use and tool_result (history of another provider)', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'q' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [call('functions.read_file:0'), call('functions.read_file|0'), call('call_ok-1')],
+      },
+      { role: 'tool', tool_call_id: 'functions.read_file:0', content: 'a' },
+      { role: 'tool', tool_call_id: 'functions.read_file|0', content: 'b' },
+      { role: 'tool', tool_call_id: 'call_ok-1', content: 'c' },
+    ];
+    const { body } = buildRequest(messages, opts);
+    const uses = body.messages[1]!.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []));
+    const results = body.messages[2]!.content.flatMap((b) =>
+      b.type === 'tool_result' ? [b.tool_use_id] : [],
+    );
+    expect(results).toEqual(uses);
+    for (const id of uses) expect(id).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(new Set(uses).size).toBe(3);
+    expect(uses[2]).toBe('call_ok-1');
+    expect(toolUseId('')).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('leaves out text that is only whitespace (the API refuses such blocks)', () => {
+    const messages: ChatMessage[] = [
+      { role: 'system', content: 'S' },
+      { role: 'system', content: ' \n' },
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: '\n\n', tool_calls: [call('c1')] },
+      { role: 'tool', tool_call_id: 'c1', content: 'r' },
+      { role: 'assistant', content: ' ' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '\t' },
+          { type: 'text', text: 'next' },
+        ],
+      },
+    ];
+    const { body } = buildRequest(messages, opts);
+    expect(body.system).toHaveLength(1);
+    const texts = body.messages.flatMap((m) => m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])));
+    expect(texts).toEqual(['q', 'next']);
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('an image over the 5 MB of the API (base64) becomes a note, so the session is not refused for it', () => {
+    const big = 'A'.repeat(MAX_IMAGE_BASE64_CHARS + 4);
+    const { body } = buildRequest(
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${big}` } },
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,QQ==' } },
+          ],
+        },
+      ],
+      opts,
+    );
+    const blocks = body.messages[0]!.content;
+    expect(blocks.map((b) => b.type)).toEqual(['text', 'text', 'image']);
+    expect(blocks[1]).toMatchObject({ text: expect.stringMatching(/image of 3\.8 MiB was left out.*5 MB/) });
   });
 });

@@ -3,12 +3,18 @@
  *
  * - System messages → `system` text blocks (the first one, the stable prompt, gets a cache
  *   breakpoint; later system messages are appended as further blocks).
- * - User content → text blocks; `data:` image URLs → base64 `image` blocks, other URLs → `url` images.
+ * - User content → text blocks; `data:` image URLs → base64 `image` blocks (one over the API's 5 MB
+ *   becomes a note), other URLs → `url` images.
  * - Assistant messages → (their thinking blocks, when thinking is on and the message has tool
  *   calls: the API needs them back there and ignores them elsewhere) + text + `tool_use` blocks, the
  *   arguments parsed from their JSON text; text that is not a JSON object is kept as
  *   `{"raw_arguments": text}` so the request stays valid and nothing is lost.
  * - Tool messages → `tool_result` blocks inside a user message; consecutive ones share it.
+ * - Tool call ids that the API refuses (it takes only `[A-Za-z0-9_-]+`; other providers write ids
+ *   like `functions.read_file:0`, and a fallback or `/model` switch brings their history here) are
+ *   rewritten the same way in the `tool_use` and its `tool_result` (see `toolUseId`).
+ * - Text that is empty or only whitespace is left out (the API refuses such text blocks; other
+ *   models often answer "\n" before their tool calls).
  * - Adjacent messages of the same role are merged (Anthropic wants user/assistant alternation),
  *   empty ones dropped, and a history that starts with the assistant gets a short user message first.
  * - Cache breakpoints (`cache_control: {type: "ephemeral"}`): the system prompt and the last block of
@@ -18,6 +24,7 @@
  *   no thinking blocks (history loaded from the store, or answered by another provider): the API
  *   refuses such a request, so that call goes without thinking.
  */
+import { createHash } from 'node:crypto';
 import { lastTurnBreakpoints, MAX_CACHE_BREAKPOINTS } from '../cache-control.js';
 import type { ChatMessage, ThinkingBlock, ToolSchema } from '../types.js';
 import { maxTokensFor } from './limits.js';
@@ -75,14 +82,48 @@ export function imageSource(url: string): ImageSource {
   return m ? { type: 'base64', media_type: m[1]!, data: m[2]! } : { type: 'url', url };
 }
 
+/** The characters the API accepts in a `tool_use` id. */
+const TOOL_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A tool call id as the API accepts it: unchanged when it is made of `[A-Za-z0-9_-]` only;
+ * otherwise the other characters become `_` and 8 hex digits of the id's SHA-256 are appended, so
+ * two ids that differ only in those characters stay distinct and the same id always maps alike.
+ */
+export function toolUseId(id: string): string {
+  if (TOOL_ID.test(id)) return id;
+  const hash = createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 8);
+  return `${id.replace(/[^A-Za-z0-9_-]/g, '_')}_${hash}`.replace(/^_+/, '');
+}
+
 function textBlocks(content: string): AnthropicBlock[] {
-  return content === '' ? [] : [{ type: 'text', text: content }];
+  return content.trim() === '' ? [] : [{ type: 'text', text: content }];
+}
+
+/** Largest base64 image the API takes, characters of its base64 text (5 MiB). */
+export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
+/**
+ * An image part as a block: a base64 image over `MAX_IMAGE_BASE64_CHARS` becomes a note instead,
+ * since the API refuses the whole request for it — and, the image staying in the history, every
+ * later request of the session too.
+ */
+function imageBlock(url: string): AnthropicBlock {
+  const source = imageSource(url);
+  if (source.type === 'base64' && source.data.length > MAX_IMAGE_BASE64_CHARS) {
+    const mib = ((source.data.length * 3) / 4 / 1048576).toFixed(1);
+    return {
+      type: 'text',
+      text: `(An image of ${mib} MiB was left out: the Anthropic API takes images up to 5 MB.)`,
+    };
+  }
+  return { type: 'image', source };
 }
 
 function userBlocks(content: Extract<ChatMessage, { role: 'user' }>['content']): AnthropicBlock[] {
   if (typeof content === 'string') return textBlocks(content);
   return content.flatMap((p): AnthropicBlock[] =>
-    p.type === 'text' ? textBlocks(p.text) : [{ type: 'image', source: imageSource(p.image_url.url) }],
+    p.type === 'text' ? textBlocks(p.text) : [imageBlock(p.image_url.url)],
   );
 }
 
@@ -97,7 +138,12 @@ function assistantBlocks(
     for (const b of m.thinking_blocks ?? []) out.push({ ...b });
   out.push(...textBlocks(m.content ?? ''));
   for (const c of m.tool_calls ?? []) {
-    out.push({ type: 'tool_use', id: c.id, name: c.function.name, input: toolInput(c.function.arguments) });
+    out.push({
+      type: 'tool_use',
+      id: toolUseId(c.id),
+      name: c.function.name,
+      input: toolInput(c.function.arguments),
+    });
   }
   return out;
 }
@@ -158,7 +204,7 @@ export function buildRequest(
     switch (m.role) {
       case 'system': {
         const text = typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join('');
-        if (text !== '') system.push({ type: 'text', text });
+        if (text.trim() !== '') system.push({ type: 'text', text });
         break;
       }
       case 'user':
@@ -169,7 +215,11 @@ export function buildRequest(
         break;
       case 'tool':
         append(out, 'user', [
-          { type: 'tool_result', tool_use_id: m.tool_call_id, ...(m.content ? { content: m.content } : {}) },
+          {
+            type: 'tool_result',
+            tool_use_id: toolUseId(m.tool_call_id),
+            ...(m.content ? { content: m.content } : {}),
+          },
         ]);
         break;
     }

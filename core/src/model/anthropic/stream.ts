@@ -7,7 +7,8 @@
  *   `tool_use` (its `id` and `name`). `content_block_delta`: `text_delta` → text (`onText`),
  *   `thinking_delta` → reasoning (`onReasoning`), `signature_delta` → the thinking block's
  *   signature, `input_json_delta` → the tool call's arguments text. `content_block_stop` closes it.
- * - `message_delta`: `stop_reason` and the cumulative usage. `message_stop` ends the answer.
+ * - `message_delta`: `stop_reason` and the cumulative usage. `message_stop` ends the answer
+ *   (`stopped`); a stream that ends without it was cut (the caller treats it as a network failure).
  * - Usage: `prompt_tokens` = input + cache read + cache creation tokens, `cached_tokens` = cache
  *   read, `cache_write_tokens` = cache creation, `completion_tokens` = output tokens,
  *   `reasoning_tokens` = `output_tokens_details.thinking_tokens` when reported.
@@ -73,6 +74,8 @@ export class AnthropicStreamAssembler {
   reasoning = '';
   stopReason = '';
   model = '';
+  /** True once `message_stop` arrived: the answer is complete. */
+  stopped = false;
   /** True once any delta was handed to a handler (or a tool call started). */
   emitted = false;
   private readonly blocks = new Map<number, Block>();
@@ -121,8 +124,11 @@ export class AnthropicStreamAssembler {
         if (ev.delta?.stop_reason) this.stopReason = ev.delta.stop_reason;
         this.takeUsage(ev.usage);
         return;
+      case 'message_stop':
+        this.stopped = true;
+        return;
       default:
-        return; // content_block_stop, message_stop, ping: nothing to keep
+        return; // content_block_stop, ping: nothing to keep
     }
   }
 

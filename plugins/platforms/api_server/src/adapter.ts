@@ -14,7 +14,9 @@
  * - The answer is the turn's final reply; with `stream: true` the turn's text deltas are sent as
  *   they arrive, consecutive assistant messages separated by a blank line, tool progress as named
  *   `hermes.tool.progress` events, and with `stream_options.include_usage` a last chunk with the
- *   usage. Token counts are the model's, summed over the turn's model calls.
+ *   usage. Token counts are the model's, summed over the turn's model calls; the usage object
+ *   adds OpenRouter's `cost` (USD) when every call had a known price, and
+ *   `prompt_tokens_details.cached_tokens` when the provider reported cached tokens.
  * - Errors are OpenAI-shaped with real statuses (http.ts): a failed turn is a 500 (429 when the
  *   model refused for rate limits), a stopping daemon 503; in a stream already started, an
  *   `{error}` data event, which the `openai` client raises as an APIError.
@@ -46,7 +48,15 @@ import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
 import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
-import { chunk, completion, namedSse, sse, usageChunk, type AnswerMeta } from './openai-wire.js';
+import {
+  addAnswerUsage,
+  chunk,
+  completion,
+  namedSse,
+  sse,
+  usageChunk,
+  type AnswerMeta,
+} from './openai-wire.js';
 
 export { MAX_BODY_BYTES } from './http.js';
 
@@ -442,9 +452,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     if (!p || p.done) return;
     const e = event.payload;
     if (event.type === 'message.complete') {
-      const u = e.usage as { prompt_tokens?: number; completion_tokens?: number } | undefined;
-      p.usage.prompt += u?.prompt_tokens ?? 0;
-      p.usage.completion += u?.completion_tokens ?? 0;
+      addAnswerUsage(p.usage, e.usage as Record<string, unknown> | undefined);
     } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
       // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
       p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };

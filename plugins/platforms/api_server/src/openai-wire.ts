@@ -28,11 +28,7 @@ export function chunk(
 }
 
 /** A whole `chat.completion`. */
-export function completion(
-  meta: AnswerMeta,
-  text: string,
-  usage?: { prompt: number; completion: number },
-): object {
+export function completion(meta: AnswerMeta, text: string, usage?: AnswerUsage): object {
   const u = usage ?? { prompt: 0, completion: 0 };
   return {
     id: meta.id,
@@ -42,11 +38,7 @@ export function completion(
     choices: [
       { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null },
     ],
-    usage: {
-      prompt_tokens: u.prompt,
-      completion_tokens: u.completion,
-      total_tokens: u.prompt + u.completion,
-    },
+    usage: usageObject(u),
   };
 }
 
@@ -69,6 +61,42 @@ export function errorBody(
 export interface AnswerUsage {
   prompt: number;
   completion: number;
+  /** Prompt tokens read from the provider's cache (part of `prompt`). */
+  cached?: number;
+  /** Micro-dollars of the priced calls (the daemon's `Usage.cost_usd`). */
+  costMicros?: number;
+  /** True once a call of the turn had no known price: no `cost` is reported then. */
+  costUnknown?: boolean;
+}
+
+/**
+ * Adds one model call's usage (a `message.complete` payload's `usage`) to an answer's. A call
+ * without `cost_status` (an interrupted or failed reply) adds tokens only.
+ */
+export function addAnswerUsage(into: AnswerUsage, u: Record<string, unknown> | undefined): void {
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  into.prompt += n(u?.prompt_tokens);
+  into.completion += n(u?.completion_tokens);
+  if (n(u?.cached_tokens) > 0) into.cached = (into.cached ?? 0) + n(u?.cached_tokens);
+  if (u?.cost_status === undefined) return;
+  if (typeof u.cost_usd === 'number')
+    into.costMicros = (into.costMicros ?? 0) + Math.round(u.cost_usd * 1_000_000);
+  else into.costUnknown = true;
+}
+
+/**
+ * OpenAI's `usage` object of an answer, with OpenRouter's additions where known:
+ * `prompt_tokens_details.cached_tokens`, and `cost` in USD when every call of the turn had a
+ * price (a local model's is 0); without a known price there is no `cost`.
+ */
+export function usageObject(u: AnswerUsage): Record<string, unknown> {
+  return {
+    prompt_tokens: u.prompt,
+    completion_tokens: u.completion,
+    total_tokens: u.prompt + u.completion,
+    ...(u.cached !== undefined ? { prompt_tokens_details: { cached_tokens: u.cached } } : {}),
+    ...(u.costMicros !== undefined && !u.costUnknown ? { cost: u.costMicros / 1_000_000 } : {}),
+  };
 }
 
 /** The last chunk of a stream whose client asked `stream_options.include_usage`: no choices. */
@@ -79,11 +107,7 @@ export function usageChunk(meta: AnswerMeta, usage: AnswerUsage): object {
     created: meta.created,
     model: meta.model,
     choices: [],
-    usage: {
-      prompt_tokens: usage.prompt,
-      completion_tokens: usage.completion,
-      total_tokens: usage.prompt + usage.completion,
-    },
+    usage: usageObject(usage),
   };
 }
 

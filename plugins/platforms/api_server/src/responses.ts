@@ -193,8 +193,12 @@ export class ResponseBuilder {
             input_tokens: usage.prompt,
             output_tokens: usage.completion,
             total_tokens: usage.prompt + usage.completion,
-            input_tokens_details: { cached_tokens: 0 },
+            input_tokens_details: { cached_tokens: usage.cached ?? 0 },
             output_tokens_details: { reasoning_tokens: 0 },
+            // OpenRouter's addition: USD when every call of the turn had a known price
+            ...(usage.costMicros !== undefined && !usage.costUnknown
+              ? { cost: usage.costMicros / 1_000_000 }
+              : {}),
           }
         : null,
     };

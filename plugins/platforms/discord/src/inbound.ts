@@ -5,7 +5,12 @@
  * chat), its text without the bot's mention, and its attachments — images the model can see
  * downloaded into `images`, everything else into `files`, each capped in size.
  */
-import type { ImageAttachmentInput, InboundFile, MessageSource } from '@hermes/core';
+import {
+  formatUntrustedValue,
+  type ImageAttachmentInput,
+  type InboundFile,
+  type MessageSource,
+} from '@hermes/core';
 
 /** The parts of a discord.js channel used here. */
 export interface ChannelLike {
@@ -135,7 +140,8 @@ function kindOf(mime: string | null): InboundFile['kind'] {
 /**
  * Downloads a message's attachments: images of a type the model takes go to `images` (as base64)
  * when `acceptsImages`, everything else to `files`. An attachment over `maxBytes` (as announced,
- * or as read) or one whose download fails is skipped and named in `skipped`.
+ * or as read) or one whose download fails is skipped and named in `skipped` (the sender's file
+ * name quoted as untrusted data, so it cannot pose as a note of its own).
  */
 export async function downloadAttachments(
   attachments: Iterable<AttachmentLike>,
@@ -146,7 +152,9 @@ export async function downloadAttachments(
   for (const a of attachments) {
     const mime = a.contentType?.split(';')[0]?.trim().toLowerCase() ?? null;
     if (a.size > opts.maxBytes) {
-      out.skipped.push(`${a.name} (${a.size} bytes, over the ${opts.maxBytes}-byte limit)`);
+      out.skipped.push(
+        `${formatUntrustedValue(a.name)} (${a.size} bytes, over the ${opts.maxBytes}-byte limit)`,
+      );
       continue;
     }
     let data: Buffer;
@@ -156,7 +164,7 @@ export async function downloadAttachments(
       data = Buffer.from(await res.arrayBuffer());
       if (data.length > opts.maxBytes) throw new Error(`over the ${opts.maxBytes}-byte limit`);
     } catch (err) {
-      out.skipped.push(`${a.name} (not downloaded: ${(err as Error).message})`);
+      out.skipped.push(`${formatUntrustedValue(a.name)} (not downloaded: ${(err as Error).message})`);
       continue;
     }
     if (opts.acceptsImages && mime && MODEL_IMAGE_TYPES.has(mime))

@@ -91,6 +91,21 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(mx.botMessages('!dm:fake.test').map((m) => [m.body, m.edits])).toEqual([['hi Ann!', 1]]);
   });
 
+  it('what the bot sends mentions nobody (m.mentions empty): model text saying @room pings no one', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    mx.createRoom({ id: '!team:fake.test', name: 'Team', members: [{ id: ANN, name: 'Ann' }] });
+    const { adapter } = await start({ mx });
+    await adapter.connect();
+    const sent = await adapter.send('!team:fake.test', '@room Ann look');
+    await adapter.editMessage('!team:fake.test', sent.messageId!, '@room Ann look!');
+    await adapter.sendFile('!team:fake.test', { name: 'r.md', data: Buffer.from('x'), caption: '@room' });
+    const mine = mx.events.filter((e) => e.sender === mx.botUserId && e.type === 'm.room.message');
+    expect(mine).toHaveLength(3);
+    for (const e of mine) expect(e.content['m.mentions']).toEqual({});
+    expect(mine[1]!.content['m.new_content']['m.mentions']).toEqual({});
+  });
+
   it('in a room a reply to the bot and an answer command need no mention', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());
@@ -113,6 +128,33 @@ describe('MatrixAdapter against the client-server API', () => {
     mx.text('!team:fake.test', ANN, '/approve');
     await host.message(1);
     expect(host.messages.map((m) => m.text)).toEqual(['main, please', '/approve']);
+  });
+
+  it('a reply or thread pointing at the bot’s event in another room does not address it', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    const members = [
+      { id: ANN, name: 'Ann' },
+      { id: BOB, name: 'Bob' },
+    ];
+    mx.createRoom({ id: '!team:fake.test', members });
+    mx.createRoom({ id: '!other:fake.test', members });
+    const { host, adapter } = await start({ mx });
+    await adapter.connect();
+    const mine = await adapter.send('!team:fake.test', 'Which branch?');
+    mx.send('!other:fake.test', BOB, 'm.room.message', {
+      msgtype: 'm.text',
+      body: 'forged reply',
+      'm.relates_to': { 'm.in_reply_to': { event_id: mine.messageId } },
+    });
+    mx.send('!other:fake.test', BOB, 'm.room.message', {
+      msgtype: 'm.text',
+      body: 'forged thread',
+      'm.relates_to': { rel_type: 'm.thread', event_id: mine.messageId, is_falling_back: true },
+    });
+    mx.text('!other:fake.test', ANN, '@hermes:fake.test hello');
+    await host.message(0);
+    expect(host.messages.map((m) => m.text)).toEqual(['hello']);
   });
 
   it('threads: a message in a thread carries it, and the reply stays in it', async () => {

@@ -63,6 +63,13 @@ export interface MatrixSettings {
   retryBaseMs?: number;
 }
 
+/**
+ * `m.mentions` of everything the bot sends: nobody. With it, clients and servers apply only
+ * intentional mentions, so model text saying `@room` or a member's name never notifies anyone
+ * (without it the body is matched against the legacy `@room` and display-name push rules).
+ */
+export const NO_MENTIONS = { 'm.mentions': {} } as const;
+
 /** Commands that answer the bot's question; they need no mention in a room. */
 const ANSWER_COMMAND = /^\/(approve|deny|stop)\b/i;
 
@@ -73,9 +80,12 @@ export class MatrixAdapter extends PlatformAdapter {
   private client: MatrixClient | undefined;
   private readonly rooms: RoomDirectory;
   private readonly approvals = new Map<string, { requestId: string; choices: string[]; threadId?: string }>();
-  /** Threads the bot answers in (no mention needed there). */
+  /** Threads the bot answers in (no mention needed there), as `roomKey(room, thread root)`. */
   private readonly threads = new Set<string>();
-  /** Recent events the bot sent (a reply to one addresses the bot). */
+  /**
+   * Recent events the bot sent (a reply to one addresses the bot), as `roomKey(room, event)`: a
+   * reply pointing at the bot's event in another room does not count.
+   */
   private readonly sentIds = new Set<string>();
   private readonly state: SyncStateFile;
   private abort: AbortController | undefined;
@@ -278,8 +288,8 @@ export class MatrixAdapter extends PlatformAdapter {
     if (!dm) {
       // addressed: a mention, a reply to the bot, a thread it answers in, or an answer command
       const addressed =
-        (msg.threadId !== undefined && this.threads.has(msg.threadId)) ||
-        (msg.replyTo !== undefined && this.sentIds.has(msg.replyTo)) ||
+        (msg.threadId !== undefined && this.threads.has(roomKey(roomId, msg.threadId))) ||
+        (msg.replyTo !== undefined && this.sentIds.has(roomKey(roomId, msg.replyTo))) ||
         ANSWER_COMMAND.test(text) ||
         mentionsBot(ev, text, { userId: this.me, names });
       if (this.settings.requireMention && !addressed) return undefined;
@@ -319,7 +329,7 @@ export class MatrixAdapter extends PlatformAdapter {
       else if (data) files.push({ name: a.name, data, kind: a.kind, ...(a.mime ? { mime: a.mime } : {}) });
     }
     if (!text.trim() && !images.length && !files.length) return undefined;
-    if (msg.threadId) this.threads.add(msg.threadId);
+    if (msg.threadId) this.threads.add(roomKey(roomId, msg.threadId));
     const receipt = await this.emitMessageWithReceipt(
       {
         source,
@@ -392,11 +402,11 @@ export class MatrixAdapter extends PlatformAdapter {
     opts?: SendOptions,
   ): Promise<SendResult> {
     if (!this.client) return { ok: false, error: 'not connected' };
-    if (opts?.threadId) this.threads.add(opts.threadId);
+    if (opts?.threadId) this.threads.add(roomKey(roomId, opts.threadId));
     try {
       // the SDK types content per known event type; these are built to the spec above
       const r = await this.client.sendEvent(roomId, type as never, content as never, this.txnId(opts));
-      this.sentIds.add(r.event_id);
+      this.sentIds.add(roomKey(roomId, r.event_id));
       if (this.sentIds.size > 1000) this.sentIds.delete(this.sentIds.values().next().value!);
       return { ok: true, messageId: r.event_id };
     } catch (err) {
@@ -411,7 +421,7 @@ export class MatrixAdapter extends PlatformAdapter {
     return this.sendContent(
       chatId,
       'm.room.message',
-      { msgtype: 'm.text', body: text, ...this.relation(opts) },
+      { msgtype: 'm.text', body: text, ...NO_MENTIONS, ...this.relation(opts) },
       opts,
     );
   }
@@ -420,7 +430,8 @@ export class MatrixAdapter extends PlatformAdapter {
     const r = await this.sendContent(chatId, 'm.room.message', {
       msgtype: 'm.text',
       body: `* ${text}`,
-      'm.new_content': { msgtype: 'm.text', body: text },
+      ...NO_MENTIONS,
+      'm.new_content': { msgtype: 'm.text', body: text, ...NO_MENTIONS },
       'm.relates_to': { rel_type: 'm.replace', event_id: messageId },
     });
     return r.ok ? { ok: true, messageId } : r;
@@ -480,6 +491,7 @@ export class MatrixAdapter extends PlatformAdapter {
         filename: file.name,
         url: uri,
         info: { mimetype: file.mime ?? 'application/octet-stream', size: file.data.length },
+        ...NO_MENTIONS,
         ...this.relation(opts),
       },
       opts,
@@ -490,4 +502,9 @@ export class MatrixAdapter extends PlatformAdapter {
     await this.rooms.ensure(chatId);
     return { name: this.rooms.get(chatId).name ?? chatId, type: this.rooms.isDm(chatId) ? 'dm' : 'group' };
   }
+}
+
+/** A key of an event id within its room (event ids are global; what they address is per room). */
+function roomKey(roomId: string, eventId: string): string {
+  return `${roomId}\u0000${eventId}`;
 }

@@ -41,7 +41,8 @@ export interface SyncResponse {
 
 /**
  * Downloads media through the authenticated media API (`/_matrix/client/v1/media/download/…`).
- * @throws Error over `max` bytes (checked before and while reading) or on an HTTP failure.
+ * @throws Error over `max` bytes (checked before and while reading: the sender's `info.size` and
+ *   a missing Content-Length are no bound) or on an HTTP failure.
  */
 export async function downloadMedia(client: MatrixClient, mxc: string, max: number): Promise<Buffer> {
   const url = client.mxcUrlToHttp(mxc, undefined, undefined, undefined, false, true, true);
@@ -58,7 +59,19 @@ export async function downloadMedia(client: MatrixClient, mxc: string, max: numb
       `it is over the ${max} bytes limit (platforms.matrix.max_file_bytes or images.max_bytes)`,
     );
   }
-  const data = Buffer.from(await res.arrayBuffer());
-  if (data.length > max) throw new Error(`it is over the ${max} bytes limit`);
-  return data;
+  // read with the cap: a body without a length (chunked) stops at `max`, never held whole
+  const parts: Buffer[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (;;) {
+    const chunk = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (chunk.done) break;
+    size += chunk.value.length;
+    if (size > max) {
+      await reader?.cancel();
+      throw new Error(`it is over the ${max} bytes limit`);
+    }
+    parts.push(Buffer.from(chunk.value));
+  }
+  return Buffer.concat(parts);
 }

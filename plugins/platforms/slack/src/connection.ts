@@ -14,8 +14,11 @@
  * off — it waits 5 s per attempt and its failures end as unhandled rejections with no status — and
  * the socket is opened again here at once (three tries, 0.5 s apart). Only when that fails is the
  * loss reported (`onLost`), and the daemon's host reconnects with its backoff and status.
- * Envelopes are acknowledged by the SDK; one whose ack did not reach Slack is delivered again
- * (`retry_attempt`), and the adapter's dedupe key drops the copy.
+ * Events API envelopes (messages, mentions) are acknowledged only once the app's listeners are done
+ * — for a message, once the pipeline has recorded it (its receipt) — so a daemon killed in between
+ * leaves the envelope unacknowledged and Slack delivers it again (`deferEventAcks`). One whose ack
+ * did not reach Slack comes again (`retry_attempt`), and the adapter's dedupe key drops the copy.
+ * Interactive and slash-command envelopes keep Bolt's own acknowledgement (listeners ack them).
  */
 import { App, LogLevel, SocketModeReceiver, webApi, type Logger } from '@slack/bolt';
 
@@ -68,7 +71,7 @@ function markPermanent(err: unknown, what: string): Error {
 }
 
 /** Bolt's logger interface writing warnings and errors to the adapter's log (never tokens). */
-function boltLogger(log: (line: string) => void): Logger {
+export function boltLogger(log: (line: string) => void): Logger {
   let level = LogLevel.WARN;
   return {
     debug: () => undefined,
@@ -149,6 +152,7 @@ export class SlackConnection {
     this.app.error(async (err) => this.opts.log(`a listener failed: ${err.message}`));
     register(this.app, me);
     const socket = this.receiver.client;
+    deferEventAcks(socket);
     socket.on('disconnected', () => {
       if (!this.closing && this.up) this.reopen(onLost);
     });
@@ -201,5 +205,42 @@ export class SlackConnection {
       new Promise((r) => setTimeout(r, 3_000).unref()),
     ]);
     socket.removeAllListeners();
+  }
+}
+
+/** What the Socket Mode client emits as `slack_event` (the fields used here). */
+interface SlackEventArgs {
+  type: string;
+  ack: (response?: Record<string, unknown>) => Promise<void>;
+  [field: string]: unknown;
+}
+
+/** The part of a Socket Mode client `deferEventAcks` needs (an EventEmitter). */
+interface SlackEventEmitter {
+  listeners(event: 'slack_event'): Array<(...args: unknown[]) => void>;
+  removeListener(event: 'slack_event', listener: (...args: unknown[]) => void): unknown;
+  on(event: 'slack_event', listener: (args: SlackEventArgs) => void): unknown;
+}
+
+/**
+ * Makes the receiver acknowledge an `events_api` envelope only after the app has processed it:
+ * Bolt acknowledges Events API envelopes before its listeners run, so an envelope whose message
+ * the daemon had not yet recorded would be lost to a crash right after. The receiver's
+ * `slack_event` listener is wrapped: for `events_api` it is given an `ack` that does nothing,
+ * and the real ack is sent when processing finished (whatever its outcome — a listener that
+ * failed is logged, and retrying the same envelope would fail the same way). Other envelope types
+ * pass through unchanged.
+ */
+export function deferEventAcks(client: SlackEventEmitter): void {
+  for (const original of client.listeners('slack_event')) {
+    const handler = original as unknown as (args: SlackEventArgs) => Promise<void>;
+    client.removeListener('slack_event', original);
+    client.on('slack_event', (args) => {
+      if (args.type !== 'events_api') return void handler(args);
+      void handler({ ...args, ack: async () => undefined })
+        .catch(() => undefined)
+        .then(() => args.ack())
+        .catch(() => undefined); // the socket closed meanwhile: Slack delivers it again
+    });
   }
 }

@@ -9,7 +9,7 @@
  * event pointing elsewhere is not fetched. A file that cannot be fetched becomes a note in the
  * message text instead of failing the message.
  */
-import type { ImageAttachmentInput, InboundFile } from '@hermes/core';
+import { formatUntrustedValue, type ImageAttachmentInput, type InboundFile } from '@hermes/core';
 import type { SlackFile } from './inbound.js';
 
 /** Image types the daemon accepts for the model (images/ decides from the bytes again). */
@@ -93,7 +93,9 @@ export async function fetchSlackFiles(
   for (const f of files) {
     const name = (f.name || f.title || f.id).slice(0, 200);
     const url = f.url_private_download ?? f.url_private;
-    const skip = (why: string): void => void out.notes.push(`[file ${name} not received: ${why}]`);
+    // the name is quoted as untrusted data: it cannot close the note and pose as one of its own
+    const skip = (why: string): void =>
+      void out.notes.push(`[file ${formatUntrustedValue(name)} not received: ${why}]`);
     if (f.mode === 'tombstone' || f.mode === 'hidden_by_limit') {
       skip('no longer available');
       continue;

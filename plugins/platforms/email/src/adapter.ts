@@ -1,0 +1,256 @@
+/**
+ * The email adapter: IMAP in (imap-inbox.ts), SMTP out (smtp.ts).
+ *
+ * Every mail is a direct message: the chat is the sender's address (lower case, also the user id
+ * the allow-lists name), and the thread is the conversation's root Message-ID (thread.ts), so one
+ * mail conversation is one session and a new subject without references starts another. The text
+ * the model sees is the sender's own words (quoted history and signature removed, strip.ts);
+ * images go to the model as image parts, other attachments as files. Automated mail (auto-replies,
+ * bounces, lists, the bot's own mail) is never answered (loop-guard.ts), and with
+ * `allowed_senders` set, mail from anyone else is ignored without an answer.
+ *
+ * Replies are one mail each — text plus HTML, `Re:` subject, `In-Reply-To`/`References` — sent
+ * whole (email has no length limit) and only when the turn ends: mail cannot be edited, so there
+ * is no edit-streaming. Approvals are mails naming `/approve` and `/deny`; an answer counts only
+ * when it is a reply to that approval mail (its Message-ID, sent only to the owner, in the
+ * answer's `In-Reply-To`/`References`) from the address it was sent to — a forged `From` alone
+ * cannot approve.
+ */
+import {
+  PlatformAdapter,
+  approvalText,
+  type ApprovalPrompt,
+  type ChatInfo,
+  type SendOptions,
+  type SendResult,
+} from '@hermes/core';
+import { ImapInbox, type MailDecision } from './imap-inbox.js';
+import { parseInboundMail, type InboundMail } from './inbound.js';
+import { automatedReason } from './loop-guard.js';
+import { senderAllowed, type EmailSettings } from './settings.js';
+import { SmtpSender, type OutgoingMail } from './smtp.js';
+import { EmailState } from './state-store.js';
+import { outgoingMessageId, replyReferences, replySubject, threadRoot, threadToken } from './thread.js';
+
+/** Approval mails remembered per address (oldest forgotten first). */
+const MAX_OPEN_APPROVALS = 50;
+
+/** `/approve …` or `/deny` as the first word of a text. */
+const APPROVAL_COMMAND = /^\/(approve|deny)\b/i;
+
+/** Email adapter. */
+export class EmailAdapter extends PlatformAdapter {
+  readonly state: EmailState;
+  private readonly smtp: SmtpSender;
+  private inbox: ImapInbox | undefined;
+  /** Message-IDs of approval mails sent, by recipient address. */
+  private readonly approvals = new Map<string, string[]>();
+
+  constructor(
+    private readonly settings: EmailSettings,
+    opts: { log?: (line: string) => void } = {},
+  ) {
+    super('email', { maxMessageLength: 0, ...(opts.log ? { log: opts.log } : {}) });
+    this.state = new EmailState(settings.stateFile);
+    this.smtp = new SmtpSender(settings.smtp, { address: settings.address, name: settings.name });
+  }
+
+  /** True once connected when the IMAP server has IDLE (else it is polled). */
+  get idle(): boolean {
+    return this.inbox?.idle ?? false;
+  }
+
+  async connect(): Promise<void> {
+    try {
+      await this.smtp.verify();
+    } catch (err) {
+      throw permanentIfRefused(err as Error, 'smtp');
+    }
+    const inbox = new ImapInbox(this.settings, this.state, {
+      onMail: (uid, source, size) => this.onMail(uid, source, size),
+      onLost: (err) => {
+        if (this.inbox !== inbox) return;
+        this.log(err.message);
+        this.emitFatal(err);
+      },
+      log: (line) => this.log(line),
+    });
+    this.inbox = inbox;
+    try {
+      await inbox.open();
+    } catch (err) {
+      throw permanentIfRefused(err as Error, 'imap');
+    }
+    this.log(
+      `connected as ${this.settings.address} (${this.settings.mailbox}, ${inbox.idle ? 'IDLE' : 'polling'})`,
+    );
+  }
+
+  async disconnect(): Promise<void> {
+    const inbox = this.inbox;
+    this.inbox = undefined;
+    await inbox?.close();
+    this.smtp.close();
+  }
+
+  /** Decides about one fetched mail and hands it to the pipeline. */
+  private async onMail(uid: number, source: Buffer, size: number): Promise<MailDecision> {
+    let mail: InboundMail;
+    try {
+      mail = await parseInboundMail(
+        source,
+        `<uid-${uid}.${this.state.uidValidity ?? '0'}@${this.domain}>`,
+        this.settings.maxAttachmentBytes,
+      );
+    } catch (err) {
+      this.log(`mail ${uid} could not be parsed (${(err as Error).message}); skipped`);
+      return 'taken';
+    }
+    if (size > source.length) {
+      // cut at the cap: the text is kept, the attachments (possibly cut) are not
+      mail.images = [];
+      mail.files = [];
+      mail.tooLarge = [`all of them (the mail is ${size} bytes, over the limit of ${source.length})`];
+    }
+    const skip = (why: string): MailDecision => {
+      this.log(`mail ${uid} not answered: ${why}`);
+      return 'taken';
+    };
+    const automated = automatedReason(mail.headers, mail.from, [this.settings.address]);
+    if (automated) return skip(automated);
+    if (!senderAllowed(mail.from, this.settings.allowedSenders)) return skip('sender not in allowed_senders');
+    const text = this.textOf(mail);
+    if (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail)) {
+      return skip('an approval answer that is not a reply to an approval mail sent to its sender');
+    }
+    // a client that sends only In-Reply-To: the thread continues through the parent's references
+    const parentId = mail.references.length === 0 ? mail.inReplyTo[0] : undefined;
+    const parent = parentId ? this.state.mail(parentId) : undefined;
+    const references = mail.references.length
+      ? mail.references
+      : parent && parentId
+        ? replyReferences(parent.references, parentId)
+        : mail.inReplyTo;
+    const root = threadRoot(mail.messageId, references, []);
+    this.state.remember(mail.messageId, { subject: mail.subject, references });
+    const receipt = await this.emitMessageWithReceipt(
+      {
+        source: {
+          platform: 'email',
+          chatType: 'dm',
+          chatId: mail.from,
+          userId: mail.from,
+          ...(mail.fromName ? { userName: mail.fromName } : {}),
+          threadId: threadToken(root),
+          messageId: mail.messageId,
+          ...(mail.subject ? { chatTopic: mail.subject } : {}),
+        },
+        text,
+        dedupeKey: mail.messageId,
+        ...(mail.images.length ? { images: mail.images } : {}),
+        ...(mail.files.length ? { files: mail.files } : {}),
+      },
+      mail.messageId,
+    );
+    return receipt.kind === 'unavailable' ? 'retry' : 'taken';
+  }
+
+  /** The text handed on: the sender's words, else a note about what came. */
+  private textOf(mail: InboundMail): string {
+    let text = mail.text;
+    if (!text) {
+      const n = mail.images.length + mail.files.length;
+      text = n ? `(${n} attachment${n === 1 ? '' : 's'} sent without text)` : mail.subject;
+    }
+    if (mail.tooLarge.length) text += `\n\n(Attachments too large to take: ${mail.tooLarge.join(', ')})`;
+    return text;
+  }
+
+  /** True when the mail replies to an approval mail sent to its sender. */
+  private answersApproval(mail: InboundMail): boolean {
+    const sent = this.approvals.get(mail.from) ?? [];
+    return [...mail.inReplyTo, ...mail.references].some((id) => sent.includes(id));
+  }
+
+  private get domain(): string {
+    return this.settings.address.split('@')[1] ?? 'localhost';
+  }
+
+  /** The mail for `text` to `chatId`, threaded under `opts.replyTo` when known. */
+  private compose(chatId: string, text: string, opts?: SendOptions): OutgoingMail {
+    const parentId = opts?.replyTo;
+    const parent = parentId ? this.state.mail(parentId) : undefined;
+    const seed = opts?.deliveryId ? `${this.settings.address}|${opts.deliveryId}` : undefined;
+    return {
+      to: chatId,
+      subject: parentId ? replySubject(parent?.subject, this.settings.subject) : this.settings.subject,
+      text,
+      messageId: outgoingMessageId(this.domain, seed),
+      ...(parentId
+        ? { inReplyTo: parentId, references: replyReferences(parent?.references ?? [], parentId) }
+        : {}),
+    };
+  }
+
+  async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
+    if (!text.trim()) return { ok: false, error: 'nothing to send', retryable: false };
+    return this.deliver(this.compose(chatId, text, opts));
+  }
+
+  /** Sends a mail and remembers its thread facts (a reply to it that has only In-Reply-To). */
+  private async deliver(mail: OutgoingMail): Promise<SendResult> {
+    const r = await this.smtp.send(mail);
+    if (r.ok) {
+      this.state.remember(mail.messageId, { subject: mail.subject, references: mail.references ?? [] });
+      try {
+        this.state.save();
+      } catch (err) {
+        this.log(`cannot save the email state: ${(err as Error).message}`);
+      }
+    }
+    return r;
+  }
+
+  /** Sends the file as an attachment of a mail in the thread. */
+  override async sendFile(
+    chatId: string,
+    file: { name: string; data: Buffer; mime?: string; caption?: string },
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    const mail = this.compose(chatId, file.caption?.trim() || `Attached: ${file.name}`, opts);
+    mail.attachments = [
+      { filename: file.name, content: file.data, ...(file.mime ? { contentType: file.mime } : {}) },
+    ];
+    return this.deliver(mail);
+  }
+
+  /** Sends the approval question as text and remembers its Message-ID for the answer. */
+  override async sendApproval(
+    chatId: string,
+    prompt: ApprovalPrompt,
+    opts?: SendOptions,
+  ): Promise<SendResult> {
+    const body = `${approvalText(prompt)}\n\nAnswer by replying to this mail with one of these words as the first line.`;
+    const mail = this.compose(chatId, body, opts);
+    const r = await this.deliver(mail);
+    if (r.ok) {
+      const list = this.approvals.get(chatId) ?? [];
+      list.push(mail.messageId);
+      if (list.length > MAX_OPEN_APPROVALS) list.shift();
+      this.approvals.set(chatId, list);
+    }
+    return r;
+  }
+
+  async getChatInfo(chatId: string): Promise<ChatInfo> {
+    return { name: chatId, type: 'dm' };
+  }
+}
+
+/** Marks a refused login as permanent (retrying cannot help until the password is fixed). */
+function permanentIfRefused(err: Error, side: 'imap' | 'smtp'): Error {
+  const e = err as Error & { code?: string; authenticationFailed?: boolean; responseCode?: number };
+  const refused = e.code === 'EAUTH' || e.authenticationFailed === true || e.responseCode === 535;
+  const out = new Error(`${side}: ${e.message}${refused ? ' (login refused)' : ''}`);
+  return refused ? Object.assign(out, { permanent: true }) : out;
+}
