@@ -6,9 +6,9 @@
 import type { CronDelivery } from '@hermes/core/cron';
 import type { HermesHome } from '@hermes/core/home';
 import type { ModelClient } from '@hermes/core/model';
-import { findSlashCommand } from '@hermes/core/constants';
 import type { DaemonContext } from '../lifecycle/daemon.js';
-import type { Handler, HandlerRegistry } from '../rpc/types.js';
+import type { HandlerRegistry } from '../rpc/types.js';
+import { withSlashRunner } from '../rpc/slash-runner.js';
 import { registerCronHandlers, runCronSlash } from './cron-handlers.js';
 import { CronService } from './cron-service.js';
 
@@ -54,17 +54,5 @@ export function startCron(rpc: HandlerRegistry, ctx: DaemonContext, opts: StartC
  * with `daemon.runner: 'cron'`) reaches cron.
  */
 export function withCronSlash(rpc: HandlerRegistry, service: CronService): HandlerRegistry {
-  return {
-    register(method, handler) {
-      if (method !== 'slash.exec') return rpc.register(method, handler);
-      const inner = handler as unknown as Handler<'slash.exec'>;
-      const wrapped: Handler<'slash.exec'> = async (p, conn) => {
-        // the commands the slash-command table gives cron's runner (`/cron`), any case
-        const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(p.command.trim());
-        const toCron = m !== null && findSlashCommand('daemon', m[1]!)?.daemon?.runner === 'cron';
-        return toCron ? runCronSlash(service, conn.profile, m[2] ?? '') : inner(p, conn);
-      };
-      rpc.register<'slash.exec'>('slash.exec', wrapped);
-    },
-  };
+  return withSlashRunner(rpc, 'cron', (args, _p, conn) => runCronSlash(service, conn.profile, args));
 }

@@ -23,8 +23,8 @@ import {
 } from '@hermes/core/messaging';
 import type { HermesConfig, Secrets } from '@hermes/core/config';
 import type { WireEvent } from '@hermes/core/protocol';
-import { findSlashCommand } from '@hermes/core/constants';
-import type { Handler, HandlerRegistry } from '../rpc/types.js';
+import type { HandlerRegistry } from '../rpc/types.js';
+import { withSlashRunner } from '../rpc/slash-runner.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { homeChannel } from './escalation.js';
@@ -171,28 +171,17 @@ export class Handoffs {
 
 /** `/handoff PLATFORM` / `/handoff tui` of `slash.exec`, the rest on to `rpc`'s handler. */
 export function withHandoffSlash(rpc: HandlerRegistry, handoffs: Handoffs): HandlerRegistry {
-  return {
-    register(method, handler) {
-      if (method !== 'slash.exec') return rpc.register(method, handler);
-      const inner = handler as unknown as Handler<'slash.exec'>;
-      const wrapped: Handler<'slash.exec'> = async (p, conn) => {
-        const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(p.command.trim());
-        if (m === null || findSlashCommand('daemon', m[1]!)?.daemon?.runner !== 'handoff')
-          return inner(p, conn);
-        const target = (m[2] ?? '').trim().toLowerCase();
-        if (!target)
-          return { output: 'Usage: /handoff PLATFORM (e.g. telegram) or /handoff tui', handled: true };
-        try {
-          const output =
-            target === 'tui' || target === 'terminal'
-              ? await handoffs.stop(conn.profile, p.session_id)
-              : await handoffs.start(conn.profile, p.session_id, target);
-          return { output, handled: true };
-        } catch (err) {
-          return { output: `handoff: ${(err as Error).message}`, handled: true };
-        }
-      };
-      rpc.register<'slash.exec'>('slash.exec', wrapped);
-    },
-  };
+  return withSlashRunner(rpc, 'handoff', async (args, p, conn) => {
+    const target = args.trim().toLowerCase();
+    if (!target) return { output: 'Usage: /handoff PLATFORM (e.g. telegram) or /handoff tui', handled: true };
+    try {
+      const output =
+        target === 'tui' || target === 'terminal'
+          ? await handoffs.stop(conn.profile, p.session_id)
+          : await handoffs.start(conn.profile, p.session_id, target);
+      return { output, handled: true };
+    } catch (err) {
+      return { output: `handoff: ${(err as Error).message}`, handled: true };
+    }
+  });
 }

@@ -3,9 +3,9 @@
  * `/heartbeat` of `slash.exec`: bare lists the session's heartbeats, `/heartbeat EVERY PROMPT`
  * adds one to the session, `/heartbeat cancel ID` removes one.
  */
-import { findSlashCommand } from '@hermes/core/constants';
 import type { HeartbeatInfo, MethodResult } from '@hermes/core/protocol';
-import type { Handler, HandlerRegistry } from '../rpc/types.js';
+import type { HandlerRegistry } from '../rpc/types.js';
+import { withSlashRunner } from '../rpc/slash-runner.js';
 import type { HeartbeatService } from './heartbeats.js';
 
 /** Registers `heartbeat.add`, `heartbeat.list`, `heartbeat.remove`. */
@@ -58,16 +58,7 @@ export function runHeartbeatSlash(
 
 /** A registry that routes `/heartbeat …` of `slash.exec` to the heartbeats, the rest on. */
 export function withHeartbeatSlash(rpc: HandlerRegistry, service: HeartbeatService): HandlerRegistry {
-  return {
-    register(method, handler) {
-      if (method !== 'slash.exec') return rpc.register(method, handler);
-      const inner = handler as unknown as Handler<'slash.exec'>;
-      const wrapped: Handler<'slash.exec'> = async (p, conn) => {
-        const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(p.command.trim());
-        const mine = m !== null && findSlashCommand('daemon', m[1]!)?.daemon?.runner === 'heartbeat';
-        return mine ? runHeartbeatSlash(service, conn.profile, p.session_id, m[2] ?? '') : inner(p, conn);
-      };
-      rpc.register<'slash.exec'>('slash.exec', wrapped);
-    },
-  };
+  return withSlashRunner(rpc, 'heartbeat', async (args, p, conn) =>
+    runHeartbeatSlash(service, conn.profile, p.session_id, args),
+  );
 }
