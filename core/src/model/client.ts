@@ -38,6 +38,7 @@ import { AnthropicStreamAssembler } from './anthropic/stream.js';
 import type * as AnthropicWireModule from './anthropic/wire.js';
 import { applyCacheBreakpoints } from './cache-control.js';
 import { contextWindowFor } from './context-windows.js';
+import { idleWatchdog } from './idle-watchdog.js';
 import { CredentialPool, type PooledKey } from './credential-pool.js';
 import { classifyError, ModelError, type ClassifyHints } from './errors.js';
 import { resolveFallbacks, resolvePrimary, type ProviderTarget } from './providers.js';
@@ -248,18 +249,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     }
     const sdk = sdkFor(t, key);
     const model = await modelFor(t, req, sdk);
-    const ctl = new AbortController();
-    const onAbort = () => ctl.abort();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    let idle: NodeJS.Timeout | undefined;
-    let idleFired = false;
-    const arm = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        idleFired = true;
-        ctl.abort();
-      }, timeoutMs);
-    };
+    const watch = idleWatchdog(req.signal, timeoutMs, () => new OpenAI.APIUserAbortError());
     try {
       if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
       const reasoning = openaiReasoningParams(effort, t, model);
@@ -272,27 +262,17 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
         ...(req.tools.length > 0 ? { tools: req.tools } : {}),
         ...reasoning.params,
       };
-      const stream = await sdk.chat.completions.create(body, { signal: ctl.signal });
-      arm();
+      const stream = await sdk.chat.completions.create(body, { signal: watch.signal });
+      watch.arm();
       for await (const chunk of stream) {
-        arm();
+        watch.arm();
         asm.push(chunk);
       }
       // The SDK ends the iteration quietly when the request is aborted: find out why.
-      if (req.signal?.aborted) throw new OpenAI.APIUserAbortError();
-      if (idleFired) {
-        throw new ModelError(
-          'timeout',
-          `${t.provider} sent nothing for ${config.model.timeout} s (model ${model})`,
-          {
-            provider: t.provider,
-          },
-        );
-      }
+      watch.check({ provider: t.provider, model, timeoutS: config.model.timeout });
       return { ...asm.result(model, t.provider), baseURL: t.baseURL };
     } finally {
-      clearTimeout(idle);
-      req.signal?.removeEventListener('abort', onAbort);
+      watch.dispose();
     }
   };
 

@@ -13,6 +13,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { ModelError } from '../errors.js';
+import { idleWatchdog } from '../idle-watchdog.js';
 import type { PooledKey } from '../credential-pool.js';
 import type { ProviderTarget } from '../providers.js';
 import { anthropicThinkingBudget, type ReasoningEffort } from '../reasoning.js';
@@ -77,34 +78,18 @@ export async function runAnthropicAttempt(a: AnthropicAttempt): Promise<ChatResu
     thinkingBudget: thinking.budget,
   });
 
-  const ctl = new AbortController();
-  const onAbort = () => ctl.abort();
-  req.signal?.addEventListener('abort', onAbort, { once: true });
-  let idle: NodeJS.Timeout | undefined;
-  let idleFired = false;
-  const arm = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      idleFired = true;
-      ctl.abort();
-    }, a.timeoutMs);
-  };
+  const watch = idleWatchdog(req.signal, a.timeoutMs, () => new Anthropic.APIUserAbortError());
   try {
     if (req.signal?.aborted) throw new Anthropic.APIUserAbortError();
     const params = { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming;
-    const stream = await a.sdk.messages.create(params, { signal: ctl.signal });
-    arm();
+    const stream = await a.sdk.messages.create(params, { signal: watch.signal });
+    watch.arm();
     for await (const event of stream) {
-      arm();
+      watch.arm();
       asm.push(event as unknown as AnthropicStreamEvent);
     }
     // the SDK ends the iteration quietly when the request is aborted: find out why
-    if (req.signal?.aborted) throw new Anthropic.APIUserAbortError();
-    if (idleFired) {
-      throw new ModelError('timeout', `${t.provider} sent nothing for ${a.timeoutS} s (model ${a.model})`, {
-        provider: t.provider,
-      });
-    }
+    watch.check({ provider: t.provider, model: a.model, timeoutS: a.timeoutS });
     // a body that ends cleanly before `message_stop` (a proxy or load balancer closing the
     // response) was cut: half a tool call's arguments must not run as if complete
     if (!asm.stopped) {
@@ -116,7 +101,6 @@ export async function runAnthropicAttempt(a: AnthropicAttempt): Promise<ChatResu
     }
     return asm.result(a.model, t.provider);
   } finally {
-    clearTimeout(idle);
-    req.signal?.removeEventListener('abort', onAbort);
+    watch.dispose();
   }
 }
