@@ -127,8 +127,9 @@ describeMail('Email under load and outages', () => {
       return s && s.state !== 'connected' ? s : undefined;
     }, 'the status to leave connected');
     expect(['backing_off', 'connecting']).toContain(down.state);
-    // postfix keeps it queued while LMTP is down
-    await u2.send({ to: BOT, subject: 'While down', text: 'are you there?' });
+    // postfix keeps it queued while LMTP is down (taken like inbound mail from another server:
+    // its login service, dovecot's, is down too)
+    await u2.send({ to: BOT, subject: 'While down', text: 'are you there?', asInbound: true });
     await mail.startDovecot();
     await waitFor(async () => (await emailStatus())?.state === 'connected', 'email to reconnect', 75_000);
     const mails = fromBot(await u2.waitFor((m) => fromBot(m).length >= before + 1, 'the reply', 60_000));

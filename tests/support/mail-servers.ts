@@ -72,7 +72,13 @@ export interface MailUser {
 /** The running pair. */
 export interface MailServers {
   imapPort: number;
+  /** Postfix's submission port: SMTP with login (SASL through dovecot). */
   smtpPort: number;
+  /**
+   * Postfix's port for mail from the loopback network without login, as another server delivers
+   * inbound mail: it keeps taking mail while dovecot (and so SASL) is down.
+   */
+  mxPort: number;
   dir: string;
   users: MailUser[];
   /** The user `name@hermes.test` (created at start). */
@@ -139,7 +145,8 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
   if (mailSkipReason) throw new Error(mailSkipReason);
   const dir = mkdtempSync(join(tmpdir(), 'hermes-mail-'));
   chmodSync(dir, 0o755);
-  const [imapPort, lmtpPort, authPort, smtpPort] = [
+  const [imapPort, lmtpPort, authPort, smtpPort, mxPort] = [
+    await freePort(),
     await freePort(),
     await freePort(),
     await freePort(),
@@ -268,6 +275,8 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
     join(conf, 'master.cf'),
     [
       `127.0.0.1:${smtpPort} inet n - n - - smtpd`,
+      // no SASL here: a smtpd that starts while dovecot's auth is down would otherwise exit
+      `127.0.0.1:${mxPort} inet n - n - - smtpd -o smtpd_sasl_auth_enable=no`,
       'pickup unix n - n 60 1 pickup',
       unix('cleanup', 'n', '0', 'cleanup'),
       'qmgr unix n - n 300 1 qmgr',
@@ -372,6 +381,7 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
   return {
     imapPort,
     smtpPort,
+    mxPort,
     dir,
     users,
     user: (name) => {

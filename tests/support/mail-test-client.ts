@@ -40,11 +40,14 @@ export interface SendMailOptions {
   from?: string;
   /** Message-ID (default: a new one). */
   messageId?: string;
+  /** Hand the mail to postfix without login, as another mail server would (works while dovecot is down). */
+  asInbound?: boolean;
 }
 
 /** A test user of the mail servers. */
 export class MailTestUser {
   private readonly transport: Transporter;
+  private readonly inbound: Transporter;
 
   constructor(
     readonly servers: MailServers,
@@ -57,6 +60,12 @@ export class MailTestUser {
       ignoreTLS: true,
       auth: { user: account.address, pass: account.password },
     });
+    this.inbound = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: servers.mxPort,
+      secure: false,
+      ignoreTLS: true,
+    });
   }
 
   get address(): string {
@@ -65,7 +74,7 @@ export class MailTestUser {
 
   /** Sends a mail. @returns its Message-ID. */
   async send(o: SendMailOptions): Promise<string> {
-    const info = (await this.transport.sendMail({
+    const info = (await (o.asInbound ? this.inbound : this.transport).sendMail({
       from: o.from ?? this.address,
       to: o.to,
       subject: o.subject ?? 'hello',
@@ -148,5 +157,6 @@ export class MailTestUser {
 
   close(): void {
     this.transport.close();
+    this.inbound.close();
   }
 }
