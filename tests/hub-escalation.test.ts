@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionStatus } from '@hermes/core/protocol';
 import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
+import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
@@ -30,12 +30,7 @@ beforeAll(async () => {
     modelUrl: model.url,
     env: `TELEGRAM_BOT_TOKEN=${tg.token}\nTELEGRAM_HOME_CHANNEL=111\n`,
     config: [
-      'platforms:',
-      '  telegram:',
-      '    enabled: true',
-      `    api_base: ${tg.url}`,
-      '    poll_timeout: 2',
-      '    allowed_users: [111]',
+      ...telegramConfigLines(tg),
       'approvals:',
       '  escalate_after: 1',
       '  escalate_to: telegram',

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSessionStatus, WireEvent } from '@hermes/core/protocol';
 import { connect, type DaemonClient } from '@hermes/client';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
+import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { HERMES_BIN, hermesEnv, makeTestHome, runHermes } from './support/hermes-cli.js';
 import { execFileSync, spawn } from 'node:child_process';
@@ -36,12 +36,7 @@ beforeAll(async () => {
     modelUrl: model.url,
     env: `TELEGRAM_BOT_TOKEN=${tg.token}\n`,
     config: [
-      'platforms:',
-      '  telegram:',
-      '    enabled: true',
-      `    api_base: ${tg.url}`,
-      '    poll_timeout: 2',
-      '    allowed_users: [111]',
+      ...telegramConfigLines(tg),
       '    reset: { mode: none }',
       'gateway:',
       '  drain_timeout: 1',

@@ -9,7 +9,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
+import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
 import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
@@ -41,12 +41,7 @@ beforeAll(async () => {
     modelUrl: model.url,
     env: `TELEGRAM_BOT_TOKEN=${tg.token}\n`,
     config: [
-      'platforms:',
-      '  telegram:',
-      '    enabled: true',
-      `    api_base: ${tg.url}`,
-      '    poll_timeout: 2',
-      '    allowed_users: [111]',
+      ...telegramConfigLines(tg),
       '    streaming: false',
       '    long_reply_as_file_above: 300',
       '    reset: { mode: none }',

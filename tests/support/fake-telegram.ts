@@ -332,3 +332,19 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
     },
   };
 }
+
+/**
+ * The first lines of a test config.yaml enabling Telegram against `tg`: `platforms.telegram` with
+ * its Bot API base, a 2 s long poll and user 111 allowed. More `platforms.telegram` settings
+ * (indented by four spaces) and other sections may follow in the same array.
+ */
+export function telegramConfigLines(tg: Pick<FakeTelegram, 'url'>): string[] {
+  return [
+    'platforms:',
+    '  telegram:',
+    '    enabled: true',
+    `    api_base: ${tg.url}`,
+    '    poll_timeout: 2',
+    '    allowed_users: [111]',
+  ];
+}
