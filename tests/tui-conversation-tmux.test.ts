@@ -127,25 +127,33 @@ describeTmux('/undo, /retry, /rewind, /fork and /steer in the TUI', () => {
   it('/steer and Ctrl+S during a running turn reach the next model request as guidance', async () => {
     const w = tmux.open('steer', tui('--new'), env);
     await tmux.waitFor(w, (s) => s.includes('Type a message') && s.includes('● connected'));
+    // each tool call runs until the test opens its gate, so guidance typed at human speed on a
+    // loaded machine still arrives while the step runs (a fixed sleep raced the typing)
+    const gates = mkdtempSync(join(tmpdir(), 'hermes-steer-'));
+    dirs.push(gates);
+    const gated = (name: string): string => `until [ -e ${shq(join(gates, name))} ]; do sleep 0.05; done`;
     fx.model.push(
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 4' } }] },
-      { toolCalls: [{ name: 'terminal', arguments: { command: 'sleep 4' } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: gated('one') } }] },
+      { toolCalls: [{ name: 'terminal', arguments: { command: gated('two') } }] },
       { text: 'STEERED-DONE' },
     );
     const n = fx.model.requests.length;
     tmux.type(w, 'run the long job', 'Enter');
-    await tmux.waitFor(w, (s) => s.includes('sleep 4'), { timeoutMs: 15_000 });
+    await tmux.waitFor(w, (s) => s.includes('until ['), { timeoutMs: 15_000 });
     tmux.type(w, '/steer use tabs please', 'Enter');
-    await tmux.waitFor(w, (s) => s.includes('Guidance waits for the next step'));
+    await tmux.waitFor(w, (s) => s.includes('Guidance waits for the next step: “use tabs please”'));
+    writeFileSync(join(gates, 'one'), '');
     const second = await fx.model.waitForRequests(n + 2, 20_000);
     const msgs2 = second[n + 1]!.body.messages as Msg[];
     expect(msgs2.at(-1)).toMatchObject({ role: 'user' });
     expect(String(msgs2.at(-1)!.content)).toMatch(/^\[Guidance from the user[^\n]*\]\nuse tabs please$/);
     expect(msgs2.at(-2)).toMatchObject({ role: 'tool' });
-    // the second sleep runs: the steer key sends what is typed
+    // the second step runs: the steer key sends what is typed
     await tmux.waitFor(w, (s) => s.includes('↳ guidance: use tabs please'));
     tmux.type(w, 'and spaces after commas');
     tmux.keys(w, 'C-s');
+    await tmux.waitFor(w, (s) => s.includes('Guidance waits for the next step: “and spaces after commas”'));
+    writeFileSync(join(gates, 'two'), '');
     const third = await fx.model.waitForRequests(n + 3, 20_000);
     const msgs3 = third[n + 2]!.body.messages as Msg[];
     expect(String(msgs3.at(-1)!.content)).toContain('and spaces after commas');
