@@ -1,19 +1,17 @@
 /**
  * What the TUI benchmarks share: a world (temp root, scripted model, running daemon, private tmux
- * server), async pane polling (the in-process model server keeps streaming while we poll), and
+ * server), async pane polling through a tmux control-mode client (the in-process model server
+ * keeps streaming while we poll; no process spawned per poll), and
  * reading a process's CPU time and RSS from /proc.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from '../../tests/support/fake-model-server.js';
 import { killDaemons } from '../../tests/support/gateway-process.js';
 import { HERMES_BIN, makeTestHome, runHermes } from '../../tests/support/hermes-cli.js';
 import { Tmux } from '../../tests/support/tmux.js';
-
-const run = promisify(execFile);
+import { TmuxControl } from './tmux-control.js';
 
 /** A root with a daemon running against a scripted model, and a tmux server to open TUIs in. */
 export interface World {
@@ -46,8 +44,9 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
   const tmux = new Tmux(`hermes-bench-${process.pid}-${Date.now().toString(36)}`, { cols: 120, rows: 40 });
   const env = { HERMES_HOME: root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1' };
   tmux.open('base', ['sleep', '86400']); // keeps the tmux session while TUI windows come and go
-  const capture = async (target: string): Promise<string> =>
-    (await run('tmux', ['-L', tmux.socket, 'capture-pane', '-p', '-t', target], { encoding: 'utf8' })).stdout;
+  // polls go through one control-mode client: no process spawned per capture
+  const control = new TmuxControl(tmux.socket, 'hermes');
+  const capture = (target: string): Promise<string> => control.capture(target);
   return {
     root,
     model,
@@ -65,6 +64,7 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
       }
     },
     async close() {
+      control.close();
       tmux.kill();
       killDaemons(root);
       await model.close();
