@@ -310,4 +310,20 @@ describe('Composer', () => {
     await waitFor(() => sent.length === 1);
     expect(sent).toEqual(['[pasted 12 lines] typed literally']);
   });
+
+  it('handles control keys read in one chunk with typed text as keys of their own, in order', async () => {
+    const steered: string[] = [];
+    const { r, sent } = await composer({ onSteer: (t) => steered.push(t) });
+    // typed text then Ctrl+S, read together (the TUI was busy): the text goes as guidance
+    await r.press('use tabs\u0013');
+    await waitFor(() => steered.length === 1);
+    expect(steered).toEqual(['use tabs']);
+    // Backspace (DEL), Ctrl+U and Ctrl+W inside a burst edit as they would one by one
+    await r.press('helo\u007flo wrld\u0017world\r');
+    await waitFor(() => sent.length === 1);
+    expect(sent).toEqual(['hello world']);
+    await r.press('draft\u0015agx\u0008ain\r');
+    await waitFor(() => sent.length === 2);
+    expect(sent[1]).toBe('again');
+  });
 });

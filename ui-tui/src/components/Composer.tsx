@@ -26,7 +26,7 @@ import type { ReferenceSource } from '../refs/reference-source.js';
 import { composerReferences, useReferenceCompletion } from '../refs/use-reference-completion.js';
 import { pendingChip, ReferenceChips } from './ReferenceChips.js';
 import { ReferencePopup } from './ReferencePopup.js';
-import { editKeyOf } from './composer-keys.js';
+import { editKeyOf, splitControlKeys } from './composer-keys.js';
 import * as ed from './editor.js';
 import { isSteerKey } from './steer-key.js';
 import { cleanText, oneLine, stripControls, truncate } from './format.js';
@@ -336,6 +336,12 @@ export function Composer(props: ComposerProps): React.JSX.Element {
     if (key.ctrl && input === 'k') return update(ed.killToLineEnd(s));
     // other Alt+letter keys (unbound) type nothing
     if (key.ctrl || key.tab || !input || (key.meta && /^[a-z]$/i.test(input))) return;
+    // control keys read in one chunk with typed text are keys of their own, in order
+    const keys = splitControlKeys(input, key);
+    if (keys) {
+      for (const k of keys) handle(k.input, k.key);
+      return;
+    }
     // Unbracketed chunks: keys typed faster than they are read ("hello⏎" arrives as one chunk,
     // e.g. over SSH or tmux send-keys) end in a single Enter, which sends; a chunk with newlines
     // inside is a paste (from a terminal without bracketed paste) and stays text.

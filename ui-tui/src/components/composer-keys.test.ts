@@ -1,6 +1,6 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { editKeyOf, isForwardDelete } from './composer-keys.js';
+import { editKeyOf, isForwardDelete, splitControlKeys } from './composer-keys.js';
 import * as ed from './editor.js';
 
 /**
@@ -68,5 +68,24 @@ describe('deleteWordForward', () => {
       cursor: 3,
     });
     expect(ed.deleteWordForward({ text: 'end', cursor: 3 })).toEqual({ text: 'end', cursor: 3 });
+  });
+});
+
+describe('splitControlKeys', () => {
+  const none = { ctrl: false, meta: false, shift: false, backspace: false, delete: false } as Key;
+  it('splits text and control keys in order, with the key report each has alone', () => {
+    const keys = splitControlKeys('ab\u0013c\u007f\u0008', none)!;
+    expect(keys.map((k) => [k.input, k.key.ctrl, k.key.delete, k.key.backspace])).toEqual([
+      ['ab', false, false, false],
+      ['s', true, false, false],
+      ['c', false, false, false],
+      ['', false, true, false],
+      ['', false, false, true],
+    ]);
+  });
+  it('leaves chunks without control keys, and Tab, LF and CR, to the text', () => {
+    expect(splitControlKeys('hello\r', none)).toBeNull();
+    expect(splitControlKeys('a\tb\nc', none)).toBeNull();
+    expect(splitControlKeys('\u0013', none)).toBeNull();
   });
 });

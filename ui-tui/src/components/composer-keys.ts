@@ -47,3 +47,37 @@ export function editKeyOf(input: string, key: Key, raw: string): EditKey | null 
   }
   return null;
 }
+
+/** C0 control characters read as keys of their own (Tab, LF and CR stay with the text: see below). */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const CONTROL_KEY = /[\x01-\x08\x0b\x0c\x0e-\x1a\x7f]/;
+
+/**
+ * Splits a chunk of typed input that Ink reported as one key into the keys it holds, in order,
+ * when control keys came with typed text ("text" then Ctrl+S, read in one chunk while the TUI was
+ * busy): runs of text, and each control key with the key report Ink gives it alone (Ctrl+letter:
+ * `ctrl` and the letter; BS: `backspace`; DEL: `delete`). Tab, LF and CR stay in the text runs,
+ * where the composer tells a paste from keys typed ahead of an Enter. Null when the chunk holds no
+ * control key beside text (nothing to split).
+ * @param base the chunk's key report (a multi-character chunk: no key flags set).
+ */
+export function splitControlKeys(input: string, base: Key): Array<{ input: string; key: Key }> | null {
+  if (input.length < 2 || !CONTROL_KEY.test(input)) return null;
+  const plain: Key = { ...base, ctrl: false, meta: false, shift: false, backspace: false, delete: false };
+  const out: Array<{ input: string; key: Key }> = [];
+  let run = '';
+  for (const ch of input) {
+    if (!CONTROL_KEY.test(ch)) {
+      run += ch;
+      continue;
+    }
+    if (run) out.push({ input: run, key: plain });
+    run = '';
+    const code = ch.charCodeAt(0);
+    if (code === 0x7f) out.push({ input: '', key: { ...plain, delete: true } });
+    else if (code === 0x08) out.push({ input: '', key: { ...plain, backspace: true } });
+    else out.push({ input: String.fromCharCode(code + 0x60), key: { ...plain, ctrl: true } });
+  }
+  if (run) out.push({ input: run, key: plain });
+  return out;
+}
