@@ -236,7 +236,8 @@ export function App({
         {state.streaming ? (
           <ClippedTail>
             <StreamingMessage
-              text={state.streaming.text}
+              // the reply's finished blocks are printed in the transcript: only the rest is live
+              text={state.streaming.text.slice(state.streaming.scan.cut)}
               reasoning={state.streaming.reasoning}
               width={width}
               maxLines={streamLines}

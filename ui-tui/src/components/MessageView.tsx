@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink';
 import { splitAttachedText } from '@hermes/core/constants';
 import { renderMarkdown } from '../markdown/render.js';
+import { REPLY_STATUS_NOTES } from '../state/reply-parts.js';
 import type { TranscriptItem } from '../state/types.js';
 import { cleanText, wrapWords } from './format.js';
 import { theme } from './theme.js';
@@ -16,12 +17,6 @@ export interface MessageViewProps {
   /** Show tool details. */
   toolDetails?: boolean;
 }
-
-const STATUS_NOTE: Record<string, string> = {
-  interrupted: '(interrupted)',
-  error: '(ended with an error)',
-  max_turns: '(stopped: too many steps)',
-};
 
 /** Renders one transcript item. */
 export function MessageView({ item, width, toolDetails = false }: MessageViewProps): React.JSX.Element {
@@ -47,7 +42,8 @@ export function MessageView({ item, width, toolDetails = false }: MessageViewPro
       );
     }
     case 'assistant': {
-      const note = STATUS_NOTE[item.status];
+      // a part printed while the reply streamed has no note: the reply's last item carries it
+      const note = item.part ? undefined : REPLY_STATUS_NOTES[item.status];
       return (
         <Box flexDirection="column" marginTop={1}>
           <Text>{renderMarkdown(item.text, width - 2)}</Text>

@@ -132,7 +132,9 @@ export function itemKey(d: ItemDraft): string | null {
     case 'user':
       return `u:${d.text.trim()}`;
     case 'assistant':
-      return `a:${d.text.trim()}`;
+      // a reply printed in parts: its parts are matched through the items around them, its last
+      // item by the whole reply (as stored)
+      return d.part ? null : `a:${(d.whole ?? d.text).trim()}`;
     case 'tool':
       return `t:${d.toolId}`;
     default:

@@ -6,9 +6,17 @@
 import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { APPROVAL_CHOICES, costLabel } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
-import { assistantDraft, errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
+import { errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
 import { applyConversationEvent } from './conversation-events.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
+import {
+  endShownReply,
+  growReply,
+  lastPartDraft,
+  partDraft,
+  resumeReply,
+  startReply,
+} from './reply-parts.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
 import type { UnknownEventSink } from './unknown-events.js';
@@ -246,6 +254,16 @@ function applyAttach(
   const drafts = draftsFromHistory(result.messages, result.inflight, state);
   const inflight = result.inflight;
   const requests = openRequests(result.open_requests);
+  // the reply this TUI was streaming (same session): printed in part already, it is continued —
+  // ended by its stored message if it finished meanwhile, else resumed from the in-flight text
+  const shown = sameSession ? state.streaming : null;
+  const { fresh, gap } = sameSession ? newDraftsAfter(state.items, drafts) : { fresh: drafts, gap: false };
+  const ended = endShownReply(shown, fresh);
+  const live =
+    inflight && (inflight.text || inflight.reasoning)
+      ? resumeReply(ended.ended ? null : shown, inflight.text, inflight.reasoning)
+      : null;
+  const liveParts: ItemDraft[] = live?.part ? [partDraft(live.part)] : [];
   let s: SessionState = {
     ...state,
     ...sessionFields(result.session),
@@ -253,10 +271,7 @@ function applyAttach(
     lastSeq: result.seq,
     ...oldestAfterSnapshot(state, result, sameSession),
     // a turn can run with no message streaming (tools, approvals): no empty live row then
-    streaming:
-      inflight && (inflight.text || inflight.reasoning)
-        ? { text: inflight.text, reasoning: inflight.reasoning }
-        : null,
+    streaming: live?.reply ?? null,
     tools: (inflight?.tools ?? []).map((t) => ({
       toolId: t.tool_id,
       name: t.name,
@@ -293,15 +308,14 @@ function applyAttach(
       text: `⚠ ${text}`,
       tone: 'warn',
     }));
-    return appendItems({ ...s, items: [] }, [...drafts, ...notices]);
+    return appendItems({ ...s, items: [] }, [...drafts, ...notices, ...liveParts]);
   }
-  const { fresh, gap } = newDraftsAfter(state.items, drafts);
   if (gap && state.items.length > 0) {
     s = appendItems(s, [
       { kind: 'notice', text: 'Reconnected: some earlier messages are not shown here.', tone: 'warn' },
     ]);
   }
-  return appendItems(s, fresh);
+  return appendItems(s, [...ended.drafts, ...liveParts]);
 }
 
 /** The activity of an in-flight turn that has streamed text: `responding` instead of `thinking`. */
@@ -458,32 +472,37 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
     case 'prompt.queued':
       return { ...s, queued: ev.payload.queued };
     case 'message.start':
-      return { ...s, streaming: { text: '', reasoning: '' } };
+      return { ...s, streaming: startReply() };
     case 'message.delta': {
       const { text } = ev.payload;
-      return {
+      const { reply, part } = growReply(s.streaming ?? startReply(), text);
+      const next: SessionState = {
         ...s,
-        streaming: { text: (s.streaming?.text ?? '') + text, reasoning: s.streaming?.reasoning ?? '' },
+        streaming: reply,
         // text arriving means the model answers now, whatever the last status said
         activity: text ? 'responding' : s.activity,
       };
+      // the blocks this delta finished are printed now; only the growing one stays live
+      return part ? appendItems(next, [partDraft(part)]) : next;
     }
-    case 'reasoning.delta':
+    case 'reasoning.delta': {
+      const reply = s.streaming ?? startReply();
       return {
         ...s,
-        streaming: {
-          text: s.streaming?.text ?? '',
-          reasoning: (s.streaming?.reasoning ?? '') + ev.payload.text,
-        },
+        streaming: { ...reply, reasoning: reply.reasoning + ev.payload.text },
         activity: s.activity === 'responding' ? 'thinking' : s.activity,
       };
+    }
     case 'message.complete': {
       const { status } = ev.payload;
       // a failed reply keeps what streamed before the error (as stored, and as history shows it)
       const text = ev.payload.text || (status === 'error' ? (s.streaming?.text ?? '') : '');
-      const item = assistantDraft(text, status);
+      const item = lastPartDraft(text, status, s.streaming?.text ?? '', s.streaming?.scan.cut ?? 0);
       const next = { ...s, streaming: null };
-      return item ? appendItems(next, [item]) : next;
+      if (!item) return next;
+      const after = appendItems(next, [item]);
+      // the reply as a whole is what /copy copies, also when it was printed in parts
+      return text.trim() ? { ...after, lastReply: text } : after;
     }
     case 'tool.start': {
       const p = ev.payload;

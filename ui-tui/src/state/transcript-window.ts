@@ -35,7 +35,8 @@ export function appendItems(
   if (items.length > keep) items = items.slice(items.length - keep);
   let lastReply = state.lastReply;
   drafts.forEach((d, i) => {
-    if (d.kind === 'assistant' && !isOlder(i)) lastReply = d.text;
+    // a part printed while a reply streams is not the reply; its last item carries the whole
+    if (d.kind === 'assistant' && !isOlder(i) && !d.part) lastReply = d.whole ?? d.text;
   });
   return { ...state, items, nextN: n, lastReply };
 }

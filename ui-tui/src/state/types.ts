@@ -1,6 +1,7 @@
 /** The TUI's view of one session: transcript items, the live part of a turn, and status. */
 import type { AttachmentInfo, QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
 import type { ConnectionState } from '@hermes/client';
+import type { ReplyScan } from './reply-parts.js';
 
 /** A user prompt as shown in the transcript. */
 export interface UserItem {
@@ -14,12 +15,19 @@ export interface UserItem {
   attachments?: AttachmentInfo[];
 }
 
-/** A finished assistant message. */
+/**
+ * A finished assistant message, or a part of one: a reply's finished blocks are printed while it
+ * still streams (state/reply-parts.ts), and its last item then holds the rest.
+ */
 export interface AssistantItem {
   kind: 'assistant';
   text: string;
   /** `complete`, `interrupted`, `error`, `max_turns`. */
   status: string;
+  /** A finished block printed while the reply streamed (not the whole reply; its end follows). */
+  part?: true;
+  /** On the last item of a reply printed in parts: the reply's whole text (as stored). */
+  whole?: string;
 }
 
 /** A finished tool call. */
@@ -44,6 +52,16 @@ export interface NoticeItem {
   kind: 'notice';
   text: string;
   tone: 'info' | 'warn' | 'error';
+}
+
+/** A reply streaming in. */
+export interface StreamingReply {
+  /** The text so far (all of it, printed parts included). */
+  text: string;
+  /** Reasoning text so far. */
+  reasoning: string;
+  /** How far `text` was scanned for finished blocks; `scan.cut` chars are printed as parts. */
+  scan: ReplyScan;
 }
 
 /** An item before it is placed in the transcript. */
@@ -120,7 +138,7 @@ export interface SessionState {
   /** Id of the oldest stored message loaded (attach snapshot or `/history`); null when none. */
   oldestMessageId: number | null;
   /** Assistant text (and reasoning) streaming in, not yet finished. */
-  streaming: { text: string; reasoning: string } | null;
+  streaming: StreamingReply | null;
   tools: RunningToolView[];
   queued: QueuedPrompt[];
   requests: OpenRequestView[];

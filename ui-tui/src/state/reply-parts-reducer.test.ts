@@ -1,0 +1,160 @@
+/**
+ * A reply printed in parts while it streams, through the session reducer: finished blocks become
+ * transcript items at once, the reply's end carries the rest and the whole, and a reconnect (or a
+ * new daemon's snapshot) neither prints a part twice nor loses one.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EventType } from '@hermes/core/protocol';
+import { snapshotResult, sessionInfo, stored, wire, type PartialPayload } from '../testing/fixtures.js';
+import { initialSessionState, sessionReducer, type SessionAction } from './session-reducer.js';
+import { itemKey } from './history-items.js';
+import type { SessionState } from './types.js';
+
+const run = (actions: SessionAction[], from: SessionState = initialSessionState()): SessionState =>
+  actions.reduce(sessionReducer, from);
+const ev = <K extends EventType>(type: K, seq: number, payload = {} as PartialPayload<K>): SessionAction => ({
+  type: 'event',
+  event: wire(type, seq, payload),
+  now: 0,
+});
+const attach = (over: Parameters<typeof snapshotResult>[0]): SessionAction => ({
+  type: 'attach',
+  result: snapshotResult(over),
+  now: 0,
+});
+/** What the transcript prints, assistant items with their part marks. */
+const printed = (s: SessionState): string[] =>
+  s.items.map((i) => (i.kind === 'assistant' ? `${i.part ? 'part' : 'reply'}:${i.text}` : `${i.kind}`));
+
+const REPLY = 'First paragraph.\n\nSecond paragraph\nwith two lines.\n\n```sh\nls\n\npwd\n```\n\nLast words.';
+
+/** A session with a turn started and `upTo` characters of REPLY streamed in 5-char deltas. */
+function streamed(upTo: number): SessionState {
+  const actions: SessionAction[] = [
+    attach({ seq: 0, messages: [stored('user', 'earlier'), stored('assistant', 'earlier reply')] }),
+    ev('turn.start', 1, { prompt_id: 'p', text: 'go' }),
+    ev('message.start', 2),
+  ];
+  let seq = 3;
+  for (let i = 0; i < upTo; i += 5)
+    actions.push(ev('message.delta', seq++, { text: REPLY.slice(i, Math.min(upTo, i + 5)) }));
+  return run(actions);
+}
+
+describe('a reply printed in parts while it streams', () => {
+  it('prints each finished block once, keeps the growing one live, and ends with the rest', () => {
+    const mid = streamed(REPLY.indexOf('with two'));
+    expect(printed(mid).slice(2)).toEqual(['user', 'part:First paragraph.']);
+    expect(mid.streaming!.text.slice(mid.streaming!.scan.cut)).toBe('Second paragraph\n');
+    const all = streamed(REPLY.length);
+    expect(printed(all).slice(4)).toEqual([
+      'part:Second paragraph\nwith two lines.',
+      'part:```sh\nls\n\npwd\n```',
+    ]);
+    expect(all.streaming!.text.slice(all.streaming!.scan.cut)).toBe('Last words.');
+    const done = run([ev('message.complete', 99, { text: REPLY, status: 'complete' })], all);
+    expect(done.streaming).toBeNull();
+    expect(done.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Last words.', whole: REPLY });
+    expect(done.lastReply).toBe(REPLY);
+    // the parts joined with blank lines are the reply as sent
+    const parts = done.items.filter((i) => i.kind === 'assistant' && i.n > 2).map((i) => i.text as string);
+    expect(parts.join('\n\n')).toBe(REPLY);
+  });
+
+  it('keeps the status note on the last item and prints the whole reply when it was rewritten', () => {
+    const all = streamed(REPLY.length);
+    const cut = run(
+      [ev('message.complete', 99, { text: REPLY.slice(0, 40), status: 'interrupted' })],
+      streamed(REPLY.indexOf('with two')),
+    );
+    expect(cut.items.at(-1)).toMatchObject({
+      text: REPLY.slice(REPLY.indexOf('Second'), 40),
+      status: 'interrupted',
+    });
+    const rewritten = run([ev('message.complete', 99, { text: 'Something else.', status: 'complete' })], all);
+    expect(printed(rewritten).at(-1)).toBe('reply:Something else.');
+  });
+
+  it('matches the end of a reply printed in parts with its stored message on a reconnect', () => {
+    const done = run(
+      [ev('message.complete', 99, { text: REPLY, status: 'complete' })],
+      streamed(REPLY.length),
+    );
+    const again = run(
+      [
+        attach({
+          seq: 120,
+          messages: [
+            stored('user', 'earlier'),
+            stored('assistant', 'earlier reply'),
+            stored('user', 'go'),
+            stored('assistant', REPLY),
+          ],
+        }),
+      ],
+      done,
+    );
+    expect(printed(again)).toEqual(printed(done)); // nothing new, no "some messages are not shown"
+    expect(itemKey(done.items.at(-1)!)).toBe(`a:${REPLY}`);
+  });
+
+  it('on a reconnect mid-reply continues the parts where they stopped', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    const again = run(
+      [
+        attach({
+          seq: 120,
+          session: sessionInfo({ busy: true }),
+          messages: [stored('user', 'earlier'), stored('assistant', 'earlier reply'), stored('user', 'go')],
+          inflight: {
+            prompt: 'go',
+            text: REPLY.slice(0, REPLY.indexOf('Last') + 2),
+            reasoning: '',
+            tools: [],
+            started_at: 1,
+          },
+        }),
+      ],
+      mid,
+    );
+    expect(printed(again).slice(printed(mid).length)).toEqual(['part:```sh\nls\n\npwd\n```']);
+    expect(again.streaming!.text.slice(again.streaming!.scan.cut)).toBe('La');
+  });
+
+  it('when the reply finished while away, prints only its rest', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    const again = run(
+      [
+        attach({
+          seq: 120,
+          messages: [
+            stored('user', 'earlier'),
+            stored('assistant', 'earlier reply'),
+            stored('user', 'go'),
+            stored('assistant', REPLY),
+            stored('user', 'next'),
+          ],
+        }),
+      ],
+      mid,
+    );
+    expect(printed(again).slice(printed(mid).length)).toEqual([
+      `reply:${REPLY.slice(REPLY.indexOf('```'))}`,
+      'user',
+    ]);
+    expect(again.streaming).toBeNull();
+    expect(again.lastReply).toBe(REPLY);
+  });
+
+  it('a TUI attaching mid-reply prints the finished blocks of the in-flight text at once', () => {
+    const s = run([
+      attach({
+        session: sessionInfo({ busy: true }),
+        messages: [stored('user', 'go')],
+        inflight: { prompt: 'go', text: 'One.\n\nTwo.\n\nThr', reasoning: '', tools: [], started_at: 1 },
+      }),
+    ]);
+    expect(printed(s)).toEqual(['user', 'part:One.\n\nTwo.']);
+    expect(s.streaming!.text.slice(s.streaming!.scan.cut)).toBe('Thr');
+  });
+});
