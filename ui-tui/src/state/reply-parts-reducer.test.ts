@@ -57,7 +57,7 @@ describe('a reply printed in parts while it streams', () => {
     expect(done.items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Last words.', whole: REPLY });
     expect(done.lastReply).toBe(REPLY);
     // the parts joined with blank lines are the reply as sent
-    const parts = done.items.filter((i) => i.kind === 'assistant' && i.n > 2).map((i) => i.text as string);
+    const parts = done.items.flatMap((i) => (i.kind === 'assistant' && i.n > 2 ? [i.text] : []));
     expect(parts.join('\n\n')).toBe(REPLY);
   });
 

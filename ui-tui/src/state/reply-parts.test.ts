@@ -33,6 +33,9 @@ describe('scanReply', () => {
     const text = '1. Step one\n\n    npm ci\n\n   More about step one\n\n2. Step two';
     expect(text.slice(cutAfter(text, 5))).toBe('2. Step two');
     expect(cutAfter('- a\n\n  continued', 3)).toBe(0);
+    expect(cutAfter('- a\n\n\tcontinued', 3)).toBe(0);
+    // one space is not enough to continue a list item: a new paragraph
+    expect(cutAfter('Para one\n\n para two', 3)).toBe('Para one\n\n'.length);
   });
 
   it('makes no empty part out of leading blank lines', () => {

@@ -5,9 +5,10 @@
  * whole reply's size, so its finished blocks are printed once into the transcript (the terminal's
  * scrollback) while it streams and only the block still growing stays live. A block is finished
  * when the reply has moved past it: a blank line outside fenced code, then a line that starts in
- * column 0 (a new paragraph, heading, list, fence, table or quote). A line indented after a blank
- * line may still belong to the block before it (a list item's next paragraph, its nested code), so
- * the reply is not cut there; neither inside fenced code.
+ * column 0 or 1 (a new paragraph, heading, list, fence, table or quote). A line indented by two or
+ * more after a blank line may still belong to the block before it (a list item's next paragraph,
+ * its nested code: a list item's content starts at column 2 at least), so the reply is not cut
+ * there; neither inside fenced code.
  */
 import { assistantDraft } from './event-items.js';
 import type { AssistantItem, ItemDraft, NoticeItem, StreamingReply } from './types.js';
@@ -45,8 +46,8 @@ export function scanReply(scan: ReplyScan, text: string): ReplyScan {
     const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
     if (line === '') {
       if (nl < 0) break; // nothing of the next line yet
-    } else if (fence === null && blank && content && !/^\s/.test(line)) {
-      cut = pos; // a new block starts in column 0 after a blank line: everything before is finished
+    } else if (fence === null && blank && content && /^ ?\S/.test(line)) {
+      cut = pos; // a new block starts after a blank line: everything before it is finished
       content = false;
     }
     if (nl < 0) break;
