@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeEsmBundle } from '../../scripts/esbuild-node-esm.mjs';
+import { inkFramePatch } from './ink-frame-patch.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(pkg, 'dist', 'bundle');
@@ -20,6 +21,8 @@ await build({
   ...nodeEsmBundle,
   // Ink's React DevTools hook, only loaded with DEV=true, needs a package we do not ship
   external: ['react-devtools-core'],
+  // Ink's frame builder keeps its line caches from frame to frame (ink-frame-patch.mjs)
+  plugins: [inkFramePatch(join(dirname(fileURLToPath(import.meta.resolve('ink'))), '..', 'package.json'))],
   define: { 'process.env.NODE_ENV': '"production"' },
   // Minified (short local names, no comments or indentation): the source V8 holds for lazy
   // compilation shrinks from ~790 KB to ~500 KB and scope data with it (~0.8 MB resident less).

@@ -1,0 +1,84 @@
+/**
+ * The bundle's change to Ink's frame builder (ui-tui/scripts/ink-frame-patch.mjs): the patched
+ * Output builds exactly the frames Ink's own does — styled text, wide characters, clipping, frame
+ * after frame with the caches kept — and a source it was not written for fails loudly.
+ */
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a build script in plain JavaScript, without types
+import { MAX_CACHED_LINES, patchInkOutput } from '../ui-tui/scripts/ink-frame-patch.mjs';
+
+const inkBuild = dirname(fileURLToPath(import.meta.resolve('ink')));
+const original = readFileSync(join(inkBuild, 'output.js'), 'utf8');
+// a copy of Ink's build inside node_modules, so its bare imports resolve as Ink's do
+const copy = join(inkBuild, '..', '..', '.cache', `hermes-ink-patch-${process.pid}`, 'build');
+
+interface OutputLike {
+  write(
+    x: number,
+    y: number,
+    text: string,
+    opts: { transformers: Array<(s: string, i: number) => string> },
+  ): void;
+  clip(c: { x1?: number; x2?: number; y1?: number; y2?: number }): void;
+  unclip(): void;
+  get(): { output: string; height: number };
+}
+type OutputClass = new (o: { width: number; height: number }) => OutputLike;
+
+/** The frames a list of scenes makes with an Output class. */
+function frames(Output: OutputClass, scenes: Array<(o: OutputLike) => void>): string[] {
+  return scenes.map((scene) => {
+    const o = new Output({ width: 30, height: 6 });
+    scene(o);
+    return o.get().output;
+  });
+}
+
+const bold = (s: string): string => `\u001b[1m${s}\u001b[22m`;
+const red = (s: string): string => `\u001b[31m${s}\u001b[39m`;
+const none = { transformers: [] };
+const SCENES: Array<(o: OutputLike) => void> = [
+  (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red')}\nsecond line`, none),
+  (o) => o.write(2, 1, '漢字 and emoji 🙂 wide', none),
+  (o) => {
+    o.clip({ x1: 2, x2: 12 });
+    o.write(0, 2, `clipped ${red('styled text that runs past')}`, none);
+    o.unclip();
+    o.write(0, 4, 'status · ● connected', { transformers: [(s) => s.toUpperCase()] });
+  },
+  // the same lines again (now from the caches), and again changed
+  (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red')}\nsecond line`, none),
+  (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red!')}\nsecond line`, none),
+];
+
+describe('the patch of Ink 6.8 frame building in the TUI bundle', () => {
+  afterAll(() => rmSync(join(copy, '..'), { recursive: true, force: true }));
+
+  it('builds the same frames as Ink, frame after frame, and leaves blank cells unchanged', async () => {
+    mkdirSync(copy, { recursive: true });
+    cpSync(inkBuild, copy, { recursive: true });
+    writeFileSync(join(copy, 'output.js'), patchInkOutput(original));
+    const Ink = (await import(pathToFileURL(join(inkBuild, 'output.js')).href)) as { default: OutputClass };
+    const Patched = (await import(pathToFileURL(join(copy, 'output.js')).href)) as { default: OutputClass };
+    const expected = frames(Ink.default, SCENES);
+    expect(frames(Patched.default, SCENES)).toEqual(expected);
+    expect(frames(Patched.default, SCENES)).toEqual(expected); // caches warm
+    // more lines than the caches hold: they start again, frames stay right
+    const many = Array.from(
+      { length: MAX_CACHED_LINES + 10 },
+      (_, i) => (o: OutputLike) => o.write(0, 0, `line ${i}`, none),
+    );
+    expect(frames(Patched.default, many)).toEqual(frames(Ink.default, many));
+    expect(frames(Patched.default, SCENES)).toEqual(expected);
+  });
+
+  it('refuses a source it was not written for, naming itself', () => {
+    expect(() => patchInkOutput(original.replace('caches = new OutputCaches();', 'caches = x;'))).toThrow(
+      /ink-frame-patch\.mjs: .*caches = new OutputCaches\(\)/,
+    );
+    expect(() => patchInkOutput(patchInkOutput(original))).toThrow(/exactly once/);
+  });
+});
