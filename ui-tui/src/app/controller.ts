@@ -23,7 +23,7 @@ import {
   unknownEventLog,
   type SessionAction,
 } from '../state/session-reducer.js';
-import { createStore, type Store } from '../state/store.js';
+import { createStore, type Store, type StoreOptions } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
 import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
@@ -46,6 +46,8 @@ export interface ControllerOptions {
   ready?: Promise<unknown>;
   /** Live-part redraw throttle, ms (default 33). */
   throttleMs?: number;
+  /** The terminal output: paced frames wait while it still writes the previous one (store.ts). */
+  drain?: StoreOptions<SessionAction>['drain'];
   /** Starts a vanished daemon and tells a deliberate stop (daemon-life.ts); none: only wait. */
   daemon?: DaemonKeeper;
   /**
@@ -128,6 +130,7 @@ export class SessionController {
       quietMs: STREAM_QUIET_MS,
       minFrameMs: 16,
       paintFirst,
+      ...(opts.drain ? { drain: opts.drain } : {}),
     });
     this.answers = new RequestAnswers({
       client: opts.client,

@@ -105,6 +105,9 @@ export async function startTui(
     cwd: opts.cwd ?? process.cwd(),
     daemon: keeper,
     ...streamThrottle(process.env),
+    // a frame waits until the terminal has taken the one before (a TTY here is written
+    // synchronously; a pipe or a slow remote one is not)
+    drain: { busy: () => stdout.writableNeedDrain, onDrain: (cb) => stdout.once('drain', cb) },
     // bell and OSC notifications for the other sessions (hub-notifier.ts): no cursor movement
     notify: (bytes) => {
       if (stdout.isTTY) stdout.write(bytes);

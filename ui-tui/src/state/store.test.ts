@@ -98,4 +98,31 @@ describe('createStore', () => {
     expect(seen).toEqual([1, 3]);
     store.dispose();
   });
+
+  it('drain: a paced frame waits while the output writes the one before; an urgent one does not', async () => {
+    let clock = 0;
+    let busy = true;
+    const drained: Array<() => void> = [];
+    const store = createStore((s: number, a: { add: number; urgent?: boolean }) => s + a.add, 0, {
+      throttleMs: 10,
+      isUrgent: (a) => a.urgent === true,
+      now: () => clock,
+      drain: { busy: () => busy, onDrain: (cb) => drained.push(cb) },
+    });
+    const seen: number[] = [];
+    store.subscribe(() => seen.push(store.getSnapshot()));
+    store.dispatch({ add: 1 }); // nothing was published yet: due at once, but the output is busy
+    clock = 20;
+    store.dispatch({ add: 1 });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(seen).toEqual([]);
+    expect(drained).toHaveLength(1); // one wait, however many frames came due
+    store.dispatch({ add: 5, urgent: true });
+    expect(seen).toEqual([7]);
+    store.dispatch({ add: 1 });
+    busy = false;
+    drained.shift()!();
+    expect(seen).toEqual([7, 8]);
+    store.dispose();
+  });
 });

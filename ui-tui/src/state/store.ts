@@ -11,6 +11,10 @@
  *   whole) publishes what was waiting first (the last delta), and is applied and published itself
  *   in the next macrotask, after the renderer wrote that frame. Actions dispatched meanwhile queue
  *   behind it, in order.
+ *
+ * With `drain`, a paced frame also waits until the output has written the one before (a terminal
+ * that reads slowly sets the frame rate; a TTY on Linux is written synchronously, so this waits
+ * only on piped or remote outputs).
  */
 
 /** A store of state `S` changed by actions `A`. */
@@ -40,6 +44,12 @@ export interface StoreOptions<A> {
   minFrameMs?: number;
   /** Urgent actions whose waiting predecessors are published (and drawn) first; see above. */
   paintFirst?: (action: A) => boolean;
+  /**
+   * The output the frames are written to: a paced publication (not an urgent one) waits while
+   * it is still writing the previous frame (`busy()`, e.g. a stream's `writableNeedDrain`) and is
+   * made when it drains (`onDrain`), so frames never pile up behind a slow terminal.
+   */
+  drain?: { busy(): boolean; onDrain(callback: () => void): void };
   /** Clock (tests). */
   now?: () => number;
 }
@@ -69,19 +79,35 @@ export function createStore<S, A>(
     for (const l of [...listeners]) l();
   };
 
+  let waitingForDrain = false;
+  let disposed = false;
+  /** A paced publication: now, or once the output has drained. */
+  const publishPaced = (): void => {
+    if (!opts.drain?.busy()) return publish();
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (waitingForDrain) return;
+    waitingForDrain = true;
+    opts.drain.onDrain(() => {
+      waitingForDrain = false;
+      if (!disposed) publish();
+    });
+  };
+
   const apply = (action: A): void => {
     const next = reducer(state, action);
     if (next === state) return;
     state = next;
     const urgent = opts.isUrgent ? opts.isUrgent(action) : true;
     const wait = lastPublish + throttleMs - now();
-    if (urgent || throttleMs <= 0 || wait <= 0) publish();
+    if (urgent) publish();
+    else if (throttleMs <= 0 || wait <= 0) publishPaced();
     else if (opts.quietMs !== undefined) {
       // the throttle's end or a quiet spell, whichever comes first, one frame after the last at least
       if (timer) clearTimeout(timer);
       const floor = lastPublish + (opts.minFrameMs ?? 16) - now();
-      timer = setTimeout(publish, Math.max(Math.min(wait, opts.quietMs), floor, 0));
-    } else if (!timer) timer = setTimeout(publish, wait);
+      timer = setTimeout(publishPaced, Math.max(Math.min(wait, opts.quietMs), floor, 0));
+    } else if (!timer && !waitingForDrain) timer = setTimeout(publishPaced, wait);
   };
   const releaseHeld = (): void => {
     const actions = held ?? [];
@@ -114,6 +140,7 @@ export function createStore<S, A>(
       if (published !== state) publish();
     },
     dispose() {
+      disposed = true;
       if (timer) clearTimeout(timer);
       timer = null;
       held = null;
