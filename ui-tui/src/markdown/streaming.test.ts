@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitBlocks, StreamingRenderer } from './streaming.js';
+import { liveTail, splitBlocks, StreamingRenderer } from './streaming.js';
 
 describe('splitBlocks', () => {
   it('splits at blank lines but never inside fenced code', () => {
@@ -31,5 +31,26 @@ describe('StreamingRenderer', () => {
   it('is not clipped when everything fits', () => {
     const r = new StreamingRenderer((md) => md);
     expect(r.tail('a\n\nb', 80, 10)).toEqual({ text: 'a\n\nb', clipped: false });
+  });
+});
+
+describe('liveTail', () => {
+  const code = ['```ts', ...Array.from({ length: 2000 }, (_, i) => `line ${i};`)].join('\n');
+  it('renders a long growing block from its last lines only, fenced code still as code', () => {
+    const calls: string[] = [];
+    const r = new StreamingRenderer((md) => {
+      calls.push(md);
+      return md;
+    });
+    const tail = r.tail(`intro\n\n${code}`, 80, 10);
+    expect(tail.text.split('\n').at(-1)).toBe('line 1999;');
+    expect(tail.clipped).toBe(true);
+    expect(calls[0]!.split('\n')).toHaveLength(21); // the fence line and 20 source lines
+    expect(calls[0]!.startsWith('```ts\nline 1980;')).toBe(true);
+  });
+  it('keeps a short block whole, and a long paragraph as its last lines', () => {
+    expect(liveTail('a\nb\nc', 5)).toBe('a\nb\nc');
+    const para = Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n');
+    expect(liveTail(para, 2)).toBe('w46\nw47\nw48\nw49');
   });
 });

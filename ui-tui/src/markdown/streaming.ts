@@ -54,7 +54,7 @@ export class StreamingRenderer {
     const lines: string[] = [];
     let i = blocks.length - 1;
     for (; i >= 0 && lines.length < maxLines; i--) {
-      const rendered = this.renderBlock(blocks[i]!, width, i === blocks.length - 1);
+      const rendered = this.renderBlock(blocks[i]!, width, i === blocks.length - 1, maxLines);
       const blockLines = rendered.split('\n');
       if (lines.length) blockLines.push('');
       lines.unshift(...blockLines);
@@ -63,8 +63,8 @@ export class StreamingRenderer {
     return { text: lines.slice(-maxLines).join('\n'), clipped };
   }
 
-  private renderBlock(block: string, width: number, growing: boolean): string {
-    if (growing) return this.render(block, width);
+  private renderBlock(block: string, width: number, growing: boolean, maxLines = Infinity): string {
+    if (growing) return this.render(liveTail(block, maxLines), width);
     const key = `${width}\u0000${block}`;
     let out = this.cache.get(key);
     if (out === undefined) {
@@ -75,3 +75,24 @@ export class StreamingRenderer {
     return out;
   }
 }
+
+/**
+ * The part of a growing block worth rendering for a live tail of `maxLines` lines: all of it while
+ * it is short; else its last `2 × maxLines` source lines (a line wraps to one screen line or more,
+ * so these fill the tail), after the opening fence line when the block is fenced code, so it is
+ * still drawn as code. A frame then costs the tail's size, not the block's (a 2,000-line code
+ * block streaming in). Highlighting that depends on earlier lines may differ in the live tail;
+ * the block is printed whole, from all of its text, once it is finished.
+ */
+export function liveTail(block: string, maxLines: number): string {
+  const keep = Math.max(1, maxLines) * 2;
+  let at = block.length;
+  for (let n = 0; n < keep && at > 0; n++) at = block.lastIndexOf('\n', at - 1);
+  if (at <= 0) return block;
+  const tail = block.slice(at + 1);
+  const firstEnd = block.indexOf('\n');
+  const first = block.slice(0, firstEnd);
+  return FENCE_OPEN.test(first) && firstEnd < at ? `${first}\n${tail}` : tail;
+}
+
+const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
