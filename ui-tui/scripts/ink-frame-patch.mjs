@@ -9,7 +9,8 @@
  * profile of the TUI showed this as about half its busy time and most of its garbage.
  *
  * - The caches are kept from frame to frame (one set per process, dropped whole once they hold
- *   `MAX_CACHED_LINES` lines, so they stay bounded): an unchanged line is tokenized once.
+ *   more than `MAX_CACHED_LINES` lines or blocks, so they stay bounded): an unchanged line is
+ *   tokenized once.
  * - The cells of empty space share one frozen blank cell. Ink reads cells and replaces them in
  *   their row; it never changes one, and a frozen one would throw if it did.
  *
@@ -23,12 +24,18 @@ import { readFileSync } from 'node:fs';
 
 /** The Ink version whose output.js this patch was written for. */
 export const INK_VERSION = '6.8.0';
-/** Lines the shared caches hold before they are dropped and started again. */
-export const MAX_CACHED_LINES = 2000;
+/**
+ * Lines the shared caches hold before they are dropped and started again (a frame of the live
+ * part has tens of lines; printed blocks pass through once). About 120 cell objects per line: at
+ * most a few MB.
+ */
+export const MAX_CACHED_LINES = 300;
 
 const CACHES = '    caches = new OutputCaches();\n';
 const CACHES_SHARED = [
-  '    caches = sharedOutputCaches.styledChars.size > MAX_CACHED_LINES',
+  '    caches = sharedOutputCaches.styledChars.size > MAX_CACHED_LINES ||',
+  '        sharedOutputCaches.blockWidths.size > MAX_CACHED_LINES ||',
+  '        sharedOutputCaches.widths.size > 10 * MAX_CACHED_LINES',
   '        ? (sharedOutputCaches = new OutputCaches())',
   '        : sharedOutputCaches;',
   '',
