@@ -26,6 +26,24 @@ const attach = (over: Parameters<typeof snapshotResult>[0]): SessionAction => ({
 const printed = (s: SessionState): string[] =>
   s.items.map((i) => (i.kind === 'assistant' ? `${i.part ? 'part' : 'reply'}:${i.text}` : `${i.kind}`));
 
+/** The same session attached again: the stored turn before, then `after`; `inflight` text if any. */
+function reattach(state: SessionState, after: ReturnType<typeof stored>[], inflight?: string): SessionState {
+  const messages = [
+    stored('user', 'earlier'),
+    stored('assistant', 'earlier reply'),
+    stored('user', 'go'),
+    ...after,
+  ];
+  const live =
+    inflight === undefined
+      ? {}
+      : {
+          session: sessionInfo({ busy: true }),
+          inflight: { prompt: 'go', text: inflight, reasoning: '', tools: [], started_at: 1 },
+        };
+  return run([attach({ seq: 120, messages, ...live })], state);
+}
+
 const REPLY = 'First paragraph.\n\nSecond paragraph\nwith two lines.\n\n```sh\nls\n\npwd\n```\n\nLast words.';
 
 /** A session with a turn started and `upTo` characters of REPLY streamed in 5-char deltas. */
@@ -80,64 +98,21 @@ describe('a reply printed in parts while it streams', () => {
       [ev('message.complete', 99, { text: REPLY, status: 'complete' })],
       streamed(REPLY.length),
     );
-    const again = run(
-      [
-        attach({
-          seq: 120,
-          messages: [
-            stored('user', 'earlier'),
-            stored('assistant', 'earlier reply'),
-            stored('user', 'go'),
-            stored('assistant', REPLY),
-          ],
-        }),
-      ],
-      done,
-    );
+    const again = reattach(done, [stored('assistant', REPLY)]);
     expect(printed(again)).toEqual(printed(done)); // nothing new, no "some messages are not shown"
     expect(itemKey(done.items.at(-1)!)).toBe(`a:${REPLY}`);
   });
 
   it('on a reconnect mid-reply continues the parts where they stopped', () => {
     const mid = streamed(REPLY.indexOf('pwd'));
-    const again = run(
-      [
-        attach({
-          seq: 120,
-          session: sessionInfo({ busy: true }),
-          messages: [stored('user', 'earlier'), stored('assistant', 'earlier reply'), stored('user', 'go')],
-          inflight: {
-            prompt: 'go',
-            text: REPLY.slice(0, REPLY.indexOf('Last') + 2),
-            reasoning: '',
-            tools: [],
-            started_at: 1,
-          },
-        }),
-      ],
-      mid,
-    );
+    const again = reattach(mid, [], REPLY.slice(0, REPLY.indexOf('Last') + 2));
     expect(printed(again).slice(printed(mid).length)).toEqual(['part:```sh\nls\n\npwd\n```']);
     expect(again.streaming!.text.slice(again.streaming!.scan.cut)).toBe('La');
   });
 
   it('when the reply finished while away, prints only its rest', () => {
     const mid = streamed(REPLY.indexOf('pwd'));
-    const again = run(
-      [
-        attach({
-          seq: 120,
-          messages: [
-            stored('user', 'earlier'),
-            stored('assistant', 'earlier reply'),
-            stored('user', 'go'),
-            stored('assistant', REPLY),
-            stored('user', 'next'),
-          ],
-        }),
-      ],
-      mid,
-    );
+    const again = reattach(mid, [stored('assistant', REPLY), stored('user', 'next')]);
     expect(printed(again).slice(printed(mid).length)).toEqual([
       `reply:${REPLY.slice(REPLY.indexOf('```'))}`,
       'user',
