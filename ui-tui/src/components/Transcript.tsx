@@ -16,7 +16,7 @@
  * not at start-up), and everything after it waits with it, so the order stays.
  */
 import { Box, Static } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { isMarkdownReady, loadMarkdown } from '../markdown/render.js';
 import type { TranscriptItem } from '../state/types.js';
 import { MessageView } from './MessageView.js';
@@ -88,15 +88,22 @@ export function Transcript({
   batch = PRINT_BATCH,
   markdown = markdownModule,
 }: TranscriptProps): React.JSX.Element {
-  // where printing stands: a remount (resize, details toggle) prints the window again from its start
-  const [from, setFrom] = useState(() => items[0]?.n ?? nextN);
+  // where printing stands: a remount (resize, details toggle) prints the window again from its start.
+  // A ref, not state: moving it needs no render of its own (one more frame for every item printed
+  // while a reply streams); only a batch left waiting asks for the next commit.
+  const from = useRef<number | null>(null);
+  from.current ??= items[0]?.n ?? nextN;
+  const [, nextBatch] = useState(0);
   const [markdownReady, setMarkdownReady] = useState(() => markdown.isReady());
-  const limit = printLimit(items, nextN, from, batch, markdownReady);
+  const limit = printLimit(items, nextN, from.current, batch, markdownReady);
   const view = useMemo(() => staticView(items, nextN, limit), [items, nextN, limit]);
   const blockedOnMarkdown = !markdownReady && items.find((i) => i.n === limit)?.kind === 'assistant';
   useEffect(() => {
-    if (limit > from) setFrom(limit); // the next commit prints the next batch, if any
-  }, [limit, from]);
+    if (from.current !== null && limit > from.current) {
+      from.current = limit;
+      if (limit < nextN && !blockedOnMarkdown) nextBatch((k) => k + 1); // the next batch, next commit
+    }
+  }, [limit, nextN, blockedOnMarkdown]);
   useEffect(() => {
     if (!blockedOnMarkdown) return;
     let live = true;
