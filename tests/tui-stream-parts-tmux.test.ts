@@ -2,7 +2,9 @@
  * A long reply in a real terminal (tmux; run `npm run build` first): its finished blocks are
  * printed into the scrollback while it still streams, and at the end every block is in the
  * scrollback exactly once, in order — in the TUI that sent the prompt and in a second one that
- * attached in the middle of the stream. Fenced code with blank lines inside stays one block.
+ * attached in the middle of the stream. Fenced code with blank lines inside stays one block. A
+ * model call retried after half the reply streamed (the connection dropped) does not print its
+ * first blocks again.
  */
 import { expect, it } from 'vitest';
 import { HERMES_BIN } from './support/hermes-cli.js';
@@ -56,4 +58,25 @@ describeTmux('hermes tui in tmux: a long reply printed block by block', () => {
       expect(all).toContain('CODE-START-M4');
     }
   }, 90_000);
+
+  it('prints each block once when the model call is retried after half the reply streamed', async () => {
+    const { tmux, root, model } = fx;
+    const env = tuiEnv(root);
+    const half = BLOCKS.slice(0, 7).join('\n\n') + '\n\nParagraph M7';
+    // the connection drops after half the reply; the retry streams all of it again
+    model.push({ disconnect: true, text: half, chunkSize: 12 }, { text: REPLY, chunkSize: 12, delayMs: 10 });
+    const c = tmux.open('c', [process.execPath, HERMES_BIN, 'tui', '--new'], env);
+    await tmux.waitFor(c, (s) => s.includes('● connected') && s.includes('Type a message'));
+    tmux.type(c, 'a retried answer please', 'Enter');
+    await tmux.waitFor(c, (s) => s.includes('M11 ') && s.includes('◇ idle'), {
+      scrollback: true,
+      timeoutMs: 30_000,
+    });
+    const all = tmux.capture(c, true);
+    const at = MARKERS.map((m) => {
+      expect(count(all, m), `${m} once`).toBe(1);
+      return all.indexOf(m);
+    });
+    expect(at, 'blocks in order').toEqual([...at].sort((x, y) => x - y));
+  }, 60_000);
 });
