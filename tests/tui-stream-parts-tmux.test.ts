@@ -4,7 +4,8 @@
  * scrollback exactly once, in order — in the TUI that sent the prompt and in a second one that
  * attached in the middle of the stream. Fenced code with blank lines inside stays one block. A
  * model call retried after half the reply streamed (the connection dropped) does not print its
- * first blocks again.
+ * first blocks again. Keys typed in one burst while a reply streams (Ctrl+U, text, Enter, more
+ * text, Backspace) are each handled: the Enter sends, what follows stays in the composer.
  */
 import { expect, it } from 'vitest';
 import { HERMES_BIN } from './support/hermes-cli.js';
@@ -78,5 +79,20 @@ describeTmux('hermes tui in tmux: a long reply printed block by block', () => {
       return all.indexOf(m);
     });
     expect(at, 'blocks in order').toEqual([...at].sort((x, y) => x - y));
+  }, 60_000);
+
+  it('handles a burst of keys typed while a reply streams: the Enter in it sends', async () => {
+    const { tmux, root, model } = fx;
+    model.push({ text: REPLY, chunkSize: 4, delayMs: 25 }, { text: 'Answer to the burst.' });
+    const d = tmux.open('d', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));
+    await tmux.waitFor(d, (s) => s.includes('● connected') && s.includes('Type a message'));
+    tmux.type(d, 'stream while I type', 'Enter');
+    await tmux.waitFor(d, (s) => s.includes('M1 '), { scrollback: true, timeoutMs: 20_000 });
+    // one send-keys: one write to the terminal, read in one chunk by a busy TUI
+    tmux.run('send-keys', '-t', d, 'draft', 'C-u', 'burst prompt', 'Enter', 'nexx', 'BSpace', 't');
+    await tmux.waitFor(d, (s) => s.includes('Answer to the burst.'), { scrollback: true, timeoutMs: 30_000 });
+    const screen = tmux.capture(d);
+    expect(screen).toMatch(/│ › next\s+│/);
+    expect(tmux.capture(d, true)).toContain('› burst prompt');
   }, 60_000);
 });
