@@ -53,4 +53,13 @@ describe('liveTail', () => {
     const para = Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n');
     expect(liveTail(para, 2)).toBe('w46\nw47\nw48\nw49');
   });
+
+  it('keeps the header and delimiter rows of a long table above its last rows (still a table)', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => `| r${i} | v${i} |`);
+    const table = ['| name | value |', '|---|:---:|', ...rows].join('\n');
+    expect(liveTail(table, 2)).toBe(['| name | value |', '|---|:---:|', ...rows.slice(-4)].join('\n'));
+    // a paragraph whose second line is not a delimiter row keeps only its last lines
+    const para = ['| not a table', 'just text', ...rows].join('\n');
+    expect(liveTail(para, 2)).toBe(rows.slice(-4).join('\n'));
+  });
 });

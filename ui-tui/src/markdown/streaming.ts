@@ -79,10 +79,11 @@ export class StreamingRenderer {
 /**
  * The part of a growing block worth rendering for a live tail of `maxLines` lines: all of it while
  * it is short; else its last `2 × maxLines` source lines (a line wraps to one screen line or more,
- * so these fill the tail), after the opening fence line when the block is fenced code, so it is
- * still drawn as code. A frame then costs the tail's size, not the block's (a 2,000-line code
- * block streaming in). Highlighting that depends on earlier lines may differ in the live tail;
- * the block is printed whole, from all of its text, once it is finished.
+ * so these fill the tail), after the lines that make the block what it is: the opening fence line
+ * of fenced code (still drawn as code), the header and delimiter rows of a table (still drawn as a
+ * table). A frame then costs the tail's size, not the block's (a 2,000-line code block streaming
+ * in). Highlighting that depends on earlier lines may differ in the live tail; the block is
+ * printed whole, from all of its text, once it is finished.
  */
 export function liveTail(block: string, maxLines: number): string {
   const keep = Math.max(1, maxLines) * 2;
@@ -92,7 +93,15 @@ export function liveTail(block: string, maxLines: number): string {
   const tail = block.slice(at + 1);
   const firstEnd = block.indexOf('\n');
   const first = block.slice(0, firstEnd);
-  return FENCE_OPEN.test(first) && firstEnd < at ? `${first}\n${tail}` : tail;
+  if (FENCE_OPEN.test(first) && firstEnd < at) return `${first}\n${tail}`;
+  const secondEnd = block.indexOf('\n', firstEnd + 1);
+  if (first.includes('|') && secondEnd > 0 && secondEnd < at) {
+    const second = block.slice(firstEnd + 1, secondEnd);
+    if (TABLE_DELIMITER.test(second)) return `${block.slice(0, secondEnd)}\n${tail}`;
+  }
+  return tail;
 }
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
+/** A table's delimiter row: cells of dashes with optional alignment colons, between pipes. */
+const TABLE_DELIMITER = /^\s{0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
