@@ -240,5 +240,7 @@ describe('a reply printed in parts when the daemon died mid-reply', () => {
     expect(printed(again).slice(printed(mid).length)).toEqual(['notice']);
     expect(again.items.at(-1)).toMatchObject({ text: '(interrupted)' });
     expect(again.streaming).toBeNull();
+    // /copy copies that reply as stored, not the one before it
+    expect(again.lastReply).toBe(REPLY.slice(0, 8));
   });
 });

@@ -192,17 +192,22 @@ export function resumeReply(
  * message (the first reply of `drafts`, before any prompt) starts with what was printed as parts,
  * and only the rest is printed; when it ended within what was printed (a daemon that died kept an
  * older checkpoint of it), only its status note.
- * @returns the drafts, and whether `shown` was ended by one of them.
+ * @returns the drafts, whether `shown` was ended by one of them, and then the reply as stored
+ *   (`whole`: what `/copy` copies, also when only a note of it is printed).
  */
 export function endShownReply(
   shown: StreamingReply | null,
   drafts: ItemDraft[],
-): { drafts: ItemDraft[]; ended: boolean } {
+): { drafts: ItemDraft[]; ended: boolean; whole?: string } {
   const printed = shown ? printedText(shown) : '';
   if (!printed) return { drafts, ended: false };
   const i = drafts.findIndex((d) => d.kind === 'assistant' || d.kind === 'user');
   const reply = drafts[i];
   if (reply?.kind !== 'assistant' || rewritten(reply.text, printed)) return { drafts, ended: false };
   const last = lastPartDraft(reply.text, reply.status, printed);
-  return { drafts: [...drafts.slice(0, i), ...(last ? [last] : []), ...drafts.slice(i + 1)], ended: true };
+  return {
+    drafts: [...drafts.slice(0, i), ...(last ? [last] : []), ...drafts.slice(i + 1)],
+    ended: true,
+    whole: reply.text,
+  };
 }

@@ -322,6 +322,8 @@ function applyAttach(
       { kind: 'notice', text: 'Reconnected: some earlier messages are not shown here.', tone: 'warn' },
     ]);
   }
+  // the reply ended by the snapshot is what /copy copies (unless a later reply follows it)
+  if (ended.whole?.trim()) s = { ...s, lastReply: ended.whole };
   return appendItems(s, [...ended.drafts, ...liveParts]);
 }
 
