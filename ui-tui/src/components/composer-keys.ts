@@ -59,6 +59,11 @@ const CONTROL_KEY = /[\x01-\x08\x0b\x0c\x0e-\x1a\x7f]/;
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const EDITING_KEY = /[\x08\x15\x17\x7f]/;
 
+/** Whether a chunk of input holds an editing key (EDITING_KEY), so was typed rather than pasted. */
+export function isTypedBurst(input: string): boolean {
+  return EDITING_KEY.test(input);
+}
+
 /**
  * Splits a chunk of typed input that Ink reported as one key into the keys it holds, in order,
  * when control keys came with typed text ("text" then Ctrl+S, read in one chunk while the TUI was
@@ -81,7 +86,7 @@ export function splitControlKeys(input: string, base: Key): Array<{ input: strin
     return: false,
   };
   const out: Array<{ input: string; key: Key }> = [];
-  const typed = EDITING_KEY.test(input);
+  const typed = isTypedBurst(input);
   let run = '';
   for (const ch of input) {
     if (typed && ch === '\r') {
