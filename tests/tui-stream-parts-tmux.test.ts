@@ -83,7 +83,7 @@ describeTmux('hermes tui in tmux: a long reply printed block by block', () => {
 
   it('handles a burst of keys typed while a reply streams: the Enter in it sends', async () => {
     const { tmux, root, model } = fx;
-    model.push({ text: REPLY, chunkSize: 4, delayMs: 25 }, { text: 'Answer to the burst.' });
+    model.push({ text: REPLY, chunkSize: 8, delayMs: 25 }, { text: 'Answer to the burst.' });
     const d = tmux.open('d', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));
     await tmux.waitFor(d, (s) => s.includes('● connected') && s.includes('Type a message'));
     tmux.type(d, 'stream while I type', 'Enter');
