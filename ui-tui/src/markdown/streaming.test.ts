@@ -7,6 +7,15 @@ describe('splitBlocks', () => {
     expect(splitBlocks(text)).toEqual(['para one\nstill one', '```\ncode\n\nmore code\n```', 'last']);
   });
 
+  it('keeps a line indented by two or more after a blank line in the block before it (a list item)', () => {
+    const text = '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```\n\n2. next\n\n - one space: a new block';
+    expect(splitBlocks(text)).toEqual([
+      '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```',
+      '2. next',
+      ' - one space: a new block',
+    ]);
+  });
+
   it('keeps an unclosed fence growing as the last block', () => {
     expect(splitBlocks('intro\n\n```py\nx = 1\n\ny = 2')).toEqual(['intro', '```py\nx = 1\n\ny = 2']);
   });

@@ -5,26 +5,36 @@
  */
 
 /**
- * Splits markdown into blocks at blank lines outside fenced code; the last block is the one still
- * growing. Joining the blocks with a blank line gives back the text (up to blank-line runs).
+ * Splits markdown into blocks at blank lines outside fenced code, by the rule that ends a part of
+ * a reply printed while it streams (state/reply-parts.ts): a line indented by two or more after a
+ * blank line still belongs to the block before it (a list item's next paragraph or its code), so
+ * the live tail draws it as the printed part will. The last block is the one still growing.
+ * Joining the blocks with a blank line gives back the text (up to blank-line runs).
  */
 export function splitBlocks(text: string): string[] {
   const blocks: string[] = [];
   let current: string[] = [];
+  /** Blank lines read after `current`, not yet known to be inside it or between two blocks. */
+  let blanks: string[] = [];
   let fence: string | null = null;
   for (const line of text.split('\n')) {
     const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    const inFence = fence !== null;
     if (m) {
       const mark = m[1]!;
       if (fence === null) fence = mark;
       else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
     }
-    if (fence === null && line.trim() === '' && !m) {
-      if (current.length) blocks.push(current.join('\n'));
-      current = [];
-    } else {
-      current.push(line);
+    if (!inFence && line.trim() === '' && !m) {
+      if (current.length) blanks.push(line);
+      continue;
     }
+    if (blanks.length && /^ ?\S/.test(line)) {
+      blocks.push(current.join('\n'));
+      current = [];
+    } else current.push(...blanks);
+    blanks = [];
+    current.push(line);
   }
   if (current.length) blocks.push(current.join('\n'));
   return blocks;
