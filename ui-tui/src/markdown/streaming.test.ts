@@ -71,4 +71,13 @@ describe('liveTail', () => {
     const para = ['| not a table', 'just text', ...rows].join('\n');
     expect(liveTail(para, 2)).toBe(rows.slice(-4).join('\n'));
   });
+
+  it('starts the tail of a long nested list at a line that is not indented like code', () => {
+    const deep = Array.from({ length: 20 }, (_, i) => `    - deep ${i}`);
+    const list = ['- top', ...deep, '- last top', '    - deep x'].join('\n');
+    expect(liveTail(list, 2)).toBe('- last top\n    - deep x');
+    // all of it indented (code indented by four): kept as it is
+    const code = deep.join('\n');
+    expect(liveTail(code, 2)).toBe(deep.slice(-4).join('\n'));
+  });
 });

@@ -91,7 +91,8 @@ export class StreamingRenderer {
  * it is short; else its last `2 × maxLines` source lines (a line wraps to one screen line or more,
  * so these fill the tail), after the lines that make the block what it is: the opening fence line
  * of fenced code (still drawn as code), the header and delimiter rows of a table (still drawn as a
- * table). A frame then costs the tail's size, not the block's (a 2,000-line code block streaming
+ * table); else from its first line indented by three spaces or fewer (one deep in a nested list
+ * would be drawn as indented code). A frame then costs the tail's size, not the block's (a 2,000-line code block streaming
  * in). Highlighting that depends on earlier lines may differ in the live tail; the block is
  * printed whole, from all of its text, once it is finished.
  */
@@ -109,7 +110,10 @@ export function liveTail(block: string, maxLines: number): string {
     const second = block.slice(firstEnd + 1, secondEnd);
     if (TABLE_DELIMITER.test(second)) return `${block.slice(0, secondEnd)}\n${tail}`;
   }
-  return tail;
+  // a tail that starts inside a nested list would be drawn as indented code: it starts at its
+  // first line indented by three or fewer (all of it, when every line is indented: code)
+  const shallow = tail.search(/^ {0,3}\S/m);
+  return shallow > 0 ? tail.slice(shallow) : tail;
 }
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
