@@ -8,7 +8,8 @@ describe('splitBlocks', () => {
   });
 
   it('keeps a line indented by two or more after a blank line in the block before it (a list item)', () => {
-    const text = '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```\n\n2. next\n\n - one space: a new block';
+    const text =
+      '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```\n\n2. next\n\n - one space: a new block';
     expect(splitBlocks(text)).toEqual([
       '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```',
       '2. next',
