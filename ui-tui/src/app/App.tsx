@@ -24,6 +24,7 @@ import { Transcript } from '../components/Transcript.js';
 import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe.js';
 import type { InputHistory } from '../state/input-history.js';
 import { runningToolsView } from '../state/session-reducer.js';
+import { liveText } from '../state/reply-parts.js';
 import { errorText, type SessionController } from './controller.js';
 import type { EditResult } from './external-editor.js';
 import { CLEAR_SCREEN, useResizeRedraw } from './resize-redraw.js';
@@ -237,7 +238,7 @@ export function App({
           <ClippedTail>
             <StreamingMessage
               // the reply's finished blocks are printed in the transcript: only the rest is live
-              text={state.streaming.text.slice(state.streaming.scan.cut)}
+              text={liveText(state.streaming)}
               reasoning={state.streaming.reasoning}
               width={width}
               maxLines={streamLines}

@@ -201,6 +201,17 @@ describe('ApprovalCard', () => {
     expect(answers).toEqual([]);
   });
 
+  it('holds the Enters of a burst typed with Backspace while the card is up: nothing is sent', async () => {
+    const { r, answers, passed, advance, arm } = await card();
+    await arm();
+    // typed faster than read: text, Enter, text, Backspace in one chunk
+    await r.press('final\rnexx\u007ft');
+    await r.waitFor('Enter does not answer (and does not send your draft while the card is up).');
+    await advance(1_000, ARMED);
+    expect(passed).toEqual(['final\nnexx\u007ft']);
+    expect(answers).toEqual([]);
+  });
+
   it('says the draft is kept', async () => {
     const { r } = await card({}, 12);
     expect(r.text()).toContain('Your draft is kept in the composer (12 chars).');

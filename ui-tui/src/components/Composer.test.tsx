@@ -325,5 +325,12 @@ describe('Composer', () => {
     await r.press('draft\u0015agx\u0008ain\r');
     await waitFor(() => sent.length === 2);
     expect(sent[1]).toBe('again');
+    // an Enter inside such a burst sends what was typed before it; what follows stays a draft
+    await r.press('\u0015final\rnexx\u007ft');
+    await waitFor(() => sent.length === 3);
+    expect(sent[2]).toBe('final');
+    await r.press('\r');
+    await waitFor(() => sent.length === 4);
+    expect(sent[3]).toBe('next');
   });
 });

@@ -12,12 +12,15 @@
  *   key. `session` and `always` wait for Enter (counted from `APPROVAL_BURST_MS` after the
  *   selection); Esc cancels the selection, another choice key moves it, any other key cancels it
  *   and goes, with the choice key, to the composer.
- * - A bare Enter with nothing selected answers nothing and does not send the draft either.
+ * - A bare Enter with nothing selected answers nothing and does not send the draft either; nor
+ *   does an Enter read in one chunk with typed text (at its end, or inside a burst that holds an
+ *   editing key: it stays a line break of the draft).
  * - Esc with nothing selected denies.
  */
 import type { ApprovalChoice } from '@hermes/core/protocol';
 import { APPROVAL_ARM_MS, APPROVAL_BURST_MS } from '@hermes/core/constants';
 import type { Key } from 'ink';
+import { isTypedBurst } from './composer-keys.js';
 
 /** An approval answer (the protocol's one list). */
 export type { ApprovalChoice };
@@ -166,6 +169,12 @@ export class ApprovalKeyGate {
         ...this.typed(t, [...before, { input: body, key: { ...k.key, return: false } }]),
         enterHeld: true,
       };
+    }
+    // a burst typed with editing keys: its Enters are held too (the composer would send at them),
+    // and stay line breaks of the draft
+    if (isTypedBurst(k.input) && k.input.includes('\r')) {
+      const input = k.input.replace(/\r/g, '\n');
+      return { ...this.typed(t, [...before, { input, key: { ...k.key, return: false } }]), enterHeld: true };
     }
     return this.typed(t, [...before, k]);
   }

@@ -88,4 +88,17 @@ describe('splitControlKeys', () => {
     expect(splitControlKeys('a\tb\nc', none)).toBeNull();
     expect(splitControlKeys('\u0013', none)).toBeNull();
   });
+  it('makes each CR an Enter of its own in a chunk that holds editing keys (typed, not pasted)', () => {
+    const keys = splitControlKeys('\u0015final\rnext\u007ft', none)!;
+    expect(keys.map((k) => [k.input, k.key.ctrl, k.key.return, k.key.delete])).toEqual([
+      ['u', true, false, false],
+      ['final', false, false, false],
+      ['\r', false, true, false],
+      ['next', false, false, false],
+      ['', false, false, true],
+      ['t', false, false, false],
+    ]);
+    // other control keys (a form feed in pasted code, Ctrl+S) leave CRs to the text
+    expect(splitControlKeys('a\rb\u0013', none)!.map((k) => k.input)).toEqual(['a\rb', 's']);
+  });
 });

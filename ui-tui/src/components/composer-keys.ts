@@ -53,20 +53,48 @@ export function editKeyOf(input: string, key: Key, raw: string): EditKey | null 
 const CONTROL_KEY = /[\x01-\x08\x0b\x0c\x0e-\x1a\x7f]/;
 
 /**
+ * Editing keys (Backspace as DEL or BS, Ctrl+U, Ctrl+W): pasted text never holds them, so a chunk
+ * with one was typed, and its CRs are Enter keys (not the line breaks of a paste).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const EDITING_KEY = /[\x08\x15\x17\x7f]/;
+
+/** Whether a chunk of input holds an editing key (EDITING_KEY), so was typed rather than pasted. */
+export function isTypedBurst(input: string): boolean {
+  return EDITING_KEY.test(input);
+}
+
+/**
  * Splits a chunk of typed input that Ink reported as one key into the keys it holds, in order,
  * when control keys came with typed text ("text" then Ctrl+S, read in one chunk while the TUI was
  * busy): runs of text, and each control key with the key report Ink gives it alone (Ctrl+letter:
  * `ctrl` and the letter; BS: `backspace`; DEL: `delete`). Tab, LF and CR stay in the text runs,
- * where the composer tells a paste from keys typed ahead of an Enter. Null when the chunk holds no
- * control key beside text (nothing to split).
+ * where the composer tells a paste from keys typed ahead of an Enter — except in a chunk with an
+ * editing key (EDITING_KEY: it was typed), where each CR is an Enter (`return`) of its own. Null
+ * when the chunk holds no control key beside text (nothing to split).
  * @param base the chunk's key report (a multi-character chunk: no key flags set).
  */
 export function splitControlKeys(input: string, base: Key): Array<{ input: string; key: Key }> | null {
   if (input.length < 2 || !CONTROL_KEY.test(input)) return null;
-  const plain: Key = { ...base, ctrl: false, meta: false, shift: false, backspace: false, delete: false };
+  const plain: Key = {
+    ...base,
+    ctrl: false,
+    meta: false,
+    shift: false,
+    backspace: false,
+    delete: false,
+    return: false,
+  };
   const out: Array<{ input: string; key: Key }> = [];
+  const typed = isTypedBurst(input);
   let run = '';
   for (const ch of input) {
+    if (typed && ch === '\r') {
+      if (run) out.push({ input: run, key: plain });
+      run = '';
+      out.push({ input: '\r', key: { ...plain, return: true } });
+      continue;
+    }
     if (!CONTROL_KEY.test(ch)) {
       run += ch;
       continue;

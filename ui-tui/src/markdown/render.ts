@@ -10,9 +10,12 @@ import { stripControls } from '../util/sanitize.js';
 import { carryStyles } from './ansi-lines.js';
 import { formatHeading, frameCode } from './blocks.js';
 import { colorDiff } from './diff.js';
+import { listFromStart } from './list-start.js';
 import { codeTheme } from './highlight-theme.js';
 
 type Renderer = (text: string) => string;
+/** The indentation of a list, in spaces (marked-terminal's `tab`). */
+const TAB = 2;
 interface Libs {
   Marked: typeof Marked;
   markedTerminal: (opts: object, highlightOpts: object) => object;
@@ -66,38 +69,39 @@ function build(l: Libs, width: number): Renderer {
   // single newlines stay line breaks (GFM `breaks`): models write lines of output and lists so
   const m = new l.Marked({ breaks: true });
   const id = (s: string): string => s;
-  m.use(
-    l.markedTerminal(
-      {
-        code: id,
-        blockquote: chalk.gray.italic,
-        html: chalk.gray,
-        heading: chalk.bold,
-        firstHeading: chalk.bold.underline,
-        hr: chalk.gray,
-        listitem: id,
-        table: id,
-        paragraph: id,
-        strong: chalk.bold,
-        em: chalk.italic,
-        codespan: chalk.cyan,
-        del: chalk.strikethrough,
-        link: chalk.blue,
-        href: chalk.blue.underline,
-        text: id,
-        width,
-        reflowText: true,
-        showSectionPrefix: false,
-        tab: 2,
-        emoji: false,
-        // cli-table3 colours with its own library: no colour names at all when colour is off
-        tableOptions: {
-          style: chalk.level > 0 ? { head: ['bold'], border: ['gray'] } : { head: [], border: [] },
-        },
+  const terminal = l.markedTerminal(
+    {
+      code: id,
+      blockquote: chalk.gray.italic,
+      html: chalk.gray,
+      heading: chalk.bold,
+      firstHeading: chalk.bold.underline,
+      hr: chalk.gray,
+      listitem: id,
+      table: id,
+      paragraph: id,
+      strong: chalk.bold,
+      em: chalk.italic,
+      codespan: chalk.cyan,
+      del: chalk.strikethrough,
+      link: chalk.blue,
+      href: chalk.blue.underline,
+      text: id,
+      width,
+      reflowText: true,
+      showSectionPrefix: false,
+      tab: TAB,
+      emoji: false,
+      // cli-table3 colours with its own library: no colour names at all when colour is off
+      tableOptions: {
+        style: chalk.level > 0 ? { head: ['bold'], border: ['gray'] } : { head: [], border: [] },
       },
-      {},
-    ),
-  );
+    },
+    {},
+  ) as { renderer: { list: Parameters<typeof listFromStart>[0] } };
+  // an ordered list starts at its own first number (marked-terminal starts each one at 1)
+  terminal.renderer.list = listFromStart(terminal.renderer.list, TAB);
+  m.use(terminal);
   m.use({
     renderer: {
       code(token: Tokens.Code): string {

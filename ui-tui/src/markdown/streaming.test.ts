@@ -7,6 +7,16 @@ describe('splitBlocks', () => {
     expect(splitBlocks(text)).toEqual(['para one\nstill one', '```\ncode\n\nmore code\n```', 'last']);
   });
 
+  it('keeps a line indented by two or more after a blank line in the block before it (a list item)', () => {
+    const text =
+      '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```\n\n2. next\n\n - one space: a new block';
+    expect(splitBlocks(text)).toEqual([
+      '1. step\n\n   more of step\n\n   ```sh\n   ls\n   ```',
+      '2. next',
+      ' - one space: a new block',
+    ]);
+  });
+
   it('keeps an unclosed fence growing as the last block', () => {
     expect(splitBlocks('intro\n\n```py\nx = 1\n\ny = 2')).toEqual(['intro', '```py\nx = 1\n\ny = 2']);
   });
@@ -52,5 +62,23 @@ describe('liveTail', () => {
     expect(liveTail('a\nb\nc', 5)).toBe('a\nb\nc');
     const para = Array.from({ length: 50 }, (_, i) => `w${i}`).join('\n');
     expect(liveTail(para, 2)).toBe('w46\nw47\nw48\nw49');
+  });
+
+  it('keeps the header and delimiter rows of a long table above its last rows (still a table)', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => `| r${i} | v${i} |`);
+    const table = ['| name | value |', '|---|:---:|', ...rows].join('\n');
+    expect(liveTail(table, 2)).toBe(['| name | value |', '|---|:---:|', ...rows.slice(-4)].join('\n'));
+    // a paragraph whose second line is not a delimiter row keeps only its last lines
+    const para = ['| not a table', 'just text', ...rows].join('\n');
+    expect(liveTail(para, 2)).toBe(rows.slice(-4).join('\n'));
+  });
+
+  it('starts the tail of a long nested list at a line that is not indented like code', () => {
+    const deep = Array.from({ length: 20 }, (_, i) => `    - deep ${i}`);
+    const list = ['- top', ...deep, '- last top', '    - deep x'].join('\n');
+    expect(liveTail(list, 2)).toBe('- last top\n    - deep x');
+    // all of it indented (code indented by four): kept as it is
+    const code = deep.join('\n');
+    expect(liveTail(code, 2)).toBe(deep.slice(-4).join('\n'));
   });
 });

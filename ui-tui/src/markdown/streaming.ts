@@ -5,26 +5,36 @@
  */
 
 /**
- * Splits markdown into blocks at blank lines outside fenced code; the last block is the one still
- * growing. Joining the blocks with a blank line gives back the text (up to blank-line runs).
+ * Splits markdown into blocks at blank lines outside fenced code, by the rule that ends a part of
+ * a reply printed while it streams (state/reply-parts.ts): a line indented by two or more after a
+ * blank line still belongs to the block before it (a list item's next paragraph or its code), so
+ * the live tail draws it as the printed part will. The last block is the one still growing.
+ * Joining the blocks with a blank line gives back the text (up to blank-line runs).
  */
 export function splitBlocks(text: string): string[] {
   const blocks: string[] = [];
   let current: string[] = [];
+  /** Blank lines read after `current`, not yet known to be inside it or between two blocks. */
+  let blanks: string[] = [];
   let fence: string | null = null;
   for (const line of text.split('\n')) {
     const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    const inFence = fence !== null;
     if (m) {
       const mark = m[1]!;
       if (fence === null) fence = mark;
       else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
     }
-    if (fence === null && line.trim() === '' && !m) {
-      if (current.length) blocks.push(current.join('\n'));
-      current = [];
-    } else {
-      current.push(line);
+    if (!inFence && line.trim() === '' && !m) {
+      if (current.length) blanks.push(line);
+      continue;
     }
+    if (blanks.length && /^ ?\S/.test(line)) {
+      blocks.push(current.join('\n'));
+      current = [];
+    } else current.push(...blanks);
+    blanks = [];
+    current.push(line);
   }
   if (current.length) blocks.push(current.join('\n'));
   return blocks;
@@ -79,10 +89,12 @@ export class StreamingRenderer {
 /**
  * The part of a growing block worth rendering for a live tail of `maxLines` lines: all of it while
  * it is short; else its last `2 × maxLines` source lines (a line wraps to one screen line or more,
- * so these fill the tail), after the opening fence line when the block is fenced code, so it is
- * still drawn as code. A frame then costs the tail's size, not the block's (a 2,000-line code
- * block streaming in). Highlighting that depends on earlier lines may differ in the live tail;
- * the block is printed whole, from all of its text, once it is finished.
+ * so these fill the tail), after the lines that make the block what it is: the opening fence line
+ * of fenced code (still drawn as code), the header and delimiter rows of a table (still drawn as a
+ * table); else from its first line indented by three spaces or fewer (one deep in a nested list
+ * would be drawn as indented code). A frame then costs the tail's size, not the block's (a 2,000-line code block streaming
+ * in). Highlighting that depends on earlier lines may differ in the live tail; the block is
+ * printed whole, from all of its text, once it is finished.
  */
 export function liveTail(block: string, maxLines: number): string {
   const keep = Math.max(1, maxLines) * 2;
@@ -92,7 +104,18 @@ export function liveTail(block: string, maxLines: number): string {
   const tail = block.slice(at + 1);
   const firstEnd = block.indexOf('\n');
   const first = block.slice(0, firstEnd);
-  return FENCE_OPEN.test(first) && firstEnd < at ? `${first}\n${tail}` : tail;
+  if (FENCE_OPEN.test(first) && firstEnd < at) return `${first}\n${tail}`;
+  const secondEnd = block.indexOf('\n', firstEnd + 1);
+  if (first.includes('|') && secondEnd > 0 && secondEnd < at) {
+    const second = block.slice(firstEnd + 1, secondEnd);
+    if (TABLE_DELIMITER.test(second)) return `${block.slice(0, secondEnd)}\n${tail}`;
+  }
+  // a tail that starts inside a nested list would be drawn as indented code: it starts at its
+  // first line indented by three or fewer (all of it, when every line is indented: code)
+  const shallow = tail.search(/^ {0,3}\S/m);
+  return shallow > 0 ? tail.slice(shallow) : tail;
 }
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
+/** A table's delimiter row: cells of dashes with optional alignment colons, between pipes. */
+const TABLE_DELIMITER = /^\s{0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;

@@ -8,6 +8,7 @@ import type { EventType } from '@hermes/core/protocol';
 import { snapshotResult, sessionInfo, stored, wire, type PartialPayload } from '../testing/fixtures.js';
 import { initialSessionState, sessionReducer, type SessionAction } from './session-reducer.js';
 import { itemKey } from './history-items.js';
+import { liveText } from './reply-parts.js';
 import type { SessionState } from './types.js';
 
 const run = (actions: SessionAction[], from: SessionState = initialSessionState()): SessionState =>
@@ -131,5 +132,90 @@ describe('a reply printed in parts while it streams', () => {
     ]);
     expect(printed(s)).toEqual(['user', 'part:One.\n\nTwo.']);
     expect(s.streaming!.text.slice(s.streaming!.scan.cut)).toBe('Thr');
+  });
+});
+
+describe('a reply printed in parts whose model call restarted (message.start mid-reply)', () => {
+  /** `s` with `text` streamed in 5-char deltas from seq `seq`. */
+  const deltas = (s: SessionState, text: string, seq: number): SessionState =>
+    run(
+      Array.from({ length: Math.ceil(text.length / 5) }, (_, i) =>
+        ev('message.delta', seq + i, { text: text.slice(i * 5, i * 5 + 5) }),
+      ),
+      s,
+    );
+  const assistantTexts = (s: SessionState, from: number): string[] =>
+    s.items.slice(from).flatMap((i) => (i.kind === 'assistant' ? [i.text] : []));
+
+  it('does not print the blocks of the failed attempt again when the retry streams the same text', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    const before = mid.items.length;
+    const restarted = run([ev('message.start', 500)], mid);
+    // nothing of the new attempt is live while it repeats what is printed already
+    const early = deltas(restarted, REPLY.slice(0, 10), 501);
+    expect(liveText(early.streaming!)).toBe('');
+    const again = deltas(restarted, REPLY, 501);
+    const done = run([ev('message.complete', 900, { text: REPLY, status: 'complete' })], again);
+    const texts = assistantTexts(done, before - 2);
+    expect(texts.join('\n\n')).toBe(REPLY);
+    expect(done.items.at(-1)).toMatchObject({ whole: REPLY });
+    expect(done.lastReply).toBe(REPLY);
+  });
+
+  it('says so and prints the new attempt whole when the retry streams another text', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    const before = mid.items.length;
+    const other = 'Another answer.\n\nIn two blocks.';
+    const again = deltas(run([ev('message.start', 500)], mid), other, 501);
+    const done = run([ev('message.complete', 900, { text: other, status: 'complete' })], again);
+    const tail = done.items.slice(before);
+    expect(tail[0]).toMatchObject({ kind: 'notice' });
+    expect(assistantTexts(done, before).join('\n\n')).toBe(other);
+    expect(done.lastReply).toBe(other);
+  });
+
+  it('continues the parts on a reconnect while the retry still repeats the printed text', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    const before = mid.items.length;
+    const restarted = deltas(run([ev('message.start', 500)], mid), REPLY.slice(0, 10), 501);
+    const again = run(
+      [
+        attach({
+          seq: 600,
+          session: sessionInfo({ busy: true }),
+          messages: [stored('user', 'earlier'), stored('assistant', 'earlier reply'), stored('user', 'go')],
+          inflight: { prompt: 'go', text: REPLY, reasoning: '', tools: [], started_at: 1 },
+        }),
+      ],
+      restarted,
+    );
+    const done = run([ev('message.complete', 900, { text: REPLY, status: 'complete' })], again);
+    expect(assistantTexts(done, before - 2).join('\n\n')).toBe(REPLY);
+  });
+});
+
+describe('a reply printed in parts when the daemon died mid-reply', () => {
+  it('does not print it again when its stored text is shorter than what was printed', () => {
+    const mid = streamed(REPLY.indexOf('pwd'));
+    // the last checkpoint of the partial reply was written before the last parts streamed
+    const again = run(
+      [
+        attach({
+          seq: 0,
+          messages: [
+            stored('user', 'earlier'),
+            stored('assistant', 'earlier reply'),
+            stored('user', 'go'),
+            { ...stored('assistant', REPLY.slice(0, 8)), status: 'streaming' },
+          ],
+        }),
+      ],
+      mid,
+    );
+    expect(printed(again).slice(printed(mid).length)).toEqual(['notice']);
+    expect(again.items.at(-1)).toMatchObject({ text: '(interrupted)' });
+    expect(again.streaming).toBeNull();
+    // /copy copies that reply as stored, not the one before it
+    expect(again.lastReply).toBe(REPLY.slice(0, 8));
   });
 });

@@ -71,14 +71,54 @@ export function startReply(reasoning = ''): StreamingReply {
   return { text: '', reasoning, scan: EMPTY_SCAN };
 }
 
+/** The text of `reply` printed as parts already (an earlier attempt's, while `skip` is set). */
+export function printedText(reply: StreamingReply): string {
+  return reply.skip ?? reply.text.slice(0, reply.scan.cut);
+}
+
+/** The text of `reply` to draw live: what is not printed as parts. */
+export function liveText(reply: StreamingReply): string {
+  return reply.skip !== undefined ? '' : reply.text.slice(reply.scan.cut);
+}
+
+/**
+ * The reply after a `message.start` that came while `reply` streamed (the model call was retried
+ * after text had streamed): what `reply` printed as parts stays printed, and the new attempt is not
+ * printed again while it repeats it (`skip`).
+ */
+export function restartReply(reply: StreamingReply | null): StreamingReply {
+  const printed = reply ? printedText(reply) : '';
+  return printed ? { ...startReply(), skip: printed } : startReply();
+}
+
+/** Told before a reply that starts over after parts of an earlier attempt were printed. */
+export const RESTART_NOTE: NoticeItem = {
+  kind: 'notice',
+  text: '↻ The reply started over (the model call was retried); the text above was cut short.',
+  tone: 'info',
+};
+
 /**
  * `reply` with `delta` appended; `part` is the text of blocks this delta finished (to print as a
- * part now), or null.
+ * part now), or null. While `reply.skip` is set, text that repeats it is not printed nor live;
+ * once past it the reply goes on from there; when it differs (`restarted`), the reply starts over
+ * from its first character (RESTART_NOTE goes before its parts).
  */
 export function growReply(
   reply: StreamingReply,
   delta: string,
-): { reply: StreamingReply; part: string | null } {
+): { reply: StreamingReply; part: string | null; restarted?: true } {
+  if (reply.skip !== undefined) {
+    const { skip, reasoning } = reply;
+    const all = reply.text + delta;
+    if (skip.startsWith(all)) return { reply: { ...reply, text: all }, part: null };
+    if (all.startsWith(skip)) {
+      const cut = skip.length;
+      const scan: ReplyScan = { pos: cut, fence: null, blank: false, content: false, cut };
+      return growReply({ text: all.slice(0, cut), reasoning, scan }, all.slice(cut));
+    }
+    return { ...growReply(startReply(reasoning), all), restarted: true };
+  }
   const text = reply.text + delta;
   const scan = scanReply(reply.scan, text);
   const printed = reply.scan.cut;
@@ -94,22 +134,27 @@ export function partDraft(text: string): AssistantItem {
 }
 
 /**
- * The item that ends a reply whose first `printed` characters of `streamed` were printed as parts:
- * the rest of `whole` (the reply as finished), carrying `whole`. When `whole` does not start with
- * what was printed (it was rewritten), all of it, so nothing is lost. A reply with nothing left but
- * a status to note gives a note. Null when there is nothing to show.
+ * The item that ends a reply of which `printed` (its beginning) was printed as parts: the rest of
+ * `whole` (the reply as finished), carrying `whole`. When `whole` ends within what was printed,
+ * only a note of its status. When `whole` does not start with what was printed (it was rewritten),
+ * all of it, so nothing is lost. Null when there is nothing to show.
  */
 export function lastPartDraft(
   whole: string,
   status: string,
-  streamed: string,
-  printed: number,
+  printed: string,
 ): AssistantItem | NoticeItem | null {
-  if (printed <= 0 || !whole.startsWith(streamed.slice(0, printed))) return assistantDraft(whole, status);
-  const rest = whole.slice(printed);
+  if (!printed || !(whole.startsWith(printed) || printed.startsWith(whole)))
+    return assistantDraft(whole, status);
+  const rest = whole.slice(printed.length);
   if (rest.trim()) return { kind: 'assistant', text: rest, status: status || 'complete', whole };
   const note = REPLY_STATUS_NOTES[status];
   return note ? { kind: 'notice', text: note, tone: 'info' } : null;
+}
+
+/** Whether a reply that ended as `whole` is not a continuation of the `printed` parts. */
+export function rewritten(whole: string, printed: string): boolean {
+  return printed !== '' && !whole.startsWith(printed) && !printed.startsWith(whole);
 }
 
 /** What the status of an unfinished reply adds under it. */
@@ -121,45 +166,48 @@ export const REPLY_STATUS_NOTES: Readonly<Record<string, string>> = {
 
 /**
  * The live reply after a snapshot: the in-flight `text`, continuing what this TUI had already
- * printed of it as parts when `shown` (the reply it was streaming, same session) is its beginning;
- * otherwise scanned afresh.
+ * printed of it as parts when `shown` (the reply it was streaming, same session) printed some:
+ * from where its scan stopped when `text` goes on from there, else past the printed text (or
+ * waiting while `text` repeats it); scanned afresh when nothing was printed, and started over
+ * (`restarted`) when `text` differs from what was printed.
  * @returns the reply and the text of blocks finished already, to print now as a part (or null).
  */
 export function resumeReply(
   shown: StreamingReply | null,
   text: string,
   reasoning: string,
-): { reply: StreamingReply; part: string | null } {
-  const cut = shown?.scan.cut ?? 0;
-  if (shown && cut > 0 && text.startsWith(shown.text.slice(0, cut))) {
-    const { pos } = shown.scan;
-    if (text.startsWith(shown.text.slice(0, pos))) {
-      return growReply({ text: text.slice(0, pos), reasoning, scan: shown.scan }, text.slice(pos));
-    }
-    const scan: ReplyScan = { pos: cut, fence: null, blank: false, content: false, cut };
-    return growReply({ text: text.slice(0, cut), reasoning, scan }, text.slice(cut));
+): { reply: StreamingReply; part: string | null; restarted?: true } {
+  const printed = shown ? printedText(shown) : '';
+  if (!shown || !printed) return growReply(startReply(reasoning), text);
+  const { pos } = shown.scan;
+  if (shown.skip === undefined && text.startsWith(shown.text.slice(0, pos))) {
+    return growReply({ text: text.slice(0, pos), reasoning, scan: shown.scan }, text.slice(pos));
   }
-  return growReply(startReply(reasoning), text);
+  return growReply({ ...startReply(reasoning), skip: printed }, text);
 }
 
 /**
  * The drafts of a same-session snapshot, with the reply this TUI was streaming (`shown`) ended
  * where it stopped printing it: when that reply finished while the TUI was away, its stored
  * message (the first reply of `drafts`, before any prompt) starts with what was printed as parts,
- * and only the rest is printed.
- * @returns the drafts, and whether `shown` was ended by one of them.
+ * and only the rest is printed; when it ended within what was printed (a daemon that died kept an
+ * older checkpoint of it), only its status note.
+ * @returns the drafts, whether `shown` was ended by one of them, and then the reply as stored
+ *   (`whole`: what `/copy` copies, also when only a note of it is printed).
  */
 export function endShownReply(
   shown: StreamingReply | null,
   drafts: ItemDraft[],
-): { drafts: ItemDraft[]; ended: boolean } {
-  const cut = shown?.scan.cut ?? 0;
-  if (!shown || cut === 0) return { drafts, ended: false };
+): { drafts: ItemDraft[]; ended: boolean; whole?: string } {
+  const printed = shown ? printedText(shown) : '';
+  if (!printed) return { drafts, ended: false };
   const i = drafts.findIndex((d) => d.kind === 'assistant' || d.kind === 'user');
   const reply = drafts[i];
-  if (reply?.kind !== 'assistant' || !reply.text.startsWith(shown.text.slice(0, cut))) {
-    return { drafts, ended: false };
-  }
-  const last = lastPartDraft(reply.text, reply.status, shown.text, cut);
-  return { drafts: [...drafts.slice(0, i), ...(last ? [last] : []), ...drafts.slice(i + 1)], ended: true };
+  if (reply?.kind !== 'assistant' || rewritten(reply.text, printed)) return { drafts, ended: false };
+  const last = lastPartDraft(reply.text, reply.status, printed);
+  return {
+    drafts: [...drafts.slice(0, i), ...(last ? [last] : []), ...drafts.slice(i + 1)],
+    ended: true,
+    whole: reply.text,
+  };
 }

@@ -14,7 +14,11 @@ import {
   growReply,
   lastPartDraft,
   partDraft,
+  printedText,
+  RESTART_NOTE,
+  restartReply,
   resumeReply,
+  rewritten,
   startReply,
 } from './reply-parts.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
@@ -263,7 +267,10 @@ function applyAttach(
     inflight && (inflight.text || inflight.reasoning)
       ? resumeReply(ended.ended ? null : shown, inflight.text, inflight.reasoning)
       : null;
-  const liveParts: ItemDraft[] = live?.part ? [partDraft(live.part)] : [];
+  const liveParts: ItemDraft[] = [
+    ...(live?.restarted ? [RESTART_NOTE] : []),
+    ...(live?.part ? [partDraft(live.part)] : []),
+  ];
   let s: SessionState = {
     ...state,
     ...sessionFields(result.session),
@@ -315,6 +322,8 @@ function applyAttach(
       { kind: 'notice', text: 'Reconnected: some earlier messages are not shown here.', tone: 'warn' },
     ]);
   }
+  // the reply ended by the snapshot is what /copy copies (unless a later reply follows it)
+  if (ended.whole?.trim()) s = { ...s, lastReply: ended.whole };
   return appendItems(s, [...ended.drafts, ...liveParts]);
 }
 
@@ -472,10 +481,11 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
     case 'prompt.queued':
       return { ...s, queued: ev.payload.queued };
     case 'message.start':
-      return { ...s, streaming: startReply() };
+      // mid-reply (a retried model call): the parts printed of it stay, and are not printed again
+      return { ...s, streaming: restartReply(s.streaming) };
     case 'message.delta': {
       const { text } = ev.payload;
-      const { reply, part } = growReply(s.streaming ?? startReply(), text);
+      const { reply, part, restarted } = growReply(s.streaming ?? startReply(), text);
       const next: SessionState = {
         ...s,
         streaming: reply,
@@ -483,7 +493,8 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
         activity: text ? 'responding' : s.activity,
       };
       // the blocks this delta finished are printed now; only the growing one stays live
-      return part ? appendItems(next, [partDraft(part)]) : next;
+      const drafts: ItemDraft[] = [...(restarted ? [RESTART_NOTE] : []), ...(part ? [partDraft(part)] : [])];
+      return drafts.length ? appendItems(next, drafts) : next;
     }
     case 'reasoning.delta': {
       const reply = s.streaming ?? startReply();
@@ -497,10 +508,11 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
       const { status } = ev.payload;
       // a failed reply keeps what streamed before the error (as stored, and as history shows it)
       const text = ev.payload.text || (status === 'error' ? (s.streaming?.text ?? '') : '');
-      const item = lastPartDraft(text, status, s.streaming?.text ?? '', s.streaming?.scan.cut ?? 0);
+      const printed = s.streaming ? printedText(s.streaming) : '';
+      const item = lastPartDraft(text, status, printed);
       const next = { ...s, streaming: null };
       if (!item) return next;
-      const after = appendItems(next, [item]);
+      const after = appendItems(next, rewritten(text, printed) ? [RESTART_NOTE, item] : [item]);
       // the reply as a whole is what /copy copies, also when it was printed in parts
       return text.trim() ? { ...after, lastReply: text } : after;
     }

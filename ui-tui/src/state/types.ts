@@ -62,6 +62,11 @@ export interface StreamingReply {
   reasoning: string;
   /** How far `text` was scanned for finished blocks; `scan.cut` chars are printed as parts. */
   scan: ReplyScan;
+  /**
+   * After the model call restarted mid-reply: the text the failed attempt printed as parts. The
+   * new attempt's `text` is neither printed nor drawn while it repeats it.
+   */
+  skip?: string;
 }
 
 /** An item before it is placed in the transcript. */
