@@ -4,9 +4,9 @@
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
 import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
-import { APPROVAL_CHOICES, costLabel } from '@hermes/core/constants';
+import { costLabel } from '@hermes/core/constants';
 import type { AttachResult, ConnectionState } from '@hermes/client';
-import { errorDraft, loosenedNotices, resolutionDraft, toolDraft } from './event-items.js';
+import { errorDraft, loosenedNotices, toolDraft } from './event-items.js';
 import { applyConversationEvent } from './conversation-events.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
 import {
@@ -22,6 +22,7 @@ import {
   startReply,
 } from './reply-parts.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
+import { addRequest, openRequests, resolveRequest, seenWith } from './request-state.js';
 import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
 import type { UnknownEventSink } from './unknown-events.js';
 
@@ -38,8 +39,7 @@ function costText<K extends 'turnCost' | 'sessionCost'>(
 export { appendItems, MAX_ITEMS } from './transcript-window.js';
 export { describeResolution } from './event-items.js';
 export { unknownEventLog, type UnknownEventSink } from './unknown-events.js';
-
-const MAX_SEEN_REQUESTS = 50;
+export { requestView, runningToolsView } from './request-state.js';
 
 /** What can happen to the session view. */
 export type SessionAction =
@@ -179,62 +179,6 @@ function reduce(state: SessionState, action: SessionAction, onUnknown: UnknownEv
   }
 }
 
-function addRequest(state: SessionState, req: OpenRequestView): SessionState {
-  const seen = state.seenRequests.includes(req.requestId)
-    ? state.seenRequests
-    : [...state.seenRequests, req.requestId].slice(-MAX_SEEN_REQUESTS);
-  if (state.requests.some((r) => r.requestId === req.requestId)) return { ...state, seenRequests: seen };
-  return { ...state, requests: [...state.requests, req], seenRequests: seen };
-}
-
-/** Converts a protocol open request (snapshot) to the view, or null when malformed. */
-export function requestView(
-  kind: string,
-  requestId: string,
-  params: Record<string, unknown>,
-): OpenRequestView | null {
-  if (kind === 'approval' && typeof params.command === 'string') {
-    return {
-      requestId,
-      kind: 'approval',
-      params: {
-        command: params.command,
-        description: typeof params.description === 'string' ? params.description : '',
-        choices: Array.isArray(params.choices) ? params.choices.map(String) : [...APPROVAL_CHOICES],
-        ...(Array.isArray(params.allows) ? { allows: params.allows.map(String) } : {}),
-        ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
-        ...editParam(params.edit),
-      },
-    };
-  }
-  if (kind === 'clarify' && typeof params.question === 'string') {
-    return {
-      requestId,
-      kind: 'clarify',
-      params: {
-        question: params.question,
-        ...(Array.isArray(params.choices) ? { choices: params.choices.map(String) } : {}),
-        ...(typeof params.expires_at === 'number' ? { expires_at: params.expires_at } : {}),
-      },
-    };
-  }
-  return null;
-}
-
-/** The `edit` of approval params when well-formed (a path and a diff), as a spread. */
-function editParam(edit: unknown): { edit?: { path: string; diff: string } } {
-  if (typeof edit !== 'object' || edit === null) return {};
-  const { path, diff } = edit as Record<string, unknown>;
-  return typeof path === 'string' && typeof diff === 'string' ? { edit: { path, diff } } : {};
-}
-
-function openRequests(list: AttachResult['open_requests']): OpenRequestView[] {
-  return list.flatMap((r) => {
-    const v = requestView(r.kind, r.request_id, r.params);
-    return v ? [v] : [];
-  });
-}
-
 function sessionFields(session: SessionInfo): Partial<SessionState> {
   return { session, sessionId: session.id, profile: session.profile };
 }
@@ -250,10 +194,7 @@ function applyAttach(
     let s: SessionState = { ...state, ...sessionFields(result.session), epoch: result.epoch };
     for (const ev of result.events) s = applyEvent(s, ev, now, onUnknown);
     const requests = openRequests(result.open_requests);
-    const seen = [...new Set([...s.seenRequests, ...requests.map((r) => r.requestId)])].slice(
-      -MAX_SEEN_REQUESTS,
-    );
-    return { ...s, requests, seenRequests: seen, lastSeq: Math.max(s.lastSeq, result.seq) };
+    return { ...s, requests, seenRequests: seenWith(s, requests), lastSeq: Math.max(s.lastSeq, result.seq) };
   }
   const drafts = draftsFromHistory(result.messages, result.inflight, state);
   const inflight = result.inflight;
@@ -330,21 +271,6 @@ function applyAttach(
 /** The activity of an in-flight turn that has streamed text: `responding` instead of `thinking`. */
 function respondingAfter(activity: string | null | undefined): string {
   return !activity || activity === 'thinking' ? 'responding' : activity;
-}
-
-/**
- * The running tools as the live part shows them: the one an open approval request is about is
- * marked `awaitingApproval` (it has not started). Matched by its command, or the only one running.
- */
-export function runningToolsView(state: Pick<SessionState, 'tools' | 'requests'>): RunningToolView[] {
-  const commands = new Set(state.requests.flatMap((r) => (r.kind === 'approval' ? [r.params.command] : [])));
-  if (commands.size === 0) return state.tools;
-  const byCommand = (t: RunningToolView): boolean =>
-    typeof t.args.command === 'string' && commands.has(t.args.command);
-  const matched = state.tools.some(byCommand);
-  return state.tools.map((t) =>
-    byCommand(t) || (!matched && state.tools.length === 1) ? { ...t, awaitingApproval: true } : t,
-  );
 }
 
 /** Event types sent to every client (session_id `*`, seq 0) rather than to one session. */
@@ -595,28 +521,4 @@ function applySessionEvent(s: SessionState, ev: SessionEvent, at: number): Sessi
     case 'session.rewound':
       return applyConversationEvent(s, ev);
   }
-}
-
-/**
- * Drops a settled request's card and says, once, what settled it: from `request.resolved`, or
- * from the -32003 answer to this client's own late answer, whichever comes first (the id then
- * leaves `seenRequests`, so the other one adds no second line). Requests never shown here get
- * no line.
- */
-function resolveRequest(
-  state: SessionState,
-  requestId: string,
-  kind: 'approval' | 'clarify',
-  choice: unknown,
-  by: string,
-): SessionState {
-  const req = state.requests.find((r) => r.requestId === requestId);
-  const known = req !== undefined || state.seenRequests.includes(requestId);
-  const next = {
-    ...state,
-    requests: state.requests.filter((r) => r.requestId !== requestId),
-    seenRequests: state.seenRequests.filter((id) => id !== requestId),
-  };
-  if (!known) return next;
-  return appendItems(next, [resolutionDraft(kind, choice, by, state)]);
 }
