@@ -1,13 +1,16 @@
 /**
  * `runTui`, the light entry of the TUI (`@hermes/ui-tui/run`, what `hermes tui` loads): it checks
  * the terminal and the daemon, paints the first frame (`splash.ts`), and only then loads Ink,
- * React and the app (`app/start.ts`, bundled into one file by `scripts/bundle.mjs`), which take
- * most of the start-up. It sets the process's V8 heap flags first (`heap-tuning.ts`).
+ * React and the app (`app/start.ts`, bundled into one script by `scripts/bundle.mjs` and run with a
+ * V8 code cache by `app-script.ts`), which take most of the start-up. It sets the process's V8
+ * heap flags first (`heap-tuning.ts`).
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
+import { loadAppScript } from './app-script.js';
 import { commandName, setCommandName } from './command-name.js';
 import { tuneHeapForTui } from './heap-tuning.js';
 import { withoutGlobalFetch } from './load-quietly.js';
@@ -78,22 +81,49 @@ export function historyPath(root: string, profile: string): string {
     : join(root, 'profiles', profile, 'tui_history.jsonl');
 }
 
+/** The loaded app: `startTui`, and what to do once its first frame is drawn. */
+interface LoadedApp {
+  start: typeof startTui;
+  afterFirstFrame: () => void;
+}
+
+/** After the first frame, ms: the code cache then holds what start-up compiled (app-script.ts). */
+const CACHE_SAVE_DELAY_MS = 100;
+
 /**
- * Loads the app: the esbuild bundle of `app/start.js` (dist/bundle/start.js, made by `npm run
- * build`) when it exists and is not older than the last compile (dist/.tsbuildinfo), else the
- * modules (in tests, which run the sources, and after a `tsc`-only build).
+ * Loads the app: the bundled app script (dist/bundle/app.js, made by `npm run build`, run with a
+ * code cache by app-script.ts) when it exists and is not older than the last compile
+ * (dist/.tsbuildinfo), else the modules (in tests, which run the sources, and after a `tsc`-only
+ * build). The script's markdown libraries load from dist/bundle/lazy.js when first needed.
  */
-async function loadStart(): Promise<typeof startTui> {
-  const bundle = new URL('./bundle/start.js', import.meta.url);
+async function loadStart(): Promise<LoadedApp> {
+  const bundle = fileURLToPath(new URL('./bundle/app.js', import.meta.url));
   const compiled = new URL('./.tsbuildinfo', import.meta.url);
+  let fresh = false;
   try {
-    if (statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs) {
-      return ((await import(bundle.href)) as { startTui: typeof startTui }).startTui;
-    }
+    fresh = statSync(bundle).mtimeMs >= statSync(compiled).mtimeMs;
   } catch {
     // no bundle here: load the modules
   }
-  return (await import('./app/start.js')).startTui;
+  if (!fresh) return { start: (await import('./app/start.js')).startTui, afterFirstFrame: () => {} };
+  let lazy: Promise<{ default: Record<string, unknown> }> | undefined;
+  const importLazy = async (name: string): Promise<unknown> => {
+    lazy ??= import(new URL('./bundle/lazy.js', import.meta.url).href) as Promise<{
+      default: Record<string, unknown>;
+    }>;
+    const mod = (await lazy).default[name];
+    if (mod === undefined) throw new Error(`${name} is not in the TUI's lazy bundle`);
+    return mod;
+  };
+  const app = await loadAppScript<{ startTui: typeof startTui; chalk: unknown }>(bundle, importLazy);
+  // the lazy bundle's chalk is the app's (scripts/bundle-plugins.mjs, sharedChalkPlugin)
+  (globalThis as Record<symbol, unknown>)[Symbol.for('hermes.tui.chalk')] = app.exports.chalk;
+  return {
+    start: app.exports.startTui,
+    afterFirstFrame: () => {
+      if (!app.cached) setTimeout(() => app.saveCache(), CACHE_SAVE_DELAY_MS).unref();
+    },
+  };
 }
 
 /**
@@ -124,14 +154,18 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
   const splash = opts.altScreen
     ? null
     : paintSplash({ stdin, stdout, ...(opts.profile ? { profile: opts.profile } : {}) });
-  let start: typeof startTui;
+  let app: LoadedApp;
   try {
-    start = await withoutGlobalFetch(loadStart); // Yoga's loader, else, loads Node's HTTP client
+    app = await withoutGlobalFetch(loadStart); // Yoga's loader, else, loads Node's HTTP client
   } catch (err) {
     splash?.handOff();
     if (stdin.isTTY) stdin.setRawMode(false);
     stdout.write('\u001b[?2004l\u001b[?25h');
     throw err;
   }
-  await start(opts, () => splash?.handOff(), launchStart);
+  const beforeFirstFrame = (): void => {
+    splash?.handOff();
+    app.afterFirstFrame();
+  };
+  await app.start(opts, beforeFirstFrame, launchStart);
 }
