@@ -11,3 +11,7 @@ export const scriptImportsPlugin: Plugin;
 export const sharedChalkPlugin: Plugin;
 /** esbuild's ESM output as the source of `async (require, importLazy, importMetaUrl) => exports`. */
 export function toAsyncFunctionScript(code: string, lazy: readonly string[]): string;
+/** Built-ins loaded on the first use of one of their exports in the script bundle. */
+export const DEFERRED_BUILTINS: readonly string[];
+/** The CommonJS source standing for built-in `spec` in the script bundle. */
+export function builtinShim(spec: string): string;

@@ -3,7 +3,7 @@
  * them (scripts/bundle-plugins.test.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 
 /** The RGI emoji test of string-width 8 as published (compiled when the module loads). */
 const RGI_LINE = 'const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;';
@@ -46,6 +46,34 @@ export const lazyRgiEmojiPlugin = {
 const BUILTINS = new Set(builtinModules);
 
 /**
+ * Built-ins no first frame uses, loaded on first use of one of their exports rather than when the
+ * module importing them is evaluated: the WebSocket library's transport (http, https, net, tls,
+ * zlib: ~6–18 ms here), the external editor's and clipboard's `child_process`, signal-exit's
+ * `assert`. Their exports are known when bundling (this Node's), each a getter that loads the
+ * module; one that exports a function (assert) is a function calling it.
+ */
+export const DEFERRED_BUILTINS = ['assert', 'child_process', 'dgram', 'http', 'https', 'net', 'tls', 'zlib'];
+
+/** The CommonJS source standing for built-in `spec` in the script bundle. */
+export function builtinShim(spec) {
+  const name = spec.replace(/^node:/, '');
+  const load = `require(${JSON.stringify(spec)})`;
+  if (!DEFERRED_BUILTINS.includes(name)) return `module.exports = ${load};`;
+  const real = createRequire(import.meta.url)(name);
+  const keys = Object.getOwnPropertyNames(real).filter(
+    (k) => typeof real !== 'function' || !['length', 'name', 'prototype', 'arguments', 'caller'].includes(k),
+  );
+  return [
+    'let loaded;',
+    `const load = () => (loaded ??= ${load});`,
+    typeof real === 'function' ? 'const shim = (...args) => load()(...args);' : 'const shim = {};',
+    `for (const key of ${JSON.stringify(keys)})`,
+    '  Object.defineProperty(shim, key, { get: () => load()[key], enumerable: true, configurable: true });',
+    'module.exports = shim;',
+  ].join('\n');
+}
+
+/**
  * esbuild plugin for a bundle run as a script (no `import` statements): Node's built-in modules
  * become CommonJS `require` calls of the script's `require` (evaluated where first needed, as
  * esbuild wraps CommonJS), and `react-devtools-core` (Ink imports it only with DEV=true; not
@@ -62,7 +90,7 @@ export const scriptImportsPlugin = {
       return { path: args.path, namespace: 'node-builtin' };
     });
     build.onLoad({ filter: /.*/, namespace: 'node-builtin' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      contents: builtinShim(args.path),
       loader: 'js',
     }));
     build.onResolve({ filter: /^react-devtools-core$/ }, () => ({

@@ -2,12 +2,16 @@
 // expression compiled lazily measures exactly as published; an ESM bundle becomes a script that
 // runs (top-level await, Node built-ins, lazily imported packages).
 import { build } from 'esbuild';
+import type Assert from 'node:assert';
 import { createRequire } from 'node:module';
+import type * as Path from 'node:path';
+import type * as Zlib from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
+  builtinShim,
   lazyRgiEmoji,
   lazyRgiEmojiPlugin,
   scriptImportsPlugin,
@@ -46,11 +50,20 @@ function corpus(): string[] {
     '日本語 한국어 ｶﾞ 각 e\u0301 \u200b',
     '\u001b[31mred\u001b[39m ok',
   ];
-  // every code point of the BMP and the emoji planes alone, and followed by U+FE0F
-  for (let cp = 0x20; cp < 0x1fbff; cp += 1) {
-    if (cp >= 0xd800 && cp <= 0xdfff) continue;
-    const ch = String.fromCodePoint(cp);
-    out.push(ch, `${ch}\ufe0f`);
+  // every code point of the BMP but the CJK ideographs and Hangul syllables, and of the emoji
+  // planes, alone and followed by U+FE0F
+  const ranges: [number, number][] = [
+    [0x20, 0x33ff],
+    [0xa000, 0xabff],
+    [0xd7b0, 0xd7ff],
+    [0xe000, 0xffff],
+    [0x1f000, 0x1fbff],
+  ];
+  for (const [from, to] of ranges) {
+    for (let cp = from; cp <= to; cp += 1) {
+      const ch = String.fromCodePoint(cp);
+      out.push(ch, `${ch}\ufe0f`);
+    }
   }
   return out;
 }
@@ -71,6 +84,45 @@ describe('lazyRgiEmoji (string-width as the TUI bundles it)', () => {
 
   it('leaves a source without the expression as it is', () => {
     expect(lazyRgiEmoji('export default (s) => s.length;')).toBe('export default (s) => s.length;');
+  });
+});
+
+/** Evaluates a built-in's shim with a `require` that records what it loads. */
+function shimOf(spec: string): { exports: unknown; loaded: string[] } {
+  const loaded: string[] = [];
+  const req = createRequire(import.meta.url);
+  const module = { exports: {} as unknown };
+  new Function('module', 'require', builtinShim(spec))(module, (id: string) => {
+    loaded.push(id);
+    return req(id) as unknown;
+  });
+  return { exports: module.exports, loaded };
+}
+
+describe('builtinShim (Node built-ins in the script bundle)', () => {
+  it('loads a deferred built-in on the first use of an export, not before', () => {
+    const { exports, loaded } = shimOf('node:zlib');
+    const zlib = exports as typeof Zlib;
+    expect(loaded).toEqual([]);
+    expect(Object.keys(zlib)).toContain('gzipSync'); // the names are known without loading
+    expect(loaded).toEqual([]);
+    expect(zlib.gunzipSync(zlib.gzipSync('hi')).toString()).toBe('hi');
+    expect(loaded).toEqual(['node:zlib']);
+  });
+
+  it('a built-in that is a function (assert) stays callable, its exports too', () => {
+    const { exports, loaded } = shimOf('assert');
+    const assert = exports as typeof Assert;
+    expect(loaded).toEqual([]);
+    expect(() => assert(false, 'no')).toThrow('no');
+    expect(() => assert.equal(1, 2)).toThrow(assert.AssertionError);
+    expect(loaded).toEqual(['assert']); // once
+  });
+
+  it('other built-ins are required as they are', () => {
+    const { exports, loaded } = shimOf('node:path');
+    expect(loaded).toEqual(['node:path']);
+    expect((exports as typeof Path).sep).toBe('/');
   });
 });
 
