@@ -69,4 +69,4 @@ try {
   await w.close();
 }
 for (const [name, values] of samples)
-  console.log(`${name}  median ${median(values)}  ${JSON.stringify(values)}`);
+  console.log(`${name}  median ${Math.round(median(values) * 10) / 10}  ${JSON.stringify(values)}`);
