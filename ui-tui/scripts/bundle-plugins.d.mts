@@ -15,3 +15,5 @@ export function toAsyncFunctionScript(code: string, lazy: readonly string[]): st
 export const DEFERRED_BUILTINS: readonly string[];
 /** The CommonJS source standing for built-in `spec` in the script bundle. */
 export function builtinShim(spec: string): string;
+/** esbuild plugin: `hermes:input-pause/<n>` modules, each a top-level await that polls for input once. */
+export const inputPausesPlugin: Plugin;

@@ -150,3 +150,23 @@ export function toAsyncFunctionScript(code, lazy) {
     });
   return `(async function (require, importLazy, importMetaUrl) {${body.slice(0, m.index)}\nreturn { ${fields.join(', ')} };\n})`;
 }
+
+/**
+ * esbuild plugin: `import 'hermes:input-pause/<n>'` is a module whose top-level await lets the
+ * event loop poll for I/O once (a timer, then an immediate). Placed between groups of imports, it
+ * splits the app's evaluation into shorter synchronous stretches, so keys typed meanwhile reach
+ * the painted first frame (its echo) within a stretch, not after the whole evaluation.
+ */
+export const inputPausesPlugin = {
+  name: 'input-pauses',
+  setup(build) {
+    build.onResolve({ filter: /^hermes:input-pause\/\d+$/ }, (args) => ({
+      path: args.path,
+      namespace: 'input-pause',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'input-pause' }, () => ({
+      contents: 'await new Promise((resolve) => setTimeout(() => setImmediate(resolve), 0));',
+      loader: 'js',
+    }));
+  },
+};

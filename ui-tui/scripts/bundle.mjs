@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeEsmBundle } from '../../scripts/esbuild-node-esm.mjs';
 import {
+  inputPausesPlugin,
   lazyRgiEmojiPlugin,
   scriptImportsPlugin,
   sharedChalkPlugin,
@@ -52,7 +53,16 @@ const common = {
 const app = await build({
   ...common,
   stdin: {
-    contents: "export { startTui } from './dist/app/start.js';\nexport { default as chalk } from 'chalk';\n",
+    // evaluated in this order, with a pause for input between the groups (inputPausesPlugin)
+    contents: [
+      "import 'react';",
+      "import 'react-reconciler';",
+      "import 'hermes:input-pause/1';",
+      "import 'ink';",
+      "import 'hermes:input-pause/2';",
+      "export { startTui } from './dist/app/start.js';",
+      "export { default as chalk } from 'chalk';",
+    ].join('\n'),
     resolveDir: pkg,
     sourcefile: 'app-entry.js',
   },
@@ -63,6 +73,7 @@ const app = await build({
   plugins: [
     lazyRgiEmojiPlugin,
     scriptImportsPlugin,
+    inputPausesPlugin,
     // Ink's frame builder keeps its line caches from frame to frame (ink-frame-patch.mjs)
     inkFramePatch(join(dirname(fileURLToPath(import.meta.resolve('ink'))), '..', 'package.json')),
   ],

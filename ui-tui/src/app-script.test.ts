@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachePath, loadAppScript } from './app-script.js';
+import { readFile } from 'node:fs';
+import { cachePath, loadAppScript, yieldToInput } from './app-script.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dirs: string[] = [];
@@ -133,5 +134,22 @@ describe('loadAppScript', () => {
     utimesSync(bundle, new Date(), new Date(Date.now() + 5_000));
     expect(app.saveCache()).toBe(false);
     expect(existsSync(cachePath(bundle))).toBe(false);
+  });
+});
+
+describe('yieldToInput', () => {
+  it('called from an I/O callback, resolves only after the event loop went round (timers, poll)', async () => {
+    const order: string[] = [];
+    await new Promise<void>((done) => {
+      readFile(fileURLToPath(import.meta.url), () => {
+        // an immediate alone would run before this timer, in the same loop iteration
+        setTimeout(() => order.push('timer'), 0);
+        void yieldToInput().then(() => {
+          order.push('yielded');
+          done();
+        });
+      });
+    });
+    expect(order).toEqual(['timer', 'yielded']);
   });
 });

@@ -39,6 +39,15 @@ interface CacheHeader {
   arch: string;
 }
 
+/**
+ * Resolves after the event loop has polled for I/O once: keys that arrived during a synchronous
+ * stretch are read (and echoed by the painted first frame). A timer, then an immediate: the
+ * immediate alone would run before the next poll when called from an I/O callback.
+ */
+export function yieldToInput(): Promise<void> {
+  return new Promise((resolve) => setTimeout(() => setImmediate(resolve), 0));
+}
+
 /** The cache's path for a bundle. */
 export function cachePath(bundle: string): string {
   return `${bundle}.cache`;
@@ -80,6 +89,8 @@ export async function loadAppScript<T>(bundle: string, importLazy: LazyImporter)
   const cachedData = readCache(cacheFile, header);
   const script = new Script(source, { filename: bundle, ...(cachedData ? { cachedData } : {}) });
   const cached = cachedData !== undefined && !script.cachedDataRejected;
+  // between compiling and running (each a synchronous stretch), input that came meanwhile is read
+  await yieldToInput();
   const run = script.runInThisContext() as (
     require: NodeJS.Require,
     importLazy: LazyImporter,

@@ -12,6 +12,7 @@ import { runInThisContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   builtinShim,
+  inputPausesPlugin,
   lazyRgiEmoji,
   lazyRgiEmojiPlugin,
   scriptImportsPlugin,
@@ -178,5 +179,46 @@ describe('toAsyncFunctionScript', () => {
     expect(() => toAsyncFunctionScript('const f = () => import("z");\nexport { f };', [])).toThrow(
       /still imports/,
     );
+  });
+});
+
+describe('inputPausesPlugin', () => {
+  it('an input pause between imports lets the event loop run before the next module evaluates', async () => {
+    const out = await build({
+      stdin: {
+        contents: [
+          "import 'virtual:a';",
+          "import 'hermes:input-pause/1';",
+          "import 'virtual:b';",
+          'export const order = globalThis.pauseOrder;',
+        ].join('\n'),
+        resolveDir: pkg,
+      },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'silent',
+      plugins: [
+        inputPausesPlugin,
+        {
+          name: 'virtual',
+          setup(b) {
+            b.onResolve({ filter: /^virtual:/ }, (a) => ({ path: a.path, namespace: 'virtual' }));
+            b.onLoad({ filter: /.*/, namespace: 'virtual' }, (a) => ({
+              contents:
+                a.path === 'virtual:a'
+                  ? "globalThis.pauseOrder = ['a']; setTimeout(() => globalThis.pauseOrder.push('timer'), 0);"
+                  : "globalThis.pauseOrder.push('b');",
+              loader: 'js',
+            }));
+          },
+        },
+      ],
+    });
+    const mod = (await import(
+      `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`
+    )) as { order: string[] };
+    expect(mod.order).toEqual(['a', 'timer', 'b']);
   });
 });

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { startTui } from './app/start.js';
 import { discoveryPath, readDiscovery } from '@hermes/client/discovery';
-import { loadAppScript } from './app-script.js';
 import { commandName, setCommandName } from './command-name.js';
 import { tuneHeapForTui } from './heap-tuning.js';
 import { withoutGlobalFetch } from './load-quietly.js';
@@ -81,9 +80,11 @@ export function historyPath(root: string, profile: string): string {
     : join(root, 'profiles', profile, 'tui_history.jsonl');
 }
 
-/** The loaded app: `startTui`, and what to do once its first frame is drawn. */
+/** The loaded app: `startTui`, and what to do before and after its first frame is drawn. */
 interface LoadedApp {
   start: typeof startTui;
+  /** Lets keys typed while the app loaded be read (and echoed by the painted frame) first. */
+  beforeStart: () => Promise<void>;
   afterFirstFrame: () => void;
 }
 
@@ -105,7 +106,10 @@ async function loadStart(): Promise<LoadedApp> {
   } catch {
     // no bundle here: load the modules
   }
-  if (!fresh) return { start: (await import('./app/start.js')).startTui, afterFirstFrame: () => {} };
+  if (!fresh) {
+    const { startTui: start } = await import('./app/start.js');
+    return { start, beforeStart: async () => {}, afterFirstFrame: () => {} };
+  }
   let lazy: Promise<{ default: Record<string, unknown> }> | undefined;
   const importLazy = async (name: string): Promise<unknown> => {
     lazy ??= import(new URL('./bundle/lazy.js', import.meta.url).href) as Promise<{
@@ -115,11 +119,14 @@ async function loadStart(): Promise<LoadedApp> {
     if (mod === undefined) throw new Error(`${name} is not in the TUI's lazy bundle`);
     return mod;
   };
+  // loaded after the first frame is painted (node:vm and all)
+  const { loadAppScript, yieldToInput } = await import('./app-script.js');
   const app = await loadAppScript<{ startTui: typeof startTui; chalk: unknown }>(bundle, importLazy);
   // the lazy bundle's chalk is the app's (scripts/bundle-plugins.mjs, sharedChalkPlugin)
   (globalThis as Record<symbol, unknown>)[Symbol.for('hermes.tui.chalk')] = app.exports.chalk;
   return {
     start: app.exports.startTui,
+    beforeStart: yieldToInput,
     afterFirstFrame: () => {
       if (!app.cached) setTimeout(() => app.saveCache(), CACHE_SAVE_DELAY_MS).unref();
     },
@@ -163,6 +170,9 @@ export async function runTui(opts: RunTuiOptions): Promise<void> {
     stdout.write('\u001b[?2004l\u001b[?25h');
     throw err;
   }
+  // keys typed while the app loaded are echoed by the painted frame now, before the app's first
+  // render holds the event loop
+  await app.beforeStart();
   const beforeFirstFrame = (): void => {
     splash?.handOff();
     app.afterFirstFrame();
