@@ -19,7 +19,8 @@
  *   lifts the cap at the first key or turn, so typing and streaming run optimised code.
  * They are V8 flags that take effect when set at run time (`v8.setFlagsFromString`), so the
  * `hermes` launcher needs no re-exec and no `NODE_OPTIONS`. The daemon is another process and
- * keeps V8's defaults (its throughput matters more than its size).
+ * keeps V8's defaults (its throughput matters more than its size). What an idle TUI gives back
+ * after start-up and after each turn is in `idle-memory.ts`.
  */
 import { setFlagsFromString } from 'node:v8';
 

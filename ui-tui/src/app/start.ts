@@ -11,6 +11,7 @@ import { cleanText } from '../util/sanitize.js';
 import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
 import { optimizeWhenWorkBegins } from '../heap-tuning.js';
+import { collectWhenIdle, watchReads } from '../idle-memory.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
@@ -155,6 +156,10 @@ export async function startTui(
       maxFps: 250,
     },
   );
+  // memory given back once idle: after start-up, after each turn (idle-memory.ts)
+  const idle = collectWhenIdle({ busy: () => controller.state.busy });
+  const unwatchKeys = watchReads(stdin, () => idle.activity());
+  const unwatchEvents = client.on('event', () => idle.activity());
   void controller.start(target).catch((err: unknown) => {
     controller.notice(`Could not start: ${err instanceof Error ? err.message : String(err)}`, 'error');
   });
@@ -166,6 +171,9 @@ export async function startTui(
     const hint = exitHint(controller.exitSession, opts.defaultProfile ?? startProfile, opts.command);
     if (hint) write(`${cleanText(hint)}\n`);
     work.stop();
+    idle.stop();
+    unwatchKeys();
+    unwatchEvents();
     controller.dispose();
     void client.close();
   }
