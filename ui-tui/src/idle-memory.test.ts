@@ -11,6 +11,7 @@ import {
   IDLE_COLLECT_MS,
   reduceMemory,
   watchReads,
+  watchRequests,
 } from './idle-memory.js';
 
 describe('collectWhenIdle', () => {
@@ -80,6 +81,63 @@ describe('collectWhenIdle', () => {
     idle.activity();
     vi.advanceTimersByTime(IDLE_COLLECT_MS * 5);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('watchRequests', () => {
+  it('counts requests until they are answered or fail, reporting each change, and restores request', async () => {
+    const answers: Array<{ resolve: (v: string) => void; reject: (e: Error) => void }> = [];
+    const client = {
+      request: (method: string): Promise<string> =>
+        new Promise<string>((resolve, reject) => answers.push({ resolve, reject })).then(
+          (v) => `${method}:${v}`,
+        ),
+    };
+    const original = client.request;
+    let changes = 0;
+    const watch = watchRequests(client, () => changes++);
+    const a = client.request('session.history');
+    const b = client.request('model.list');
+    expect(watch.pending()).toBe(2);
+    expect(changes).toBe(2);
+    answers[0]!.resolve('page');
+    expect(await a).toBe('session.history:page'); // the caller's answer is untouched
+    expect(watch.pending()).toBe(1);
+    answers[1]!.reject(new Error('gone'));
+    await expect(b).rejects.toThrow('gone');
+    expect(watch.pending()).toBe(0);
+    expect(changes).toBe(4);
+    watch.restore();
+    expect(client.request).toBe(original);
+  });
+
+  it('keeps the idle collection away while a request waits for its answer', async () => {
+    vi.useFakeTimers();
+    try {
+      let answer: () => void = () => {};
+      const client = { request: (): Promise<void> => new Promise<void>((r) => (answer = r)) };
+      const calls: boolean[] = [];
+      const watch = watchRequests(client, () => idle.activity());
+      const idle = collectWhenIdle({
+        busy: () => watch.pending() > 0,
+        collect: async ({ flushCode }) => {
+          calls.push(flushCode);
+        },
+      });
+      const page = client.request(); // a page of /history the daemon takes long to answer
+      vi.advanceTimersByTime(IDLE_COLLECT_MS * 5);
+      expect(calls).toEqual([]);
+      answer();
+      await page;
+      await Promise.resolve(); // the count settles after the caller's answer
+      vi.advanceTimersByTime(IDLE_COLLECT_MS - 1);
+      expect(calls).toEqual([]); // the answer is activity: rendering it is not interrupted
+      vi.advanceTimersByTime(1);
+      expect(calls).toEqual([true]);
+      idle.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

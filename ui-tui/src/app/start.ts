@@ -11,7 +11,7 @@ import { cleanText } from '../util/sanitize.js';
 import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
 import { optimizeWhenWorkBegins } from '../heap-tuning.js';
-import { collectWhenIdle, watchReads } from '../idle-memory.js';
+import { collectWhenIdle, watchReads, watchRequests } from '../idle-memory.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
@@ -157,7 +157,8 @@ export async function startTui(
     },
   );
   // memory given back once idle: after start-up, after each turn (idle-memory.ts)
-  const idle = collectWhenIdle({ busy: () => controller.state.busy });
+  const requests = watchRequests(client, () => idle.activity());
+  const idle = collectWhenIdle({ busy: () => controller.state.busy || requests.pending() > 0 });
   const unwatchKeys = watchReads(stdin, () => idle.activity());
   const unwatchEvents = client.on('event', () => idle.activity());
   void controller.start(target).catch((err: unknown) => {
@@ -172,6 +173,7 @@ export async function startTui(
     if (hint) write(`${cleanText(hint)}\n`);
     work.stop();
     idle.stop();
+    requests.restore();
     unwatchKeys();
     unwatchEvents();
     controller.dispose();
