@@ -21,7 +21,23 @@ function youngGenerationMb(tune: boolean): number {
   return Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }));
 }
 
+/** A V8 flag's default in this Node (`node --v8-options`). */
+function v8Default(flag: string): string {
+  const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+  const m = new RegExp(`default: ${flag}=(\\S+)`).exec(options);
+  if (!m) throw new Error(`no default for ${flag}`);
+  return m[1]!;
+}
+
 describe('tuneHeapForTui', () => {
+  it('gives WebAssembly a larger tier-up budget while starting, and V8 its own back once work begins', () => {
+    const start = TUI_V8_FLAGS.find((f) => f.startsWith('--wasm-tiering-budget='));
+    const later = FULL_OPTIMISATION_FLAGS.find((f) => f.startsWith('--wasm-tiering-budget='));
+    expect(start).toBeDefined();
+    expect(later).toBe(`--wasm-tiering-budget=${v8Default('--wasm-tiering-budget')}`);
+    expect(Number(start!.split('=')[1])).toBeGreaterThanOrEqual(10 * Number(later!.split('=')[1]));
+  });
+
   it('sets every flag, in order', () => {
     const seen: string[] = [];
     tuneHeapForTui((f) => seen.push(f));

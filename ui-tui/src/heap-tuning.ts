@@ -17,9 +17,19 @@
  *   optimising it cost about 8 MB resident that an idle TUI kept (TurboFan's zones in malloc
  *   arenas of compiler threads, its code pages) for no speed later. `optimizeWhenWorkBegins`
  *   lifts the cap at the first key or turn, so typing and streaming run optimised code.
+ * - `--wasm-tiering-budget=18000000` (10× V8's): the same for WebAssembly (Yoga's layout engine),
+ *   as far as it can be. Hot Yoga functions tier up from Liftoff to TurboFan on a V8 worker thread
+ *   after executing about a budget's worth of code; with V8's budget that happened while the TUI
+ *   started, and that compilation's zones stayed in the worker's malloc arena (freed, not given
+ *   back) in one start in three or more: the idle TUI then held ~4 MB more (62.5 or 66 MB). A
+ *   budget is given to each function when the module is instantiated, so a larger one delays its
+ *   first tier-up past start-up; later budgets are V8's again (`FULL_OPTIMISATION_FLAGS`), and the
+ *   first turn's layouts tier up as before. (`--liftoff-only` instead, lifted later, does not
+ *   work: a module compiled under it never tiers up, and its layouts cost ~30% more.)
  * They are V8 flags that take effect when set at run time (`v8.setFlagsFromString`), so the
  * `hermes` launcher needs no re-exec and no `NODE_OPTIONS`. The daemon is another process and
- * keeps V8's defaults (its throughput matters more than its size).
+ * keeps V8's defaults (its throughput matters more than its size). What an idle TUI gives back
+ * after start-up and after each turn is in `idle-memory.ts`.
  */
 import { setFlagsFromString } from 'node:v8';
 
@@ -29,13 +39,19 @@ export const TUI_V8_FLAGS: readonly string[] = [
   '--semi-space-growth-factor=1',
   '--heap-growing-percent=50',
   '--max-opt=1',
+  '--wasm-tiering-budget=18000000',
 ];
 
 /**
- * V8's defaults, set back by `optimizeWhenWorkBegins`: any tier (`--max-opt=999`), and TurboFan
- * itself, which `--max-opt=1` turned off by implication (`--max-opt` alone does not bring it back).
+ * V8's defaults, set back by `optimizeWhenWorkBegins`: any tier (`--max-opt=999`), TurboFan
+ * itself, which `--max-opt=1` turned off by implication (`--max-opt` alone does not bring it back),
+ * and WebAssembly's tier-up budget (V8's default; a function's next budget is taken from it).
  */
-export const FULL_OPTIMISATION_FLAGS: readonly string[] = ['--max-opt=999', '--turbofan'];
+export const FULL_OPTIMISATION_FLAGS: readonly string[] = [
+  '--max-opt=999',
+  '--turbofan',
+  '--wasm-tiering-budget=1800000',
+];
 
 /** The session events that start work worth optimised code (a turn and its streamed reply). */
 const WORK_EVENTS: ReadonlySet<string> = new Set(['turn.start', 'message.delta', 'reasoning.delta']);

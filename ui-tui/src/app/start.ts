@@ -11,6 +11,7 @@ import { cleanText } from '../util/sanitize.js';
 import { setCommandName } from '../command-name.js';
 import { applyColorEnv } from '../components/theme.js';
 import { optimizeWhenWorkBegins } from '../heap-tuning.js';
+import { collectWhenIdle, watchReads, watchRequests } from '../idle-memory.js';
 import { historyPath, type RunTuiOptions } from '../run.js';
 import { appendHistory, InputHistory, loadHistory } from '../state/input-history.js';
 import { App } from './App.js';
@@ -158,6 +159,11 @@ export async function startTui(
       maxFps: 250,
     },
   );
+  // memory given back once idle: after start-up, after each turn (idle-memory.ts)
+  const requests = watchRequests(client, () => idle.activity());
+  const idle = collectWhenIdle({ busy: () => controller.state.busy || requests.pending() > 0 });
+  const unwatchKeys = watchReads(stdin, () => idle.activity());
+  const unwatchEvents = client.on('event', () => idle.activity());
   void controller.start(target).catch((err: unknown) => {
     controller.notice(`Could not start: ${err instanceof Error ? err.message : String(err)}`, 'error');
   });
@@ -169,6 +175,10 @@ export async function startTui(
     const hint = exitHint(controller.exitSession, opts.defaultProfile ?? startProfile, opts.command);
     if (hint) write(`${cleanText(hint)}\n`);
     work.stop();
+    idle.stop();
+    requests.restore();
+    unwatchKeys();
+    unwatchEvents();
     controller.dispose();
     void client.close();
   }
