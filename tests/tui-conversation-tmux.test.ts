@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, onTestFinished } from 'vitest';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
 import { describeTmux, shq } from './support/tmux.js';
 import { useTuiTmux } from './support/tui-tmux-fixture.js';
@@ -131,7 +131,13 @@ describeTmux('/undo, /retry, /rewind, /fork and /steer in the TUI', () => {
     // loaded machine still arrives while the step runs (a fixed sleep raced the typing)
     const gates = mkdtempSync(join(tmpdir(), 'hermes-steer-'));
     dirs.push(gates);
-    const gated = (name: string): string => `until [ -e ${shq(join(gates, name))} ]; do sleep 0.05; done`;
+    // (a removed gates folder opens them too)
+    const gated = (name: string): string =>
+      `until [ -e ${shq(join(gates, name))} ] || [ ! -d ${shq(gates)} ]; do sleep 0.05; done`;
+    // whatever happens, the gates open at the end: a tool step still waiting must not outlive the test
+    onTestFinished(() => {
+      for (const name of ['one', 'two']) writeFileSync(join(gates, name), '');
+    });
     fx.model.push(
       { toolCalls: [{ name: 'terminal', arguments: { command: gated('one') } }] },
       { toolCalls: [{ name: 'terminal', arguments: { command: gated('two') } }] },
