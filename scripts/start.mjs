@@ -60,7 +60,7 @@ export function buildIsFresh(root = repo) {
   const pkgs = packages(root);
   // the bundles are written by every build, after every package compiled (tsc -b leaves the
   // outputs of an unchanged package as they were, so those tell nothing)
-  const outputs = ['bin/dist/bundle/main.js', 'ui-tui/dist/bundle/start.js'];
+  const outputs = ['bin/dist/bundle/main.js', 'ui-tui/dist/bundle/app.js'];
   let oldest = Infinity;
   for (const o of outputs) {
     const m = mtime(join(root, o));

@@ -45,7 +45,7 @@ function fakeTree(): string {
   for (const p of ['core', 'client', 'tui-gateway', 'bin', 'plugins/platforms/irc'])
     utimesSync(join(root, p, 'tsconfig.json'), old, old);
   writeFileSync(join(root, 'bin/dist/bundle/main.js'), '');
-  writeFileSync(join(root, 'ui-tui/dist/bundle/start.js'), '');
+  writeFileSync(join(root, 'ui-tui/dist/bundle/app.js'), '');
   return root;
 }
 
