@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHermes } from '../tests/support/hermes-cli.js';
 import type { Benchmark } from './lib/types.js';
-import { cpuMs, replyOf, statusBar, tuiPid, world, type World } from './tui/terminal.js';
+import { cpuMs, idle, launchTimes, replyOf, tuiPid, world, type World } from './tui/terminal.js';
 
 const LAUNCH_RUNS = 7;
 const STREAM_RUNS = 5;
@@ -29,7 +29,6 @@ const LAST_BYTE_RUNS = 15;
 const STREAM = { tokens: 2_750, chunkSize: 40, delayMs: 4 };
 
 const composerShown = (s: string): boolean => s.includes('Type a message') || s.includes('│ › ');
-const idle = (s: string): boolean => statusBar(s).includes('◇ idle') && statusBar(s).includes('● connected');
 
 /** The daemon's pid, from its discovery file. */
 function daemonPid(root: string): number {
@@ -125,24 +124,24 @@ export const benchmarks: Benchmark[] = [
     unit: 'ms',
     async run() {
       const w = await world();
-      const out: number[] = [];
       try {
-        for (let i = 0; i <= LAUNCH_RUNS; i++) {
-          const stopped = await runHermes(w.root, ['gateway', 'stop']);
-          if (stopped.code !== 0) throw new Error(`hermes gateway stop failed: ${stopped.stderr}`);
-          const t0 = performance.now();
-          const target = w.openTui(`cold${i}`);
-          await w.until(target, composerShown, 30_000, 2);
-          w.tmux.type(target, 'x');
-          const t1 = await w.until(target, (s) => s.includes('│ › x'), 30_000, 2);
-          await w.until(target, idle, 30_000);
-          w.tmux.run('kill-window', '-t', target);
-          if (i > 0) out.push(t1 - t0);
-        }
+        return await launchTimes(w, {
+          name: 'cold',
+          runs: LAUNCH_RUNS,
+          composer: composerShown,
+          key: 'x',
+          done: (s) => s.includes('│ › x'),
+          // the daemon is stopped before each launch
+          before: async () => {
+            const stopped = await runHermes(w.root, ['gateway', 'stop']);
+            if (stopped.code !== 0) throw new Error(`hermes gateway stop failed: ${stopped.stderr}`);
+          },
+          intervalMs: 2,
+          timeoutMs: 30_000,
+        });
       } finally {
         await w.close();
       }
-      return out;
     },
   },
   {
@@ -151,22 +150,19 @@ export const benchmarks: Benchmark[] = [
     goal: 250,
     async run() {
       const w = await world();
-      const out: number[] = [];
       try {
-        for (let i = 0; i <= LAUNCH_RUNS; i++) {
-          const t0 = performance.now();
-          const target = w.openTui(`ready${i}`);
-          await w.until(target, composerShown, 20_000, 2);
-          w.tmux.type(target, '/');
-          const t1 = await w.until(target, (s) => s.includes('/help'), 20_000, 2);
-          await w.until(target, idle, 20_000);
-          w.tmux.run('kill-window', '-t', target);
-          if (i > 0) out.push(t1 - t0);
-        }
+        const done = (s: string): boolean => s.includes('/help');
+        return await launchTimes(w, {
+          name: 'ready',
+          runs: LAUNCH_RUNS,
+          composer: composerShown,
+          key: '/',
+          done,
+          intervalMs: 2,
+        });
       } finally {
         await w.close();
       }
-      return out;
     },
   },
   {

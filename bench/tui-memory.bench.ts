@@ -12,7 +12,7 @@
  *   resident set 2 s after the first message is on screen.
  */
 import type { Benchmark } from './lib/types.js';
-import { peakMb, replyOf, rssMb, seedSession, statusBar, tuiPid, world, type World } from './tui/terminal.js';
+import { idle, peakMb, replyOf, rssMb, seedSession, tuiPid, world, type World } from './tui/terminal.js';
 
 const IDLE_RUNS = 5;
 const HEAVY_RUNS = 3;
@@ -20,7 +20,6 @@ const HEAVY_RUNS = 3;
 const SETTLE_MS = 2_000;
 
 const composerShown = (s: string): boolean => s.includes('Type a message');
-const idle = (s: string): boolean => statusBar(s).includes('◇ idle') && statusBar(s).includes('● connected');
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, SETTLE_MS));
 
 /** Messages in the paged session, and how many the attach snapshot holds. */

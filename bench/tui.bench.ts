@@ -13,14 +13,13 @@
  * The TUI's memory is measured in tui-memory.bench.ts.
  */
 import type { Benchmark } from './lib/types.js';
-import { cpuMs, replyOf, seedSession, statusBar, tuiPid, world } from './tui/terminal.js';
+import { cpuMs, idle, launchTimes, replyOf, seedSession, tuiPid, world } from './tui/terminal.js';
 
 const LAUNCH_RUNS = 10;
 const STREAM_RUNS = 5;
 const HEAVY_RUNS = 3;
 
 const composerShown = (s: string): boolean => s.includes('Type a message');
-const idle = (s: string): boolean => statusBar(s).includes('◇ idle') && statusBar(s).includes('● connected');
 
 export const benchmarks: Benchmark[] = [
   {
@@ -51,22 +50,18 @@ export const benchmarks: Benchmark[] = [
     async run() {
       // launch until a key typed as soon as the composer shows is echoed by the app (Ink running)
       const w = await world((root) => void seedSession(root, 'launch', 20));
-      const out: number[] = [];
       try {
-        for (let i = 0; i <= LAUNCH_RUNS; i++) {
-          const t0 = performance.now();
-          const target = w.openTui(`typed${i}`);
-          await w.until(target, composerShown, 20_000);
-          w.tmux.type(target, 'x');
-          const t1 = await w.until(target, (s) => s.includes('│ › x'), 20_000);
-          await w.until(target, idle, 20_000);
-          w.tmux.run('kill-window', '-t', target);
-          if (i > 0) out.push(t1 - t0);
-        }
+        const done = (s: string): boolean => s.includes('│ › x');
+        return await launchTimes(w, {
+          name: 'typed',
+          runs: LAUNCH_RUNS,
+          composer: composerShown,
+          key: 'x',
+          done,
+        });
       } finally {
         await w.close();
       }
-      return out;
     },
   },
   {

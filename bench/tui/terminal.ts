@@ -155,3 +155,50 @@ export function seedSession(root: string, title: string, count: number): string 
   }
   return title;
 }
+
+/** Whether the status bar says the TUI is attached and idle. */
+export function idle(screen: string): boolean {
+  const bar = statusBar(screen);
+  return bar.includes('◇ idle') && bar.includes('● connected');
+}
+
+/** What `launchTimes` launches and times. */
+export interface LaunchTiming {
+  /** Window name prefix (a number is appended per run). */
+  name: string;
+  /** Timed runs; one more untimed run comes first (it warms the file cache). */
+  runs: number;
+  /** When the composer is on screen (the key is typed then). */
+  composer: (screen: string) => boolean;
+  /** The key typed as soon as the composer shows. */
+  key: string;
+  /** When the key has had its effect: the time of this is the run's figure. */
+  done: (screen: string) => boolean;
+  /** Runs before each launch (e.g. stopping the daemon). */
+  before?: () => Promise<void>;
+  /** Poll interval, ms (default 5). */
+  intervalMs?: number;
+  /** Deadline of each wait, ms (default 20,000). */
+  timeoutMs?: number;
+}
+
+/**
+ * Launches `hermes tui` `runs + 1` times in `w`; each time until a key typed as soon as the
+ * composer shows has had its effect; waits until idle and closes the window. @returns ms per run.
+ */
+export async function launchTimes(w: World, t: LaunchTiming): Promise<number[]> {
+  const timeout = t.timeoutMs ?? 20_000;
+  const out: number[] = [];
+  for (let i = 0; i <= t.runs; i++) {
+    await t.before?.();
+    const t0 = performance.now();
+    const target = w.openTui(`${t.name}${i}`);
+    await w.until(target, t.composer, timeout, t.intervalMs);
+    w.tmux.type(target, t.key);
+    const t1 = await w.until(target, t.done, timeout, t.intervalMs);
+    await w.until(target, idle, timeout);
+    w.tmux.run('kill-window', '-t', target);
+    if (i > 0) out.push(t1 - t0);
+  }
+  return out;
+}
