@@ -18,14 +18,9 @@ export function splitBlocks(text: string): string[] {
   let blanks: string[] = [];
   let fence: string | null = null;
   for (const line of text.split('\n')) {
-    const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     const inFence = fence !== null;
-    if (m) {
-      const mark = m[1]!;
-      if (fence === null) fence = mark;
-      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
-    }
-    if (!inFence && line.trim() === '' && !m) {
+    fence = fenceAfter(line, fence);
+    if (!inFence && line.trim() === '') {
       if (current.length) blanks.push(line);
       continue;
     }
@@ -117,5 +112,18 @@ export function liveTail(block: string, maxLines: number): string {
 }
 
 const FENCE_OPEN = /^\s{0,3}(`{3,}|~{3,})/;
+
+/**
+ * The fenced code a line leaves the text in: `fence` is the opening run (``` or ~~~, its length)
+ * of the code before the line, null outside code. A fence line opens code; inside, only a line of
+ * the same character, at least as long and nothing else, closes it.
+ */
+export function fenceAfter(line: string, fence: string | null): string | null {
+  const m = FENCE_OPEN.exec(line);
+  if (!m) return fence;
+  const mark = m[1]!;
+  if (fence === null) return mark;
+  return mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark ? null : fence;
+}
 /** A table's delimiter row: cells of dashes with optional alignment colons, between pipes. */
 const TABLE_DELIMITER = /^\s{0,3}\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;

@@ -10,6 +10,7 @@
  * its nested code: a list item's content starts at column 2 at least), so the reply is not cut
  * there; neither inside fenced code.
  */
+import { fenceAfter } from '../markdown/streaming.js';
 import { assistantDraft } from './event-items.js';
 import type { AssistantItem, ItemDraft, NoticeItem, StreamingReply } from './types.js';
 
@@ -30,8 +31,6 @@ export interface ReplyScan {
 /** The scan of a reply that has not started. */
 export const EMPTY_SCAN: ReplyScan = { pos: 0, fence: null, blank: false, content: false, cut: 0 };
 
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-
 /**
  * Scans the lines of `text` after `scan.pos` (`text` only ever grows by appending). The last
  * line, while it has no newline yet, is looked at but not consumed: its first character already
@@ -51,14 +50,9 @@ export function scanReply(scan: ReplyScan, text: string): ReplyScan {
       content = false;
     }
     if (nl < 0) break;
-    const m = FENCE.exec(line);
-    if (m) {
-      const mark = m[1]!;
-      if (fence === null) fence = mark;
-      else if (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark) fence = null;
-    }
+    fence = fenceAfter(line, fence);
     const isBlank = line.trim() === '';
-    blank = fence === null && isBlank && !m;
+    blank = fence === null && isBlank;
     if (!isBlank) content = true;
     pos = nl + 1;
   }
