@@ -54,6 +54,44 @@ const SCENES: Array<(o: OutputLike) => void> = [
   (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red!')}\nsecond line`, none),
 ];
 
+/** Styles a random text is built from: colours, intensity (bold and dim share an end code), resets. */
+const STYLES: Array<[string, string]> = [
+  ['\u001b[1m', '\u001b[22m'],
+  ['\u001b[2m', '\u001b[22m'],
+  ['\u001b[3m', '\u001b[23m'],
+  ['\u001b[31m', '\u001b[39m'],
+  ['\u001b[32m', '\u001b[39m'],
+  ['\u001b[44m', '\u001b[49m'],
+  ['\u001b[38;5;208m', '\u001b[39m'],
+];
+
+/** Scenes of random styled, nested and overlapping writes (a seeded generator: the same every run). */
+function randomScenes(count: number, seed = 7): Array<(o: OutputLike) => void> {
+  let x = seed;
+  const rnd = (n: number): number => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return Math.floor((x / 2 ** 31) * n);
+  };
+  const text = (): string => {
+    let out = '';
+    for (let i = rnd(6) + 1; i > 0; i--) {
+      const word = ['ab', 'c d', '漢', ' ', 'xyz', '🙂'][rnd(6)]!;
+      const style = rnd(4) === 0 ? undefined : STYLES[rnd(STYLES.length)]!;
+      if (!style) out += word;
+      else if (rnd(3) === 0) out += `${style[0]}${word}`; // left open: runs on, or into the next write
+      else if (rnd(5) === 0) out += `${style[0]}${word}\u001b[0m`;
+      else out += `${style[0]}${word}${style[1]}`;
+    }
+    return out;
+  };
+  return Array.from({ length: count }, () => {
+    const writes = Array.from({ length: rnd(5) + 1 }, () => ({ x: rnd(24), y: rnd(6), t: `${text()}\n${text()}` }));
+    return (o: OutputLike) => {
+      for (const w of writes) o.write(w.x, w.y, w.t, none);
+    };
+  });
+}
+
 describe('the patch of Ink 6.8 frame building in the TUI bundle', () => {
   afterAll(() => rmSync(join(copy, '..'), { recursive: true, force: true }));
 
@@ -73,6 +111,19 @@ describe('the patch of Ink 6.8 frame building in the TUI bundle', () => {
     );
     expect(frames(Patched.default, many)).toEqual(frames(Ink.default, many));
     expect(frames(Patched.default, SCENES)).toEqual(expected);
+  });
+
+  it('builds the same rows as Ink for styles that start, stop, nest and run across writes', async () => {
+    mkdirSync(copy, { recursive: true });
+    cpSync(inkBuild, copy, { recursive: true });
+    writeFileSync(join(copy, 'output.js'), patchInkOutput(original));
+    const Ink = (await import(pathToFileURL(join(inkBuild, 'output.js')).href)) as { default: OutputClass };
+    const Patched = (await import(pathToFileURL(join(copy, 'output.js')).href)) as { default: OutputClass };
+    const scenes = randomScenes(400);
+    const expected = frames(Ink.default, scenes);
+    // the generator makes styled rows (not only plain ones), or this would prove little
+    expect(expected.filter((f) => f.includes('\u001b[')).length).toBeGreaterThan(300);
+    expect(frames(Patched.default, scenes)).toEqual(expected);
   });
 
   it('refuses a source it was not written for, naming itself', () => {
