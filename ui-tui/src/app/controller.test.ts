@@ -4,7 +4,10 @@ import type { AttachResult } from '@hermes/client';
 import type { WireEvent } from '@hermes/core/protocol';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
 import { startTestServer, waitFor, type TestConn, type TestServer } from '@hermes/client/testing';
-import { SessionController } from './controller.js';
+import { EMPTY_SCAN } from '../state/reply-parts.js';
+import { initialSessionState, type SessionAction } from '../state/session-reducer.js';
+import type { SessionState } from '../state/types.js';
+import { PAINT_FIRST_CHARS, paintFirst, SessionController } from './controller.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -156,5 +159,29 @@ describe('SessionController with images', () => {
       attachments: [{ kind: 'image', path: '/w/dot.png', name: 'dot.png' }],
     });
     expect(controller.attachments.size).toBe(0);
+  });
+});
+
+describe('drawing the end of a reply (paintFirst)', () => {
+  const complete = {
+    type: 'event',
+    event: { type: 'message.complete', session_id: 's1', seq: 9, payload: {} },
+    now: 0,
+  } as unknown as SessionAction;
+  const streaming = (text: string, cut: number): SessionState => ({
+    ...initialSessionState(),
+    streaming: { text, reasoning: '', scan: { ...EMPTY_SCAN, pos: cut, cut } },
+  });
+
+  it('draws a short rest in the frame of the last delta, a long one after it', () => {
+    const long = 'x'.repeat(PAINT_FIRST_CHARS + 1);
+    expect(paintFirst(complete, streaming('a short reply', 0))).toBe(false);
+    // a long reply whose earlier blocks are printed: only its rest counts
+    expect(paintFirst(complete, streaming(`${long}\n\nlast block`, long.length + 2))).toBe(false);
+    // one long block still to print (a long code block, printed whole at the end): drawn first
+    expect(paintFirst(complete, streaming(long, 0))).toBe(true);
+    expect(paintFirst(complete, { ...initialSessionState(), streaming: null })).toBe(false);
+    const delta = { ...complete, event: { type: 'message.delta', payload: { text: 'x' } } } as unknown as SessionAction;
+    expect(paintFirst(delta, streaming(long, 0))).toBe(false);
   });
 });

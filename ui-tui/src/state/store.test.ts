@@ -69,6 +69,27 @@ describe('createStore', () => {
     store.dispose();
   });
 
+  it('paintFirst is asked with the latest state: an end it declines is published with what waited, once', () => {
+    type Act = { add: number; end?: boolean };
+    const asked: number[] = [];
+    const store = createStore((s: number, a: Act) => s + a.add, 0, {
+      throttleMs: 50,
+      isUrgent: (a) => a.end === true,
+      paintFirst: (a, s) => {
+        asked.push(s);
+        return a.end === true && s > 10;
+      },
+    });
+    const seen: number[] = [];
+    store.subscribe(() => seen.push(store.getSnapshot()));
+    store.dispatch({ add: 1 }); // published at once
+    store.dispatch({ add: 2 }); // waits for the throttle
+    store.dispatch({ add: 100, end: true }); // declined (state 3): one publication for both
+    expect(asked).toEqual([3]);
+    expect(seen).toEqual([1, 103]);
+    store.dispose();
+  });
+
   it('paintFirst with nothing waiting applies the action at once', () => {
     const store = createStore((s: number, a: number) => s + a, 0, {
       throttleMs: 50,

@@ -7,10 +7,12 @@
  * - `quietMs`: once no action came for this long, what waits is published (the last delta of a
  *   stream does not wait out the throttle), but never sooner than `minFrameMs` after the previous
  *   publication (a stream that comes in bursts is drawn at most 1000/minFrameMs times a second);
- * - `paintFirst`: an urgent action that ends something costly to draw (a finished reply, printed
- *   whole) publishes what was waiting first (the last delta), and is applied and published itself
- *   in the next macrotask, after the renderer wrote that frame. Actions dispatched meanwhile queue
- *   behind it, in order.
+ * - `paintFirst`: an urgent action that ends something costly to draw (a finished reply whose
+ *   long last block is printed whole) publishes what was waiting first (the last delta), and is
+ *   applied and published itself in the next macrotask, after the renderer wrote that frame.
+ *   Actions dispatched meanwhile queue behind it, in order. An end that is cheap to draw is better
+ *   drawn in the same frame as what waited: one frame instead of two (several TUIs on two cores
+ *   each drawing two frames at a reply's end delay one another's last word).
  *
  * With `drain`, a paced frame also waits until the output has written the one before (a terminal
  * that reads slowly sets the frame rate; a TTY on Linux is written synchronously, so this waits
@@ -32,8 +34,8 @@ export interface Store<S, A> {
   dispose(): void;
 }
 
-/** Options of `createStore`. */
-export interface StoreOptions<A> {
+/** Options of `createStore` (`S`: the state, as `paintFirst` sees it). */
+export interface StoreOptions<A, S = unknown> {
   /** Minimum interval between publications, ms (default 33; 0 publishes every action). */
   throttleMs?: number;
   /** Actions published without waiting (default: all). */
@@ -42,8 +44,11 @@ export interface StoreOptions<A> {
   quietMs?: number;
   /** With `quietMs`: least time between two publications, ms (default 16). */
   minFrameMs?: number;
-  /** Urgent actions whose waiting predecessors are published (and drawn) first; see above. */
-  paintFirst?: (action: A) => boolean;
+  /**
+   * Urgent actions whose waiting predecessors are published (and drawn) first; see above. Asked
+   * with the latest state, before the action applies.
+   */
+  paintFirst?: (action: A, state: S) => boolean;
   /**
    * The output the frames are written to: a paced publication (not an urgent one) waits while
    * it is still writing the previous frame (`busy()`, e.g. a stream's `writableNeedDrain`) and is
@@ -58,7 +63,7 @@ export interface StoreOptions<A> {
 export function createStore<S, A>(
   reducer: (state: S, action: A) => S,
   initial: S,
-  opts: StoreOptions<A> = {},
+  opts: StoreOptions<A, S> = {},
 ): Store<S, A> {
   const throttleMs = opts.throttleMs ?? 33;
   const now = opts.now ?? Date.now;
@@ -123,7 +128,7 @@ export function createStore<S, A>(
         held.push(action);
         return;
       }
-      if (published !== state && opts.paintFirst?.(action)) {
+      if (published !== state && opts.paintFirst?.(action, state)) {
         publish(); // what waited is drawn now; this action follows in the next macrotask
         held = [action];
         setImmediate(releaseHeld);
