@@ -29,9 +29,9 @@ interface OutputLike {
 type OutputClass = new (o: { width: number; height: number }) => OutputLike;
 
 /** The frames a list of scenes makes with an Output class. */
-function frames(Output: OutputClass, scenes: Array<(o: OutputLike) => void>): string[] {
+function frames(Output: OutputClass, scenes: Array<(o: OutputLike) => void>, width = 30): string[] {
   return scenes.map((scene) => {
-    const o = new Output({ width: 30, height: 6 });
+    const o = new Output({ width, height: 6 });
     scene(o);
     return o.get().output;
   });
@@ -78,16 +78,29 @@ function randomScenes(count: number, seed = 7): Array<(o: OutputLike) => void> {
       const word = ['ab', 'c d', '漢', ' ', 'xyz', '🙂'][rnd(6)]!;
       const style = rnd(4) === 0 ? undefined : STYLES[rnd(STYLES.length)]!;
       if (!style) out += word;
-      else if (rnd(3) === 0) out += `${style[0]}${word}`; // left open: runs on, or into the next write
+      else if (rnd(3) === 0)
+        out += `${style[0]}${word}`; // left open: runs on, or into the next write
       else if (rnd(5) === 0) out += `${style[0]}${word}\u001b[0m`;
       else out += `${style[0]}${word}${style[1]}`;
     }
     return out;
   };
+  const upper = { transformers: [(s: string, i: number) => (i === 0 ? s.toUpperCase() : s)] };
   return Array.from({ length: count }, () => {
-    const writes = Array.from({ length: rnd(5) + 1 }, () => ({ x: rnd(24), y: rnd(6), t: `${text()}\n${text()}` }));
+    // columns past the width leave holes in the row; rows above or below the frame are skipped
+    const writes = Array.from({ length: rnd(5) + 1 }, () => ({
+      x: rnd(36),
+      y: rnd(9) - 1,
+      t: `${text()}\n${text()}`,
+      clip: rnd(4) === 0 ? { x1: rnd(10), x2: 10 + rnd(20), y1: rnd(3), y2: 3 + rnd(3) } : null,
+      opts: rnd(5) === 0 ? upper : none,
+    }));
     return (o: OutputLike) => {
-      for (const w of writes) o.write(w.x, w.y, w.t, none);
+      for (const w of writes) {
+        if (w.clip) o.clip(w.clip);
+        o.write(w.x, w.y, w.t, w.opts);
+        if (w.clip) o.unclip();
+      }
     };
   });
 }
@@ -124,12 +137,27 @@ describe('the patch of Ink 6.8 frame building in the TUI bundle', () => {
     // the generator makes styled rows (not only plain ones), or this would prove little
     expect(expected.filter((f) => f.includes('\u001b[')).length).toBeGreaterThan(300);
     expect(frames(Patched.default, scenes)).toEqual(expected);
+    // again (rows now from the cache), and at other widths (a row's text depends on the width)
+    expect(frames(Patched.default, scenes)).toEqual(expected);
+    // few enough scenes that their rows stay in the cache from one width to the next
+    const some = scenes.slice(0, 40);
+    for (const width of [30, 24, 40]) {
+      expect(frames(Patched.default, some, width)).toEqual(frames(Ink.default, some, width));
+    }
   });
 
   it('refuses a source it was not written for, naming itself', () => {
     expect(() => patchInkOutput(original.replace('caches = new OutputCaches();', 'caches = x;'))).toThrow(
       /ink-frame-patch\.mjs: .*caches = new OutputCaches\(\)/,
     );
-    expect(() => patchInkOutput(patchInkOutput(original))).toThrow(/exactly once/);
+    expect(() => patchInkOutput(patchInkOutput(original))).toThrow(/Output\.get .* not the one/);
+    expect(() => patchInkOutput(original.replace('offsetX += characterWidth;', 'offsetX += 1;'))).toThrow(
+      /ink-frame-patch\.mjs: Output\.get/,
+    );
+    expect(() =>
+      patchInkOutput(
+        original.replace("from '@alcalzone/ansi-tokenize';", "from '@alcalzone/ansi-tokenize/x';"),
+      ),
+    ).toThrow(/exactly once/);
   });
 });
