@@ -10,10 +10,11 @@
  *     base=/path/to/main/bin/hermes new=bin/hermes
  *
  * `RUNS` (environment, default 10): rounds. Prints each build's medians and samples (CPU ms per
- * reply, last byte → last word ms).
+ * reply, last byte → last word ms), and its TUI's resident set 3 s after the last round (MB: what
+ * the replies left behind).
  */
 import { median } from '../lib/stats.js';
-import { cpuMs, idle, replyOf, world } from './terminal.js';
+import { cpuMs, idle, replyOf, rssMb, world } from './terminal.js';
 
 const builds = new Map<string, string>();
 for (const arg of process.argv.slice(2)) {
@@ -24,11 +25,14 @@ for (const arg of process.argv.slice(2)) {
 if (builds.size === 0) throw new Error('usage: stream-ab.ts NAME=/path/to/bin/hermes …');
 const runs = Number(process.env.RUNS ?? 10);
 const STREAM = { tokens: 2_750, chunkSize: 40, delayMs: 4 };
+/** Rounds per session: 15 replies of ~2,750 tokens stay under the compression threshold. */
+const NEW_SESSION_EVERY = 15;
 
 const w = await world();
 const env = { HERMES_HOME: w.root, CI: 'false', TERM: 'xterm-256color', NO_COLOR: '1' };
 const cpu = new Map([...builds.keys()].map((k) => [k, [] as number[]]));
 const lastByte = new Map([...builds.keys()].map((k) => [k, [] as number[]]));
+const rss = new Map<string, number>();
 try {
   const targets = new Map<string, string>();
   for (const [name, bin] of builds) {
@@ -42,6 +46,13 @@ try {
   let n = 0;
   for (let round = 0; round < runs; round++) {
     const order = round % 2 ? [...builds.keys()] : [...builds.keys()].reverse();
+    if (round > 0 && round % NEW_SESSION_EVERY === 0) {
+      // a new session before the context fills (a compression would take the model's next reply)
+      for (const target of targets.values()) {
+        w.tmux.type(target, '/new', 'Enter');
+        await w.until(target, (s) => s.includes('New session') && idle(s), 30_000);
+      }
+    }
     for (const name of order) {
       const target = targets.get(name)!;
       const pid = w.tmux.pid(target);
@@ -63,6 +74,8 @@ try {
       lastByte.get(name)!.push(seenAt - finished);
     }
   }
+  await new Promise((r) => setTimeout(r, 3_000)); // the collection a second after idle (idle-memory.ts)
+  for (const [name, target] of targets) rss.set(name, Math.round(rssMb(w.tmux.pid(target)) * 10) / 10);
 } finally {
   await w.close();
 }
@@ -70,6 +83,6 @@ for (const name of builds.keys()) {
   const c = cpu.get(name)!;
   const l = lastByte.get(name)!;
   console.log(
-    `${name}  cpu ${median(c)} ms/reply  last byte → last word ${median(l).toFixed(1)} ms  cpu ${JSON.stringify(c)}  last ${JSON.stringify(l.map((v) => Math.round(v)))}`,
+    `${name}  rss ${rss.get(name)} MB  cpu ${median(c)} ms/reply  last byte → last word ${median(l).toFixed(1)} ms  cpu ${JSON.stringify(c)}  last ${JSON.stringify(l.map((v) => Math.round(v)))}`,
   );
 }

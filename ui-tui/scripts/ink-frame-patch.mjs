@@ -30,6 +30,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { INK_CACHE_PATCHES } from './ink-cache-patch.mjs';
 
 /** The Ink version whose output.js this patch was written for. */
 export const INK_VERSION = '6.8.0';
@@ -254,8 +256,12 @@ export function patchInkOutput(source) {
   return replaceOnce(out, CLASS, SHARED + CLASS);
 }
 
+/** Ink's build files the bundle patches: output.js here, the text caches in ink-cache-patch.mjs. */
+const PATCHES = { 'output.js': patchInkOutput, ...INK_CACHE_PATCHES };
+
 /**
- * An esbuild plugin that loads ink/build/output.js patched (see the file comment).
+ * An esbuild plugin that loads Ink's build files patched (output.js: see the file comment; the
+ * text caches: ink-cache-patch.mjs).
  * @param inkPackageJson path of Ink's package.json (its version is checked against INK_VERSION).
  */
 export function inkFramePatch(inkPackageJson) {
@@ -268,14 +274,20 @@ export function inkFramePatch(inkPackageJson) {
           `ui-tui/scripts/ink-frame-patch.mjs: written for ink ${INK_VERSION}, found ${version}; re-check the patch against its output.js`,
         );
       }
-      let patched = false;
-      build.onLoad({ filter: /[\\/]ink[\\/]build[\\/]output\.js$/ }, (args) => {
-        patched = true;
-        return { contents: patchInkOutput(readFileSync(args.path, 'utf8')), loader: 'js' };
+      const patched = new Set();
+      const files = Object.keys(PATCHES).map((f) => f.replace(/\./g, '\\.'));
+      const filter = new RegExp(`[\\\\/]ink[\\\\/]build[\\\\/](${files.join('|')})$`);
+      build.onLoad({ filter }, (args) => {
+        const file = basename(args.path);
+        patched.add(file);
+        return { contents: PATCHES[file](readFileSync(args.path, 'utf8')), loader: 'js' };
       });
       build.onEnd((result) => {
-        if (!patched && result.errors.length === 0) {
-          throw new Error('ui-tui/scripts/ink-frame-patch.mjs: ink/build/output.js was not in the bundle');
+        const missing = Object.keys(PATCHES).filter((f) => !patched.has(f));
+        if (missing.length > 0 && result.errors.length === 0) {
+          throw new Error(
+            `ui-tui/scripts/ink-frame-patch.mjs: ink/build/${missing.join(', ')} not in the bundle`,
+          );
         }
       });
     },
