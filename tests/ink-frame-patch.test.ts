@@ -49,6 +49,17 @@ const SCENES: Array<(o: OutputLike) => void> = [
     o.unclip();
     o.write(0, 4, 'status · ● connected', { transformers: [(s) => s.toUpperCase()] });
   },
+  // the same line clipped to other bounds (a cut line is cached by line and bounds)
+  (o) => {
+    o.clip({ x1: 2, x2: 8 });
+    o.write(0, 2, `clipped ${red('styled text that runs past')}`, none);
+    o.unclip();
+  },
+  (o) => {
+    o.clip({ x1: 4, x2: 8 });
+    o.write(0, 2, `clipped ${red('styled text that runs past')}`, none);
+    o.unclip();
+  },
   // the same lines again (now from the caches), and again changed
   (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red')}\nsecond line`, none),
   (o) => o.write(0, 0, `plain ${bold('bold')} and ${red('red!')}\nsecond line`, none),

@@ -15,7 +15,8 @@
  *   so no text can pass for two writes) is the row's key: a row whose
  *   key was seen before takes its text from a cache without building cells; only new rows are
  *   built, on one row of cells.
- * - The tokenizing and width caches are kept from frame to frame.
+ * - The tokenizing and width caches are kept from frame to frame, and a line clipped by a box
+ *   (`overflow: hidden`) is cut once for the same line and bounds (`sliceAnsi` tokenizes it anew).
  * - Blank cells share one frozen cell (Ink reads cells and replaces them; it never changes one).
  * - A row is turned into text without diffing neighbouring cells whose styles are the same
  *   (`styledRowToString`).
@@ -65,6 +66,7 @@ const SHARED = `// Kept across frames (ui-tui/scripts/ink-frame-patch.mjs)
 const MAX_CACHED_LINES = ${MAX_CACHED_LINES};
 let sharedOutputCaches = new OutputCaches();
 let rowTexts = new Map();
+let slicedLines = new Map();
 const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
 function sameStyles(a, b) {
     if (a === b) return true;
@@ -136,7 +138,14 @@ const GET = `    get() {
                             const from = x < clip.x1 ? clip.x1 - x : 0;
                             const width = this.caches.getStringWidth(line);
                             const to = x + width > clip.x2 ? clip.x2 - x : width;
-                            return sliceAnsi(line, from, to);
+                            const key = from + ',' + to + ',' + line;
+                            let sliced = slicedLines.get(key);
+                            if (sliced === undefined) {
+                                if (slicedLines.size > 4 * MAX_CACHED_LINES) slicedLines = new Map();
+                                sliced = sliceAnsi(line, from, to);
+                                slicedLines.set(key, sliced);
+                            }
+                            return sliced;
                         });
                         if (x < clip.x1) {
                             x = clip.x1;
