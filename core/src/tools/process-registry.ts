@@ -98,7 +98,7 @@ export function recordToolProcess(tag: ToolProcessTag, pid: number, command: str
     if (done) return;
     done = true;
     if (live.get(pid)?.entry === entry) live.delete(pid);
-    unwatchToolGroup(pid);
+    unwatchToolGroup(pid, entry.start);
     update(tag.root, (entries) => entries.filter((e) => !(e.pid === pid && e.owner === entry.owner)));
   };
 }
@@ -286,7 +286,7 @@ export async function stopToolProcesses(
       `stopping: a command still running was stopped: pid ${e.pid} (process group, ${forced.has(e.pid) ? 'SIGKILL' : 'SIGTERM'}), profile ${e.profile}, session ${e.session}: ${e.command}`,
     );
     if (live.get(e.pid)?.entry === e) live.delete(e.pid);
-    unwatchToolGroup(e.pid);
+    unwatchToolGroup(e.pid, e.start);
     update(root, (now) => now.filter((x) => !(x.pid === e.pid && x.owner === e.owner)));
   }
   return targets.map((t) => t.entry);

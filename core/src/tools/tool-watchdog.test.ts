@@ -68,7 +68,9 @@ describe('tool watchdog', () => {
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     w.stdin.write(`+ ${ended} ${processStartTime(ended)}\n+ ${reused} 1\n`);
-    w.stdin.write(`+ ${forgotten} ${processStartTime(forgotten)}\n- ${forgotten}\n`);
+    const f = processStartTime(forgotten);
+    // forgotten; a later group with its pid (another start time) ending is not this one
+    w.stdin.write(`+ ${forgotten} ${f}\n- ${forgotten} ${f}\n+ ${ended} 1\n- ${ended} 1\n`);
     w.stdin.end(); // what the kernel does when the watchdog's owner dies
     await exited(w);
     await until(() => !groupExists(ended), 'the listed group to be gone'); // SIGKILL lands a moment later

@@ -7,7 +7,8 @@
  *   Ctrl+C or a kill of the owner's group does not reach it) with `hermes-tool-watchdog` as its
  *   `$0`, stdout and stderr to /dev/null, unreferenced (it never keeps its owner alive).
  * - Its stdin is a pipe from its owner: `+ <pid> <start>` when a group starts (`<start>`: the
- *   leader's start time, `-` when unknown), `- <pid>` when it ended. The kernel closes the pipe
+ *   leader's start time, `-` when unknown), `- <pid> <start>` when it ended (the start time tells
+ *   an ended group from a later one with the same pid). The kernel closes the pipe
  *   when the owner dies; on that end of input the watchdog sends SIGTERM to each group still
  *   listed whose leader still has the recorded start time (a reused pid is left alone; a leader
  *   already gone means the group, if any, is the recorded one), waits up to `grace` for them to
@@ -36,7 +37,7 @@ w=$1; g=' '
 while read -r op p s; do
   case $op in
     +) g="$g$p:$s " ;;
-    -) n=' '; for e in $g; do [ "\${e%%:*}" = "$p" ] || n="$n$e "; done; g=$n ;;
+    -) n=' '; for e in $g; do [ "$e" = "$p:$s" ] || n="$n$e "; done; g=$n ;;
   esac
 done
 t=''
@@ -62,8 +63,8 @@ exit 0
 let child: ChildProcess | undefined;
 const groups = new Map<number, string | null>();
 
-function line(op: '+' | '-', pid: number, start?: string | null): string {
-  return op === '+' ? `+ ${pid} ${start ?? '-'}\n` : `- ${pid}\n`;
+function line(op: '+' | '-', pid: number, start: string | null): string {
+  return `${op} ${pid} ${start ?? '-'}\n`;
 }
 
 function send(text: string): void {
@@ -110,10 +111,14 @@ export function watchToolGroup(pid: number, start: string | null): void {
   else send(line('+', pid, start));
 }
 
-/** The group `pid` ended (or was stopped): the watchdog forgets it. */
-export function unwatchToolGroup(pid: number): void {
-  if (!groups.delete(pid)) return;
-  send(line('-', pid));
+/**
+ * The group `pid` whose leader started at `start` ended (or was stopped): the watchdog forgets it.
+ * A later group with the same pid and another start time stays watched.
+ */
+export function unwatchToolGroup(pid: number, start: string | null): void {
+  if (!groups.has(pid) || groups.get(pid) !== start) return;
+  groups.delete(pid);
+  send(line('-', pid, start));
 }
 
 /** Pid of this process's watchdog while it runs (for tests and diagnostics). */
