@@ -12,8 +12,8 @@ import { registerSecretsHandlers } from './sessions/secrets-handler.js';
 import { registerSessionHandlers } from './sessions/session-handlers.js';
 import { SessionRegistry, type SessionRegistryOptions } from './sessions/session-registry.js';
 import { recoverAfterCrash } from './sessions/crash-recovery.js';
-import { detectSandbox, reapToolProcesses } from '@hermes/core/tools';
-import { startProcessService, type ProcessService } from './processes/index.js';
+import { detectSandbox, reapToolProcessesAtStart, stopToolProcesses } from '@hermes/core/tools';
+import { startProcessService, ToolReapNotices, type ProcessService } from './processes/index.js';
 import {
   cronFeed,
   Escalations,
@@ -101,6 +101,8 @@ export async function defaultDaemonHooks(
   let escalations: Escalations | undefined;
   let heartbeats: HeartbeatService | undefined;
   let adapterHost: AdapterHost | undefined;
+  let logLine: ((line: string) => void) | undefined;
+  const reapNotices = new ToolReapNotices();
 
   const { cronIntervalMs, heartbeatCheckMs, ...registryOverrides } = overrides;
   return withPlatformAdapters(
@@ -108,10 +110,13 @@ export async function defaultDaemonHooks(
     () => registry,
     {
       registerHandlers: (rpc, ctx) => {
+        logLine = (line) => ctx.log.info(line);
         // tool process groups a crashed daemon left running: stopped (SIGTERM, SIGKILL after 2 s)
-        void reapToolProcesses(root, (line) => ctx.log.info(line)).catch((err: unknown) =>
-          ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
-        );
+        void reapToolProcessesAtStart(root, (line) => ctx.log.info(line))
+          .then((report) => reapNotices.add(report))
+          .catch((err: unknown) =>
+            ctx.log.info(`reaping left-over tool processes failed: ${(err as Error).message}`),
+          );
         // whether the sandbox runs here, probed once after start-up (it also serves the first turn)
         setTimeout(() => {
           const s = detectSandbox();
@@ -162,6 +167,7 @@ export async function defaultDaemonHooks(
           },
           onSessionRequest: (s, open) => escalate.shown(s, open),
           onSessionGone: (s) => statusFeed.gone(s),
+          startNotices: (profile, id) => reapNotices.of(profile, id),
           ...registryOverrides,
         });
         const factory = registryOverrides.modelClientFactory;
@@ -201,6 +207,8 @@ export async function defaultDaemonHooks(
         ]);
         // after the turns: clients hear `process.changed` (stopping) while their sockets are open
         await processes?.stop();
+        // tool commands the interrupts did not end (a turn stuck past the drain, a platform's run)
+        await stopToolProcesses((line) => logLine?.(line));
         feed?.close();
         stopStatusLine?.();
         heartbeats?.stop();

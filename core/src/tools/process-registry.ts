@@ -1,47 +1,41 @@
 /**
- * The record of running tool processes (`<root>/run/tool-processes.json`, 0600, replaced
- * atomically), so a daemon started after a `kill -9` can stop what the previous one left running.
+ * Tool processes (`terminal`, `execute_code`) and what ends them when their owner (the daemon, or
+ * `hermes chat` running in process) does not live to do it.
  *
- * - Each entry names the process (pid, its start time from `/proc/<pid>/stat`), the session, the
- *   profile, the command, and the process that started it (the owner: pid and start time).
  * - A tool process is the leader of its own process group (spawned detached), so stopping it
  *   means signalling the group: its children and grandchildren go too.
- * - An entry is added when the process starts and removed when it ends.
- * - `reapToolProcesses` (daemon start) stops the groups of entries whose owner is gone: SIGTERM,
- *   then SIGKILL after 2 s. A leader still alive is signalled only when its start time matches the
- *   recorded one (a reused pid is left alone); a dead leader whose group still exists is the
- *   recorded group, since Linux never hands out a pid still used as a group id. Entries of a live
- *   owner (another `hermes chat` process) are kept.
+ * - While it runs it is recorded in `<root>/run/tool-processes.json` (tool-record.ts: pid, its
+ *   start time from `/proc/<pid>/stat`, session, profile, command, and the owner's pid and start
+ *   time), listed in this process's memory, and told to the owner's watchdog (tool-watchdog.ts),
+ *   which ends the group when the owner dies. All three are undone when the process ends.
+ * - `stopToolProcesses` (the daemon's clean stop) ends the groups this process still runs:
+ *   SIGTERM, then SIGKILL after a grace, and waits until they are gone.
+ * - `reapToolProcesses` (daemon start) handles the entries whose owner is gone: a group still
+ *   running (its watchdog was killed too) is stopped, SIGTERM then SIGKILL after 2 s; one already
+ *   ended (by the watchdog) is reported as ended with its owner. A leader still alive is
+ *   signalled only when its start time matches the recorded one (a reused pid is left alone); a
+ *   dead leader whose group still exists is the recorded group, since Linux never hands out a pid
+ *   still used as a group id. Entries of a live owner (another `hermes chat` process) are kept.
  * - Writers read, change and replace the file synchronously; two processes writing in the same
- *   instant may lose one entry, which only means that process is not reaped after a crash.
+ *   instant may lose one entry, which only means that process is not reaped after a crash (its
+ *   watchdog still ends it). A damaged file is copied aside before it is replaced.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import {
+  keepDamagedToolRecord,
+  loadToolRecord,
+  writeToolRecord,
+  type ToolProcessEntry,
+} from './tool-record.js';
+import { unwatchToolGroup, watchToolGroup } from './tool-watchdog.js';
 
-/** One recorded tool process. */
-export interface ToolProcessEntry {
-  pid: number;
-  /** Start time of the process (field 22 of `/proc/<pid>/stat`, clock ticks since boot). */
-  start: string | null;
-  session: string;
-  profile: string;
-  command: string;
-  /** The process that started it (a daemon or `hermes chat`) and that process's start time. */
-  owner: number;
-  owner_start: string | null;
-}
+export { toolProcessesFile, type ToolProcessEntry } from './tool-record.js';
 
 /** What a tool process is recorded under. */
 export interface ToolProcessTag {
   root: string;
   session: string;
   profile: string;
-}
-
-/** The file of recorded tool processes under `root`. */
-export function toolProcessesFile(root: string): string {
-  return join(root, 'run', 'tool-processes.json');
 }
 
 /**
@@ -60,33 +54,30 @@ export function processStartTime(pid: number): string | null {
   }
 }
 
-function readEntries(root: string): ToolProcessEntry[] {
-  try {
-    const v: unknown = JSON.parse(readFileSync(toolProcessesFile(root), 'utf8'));
-    return Array.isArray(v) ? (v as ToolProcessEntry[]).filter((e) => Number.isInteger(e?.pid)) : [];
-  } catch {
-    return [];
-  }
-}
-
-function writeEntries(root: string, entries: ToolProcessEntry[]): void {
-  mkdirSync(join(root, 'run'), { recursive: true, mode: 0o700 });
-  writeFileAtomic(toolProcessesFile(root), `${JSON.stringify(entries, null, 2)}\n`, 0o600);
-}
-
+/**
+ * Changes the record under `root`. A damaged file is copied aside first (its whole entries are
+ * kept); a record that cannot be written is skipped: a tool must run even when the root is not
+ * writable.
+ */
 function update(root: string, change: (entries: ToolProcessEntry[]) => ToolProcessEntry[]): void {
   try {
-    writeEntries(root, change(readEntries(root)));
+    const loaded = loadToolRecord(root);
+    if (loaded.damaged) keepDamagedToolRecord(root);
+    writeToolRecord(root, change(loaded.entries));
   } catch {
-    /* the record is best effort: a tool must run even when the root is not writable */
+    /* best effort (see above) */
   }
 }
 
 let ownStart: string | null | undefined;
 
+/** The tool processes this process runs, by leader pid, with the root they are recorded under. */
+const live = new Map<number, { root: string; entry: ToolProcessEntry }>();
+
 /**
- * Records tool process `pid` (running `command`) under `tag.root`.
- * @returns a function that removes the entry; call it when the process has ended.
+ * Records tool process `pid` (running `command`) under `tag.root`, lists it in memory and tells
+ * the watchdog.
+ * @returns a function that undoes all three; call it when the process has ended.
  */
 export function recordToolProcess(tag: ToolProcessTag, pid: number, command: string): () => void {
   ownStart ??= processStartTime(process.pid);
@@ -99,11 +90,15 @@ export function recordToolProcess(tag: ToolProcessTag, pid: number, command: str
     owner: process.pid,
     owner_start: ownStart,
   };
+  watchToolGroup(pid, entry.start);
+  live.set(pid, { root: tag.root, entry });
   update(tag.root, (entries) => [...entries.filter((e) => e.pid !== pid), entry]);
   let done = false;
   return () => {
     if (done) return;
     done = true;
+    if (live.get(pid)?.entry === entry) live.delete(pid);
+    unwatchToolGroup(pid, entry.start);
     update(tag.root, (entries) => entries.filter((e) => !(e.pid === pid && e.owner === entry.owner)));
   };
 }
@@ -174,37 +169,125 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 /** Time between SIGTERM and SIGKILL when reaping a left-over group, ms. */
 export const REAP_GRACE_MS = 2_000;
 
+/** Time between SIGTERM and SIGKILL when the daemon's clean stop ends its tool processes, ms. */
+export const STOP_GRACE_MS = 2_000;
+
+/** How long a group may take to vanish after SIGKILL before the wait gives up, ms. */
+const KILL_WAIT_MS = 1_000;
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 /**
- * Stops the tool processes a dead owner left running (see the file comment) and drops their
- * entries. Logs one line per stopped process.
+ * Ends the process groups `pgids`: SIGTERM to each, SIGKILL to those still there after `graceMs`,
+ * then waits (at most `KILL_WAIT_MS`) for them to be gone.
+ * @returns the groups that needed SIGKILL.
+ */
+async function endGroups(pgids: number[], graceMs: number): Promise<Set<number>> {
+  for (const g of pgids) signalGroup(g, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (pgids.some(groupExists) && Date.now() < deadline) await pause(50);
+  const forced = new Set(pgids.filter(groupExists));
+  for (const g of forced) signalGroup(g, 'SIGKILL');
+  const gone = Date.now() + KILL_WAIT_MS;
+  while ([...forced].some(groupExists) && Date.now() < gone) await pause(20);
+  return forced;
+}
+
+/** What `reapToolProcessesAtStart` found and did. */
+export interface ReapReport {
+  /** Entries of a dead owner whose group still ran and was stopped now. */
+  stopped: ToolProcessEntry[];
+  /** Entries of a dead owner whose group had already ended (its watchdog ended it). */
+  ended: ToolProcessEntry[];
+  /** What was wrong with the record file, each naming it (see tool-record.ts). */
+  problems: string[];
+}
+
+/**
+ * Daemon start: handles the entries a dead owner left (see the file comment), drops them, and
+ * logs one line per problem of the file, per stopped group and per group that had ended. A
+ * damaged record is copied aside (named in the log) and replaced by its whole entries. Never
+ * rejects for a damaged or unwritable record.
+ */
+export async function reapToolProcessesAtStart(
+  root: string,
+  log: (line: string) => void = () => {},
+): Promise<ReapReport> {
+  const loaded = loadToolRecord(root);
+  for (const p of loaded.problems) log(p);
+  if (loaded.damaged) {
+    const copy = keepDamagedToolRecord(root);
+    log(copy ? `the damaged file is kept as ${copy}` : 'the damaged file could not be copied aside');
+    try {
+      writeToolRecord(root, loaded.entries);
+    } catch (err) {
+      log(`cannot rewrite the record of tool processes: ${(err as Error).message}`);
+    }
+  }
+  // the owner still runs (this process, or a `hermes chat`): its entries are its own business
+  const stale = loaded.entries.filter((e) => !alive(e.owner, e.owner_start));
+  const report: ReapReport = { stopped: [], ended: [], problems: loaded.problems };
+  if (stale.length === 0) return report;
+  for (const e of stale) {
+    const leader = processStartTime(e.pid);
+    const running = leader !== null ? e.start === null || leader === e.start : groupExists(e.pid);
+    (running ? report.stopped : report.ended).push(e);
+  }
+  const forced = await endGroups(
+    report.stopped.map((e) => e.pid),
+    REAP_GRACE_MS,
+  );
+  for (const e of report.stopped)
+    log(
+      `a command left running by the previous daemon was stopped: pid ${e.pid} (process group, ${forced.has(e.pid) ? 'SIGKILL' : 'SIGTERM'}), profile ${e.profile}, session ${e.session}: ${e.command}`,
+    );
+  for (const e of report.ended)
+    log(
+      `a command the previous daemon was running when it died had ended with it: pid ${e.pid}, profile ${e.profile}, session ${e.session}: ${e.command}`,
+    );
+  const gone = (e: ToolProcessEntry): boolean => stale.some((s) => s.pid === e.pid && s.owner === e.owner);
+  update(root, (now) => now.filter((e) => !gone(e)));
+  return report;
+}
+
+/**
+ * `reapToolProcessesAtStart`, answering only the entries whose groups were stopped.
  * @returns the entries whose groups were stopped.
  */
 export async function reapToolProcesses(
   root: string,
   log: (line: string) => void = () => {},
 ): Promise<ToolProcessEntry[]> {
-  const entries = readEntries(root);
-  if (entries.length === 0) return [];
-  // the owner still runs (this process, or a `hermes chat`): its entries are its own business
-  const stale = entries.filter((e) => !alive(e.owner, e.owner_start));
-  if (stale.length === 0) return [];
-  const targets = stale.filter((e) => {
+  return (await reapToolProcessesAtStart(root, log)).stopped;
+}
+
+/**
+ * The daemon's clean stop: ends the process groups of the tool processes this process still runs
+ * (those the drain's interrupts did not end: SIGTERM, SIGKILL after `graceMs`), waits until they
+ * are gone, drops their entries and logs one line each. A leader whose start time changed is a
+ * reused pid and is left alone.
+ * @returns the entries whose groups were ended.
+ */
+export async function stopToolProcesses(
+  log: (line: string) => void = () => {},
+  graceMs = STOP_GRACE_MS,
+): Promise<ToolProcessEntry[]> {
+  const targets = [...live.values()].filter(({ entry: e }) => {
     const leader = processStartTime(e.pid);
-    if (leader !== null) return e.start === null || leader === e.start;
-    return groupExists(e.pid);
+    return leader !== null ? e.start === null || leader === e.start : groupExists(e.pid);
   });
-  for (const e of targets) signalGroup(e.pid, 'SIGTERM');
-  const deadline = Date.now() + REAP_GRACE_MS;
-  while (targets.some((e) => groupExists(e.pid)) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
-  for (const e of targets) {
-    const forced = groupExists(e.pid);
-    if (forced) signalGroup(e.pid, 'SIGKILL');
+  if (targets.length === 0) return [];
+  const forced = await endGroups(
+    targets.map((t) => t.entry.pid),
+    graceMs,
+  );
+  for (const { root, entry: e } of targets) {
     log(
-      `a command left running by the previous daemon was stopped: pid ${e.pid} (process group, ${forced ? 'SIGKILL' : 'SIGTERM'}), profile ${e.profile}, session ${e.session}: ${e.command}`,
+      `stopping: a command still running was stopped: pid ${e.pid} (process group, ${forced.has(e.pid) ? 'SIGKILL' : 'SIGTERM'}), profile ${e.profile}, session ${e.session}: ${e.command}`,
     );
+    if (live.get(e.pid)?.entry === e) live.delete(e.pid);
+    unwatchToolGroup(e.pid, e.start);
+    update(root, (now) => now.filter((x) => !(x.pid === e.pid && x.owner === e.owner)));
   }
-  const gone = (e: ToolProcessEntry): boolean => stale.some((s) => s.pid === e.pid && s.owner === e.owner);
-  update(root, (now) => now.filter((e) => !gone(e)));
-  return targets;
+  return targets.map((t) => t.entry);
 }

@@ -18,8 +18,9 @@
  * - `background: true` starts the command detached through `ctx.processes` (the daemon's
  *   background processes, ../processes/) and returns at once with its id and log file;
  *   `notify_on_complete: true` has the session told when it ends.
- * - While it runs, the process is recorded under `<root>/run/` (process-registry.ts): a daemon
- *   started after a crash stops the group of one its predecessor left running.
+ * - While it runs, the process is recorded under `<root>/run/` and watched (process-registry.ts):
+ *   it never outlives this process — the watchdog ends its group when this process dies, a daemon
+ *   started after a crash stops one its predecessor left running, a clean stop ends it.
  * - With a session sandbox (`ctx.sandbox`, sandbox/), the shell runs inside it (bubblewrap; the
  *   group kill reaches bwrap, whose pid namespace dies with it). A run the sandbox stopped (a
  *   write outside the workspace, a hidden path, the network when off) is reported as "blocked by

@@ -5,3 +5,4 @@ export {
   type ProcessService,
   type ProcessSessions,
 } from './process-service.js';
+export { ToolReapNotices } from './tool-reap-notices.js';

@@ -71,6 +71,8 @@ export interface SessionRegistryOptions {
   onSessionGone?: (s: LiveSession) => void;
   /** A live session showed an approval or clarify request (`LiveSessionOptions.onRequest`). */
   onSessionRequest?: LiveSessionOptions['onRequest'];
+  /** More `SessionInfo.notices` of a session, read whenever it is shown (e.g. commands a crash left). */
+  startNotices?: (profile: string, id: string) => readonly string[];
 }
 
 interface Entry {
@@ -410,6 +412,7 @@ export class SessionRegistry {
       modelClient: (model, provider) => this.modelClient(profile, model, provider),
       log: (line) => this.opts.log?.(line),
     });
+    const startNotices = this.opts.startNotices;
     try {
       let live: LiveSession | undefined = undefined;
       live = new LiveSession({
@@ -427,7 +430,10 @@ export class SessionRegistry {
         approvalMode: () => follower.approvalMode(),
         ...(this.opts.onSessionChange ? { onChange: this.opts.onSessionChange } : {}),
         ...(this.opts.onSessionRequest ? { onRequest: this.opts.onSessionRequest } : {}),
-        ...(how.notices ? { notices: how.notices } : {}),
+        // read whenever the session is shown: notices added after it was loaded show up too
+        get notices() {
+          return [...(how.notices ?? []), ...(startNotices?.(profile.name, id) ?? [])];
+        },
         // called on the session's first turn, not here (see LiveSession `agent`)
         createAgent: (hooks) => {
           const builtWith = how.builtWith ?? profile.configVersion;
