@@ -46,6 +46,17 @@ describeTmux('hermes tui in tmux: keys typed during start-up', () => {
     await tmux.waitFor(t, (s) => composerLine(s) === 'burst-0123456789 then');
   });
 
+  it('leaves no copy of the first frame in the scrollback (tmux keeps a cleared screen in the history)', async () => {
+    const { tmux, root } = fx;
+    const t = tmux.open('scrollback', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));
+    const screen = await tmux.waitFor(t, (s) => connected(s) && s.includes('Type a message'));
+    expect(screen.split('Type a message').length - 1).toBe(1);
+    // the history too: the painted frame was erased where it stood, not scrolled away
+    const all = tmux.capture(t, true);
+    expect(all.split('Type a message').length - 1, all).toBe(1);
+    expect(all).not.toContain('connecting');
+  });
+
   it('keys typed at a person’s pace across the hand-off from the first frame to the app arrive in order', async () => {
     const { tmux, root } = fx;
     const t = tmux.open('human', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));

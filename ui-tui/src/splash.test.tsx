@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { App } from './app/App.js';
 import { SessionController } from './app/controller.js';
-import { echoedText, paintSplash, splashLines } from './splash.js';
+import { echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
 import { FakeClient } from './testing/fake-client.js';
 import { renderInk } from './testing/ink.js';
 
@@ -56,7 +56,10 @@ describe('splash', () => {
     expect(plain(s.written[0]!)).toContain('Type a message');
     splash.handOff();
     splash.handOff();
-    expect(s.written.slice(1)).toEqual(['\u001b[J']);
+    // each of the 5 lines erased, back to the first: never "erase to the end of the screen"
+    expect(s.written.slice(1)).toEqual([eraseFrame(5)]);
+    expect(eraseFrame(5)).toBe('\r\u001b[2K' + '\u001b[1B\u001b[2K'.repeat(4) + '\u001b[4A');
+    expect(eraseFrame(1)).toBe('\r\u001b[2K');
   });
 
   it('paints nothing in CI, on a dumb terminal, or without a terminal', () => {

@@ -9,7 +9,7 @@
  * App starts reading stdin, the kept input goes back to the front of it (`unshift`), so the App's
  * composer reads it before anything typed later: nothing is lost or reordered.
  *
- * When the App is about to render, `handOff()` moves back to where the frame began and erases it;
+ * When the App is about to render, `handOff()` erases the frame line by line from where it began;
  * Ink's first frame then draws the same lines in the same place. Nothing is painted in CI (Ink
  * draws nothing there until exit) or when stdout is not a terminal.
  */
@@ -104,6 +104,17 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
 }
 
 /**
+ * Erases the `count` lines of a frame whose first line holds the cursor, line by line, and returns
+ * the cursor there. Not "erase to the end of the screen": at the top left that clears the whole
+ * screen, which tmux (`scroll-on-clear`, on by default) moves into the pane's history — the frame
+ * would stay in the scrollback above the conversation.
+ */
+export function eraseFrame(count: number): string {
+  const down = '\u001b[1B\u001b[2K'.repeat(Math.max(0, count - 1));
+  return `\r\u001b[2K${down}${count > 1 ? `\u001b[${count - 1}A` : ''}`;
+}
+
+/**
  * Paints the first frame (and turns on raw mode and bracketed paste, as the App will).
  * @returns a handle to erase it, or a no-op one when nothing was painted.
  */
@@ -151,7 +162,7 @@ export function paintSplash(opts: SplashOptions): Splash {
     handOff() {
       if (done) return;
       done = true;
-      stdout.write('\u001b[J'); // erase from the frame's first line down
+      stdout.write(eraseFrame(lines.length));
     },
   };
 }
