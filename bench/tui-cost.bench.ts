@@ -11,7 +11,8 @@
  *   stream (request arrival → last byte, measured by the model server); goal ≤ 0.5.
  *   `tui.stream.daemon_cpu_per_s`: the daemon's, the same way;
  * - `tui.stream.last_byte`: the model server's last byte of the reply → its last word on screen
- *   (the pane is polled every 2 ms, so this includes up to a capture of latency, ~2–5 ms here);
+ *   (the pane is captured each time it prints, `World.untilPrinted`: this includes a capture of
+ *   latency, well under a ms here);
  * - `tui.multi.overhead_1|2|4`: Enter → last word on screen in every one of N TUIs attached to the
  *   same session, minus the model's own stream time (the same ~1.1 s reply).
  */
@@ -53,7 +54,7 @@ async function streamOnce(
   const n = w.model.requests.length;
   const t0 = Date.now();
   w.tmux.type(target, `reply ${w.model.requests.length}`, 'Enter');
-  const seen = await Promise.all(panes.map((p) => w.until(p, (s) => s.includes(last), 60_000, 2)));
+  const seen = await Promise.all(panes.map((p) => w.untilPrinted(p, (s) => s.includes(last), 60_000)));
   const t1 = Date.now() - (performance.now() - Math.max(...seen));
   const req = w.model.requests[n]!;
   await Promise.all(panes.map((p) => w.until(p, idle, 30_000)));

@@ -35,4 +35,35 @@ describeTmux('tmux control-mode client of the benchmarks', () => {
       '100x30',
     );
   });
+
+  it('with output: counts each pane’s output notifications and wakes a wait when the pane prints', async () => {
+    const c = tmux.open('c', ['sh', '-c', 'while read x; do echo "printed $x"; done']);
+    const d = tmux.open('d', ['sh', '-c', 'echo "%output %99 not a notification"; exec sleep 600']);
+    await tmux.waitFor(d, 'not a notification');
+    const watcher = new TmuxControl(tmux.socket, 'hermes', { output: true });
+    const plain = new TmuxControl(tmux.socket, 'hermes');
+    try {
+      const pane = tmux.run('display-message', '-p', '-t', c, '#{pane_id}').trim();
+      await plain.capture(c); // attached
+      await watcher.capture(d); // attached; a captured "%output …" line is block content, not counted
+      expect(watcher.outputCount('%99')).toBe(0);
+      const before = watcher.outputCount(pane);
+      const t0 = performance.now();
+      const woke = watcher.nextOutput(pane, before, 20_000);
+      tmux.type(c, 'one', 'Enter');
+      await woke;
+      expect(performance.now() - t0).toBeLessThan(10_000); // woken by the output, not the timeout
+      expect(watcher.outputCount(pane)).toBeGreaterThan(before);
+      await tmux.waitFor(c, 'printed one');
+      // a pane that prints nothing: the wait ends at its timeout
+      const quiet = performance.now();
+      await watcher.nextOutput(pane, watcher.outputCount(pane), 100);
+      expect(performance.now() - quiet).toBeGreaterThanOrEqual(95);
+      // the client without output counts nothing
+      expect(plain.outputCount(pane)).toBe(0);
+    } finally {
+      watcher.close();
+      plain.close();
+    }
+  });
 });

@@ -29,6 +29,19 @@ export interface World {
     timeoutMs?: number,
     intervalMs?: number,
   ): Promise<number>;
+  /**
+   * Like `until`, but captures the pane each time it has printed something (tmux's `%output`
+   * notifications, through a second control client), and at least every `fallbackMs`. The same
+   * screen is read as by polling, without capturing unchanged panes every few ms (four panes
+   * polled every 2 ms kept tmux and the benchmark busy enough to slow the TUIs being measured) and
+   * without waiting out a poll interval once the pane has printed.
+   */
+  untilPrinted(
+    target: string,
+    test: (screen: string) => boolean,
+    timeoutMs?: number,
+    fallbackMs?: number,
+  ): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -47,6 +60,14 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
   // polls go through one control-mode client: no process spawned per capture
   const control = new TmuxControl(tmux.socket, 'hermes');
   const capture = (target: string): Promise<string> => control.capture(target);
+  // the panes' output notifications, on a client of their own (captures are not queued behind them)
+  const watcher = new TmuxControl(tmux.socket, 'hermes', { output: true });
+  const paneIds = new Map<string, string>();
+  const paneId = (target: string): string => {
+    let id = paneIds.get(target);
+    if (!id) paneIds.set(target, (id = tmux.run('display-message', '-p', '-t', target, '#{pane_id}').trim()));
+    return id;
+  };
   return {
     root,
     model,
@@ -63,7 +84,20 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
         await new Promise((r) => setTimeout(r, intervalMs));
       }
     },
+    async untilPrinted(target, test, timeoutMs = 30_000, fallbackMs = 50) {
+      const deadline = performance.now() + timeoutMs;
+      const pane = paneId(target);
+      for (;;) {
+        const seen = watcher.outputCount(pane); // output after this is read by a later capture
+        const screen = await capture(target);
+        const t = performance.now();
+        if (test(screen)) return t;
+        if (t > deadline) throw new Error(`timed out waiting on ${target}:\n${screen}`);
+        await watcher.nextOutput(pane, seen, fallbackMs);
+      }
+    },
     async close() {
+      watcher.close();
       control.close();
       tmux.kill();
       killDaemons(root);

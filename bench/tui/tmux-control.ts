@@ -4,8 +4,10 @@
  * few ms costs no process spawn. (A `tmux capture-pane` process per poll cost the machine about a
  * core while four panes were polled every 2 ms, and the TUIs being measured paid for it.)
  *
- * The client asks for no pane output (`refresh-client -f no-output`) and does not size windows
- * (a control client without `refresh-client -C` is left out of window sizing).
+ * The client asks for no pane output (`refresh-client -f no-output`) unless made with `output`:
+ * then it counts the `%output` notifications of each pane, so a wait can capture a pane when it
+ * has printed something rather than every few ms. It does not size windows (a control client
+ * without `refresh-client -C` is left out of window sizing).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -30,12 +32,17 @@ export class TmuxControl {
   private attached = false;
   /** Commands written once attached. */
   private readonly unsent: string[] = [];
+  /** `%output` notifications seen per pane id (`%3`), with `output`. */
+  private readonly outputs = new Map<string, number>();
+  /** Waits for a pane's next output. */
+  private readonly outputWaiters = new Set<{ pane: string; after: number; done: () => void }>();
 
   /**
    * @param socket the server's socket name (`tmux -L`).
    * @param session the session to attach to (it must exist).
+   * @param opts `output`: receive the panes' output notifications (`outputCount`, `nextOutput`).
    */
-  constructor(socket: string, session: string) {
+  constructor(socket: string, session: string, opts: { output?: boolean } = {}) {
     this.child = spawn('tmux', ['-L', socket, '-f', '/dev/null', '-C', 'attach-session', '-t', session], {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -44,7 +51,33 @@ export class TmuxControl {
     this.child.on('exit', (code) => this.fail(new Error(`tmux control client exited (${code})`)));
     this.child.on('error', (err) => this.fail(err));
     // pane output is not wanted: without this tmux sends every byte the panes print
-    this.command('refresh-client -f no-output').catch(() => {});
+    if (!opts.output) this.command('refresh-client -f no-output').catch(() => {});
+  }
+
+  /** How many `%output` notifications a pane (`%3`) has sent so far (a client made with `output`). */
+  outputCount(pane: string): number {
+    return this.outputs.get(pane) ?? 0;
+  }
+
+  /**
+   * Resolves once a pane (`%3`) has sent more than `after` output notifications, or after
+   * `timeoutMs`, whichever comes first (a client made with `output`).
+   */
+  nextOutput(pane: string, after: number, timeoutMs: number): Promise<void> {
+    if (this.outputCount(pane) > after || this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        pane,
+        after,
+        done: () => {
+          clearTimeout(timer);
+          this.outputWaiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.done, timeoutMs);
+      this.outputWaiters.add(waiter);
+    });
   }
 
   /**
@@ -75,6 +108,14 @@ export class TmuxControl {
   }
 
   private onLine(line: string): void {
+    // a notification only outside a command's block (a captured line may read "%output …" too)
+    if (this.block === null && line.startsWith('%output ')) {
+      const pane = line.slice(8, line.indexOf(' ', 8));
+      const count = this.outputCount(pane) + 1;
+      this.outputs.set(pane, count);
+      for (const w of this.outputWaiters) if (w.pane === pane && count > w.after) w.done();
+      return;
+    }
     if (this.block === null) {
       const begin = /^%begin \d+ (\d+) (\d+)$/.exec(line);
       if (begin) {
@@ -107,6 +148,7 @@ export class TmuxControl {
   private fail(err: Error): void {
     if (this.closed) return;
     this.closed = err;
+    for (const w of this.outputWaiters) w.done();
     for (const waiting of this.queue.splice(0)) waiting.reject(err);
   }
 }
