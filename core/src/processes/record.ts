@@ -4,9 +4,9 @@
  * daemon started later (also after `kill -9`) finds the ones still running, and `hermes ps` can
  * list them while no daemon runs.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { keepDamagedCopy, writeFileAtomic } from '../util/atomic-write.js';
 import { groupExists, processStartTime } from '../tools/process-registry.js';
 
 /**
@@ -142,14 +142,7 @@ export function readBackgroundRecord(root: string): BackgroundProcessEntry[] {
  * @returns the copy's path, or undefined when it could not be made.
  */
 export function keepDamagedRecord(root: string): string | undefined {
-  const file = backgroundRecordFile(root);
-  const copy = `${file}.damaged-${Date.now()}`;
-  try {
-    copyFileSync(file, copy);
-    return copy;
-  } catch {
-    return undefined;
-  }
+  return keepDamagedCopy(backgroundRecordFile(root));
 }
 
 /**

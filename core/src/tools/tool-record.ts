@@ -9,9 +9,9 @@
  * - an entry with a wrong field is dropped alone, naming the file, the entry and the field;
  * - before a damaged file is replaced it is copied aside as `<file>.damaged-<ms>`.
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { keepDamagedCopy, writeFileAtomic } from '../util/atomic-write.js';
 
 /** One recorded tool process: the leader of its own process group. */
 export interface ToolProcessEntry {
@@ -136,14 +136,7 @@ export function loadToolRecord(root: string): LoadedToolRecord {
  * @returns the copy's path, or undefined when it could not be made.
  */
 export function keepDamagedToolRecord(root: string): string | undefined {
-  const file = toolProcessesFile(root);
-  const copy = `${file}.damaged-${Date.now()}`;
-  try {
-    copyFileSync(file, copy);
-    return copy;
-  } catch {
-    return undefined;
-  }
+  return keepDamagedCopy(toolProcessesFile(root));
 }
 
 /**

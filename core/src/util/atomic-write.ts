@@ -1,5 +1,14 @@
 /** Crash-safe file replacement: write a temp file beside the target, fsync, rename. */
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -31,5 +40,20 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode = 
     closeSync(dfd);
   } catch {
     /* some file systems refuse fsync on folders */
+  }
+}
+
+/**
+ * Copies a damaged file aside as `<file>.damaged-<ms>` before it is replaced, so nothing in it is
+ * lost (the copy keeps the file's permission bits).
+ * @returns the copy's path, or undefined when it could not be made (e.g. the file is gone).
+ */
+export function keepDamagedCopy(file: string): string | undefined {
+  const copy = `${file}.damaged-${Date.now()}`;
+  try {
+    copyFileSync(file, copy);
+    return copy;
+  } catch {
+    return undefined;
   }
 }
