@@ -1,8 +1,9 @@
 /**
- * What clients see of a live session: its `SessionInfo` (the stored record joined with the live
- * state), and what a client attaching gets to catch up — the events it missed from the replay
- * ring, or a snapshot (the latest window of the stored transcript, the in-flight turn, the
- * queue, the open requests, the last usage or else the stored cost).
+ * What clients see of a session: its `SessionInfo` (the stored record joined with the live
+ * state, or the record alone when not live), and what a client attaching gets to catch up — the
+ * events it missed from the replay ring, or a snapshot (the latest window of the stored
+ * transcript, the in-flight turn, the queue, the open requests, the last usage or else the stored
+ * cost).
  */
 import type {
   ApprovalModeName,
@@ -74,6 +75,26 @@ export function sessionInfo(record: SessionRecord | undefined, live: LiveState):
     clients: live.clients,
     ...(live.notices?.length ? { notices: live.notices } : {}),
     ...(live.approval ? { approval_mode: live.approval.mode, approval_mode_own: live.approval.own } : {}),
+  };
+}
+
+/** `SessionInfo` of a stored session of `profile` that is not live (no client, not busy). */
+export function storedSessionInfo(profile: string, r: SessionRecord): SessionInfo {
+  return {
+    id: r.id,
+    profile,
+    title: r.title,
+    source: r.source,
+    model: r.model,
+    cwd: r.cwd,
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    message_count: r.message_count,
+    state: r.state,
+    parent_session_id: r.parent_session_id,
+    live: false,
+    busy: false,
+    clients: 0,
   };
 }
 
