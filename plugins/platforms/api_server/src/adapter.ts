@@ -6,7 +6,8 @@
  *
  * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
  *   request is a one-off conversation whose live session is unloaded once answered and (unless
- *   `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ *   `platforms.api_server.store: true`) its stored transcript deleted (tui-gateway's
+ *   wire-platform.ts).
  * - The `X-Hermes-Session-Id` header (or the older `X-Hermes-Conversation`) names a stored
  *   conversation instead: its session keeps the history, so only the last user message is the
  *   new turn; the header is echoed on the answer. Requests of one conversation run one after
