@@ -7,7 +7,7 @@
  *
  * Events of a session attached with `attach()` are delivered in seq order without duplicates, and
  * never before the attach result they follow: events that arrive while an attach is in flight are
- * held back and flushed right after it.
+ * held back and flushed right after it. Listeners and event iterators: listeners.ts.
  */
 import type WebSocket from 'ws';
 import type {
@@ -18,10 +18,10 @@ import type {
   ServerRequestMethod,
   WireEvent,
 } from '@hermes/core/protocol';
-import { AsyncQueue } from './async-queue.js';
 import { Attachments, isWireEvent, type Tracked } from './attachments.js';
 import { backoffDelay } from './backoff.js';
 import { CallTimeoutError, NotConnectedError, RpcCallError } from './errors.js';
+import { ClientListeners } from './listeners.js';
 import { waitFor, type DaemonClientOptions } from './options.js';
 import { RpcSocket, type CloseInfo } from './rpc-socket.js';
 import { ServerRequestHandlers } from './server-requests.js';
@@ -44,8 +44,6 @@ export const EVENT_METHOD = 'event';
 /** Largest frame a reconnecting client accepts (a replay can be several MiB), bytes. */
 const MAX_PAYLOAD = 64 * 1024 * 1024;
 
-type Listeners = { [E in ClientEventName]: Set<ClientEvents[E]> };
-
 export type { DaemonClientOptions };
 
 /** A JSON-RPC WebSocket client of the daemon. */
@@ -59,15 +57,7 @@ export class DaemonClient implements DaemonClientLike {
     (ev) => this.deliver(ev),
     (result, info) => this.emit('attach', result, info),
   );
-  private readonly listeners: Listeners = {
-    state: new Set(),
-    event: new Set(),
-    attach: new Set(),
-    attachError: new Set(),
-    connected: new Set(),
-  };
-  private readonly frameListeners = new Set<(frame: Record<string, unknown>) => void>();
-  private readonly queues = new Set<AsyncQueue<WireEvent>>();
+  private readonly listeners = new ClientListeners();
   private readonly handlers = new ServerRequestHandlers();
   private pingTimer: NodeJS.Timeout | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -124,9 +114,7 @@ export class DaemonClient implements DaemonClientLike {
 
   /** Subscribes to a client event; returns the unsubscribe function. */
   on<E extends ClientEventName>(event: E, listener: ClientEvents[E]): () => void {
-    const set = this.listeners[event] as Set<ClientEvents[E]>;
-    set.add(listener);
-    return () => set.delete(listener);
+    return this.listeners.on(event, listener);
   }
 
   /** Subscribes to every event (`on('event', …)`); returns the unsubscribe function. */
@@ -143,10 +131,7 @@ export class DaemonClient implements DaemonClientLike {
 
   /** Events from now on, until the client closes for good. */
   events(): AsyncIterableIterator<WireEvent> {
-    const q = new AsyncQueue<WireEvent>();
-    if (this._closed) q.end();
-    else this.queues.add(q);
-    return q;
+    return this.listeners.iterator(this._closed);
   }
 
   /** Resolves with the first event (from now on) matching `pred`. @throws Error after `timeoutMs`. */
@@ -156,8 +141,7 @@ export class DaemonClient implements DaemonClientLike {
 
   /** Subscribes to every parsed incoming message (answers, errors, events, requests). */
   onFrame(listener: (frame: Record<string, unknown>) => void): () => void {
-    this.frameListeners.add(listener);
-    return () => this.frameListeners.delete(listener);
+    return this.listeners.onFrame(listener);
   }
 
   /** Resolves with the first incoming message (from now on) matching `pred`. @throws Error after `timeoutMs`. */
@@ -339,7 +323,7 @@ export class DaemonClient implements DaemonClientLike {
       },
       {
         onFrame: (frame) => {
-          if (sock === this.sock) for (const l of [...this.frameListeners]) l(frame);
+          if (sock === this.sock) this.listeners.frame(frame);
         },
         onNotification: (method, params) => {
           if (sock === this.sock && method === EVENT_METHOD && isWireEvent(params))
@@ -403,8 +387,7 @@ export class DaemonClient implements DaemonClientLike {
   /** Marks the client closed for good: event iterators end, `closed` resolves. */
   private finish(info: CloseInfo): void {
     this.closeInfo = info;
-    for (const q of this.queues) q.end();
-    this.queues.clear();
+    this.listeners.endIterators();
     this.resolveClosed(info);
   }
 
@@ -480,18 +463,11 @@ export class DaemonClient implements DaemonClientLike {
   }
 
   private deliver(ev: WireEvent): void {
-    this.emit('event', ev);
-    for (const q of this.queues) q.push(ev);
+    this.listeners.deliver(ev);
   }
 
   private emit<E extends ClientEventName>(event: E, ...args: Parameters<ClientEvents[E]>): void {
-    for (const l of [...this.listeners[event]]) {
-      try {
-        (l as (...a: Parameters<ClientEvents[E]>) => void)(...args);
-      } catch {
-        // a failing listener must not break the connection
-      }
-    }
+    this.listeners.emit(event, ...args);
   }
 
   private async reattach(sessionId: string, tracked: Tracked, epochChanged: boolean): Promise<void> {

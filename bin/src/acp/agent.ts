@@ -4,7 +4,7 @@
  * become `prompt.submit`, the session's events become `session/update`s, approvals and clarify
  * questions become `session/request_permission` (any other attached client may answer first: the
  * daemon's first answer wins, and the editor's question is withdrawn), `session/cancel` becomes
- * `session.interrupt`.
+ * `session.interrupt`. The daemon's server requests (files, approvals, clarify): server-requests.ts.
  */
 import {
   PROTOCOL_VERSION,
@@ -12,24 +12,19 @@ import {
   agent,
   type AgentApp,
   type AgentContext,
-  type PermissionOption,
-  type RequestPermissionOutcome,
-  type RequestPermissionResponse,
-  type ToolCallUpdate,
   type SessionUpdate,
   type StopReason,
 } from '@agentclientprotocol/sdk';
-import { NO_REPLY, RpcCallError, type DaemonClient } from '@hermes/client';
+import { RpcCallError, type DaemonClient } from '@hermes/client';
 import { RpcErrorCode } from '@hermes/core/constants';
 import type { WireEvent } from '@hermes/core/protocol';
 import { EventTranslator, text } from './event-map.js';
 import { historyUpdates } from './history.js';
-import { editContent } from './edit-diff.js';
-import { choiceOf, clarifyAnswer, clarifyOptions, permissionOptions } from './permission.js';
 import { imageAttachments, profileTakesImages } from './prompt-images.js';
 import { promptText } from './prompt-text.js';
 import { approvalModeOf, modeState } from './modes.js';
 import { listedSessions } from './session-list.js';
+import { serveServerRequests } from './server-requests.js';
 import { availableCommands, daemonCommandLine } from './slash.js';
 
 /** Stored messages replayed by `session/load` (the newest ones). */
@@ -52,8 +47,8 @@ export interface AcpAgentOptions {
   log: (line: string) => void;
 }
 
-/** One editor session: a daemon session and what translating its events needs. */
-interface AcpSession {
+/** One editor session: a daemon session and what translating its events needs (and asking in it). */
+export interface AcpSession {
   id: string;
   translator: EventTranslator;
   /** Ids of prompts the editor sent (their `turn.start` text is not echoed back). */
@@ -176,131 +171,14 @@ export function createAcpAgent(opts: AcpAgentOptions): AcpAgent {
     log(`session ${sessionId} could not be re-attached: ${err.message}`),
   );
 
-  /**
-   * Asks the editor one question as `session/request_permission`. Resolves with its outcome, or
-   * null when the request was settled elsewhere first (another client, the timeout, an interrupt:
-   * the editor's question is then withdrawn). A failed request counts as cancelled.
-   */
-  const askEditor = async (
-    s: AcpSession,
-    requestId: string,
-    toolCall: ToolCallUpdate,
-    options: PermissionOption[],
-  ): Promise<RequestPermissionOutcome | null> => {
-    if (settled.has(requestId) || !editor) return null;
-    const asked = new AbortController();
-    s.asking.set(requestId, asked);
-    try {
-      const answer: RequestPermissionResponse = await editor.request(
-        'session/request_permission',
-        { sessionId: s.id, toolCall, options },
-        { cancellationSignal: asked.signal },
-      );
-      return asked.signal.aborted ? null : answer.outcome;
-    } catch (err) {
-      if (asked.signal.aborted) return null;
-      log(`permission request failed (taken as cancelled): ${(err as Error).message}`);
-      return { outcome: 'cancelled' };
-    } finally {
-      s.asking.delete(requestId);
-    }
-  };
-
-  /** Sends an answer; a request settled meanwhile (-32003: someone else was first) is no error. */
-  const answer = async (call: () => Promise<unknown>): Promise<boolean> => {
-    try {
-      await call();
-      return true;
-    } catch (err) {
-      if (!(err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved))
-        log(`answer not accepted: ${(err as Error).message}`);
-      return false;
-    }
-  };
-
-  // The file tools of an editor's session read and write through the editor when it offers fs/*:
-  // the agent sees unsaved buffers and its edits land in them. An error makes the daemon use the
-  // disk (client-files.ts there); a session of another client is never served through this editor.
-  daemon.onServerRequest('file.read', async (p) => {
-    const s = sessionOf(p.session_id);
-    if (!s || !editor || !editorFs.readTextFile) throw new Error('the editor does not serve this file');
-    const r = await editor.request('fs/read_text_file', { sessionId: s.id, path: p.path });
-    return { content: r.content };
-  });
-  daemon.onServerRequest('file.write', async (p) => {
-    const s = sessionOf(p.session_id);
-    if (!s || !editor || !editorFs.writeTextFile) throw new Error('the editor does not serve this file');
-    await editor.request('fs/write_text_file', { sessionId: s.id, path: p.path, content: p.content });
-    return {};
-  });
-
-  // An approval: asked in the editor with the approval choices, answered with `approval.answer`.
-  daemon.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
-    const s = sessionOf(p.session_id);
-    if (!s) return NO_REPLY;
-    const toolCallId = s.translator.askingCall() ?? `approval-${p.request_id}`;
-    const details = [p.description, ...(p.allows ?? []).map((a) => `"session"/"always" allow: ${a}`)];
-    const outcome = await askEditor(
-      s,
-      p.request_id,
-      {
-        toolCallId,
-        // a file edit (approvals.edits: ask) shows its diff; a command its description
-        ...(p.edit
-          ? {
-              title: `Write ${p.edit.path}`,
-              kind: 'edit' as const,
-              content: [
-                { type: 'content' as const, content: text(p.description) },
-                ...editContent(p.edit, s.cwd),
-              ],
-            }
-          : {
-              title: `Run ${p.command.split('\n')[0]}`,
-              kind: 'execute' as const,
-              content: [{ type: 'content' as const, content: text(details.join('\n')) }],
-            }),
-        status: 'pending',
-        rawInput: { command: p.command },
-      },
-      permissionOptions(p.choices),
-    );
-    if (!outcome) return NO_REPLY;
-    const choice = choiceOf(outcome, p.choices);
-    const ok = await answer(() =>
-      daemon.request('approval.answer', { session_id: p.session_id, request_id: p.request_id, choice }),
-    );
-    if (ok && choice !== 'deny')
-      void send(s.id, [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }]);
-    return NO_REPLY;
-  });
-
-  // A clarify question: its choices as the options, and a way to skip it (the model is told the
-  // question was not answered and goes on; the user can answer in the next message).
-  daemon.onServerRequest('clarify.request', async (p): Promise<typeof NO_REPLY> => {
-    const s = sessionOf(p.session_id);
-    if (!s) return NO_REPLY;
-    const choices = p.choices ?? [];
-    const outcome = await askEditor(
-      s,
-      p.request_id,
-      {
-        toolCallId: s.translator.runningCall('clarify') ?? `clarify-${p.request_id}`,
-        title: p.question,
-        kind: 'think',
-        status: 'pending',
-      },
-      clarifyOptions(choices),
-    );
-    if (!outcome) return NO_REPLY;
-    await answer(() =>
-      daemon.request('clarify.answer', {
-        session_id: p.session_id,
-        request_id: p.request_id,
-        answer: clarifyAnswer(outcome, choices),
-      }),
-    );
-    return NO_REPLY;
+  serveServerRequests({
+    daemon,
+    log,
+    sessionOf,
+    editor: () => editor,
+    editorFs: () => editorFs,
+    settled,
+    send,
   });
 
   /**

@@ -2,9 +2,12 @@
  * The agent loop: one user turn = model calls and tool runs
  * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
  * events (the wire protocol's event names) and persists every message as it completes.
+ *
+ * Its parts: each model request (model-request.ts), each response's tool calls (tool-runs.ts),
+ * the guard and compressor rebuilt when the settings change (settings-parts.ts).
  */
 import { CheckpointTracker } from '../checkpoints/tracker.js';
-import { denialMessage, OUTSIDE_SANDBOX_DESCRIPTION, type ApprovalGuard } from '../approvals/guard.js';
+import type { ApprovalGuard } from '../approvals/guard.js';
 import { stricterApprovals } from '../config/approval-changes.js';
 import type { HermesConfig } from '../config/schema.js';
 import { MediaStore } from '../images/media-store.js';
@@ -12,24 +15,21 @@ import { userContent } from '../images/parts.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import { visionRefusal } from '../model/vision.js';
 import { ModelError } from '../model/errors.js';
-import type { ChatMessage, ChatResult, ToolCall } from '../model/types.js';
+import type { ChatMessage, ChatResult } from '../model/types.js';
 import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
 import { GUIDANCE_STATUS, type NewMessage } from '../state/types.js';
-import { toolSchemas } from '../tools/registry.js';
-import { createSessionSandbox, type SessionSandbox } from '../tools/sandbox/command-sandbox.js';
-import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
-import type { EditApproval } from '../approvals/types.js';
-import { ContextCompressor, type CompressionOutcome } from './compressor.js';
+import type { TodoItem, ToolDefinition } from '../tools/types.js';
+import type { ContextCompressor, CompressionOutcome } from './compressor.js';
 import { CallCosts, sumUsage } from './call-costs.js';
 import { addCost, emptyCostSum, sumFields, type CostSum } from '../model/pricing.js';
 import { StreamCheckpoint } from './stream-checkpoint.js';
 import { guidanceForModel, repairToolPairs } from './history.js';
 import { estimateTokens } from './compression-plan.js';
 import { dropOldestTurns } from './overflow.js';
-import { scheduleToolCalls } from './tool-scheduler.js';
-import { runToolCall } from './tool-call.js';
-import { checkWithGuard, sessionGuard, type GuardSubject } from './guard-check.js';
-import { errorOutcome, ToolOutcomes } from './tool-outcomes.js';
+import { errorOutcome } from './tool-outcomes.js';
+import { requestModel } from './model-request.js';
+import { compressorFor, guardFor } from './settings-parts.js';
+import { ToolRuns } from './tool-runs.js';
 import type { AgentOptions, AgentSettings, TurnOptions, TurnResult } from './agent-types.js';
 
 export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
@@ -54,10 +54,8 @@ export class Agent {
   /** Prompt tokens of the latest model call (how full the context is; estimated after compressing). */
   contextTokens = 0;
   private compressor: ContextCompressor;
-  /** Outcomes of running tool calls, stored with their results. */
-  private readonly outcomes = new ToolOutcomes();
-  /** The session's sandbox (`AgentOptions.sandboxLane`); absent: none. */
-  private readonly sandbox: SessionSandbox | undefined;
+  /** Runs each response's tool calls (tool-runs.ts). */
+  private readonly toolRuns: ToolRuns;
   /** Prices and stores every model call; sums the session's cost. */
   private readonly costs: CallCosts;
 
@@ -86,56 +84,28 @@ export class Agent {
       },
     });
     [this.guard, this.compressor] = this.fromSettings([], 0);
-    this.sandbox = opts.sandboxLane
-      ? createSessionSandbox({
-          lane: opts.sandboxLane,
-          home: opts.home,
-          sessionId: opts.sessionId,
-          workspace: opts.cwd,
-          // the question goes through the approval path of the call that needs the sandbox
-          askFallback: (question, signal) => this.askSandboxFallback(question, signal),
-        })
-      : undefined;
-  }
-
-  /** The tool call currently asking for the sandbox fallback (for the approval's events). */
-  private fallbackToolId = '';
-
-  private askSandboxFallback(question: string, signal: AbortSignal): Promise<boolean> {
-    return this.checkWithGuard(this.fallbackToolId, signal, { sandboxFallback: question }).then(
-      (v) => v.allowed,
-    );
+    this.toolRuns = new ToolRuns({
+      options: () => this.opts,
+      sessionId: () => this.sessionId,
+      guard: () => this.guard,
+      tools: () => this.tools,
+      toolsByName: () => this.toolsByName,
+      todos: this.todos,
+      checkpoints: this.checkpoints,
+      emit: (e) => this.emit(e),
+      persist: (m) => this.persist(m),
+      pushHistory: (m) => this.history.push(m),
+    });
   }
 
   /** The approval guard of the current settings, keeping the session approvals given. */
   private newGuard(sessionApprovals: string[]): ApprovalGuard {
-    // the smart check's tokens count for the session (its id changes when compressed)
-    return sessionGuard(this.opts, sessionApprovals, (u, who) =>
-      who
-        ? this.costs.record(this.sessionId, u, who)
-        : this.opts.store.addUsage(this.sessionId, u.prompt_tokens, u.completion_tokens),
-    );
+    return guardFor(this.opts, sessionApprovals, this.costs, () => this.sessionId);
   }
 
   /** The approval guard and compressor of the current settings (keeping session approvals and the count). */
   private fromSettings(sessionApprovals: string[], compressions: number): [ApprovalGuard, ContextCompressor] {
-    const { opts } = this;
-    const guard = this.newGuard(sessionApprovals);
-    const compressor = new ContextCompressor({
-      config: opts.config,
-      model: opts.model,
-      store: opts.store,
-      onCall: (sessionId, result) =>
-        this.costs.record(sessionId, result.usage, {
-          provider: result.provider,
-          model: result.model,
-          ...(result.baseURL ? { baseURL: result.baseURL } : {}),
-        }),
-      contextWindow:
-        opts.contextWindow ?? contextWindowFor(opts.modelId ?? opts.model.defaultModel, opts.config),
-    });
-    compressor.compressions = compressions;
-    return [guard, compressor];
+    return [this.newGuard(sessionApprovals), compressorFor(this.opts, this.costs, compressions)];
   }
 
   /** The config and secrets in use (the constructor's, or the last `reconfigure`'s). */
@@ -410,7 +380,11 @@ export class Agent {
         update: (id, patch) => this.opts.store.updateMessage(id, patch),
       });
       try {
-        result = await this.callModel(signal, checkpoint);
+        result = await requestModel(
+          { opts: this.opts, history: this.history, tools: this.tools, emit: (e) => this.emit(e) },
+          signal,
+          checkpoint,
+        );
       } catch (err) {
         const e = err instanceof ModelError ? err : undefined;
         if (e?.kind === 'aborted' || signal.aborted) {
@@ -502,7 +476,7 @@ export class Agent {
       if (toolCalls.length === 0) return { status: 'complete', text: result.text, usage };
 
       this.emit({ type: 'status.update', payload: { state: 'tools' } });
-      await this.runToolCalls(toolCalls, signal);
+      await this.toolRuns.run(toolCalls, signal);
       if (signal.aborted) return this.finishInterrupted('', usage, undefined, undefined, true);
     }
 
@@ -513,50 +487,6 @@ export class Agent {
     this.emit({ type: 'message.delta', payload: { text: note } });
     this.emit({ type: 'message.complete', payload: { text: note, status: 'max_turns', usage: zeroUsage() } });
     return { status: 'max_turns', text: lastText || note, usage };
-  }
-
-  private callModel(
-    signal: AbortSignal,
-    checkpoint: { onDelta(text: string, reasoning: string): void; reset(): void },
-  ): Promise<ChatResult> {
-    const onDelta = (t: string, r: string): void => checkpoint.onDelta(t, r);
-    const messages: ChatMessage[] = [{ role: 'system', content: this.opts.systemPrompt }, ...this.history];
-    return this.opts.model.stream(
-      {
-        messages,
-        tools: toolSchemas(this.tools),
-        signal,
-        ...(this.opts.modelId ? { model: this.opts.modelId } : {}),
-        ...(this.opts.config.model.reasoning_effort
-          ? { reasoningEffort: this.opts.config.model.reasoning_effort }
-          : {}),
-      },
-      {
-        onNotice: (message) => this.emit({ type: 'error', payload: { message, kind: 'notice' } }),
-        onText: (d) => {
-          onDelta(d, '');
-          this.emit({ type: 'message.delta', payload: { text: d } });
-        },
-        onReasoning: (d) => {
-          onDelta('', d);
-          this.emit({ type: 'reasoning.delta', payload: { text: d } });
-        },
-        onRetry: (info) => {
-          if (info.restart) {
-            // text already shown came from a failed attempt: frontends drop it on message.start
-            checkpoint.reset();
-            this.emit({ type: 'message.start', payload: { role: 'assistant' } });
-          }
-          this.emit({
-            type: 'status.update',
-            payload: {
-              state: 'retrying',
-              text: `${info.provider}: ${info.kind} (${info.message}); retry ${info.attempt} in ${Math.round(info.delayMs)} ms`,
-            },
-          });
-        },
-      },
-    );
   }
 
   /** Persists a partial reply as interrupted and closes any open tool calls. */
@@ -582,123 +512,5 @@ export class Agent {
       });
     }
     return { status: 'interrupted', text: partial, usage };
-  }
-
-  private async runToolCalls(calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const isReadOnly = (c: ToolCall): boolean => this.toolsByName.get(c.function.name)?.readOnly ?? false;
-    await scheduleToolCalls(
-      calls,
-      isReadOnly,
-      (call) => this.runOne(call, signal),
-      (result, index) => {
-        const call = calls[index]!;
-        this.persist({
-          role: 'tool',
-          content: result.content,
-          tool_call_id: call.id,
-          tool_name: call.function.name,
-          outcome: this.outcomes.take(call.id),
-        });
-        this.history.push({
-          role: 'tool',
-          content: result.content,
-          tool_call_id: call.id,
-          name: call.function.name,
-        });
-      },
-    );
-  }
-
-  /** `checkWithGuard` (guard-check.ts) with this agent's guard, outcomes and events. */
-  private checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject, cwd?: string) {
-    return checkWithGuard(
-      { guard: this.guard, outcomes: this.outcomes, emit: (e) => this.emit(e) },
-      toolId,
-      signal,
-      what,
-      cwd,
-    );
-  }
-
-  /**
-   * The sandbox members of a tool call's context: `sandbox` under this turn's config, and
-   * `checkOutsideSandbox` — a cron run never leaves its sandbox (nobody could approve it).
-   */
-  private sandboxContext(toolId: string, signal: AbortSignal): Partial<ToolContext> {
-    if (!this.sandbox) return {};
-    const sandbox = this.sandbox.forConfig(this.opts.config);
-    const ready = sandbox.ready.bind(sandbox);
-    return {
-      sandbox: {
-        get mode() {
-          return sandbox.mode;
-        },
-        wrap: sandbox.wrap,
-        explain: sandbox.explain,
-        ready: (s) => {
-          this.fallbackToolId = toolId;
-          return ready(s);
-        },
-      },
-      checkOutsideSandbox:
-        this.sandbox.lane === 'cron'
-          ? () =>
-              Promise.resolve({
-                allowed: false,
-                reason: 'no_frontend',
-                message: denialMessage(
-                  'no_frontend',
-                  OUTSIDE_SANDBOX_DESCRIPTION,
-                  undefined,
-                  'running a command outside the sandbox',
-                ),
-              })
-          : (command, cwd) => this.checkWithGuard(toolId, signal, { outsideSandbox: command }, cwd),
-    };
-  }
-
-  private runOne(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    return runToolCall(call, {
-      tools: this.toolsByName,
-      emit: (e) => {
-        this.outcomes.noteEvent(e);
-        this.emit(e);
-      },
-      signal,
-      context: (toolId) => ({
-        home: this.opts.home,
-        config: this.opts.config,
-        secrets: this.opts.secrets,
-        sessionId: this.sessionId,
-        cwd: this.opts.cwd,
-        signal,
-        checkCommand: (command, cwd) => this.checkWithGuard(toolId, signal, command, cwd),
-        checkScript: (script) => this.checkWithGuard(toolId, signal, script),
-        ...this.sandboxContext(toolId, signal),
-        ...(this.opts.onClarify ? { clarify: this.opts.onClarify } : {}),
-        todos: this.todos,
-        progress: (text) => this.emit({ type: 'tool.progress', payload: { tool_id: toolId, text } }),
-        beforeFileChange: (path, info) =>
-          this.checkpoints.beforeFileChange(path, this.opts.cwd, { ...info, signal }),
-        ...(this.opts.config.approvals.edits === 'ask'
-          ? {
-              checkEdit: (tool: string, edit: EditApproval) =>
-                this.checkWithGuard(toolId, signal, { tool, edit }),
-            }
-          : {}),
-        ...(this.opts.processes ? { processes: this.opts.processes } : {}),
-        ...(this.opts.editorFiles ? { editorFiles: this.opts.editorFiles } : {}),
-        ...(this.opts.delegation
-          ? {
-              delegate: this.opts.delegation({
-                options: { ...this.opts, tools: this.tools },
-                sessionId: this.sessionId,
-                toolId,
-                emit: (e) => this.emit(e),
-              }),
-            }
-          : {}),
-      }),
-    });
   }
 }

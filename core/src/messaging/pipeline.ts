@@ -18,7 +18,8 @@
  * across a restart (pipeline-recovery.ts). The id travels with the prompt through the session's
  * queue to `turn.start` / `turn.end`, which is how a reply is matched to its message. Steps 1–6
  * run one message at a time per session key (in arrival order) up to the submission of the
- * prompt; the turns then queue in the session in that order. Steps 6–7: pipeline-turn.ts.
+ * prompt; the turns then queue in the session in that order. Steps 2–6: pipeline-admit.ts;
+ * steps 6–7: pipeline-turn.ts.
  *
  * Rendering failures and hooks are contained: they are logged and never break a turn.
  */
@@ -36,7 +37,6 @@ import type {
 } from './adapter.js';
 import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
-import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
 import {
   DeliveryLedger,
   MemoryDeliveryStore,
@@ -47,19 +47,17 @@ import {
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
 import { PendingQuestions } from './pending-questions.js';
-import { runPlatformCommand } from './pipeline-commands.js';
-import { startTurn } from './pipeline-turn.js';
+import { admitMessage } from './pipeline-admit.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
-import { resolveResetPolicy } from './reset-policy.js';
-import { buildSessionKey, isSharedMultiUserSession } from './session-key.js';
+import { buildSessionKey } from './session-key.js';
 import type { ChatSessionIndex } from './chat-sessions.js';
-import { parseCommand, slashPolicyFor } from './slash.js';
+import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { hashPiiId } from './untrusted.js';
 import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
-import { attachmentNotes, notesFromJson, prepareAttachments } from './pipeline-files.js';
+import { attachmentNotes, notesFromJson } from './pipeline-files.js';
 
 /** Everything one pipeline works with. */
 export interface PipelineOptions {
@@ -342,7 +340,9 @@ export class MessagePipeline {
     }
 
     // 2–6 in arrival order per chat, up to the submission; then the turn runs in its session
-    const admitted = await this.inLane(key, () => this.admit(msg, { id, text, chatId, send, cfg, key }));
+    const admitted = await this.inLane(key, () =>
+      admitMessage(this, msg, { id, text, chatId, send, cfg, key }),
+    );
     if (admitted) await admitted.turn;
     if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
   }
@@ -380,98 +380,10 @@ export class MessagePipeline {
       cfg,
       key: row.session_key,
     };
-    const admitted = await this.inLane(m.key, () => this.admit(msg, m));
+    const admitted = await this.inLane(m.key, () => admitMessage(this, msg, m));
     if (admitted) await admitted.turn;
     if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
     return true;
-  }
-
-  /** Steps 2–6 up to the submission. @returns the running turn, or undefined when none started. */
-  private async admit(
-    msg: InboundMessage,
-    m: { id: string; text: string; chatId: string; send: SendOptions; cfg: PlatformConfig; key: string },
-  ): Promise<{ turn: Promise<void> } | undefined> {
-    const { source } = msg;
-    const { id, text, chatId, send, cfg, key } = m;
-
-    // 2. slash commands; a pending clarify question takes the next plain message as its answer
-    const command = parseCommand(text);
-    if (command) {
-      const policy = slashPolicyFor(cfg, source.chatType);
-      await runPlatformCommand(this, { command, source, key, chatId, send, policy, cfg });
-      this.ledger.close(id, 'reply', `command /${command.name}`);
-      return undefined;
-    }
-    if (text && this.questions.answerClarify(key, text)) {
-      this.ledger.close(id, 'answer');
-      return undefined;
-    }
-
-    // 3. interrupt a running turn when configured
-    const indexed = this.opts.store.get(key);
-    if (cfg.interrupt_on_message && indexed && this.opts.backend.isBusy(indexed.session_id))
-      this.opts.backend.interrupt(indexed.session_id);
-
-    // 4. get or create the session
-    const config = this.opts.config();
-    const shared = isSharedMultiUserSession(source, {
-      groupSessionsPerUser: cfg.group_sessions_per_user,
-      threadSessionsPerUser: cfg.thread_sessions_per_user,
-    });
-    const redact = this.redactPii(cfg);
-    const resolution = this.opts.store.getOrCreate({
-      key,
-      source,
-      policy: resolveResetPolicy(cfg, source.chatType, config.gateway.session_reset),
-      ...(config.timezone ? { timeZone: config.timezone } : {}),
-      create: () =>
-        this.opts.backend.createSession({
-          key,
-          source,
-          // 5a. the untrusted context block, written once into the session's system prompt
-          systemPromptExtra:
-            buildSessionContextPrompt(source, {
-              platformLabel: this.opts.entry.label,
-              shared,
-              redactPii: redact,
-              ...(this.opts.entry.platformHint ? { platformHint: this.opts.entry.platformHint } : {}),
-            }) + (msg.instructions ? `\n\n${msg.instructions}` : ''),
-          title: sessionTitle(this.opts.entry.name, source, shared),
-          cwd: cfg.cwd ?? this.opts.defaultCwd,
-          ...(msg.history?.length ? { history: msg.history } : {}),
-        }),
-    });
-    const sessionId = resolution.entry.session_id;
-    if (resolution.resetReason && !this.opts.entry.quietResets) {
-      const why = resolution.resetReason === 'idle' ? 'after a quiet period' : 'for the new day';
-      await this.say(chatId, `(Started a new conversation ${why}.)`, send);
-    }
-    if (resolution.created)
-      await this.emitHook('session:start', {
-        session_id: sessionId,
-        session_key: key,
-        chat_type: source.chatType,
-      });
-
-    // 5b. attachments: files saved and named as untrusted data; images the model cannot see as files
-    const att = await prepareAttachments(msg, sessionId, {
-      home: this.opts.home,
-      entry: this.opts.entry,
-      backend: this.opts.backend,
-      config,
-      cfg,
-      log: this.opts.log,
-      ...(this.opts.transcribe ? { transcribe: this.opts.transcribe } : {}),
-    });
-    const fullText = att.filesText ? (text ? `${text}\n\n${att.filesText}` : att.filesText) : text;
-
-    // 5c. the user message: in a shared session prefixed with the sender's name
-    const userText = shared ? prefixSender(fullText, source, redact) : fullText;
-
-    // 6. run the agent, 7. send the reply (pipeline-turn.ts)
-    await this.emitHook('agent:start', { session_id: sessionId, session_key: key });
-    const images = att.images.length ? { images: att.images } : {};
-    return { turn: startTurn(this, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
   }
 
   private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {
@@ -540,12 +452,4 @@ export function sendOptions(source: MessageSource): SendOptions {
     ...(source.threadId ? { threadId: source.threadId } : {}),
     ...(source.messageId ? { replyTo: source.messageId } : {}),
   };
-}
-
-/** Session title for lists: `irc #hermes · alice`. */
-function sessionTitle(platform: string, source: MessageSource, shared: boolean): string {
-  const chat = source.chatName || source.chatId || '';
-  const user = source.userName || source.userId || '';
-  if (source.chatType === 'dm') return `${platform} · ${user || chat}`;
-  return shared || !user ? `${platform} · ${chat}` : `${platform} · ${chat} · ${user}`;
 }

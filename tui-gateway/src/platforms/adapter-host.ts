@@ -22,33 +22,30 @@
  *   chats with a running turn that the agent restarts (adapters still connected), let the
  *   session layer drain (it marks `resume_pending` before waiting), then disconnect adapters.
  *
- * `withPlatformAdapters` wraps the daemon hooks of compose.ts (one call there).
+ * `withPlatformAdapters` wraps the daemon hooks of compose.ts (one call there). How one platform is
+ * wired (context, backend, ledger, pipeline, handlers): wire-platform.ts.
  */
 import { type HermesConfig, lookupSecret } from '@hermes/core/config';
 import {
-  DeliveryLedger,
   ChatSessionIndex,
   HookRegistry,
-  MessagePipeline,
   PairingStore,
-  platformConfigOf,
   platformRegistry,
   recoverMessages,
   setLiveAdapter,
-  storedReplayGuard,
   type ButtonOutcome,
   type ButtonPress,
+  type MessagePipeline,
   type PlatformAdapter,
-  type PlatformContext,
   type PlatformRegistry,
 } from '@hermes/core/messaging';
-import { defaultPlatformCwd } from '@hermes/core/platform-sessions';
 import type { DaemonContext, DaemonOptions } from '../lifecycle/daemon.js';
 import type { Logger } from '../lifecycle/logger.js';
 import { listProfileNames, type ProfileRuntime } from '../sessions/profile-runtime.js';
 import type { SessionRegistry } from '../sessions/session-registry.js';
 import { registerBundledPlatforms } from './bundled.js';
-import { LiveSessionBackend, type LiveBackendLimits } from './live-backend.js';
+import type { LiveSessionBackend } from './live-backend.js';
+import { platformContext, wirePlatform, type ProfileShared } from './wire-platform.js';
 import {
   backoffDelayMs,
   isPermanentError,
@@ -56,20 +53,6 @@ import {
   type BackoffOptions,
   type HostClock,
 } from './reconnect.js';
-
-/**
- * The live-session bounds of a platform from its config section: `max_live_sessions` (count) and
- * `live_idle_minutes`; defaults in live-backend.ts.
- */
-function liveLimits(config: unknown): LiveBackendLimits {
-  const c = (config ?? {}) as { max_live_sessions?: unknown; live_idle_minutes?: unknown };
-  const out: LiveBackendLimits = {};
-  if (typeof c.max_live_sessions === 'number' && c.max_live_sessions >= 1)
-    out.maxLive = Math.floor(c.max_live_sessions);
-  if (typeof c.live_idle_minutes === 'number' && c.live_idle_minutes > 0)
-    out.idleMs = c.live_idle_minutes * 60_000;
-  return out;
-}
 
 /** Longest a platform's `connect` may take before it counts as failed, ms. */
 export const CONNECT_TIMEOUT_MS = 30_000;
@@ -241,16 +224,7 @@ export class AdapterHost {
     });
   }
 
-  private async startPlatform(
-    profile: ProfileRuntime,
-    name: string,
-    shared: {
-      store: ChatSessionIndex;
-      pairing: PairingStore;
-      hooks: HookRegistry;
-      log: (l: string) => void;
-    },
-  ): Promise<void> {
+  private async startPlatform(profile: ProfileRuntime, name: string, shared: ProfileShared): Promise<void> {
     const { log } = this.opts;
     const r: Running = {
       name,
@@ -264,16 +238,7 @@ export class AdapterHost {
       },
     };
     this.running.set(`${profile.name}\u0000${name}`, r);
-    const ctx: PlatformContext = {
-      profile: profile.name,
-      home: profile.home,
-      hermesConfig: profile.config,
-      config: platformConfigOf(profile.config.platforms, name),
-      secrets: profile.secrets,
-      log: (line) => shared.log(`${name}: ${line}`),
-      replayGuard: storedReplayGuard(profile.db.platforms, name),
-      apiResponses: profile.db.apiResponses,
-    };
+    const ctx = platformContext(profile, name, shared.log);
     const created = await this.registry.createAdapter(name, ctx);
     if (!created.ok) {
       this.set(r, 'failed', { error: `${created.stage}: ${created.error}` });
@@ -285,50 +250,15 @@ export class AdapterHost {
       const value = lookupSecret(profile.secrets, secret);
       if (value) log.addSecret(value);
     }
-    const backend = new LiveSessionBackend(this.opts.sessions, profile.name, name, liveLimits(ctx.config));
-    // platforms answering inside the inbound request keep no ledger (the pipeline's default)
-    const ledger: DeliveryLedger | undefined =
-      entry.durableReplies === false
-        ? undefined
-        : new DeliveryLedger({
-            platform: name,
-            store: profile.db.platforms,
-            sender: adapter,
-            maxLength: (): number => pipeline.maxLength(),
-            fileAbove: (): number => pipeline.longReplyFileAbove(),
-            log: ctx.log,
-          });
-    const pipeline: MessagePipeline = new MessagePipeline({
-      profile: profile.name,
-      home: profile.home,
-      entry,
+    const { pipeline, backend } = wirePlatform({
+      profile,
+      name,
       adapter,
-      backend,
-      store: shared.store,
-      pairing: shared.pairing,
-      hooks: shared.hooks,
-      config: () => profile.config,
-      secrets: () => profile.secrets,
-      defaultCwd: defaultPlatformCwd(profile.home),
-      log: ctx.log,
-      ...(ledger ? { ledger } : {}),
-      transcript: {
-        getMessages: (id, o) => profile.db.getMessages(id, o),
-        lastMessageId: (id) => profile.db.platforms.lastMessageId(id),
-      },
-    });
-    adapter.setHandlers({
-      onMessage: async (m) => {
-        await pipeline.handleMessage(m);
-        // a one-off conversation leaves no live session behind; stored only with `store: true`
-        const chat = m.source.chatId ?? m.source.userId;
-        if (m.ephemeral && chat) {
-          const keep =
-            (platformConfigOf(profile.config.platforms, name) as { store?: unknown }).store === true;
-          backend.release(chat, { keepStored: keep });
-        }
-      },
-      onButton: (p) => this.opts.buttons?.(profile.name, name, p) ?? pipeline.handleButton(p),
+      entry,
+      ctx,
+      shared,
+      sessions: this.opts.sessions,
+      onButton: (press) => this.opts.buttons?.(profile.name, name, press),
       onFatalError: (err) => this.lost(r, err),
     });
     Object.assign(r, { adapter, pipeline, backend, store: shared.store });

@@ -90,3 +90,28 @@ export async function drainTurns(sessions: LiveSession[], o: DrainTurnsOptions):
     interrupted: [...interrupted].map((s) => s.id),
   };
 }
+
+/**
+ * The sessions' side of a graceful stop: the busy ones are marked `resume_pending` before the
+ * wait, every session holds its waiting prompts (kept stored, shown held after the restart), the
+ * running turns are drained (`drainTurns`), and the busy ones whose turn ended by itself are
+ * marked `idle` again. Interrupted ones stay `resume_pending`: the next start marks them
+ * interrupted (and continues them with `gateway.auto_continue`).
+ * @param storeState stores a session's state; must not throw (a failure is the caller's to log).
+ * @returns whether every turn ended by itself.
+ */
+export async function drainSessions(
+  sessions: LiveSession[],
+  storeState: (live: LiveSession, state: string) => void,
+  o: DrainTurnsOptions,
+): Promise<boolean> {
+  const busy = sessions.filter((live) => live.busy);
+  for (const live of busy) storeState(live, 'resume_pending');
+  for (const live of sessions) live.holdQueue();
+  const { clean, interrupted } = await drainTurns(busy, o);
+  for (const live of busy) {
+    if (interrupted.includes(live.id) || live.busy) continue;
+    storeState(live, 'idle');
+  }
+  return clean;
+}

@@ -3,15 +3,16 @@
  * connections, its replay ring, its queue of prompts, its open server requests, and the in-flight
  * state of the running turn. Events get a per-session `seq`, strictly increasing, never reused
  * while the daemon lives.
+ *
+ * Its contracts (agent, persistence, options) are in live-session-types.ts; what clients see of
+ * it (`SessionInfo`, the attach catch-up) is built by session-view.ts.
  */
-import { randomBytes } from 'node:crypto';
 import type { CompressionOutcome } from '@hermes/core/agent';
-import type { BookAnswerOutcome, RequestKind, ApprovalCallback } from '@hermes/core/approvals';
+import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals';
 import type { StoredImage } from '@hermes/core/images';
 import {
   wireEvent,
   type AgentEvent,
-  type ApprovalModeName,
   type EventPayload,
   type EventType,
   type Inflight,
@@ -21,92 +22,26 @@ import {
   type SessionInfo,
   type WireEvent,
 } from '@hermes/core/protocol';
-import type { MessageRecord, SessionRecord } from '@hermes/core/state';
-import type { ClarifyCallback, EditorFiles } from '@hermes/core/tools';
+import type { SessionRecord } from '@hermes/core/state';
 import { clientFiles } from './client-files.js';
 import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
-import { toStoredMessage } from './stored-message.js';
+import { catchUp, sessionInfo, snapshotUsage, type SnapshotUsage } from './session-view.js';
 import { TurnStartError, turnErrorPayload } from './turn-errors.js';
 import { OpenRequests } from './open-requests.js';
-import { PromptQueue, type PromptQueueStore } from './prompt-queue.js';
-import { ReplayRing, type RingBudget } from './replay-ring.js';
+import type { AgentHooks, LiveSessionOptions, SessionAgent } from './live-session-types.js';
+import { newPrompt, PromptQueue, shutdownNotice } from './prompt-queue.js';
+import { ReplayRing } from './replay-ring.js';
 import { Steering } from './steering.js';
 
-/** The agent as the live session drives it. */
-export interface SessionAgent {
-  /**
-   * `opts.queuedPromptId`: the stored queued prompt, removed with the user message's insert;
-   * `opts.images`: the prompt's checked images (stored with the user message).
-   */
-  runTurn(
-    text: string,
-    signal: AbortSignal,
-    opts?: { queuedPromptId?: string; takeGuidance?: () => string[]; images?: StoredImage[] },
-  ): Promise<{ status: string; text: string; error?: string }>;
-  /** Replaces the history the model sees by these stored messages (after the transcript was cut). */
-  replaceHistory?(records: MessageRecord[]): void;
-  /** Compresses the context now (`/compact`); undefined when there is nothing to compress. */
-  compact?(focus: string | undefined, signal: AbortSignal): Promise<CompressionOutcome | undefined>;
-}
-
-/** Hooks the live session gives the agent it creates. */
-export interface AgentHooks {
-  onEvent: (e: AgentEvent) => void;
-  onApproval: ApprovalCallback;
-  onClarify: ClarifyCallback;
-  /** The file tools' way to an attached editor's buffers (client-files.ts). */
-  editorFiles: EditorFiles;
-}
-
-/**
- * Persistence of a live session (the profile's SessionDB): its record, lifecycle state, stored
- * messages and prompt queue.
- */
-export interface SessionPersistence extends PromptQueueStore {
-  getSession(id: string): SessionRecord | undefined;
-  getMessages(id: string, opts: { before?: number; limit?: number }): MessageRecord[];
-  setSessionState(id: string, state: string): void;
-  moveQueuedPrompts(fromId: string, toId: string): void;
-  /**
-   * The session's cost from its stored model calls (`session_cost_usd`/`_status` of
-   * `session.usage`), for a snapshot before its first turn in this daemon; undefined without any.
-   */
-  storedCost?(id: string): { session_cost_usd?: number; session_cost_status: CostStatusName } | undefined;
-}
-
-type CostStatusName = 'priced' | 'local' | 'unknown' | 'partial';
-
-/** Construction options. */
-export interface LiveSessionOptions {
-  id: string;
-  profile: string;
-  store: SessionPersistence;
-  createAgent: (hooks: AgentHooks) => SessionAgent;
-  /** Seconds an approval/clarify question waits before the fail-closed answer. */
-  approvalTimeoutS: number;
-  budget: RingBudget;
-  epoch: string;
-  /** Called when the session becomes idle with no client (for unloading later). */
-  onIdle?: (s: LiveSession) => void;
-  /** Called after `id` changed (context compression continued in a child session). */
-  onIdChange?: (s: LiveSession, oldId: string) => void;
-  /** `SessionInfo.notices`: `[BLOCKED: …]` notes from building the system prompt. */
-  notices?: string[];
-  /** Where problems of bookkeeping (the stored queue) are reported. */
-  log?: (line: string) => void;
-  now?: () => number;
-  /** The approval mode in effect (`SessionInfo.approval_mode`); absent: not reported. */
-  approvalMode?: () => { mode: ApprovalModeName; own: boolean };
-  /**
-   * Told of every change clients could see: each emitted event (`ev`), and a server request
-   * shown (no event). Must be cheap and must not throw (the status feed marks the session dirty).
-   */
-  onChange?: (s: LiveSession, ev?: WireEvent) => void;
-  /** Told after an approval or clarify request was shown to the clients (escalation). Must not throw. */
-  onRequest?: (s: LiveSession, open: OpenRequest) => void;
-}
+export type {
+  AgentHooks,
+  CostStatusName,
+  LiveSessionOptions,
+  SessionAgent,
+  SessionPersistence,
+} from './live-session-types.js';
 
 export { toStoredMessage } from './stored-message.js';
 
@@ -131,15 +66,7 @@ export class LiveSession {
   /** Epoch ms of the running turn's start or its latest agent event (drain's stall check). */
   lastProgress = 0;
   /** The last `session.usage` of this session in this daemon, for snapshots. */
-  private lastUsage:
-    | {
-        total_tokens: number;
-        context_tokens: number | null;
-        context_window: number | null;
-        session_cost_usd?: number;
-        session_cost_status?: EventPayload<'session.usage'>['session_cost_status'];
-      }
-    | undefined;
+  private lastUsage: SnapshotUsage | undefined;
   private readonly ring: ReplayRing;
   private agentInstance: SessionAgent | undefined;
   private readonly hooks: AgentHooks;
@@ -218,13 +145,7 @@ export class LiveSession {
     this.lastProgress = this.now();
     if (e.type === 'session.usage') {
       // kept for the snapshot: a client attaching between turns shows the context gauge at once
-      this.lastUsage = {
-        total_tokens: e.payload.usage.total_tokens,
-        context_tokens: e.payload.context_tokens ?? null,
-        context_window: e.payload.context_window ?? null,
-        ...(e.payload.session_cost_usd !== undefined ? { session_cost_usd: e.payload.session_cost_usd } : {}),
-        ...(e.payload.session_cost_status ? { session_cost_status: e.payload.session_cost_status } : {}),
-      };
+      this.lastUsage = snapshotUsage(e.payload);
     }
     this.emit(e.type, e.payload); // `session.compressed` itself still carries the old id
     if (e.type !== 'session.compressed' || e.payload.session_id === this.id) return;
@@ -311,29 +232,14 @@ export class LiveSession {
       // sent with every session.info event: a failing read must not break the caller's path
       this.opts.log?.(`session ${this.id}: cannot read its record: ${(err as Error).message}`);
     }
-    return {
+    return sessionInfo(r, {
       id: this.id,
       profile: this.profile,
-      title: r?.title ?? null,
-      source: r?.source ?? 'unknown',
-      model: r?.model ?? null,
-      cwd: r?.cwd ?? null,
-      started_at: r?.started_at ?? 0,
-      ended_at: r?.ended_at ?? null,
-      message_count: r?.message_count ?? 0,
-      state: r?.state ?? 'active',
-      parent_session_id: r?.parent_session_id ?? null,
-      live: true,
       busy: this.busy,
       clients: this.clients.size,
-      ...(this.opts.notices?.length ? { notices: this.opts.notices } : {}),
-      ...this.approvalInfo(),
-    };
-  }
-
-  private approvalInfo(): Pick<SessionInfo, 'approval_mode' | 'approval_mode_own'> {
-    const a = this.opts.approvalMode?.();
-    return a ? { approval_mode: a.mode, approval_mode_own: a.own } : {};
+      notices: this.opts.notices,
+      approval: this.opts.approvalMode?.(),
+    });
   }
 
   /**
@@ -349,25 +255,22 @@ export class LiveSession {
     const isNew = !this.clients.has(conn);
     this.clients.add(conn);
     if (isNew) conn.onClose(() => this.detach(conn));
-    let result: MethodResult<'session.attach'>;
-    if (sinceSeq !== undefined && sinceSeq <= this.seq) {
-      const r = this.ring.since(sinceSeq, this.seq);
-      if (!r.truncated) {
-        result = {
-          kind: 'replay',
-          session: this.info(),
-          events: r.events,
-          open_requests: this.requests.list(),
-          seq: this.seq,
-          epoch: this.opts.epoch,
-        };
-      } else {
-        result = { ...this.snapshot(historyLimit), truncated: true };
-      }
-    } else {
-      result = this.snapshot(historyLimit);
-      if (sinceSeq !== undefined) result.truncated = true; // a seq from the future: another epoch
-    }
+    const result = catchUp(
+      {
+        id: this.id,
+        seq: this.seq,
+        epoch: this.opts.epoch,
+        store: this.opts.store,
+        ring: this.ring,
+        info: () => this.info(),
+        inflight: this.inflight,
+        queued: () => this.queue.list(),
+        openRequests: () => this.requests.list(),
+        lastUsage: this.lastUsage,
+      },
+      sinceSeq,
+      historyLimit,
+    );
     // After the result is queued by the caller, hand this client the questions still waiting.
     // (A microtask ran before the dispatcher's `await handler()` resumed: the server requests
     // reached the client ahead of the snapshot that lists them.)
@@ -384,34 +287,6 @@ export class LiveSession {
     if (sinceSeq > this.seq) return { events: [], truncated: true, seq: this.seq };
     const r = this.ring.since(sinceSeq, this.seq);
     return { events: r.truncated ? [] : r.events, truncated: r.truncated, seq: this.seq };
-  }
-
-  private snapshot(historyLimit: number): Extract<MethodResult<'session.attach'>, { kind: 'snapshot' }> {
-    const records = this.opts.store
-      .getMessages(this.id, { limit: historyLimit + 1 })
-      .filter((m) => m.role !== 'system');
-    const hasMore = records.length > historyLimit;
-    const window = hasMore ? records.slice(records.length - historyLimit) : records;
-    return {
-      kind: 'snapshot',
-      session: this.info(),
-      messages: window.map(toStoredMessage),
-      has_more: hasMore,
-      inflight: this.inflight ? structuredClone(this.inflight) : null,
-      queued: this.queue.list(),
-      open_requests: this.requests.list(),
-      seq: this.seq,
-      epoch: this.opts.epoch,
-      ...((): { usage?: NonNullable<LiveSession['lastUsage']> } => {
-        if (this.lastUsage) return { usage: { ...this.lastUsage } };
-        // before its first turn here: the stored cost, so a client shows it at once
-        const cost = this.opts.store.storedCost?.(this.id);
-        const record = cost ? this.opts.store.getSession(this.id) : undefined;
-        if (!cost || !record) return {};
-        const total = record.prompt_tokens + record.completion_tokens;
-        return { usage: { total_tokens: total, context_tokens: null, context_window: null, ...cost } };
-      })(),
-    };
   }
 
   /**
@@ -445,15 +320,7 @@ export class LiveSession {
     images: StoredImage[] = [],
     first = false,
   ): MethodResult<'prompt.submit'> {
-    const prompt: QueuedPrompt = {
-      prompt_id: `p-${randomBytes(5).toString('hex')}`,
-      text,
-      ...(by ? { by } : {}),
-      ...(origin ? { origin } : {}),
-      ...(images.length
-        ? { attachments: images.map(({ kind, name, mime, bytes }) => ({ kind, name, mime, bytes })) }
-        : {}),
-    };
+    const prompt = newPrompt(text, by, origin, images);
     if (this.holding) prompt.held = true; // shutting down: kept for after the restart
     const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable || this.holding;
     this.queue.add(prompt, wasBusy, images, first);
@@ -604,15 +471,7 @@ export class LiveSession {
     if (this.queue.holdAll() === 0) return;
     const waiting = this.queue.list();
     this.emit('prompt.queued', { queued: waiting });
-    const list = waiting
-      .map((q) => `- ${q.text.length > 200 ? `${q.text.slice(0, 200)}…` : q.text}`)
-      .join('\n');
-    this.emit('error', {
-      message:
-        `The daemon is shutting down: ${waiting.length} queued prompt(s) did not run. They are kept in ` +
-        `this session's queue: after the restart /queue run runs them, /queue drop discards them.\n${list}`,
-      kind: 'shutdown',
-    });
+    this.emit('error', { message: shutdownNotice(waiting), kind: 'shutdown' });
   }
 
   /** `/queue run`: lets held prompts run (after the running turn, if any). @returns how many. */

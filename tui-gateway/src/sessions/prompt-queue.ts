@@ -10,9 +10,44 @@
  * by themselves — after a crash the user decides (`/queue run` runs them, `/queue drop` discards
  * them). A graceful stop holds the waiting prompts the same way instead of dropping them.
  */
+import { randomBytes } from 'node:crypto';
 import { attachmentInfos, storedImages, type StoredImage } from '@hermes/core/images';
 import type { QueuedPrompt } from '@hermes/core/protocol';
 import type { QueuedPromptRecord } from '@hermes/core/state';
+
+/**
+ * A new prompt with a fresh id (`p-` and 10 hex digits).
+ * @param by who submitted it (connection id or client name).
+ * @param origin id of the inbound message it answers.
+ * @param images its checked images, listed as attachments (kind, name, mime, bytes).
+ */
+export function newPrompt(
+  text: string,
+  by?: string,
+  origin?: string,
+  images: StoredImage[] = [],
+): QueuedPrompt {
+  return {
+    prompt_id: `p-${randomBytes(5).toString('hex')}`,
+    text,
+    ...(by ? { by } : {}),
+    ...(origin ? { origin } : {}),
+    ...(images.length
+      ? { attachments: images.map(({ kind, name, mime, bytes }) => ({ kind, name, mime, bytes })) }
+      : {}),
+  };
+}
+
+/** What clients are told of the `waiting` prompts a shutdown held (each text cut at 200 chars). */
+export function shutdownNotice(waiting: QueuedPrompt[]): string {
+  const list = waiting
+    .map((q) => `- ${q.text.length > 200 ? `${q.text.slice(0, 200)}…` : q.text}`)
+    .join('\n');
+  return (
+    `The daemon is shutting down: ${waiting.length} queued prompt(s) did not run. They are kept in ` +
+    `this session's queue: after the restart /queue run runs them, /queue drop discards them.\n${list}`
+  );
+}
 
 /** The part of SessionDB the queue writes to. */
 export interface PromptQueueStore {

@@ -2,52 +2,32 @@
  * The daemon's live sessions across profiles: loads a session on first
  * attach (holding its one-writer lock), creates new ones, unloads idle ones with no client, and
  * drains them on shutdown (marking `resume_pending` before waiting).
+ *
+ * Its parts: the loaded profiles (loaded-profiles.ts), how a session's agent is opened
+ * (session-open.ts), the sessions' side of a drain (drain.ts).
  */
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { type Agent, openAgentSession, type OpenedSession } from '@hermes/core/agent';
-import { onConfigWrite, type HermesConfig } from '@hermes/core/config';
 import { DEFAULT_PROFILE } from '@hermes/core/home';
-import { mcpStatusPayload } from '@hermes/core/mcp';
-import { profileProcesses, type ProcessManager } from '@hermes/core/processes';
-import { createModelClient, type ModelClient, type ReasoningEffort } from '@hermes/core/model';
-import {
-  wireEvent,
-  type ApprovalModeName,
-  type EventPayload,
-  type SessionInfo,
-  type WireEvent,
-  RpcErrorCode,
-} from '@hermes/core/protocol';
-import {
-  SessionLockedError,
-  storedCostOf,
-  type SessionLock,
-  previewText,
-  type SessionRecord,
-} from '@hermes/core/state';
+import type { ProcessManager } from '@hermes/core/processes';
+import type { ModelClient, ReasoningEffort } from '@hermes/core/model';
+import { type ApprovalModeName, type SessionInfo, type WireEvent, RpcErrorCode } from '@hermes/core/protocol';
+import { SessionLockedError, type SessionLock, previewText, type SessionRecord } from '@hermes/core/state';
 import { RpcMethodError, type Connection } from '../rpc/types.js';
-import { drainTurns } from './drain.js';
-import {
-  LiveSession,
-  type AgentHooks,
-  type LiveSessionOptions,
-  type SessionPersistence,
-} from './live-session.js';
-import type { ProfileChange } from './profile-config.js';
-import { listProfileNames, ProfileRuntime } from './profile-runtime.js';
+import { drainSessions } from './drain.js';
+import { LiveSession, type AgentHooks, type LiveSessionOptions } from './live-session.js';
+import { LoadedProfiles } from './loaded-profiles.js';
+import type { ProfileRuntime } from './profile-runtime.js';
 import { RingBudget } from './replay-ring.js';
 import { SessionConfigFollower, type PinnedProvider } from './session-config.js';
+import { storedSessionInfo } from './session-view.js';
+import { agentOpenOptions, forwardingHooks, liveStore, modelClientFor } from './session-open.js';
 import { takeSessionLock } from './session-lock-takeover.js';
 
 /** Idle live sessions with no client are unloaded after this long, ms (6 h). */
 export const IDLE_UNLOAD_MS = 6 * 60 * 60 * 1000;
 
-/**
- * How often the loaded profiles' config.yaml and `.env` are stat'ed between uses, ms, so clients
- * learn of an edit (`config.changed`) while no session is busy. Session opens and turn starts
- * check anyway.
- */
-export const CONFIG_POLL_MS = 2_000;
+export { CONFIG_POLL_MS } from './loaded-profiles.js';
 
 /** Options of the registry. */
 export interface SessionRegistryOptions {
@@ -88,47 +68,42 @@ interface Entry {
 
 const key = (profile: string, id: string): string => `${profile}\u0000${id}`;
 
-/** `config` with the session's pinned provider (endpoint and key variable) in place of its own. */
-function withProvider(config: HermesConfig, pinned: PinnedProvider): HermesConfig {
-  const { base_url: _url, api_key_env: _key, ...model } = config.model;
-  return { ...config, model: { ...model, ...pinned } };
-}
-
 /** All live sessions of the daemon. */
 export class SessionRegistry {
-  private readonly profiles = new Map<string, ProfileRuntime>();
+  private readonly profiles: LoadedProfiles;
   private readonly live = new Map<string, Entry>();
   /** key(profile, old id) → newer id, after compression continued a session in a child. */
   private readonly aliases = new Map<string, string>();
   private readonly budget = new RingBudget();
   private draining = false;
   private readonly sweepTimer: NodeJS.Timeout;
-  private readonly configTimer: NodeJS.Timeout | undefined;
-  private readonly stopWriteListener: () => void;
 
   constructor(private readonly opts: SessionRegistryOptions) {
-    // this process's own config.yaml writes (an `always` answer, config.set) are not "outside"
-    this.stopWriteListener = onConfigWrite((file, key, phase) => {
-      for (const p of this.profiles.values()) if (p.home.configFile === file) p.ownWrite(key, phase);
+    this.profiles = new LoadedProfiles({
+      root: opts.root,
+      log: opts.log,
+      broadcast: opts.broadcast,
+      configPollMs: opts.configPollMs,
+      hasLiveSessions: (name) => this.hasLiveSessions(name),
+      onConfigChange: (profile) => {
+        for (const e of this.live.values()) {
+          if (e.live.profile !== profile.name) continue;
+          e.follower.restrict(e.live.id); // stricter approval settings reach a running turn at once
+          e.follower.sync(e.live, !e.live.busy);
+        }
+      },
     });
     const every = Math.min(opts.idleUnloadMs ?? IDLE_UNLOAD_MS, 60_000);
     this.sweepTimer = setInterval(() => this.unloadIdle(), every);
     this.sweepTimer.unref();
-    const poll = opts.configPollMs ?? CONFIG_POLL_MS;
-    if (poll > 0) {
-      this.configTimer = setInterval(() => {
-        for (const p of this.profiles.values()) p.refresh();
-      }, poll);
-      this.configTimer.unref();
-    }
   }
 
-  /** True once shutdown began: no new prompts. */
   /** The daemon's background processes (absent in tests that run without them). */
   get processManager(): ProcessManager | undefined {
     return this.opts.processes;
   }
 
+  /** True once shutdown began: no new prompts. */
   get isDraining(): boolean {
     return this.draining;
   }
@@ -139,17 +114,12 @@ export class SessionRegistry {
    * one whose file was moved aside or restored since is re-checked and leaves the list.
    */
   unavailableProfiles(): Array<{ profile: string; error: string }> {
-    const out: Array<{ profile: string; error: string }> = [];
-    for (const p of this.profiles.values()) {
-      const error = p.unavailable();
-      if (error) out.push({ profile: p.name, error });
-    }
-    return out.sort((a, b) => a.profile.localeCompare(b.profile));
+    return this.profiles.unavailable();
   }
 
   /** Names of every profile under the root. */
   profileNames(): string[] {
-    return listProfileNames(this.opts.root);
+    return this.profiles.names();
   }
 
   /**
@@ -160,82 +130,7 @@ export class SessionRegistry {
    * @throws RpcMethodError(ProfileNotFound) for a profile that does not exist.
    */
   profile(name: string = DEFAULT_PROFILE): ProfileRuntime {
-    let p = this.profiles.get(name);
-    if (p && !p.isCurrent() && !this.hasLiveSessions(name)) {
-      // deleted, renamed or re-created since it was loaded: never hand out its old config,
-      // secrets or database to whatever now carries the name
-      p.close();
-      this.profiles.delete(name);
-      p = undefined;
-    }
-    if (!p) {
-      p = new ProfileRuntime(
-        this.opts.root,
-        name,
-        (line) => this.opts.log?.(line),
-        (rt, change) => this.configChanged(rt, change),
-        (rt, status) => {
-          const payload = mcpStatusPayload(rt.name, status); // restarts and failures reach every client
-          if (payload)
-            this.opts.broadcast?.(wireEvent('mcp.status', '*', 0, payload, Date.now(), this.opts.log));
-        },
-      );
-      if (name !== DEFAULT_PROFILE && !existsSync(p.home.dir)) {
-        throw new RpcMethodError(
-          RpcErrorCode.ProfileNotFound,
-          `profile "${name}" does not exist (hermes profile create ${name})`,
-        );
-      }
-      this.profiles.set(name, p);
-      try {
-        p.warmUp((line) => this.opts.log?.(line)); // start its MCP servers early
-      } catch (err) {
-        this.opts.log?.(`profile ${name}: ${(err as Error).message}`);
-      }
-    }
-    return p;
-  }
-
-  /**
-   * A profile's config.yaml or `.env` changed on disk (or broke): every client gets
-   * `config.changed` (its profile, the files, the model now configured, the error), and the idle
-   * sessions of the profile show their new model (busy ones at their next turn).
-   */
-  private configChanged(profile: ProfileRuntime, change: ProfileChange): void {
-    let model: string | undefined;
-    try {
-      model = profile.config.model.default || undefined;
-    } catch {
-      model = undefined;
-    }
-    const { problem } = change;
-    const payload: EventPayload<'config.changed'> = {
-      profile: profile.name,
-      files: change.files,
-      ...(model ? { model } : {}),
-      ...(problem
-        ? {
-            error: {
-              file: problem.file,
-              message: problem.message,
-              ...(problem.key ? { key: problem.key } : {}),
-            },
-          }
-        : {}),
-      ...(change.loosened ? { loosened: change.loosened } : {}),
-    };
-    // built outside the try: a payload that breaks its schema fails the test that caused it
-    const event = wireEvent('config.changed', '*', 0, payload, Date.now(), this.opts.log);
-    try {
-      this.opts.broadcast?.(event);
-    } catch (err) {
-      this.opts.log?.(`config.changed broadcast failed: ${(err as Error).message}`);
-    }
-    for (const e of this.live.values()) {
-      if (e.live.profile !== profile.name) continue;
-      e.follower.restrict(e.live.id); // stricter approval settings reach a running turn at once
-      e.follower.sync(e.live, !e.live.busy);
-    }
+    return this.profiles.get(name);
   }
 
   /**
@@ -320,20 +215,9 @@ export class SessionRegistry {
     const profile = this.profile(profileName);
     profile.refresh(); // a session opens: on the profile's current config
     const builtWith = profile.configVersion;
-    let target: AgentHooks | undefined;
-    const forward: AgentHooks = {
-      onEvent: (e) => target?.onEvent(e),
-      onApproval: (req, signal, pending) =>
-        target ? target.onApproval(req, signal, pending) : Promise.resolve('deny'),
-      onClarify: (q, signal) =>
-        target ? target.onClarify(q, signal) : Promise.reject(new Error('no session')),
-      editorFiles: {
-        read: (path) => target?.editorFiles.read(path) ?? Promise.resolve(undefined),
-        write: (path, content) => target?.editorFiles.write(path, content) ?? Promise.resolve(false),
-      },
-    };
+    const forward = forwardingHooks();
     const opened = openAgentSession({
-      ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward),
+      ...this.openOptions(profile, { kind: 'new', ...(o.title ? { title: o.title } : {}) }, forward.hooks),
       cwd: o.cwd ?? process.env.HOME ?? process.cwd(),
       ...(o.source ? { source: o.source } : {}),
       ...(o.model ? { model: o.model } : {}),
@@ -341,7 +225,7 @@ export class SessionRegistry {
     const pinned = o.model ? { pinnedModel: o.model } : {};
     const notices = opened.notices.length > 0 ? { notices: opened.notices } : {};
     return this.load(profile, opened.session.id, { ...pinned, builtWith, ...notices }, (hooks) => {
-      target = hooks;
+      forward.connect(hooks);
       return opened;
     });
   }
@@ -351,39 +235,7 @@ export class SessionRegistry {
     select: Parameters<typeof openAgentSession>[0]['select'],
     hooks: AgentHooks,
   ) {
-    return {
-      home: profile.home,
-      source: 'tui',
-      select,
-      cwd: process.cwd(),
-      db: profile.db,
-      store: profile.writer,
-      config: profile.config,
-      secrets: profile.secrets,
-      // resolved again at every turn: MCP servers that get ready later (or go by /mcp reload) show up
-      toolSource: () => profile.tools(),
-      ...(this.opts.modelClientFactory ? { modelClient: this.opts.modelClientFactory(profile) } : {}),
-      onEvent: hooks.onEvent,
-      onApproval: hooks.onApproval,
-      onClarify: hooks.onClarify,
-      editorFiles: hooks.editorFiles,
-      ...(this.opts.processes ? { processes: profileProcesses(this.opts.processes, profile.home) } : {}),
-    };
-  }
-
-  /** A client for the profile's current config (the test factory when there is one). */
-  private modelClient(
-    profile: ProfileRuntime,
-    model: string | undefined,
-    provider?: PinnedProvider,
-  ): ModelClient {
-    if (this.opts.modelClientFactory) return this.opts.modelClientFactory(profile, model);
-    return createModelClient({
-      config: provider ? withProvider(profile.config, provider) : profile.config,
-      secrets: profile.secrets,
-      envFile: profile.home.envFile,
-      ...(model ? { modelOverride: model } : {}),
-    });
+    return agentOpenOptions(profile, select, hooks, this.opts);
   }
 
   /**
@@ -409,7 +261,8 @@ export class SessionRegistry {
       profile,
       store: profile.db,
       ...(how.pinnedModel ? { pinnedModel: how.pinnedModel } : {}),
-      modelClient: (model, provider) => this.modelClient(profile, model, provider),
+      modelClient: (model, provider) =>
+        modelClientFor(profile, model, provider, this.opts.modelClientFactory),
       log: (line) => this.opts.log?.(line),
     });
     const startNotices = this.opts.startNotices;
@@ -542,23 +395,7 @@ export class SessionRegistry {
     const preview = first ? { preview: previewText(first, 120) } : {};
     const live = this.live.get(key(profile.name, r.id))?.live; // not through aliases
     if (live) return { ...live.info(), ...preview };
-    return {
-      id: r.id,
-      profile: profile.name,
-      title: r.title,
-      source: r.source,
-      model: r.model,
-      cwd: r.cwd,
-      started_at: r.started_at,
-      ended_at: r.ended_at,
-      message_count: r.message_count,
-      state: r.state,
-      parent_session_id: r.parent_session_id,
-      live: false,
-      busy: false,
-      clients: 0,
-      ...preview,
-    };
+    return { ...storedSessionInfo(profile.name, r), ...preview };
   }
 
   /** Unloads a live session (it must be idle); its lock is released. */
@@ -605,59 +442,21 @@ export class SessionRegistry {
    */
   async drain(timeoutMs: number): Promise<boolean> {
     this.draining = true;
-    const entries = [...this.live.values()];
-    const busy = entries.filter((e) => e.live.busy);
-    for (const e of busy) this.storeState(e.live, 'resume_pending');
-    for (const e of entries) e.live.holdQueue();
-    const { clean, interrupted } = await drainTurns(
-      busy.map((e) => e.live),
+    const clean = await drainSessions(
+      [...this.live.values()].map((e) => e.live),
+      (live, state) => this.storeState(live, state),
       {
         timeoutMs,
         ...(this.opts.drainStallMs !== undefined ? { stallMs: this.opts.drainStallMs } : {}),
         log: (line) => this.opts.log?.(line),
       },
     );
-    // interrupted sessions stay `resume_pending`: the next start marks them interrupted (and
-    // continues them with gateway.auto_continue); the turns that ended by themselves are idle
-    for (const e of busy) {
-      if (interrupted.includes(e.live.id) || e.live.busy) continue;
-      this.storeState(e.live, 'idle');
-    }
     for (const e of [...this.live.values()]) this.unload(e.live.profile, e.live.id);
-    for (const p of this.profiles.values()) p.close();
+    this.profiles.close();
     clearInterval(this.sweepTimer);
-    clearInterval(this.configTimer);
-    this.stopWriteListener();
     const marker = `${this.opts.root}/.clean_shutdown`;
     if (clean) writeFileSync(marker, `${new Date().toISOString()}\n`);
     else rmSync(marker, { force: true });
     return clean;
   }
-}
-
-/**
- * A live session's store: reads from the profile's SessionDB, writes through its never-blocking
- * writer (profile-writer.ts).
- */
-function liveStore(profile: ProfileRuntime): SessionPersistence {
-  const w = profile.writer;
-  return {
-    getSession: (id) => profile.db.getSession(id),
-    getMessages: (id, opts) => profile.db.getMessages(id, opts),
-    queuedPrompts: (id) => profile.db.queuedPrompts(id),
-    setSessionState: (id, state) => w.setSessionState(id, state),
-    moveQueuedPrompts: (from, to) => w.moveQueuedPrompts(from, to),
-    queuePrompt: (id, p) => w.queuePrompt(id, p),
-    unqueuePrompt: (promptId) => w.unqueuePrompt(promptId),
-    storedCost: (id) => {
-      const record = profile.db.getSession(id);
-      const cost = record && storedCostOf(profile.db.modelCalls.sessionTotals(id), record);
-      return (
-        cost && {
-          ...(cost.cost_usd !== undefined ? { session_cost_usd: cost.cost_usd } : {}),
-          session_cost_status: cost.cost_status,
-        }
-      );
-    },
-  };
 }

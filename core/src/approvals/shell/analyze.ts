@@ -14,7 +14,8 @@
  */
 import { bashParser, type Node } from './grammar.js';
 import { splitIfs, SUBSTITUTIONS, wordOf, type ShellWord } from './words.js';
-import { COMMAND_VARIABLES, unwrap, type Wrapper } from './wrappers.js';
+import { COMMAND_VARIABLES } from './option-scripts.js';
+import { unwrap, type Wrapper } from './wrappers.js';
 
 export type { ShellWord } from './words.js';
 export type { Wrapper } from './wrappers.js';

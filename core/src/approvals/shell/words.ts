@@ -180,6 +180,9 @@ export function wordOf(node: Node): ShellWord {
   return { raw: node.text, ...p };
 }
 
+/** The value of a word that is `literal`, else `''` (a word whose value is not known yet). */
+export const literalValue = (w: ShellWord | undefined): string => (w && w.literal ? w.value : '');
+
 /** A word made from plain text (a wrapper's decoded argument, a test's input). */
 export function literalWord(value: string): ShellWord {
   return { raw: value, value, literal: true, glob: false, substitution: false };

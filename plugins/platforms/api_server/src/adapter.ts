@@ -6,7 +6,8 @@
  *
  * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
  *   request is a one-off conversation whose live session is unloaded once answered and (unless
- *   `platforms.api_server.store: true`) its stored transcript deleted (adapter-host.ts).
+ *   `platforms.api_server.store: true`) its stored transcript deleted (tui-gateway's
+ *   wire-platform.ts).
  * - The `X-Hermes-Session-Id` header (or the older `X-Hermes-Conversation`) names a stored
  *   conversation instead: its session keeps the history, so only the last user message is the
  *   new turn; the header is echoed on the answer. Requests of one conversation run one after
@@ -24,6 +25,8 @@
  *   the conversation's `/stop` (again once if the turn only started after the first one).
  * - Approvals and clarify questions cannot be asked over this API: they are answered at once
  *   (deny / "no answer"), unless a terminal attached to the session answers first.
+ *
+ * How an answer is written (streamed chunks, the final answer or error): answer.ts.
  */
 import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -34,12 +37,12 @@ import {
   type ClarifyPrompt,
   type TurnEvent,
   listenOn,
-  mayBecomeSilence,
   PlatformAdapter,
   type SendOptions,
   type SendResult,
   type SeedMessage,
 } from '@hermes/core';
+import { finishAnswer, writeText, writeTurnEvent } from './answer.js';
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
@@ -48,15 +51,7 @@ import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
 import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
-import {
-  addAnswerUsage,
-  chunk,
-  completion,
-  namedSse,
-  sse,
-  usageChunk,
-  type AnswerMeta,
-} from './openai-wire.js';
+import { chunk, sse, type AnswerMeta } from './openai-wire.js';
 
 export { MAX_BODY_BYTES } from './http.js';
 
@@ -82,14 +77,6 @@ export interface ApiServerSettings {
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s, 'utf8').digest();
-}
-
-/**
- * The HTTP status of a failed turn: 429 for the model's rate limit, 400 for a request the turn
- * refused (an image that is not one, a model without vision), else 500.
- */
-function statusOfKind(kind: string | undefined): number {
-  return kind === 'rate_limit' ? 429 : kind === 'invalid_request' ? 400 : 500;
 }
 
 /** The API server adapter. */
@@ -387,58 +374,7 @@ export class ApiServerAdapter extends PlatformAdapter {
   }
 
   private finish(p: Pending, error?: Pending['error']): void {
-    if (p.done) return;
-    p.done = true;
-    if (p.res.destroyed) return;
-    const failure = error
-      ? new ApiError(
-          error.status ?? statusOfKind(error.kind),
-          error.message,
-          null,
-          error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
-        )
-      : undefined;
-    if (p.response) {
-      this.finishResponse(p, failure);
-      return;
-    }
-    if (p.stream) {
-      // the status line is sent: an error travels as a data event the openai client raises
-      if (failure) p.res.write(sse(failure.body()));
-      else {
-        if (p.format) p.res.write(sse(chunk(p.meta, { content: p.texts.join('\n\n') })));
-        p.res.write(sse(chunk(p.meta, {}, 'stop')));
-        if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
-      }
-      p.res.write(sse('[DONE]'));
-      p.res.end();
-    } else if (failure) {
-      sendError(p.res, failure, p.extra);
-    } else {
-      sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
-    }
-  }
-
-  private finishResponse(p: Pending, failure?: ApiError): void {
-    const r = p.response!;
-    if (failure) {
-      r.builder.fail(failure, p.usage);
-      if (p.stream) p.res.end();
-      else sendError(p.res, failure, p.extra);
-      return;
-    }
-    const body = r.builder.complete(p.texts.join('\n\n'), p.usage);
-    if (r.store)
-      this.responses.put({
-        id: r.builder.id,
-        chat_id: r.conversation,
-        conversation: r.name,
-        previous_id: r.previous,
-        body: JSON.stringify(body),
-        created_at: Date.now(),
-      });
-    if (p.stream) p.res.end();
-    else sendJson(p.res, 200, body, p.extra);
+    finishAnswer(p, error, this.responses);
   }
 
   override onTurnEvent(chatId: string, event: TurnEvent): void {
@@ -450,44 +386,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       return;
     }
     if (!p || p.done) return;
-    const e = event.payload;
-    if (event.type === 'message.complete') {
-      addAnswerUsage(p.usage, e.usage as Record<string, unknown> | undefined);
-    } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
-      // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
-      p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
-    }
-    if (p.response) {
-      // a JSON answer is checked first: its text is not streamed, the checked one is the message
-      if (!(p.format && event.type === 'message.delta')) p.response.builder.onEvent(event);
-      return;
-    }
-    if (!p.stream || p.res.destroyed) return;
-    if (event.type === 'message.start') {
-      if (p.streamed || p.held) p.separate = true;
-    } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text && !p.format) {
-      p.held += e.text;
-      // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
-      if (mayBecomeSilence(p.streamed + p.held)) return;
-      const out = (p.separate ? '\n\n' : '') + p.held;
-      p.separate = false;
-      p.streamed += out;
-      p.res.write(sse(chunk(p.meta, { content: out })));
-      p.held = '';
-    } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
-      const running = event.type === 'tool.start';
-      const toolId = String(e.tool_id ?? '');
-      if (running) p.tools.set(toolId, String(e.name ?? ''));
-      p.res.write(
-        namedSse('hermes.tool.progress', {
-          object: 'hermes.tool.progress',
-          tool_call_id: toolId,
-          tool: p.tools.get(toolId) ?? '',
-          status: running ? 'running' : e.ok === false ? 'failed' : 'completed',
-          label: String(e.summary ?? ''),
-        }),
-      );
-    }
+    writeTurnEvent(p, event);
   }
 
   async send(chatId: string, text: string, opts?: SendOptions): Promise<SendResult> {
@@ -503,23 +402,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       p.error = { message: text, status: 503 };
       return { ok: true };
     }
-    if (!p.stream || p.response || p.format) {
-      p.texts.push(text);
-      return { ok: true };
-    }
-    let out = text;
-    if (opts?.kind === 'reply' && p.streamed) {
-      // the reply was streamed already: send only what was not (a footer), else nothing
-      out = p.streamed.trimEnd().endsWith(text.trimEnd())
-        ? ''
-        : text.startsWith(p.streamed.trimEnd())
-          ? text.slice(p.streamed.trimEnd().length)
-          : '';
-    } else if (p.streamed || p.texts.length > 0) {
-      out = `\n\n${text}`;
-    }
-    p.texts.push(text);
-    if (out && !p.res.destroyed) p.res.write(sse(chunk(p.meta, { content: out })));
+    writeText(p, text, opts);
     return { ok: true };
   }
 

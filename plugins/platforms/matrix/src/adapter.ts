@@ -9,7 +9,7 @@
  *
  * Rooms of two members (or invited as direct) are DMs; in other rooms a message must mention the
  * bot (`require_mention`), except in a thread the bot already answers in. End-to-end encryption is
- * not supported: an encrypted room gets one notice saying so.
+ * not supported: an encrypted room gets one notice saying so. The /sync loop: sync-loop.ts.
  */
 import {
   PlatformAdapter,
@@ -22,11 +22,12 @@ import {
   type SendResult,
 } from '@hermes/core';
 import type { ImageAttachmentInput } from '@hermes/core/protocol';
-import { MatrixClient, MemoryStore, Method } from 'matrix-js-sdk';
-import { downloadMedia, sdkLogger, type RequestOpts, type SyncResponse } from './sdk.js';
+import { MatrixClient, MemoryStore } from 'matrix-js-sdk';
+import { downloadMedia, sdkLogger, type SyncResponse } from './sdk.js';
 import { mentionsBot, parseMessage, parseReaction, stripMention, type MatrixEvent } from './events.js';
 import { RoomDirectory } from './rooms.js';
 import { SyncStateFile } from './sync-state.js';
+import { saveSince, syncLoop, syncOnce } from './sync-loop.js';
 
 /** Longest text message sent, characters (events are capped at 65,536 bytes). */
 export const MATRIX_MAX_LENGTH = 16_000;
@@ -157,14 +158,27 @@ export class MatrixAdapter extends PlatformAdapter {
     let { since } = this.state.load();
     if (!since) {
       // first start: history before it is not answered; invites are
-      const first = await this.syncOnce(undefined, filter.filterId!, 0, undefined);
+      const first = await syncOnce(client, undefined, filter.filterId!, 0);
       await this.handleSync(first, true);
       const next = String(first.next_batch);
-      this.saveSince(next);
+      saveSince(this.state, next, this.log);
       since = next;
     }
     this.abort = new AbortController();
-    this.loop = this.syncLoop(since, filter.filterId!, this.abort.signal);
+    this.loop = syncLoop(
+      {
+        client,
+        state: this.state,
+        filter: filter.filterId!,
+        timeoutMs: s.syncTimeoutMs,
+        retryBaseMs: s.retryBaseMs ?? 1_000,
+        handle: (res) => this.handleSync(res, false),
+        fatal: (err) => this.emitFatal(err),
+        log: this.log,
+      },
+      since,
+      this.abort.signal,
+    );
     this.log(`connected as ${this.me}`);
   }
 
@@ -173,64 +187,6 @@ export class MatrixAdapter extends PlatformAdapter {
     await this.loop?.catch(() => undefined);
     this.loop = undefined;
     this.client?.stopClient();
-  }
-
-  private async syncOnce(
-    since: string | undefined,
-    filter: string,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<SyncResponse> {
-    return this.client!.http.authedRequest<SyncResponse>(
-      Method.Get,
-      '/sync',
-      { filter, timeout: String(timeoutMs), ...(since ? { since } : {}) },
-      undefined,
-      { localTimeoutMs: timeoutMs + 20_000, ...(signal ? { abortSignal: signal } : {}) } as RequestOpts,
-    );
-  }
-
-  private saveSince(since: string): void {
-    try {
-      this.state.save({ ...this.state.load(), since });
-    } catch (err) {
-      this.log(`cannot store the sync position: ${(err as Error).message}`);
-    }
-  }
-
-  private async syncLoop(since: string, filter: string, signal: AbortSignal): Promise<void> {
-    const first = this.settings.retryBaseMs ?? 1_000;
-    let backoff = first;
-    while (!signal.aborted) {
-      try {
-        const res = await this.syncOnce(since, filter, this.settings.syncTimeoutMs, signal);
-        backoff = first;
-        const notTaken = await this.handleSync(res, false);
-        // the position moves on only once every message of the batch was taken
-        if (notTaken !== undefined) throw new Error(`a message was not taken (${notTaken})`);
-        since = res.next_batch;
-        this.saveSince(since);
-      } catch (err) {
-        if (signal.aborted) return;
-        const e = err as {
-          httpStatus?: number;
-          errcode?: string;
-          message: string;
-          data?: { retry_after_ms?: number };
-        };
-        if (e.httpStatus === 401 || e.errcode === 'M_UNKNOWN_TOKEN') {
-          this.emitFatal(new Error('the access token was refused (401)'));
-          return;
-        }
-        const wait = e.data?.retry_after_ms ?? backoff;
-        this.log(`sync failed (${e.message}); again in ${wait} ms`);
-        await new Promise<void>((r) => {
-          const t = setTimeout(r, wait);
-          signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-        });
-        backoff = Math.min(backoff * 2, 60_000);
-      }
-    }
   }
 
   /**

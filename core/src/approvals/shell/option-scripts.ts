@@ -1,0 +1,236 @@
+/**
+ * Shell commands a program runs from its options, operands and variables: `git -c alias.x='!…'`
+ * and other settings git runs, `ssh -o ProxyCommand=…`, `ssh HOST CMD…`, `rsync -e`, `tar -I` /
+ * `--to-command` / `--checkpoint-action=exec=`, `zip -TT`, `vim -c '!…'`, `gdb -ex 'shell …'`,
+ * `tmux new|run-shell|send-keys …`, `parallel CMD :::`, `hyperfine CMD`, `sg GROUP CMD`; and the
+ * variables (`GIT_SSH_COMMAND`, `PAGER`, `EDITOR` …) whose value programs run (`COMMAND_VARIABLES`,
+ * read by analyze.ts). `unwrap` (wrappers.ts) lists these scripts for the caller to parse again.
+ */
+import { literalValue as word, type ShellWord } from './words.js';
+
+/** `tmux` commands whose words after the options are a shell command (or keys typed into one). */
+const TMUX_RUNS = new Set([
+  'new-session',
+  'new',
+  'new-window',
+  'neww',
+  'split-window',
+  'splitw',
+  'respawn-pane',
+  'respawnp',
+  'respawn-window',
+  'respawnw',
+  'run-shell',
+  'run',
+  'display-popup',
+  'popup',
+  'send-keys',
+  'send',
+  'pipe-pane',
+  'pipep',
+  'if-shell',
+  'if',
+]);
+
+/** `ssh` options that take a value. */
+const SSH_VALUED = 'BbcDEeFIiJLlmOoPpQRSWw';
+
+/** `ssh -o` settings that run a local shell command. */
+const SSH_COMMAND_OPTIONS = /^(?:proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
+
+/**
+ * `git -c NAME=VALUE` settings whose value git runs as a shell command: `alias.X=!…`, pagers,
+ * editors, `core.sshCommand`, `core.fsmonitor`, diff/merge/filter drivers, credential helpers.
+ */
+const GIT_COMMAND_SETTING =
+  /^(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass|hookspath)|sequence\.editor|pager\..+|diff\.external|.+\.(?:textconv|command|cmd|driver|clean|smudge|process|helper|program|tool|path))$/i;
+
+/** Variables whose value programs (git, ssh, pagers, editors) run as a shell command. */
+export const COMMAND_VARIABLES = new Set([
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_PAGER',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'PAGER',
+  'MANPAGER',
+  'EDITOR',
+  'VISUAL',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'BROWSER',
+  'PROMPT_COMMAND',
+  'BASH_ENV',
+  'ENV',
+]);
+
+const joined = (words: ShellWord[]): string => words.map((w) => w.value).join(' ');
+
+/**
+ * The shell commands `argv` (program `name`) runs from its options or operands (see
+ * `Unwrapped.optionScripts`); sets `out.readsStdinScript` for programs that run their stdin
+ * (`at`, `batch`, `parallel` without a command).
+ */
+export function optionScripts(argv: ShellWord[], name: string, out: { readsStdinScript: boolean }): string[] {
+  const scripts: string[] = [];
+  const valueOf = (i: number, flag: string): string | undefined => {
+    const w = word(argv[i]);
+    if (w === flag) return argv[i + 1]?.value;
+    if (flag.startsWith('--') && w.startsWith(`${flag}=`)) return w.slice(flag.length + 1);
+    if (!flag.startsWith('--') && w.startsWith(flag) && w.length > flag.length) return w.slice(flag.length);
+    return undefined;
+  };
+  if (name === 'git') {
+    for (let i = 1; i < argv.length; i++) {
+      const setting = valueOf(i, '-c') ?? valueOf(i, '--config');
+      if (setting === undefined) continue;
+      const eq = setting.indexOf('=');
+      if (eq < 0) continue;
+      const key = setting.slice(0, eq);
+      const value = setting.slice(eq + 1);
+      if (/^alias\./i.test(key)) {
+        if (value.startsWith('!')) scripts.push(value.slice(1));
+      } else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
+    }
+  }
+  if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'autossh') {
+    let i = 1;
+    for (; i < argv.length; i++) {
+      const w = word(argv[i]);
+      if (w === '--') {
+        i++;
+        break;
+      }
+      if (!w.startsWith('-') || w.length < 2) break;
+      const o = valueOf(i, '-o');
+      if (o !== undefined) {
+        const m = /^\s*([A-Za-z]+)\s*(?:=|\s)\s*(.*)$/s.exec(o);
+        if (m && SSH_COMMAND_OPTIONS.test(m[1]!)) scripts.push(m[2]!);
+      }
+      // a cluster of flags ends at a valued letter, whose value is the rest or the next word
+      for (let k = 1; k < w.length; k++) {
+        if (SSH_VALUED.includes(w[k]!)) {
+          if (k === w.length - 1) i++;
+          break;
+        }
+      }
+    }
+    // `ssh HOST COMMAND…`: the words after the host are one shell command run there
+    if (name === 'ssh' || name === 'autossh') {
+      const rest = argv.slice(i + 1);
+      if (rest.length > 0) scripts.push(joined(rest));
+    }
+  }
+  if (name === 'rsync') {
+    for (let i = 1; i < argv.length; i++) {
+      const v = valueOf(i, '-e') ?? valueOf(i, '--rsh') ?? valueOf(i, '--rsync-path');
+      if (v !== undefined) scripts.push(v);
+    }
+  }
+  if (name === 'tar' || name === 'gtar' || name === 'bsdtar') {
+    for (let i = 1; i < argv.length; i++) {
+      const v =
+        valueOf(i, '-I') ??
+        valueOf(i, '--use-compress-program') ??
+        valueOf(i, '--to-command') ??
+        valueOf(i, '--info-script') ??
+        valueOf(i, '--new-volume-script') ??
+        valueOf(i, '-F');
+      if (v !== undefined) scripts.push(v);
+      const action = valueOf(i, '--checkpoint-action');
+      if (action !== undefined && /^exec=/.test(action)) scripts.push(action.slice(5));
+    }
+  }
+  if (name === 'zip') {
+    for (let i = 1; i < argv.length; i++) {
+      const v = valueOf(i, '-TT') ?? valueOf(i, '--unzip-command');
+      if (v !== undefined) scripts.push(v);
+    }
+  }
+  if (/^(?:vim?|nvim|ex|view|gvim|vimdiff)$/.test(name)) {
+    for (let i = 1; i < argv.length; i++) {
+      const w = word(argv[i]);
+      const v = w.startsWith('+') ? w.slice(1) : (valueOf(i, '-c') ?? valueOf(i, '--cmd'));
+      const m =
+        v === undefined
+          ? null
+          : /^\s*(?:silent!?\s*)?(?:!|(?:sh|shell|te|terminal|r!|read\s*!|w\s*!)\s*)(.*)$/s.exec(v);
+      if (m && m[1]) scripts.push(m[1]);
+    }
+  }
+  if (name === 'gdb') {
+    for (let i = 1; i < argv.length; i++) {
+      const v =
+        valueOf(i, '-ex') ??
+        valueOf(i, '--ex') ??
+        valueOf(i, '-eval-command') ??
+        valueOf(i, '--eval-command');
+      const m = v === undefined ? null : /^\s*(?:shell\s+|!)(.*)$/s.exec(v);
+      if (m && m[1]) scripts.push(m[1]);
+    }
+  }
+  if (name === 'tmux') {
+    // global options, then the command, its options, then the shell command's words
+    let i = 1;
+    for (; i < argv.length && word(argv[i]).startsWith('-'); i++) {
+      const w = word(argv[i]);
+      if (w === '-c') scripts.push(argv[i + 1]?.value ?? '');
+      if (/^-[LSfcT]$/.test(w)) i++;
+    }
+    if (TMUX_RUNS.has(word(argv[i]))) {
+      let j = i + 1;
+      for (; j < argv.length && word(argv[j]).startsWith('-') && word(argv[j]) !== '--'; j++) {
+        if (/^-[ceFfnstxylNlpwh]$/.test(word(argv[j]))) j++;
+      }
+      if (word(argv[j]) === '--') j++;
+      const rest = argv.slice(j);
+      if (rest.length > 0) scripts.push(joined(rest));
+    }
+  }
+  if (name === 'parallel' || name === 'sem') {
+    const sep = argv.findIndex((w) => /^:::+\+?$/.test(word(w)));
+    let i = 1;
+    const end = sep < 0 ? argv.length : sep;
+    for (; i < end && word(argv[i]).startsWith('-'); i++) {
+      if (
+        /^-[jSaIdEXN]$|^--(?:jobs|sshlogin|arg-file|delimiter|replace|eof|colsep|results|joblog|timeout|tag-string|workdir|env)$/.test(
+          word(argv[i]),
+        )
+      )
+        i++;
+    }
+    const command = argv.slice(i, end);
+    if (command.length > 0) scripts.push(joined(command));
+    else if (sep >= 0)
+      for (const w of argv.slice(sep + 1))
+        if (!/^:::+\+?$/.test(word(w))) scripts.push(w.value);
+        else out.readsStdinScript = true;
+  }
+  if (name === 'hyperfine') {
+    for (let i = 1; i < argv.length; i++) {
+      const w = word(argv[i]);
+      if (/^-(?:p|c|s|-prepare|-cleanup|-setup|-conclude)$/.test(w)) {
+        scripts.push(argv[i + 1]?.value ?? '');
+        i++;
+      } else if (
+        /^-[wmMrnLSuN]$|^--(?:warmup|min-runs|max-runs|runs|command-name|parameter-list|parameter-scan|shell|time-unit|export-\w+|output|style|sort)$/.test(
+          w,
+        )
+      )
+        i++;
+      else if (!w.startsWith('-')) scripts.push(argv[i]!.value);
+    }
+  }
+  if (name === 'at' || name === 'batch') {
+    if (!argv.slice(1).some((w) => /^-[a-zA-Z]*[flcdrq]/.test(word(w)))) out.readsStdinScript = true;
+  }
+  if (name === 'sg' && argv.length > 1) {
+    // `sg GROUP [-c] COMMAND`: the command is shell text
+    const rest = argv.slice(word(argv[1]) === '-' ? 3 : 2).filter((w, k) => !(k === 0 && word(w) === '-c'));
+    if (rest.length > 0) scripts.push(joined(rest));
+  }
+  return scripts.filter((t) => t.trim() !== '');
+}
