@@ -100,6 +100,28 @@ export interface InboundMessage {
    * and the turn's text names each saved file (name, type, size, path) as untrusted data.
    */
   files?: InboundFile[];
+  /**
+   * Fetches the message's attachments from the platform (downloads of images, files, voice
+   * notes): the pipeline calls it at most once, only after the sender is authorized and before
+   * the message is recorded, and merges what it gives into `images`, `files` and the text
+   * (inbound-attachments.ts). An adapter never downloads anything of an inbound message before
+   * this is called, so an unauthorized sender makes the daemon fetch and store nothing. It should
+   * not throw (a failed download is a note); when it does, the message goes on without them.
+   */
+  fetchAttachments?: () => Promise<FetchedAttachments>;
+}
+
+/** What `InboundMessage.fetchAttachments` gave. */
+export interface FetchedAttachments {
+  /** Images for the model (as `InboundMessage.images`). */
+  images?: ImageAttachmentInput[];
+  /** Files to save (as `InboundMessage.files`). */
+  files?: InboundFile[];
+  /**
+   * Lines appended to the message's text, one per line: attachments not taken (too big, failed)
+   * or a stand-in text for a message of attachments only.
+   */
+  notes?: string[];
 }
 
 /** One file received with a chat message (`InboundMessage.files`). */
@@ -264,8 +286,9 @@ export abstract class PlatformAdapter {
   /**
    * Hands an inbound message to the host and resolves with its receipt (see `InboundReceipt`) as
    * soon as the pipeline decided — before the turn runs. `unavailable` when no host is set, the
-   * handler failed or finished without deciding, or no decision came within `timeoutMs`. Never
-   * throws; the turn goes on in the background.
+   * handler failed or finished without deciding, or no decision came within `timeoutMs` (not
+   * counting the time the message's `fetchAttachments` runs: downloads have their own timeouts).
+   * Never throws; the turn goes on in the background.
    */
   protected emitMessageWithReceipt(
     message: Omit<InboundMessage, 'onReceipt'>,
@@ -280,13 +303,30 @@ export abstract class PlatformAdapter {
         clearTimeout(timer);
         resolve(r);
       };
-      const timer = setTimeout(
-        () => settle({ kind: 'unavailable', id, reason: 'no decision in time' }),
-        timeoutMs,
-      );
-      timer.unref?.();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (): void => {
+        timer = setTimeout(
+          () => settle({ kind: 'unavailable', id, reason: 'no decision in time' }),
+          timeoutMs,
+        );
+        timer.unref?.();
+      };
+      arm();
       if (!this.handlers) return settle({ kind: 'unavailable', id, reason: 'the adapter has no host' });
-      void this.emitMessage({ ...message, onReceipt: settle }).finally(() =>
+      const fetch = message.fetchAttachments;
+      const timed = fetch
+        ? {
+            fetchAttachments: async (): Promise<FetchedAttachments> => {
+              clearTimeout(timer);
+              try {
+                return await fetch();
+              } finally {
+                if (!done) arm();
+              }
+            },
+          }
+        : {};
+      void this.emitMessage({ ...message, ...timed, onReceipt: settle }).finally(() =>
         settle({ kind: 'unavailable', id, reason: 'the message was not handled' }),
       );
     });

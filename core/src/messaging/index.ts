@@ -38,4 +38,5 @@ export * from './pipeline-turn.js';
 export * from './pipeline-recovery.js';
 export * from './pipeline-commands.js';
 export * from './inbound-files.js';
+export * from './inbound-attachments.js';
 export * from './long-reply.js';

@@ -2,7 +2,8 @@
  * The message pipeline of one platform in one profile: for every inbound message,
  * in order —
  *
- * 1. authorize (authz.ts; unknown DMs get a pairing code);
+ * 1. authorize (authz.ts; unknown DMs get a pairing code); only then are the message's
+ *    attachments fetched from the platform (`fetchAttachments`, inbound-attachments.ts);
  * 2. slash commands (pipeline-commands.ts), and answers to a pending clarify question;
  * 3. interrupt the session's running turn when `interrupt_on_message` is set;
  * 4. get or create the session (chat-sessions.ts: reset policies, recovery);
@@ -58,6 +59,7 @@ import { splitMessage } from './split.js';
 import { hashPiiId } from './untrusted.js';
 import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
 import { attachmentNotes, notesFromJson } from './pipeline-files.js';
+import { resolveInboundAttachments } from './inbound-attachments.js';
 
 /** Everything one pipeline works with. */
 export interface PipelineOptions {
@@ -285,9 +287,10 @@ export class MessagePipeline {
     }
   }
 
-  private async handle(msg: InboundMessage, id: string): Promise<void> {
-    const { source } = msg;
-    const text = msg.text.trim();
+  private async handle(pending: InboundMessage, id: string): Promise<void> {
+    const { source } = pending;
+    let msg = pending;
+    let text = msg.text.trim();
     const chatId = source.chatId ?? source.userId;
     const receipt = msg.onReceipt ?? ((): void => undefined);
     /** Refuses the message: its sender's receipt and the logged drop name the same reason. */
@@ -296,8 +299,8 @@ export class MessagePipeline {
       this.ledger.note(chat, id, 'dropped', reason);
     };
     if (!chatId) return refuse('?', 'no chat to answer');
-    const notes = attachmentNotes(msg);
-    if (!text && !notes.length) return refuse(chatId, 'empty message');
+    let notes = attachmentNotes(msg);
+    if (!text && !notes.length && !msg.fetchAttachments) return refuse(chatId, 'empty message');
     const send = sendOptions(source);
     if (!this.accepting && !this.durable) {
       receipt({ kind: 'unavailable', id, reason: 'the daemon is shutting down' });
@@ -312,6 +315,13 @@ export class MessagePipeline {
       refuse(chatId, 'access denied');
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
       return;
+    }
+    // attachments are fetched from the platform only now, for an authorized sender
+    if (msg.fetchAttachments) {
+      msg = await resolveInboundAttachments(msg);
+      text = msg.text.trim();
+      notes = attachmentNotes(msg);
+      if (!text && !notes.length) return refuse(chatId, 'empty message');
     }
     const key = this.keyOf(source, cfg);
     const accepted = this.ledger.accept({

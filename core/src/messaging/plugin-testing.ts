@@ -15,6 +15,7 @@ import type {
   InboundReceipt,
   PlatformAdapter,
 } from './adapter.js';
+import { resolveInboundAttachments } from './inbound-attachments.js';
 import { PlatformConfigSchema } from './platform-config.js';
 import type { PlatformContext } from './registry.js';
 
@@ -58,6 +59,13 @@ export class FakeHost {
     durable: false,
   });
 
+  /**
+   * Whether a message's sender counts as authorized (default: everyone): an authorized message's
+   * `fetchAttachments` is run and merged before it is recorded in `messages`, as the pipeline does;
+   * an unauthorized one is recorded as it came, its attachments never fetched.
+   */
+  authorized: (message: InboundMessage) => boolean = () => true;
+
   /** What every button press gets (default: answered) — set it to test a refusal. */
   buttonOutcome: (press: ButtonPress) => ButtonOutcome = () => ({ kind: 'answered' });
 
@@ -66,7 +74,9 @@ export class FakeHost {
   /** Installs this host's handlers on `adapter` (before `connect`). */
   attach<A extends PlatformAdapter>(adapter: A): A {
     adapter.setHandlers({
-      onMessage: async ({ onReceipt, ...m }) => {
+      onMessage: async ({ onReceipt, ...pending }) => {
+        // as the pipeline does: attachments are fetched only for an authorized sender
+        const m = this.authorized(pending) ? await resolveInboundAttachments(pending) : pending;
         this.messages.push(m);
         // as the pipeline does: the decision first, before the turn runs
         onReceipt?.(this.receipt(m));

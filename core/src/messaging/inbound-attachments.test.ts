@@ -1,0 +1,151 @@
+/**
+ * Lazy attachments: `resolveInboundAttachments` merges what `fetchAttachments` gives, and the
+ * pipeline calls it only for an authorized sender — an unknown DM gets its pairing code and its
+ * attachments are never fetched, saved or given to the model; an allowed sender's are, as before.
+ * Against the scripted model server and a real SessionDB.
+ */
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { ConfigSchema } from '../config/schema.js';
+import { HermesHome } from '../home/home.js';
+import { SessionDB } from '../state/session-db.js';
+import type { FetchedAttachments, InboundMessage } from './adapter.js';
+import { resolveInboundAttachments } from './inbound-attachments.js';
+import { testPipeline } from './pipeline-testing.js';
+import type { PlatformEntry } from './registry.js';
+import type { MessageSource } from './source.js';
+import { MemoryAdapter } from './testing.js';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const src = (userId: string, chatType: 'dm' | 'group' = 'dm'): MessageSource => ({
+  platform: 'memory',
+  chatType,
+  chatId: chatType === 'dm' ? `dm-${userId}` : 'room',
+  userId,
+  userName: userId,
+});
+
+/** A thunk that counts its calls and gives one image and one document. */
+function counted(): { calls: number; fetch: () => Promise<FetchedAttachments> } {
+  const c = {
+    calls: 0,
+    fetch: async (): Promise<FetchedAttachments> => {
+      c.calls++;
+      return {
+        images: [{ kind: 'image', data: PNG.toString('base64'), name: 'photo.png', mime: 'image/png' }],
+        files: [{ name: 'notes.txt', data: Buffer.from('hello'), mime: 'text/plain', kind: 'document' }],
+      };
+    },
+  };
+  return c;
+}
+
+describe('resolveInboundAttachments', () => {
+  it('returns a message without a thunk as it is', async () => {
+    const m: InboundMessage = { source: src('a'), text: 'hi' };
+    expect(await resolveInboundAttachments(m)).toBe(m);
+  });
+
+  it('merges images and files after the given ones and appends notes line by line', async () => {
+    const m: InboundMessage = {
+      source: src('a'),
+      text: 'look',
+      files: [{ name: 'a.txt', data: Buffer.from('a') }],
+      fetchAttachments: async () => ({
+        files: [{ name: 'b.txt', data: Buffer.from('b') }],
+        notes: ['', '[attachment not received: "big.zip"]'],
+      }),
+    };
+    const r = await resolveInboundAttachments(m);
+    expect(r.fetchAttachments).toBeUndefined();
+    expect(r.files?.map((f) => f.name)).toEqual(['a.txt', 'b.txt']);
+    expect(r.images).toBeUndefined();
+    expect(r.text).toBe('look\n[attachment not received: "big.zip"]');
+  });
+
+  it('turns a thunk that throws into a note', async () => {
+    const r = await resolveInboundAttachments({
+      source: src('a'),
+      text: '',
+      fetchAttachments: () => Promise.reject(new Error('boom')),
+    });
+    expect(r.text).toBe('[attachments not received: boom]');
+  });
+});
+
+let model: FakeModelServer;
+beforeAll(async () => {
+  model = await startFakeModelServer();
+});
+afterAll(() => model.close());
+const dbs: SessionDB[] = [];
+afterEach(async () => {
+  for (const d of dbs.splice(0)) d.close();
+  await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
+});
+
+function setup() {
+  const home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-lazyatt-'))).ensure();
+  const config = ConfigSchema.parse({
+    model: { provider: 'custom', base_url: model.url, default: 'fake-model', vision: true },
+    platforms: { memory: { enabled: true, allowed_users: ['alice'] } },
+  });
+  const db = SessionDB.open(home.stateDbFile);
+  dbs.push(db);
+  const adapter = new MemoryAdapter('memory', { uploads: true });
+  const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
+  const kit = testPipeline({ home, db, entry, adapter, config: () => config, log: () => undefined });
+  return { home, adapter, store: kit.store };
+}
+
+const mediaFiles = (home: HermesHome): string[] =>
+  existsSync(home.mediaDir) ? readdirSync(home.mediaDir, { recursive: true }).map(String) : [];
+
+describe('attachments in the pipeline come after authorization', () => {
+  it('an unknown DM gets its pairing code; its attachments are never fetched or saved', async () => {
+    const { adapter, home } = setup();
+    const att = counted();
+    await adapter.receive({ source: src('mallory'), text: '', fetchAttachments: att.fetch });
+    expect(adapter.texts('dm-mallory')[0]).toMatch(/pairing code is [A-Z2-9]{8}/);
+    expect(att.calls).toBe(0);
+    expect(mediaFiles(home)).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('an unknown sender in a group is ignored without a fetch', async () => {
+    const { adapter } = setup();
+    const att = counted();
+    await adapter.receive({ source: src('mallory', 'group'), text: 'look', fetchAttachments: att.fetch });
+    expect(att.calls).toBe(0);
+    expect(adapter.sent).toHaveLength(0);
+  });
+
+  it('an allowed sender: fetched once, the image reaches the model and the file is saved', async () => {
+    const { adapter, home, store } = setup();
+    const att = counted();
+    model.push({ text: 'Seen.' });
+    await adapter.receive({ source: src('alice'), text: 'what is this?', fetchAttachments: att.fetch });
+    expect(adapter.texts('dm-alice')).toEqual(['Seen.']);
+    expect(att.calls).toBe(1);
+    const sessionId = store.get('agent:main:memory:dm:dm-alice')!.session_id;
+    expect(readdirSync(home.sessionMediaDir(sessionId))).toEqual(['notes.txt']);
+    const msgs = (model.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> })
+      .messages;
+    const parts = msgs.filter((m) => m.role === 'user').at(-1)!.content as Array<{ type: string }>;
+    expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('a message of attachments only whose fetch gives nothing is dropped as empty', async () => {
+    const { adapter } = setup();
+    await adapter.receive({ source: src('alice'), text: '', fetchAttachments: async () => ({}) });
+    expect(adapter.sent).toHaveLength(0);
+    expect(model.requests).toHaveLength(0);
+  });
+});
