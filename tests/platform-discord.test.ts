@@ -178,6 +178,19 @@ describe('Discord platform', () => {
     ]);
   });
 
+  it("a stranger's DM with an attachment gets a pairing code; the attachment is never downloaded", async () => {
+    const chat = dc.dmChannel(stranger);
+    dc.userMessage({
+      user: stranger,
+      content: 'look at this',
+      attachments: [{ name: 'secret.png', data: TINY_PNG, type: 'image/png' }],
+    });
+    await waitFor(() => botTexts(chat).some((t) => /pairing code is/.test(t)), 'the pairing code');
+    expect(dc.downloads.filter((p) => p.endsWith('/secret.png'))).toEqual([]);
+    // an allowed sender's attachment is still downloaded (the image test above)
+    expect(dc.downloads.filter((p) => p.endsWith('/pixel.png'))).toHaveLength(1);
+  });
+
   it('a reply over 2,000 characters is split into messages of at most 2,000', async () => {
     const line = `${'x'.repeat(98)}\n`;
     const reply = line.repeat(45).trim(); // 4,499 characters

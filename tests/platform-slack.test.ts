@@ -162,6 +162,17 @@ describe('Slack platform', () => {
     expect(download.token).toBe(slack.botToken);
   });
 
+  it("a stranger's DM with a file gets a pairing code; the file is never downloaded", async () => {
+    const { slack } = w;
+    const before = slack.calls.filter((c) => c.method === 'GET url_private').length;
+    const file = slack.hostFile('secret.txt', 'text/plain', Buffer.from('do not fetch'));
+    slack.userMessage({ channel: 'D9', user: 'U9', text: 'read this', files: [file] });
+    await waitFor(() => w.botMessages('D9').find((m) => /pairing code is/.test(m.text)), 'the pairing code');
+    const downloads = slack.calls.filter((c) => c.method === 'GET url_private');
+    expect(downloads).toHaveLength(before);
+    expect(downloads.some((c) => String(c.params.path).includes('secret.txt'))).toBe(false);
+  });
+
   it('a long reply is split into messages within the limit', async () => {
     const { slack, model } = w;
     const lines = Array.from(

@@ -69,6 +69,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   const waiters = new Set<() => void>();
   /** Bytes of attachments users sent, by path under /attachments. */
   const cdn = new Map<string, { data: Buffer; type: string }>();
+  /** Paths under /attachments the bot downloaded, in order. */
+  const downloads: string[] = [];
   const bot = BOT_USER;
   const appId = APP_ID;
   const guildId = GUILD_ID;
@@ -155,6 +157,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     if (req.method === 'GET' && url.pathname.startsWith('/attachments/')) {
+      downloads.push(url.pathname);
       const f =
         cdn.get(url.pathname) ??
         (() => {
@@ -356,6 +359,8 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     /** The guild's text channel `#general`. */
     generalId: GENERAL_ID,
     calls,
+    /** Paths of attachment downloads (`/attachments/…`) the bot made, in order. */
+    downloads,
     messages,
     answers,
     gateway: gw,

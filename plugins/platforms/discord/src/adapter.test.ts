@@ -211,6 +211,31 @@ describe('DiscordAdapter against the stand-in', () => {
     ]);
   });
 
+  it('downloads nothing of a message the host does not authorize; its text still comes through', async () => {
+    const { dc, host, adapter } = await start();
+    host.authorized = (m) => m.source.userId === ann.id;
+    await adapter.connect();
+    dc.userMessage({
+      user: ben,
+      content: 'look',
+      attachments: [{ name: 'secret.txt', data: Buffer.from('x'), type: 'text/plain' }],
+    });
+    const m = await host.message(0);
+    expect(m.text).toBe('look');
+    expect(m.files).toBeUndefined();
+    expect(typeof m.fetchAttachments).toBe('function');
+    expect(dc.downloads).toEqual([]);
+    dc.userMessage({
+      user: ann,
+      content: '',
+      attachments: [{ name: 'ok.txt', data: Buffer.from('y'), type: 'text/plain' }],
+    });
+    const ok = await host.message(1);
+    expect(ok.text).toBe('[sent 1 attachment]');
+    expect(ok.files?.map((f) => f.name)).toEqual(['ok.txt']);
+    expect(dc.downloads).toHaveLength(1);
+  });
+
   it('resumes a dropped gateway (RESUME) and gets the events sent meanwhile, once', async () => {
     const { dc, host, adapter } = await start();
     await adapter.connect();

@@ -26,6 +26,7 @@ import {
   type ApprovalPrompt,
   type ChatInfo,
   type ClarifyPrompt,
+  type FetchedAttachments,
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
@@ -308,26 +309,24 @@ export class DiscordAdapter extends PlatformAdapter {
   }
 
   private async takeMessage(msg: MessageLike, botId: string): Promise<void> {
-    const got = await downloadAttachments(msg.attachments.values(), {
-      maxBytes: this.opts.settings.max_attachment_bytes,
-      acceptsImages: this.opts.acceptsImages?.() ?? false,
-    });
-    const lines = [stripBotMention(msg.content, botId, botRoleIds(msg, botId))];
-    for (const s of got.skipped) lines.push(`[attachment not received: ${s}]`);
-    let text = lines.filter(Boolean).join('\n');
-    const count = got.images.length + got.files.length;
-    if (!text && count) text = `[sent ${count} attachment${count > 1 ? 's' : ''}]`;
-    if (!text) return;
+    const text = stripBotMention(msg.content, botId, botRoleIds(msg, botId));
+    const attachments = [...msg.attachments.values()];
+    if (!text && !attachments.length) return;
     const source = sourceOf(msg.channel, { id: msg.author.id, name: displayName(msg) }, msg.id);
     const dedupeKey = `message:${msg.id}`;
+    // downloaded only when the pipeline asks, after it authorized the sender
+    const fetchAttachments = async (): Promise<FetchedAttachments> => {
+      const got = await downloadAttachments(attachments, {
+        maxBytes: this.opts.settings.max_attachment_bytes,
+        acceptsImages: this.opts.acceptsImages?.() ?? false,
+      });
+      const notes = got.skipped.map((s) => `[attachment not received: ${s}]`);
+      const count = got.images.length + got.files.length;
+      if (!text && !notes.length && count) notes.push(`[sent ${count} attachment${count > 1 ? 's' : ''}]`);
+      return { images: got.images, files: got.files, notes };
+    };
     const receipt = await this.emitMessageWithReceipt(
-      {
-        source,
-        text,
-        dedupeKey,
-        ...(got.images.length ? { images: got.images } : {}),
-        ...(got.files.length ? { files: got.files } : {}),
-      },
+      { source, text, dedupeKey, ...(attachments.length ? { fetchAttachments } : {}) },
       dedupeKey,
     );
     if (receipt.kind === 'unavailable') this.log(`message ${msg.id} not taken: ${receipt.reason}`);

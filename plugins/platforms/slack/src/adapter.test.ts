@@ -74,6 +74,33 @@ describe('SlackAdapter against the Slack stand-in', () => {
     expect(host.messages.map((m) => m.text)).toEqual(['hello & hi', 'what is up?', 'and more', 'last']);
   });
 
+  it('downloads the files of a message only when the host authorized its sender', async () => {
+    const { slack, host, adapter } = await start();
+    host.authorized = (m) => m.source.userId === 'U1';
+    await adapter.connect();
+    const downloads = () => slack.calls.filter((c) => c.method === 'GET url_private');
+    slack.userMessage({
+      channel: 'D2',
+      user: 'U2',
+      text: 'read this',
+      files: [slack.hostFile('secret.txt', 'text/plain', Buffer.from('x'))],
+    });
+    const refused = await host.message(0);
+    expect(refused.text).toBe('read this');
+    expect(refused.files).toBeUndefined();
+    expect(downloads()).toEqual([]);
+    slack.userMessage({
+      channel: 'D1',
+      user: 'U1',
+      text: '',
+      files: [slack.hostFile('ok.txt', 'text/plain', Buffer.from('y'))],
+    });
+    const ok = await host.message(1);
+    expect(ok.text).toBe('(sent files without text)');
+    expect(ok.files?.map((f) => f.name)).toEqual(['ok.txt']);
+    expect(downloads()).toHaveLength(1);
+  });
+
   it('sends mrkdwn into the thread, edits, and marks the message while working', async () => {
     const { slack, adapter } = await start();
     await adapter.connect();

@@ -24,6 +24,7 @@ import {
   type ApprovalPrompt,
   type ChatInfo,
   type ClarifyPrompt,
+  type FetchedAttachments,
   type MessageSource,
   type SendOptions,
   type SendResult,
@@ -215,19 +216,22 @@ export class SlackAdapter extends PlatformAdapter {
       this.directory.userName(route.userId),
       route.chatType === 'dm' ? undefined : this.directory.chatInfo(ev.channel),
     ]);
-    let text = route.text;
-    let files: FetchedFiles | undefined;
-    if (ev.files?.length) {
-      files = await fetchSlackFiles(ev.files, {
+    const text = route.text;
+    const shared = ev.files ?? [];
+    // downloaded only when the pipeline asks, after it authorized the sender
+    const fetchAttachments = async (): Promise<FetchedAttachments> => {
+      const got: FetchedFiles = await fetchSlackFiles(shared, {
         token: this.settings.botToken,
         extraOrigins: this.extraOrigins,
         maxBytes: this.settings.maxFileBytes,
         imagesToModel: this.settings.imagesToModel,
         imageMaxBytes: this.settings.imageMaxBytes,
       });
-      if (files.notes.length) text = [text, ...files.notes].filter(Boolean).join('\n');
-      if (!text && (files.images.length || files.files.length)) text = '(sent files without text)';
-    }
+      const notes = [...got.notes];
+      if (!text && !notes.length && (got.images.length || got.files.length))
+        notes.push('(sent files without text)');
+      return { images: got.images, files: got.files, notes };
+    };
     const source: MessageSource = {
       platform: 'slack',
       chatType: route.chatType,
@@ -244,8 +248,7 @@ export class SlackAdapter extends PlatformAdapter {
         source,
         text,
         dedupeKey: key,
-        ...(files?.images.length ? { images: files.images } : {}),
-        ...(files?.files.length ? { files: files.files } : {}),
+        ...(shared.length ? { fetchAttachments } : {}),
       },
       key,
     );
