@@ -25,6 +25,9 @@ const USERS = ['@ann:fake.test', '@bob:fake.test', '@cat:fake.test', '@dan:fake.
 const [ANN, BOB] = USERS as [string, string];
 const DM = '!dm-ann:fake.test';
 const TEAM = '!team:fake.test';
+/** A DM of a user not in allowed_users. */
+const EVE = '@eve:fake.test';
+const EVE_DM = '!dm-eve:fake.test';
 
 // a 1×1 PNG
 const PNG = Buffer.from(
@@ -41,6 +44,7 @@ beforeAll(async () => {
   model = await startFakeModelServer();
   mx = await startFakeMatrix();
   mx.createRoom({ id: DM, members: [{ id: ANN, name: 'Ann' }] });
+  mx.createRoom({ id: EVE_DM, members: [{ id: EVE, name: 'Eve' }] });
   mx.createRoom({
     id: TEAM,
     name: 'Team',
@@ -169,6 +173,23 @@ describe('Matrix platform', () => {
     const parts = user.content as Array<{ type: string; image_url?: { url: string } }>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(parts[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+  });
+
+  it("a stranger's DM with a file gets a pairing code; the file is never downloaded", async () => {
+    const mxc = mx.upload(Buffer.from('do not fetch'), 'text/plain', 'secret.txt');
+    const mediaId = mxc.split('/').at(-1)!;
+    mx.send(EVE_DM, EVE, 'm.room.message', {
+      msgtype: 'm.file',
+      body: 'secret.txt',
+      filename: 'secret.txt',
+      url: mxc,
+      info: { mimetype: 'text/plain', size: 12 },
+    });
+    await waitFor(() => bodies(EVE_DM).some((b) => /pairing code is/.test(b)), 'the pairing code');
+    const downloads = mx.calls.filter((c) => c.path.includes('/download/'));
+    expect(downloads.some((c) => c.path.endsWith(`/${mediaId}`))).toBe(false);
+    // the allowed sender's image (the test above) was downloaded
+    expect(downloads.length).toBeGreaterThanOrEqual(1);
   });
 
   it('a long reply is sent as a file with a summary', async () => {

@@ -247,6 +247,27 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(mx.media(msg.content.url)!.data.toString()).toBe('# hi');
   });
 
+  it('downloads the media of a message only when the host authorized its sender', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    mx.createRoom({ id: '!dm-bob:fake.test', members: [{ id: BOB, name: 'Bob' }] });
+    const { host, adapter } = await start({ mx });
+    host.authorized = (m) => m.source.userId === ANN;
+    await adapter.connect();
+    mx.send('!dm-bob:fake.test', BOB, 'm.room.message', {
+      msgtype: 'm.file',
+      body: 'please read',
+      filename: 'secret.txt',
+      url: mx.upload(Buffer.from('x'), 'text/plain', 'secret.txt'),
+      info: { mimetype: 'text/plain', size: 1 },
+    });
+    const m = await host.message(0);
+    expect(m.text).toBe('please read');
+    expect(m.files).toBeUndefined();
+    expect(typeof m.fetchAttachments).toBe('function');
+    expect(mx.calls.filter((c) => c.path.includes('/download/'))).toEqual([]);
+  });
+
   it('accepts invites from allowed users only; an encrypted room gets one notice', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());

@@ -16,12 +16,11 @@ import {
   approvalText,
   type ApprovalPrompt,
   type ChatInfo,
-  type InboundFile,
+  type FetchedAttachments,
   type MessageSource,
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { MatrixClient, MemoryStore } from 'matrix-js-sdk';
 import { downloadMedia, sdkLogger, type SyncResponse } from './sdk.js';
 import { mentionsBot, parseMessage, parseReaction, stripMention, type MatrixEvent } from './events.js';
@@ -263,36 +262,32 @@ export class MatrixAdapter extends PlatformAdapter {
       ...(msg.threadId ? { threadId: msg.threadId } : {}),
       messageId: ev.event_id,
     };
-    const images: ImageAttachmentInput[] = [];
-    const files: InboundFile[] = [];
-    if (msg.attachment) {
-      const a = msg.attachment;
+    const a = msg.attachment;
+    // downloaded only when the pipeline asks, after it authorized the sender
+    const fetchAttachments = async (): Promise<FetchedAttachments> => {
+      if (!a) return {};
       const asImage = a.kind === 'image' && (!a.mime || IMAGE_MIMES.has(a.mime));
       const max = asImage
         ? Math.min(this.settings.maxImageBytes, this.settings.maxFileBytes)
         : this.settings.maxFileBytes;
-      const data = await downloadMedia(this.client!, a.mxc, max).catch((err: Error) => {
-        text = `${text}\n(The attachment could not be downloaded: ${err.message}.)`.trim();
-        return undefined;
-      });
-      if (data && asImage)
-        images.push({
-          kind: 'image',
-          data: data.toString('base64'),
-          name: a.name,
-          ...(a.mime ? { mime: a.mime } : {}),
-        });
-      else if (data) files.push({ name: a.name, data, kind: a.kind, ...(a.mime ? { mime: a.mime } : {}) });
-    }
-    if (!text.trim() && !images.length && !files.length) return undefined;
+      let data: Buffer;
+      try {
+        data = await downloadMedia(this.client!, a.mxc, max);
+      } catch (err) {
+        return { notes: [`(The attachment could not be downloaded: ${(err as Error).message}.)`] };
+      }
+      const mime = a.mime ? { mime: a.mime } : {};
+      if (asImage) return { images: [{ kind: 'image', data: data.toString('base64'), name: a.name, ...mime }] };
+      return { files: [{ name: a.name, data, kind: a.kind, ...mime }] };
+    };
+    if (!text.trim() && !a) return undefined;
     if (msg.threadId) this.threads.add(roomKey(roomId, msg.threadId));
     const receipt = await this.emitMessageWithReceipt(
       {
         source,
         text,
         dedupeKey: ev.event_id,
-        ...(images.length ? { images } : {}),
-        ...(files.length ? { files } : {}),
+        ...(a ? { fetchAttachments } : {}),
       },
       ev.event_id,
     );
