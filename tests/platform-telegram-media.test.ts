@@ -131,6 +131,31 @@ describe('Telegram media', () => {
     );
   });
 
+  it("a stranger's DM with a photo and a document gets a pairing code; neither is fetched", async () => {
+    const before = new Set(tg.files.keys());
+    tg.userMessage({
+      chatId: 999,
+      userId: 999,
+      name: 'Mallory',
+      text: 'look',
+      media: {
+        photo: [{ width: 1, height: 1, data: PNG }],
+        document: { name: 'secret.txt', mime: 'text/plain', data: Buffer.from('do not fetch') },
+      },
+    });
+    const theirs = [...tg.files.keys()].filter((id) => !before.has(id));
+    expect(theirs).toHaveLength(2);
+    await waitFor(
+      () => [...tg.sent.values()].find((m) => m.chat_id === '999' && /pairing code is/.test(m.text ?? '')),
+      'the pairing code',
+    );
+    const asked = tg.calls.filter((c) => c.method === 'getFile').map((c) => String(c.params.file_id));
+    expect(asked.filter((id) => theirs.includes(id))).toEqual([]);
+    expect(theirs.map((id) => tg.files.get(id)!.downloads)).toEqual([0, 0]);
+    // the allowed sender's media (the tests above) were fetched
+    expect(asked.filter((id) => before.has(id)).length).toBeGreaterThanOrEqual(1);
+  });
+
   it('a long reply comes back as a document with a summary caption', async () => {
     const long = `Plan for the week\n${'- a step of the plan\n'.repeat(30)}`;
     model.push({ text: long });

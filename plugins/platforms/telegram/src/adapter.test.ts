@@ -148,6 +148,28 @@ describe('TelegramAdapter media', () => {
     ]);
   });
 
+  it('nothing is fetched for a message the host does not authorize; its caption still comes through', async () => {
+    const { tg, host, adapter } = await start(undefined, { max_file_bytes: 1000 });
+    host.authorized = (m) => m.source.userId === '77';
+    await adapter.connect();
+    tg.userMessage({
+      chatId: 66,
+      userId: 66,
+      name: 'Eve',
+      text: 'look',
+      media: {
+        photo: [{ width: 90, height: 90, data: bytes(100, 1) }],
+        document: { name: 'notes.txt', mime: 'text/plain', data: Buffer.from('hello') },
+      },
+    });
+    const m = await host.message(0);
+    expect(m.text).toBe('look');
+    expect(m.images).toBeUndefined();
+    expect(m.files).toBeUndefined();
+    expect(tg.calls.filter((c) => c.method === 'getFile')).toEqual([]);
+    expect([...tg.files.values()].every((f) => f.downloads === 0)).toBe(true);
+  });
+
   it('documents, voice notes and audio become files; one over the cap is a note naming the key', async () => {
     const { tg, host, adapter } = await start(undefined, { max_file_bytes: 1000 });
     await adapter.connect();

@@ -15,6 +15,7 @@ import {
   type ApprovalPrompt,
   type ChatInfo,
   type ClarifyPrompt,
+  type FetchedAttachments,
   type MessageSource,
   type SendOptions,
   type SendResult,
@@ -193,29 +194,22 @@ export class TelegramAdapter extends PlatformAdapter {
     if (source.chatType !== 'dm' && this.me?.username) {
       text = text.replace(new RegExp(`^@${this.me.username}\\b[\\s:,]*`, 'i'), '');
     }
-    // the caption is the message's text; photos and image documents go to the model as images
-    const got = media
-      ? await collectMedia(
-          this.api,
-          msg,
-          {
-            maxFileBytes: this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-            maxImageBytes: this.settings.maxImageBytes ?? DEFAULT_MAX_FILE_BYTES,
-          },
-          this.log,
-        )
-      : undefined;
-    if (got?.notes.length) text = [text, ...got.notes].filter((l) => l.trim()).join('\n');
+    // the caption is the message's text; photos and image documents go to the model as images,
+    // downloaded only when the pipeline asks, after it authorized the sender
+    const fetchAttachments = (): Promise<FetchedAttachments> =>
+      collectMedia(
+        this.api,
+        msg,
+        {
+          maxFileBytes: this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+          maxImageBytes: this.settings.maxImageBytes ?? DEFAULT_MAX_FILE_BYTES,
+        },
+        this.log,
+      );
     // an update delivered again (the poll offset was not committed before a crash) is a duplicate
     const dedupeKey = `${source.chatId}:${msg.message_id}`;
     const receipt = await this.emitMessageWithReceipt(
-      {
-        source,
-        text,
-        dedupeKey,
-        ...(got?.images.length ? { images: got.images } : {}),
-        ...(got?.files.length ? { files: got.files } : {}),
-      },
+      { source, text, dedupeKey, ...(media ? { fetchAttachments } : {}) },
       dedupeKey,
     );
     return receipt.kind === 'unavailable' ? receipt.reason : undefined;
