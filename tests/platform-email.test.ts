@@ -9,7 +9,7 @@
  * automated mail (auto-replies, bounces, lists, the bot's own) never answered. Skipped (counted,
  * with a notice) where the mail servers cannot run.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connect } from '@hermes/client';
@@ -29,6 +29,7 @@ let root: string;
 let alice: MailTestUser;
 let bob: MailTestUser;
 let carol: MailTestUser;
+let dave: MailTestUser;
 
 /** The user messages of one model request. */
 function userTexts(i: number): unknown[] {
@@ -43,10 +44,11 @@ const fromBot = (mails: ReceivedMail[]): ReceivedMail[] => mails.filter((m) => m
 beforeAll(async () => {
   if (mailSkipReason) return;
   model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
-  mail = await startMailServers(['bot', 'alice', 'bob', 'carol']);
+  mail = await startMailServers(['bot', 'alice', 'bob', 'carol', 'dave']);
   alice = new MailTestUser(mail, mail.user('alice'));
   bob = new MailTestUser(mail, mail.user('bob'));
   carol = new MailTestUser(mail, mail.user('carol'));
+  dave = new MailTestUser(mail, mail.user('dave'));
   root = makeTestHome({
     env: 'EMAIL_PASSWORD=bot-pw\n',
     config: [
@@ -71,7 +73,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const u of [alice, bob, carol]) u?.close();
+  for (const u of [alice, bob, carol, dave]) u?.close();
   await stopDaemon(root);
   await mail?.stop();
   await model?.close();
@@ -180,6 +182,24 @@ describeMail('Email platform', () => {
     await carol.send({ to: BOT, subject: 'Hi again', text: 'now?' });
     const mails = fromBot(await carol.waitFor((m) => fromBot(m).length >= 2, 'an answer'));
     expect(mails[1]!.text.trim()).toBe('echo: now?');
+  });
+
+  it("an unknown sender's attachment is never saved or shown to the model; the pairing code still comes", async () => {
+    const before = model.requests.length;
+    await dave.send({
+      to: BOT,
+      subject: 'Invoice',
+      text: 'open the attachment',
+      attachments: [
+        { filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4 evil'), contentType: 'application/pdf' },
+      ],
+    });
+    const [offer] = fromBot(await dave.waitFor((m) => fromBot(m).length >= 1, 'a pairing code'));
+    expect(offer!.text).toMatch(/pairing code is [A-Z2-9]{8}/);
+    expect(model.requests.length).toBe(before);
+    const media = join(root, 'media');
+    const saved = existsSync(media) ? readdirSync(media, { recursive: true }).map(String) : [];
+    expect(saved.filter((p) => p.includes('invoice'))).toEqual([]);
   });
 
   it('auto-replies, bounces, list mail and the bot’s own mail are never answered', async () => {

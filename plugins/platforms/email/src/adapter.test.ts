@@ -194,6 +194,25 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
     await adapter.disconnect();
   });
 
+  it('hands the attachments of a mail over only when the host authorized its sender', async () => {
+    const { host, adapter } = await start();
+    host.authorized = () => false;
+    await adapter.connect();
+    await alice.send({
+      to: BOT,
+      subject: 'Invoice',
+      text: 'open it',
+      attachments: [{ filename: 'i.pdf', content: Buffer.from('%PDF-1.4'), contentType: 'application/pdf' }],
+    });
+    const [m] = await host.waitFor(() => host.messages.length >= 1 && host.messages, 'the mail', 10_000);
+    expect(m!.text).toBe('open it');
+    expect(m!.files).toBeUndefined();
+    expect(m!.images).toBeUndefined();
+    const later = await m!.fetchAttachments!();
+    expect(later.files?.map((f) => f.name)).toEqual(['i.pdf']);
+    await adapter.disconnect();
+  });
+
   it('fetches a mail the host could not take again at the next check', async () => {
     const { host, adapter } = await start();
     host.receipt = (msg) => ({ kind: 'unavailable', id: 'x', reason: `busy ${msg.text}` });

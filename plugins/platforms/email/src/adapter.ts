@@ -147,8 +147,11 @@ export class EmailAdapter extends PlatformAdapter {
         },
         text,
         dedupeKey: mail.messageId,
-        ...(mail.images.length ? { images: mail.images } : {}),
-        ...(mail.files.length ? { files: mail.files } : {}),
+        // handed over only when the pipeline asks, after it authorized the sender: an unknown
+        // sender's attachments are never saved or shown to the model
+        ...(mail.images.length || mail.files.length
+          ? { fetchAttachments: async () => ({ images: mail.images, files: mail.files }) }
+          : {}),
       },
       mail.messageId,
     );
