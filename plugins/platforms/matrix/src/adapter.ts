@@ -277,7 +277,8 @@ export class MatrixAdapter extends PlatformAdapter {
         return { notes: [`(The attachment could not be downloaded: ${(err as Error).message}.)`] };
       }
       const mime = a.mime ? { mime: a.mime } : {};
-      if (asImage) return { images: [{ kind: 'image', data: data.toString('base64'), name: a.name, ...mime }] };
+      if (asImage)
+        return { images: [{ kind: 'image', data: data.toString('base64'), name: a.name, ...mime }] };
       return { files: [{ name: a.name, data, kind: a.kind, ...mime }] };
     };
     if (!text.trim() && !a) return undefined;
