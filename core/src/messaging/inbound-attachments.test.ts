@@ -12,7 +12,13 @@ import { startFakeModelServer, type FakeModelServer } from '../../../tests/suppo
 import { ConfigSchema } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { SessionDB } from '../state/session-db.js';
-import type { FetchedAttachments, InboundMessage } from './adapter.js';
+import {
+  PlatformAdapter,
+  type FetchedAttachments,
+  type InboundMessage,
+  type InboundReceipt,
+  type SendResult,
+} from './adapter.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
 import { testPipeline } from './pipeline-testing.js';
 import type { PlatformEntry } from './registry.js';
@@ -77,6 +83,55 @@ describe('resolveInboundAttachments', () => {
       fetchAttachments: () => Promise.reject(new Error('boom')),
     });
     expect(r.text).toBe('[attachments not received: boom]');
+  });
+});
+
+/** An adapter that only emits (its receipt timeout is 200 ms). */
+class Emitter extends PlatformAdapter {
+  emit(m: Omit<InboundMessage, 'onReceipt'>): Promise<InboundReceipt> {
+    return this.emitMessageWithReceipt(m, 'm-1', 200);
+  }
+  async connect(): Promise<void> {}
+  async disconnect(): Promise<void> {}
+  async send(): Promise<SendResult> {
+    return { ok: true };
+  }
+  async getChatInfo() {
+    return { name: 'x', type: 'dm' as const };
+  }
+}
+
+describe('emitMessageWithReceipt and fetchAttachments', () => {
+  const slow = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  it('does not count the time the fetch runs against the decision timeout', async () => {
+    const a = new Emitter('x');
+    a.setHandlers({
+      onMessage: async (m) => {
+        const got = await m.fetchAttachments!();
+        m.onReceipt?.({ kind: 'accepted', id: String(got.notes?.length), durable: false });
+      },
+    });
+    const r = await a.emit({
+      source: src('a'),
+      text: '',
+      fetchAttachments: async () => {
+        await slow(600);
+        return { notes: ['x'] };
+      },
+    });
+    expect(r).toEqual({ kind: 'accepted', id: '1', durable: false });
+  });
+
+  it('a handler slow to decide without a fetch still times out', async () => {
+    const a = new Emitter('x');
+    a.setHandlers({
+      onMessage: async (m) => {
+        await slow(600);
+        m.onReceipt?.({ kind: 'accepted', id: 'late', durable: false });
+      },
+    });
+    expect(await a.emit({ source: src('a'), text: 'hi' })).toMatchObject({ kind: 'unavailable' });
   });
 });
 
