@@ -57,6 +57,29 @@ describeTmux('hermes tui in tmux: keys typed during start-up', () => {
     expect(all).not.toContain('connecting');
   });
 
+  it('keeps what the shell printed above the TUI when the pane is made shorter during start-up', async () => {
+    const { tmux, root } = fx;
+    // the shell's output fills the pane: the first frame is painted on its last lines
+    const t = tmux.open(
+      'shorter',
+      ['sh', '-c', 'seq 1 60; exec "$0" "$@"', process.execPath, HERMES_BIN, 'tui', '--new'],
+      tuiEnv(root),
+    );
+    await tmux.waitFor(t, (s) => s.includes('Type a message'));
+    // tmux drops the lines below the cursor when a pane gets shorter: the frame loses its last ones
+    tmux.run('resize-window', '-t', t, '-y', '12');
+    await tmux.waitFor(t, (s) => connected(s) && s.includes('Type a message'));
+    const all = tmux.capture(t, true);
+    const lines = all.split('\n');
+    const numbers = lines.filter((l) => /^\d+$/.test(l.trim())).map(Number);
+    expect(numbers, all).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    // the TUI comes right below them (its blank first line between)
+    expect(
+      lines.findIndex((l) => l.includes('╭')),
+      all,
+    ).toBe(lines.indexOf('60') + 2);
+  });
+
   it('keys typed at a person’s pace across the hand-off from the first frame to the app arrive in order', async () => {
     const { tmux, root } = fx;
     const t = tmux.open('human', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));

@@ -58,7 +58,8 @@ describe('splash', () => {
     splash.handOff();
     // each of the 5 lines erased, back to the first: never "erase to the end of the screen"
     expect(s.written.slice(1)).toEqual([eraseFrame(5)]);
-    expect(eraseFrame(5)).toBe('\r\u001b[2K' + '\u001b[1B\u001b[2K'.repeat(4) + '\u001b[4A');
+    // back to the saved cursor, not up 4: the moves down stop at the screen's last line
+    expect(eraseFrame(5)).toBe('\r\u001b7\u001b[2K' + '\u001b[1B\u001b[2K'.repeat(4) + '\u001b8');
     expect(eraseFrame(1)).toBe('\r\u001b[2K');
   });
 

@@ -107,11 +107,15 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
  * Erases the `count` lines of a frame whose first line holds the cursor, line by line, and returns
  * the cursor there. Not "erase to the end of the screen": at the top left that clears the whole
  * screen, which tmux (`scroll-on-clear`, on by default) moves into the pane's history — the frame
- * would stay in the scrollback above the conversation.
+ * would stay in the scrollback above the conversation. The way back is the saved cursor (DECSC /
+ * DECRC), not "up count - 1": a frame may have fewer lines below the cursor than it was painted
+ * with (a pane made shorter during start-up loses the lines below its cursor; the moves down stop
+ * at the last line), and moving up as many lines as were painted would then land above the frame,
+ * where Ink's first frame would overwrite what the shell printed before the TUI.
  */
 export function eraseFrame(count: number): string {
-  const down = '\u001b[1B\u001b[2K'.repeat(Math.max(0, count - 1));
-  return `\r\u001b[2K${down}${count > 1 ? `\u001b[${count - 1}A` : ''}`;
+  if (count <= 1) return '\r\u001b[2K';
+  return `\r\u001b7\u001b[2K${'\u001b[1B\u001b[2K'.repeat(count - 1)}\u001b8`;
 }
 
 /**
