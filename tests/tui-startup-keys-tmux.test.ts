@@ -57,6 +57,29 @@ describeTmux('hermes tui in tmux: keys typed during start-up', () => {
     expect(all).not.toContain('connecting');
   });
 
+  it('wide characters typed over the first frame leave no copies of its composer line behind', async () => {
+    const { tmux, root } = fx;
+    const t = tmux.open('wide', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));
+    const text = '漢字かな🙂'.repeat(3);
+    // quickly (~15 ms a key), so that several keys are echoed by the first frame
+    for (const ch of text) {
+      tmux.type(t, ch);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const screen = await tmux.waitFor(t, (s) => connected(s) && composerLine(s) === text);
+    // one composer line, in the screen and the history: an echo wider than the frame wrapped,
+    // and each later echo was drawn a line lower
+    const all = tmux.capture(t, true);
+    expect(
+      screen.split('\n').filter((l) => l.includes('│ ›')),
+      screen,
+    ).toHaveLength(1);
+    expect(
+      all.split('\n').filter((l) => l.includes('│ ›')),
+      all,
+    ).toHaveLength(1);
+  });
+
   it('keeps what the shell printed above the TUI when the pane is made shorter during start-up', async () => {
     const { tmux, root } = fx;
     // the shell's output fills the pane: the first frame is painted on its last lines

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { App } from './app/App.js';
 import { SessionController } from './app/controller.js';
-import { echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
+import stringWidth from 'string-width';
+import { charColumns, echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
 import { FakeClient } from './testing/fake-client.js';
 import { renderInk } from './testing/ink.js';
 
@@ -85,6 +86,28 @@ describe('splash', () => {
     expect(echoedText('héllo ✓')).toBe('héllo ✓');
     expect(echoedText('hi\r')).toBeNull();
     expect(echoedText('hi\u001b[A')).toBeNull();
+    // a character whose width depends on its neighbours stops the echo
+    expect(echoedText('e\u0301')).toBeNull();
+    expect(echoedText('👍\u{1f3fd}')).toBeNull();
+    expect(echoedText('a\u200db')).toBeNull();
+  });
+
+  it('echoes wide characters in the columns they take: the composer line stays the frame’s width', async () => {
+    for (const ch of ['a', 'é', '✓', '漢', 'か', '한', 'Ａ', '🙂', '🚀']) {
+      expect(charColumns(ch), ch).toBe(stringWidth(ch));
+    }
+    const s = streams();
+    paintSplash({ ...s, env: { TERM: 'xterm-256color', NO_COLOR: '1' } });
+    let typed = '';
+    for (const ch of '漢字かな🙂ab'.repeat(8)) {
+      typed += ch;
+      s.stdin.write(ch);
+      await new Promise((r) => setImmediate(r));
+      // the echo: down to the composer line, the line, back up (`\r` before and after the line)
+      const line = plain(s.written.at(-1)!).split('\r')[1]!;
+      expect(stringWidth(line), typed).toBe(60);
+    }
+    expect(plain(s.written.at(-1)!)).toMatch(/🙂ab +│/);
   });
 
   it('keeps the keys typed over the frame, shows them, and hands them to the next reader in order', async () => {

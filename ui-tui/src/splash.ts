@@ -51,16 +51,33 @@ function colorsOn(env: NodeJS.ProcessEnv): boolean {
   return !('CI' in env);
 }
 
+/** East Asian wide and fullwidth characters, and emoji shown as pictures: two columns. */
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}\p{Emoji_Presentation}]/u;
+/** Characters whose width depends on their neighbours: combining marks, joiners, selectors, skin tones. */
+const JOINING = /[\p{Mn}\p{Me}\p{Cf}\u{1f3fb}-\u{1f3ff}]/u;
+
+/**
+ * Columns of one character (a code point) in the frame's composer line: 2 for East Asian wide
+ * characters and emoji, 1 for others; null for a character whose width depends on its
+ * neighbours (see `JOINING`).
+ */
+export function charColumns(ch: string): 1 | 2 | null {
+  if (JOINING.test(ch)) return null;
+  return WIDE.test(ch) ? 2 : 1;
+}
+
 /**
  * The text a run of keys leaves in an empty composer: printable characters in order, Backspace
  * (DEL or ^H) deleting the last one; null as soon as anything else comes (a control key, an escape
- * sequence), after which the frame stops echoing.
+ * sequence, a character whose width depends on its neighbours), after which the frame stops
+ * echoing (what was typed is kept all the same).
  */
 export function echoedText(keys: string): string | null {
   const out: string[] = [];
   for (const ch of keys) {
     if (ch === '\u007f' || ch === '\b') out.pop();
-    else if (ch < ' ' || (ch >= '\u0080' && ch < '\u00a0')) return null;
+    else if (ch < ' ' || (ch >= '\u0080' && ch < '\u00a0') || charColumns(ch) === null) return null;
     else out.push(ch);
   }
   return out.join('');
@@ -77,10 +94,18 @@ function composerLine(width: number, typed: string, color: boolean): string {
     const pad = ' '.repeat(Math.max(0, inner - 3 - hint.length));
     return `${sgr('36', '│')} ${sgr('36', '›')} ${cursor}${sgr('90', hint)}${pad} ${sgr('36', '│')}`;
   }
-  // the text's last characters that fit (wide characters are rare while typing a first line)
+  // the text's last characters that fit, by columns: a line wider than the frame would wrap, and
+  // the cursor moves that bring it back to the frame's first line would land a line too low
   const chars = [...typed];
-  const shown = chars.slice(Math.max(0, chars.length - Math.max(0, inner - 3))).join('');
-  const pad = ' '.repeat(Math.max(0, inner - 3 - [...shown].length));
+  const room = Math.max(0, inner - 3);
+  let used = 0;
+  let from = chars.length;
+  while (from > 0 && used + (charColumns(chars[from - 1]!) ?? 1) <= room) {
+    from--;
+    used += charColumns(chars[from]!) ?? 1;
+  }
+  const shown = chars.slice(from).join('');
+  const pad = ' '.repeat(room - used);
   return `${sgr('36', '│')} ${sgr('36', '›')} ${shown}${cursor}${pad} ${sgr('36', '│')}`;
 }
 
