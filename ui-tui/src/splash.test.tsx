@@ -48,6 +48,24 @@ describe('splash', () => {
     controller.dispose();
   });
 
+  it('fits the status line to the width: a wrapped line would make the frame taller than counted', () => {
+    expect(splashLines(31, 'default', false)[4]).toBe('default · ◌ connecting · ◇ idle');
+    expect(splashLines(30, 'default', false)[4]).toBe('◌ connecting · ◇ idle');
+    expect(splashLines(20, 'default', false)[4]).toBe('◌ connecting');
+    expect(
+      splashLines(20, undefined, true)
+        .map((l) => stringWidth(l))
+        .every((w) => w <= 20),
+    ).toBe(true);
+  });
+
+  it('paints nothing on a terminal narrower than the frame', () => {
+    const s = streams();
+    (s.stdout as { columns: number }).columns = 19;
+    paintSplash({ ...s, env: { TERM: 'xterm-256color' } }).handOff();
+    expect(s.written).toEqual([]);
+  });
+
   it('paints with raw mode on, returns the cursor to where the frame began, and erases it once', () => {
     const s = streams();
     const splash = paintSplash({ ...s, profile: 'default', env: { TERM: 'xterm-256color' } });

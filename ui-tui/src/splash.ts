@@ -116,9 +116,18 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
   const cyan = (s: string): string => sgr('36', s);
   const gray = (s: string): string => sgr('90', s);
   const yellow = (s: string): string => sgr('33', s);
-  const status = [...(profile ? [cyan(profile)] : []), yellow('◌ connecting'), gray('◇ idle')].join(
-    gray(' · '),
-  );
+  // the status line fits the width (a wrapped line would make the frame a line taller than counted):
+  // the profile goes first, then "◇ idle"
+  const parts: Array<[string, (s: string) => string]> = [
+    ...(profile ? [[profile, cyan] as [string, (s: string) => string]] : []),
+    ['◌ connecting', yellow],
+    ['◇ idle', gray],
+  ];
+  const columns = (p: typeof parts): number =>
+    p.reduce((n, [text]) => n + [...text].reduce((m, ch) => m + (charColumns(ch) ?? 1), 0), 0) +
+    3 * (p.length - 1);
+  while (parts.length > 1 && columns(parts) > width) parts.splice(parts.length === 3 ? 0 : 1, 1);
+  const status = parts.map(([text, paint]) => paint(text)).join(gray(' · '));
   return [
     '',
     cyan(`╭${'─'.repeat(width - 2)}╮`),
@@ -151,6 +160,8 @@ export function paintSplash(opts: SplashOptions): Splash {
   const env = opts.env ?? process.env;
   const { stdin, stdout } = opts;
   if (!stdout.isTTY || !stdin.isTTY || inCi(env) || env.TERM === 'dumb') return NONE;
+  // a terminal narrower than the frame would wrap its lines: no frame
+  if (stdout.columns > 0 && stdout.columns < 20) return NONE;
   const color = colorsOn(env);
   const width = Math.max(20, stdout.columns || 80);
   const lines = splashLines(width, opts.profile, color);
