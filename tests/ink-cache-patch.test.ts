@@ -1,7 +1,8 @@
 /**
  * The bundle's bounds on Ink's text caches (ui-tui/scripts/ink-cache-patch.mjs): the patched
- * modules measure, wrap and draw exactly what Ink's own do, a text used again is a cache hit, and
- * the caches stay bounded however many texts pass through them.
+ * modules measure, wrap and draw exactly what Ink's own do (except where Ink's wrap cache mixed up
+ * two texts), a text used again is a cache hit, and the caches stay bounded however many texts
+ * pass through them.
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -73,6 +74,19 @@ describe("the bounds on Ink 6.8's text caches in the TUI bundle", () => {
       for (const mode of ['wrap', 'truncate', 'truncate-middle', 'truncate-start'])
         for (const width of [5, 17, 40]) expect(wrapped(text, width, mode)).toBe(wrap(text, width, mode));
     }
+  });
+
+  it('wraps texts whose keys Ink ran together each as its own (text + width: "v1" at 18, "v11" at 8)', async () => {
+    const [wrap, wrapped] = [
+      await load<Wrap>(inkBuild, 'wrap-text.js'),
+      await load<Wrap>(copy, 'wrap-text.js'),
+    ];
+    const words = 'words in a line v1';
+    expect(wrap(words, 18, 'wrap')).toBe(words);
+    // Ink's own module: the second text gets the first one's lines (both keyed "…v118wrap")
+    expect(wrap(`${words}1`, 8, 'wrap')).toBe(words);
+    expect(wrapped(words, 18, 'wrap')).toBe(words);
+    expect(wrapped(`${words}1`, 8, 'wrap')).toBe('words in\n a line \nv11');
   });
 
   it('keeps a text used again cached, and drops texts once more than two generations passed through', async () => {

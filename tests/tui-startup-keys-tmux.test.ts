@@ -57,6 +57,52 @@ describeTmux('hermes tui in tmux: keys typed during start-up', () => {
     expect(all).not.toContain('connecting');
   });
 
+  it('wide characters typed over the first frame leave no copies of its composer line behind', async () => {
+    const { tmux, root } = fx;
+    const t = tmux.open('wide', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));
+    const text = '漢字かな🙂'.repeat(3);
+    // quickly (~15 ms a key), so that several keys are echoed by the first frame
+    for (const ch of text) {
+      tmux.type(t, ch);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    const screen = await tmux.waitFor(t, (s) => connected(s) && composerLine(s) === text);
+    // one composer line, in the screen and the history: an echo wider than the frame wrapped,
+    // and each later echo was drawn a line lower
+    const all = tmux.capture(t, true);
+    expect(
+      screen.split('\n').filter((l) => l.includes('│ ›')),
+      screen,
+    ).toHaveLength(1);
+    expect(
+      all.split('\n').filter((l) => l.includes('│ ›')),
+      all,
+    ).toHaveLength(1);
+  });
+
+  it('keeps what the shell printed above the TUI when the pane is made shorter during start-up', async () => {
+    const { tmux, root } = fx;
+    // the shell's output fills the pane: the first frame is painted on its last lines
+    const t = tmux.open(
+      'shorter',
+      ['sh', '-c', 'seq 1 60; exec "$0" "$@"', process.execPath, HERMES_BIN, 'tui', '--new'],
+      tuiEnv(root),
+    );
+    await tmux.waitFor(t, (s) => s.includes('Type a message'));
+    // tmux drops the lines below the cursor when a pane gets shorter: the frame loses its last ones
+    tmux.run('resize-window', '-t', t, '-y', '12');
+    await tmux.waitFor(t, (s) => connected(s) && s.includes('Type a message'));
+    const all = tmux.capture(t, true);
+    const lines = all.split('\n');
+    const numbers = lines.filter((l) => /^\d+$/.test(l.trim())).map(Number);
+    expect(numbers, all).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    // the TUI comes right below them (its blank first line between)
+    expect(
+      lines.findIndex((l) => l.includes('╭')),
+      all,
+    ).toBe(lines.indexOf('60') + 2);
+  });
+
   it('keys typed at a person’s pace across the hand-off from the first frame to the app arrive in order', async () => {
     const { tmux, root } = fx;
     const t = tmux.open('human', [process.execPath, HERMES_BIN, 'tui', '--new'], tuiEnv(root));

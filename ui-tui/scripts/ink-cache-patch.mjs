@@ -16,6 +16,9 @@
  *   dropped. What is used frame after frame stays cached; memory stays bounded (two generations).
  * - render-node-to-output.js takes a text's widest line from measure-text's cache (the same
  *   `widestLine` of the same text).
+ * - wrap-text.js's key puts the width and mode first, each ended by a comma: Ink ran the text and
+ *   the width together, so "v1" wrapped at 18 columns and "v11" at 8 shared a key ("v118wrap") and
+ *   the second was drawn with the first one's lines.
  *
  * tests/ink-cache-patch.test.ts runs the patched modules against Ink's own on the same texts and
  * checks the bound. Tied to the Ink version of ink-frame-patch.mjs: a source that does not match
@@ -76,7 +79,7 @@ export function patchInkMeasureText(source) {
 }
 
 /**
- * The patched source of ink/build/wrap-text.js (its cache bounded).
+ * The patched source of ink/build/wrap-text.js (its cache bounded, its key unambiguous).
  * @throws Error when the text is not what the patch was written for.
  */
 export function patchInkWrapText(source) {
@@ -85,6 +88,15 @@ export function patchInkWrapText(source) {
     source,
     'const cache = {};\n',
     `${BOUNDED_CACHE}const cache = new BoundedTextCache();\n`,
+  );
+  // Ink's key ran the text and the width together: "v1" at 18 columns and "v11" at 8 were one key
+  // ("v118wrap"), and the second text got the first one's lines; the width and mode go first,
+  // each ended by a comma (neither holds one), so no two calls share a key
+  out = replaceOnce(
+    'wrap-text.js',
+    out,
+    'const cacheKey = text + String(maxWidth) + String(wrapType);',
+    "const cacheKey = String(maxWidth) + ',' + String(wrapType) + ',' + text;",
   );
   out = replaceOnce(
     'wrap-text.js',

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { App } from './app/App.js';
 import { SessionController } from './app/controller.js';
-import { echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
+import stringWidth from 'string-width';
+import { charColumns, echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
 import { FakeClient } from './testing/fake-client.js';
 import { renderInk } from './testing/ink.js';
 
@@ -47,6 +48,24 @@ describe('splash', () => {
     controller.dispose();
   });
 
+  it('fits the status line to the width: a wrapped line would make the frame taller than counted', () => {
+    expect(splashLines(31, 'default', false)[4]).toBe('default · ◌ connecting · ◇ idle');
+    expect(splashLines(30, 'default', false)[4]).toBe('◌ connecting · ◇ idle');
+    expect(splashLines(20, 'default', false)[4]).toBe('◌ connecting');
+    expect(
+      splashLines(20, undefined, true)
+        .map((l) => stringWidth(l))
+        .every((w) => w <= 20),
+    ).toBe(true);
+  });
+
+  it('paints nothing on a terminal narrower than the frame', () => {
+    const s = streams();
+    (s.stdout as { columns: number }).columns = 19;
+    paintSplash({ ...s, env: { TERM: 'xterm-256color' } }).handOff();
+    expect(s.written).toEqual([]);
+  });
+
   it('paints with raw mode on, returns the cursor to where the frame began, and erases it once', () => {
     const s = streams();
     const splash = paintSplash({ ...s, profile: 'default', env: { TERM: 'xterm-256color' } });
@@ -58,7 +77,8 @@ describe('splash', () => {
     splash.handOff();
     // each of the 5 lines erased, back to the first: never "erase to the end of the screen"
     expect(s.written.slice(1)).toEqual([eraseFrame(5)]);
-    expect(eraseFrame(5)).toBe('\r\u001b[2K' + '\u001b[1B\u001b[2K'.repeat(4) + '\u001b[4A');
+    // back to the saved cursor, not up 4: the moves down stop at the screen's last line
+    expect(eraseFrame(5)).toBe('\r\u001b7\u001b[2K' + '\u001b[1B\u001b[2K'.repeat(4) + '\u001b8');
     expect(eraseFrame(1)).toBe('\r\u001b[2K');
   });
 
@@ -84,6 +104,28 @@ describe('splash', () => {
     expect(echoedText('héllo ✓')).toBe('héllo ✓');
     expect(echoedText('hi\r')).toBeNull();
     expect(echoedText('hi\u001b[A')).toBeNull();
+    // a character whose width depends on its neighbours stops the echo
+    expect(echoedText('e\u0301')).toBeNull();
+    expect(echoedText('👍\u{1f3fd}')).toBeNull();
+    expect(echoedText('a\u200db')).toBeNull();
+  });
+
+  it('echoes wide characters in the columns they take: the composer line stays the frame’s width', async () => {
+    for (const ch of ['a', 'é', '✓', '漢', 'か', '한', 'Ａ', '🙂', '🚀']) {
+      expect(charColumns(ch), ch).toBe(stringWidth(ch));
+    }
+    const s = streams();
+    paintSplash({ ...s, env: { TERM: 'xterm-256color', NO_COLOR: '1' } });
+    let typed = '';
+    for (const ch of '漢字かな🙂ab'.repeat(8)) {
+      typed += ch;
+      s.stdin.write(ch);
+      await new Promise((r) => setImmediate(r));
+      // the echo: down to the composer line, the line, back up (`\r` before and after the line)
+      const line = plain(s.written.at(-1)!).split('\r')[1]!;
+      expect(stringWidth(line), typed).toBe(60);
+    }
+    expect(plain(s.written.at(-1)!)).toMatch(/🙂ab +│/);
   });
 
   it('keeps the keys typed over the frame, shows them, and hands them to the next reader in order', async () => {

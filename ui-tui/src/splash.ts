@@ -51,16 +51,33 @@ function colorsOn(env: NodeJS.ProcessEnv): boolean {
   return !('CI' in env);
 }
 
+/** East Asian wide and fullwidth characters, and emoji shown as pictures: two columns. */
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}\p{Emoji_Presentation}]/u;
+/** Characters whose width depends on their neighbours: combining marks, joiners, selectors, skin tones. */
+const JOINING = /[\p{Mn}\p{Me}\p{Cf}\u{1f3fb}-\u{1f3ff}]/u;
+
+/**
+ * Columns of one character (a code point) in the frame's composer line: 2 for East Asian wide
+ * characters and emoji, 1 for others; null for a character whose width depends on its
+ * neighbours (see `JOINING`).
+ */
+export function charColumns(ch: string): 1 | 2 | null {
+  if (JOINING.test(ch)) return null;
+  return WIDE.test(ch) ? 2 : 1;
+}
+
 /**
  * The text a run of keys leaves in an empty composer: printable characters in order, Backspace
  * (DEL or ^H) deleting the last one; null as soon as anything else comes (a control key, an escape
- * sequence), after which the frame stops echoing.
+ * sequence, a character whose width depends on its neighbours), after which the frame stops
+ * echoing (what was typed is kept all the same).
  */
 export function echoedText(keys: string): string | null {
   const out: string[] = [];
   for (const ch of keys) {
     if (ch === '\u007f' || ch === '\b') out.pop();
-    else if (ch < ' ' || (ch >= '\u0080' && ch < '\u00a0')) return null;
+    else if (ch < ' ' || (ch >= '\u0080' && ch < '\u00a0') || charColumns(ch) === null) return null;
     else out.push(ch);
   }
   return out.join('');
@@ -77,10 +94,18 @@ function composerLine(width: number, typed: string, color: boolean): string {
     const pad = ' '.repeat(Math.max(0, inner - 3 - hint.length));
     return `${sgr('36', '│')} ${sgr('36', '›')} ${cursor}${sgr('90', hint)}${pad} ${sgr('36', '│')}`;
   }
-  // the text's last characters that fit (wide characters are rare while typing a first line)
+  // the text's last characters that fit, by columns: a line wider than the frame would wrap, and
+  // the cursor moves that bring it back to the frame's first line would land a line too low
   const chars = [...typed];
-  const shown = chars.slice(Math.max(0, chars.length - Math.max(0, inner - 3))).join('');
-  const pad = ' '.repeat(Math.max(0, inner - 3 - [...shown].length));
+  const room = Math.max(0, inner - 3);
+  let used = 0;
+  let from = chars.length;
+  while (from > 0 && used + (charColumns(chars[from - 1]!) ?? 1) <= room) {
+    from--;
+    used += charColumns(chars[from]!) ?? 1;
+  }
+  const shown = chars.slice(from).join('');
+  const pad = ' '.repeat(room - used);
   return `${sgr('36', '│')} ${sgr('36', '›')} ${shown}${cursor}${pad} ${sgr('36', '│')}`;
 }
 
@@ -91,9 +116,18 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
   const cyan = (s: string): string => sgr('36', s);
   const gray = (s: string): string => sgr('90', s);
   const yellow = (s: string): string => sgr('33', s);
-  const status = [...(profile ? [cyan(profile)] : []), yellow('◌ connecting'), gray('◇ idle')].join(
-    gray(' · '),
-  );
+  // the status line fits the width (a wrapped line would make the frame a line taller than counted):
+  // the profile goes first, then "◇ idle"
+  const parts: Array<[string, (s: string) => string]> = [
+    ...(profile ? [[profile, cyan] as [string, (s: string) => string]] : []),
+    ['◌ connecting', yellow],
+    ['◇ idle', gray],
+  ];
+  const columns = (p: typeof parts): number =>
+    p.reduce((n, [text]) => n + [...text].reduce((m, ch) => m + (charColumns(ch) ?? 1), 0), 0) +
+    3 * (p.length - 1);
+  while (parts.length > 1 && columns(parts) > width) parts.splice(parts.length === 3 ? 0 : 1, 1);
+  const status = parts.map(([text, paint]) => paint(text)).join(gray(' · '));
   return [
     '',
     cyan(`╭${'─'.repeat(width - 2)}╮`),
@@ -107,11 +141,15 @@ export function splashLines(cols: number, profile: string | undefined, color: bo
  * Erases the `count` lines of a frame whose first line holds the cursor, line by line, and returns
  * the cursor there. Not "erase to the end of the screen": at the top left that clears the whole
  * screen, which tmux (`scroll-on-clear`, on by default) moves into the pane's history — the frame
- * would stay in the scrollback above the conversation.
+ * would stay in the scrollback above the conversation. The way back is the saved cursor (DECSC /
+ * DECRC), not "up count - 1": a frame may have fewer lines below the cursor than it was painted
+ * with (a pane made shorter during start-up loses the lines below its cursor; the moves down stop
+ * at the last line), and moving up as many lines as were painted would then land above the frame,
+ * where Ink's first frame would overwrite what the shell printed before the TUI.
  */
 export function eraseFrame(count: number): string {
-  const down = '\u001b[1B\u001b[2K'.repeat(Math.max(0, count - 1));
-  return `\r\u001b[2K${down}${count > 1 ? `\u001b[${count - 1}A` : ''}`;
+  if (count <= 1) return '\r\u001b[2K';
+  return `\r\u001b7\u001b[2K${'\u001b[1B\u001b[2K'.repeat(count - 1)}\u001b8`;
 }
 
 /**
@@ -122,6 +160,8 @@ export function paintSplash(opts: SplashOptions): Splash {
   const env = opts.env ?? process.env;
   const { stdin, stdout } = opts;
   if (!stdout.isTTY || !stdin.isTTY || inCi(env) || env.TERM === 'dumb') return NONE;
+  // a terminal narrower than the frame would wrap its lines: no frame
+  if (stdout.columns > 0 && stdout.columns < 20) return NONE;
   const color = colorsOn(env);
   const width = Math.max(20, stdout.columns || 80);
   const lines = splashLines(width, opts.profile, color);

@@ -59,6 +59,22 @@ describe('renderMarkdown', () => {
     expect(out).toContain(`${ESC}[32m+new line${ESC}[39m`);
   });
 
+  it('renders inline code, bold and links inside list items as in a paragraph', () => {
+    chalk.level = 1;
+    const out = renderMarkdown(
+      '- item with `code` and **bold**\n  - nested [link](https://x.org)\n1. step `two`',
+      60,
+    );
+    const plain = strip(out);
+    expect(plain).toContain('* item with code and bold');
+    expect(plain).toContain('* nested link (https://x.org)');
+    expect(plain).toContain('1. step two');
+    expect(out).toContain(`${ESC}[36mcode${ESC}[39m`);
+    expect(out).toContain(`${ESC}[1mbold${ESC}[22m`);
+    chalk.level = 0;
+    expect(renderMarkdown('- a `b` **c**', 60)).toBe('  * a b c');
+  });
+
   it('writes no escape codes at colour level 0 (NO_COLOR)', () => {
     chalk.level = 0;
     const out = renderMarkdown(doc, 60);

@@ -109,6 +109,17 @@ function build(l: Libs, width: number): Renderer {
         const code = renderCode(stripControls(token.text.replace(/\n$/, '')), token.lang);
         return `${frameCode(code, lang, width)}\n\n`;
       },
+      // the text of a tight list item holds inline tokens (code, bold, links): marked-terminal's
+      // `text` printed them as typed (`code`, **bold**); they are rendered, as in a paragraph, a
+      // line break staying a line break (marked-terminal's `br` is a CR placeholder that only its
+      // paragraphs turn back)
+      text(
+        this: { parser: { parseInline(tokens: NonNullable<Tokens.Text['tokens']>): string } },
+        token: Tokens.Text | Tokens.Escape,
+      ): string | false {
+        if (!('tokens' in token) || !token.tokens) return false;
+        return this.parser.parseInline(token.tokens).replace(/\r/g, '\n');
+      },
       heading(
         this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } },
         token: Tokens.Heading,
