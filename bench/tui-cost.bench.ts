@@ -24,6 +24,8 @@ import { cpuMs, idle, launchTimes, replyOf, tuiPid, world, type World } from './
 
 const LAUNCH_RUNS = 7;
 const STREAM_RUNS = 5;
+/** The overhead of N TUIs is a few ms against a ~1.2 s reply: more samples for a steady median. */
+const MULTI_RUNS = 11;
 /** The end of a stream is a few ms against tmux's capture latency: more samples. */
 const LAST_BYTE_RUNS = 15;
 /** ~1,850 words (≈ 11,000 characters) in 275 chunks of 40 characters, one every ~4 ms: ~1.1 s. */
@@ -80,7 +82,7 @@ async function multiOverhead(n: number): Promise<number[]> {
     const panes = [first];
     for (let i = 1; i < n; i++) panes.push(await openIdle(w, `multi${i}`)); // --continue: the same session
     for (const p of panes) await w.until(p, (s) => s.includes('warm-up reply') && idle(s), 30_000);
-    for (let i = 0; i < STREAM_RUNS; i++) {
+    for (let i = 0; i < MULTI_RUNS; i++) {
       const r = await streamOnce(w, first, panes, `MULTI${n}END${i}X`);
       out.push((r.wallMs - r.modelMs) / 1000);
     }
