@@ -181,7 +181,10 @@ describe('drawing the end of a reply (paintFirst)', () => {
     // one long block still to print (a long code block, printed whole at the end): drawn first
     expect(paintFirst(complete, streaming(long, 0))).toBe(true);
     expect(paintFirst(complete, { ...initialSessionState(), streaming: null })).toBe(false);
-    const delta = { ...complete, event: { type: 'message.delta', payload: { text: 'x' } } } as unknown as SessionAction;
+    const delta = {
+      ...complete,
+      event: { type: 'message.delta', payload: { text: 'x' } },
+    } as unknown as SessionAction;
     expect(paintFirst(delta, streaming(long, 0))).toBe(false);
   });
 });
