@@ -13,6 +13,7 @@ import { silentLogger } from '../lifecycle/logger.js';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { LiveSession, type SessionPersistence } from './live-session.js';
 import { RingBudget } from './replay-ring.js';
+import { storedSessionInfo } from './session-view.js';
 import { registerSessionHandlers } from './session-handlers.js';
 import type { SessionRegistry } from './session-registry.js';
 import { acceptInitialize, FakeClient, ScriptedAgent, settle, until } from './testing.js';
@@ -64,19 +65,7 @@ function setup() {
     get: () => live,
     peek: () => live,
     profile: () => profile,
-    describe: (_p: unknown, r: SessionRecord): SessionInfo => ({
-      id: r.id,
-      profile: 'default',
-      title: r.title,
-      source: r.source,
-      model: r.model,
-      cwd: r.cwd,
-      started_at: r.started_at,
-      ended_at: r.ended_at,
-      message_count: r.message_count,
-      state: r.state,
-      parent_session_id: r.parent_session_id,
-    }),
+    describe: (_p: unknown, r: SessionRecord): SessionInfo => storedSessionInfo('default', r),
   } as unknown as SessionRegistry;
   const dispatcher = new Dispatcher({
     log: silentLogger,
