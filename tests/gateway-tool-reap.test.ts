@@ -48,6 +48,18 @@ function logLines(root: string, text: string): string[] {
     : [];
 }
 
+/** Whether the tool-process record under `root` lists leader `pid`. */
+function recorded(root: string, pid: number): boolean {
+  try {
+    const entries = JSON.parse(readFileSync(join(root, 'run', 'tool-processes.json'), 'utf8')) as Array<{
+      pid: number;
+    }>;
+    return entries.some((e) => e.pid === pid);
+  } catch {
+    return false; // not written yet, or being replaced
+  }
+}
+
 function readPid(file: string): number | undefined {
   if (!existsSync(file)) return undefined;
   const n = Number(readFileSync(file, 'utf8').trim());
@@ -70,6 +82,9 @@ describe('kill -9 while a tool runs, then start', () => {
     await a.c.request('prompt.submit', { session_id: sid, text: 'loop forever' });
     const shell = await waitFor(() => readPid(shellPidFile), 'the shell pid');
     await waitFor(() => watchdogOf(first.pid), 'the watchdog');
+    // the record is written before the watchdog is told; still, the daemon is killed only once the
+    // command is in it (a kill during the write would leave nothing for the next daemon to report)
+    await waitFor(() => recorded(r, shell), 'the command in the record');
 
     process.kill(first.pid, 'SIGKILL');
     await a.c.closed;

@@ -90,9 +90,11 @@ export function recordToolProcess(tag: ToolProcessTag, pid: number, command: str
     owner: process.pid,
     owner_start: ownStart,
   };
-  watchToolGroup(pid, entry.start);
+  // recorded before the watchdog hears of it: a daemon killed in between leaves the group in the
+  // record (the next daemon stops it) rather than ended by the watchdog unrecorded (never reported)
   live.set(pid, { root: tag.root, entry });
   update(tag.root, (entries) => [...entries.filter((e) => e.pid !== pid), entry]);
+  watchToolGroup(pid, entry.start);
   let done = false;
   return () => {
     if (done) return;

@@ -28,12 +28,13 @@ export const WATCHDOG_NAME = 'hermes-tool-watchdog';
 export const WATCHDOG_GRACE_MS = 2_000;
 
 /**
- * The watchdog's script ($1: grace in tenths of a second). POSIX sh (dash, busybox, bash): the
- * list is a space-separated `pid:start` string; the start time is field 22 of /proc/<pid>/stat,
+ * The watchdog's script ($1: grace in tenths of a second; then the groups already listed when it
+ * starts, each `pid:start`, so a watchdog started for a group knows it before anything is read
+ * from the pipe). POSIX sh (dash, busybox, bash): the list is a space-separated `pid:start` string; the start time is field 22 of /proc/<pid>/stat,
  * counted after the last `) ` since the command name may hold spaces and parentheses.
  */
 export const WATCHDOG_SCRIPT = `
-w=$1; g=' '
+w=$1; shift; g=" $* "
 while read -r op p s; do
   case $op in
     +) g="$g$p:$s " ;;
@@ -80,7 +81,16 @@ function spawnWatchdog(): void {
   if (!existsSync('/bin/sh')) return;
   let c: ChildProcess;
   try {
-    c = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, String(Math.ceil(WATCHDOG_GRACE_MS / 100))], {
+    // the groups go in its arguments: a pipe write could still be queued when this process dies
+    const listed = [...groups].map(([pid, start]) => `${pid}:${start ?? '-'}`);
+    const args = [
+      '-c',
+      WATCHDOG_SCRIPT,
+      WATCHDOG_NAME,
+      String(Math.ceil(WATCHDOG_GRACE_MS / 100)),
+      ...listed,
+    ];
+    c = spawn('/bin/sh', args, {
       cwd: '/',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       detached: true,
@@ -98,7 +108,6 @@ function spawnWatchdog(): void {
   c.stdin?.on('error', forget);
   c.unref();
   (c.stdin as unknown as { unref?: () => void } | null)?.unref?.();
-  for (const [pid, s] of groups) send(line('+', pid, s));
 }
 
 /**
