@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runHermes } from '../tests/support/hermes-cli.js';
 import type { Benchmark } from './lib/types.js';
-import { cpuMs, idle, launchTimes, replyOf, tuiPid, world, type World } from './tui/terminal.js';
+import { cpuMs, idle, launchTimes, replyOf, STREAM, tuiPid, world, type World } from './tui/terminal.js';
 
 const LAUNCH_RUNS = 7;
 const STREAM_RUNS = 5;
@@ -28,8 +28,6 @@ const STREAM_RUNS = 5;
 const MULTI_RUNS = 11;
 /** The end of a stream is a few ms against tmux's capture latency: more samples. */
 const LAST_BYTE_RUNS = 15;
-/** ~1,850 words (≈ 11,000 characters) in 275 chunks of 40 characters, one every ~4 ms: ~1.1 s. */
-const STREAM = { tokens: 2_750, chunkSize: 40, delayMs: 4 };
 
 const composerShown = (s: string): boolean => s.includes('Type a message') || s.includes('│ › ');
 

@@ -16,15 +16,9 @@
  */
 import { runHermes } from '../../tests/support/hermes-cli.js';
 import { median } from '../lib/stats.js';
-import { rssMb, seedSession, world } from './terminal.js';
+import { buildsFromArgs, rssMb, seedSession, world } from './terminal.js';
 
-const builds = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const at = arg.indexOf('=');
-  if (at <= 0) throw new Error(`expected NAME=/path/to/bin/hermes, got ${arg}`);
-  builds.set(arg.slice(0, at), arg.slice(at + 1));
-}
-if (builds.size === 0) throw new Error('usage: launch-ab.ts NAME=/path/to/bin/hermes …');
+const builds = buildsFromArgs('launch-ab.ts');
 const mode = process.env.MODE ?? 'ready';
 if (!['ready', 'cold', 'composer', 'rss'].includes(mode)) throw new Error(`unknown MODE ${mode}`);
 const runs = Number(process.env.RUNS ?? 10);

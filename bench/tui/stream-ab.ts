@@ -14,17 +14,10 @@
  * the replies left behind).
  */
 import { median } from '../lib/stats.js';
-import { cpuMs, idle, replyOf, rssMb, world } from './terminal.js';
+import { buildsFromArgs, cpuMs, idle, replyOf, rssMb, STREAM, world } from './terminal.js';
 
-const builds = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const at = arg.indexOf('=');
-  if (at <= 0) throw new Error(`expected NAME=/path/to/bin/hermes, got ${arg}`);
-  builds.set(arg.slice(0, at), arg.slice(at + 1));
-}
-if (builds.size === 0) throw new Error('usage: stream-ab.ts NAME=/path/to/bin/hermes …');
+const builds = buildsFromArgs('stream-ab.ts');
 const runs = Number(process.env.RUNS ?? 10);
-const STREAM = { tokens: 2_750, chunkSize: 40, delayMs: 4 };
 /** Rounds per session: 15 replies of ~2,750 tokens stay under the compression threshold. */
 const NEW_SESSION_EVERY = 15;
 

@@ -74,27 +74,14 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
     tmux,
     openTui: (name, ...args) => tmux.open(name, [process.execPath, HERMES_BIN, 'tui', ...args], env),
     capture,
-    async until(target, test, timeoutMs = 30_000, intervalMs = 5) {
-      const deadline = performance.now() + timeoutMs;
-      for (;;) {
-        const screen = await capture(target);
-        const t = performance.now();
-        if (test(screen)) return t;
-        if (t > deadline) throw new Error(`timed out waiting on ${target}:\n${screen}`);
-        await new Promise((r) => setTimeout(r, intervalMs));
-      }
-    },
-    async untilPrinted(target, test, timeoutMs = 30_000, fallbackMs = 50) {
-      const deadline = performance.now() + timeoutMs;
+    until: (target, test, timeoutMs = 30_000, intervalMs = 5) =>
+      pollScreen(capture, target, test, timeoutMs, () => () => new Promise((r) => setTimeout(r, intervalMs))),
+    untilPrinted(target, test, timeoutMs = 30_000, fallbackMs = 50) {
       const pane = paneId(target);
-      for (;;) {
+      return pollScreen(capture, target, test, timeoutMs, () => {
         const seen = watcher.outputCount(pane); // output after this is read by a later capture
-        const screen = await capture(target);
-        const t = performance.now();
-        if (test(screen)) return t;
-        if (t > deadline) throw new Error(`timed out waiting on ${target}:\n${screen}`);
-        await watcher.nextOutput(pane, seen, fallbackMs);
-      }
+        return () => watcher.nextOutput(pane, seen, fallbackMs);
+      });
     },
     async close() {
       watcher.close();
@@ -105,6 +92,44 @@ export async function world(prepare: (root: string) => void = () => {}): Promise
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Captures `target` until `test` holds; returns the time it did (performance.now()). Before each
+ * capture `beforeCapture` is called, and the function it returns waits before the next capture.
+ * @throws Error naming the pane, with its last screen, after `timeoutMs`.
+ */
+async function pollScreen(
+  capture: (target: string) => Promise<string>,
+  target: string,
+  test: (screen: string) => boolean,
+  timeoutMs: number,
+  beforeCapture: () => () => Promise<void>,
+): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const wait = beforeCapture();
+    const screen = await capture(target);
+    const t = performance.now();
+    if (test(screen)) return t;
+    if (t > deadline) throw new Error(`timed out waiting on ${target}:\n${screen}`);
+    await wait();
+  }
+}
+
+/**
+ * The builds an A/B script compares, from its arguments `NAME=/path/to/bin/hermes …` (in order).
+ * @throws Error naming `script` when there is none or an argument is not of that form.
+ */
+export function buildsFromArgs(script: string, args = process.argv.slice(2)): Map<string, string> {
+  const builds = new Map<string, string>();
+  for (const arg of args) {
+    const at = arg.indexOf('=');
+    if (at <= 0) throw new Error(`expected NAME=/path/to/bin/hermes, got ${arg}`);
+    builds.set(arg.slice(0, at), arg.slice(at + 1));
+  }
+  if (builds.size === 0) throw new Error(`usage: ${script} NAME=/path/to/bin/hermes …`);
+  return builds;
 }
 
 /** The pid of the `hermes tui` node process of a pane. */
@@ -149,6 +174,9 @@ export function statusBar(screen: string): string {
       .pop() ?? ''
   );
 }
+
+/** The streamed reply of the stream benchmarks: ~1,850 words (≈ 11,000 characters) in 275 chunks of 40 characters, one every ~4 ms: ~1.1 s. */
+export const STREAM = { tokens: 2_750, chunkSize: 40, delayMs: 4 };
 
 /** A reply of about `tokens` tokens (4 characters each, as the fake model counts), ending in `last`. */
 export function replyOf(tokens: number, last: string): string {
