@@ -125,12 +125,8 @@ describe('kill -9 while a tool runs, then start', () => {
     await a.until(is('tool.start', sid), 'tool.start');
     const shell = await waitFor(() => readPid(shellPidFile), 'the shell pid');
     const grandchild = await waitFor(() => readPid(grandchildPidFile), 'the grandchild pid');
-    const recorded = join(r, 'run', 'tool-processes.json');
-    await waitFor(
-      () => existsSync(recorded) && readFileSync(recorded, 'utf8').includes(`"pid": ${shell}`),
-      'the record',
-    );
-    expect(statSync(recorded).mode & 0o777).toBe(0o600);
+    await waitFor(() => recorded(r, shell), 'the record');
+    expect(statSync(join(r, 'run', 'tool-processes.json')).mode & 0o777).toBe(0o600);
 
     // the daemon and its watchdog killed together (its whole control group, say)
     const watchdog = await waitFor(() => watchdogOf(first.pid), 'the watchdog');
@@ -164,11 +160,7 @@ describe('kill -9 while a tool runs, then start', () => {
     );
     expect(line).toContain(sid);
     expect(line).toContain('sleep 300');
-    await waitFor(
-      () => !readFileSync(recorded, 'utf8').includes(`"pid": ${shell}`),
-      'the entry removed',
-      5_000,
-    );
+    await waitFor(() => !recorded(r, shell), 'the entry removed', 5_000);
     const b = await fx.client(r, 'reap-b');
     const snap = await b.c.request('session.attach', { session_id: sid });
     expect(snap.session.notices).toEqual([
