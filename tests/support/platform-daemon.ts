@@ -28,12 +28,27 @@ export async function gatewayStatus(root: string) {
 export async function startDaemonWithPlatform(root: string, platform: string, what?: string): Promise<void> {
   const started = await runHermes(root, ['gateway', 'start']);
   expect(started.code, started.stderr).toBe(0);
-  await waitFor(
-    async () =>
-      (await gatewayStatus(root)).platforms?.find((p) => p.platform === platform && p.state === 'connected'),
-    what ?? `${platform} to connect`,
-    20_000,
-  );
+  let last: { state: string; error?: string; last_error?: string } | undefined;
+  try {
+    await waitFor(
+      async () => {
+        last = (await gatewayStatus(root)).platforms?.find((p) => p.platform === platform);
+        // a platform failed for good never connects: say why at once instead of at the deadline
+        if (last?.state === 'failed') throw new Error(`${platform} failed for good: ${last.error ?? '?'}`);
+        return last?.state === 'connected';
+      },
+      what ?? `${platform} to connect`,
+      // a deadline, not a wait: CI runs this beside a full test suite on two cores
+      30_000,
+    );
+  } catch (err) {
+    const state = last
+      ? `${last.state}${last.last_error ? ` (last error: ${last.last_error})` : ''}`
+      : 'unreported';
+    throw new Error(`${(err as Error).message}; ${platform} was ${state}\n${daemonLog(root).slice(-3_000)}`, {
+      cause: err,
+    });
+  }
 }
 
 /** `hermes gateway stop` in `root` (when set), then kills whatever is left. */

@@ -25,6 +25,7 @@ import {
   type SendResult,
 } from '@hermes/core';
 import { ImapInbox, type MailDecision } from './imap-inbox.js';
+import { loginError } from './login-errors.js';
 import { parseInboundMail, type InboundMail } from './inbound.js';
 import { automatedReason } from './loop-guard.js';
 import { senderAllowed, type EmailSettings } from './settings.js';
@@ -64,7 +65,7 @@ export class EmailAdapter extends PlatformAdapter {
     try {
       await this.smtp.verify();
     } catch (err) {
-      throw permanentIfRefused(err as Error, 'smtp');
+      throw loginError(err as Error, 'smtp');
     }
     const inbox = new ImapInbox(this.settings, this.state, {
       onMail: (uid, source, size) => this.onMail(uid, source, size),
@@ -79,7 +80,7 @@ export class EmailAdapter extends PlatformAdapter {
     try {
       await inbox.open();
     } catch (err) {
-      throw permanentIfRefused(err as Error, 'imap');
+      throw loginError(err as Error, 'imap');
     }
     this.log(
       `connected as ${this.settings.address} (${this.settings.mailbox}, ${inbox.idle ? 'IDLE' : 'polling'})`,
@@ -248,12 +249,4 @@ export class EmailAdapter extends PlatformAdapter {
   async getChatInfo(chatId: string): Promise<ChatInfo> {
     return { name: chatId, type: 'dm' };
   }
-}
-
-/** Marks a refused login as permanent (retrying cannot help until the password is fixed). */
-function permanentIfRefused(err: Error, side: 'imap' | 'smtp'): Error {
-  const e = err as Error & { code?: string; authenticationFailed?: boolean; responseCode?: number };
-  const refused = e.code === 'EAUTH' || e.authenticationFailed === true || e.responseCode === 535;
-  const out = new Error(`${side}: ${e.message}${refused ? ' (login refused)' : ''}`);
-  return refused ? Object.assign(out, { permanent: true }) : out;
 }
