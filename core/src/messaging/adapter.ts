@@ -209,6 +209,12 @@ export interface AdapterHandlers {
   onMessage(message: InboundMessage): void | Promise<void>;
   onButton?(press: ButtonPress): void | ButtonOutcome | Promise<void | ButtonOutcome>;
   /**
+   * Whether the platform's access rules admit `source` now, without side effects (the pipeline's
+   * `isAuthorized`). Adapters ask it before a request that only an admitted sender should cause
+   * (a user's or room's name, a mail's body): a cost filter, never the decision itself.
+   */
+  isAuthorized?(source: MessageSource): boolean;
+  /**
    * The adapter lost its established connection and will not reconnect by itself: the host
    * disconnects it and calls `connect` again on its reconnect schedule.
    */
@@ -272,6 +278,18 @@ export abstract class PlatformAdapter {
   /** Installs the host's handlers (before `connect`). */
   setHandlers(handlers: AdapterHandlers): void {
     this.handlers = handlers;
+  }
+
+  /**
+   * Whether the host admits `source` now (`AdapterHandlers.isAuthorized`); true when the host does
+   * not say or the check fails, so a lookup is skipped only for a sender known to be refused.
+   */
+  protected senderAdmitted(source: MessageSource): boolean {
+    try {
+      return this.handlers?.isAuthorized?.(source) ?? true;
+    } catch {
+      return true;
+    }
   }
 
   /** Hands an inbound message to the host; never throws. */

@@ -206,6 +206,14 @@ export class DeliveryLedger {
     );
   }
 
+  /**
+   * Replaces the stored message of a row (`AcceptedMessage.inbound`): the pipeline records a
+   * message before fetching its attachments and stores what they added once fetched.
+   */
+  amendInbound(id: string, inbound: string): void {
+    this.update(id, { inbound });
+  }
+
   /** The message became a prompt of `sessionId` (submitted, maybe queued). */
   submitted(id: string, p: { sessionId: string; promptText: string }): void {
     this.update(id, { state: 'accepted', session_id: p.sessionId, prompt_text: p.promptText });

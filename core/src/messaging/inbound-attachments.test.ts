@@ -157,7 +157,7 @@ function setup() {
   const adapter = new MemoryAdapter('memory', { uploads: true });
   const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
   const kit = testPipeline({ home, db, entry, adapter, config: () => config, log: () => undefined });
-  return { home, adapter, store: kit.store };
+  return { home, adapter, store: kit.store, pipeline: kit.pipeline };
 }
 
 const mediaFiles = (home: HermesHome): string[] =>
@@ -195,6 +195,31 @@ describe('attachments in the pipeline come after authorization', () => {
       .messages;
     const parts = msgs.filter((m) => m.role === 'user').at(-1)!.content as Array<{ type: string }>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+  });
+
+  it('a redelivered copy (the same platform id) is dropped as a duplicate before any fetch', async () => {
+    const { adapter } = setup();
+    const att = counted();
+    model.push({ text: 'Seen.' });
+    const msg = { source: src('alice'), text: 'look', dedupeKey: 'ext-7', fetchAttachments: att.fetch };
+    await adapter.receive(msg);
+    await adapter.receive({ ...msg });
+    expect(att.calls).toBe(1);
+    expect(adapter.texts('dm-alice')).toEqual(['Seen.']);
+  });
+
+  it('stores what the fetch added in the ledger row (a replay after a crash names the files)', async () => {
+    const { adapter, pipeline } = setup();
+    model.push({ text: 'Seen.' });
+    const got: string[] = [];
+    await adapter.receive({
+      source: src('alice'),
+      text: 'look',
+      fetchAttachments: counted().fetch,
+      onReceipt: (r) => got.push(r.id),
+    });
+    const inbound = JSON.parse(pipeline.ledger.get(got[0]!)!.inbound!) as { attachments?: unknown[] };
+    expect(inbound.attachments).toHaveLength(2);
   });
 
   it('a message of attachments only whose fetch gives nothing is dropped as empty', async () => {

@@ -61,6 +61,7 @@ export function testPipeline(opts: TestPipelineOptions): TestPipeline {
   adapter.setHandlers({
     onMessage: (m) => pipeline.handleMessage(m),
     onButton: (p) => pipeline.handleButton(p),
+    isAuthorized: (source) => pipeline.isAuthorized(source),
   });
   return { pipeline, backend, store, pairing, hooks };
 }

@@ -2,8 +2,9 @@
  * The message pipeline of one platform in one profile: for every inbound message,
  * in order —
  *
- * 1. authorize (authz.ts; unknown DMs get a pairing code); only then are the message's
- *    attachments fetched from the platform (`fetchAttachments`, inbound-attachments.ts);
+ * 1. authorize (authz.ts; unknown DMs get a pairing code), record the message in the delivery
+ *    ledger (a platform id seen before is a duplicate, dropped); only then are its attachments
+ *    fetched from the platform (`fetchAttachments`, inbound-attachments.ts);
  * 2. slash commands (pipeline-commands.ts), and answers to a pending clarify question;
  * 3. interrupt the session's running turn when `interrupt_on_message` is set;
  * 4. get or create the session (chat-sessions.ts: reset policies, recovery);
@@ -199,6 +200,15 @@ export class MessagePipeline {
     return platformConfigOf(this.opts.config().platforms, this.opts.entry.name);
   }
 
+  /**
+   * Whether this platform's access rules admit a source now (no side effect: no pairing code).
+   * Adapters ask it before a lookup the sender would cause (a name, a mail body): a cost filter —
+   * `handleMessage` still decides.
+   */
+  isAuthorized(source: MessageSource): boolean {
+    return this.authorizeSource(source).allowed;
+  }
+
   /** Whether this platform's access rules (allow-lists, pairing, adapter-side checks) admit a source. */
   private authorizeSource(source: MessageSource, cfg = this.platformConfig()): AuthDecision {
     return authorize(source, {
@@ -316,31 +326,38 @@ export class MessagePipeline {
       if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
       return;
     }
-    // attachments are fetched from the platform only now, for an authorized sender
-    if (msg.fetchAttachments) {
-      msg = await resolveInboundAttachments(msg);
-      text = msg.text.trim();
-      notes = attachmentNotes(msg);
-      if (!text && !notes.length) return refuse(chatId, 'empty message');
-    }
     const key = this.keyOf(source, cfg);
+    const inbound = (): string =>
+      JSON.stringify({
+        text,
+        source: sourceToJson(source),
+        ...(msg.ephemeral ? { ephemeral: true } : {}),
+        // names and sizes only: the bytes are not kept (a replay says they were lost)
+        ...(notes.length ? { attachments: notes } : {}),
+      });
+    // recorded before its attachments are fetched: a redelivered copy is dropped without a download
     const accepted = this.ledger.accept({
       id,
       chatId,
       send,
       key,
       ...(msg.dedupeKey ? { externalId: msg.dedupeKey } : {}),
-      inbound: JSON.stringify({
-        text,
-        source: sourceToJson(source),
-        ...(msg.ephemeral ? { ephemeral: true } : {}),
-        // names and sizes only: the bytes are not kept (a replay says they were lost)
-        ...(notes.length ? { attachments: notes } : {}),
-      }),
+      inbound: inbound(),
     });
     if (accepted === 'duplicate') {
       receipt({ kind: 'duplicate', id });
       return this.ledger.note(chatId, id, 'dropped', 'duplicate');
+    }
+    // attachments are fetched from the platform only now, for an authorized sender, once
+    if (msg.fetchAttachments) {
+      msg = await resolveInboundAttachments(msg);
+      text = msg.text.trim();
+      notes = attachmentNotes(msg);
+      if (!text && !notes.length) {
+        receipt({ kind: 'refused', id, reason: 'empty message' });
+        return this.ledger.close(id, 'dropped', 'empty message');
+      }
+      this.ledger.amendInbound(id, inbound());
     }
     receipt({ kind: 'accepted', id, durable: this.durable });
     if (!this.accepting) {

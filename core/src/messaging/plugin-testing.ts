@@ -62,7 +62,8 @@ export class FakeHost {
   /**
    * Whether a message's sender counts as authorized (default: everyone): an authorized message's
    * `fetchAttachments` is run and merged before it is recorded in `messages`, as the pipeline does;
-   * an unauthorized one is recorded as it came, its attachments never fetched.
+   * an unauthorized one is recorded as it came, its attachments never fetched. The adapter's
+   * `senderAdmitted` asks it too (with the source and an empty text).
    */
   authorized: (message: InboundMessage) => boolean = () => true;
 
@@ -88,6 +89,8 @@ export class FakeHost {
         this.wake();
         return this.buttonOutcome(p);
       },
+      // the same rule answers an adapter's question before a lookup
+      isAuthorized: (source) => this.authorized({ source, text: '' }),
       onFatalError: (e) => {
         this.fatal.push(e);
         this.wake();

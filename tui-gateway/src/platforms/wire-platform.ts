@@ -130,6 +130,7 @@ export function wirePlatform(w: WireRequest): { pipeline: MessagePipeline; backe
       }
     },
     onButton: (p) => w.onButton(p) ?? pipeline.handleButton(p),
+    isAuthorized: (source) => pipeline.isAuthorized(source),
     onFatalError: (err) => w.onFatalError(err),
   });
   return { pipeline, backend };
