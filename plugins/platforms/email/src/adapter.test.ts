@@ -6,7 +6,8 @@
  * reason in the title, where the servers cannot run.
  */
 import { FakeHost, testPlatformContext } from '@hermes/core/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ImapFlow } from 'imapflow';
+import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
 import {
   describeMail,
   mailSkipReason,
@@ -34,6 +35,31 @@ afterAll(async () => {
   alice?.close();
   await mail?.stop();
 });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * Counts the IMAP fetches of a mail's source (`BODY[]`, whole or in part) the adapters make from
+ * now on: every ImapFlow fetch whose query asks for `source` or `bodyParts`.
+ */
+function countBodyFetches(): { count: () => number } {
+  let n = 0;
+  const wants = (q: unknown): boolean => {
+    const query = q as { source?: unknown; bodyParts?: unknown } | undefined;
+    return !!query && (query.source !== undefined || query.bodyParts !== undefined);
+  };
+  const proto = ImapFlow.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const name of ['fetch', 'fetchAll', 'fetchOne']) {
+    const original = proto[name]!;
+    vi.spyOn(proto, name).mockImplementation(function (this: unknown, ...args: unknown[]) {
+      if (wants(args[1])) n++;
+      return original.apply(this, args);
+    });
+  }
+  return { count: () => n };
+}
 
 async function start(
   password = 'bot-pw',
@@ -194,22 +220,62 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
     await adapter.disconnect();
   });
 
-  it('hands the attachments of a mail over only when the host authorized its sender', async () => {
+  it('fetches neither the body nor the attachments of a mail whose sender the host refuses', async () => {
     const { host, adapter } = await start();
     host.authorized = () => false;
     await adapter.connect();
+    const bodies = countBodyFetches();
     await alice.send({
       to: BOT,
       subject: 'Invoice',
       text: 'open it',
-      attachments: [{ filename: 'i.pdf', content: Buffer.from('%PDF-1.4'), contentType: 'application/pdf' }],
+      attachments: [{ filename: 'i.pdf', content: Buffer.alloc(600_000, 1), contentType: 'application/pdf' }],
     });
     const [m] = await host.waitFor(() => host.messages.length >= 1 && host.messages, 'the mail', 10_000);
-    expect(m!.text).toBe('open it');
+    expect(m!.source.userId).toBe('alice@hermes.test');
+    expect(m!.text).toBe('');
     expect(m!.files).toBeUndefined();
     expect(m!.images).toBeUndefined();
+    expect(bodies.count()).toBe(0);
+    // should the pipeline admit the sender after all, the body comes then
     const later = await m!.fetchAttachments!();
+    expect(bodies.count()).toBe(1);
+    expect(later.notes).toEqual(['open it']);
     expect(later.files?.map((f) => f.name)).toEqual(['i.pdf']);
+    await adapter.disconnect();
+  });
+
+  it('fetches no body of a mail from outside allowed_senders', async () => {
+    const lines: string[] = [];
+    const host = new FakeHost();
+    const ctx = testPlatformContext({
+      config: {
+        address: BOT,
+        imap: { host: '127.0.0.1', port: mail.imapPort, tls: false },
+        smtp: { host: '127.0.0.1', port: mail.smtpPort, tls: false },
+        poll_interval: 5,
+        allowed_senders: ['@elsewhere.test'],
+      },
+      secrets: { EMAIL_PASSWORD: 'bot-pw' },
+      log: (l) => lines.push(l),
+    });
+    const adapter = host.attach((await platform.createAdapter(ctx)) as EmailAdapter);
+    adapters.push(adapter);
+    await adapter.connect();
+    const bodies = countBodyFetches();
+    await alice.send({
+      to: BOT,
+      subject: 'Big',
+      text: 'read me',
+      attachments: [{ filename: 'big.bin', content: Buffer.alloc(1_000_000, 7) }],
+    });
+    const deadline = Date.now() + 10_000;
+    while (!lines.some((l) => l.includes('not answered: sender not in allowed_senders'))) {
+      if (Date.now() > deadline) throw new Error(`no skipped mail within 10 s: ${lines.join(' | ')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(bodies.count()).toBe(0);
+    expect(host.messages).toHaveLength(0);
     await adapter.disconnect();
   });
 

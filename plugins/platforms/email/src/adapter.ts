@@ -21,12 +21,14 @@ import {
   approvalText,
   type ApprovalPrompt,
   type ChatInfo,
+  type InboundMessage,
+  type MessageSource,
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import { ImapInbox, type MailDecision } from './imap-inbox.js';
+import { ImapInbox, type MailDecision, type NewMail } from './imap-inbox.js';
 import { loginError } from './login-errors.js';
-import { parseInboundMail, type InboundMail } from './inbound.js';
+import { parseInboundMail, parseMailHead, type InboundMail, type MailHead } from './inbound.js';
 import { automatedReason } from './loop-guard.js';
 import { senderAllowed, type EmailSettings } from './settings.js';
 import { SmtpSender, type OutgoingMail } from './smtp.js';
@@ -68,7 +70,7 @@ export class EmailAdapter extends PlatformAdapter {
       throw loginError(err as Error, 'smtp');
     }
     const inbox = new ImapInbox(this.settings, this.state, {
-      onMail: (uid, source, size) => this.onMail(uid, source, size),
+      onMail: (mail) => this.onMail(mail),
       onLost: (err) => {
         if (this.inbox !== inbox) return;
         this.log(err.message);
@@ -94,69 +96,106 @@ export class EmailAdapter extends PlatformAdapter {
     this.smtp.close();
   }
 
-  /** Decides about one fetched mail and hands it to the pipeline. */
-  private async onMail(uid: number, source: Buffer, size: number): Promise<MailDecision> {
-    let mail: InboundMail;
+  /**
+   * Decides about one new mail from its headers, then hands it to the pipeline. The body is
+   * fetched only for mail that passed the header checks (not automated, sender in
+   * `allowed_senders`) and whose sender the pipeline admits now; a sender it refuses gets the
+   * pipeline's answer (a pairing code, or nothing) and the body is fetched only if the pipeline
+   * admits the sender after all (`fetchAttachments`). A forged From passes the header checks: they
+   * save downloads, the pipeline's authorization decides.
+   */
+  private async onMail(m: NewMail): Promise<MailDecision> {
+    const fallbackId = `<uid-${m.uid}.${this.state.uidValidity ?? '0'}@${this.domain}>`;
+    let head: MailHead;
     try {
-      mail = await parseInboundMail(
-        source,
-        `<uid-${uid}.${this.state.uidValidity ?? '0'}@${this.domain}>`,
-        this.settings.maxAttachmentBytes,
-      );
+      head = await parseMailHead(m.head, fallbackId);
     } catch (err) {
-      this.log(`mail ${uid} could not be parsed (${(err as Error).message}); skipped`);
+      this.log(`mail ${m.uid} could not be parsed (${(err as Error).message}); skipped`);
       return 'taken';
-    }
-    if (size > source.length) {
-      // cut at the cap: the text is kept, the attachments (possibly cut) are not
-      mail.images = [];
-      mail.files = [];
-      mail.tooLarge = [`all of them (the mail is ${size} bytes, over the limit of ${source.length})`];
     }
     const skip = (why: string): MailDecision => {
-      this.log(`mail ${uid} not answered: ${why}`);
+      this.log(`mail ${m.uid} not answered: ${why}`);
       return 'taken';
     };
-    const automated = automatedReason(mail.headers, mail.from, [this.settings.address]);
+    const automated = automatedReason(head.headers, head.from, [this.settings.address]);
     if (automated) return skip(automated);
-    if (!senderAllowed(mail.from, this.settings.allowedSenders)) return skip('sender not in allowed_senders');
-    const text = this.textOf(mail);
-    if (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail)) {
-      return skip('an approval answer that is not a reply to an approval mail sent to its sender');
-    }
+    if (!senderAllowed(head.from, this.settings.allowedSenders)) return skip('sender not in allowed_senders');
     // a client that sends only In-Reply-To: the thread continues through the parent's references
-    const parentId = mail.references.length === 0 ? mail.inReplyTo[0] : undefined;
+    const parentId = head.references.length === 0 ? head.inReplyTo[0] : undefined;
     const parent = parentId ? this.state.mail(parentId) : undefined;
-    const references = mail.references.length
-      ? mail.references
+    const references = head.references.length
+      ? head.references
       : parent && parentId
         ? replyReferences(parent.references, parentId)
-        : mail.inReplyTo;
-    const root = threadRoot(mail.messageId, references, []);
-    this.state.remember(mail.messageId, { subject: mail.subject, references });
-    const receipt = await this.emitMessageWithReceipt(
-      {
-        source: {
-          platform: 'email',
-          chatType: 'dm',
-          chatId: mail.from,
-          userId: mail.from,
-          ...(mail.fromName ? { userName: mail.fromName } : {}),
-          threadId: threadToken(root),
-          messageId: mail.messageId,
-          ...(mail.subject ? { chatTopic: mail.subject } : {}),
-        },
+        : head.inReplyTo;
+    const source: MessageSource = {
+      platform: 'email',
+      chatType: 'dm',
+      chatId: head.from,
+      userId: head.from,
+      ...(head.fromName ? { userName: head.fromName } : {}),
+      threadId: threadToken(threadRoot(head.messageId, references, [])),
+      messageId: head.messageId,
+      ...(head.subject ? { chatTopic: head.subject } : {}),
+    };
+    const remember = (): void => this.state.remember(head.messageId, { subject: head.subject, references });
+    let message: Omit<InboundMessage, 'onReceipt'>;
+    if (this.senderAdmitted(source)) {
+      // a failed fetch throws: the check fails and the mail is fetched again at the next one
+      const mail = await this.readMail(m, fallbackId);
+      if (!mail) return 'taken';
+      const text = this.textOf(mail);
+      if (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail))
+        return skip('an approval answer that is not a reply to an approval mail sent to its sender');
+      remember();
+      message = {
+        source,
         text,
-        dedupeKey: mail.messageId,
+        dedupeKey: head.messageId,
         // handed over only when the pipeline asks, after it authorized the sender: an unknown
         // sender's attachments are never saved or shown to the model
         ...(mail.images.length || mail.files.length
           ? { fetchAttachments: async () => ({ images: mail.images, files: mail.files }) }
           : {}),
-      },
-      mail.messageId,
-    );
+      };
+    } else {
+      message = {
+        source,
+        text: '',
+        dedupeKey: head.messageId,
+        // the pipeline refuses the sender, so this runs only if it admits them after all
+        fetchAttachments: async () => {
+          const mail = await this.readMail(m, fallbackId);
+          const text = mail ? this.textOf(mail) : '';
+          if (!mail || (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail))) return {};
+          remember();
+          return { images: mail.images, files: mail.files, notes: [text] };
+        },
+      };
+    }
+    const receipt = await this.emitMessageWithReceipt(message, head.messageId);
     return receipt.kind === 'unavailable' ? 'retry' : 'taken';
+  }
+
+  /**
+   * Fetches and parses a mail's source; a mail cut at the cap keeps its text, not its attachments.
+   * @returns undefined when it cannot be parsed (logged). @throws when the fetch fails.
+   */
+  private async readMail(m: NewMail, fallbackId: string): Promise<InboundMail | undefined> {
+    const source = await m.source();
+    let mail: InboundMail;
+    try {
+      mail = await parseInboundMail(source, fallbackId, this.settings.maxAttachmentBytes);
+    } catch (err) {
+      this.log(`mail ${m.uid} could not be parsed (${(err as Error).message}); skipped`);
+      return undefined;
+    }
+    if (m.size > source.length) {
+      mail.images = [];
+      mail.files = [];
+      mail.tooLarge = [`all of them (the mail is ${m.size} bytes, over the limit of ${source.length})`];
+    }
+    return mail;
   }
 
   /** The text handed on: the sender's words, else a note about what came. */

@@ -59,8 +59,8 @@ function settings(): EmailSettings {
 /** An inbox recording the text of each mail it is given. */
 function inbox(got: string[]): ImapInbox {
   return new ImapInbox(settings(), new EmailState(stateFile), {
-    onMail: async (_uid, source) => {
-      got.push((await parseInboundMail(source, '<x@x>', 1024)).text);
+    onMail: async (m) => {
+      got.push((await parseInboundMail(await m.source(), '<x@x>', 1024)).text);
       return 'taken';
     },
     onLost: () => undefined,

@@ -8,6 +8,10 @@
  * a mail the pipeline could not take now is fetched again at the next check, and a restart
  * neither answers one twice nor skips one. A new UIDVALIDITY (the mailbox was recreated) or a
  * first start begins at the mail arriving from then on. Taken mail is flagged `\Seen`.
+ *
+ * Each check fetches only the size and the header fields of `HEAD_FIELDS`; a mail's source (its
+ * body and attachments, up to `maxMailBytes`) is fetched only when the handler asks for it — after
+ * the sender passed the header checks — so mail nobody answers costs no body download.
  * A lost connection is reported once through `onLost` (the host reconnects with backoff).
  */
 import { ImapFlow, type FetchMessageObject } from 'imapflow';
@@ -17,13 +21,46 @@ import type { EmailState } from './state-store.js';
 /** What becomes of one fetched mail. `retry`: not taken now; fetch it again later. */
 export type MailDecision = 'taken' | 'retry';
 
+/**
+ * The header fields fetched for every new mail: the sender, the thread facts, and every header
+ * the loop guard reads (loop-guard.ts).
+ */
+export const HEAD_FIELDS: readonly string[] = [
+  'from',
+  'subject',
+  'message-id',
+  'references',
+  'in-reply-to',
+  'auto-submitted',
+  'x-autoreply',
+  'x-autorespond',
+  'x-auto-response-suppress',
+  'x-ms-exchange-generated-message-source',
+  'precedence',
+  'list-id',
+  'list-unsubscribe',
+  'content-type',
+  'return-path',
+];
+
+/** One new mail as first seen: its header fields and a way to fetch the rest. */
+export interface NewMail {
+  uid: number;
+  /** The header fields of `HEAD_FIELDS` as the server gave them (raw lines). */
+  head: Buffer;
+  /** The whole mail's size, bytes. */
+  size: number;
+  /**
+   * Fetches the mail's source (raw bytes); above `maxMailBytes` only its first `maxMailBytes`
+   * bytes (the source is then cut). @throws when the connection is gone or the fetch fails.
+   */
+  source(): Promise<Buffer>;
+}
+
 /** Callbacks of the inbox. */
 export interface InboxHandlers {
-  /**
-   * One new mail (raw bytes), in UID order. `size` is the whole mail's size in bytes; above
-   * `maxMailBytes` only its first `maxMailBytes` bytes are fetched (`source` is cut).
-   */
-  onMail(uid: number, source: Buffer, size: number): Promise<MailDecision>;
+  /** One new mail, in UID order. */
+  onMail(mail: NewMail): Promise<MailDecision>;
   /** The established connection was lost (reported once). */
   onLost(error: Error): void;
   log(line: string): void;
@@ -153,10 +190,9 @@ export class ImapInbox {
         .sort((a, b) => a - b)
         .slice(0, BATCH);
       if (uids.length === 0) return false;
-      // a mail above the cap is fetched only up to it (its text comes first; attachments are dropped)
       fetched = await client.fetchAll(
         uids,
-        { uid: true, size: true, source: { maxLength: this.settings.maxMailBytes } },
+        { uid: true, size: true, headers: [...HEAD_FIELDS] },
         { uid: true },
       );
     } finally {
@@ -167,8 +203,13 @@ export class ImapInbox {
     let stopped = false;
     for (const m of fetched) {
       if (this.closing || !this.client) return false;
-      const decision = m.source
-        ? await this.handlers.onMail(m.uid, m.source, m.size ?? m.source.length)
+      const decision = m.headers
+        ? await this.handlers.onMail({
+            uid: m.uid,
+            head: m.headers,
+            size: m.size ?? 0,
+            source: () => this.fetchSource(m.uid),
+          })
         : 'taken';
       if (decision === 'retry') {
         stopped = true;
@@ -187,5 +228,23 @@ export class ImapInbox {
       }
     }
     return !stopped && fetched.length === BATCH;
+  }
+
+  /** One mail's source, cut at `maxMailBytes` (its text comes first; attachments are dropped). */
+  private async fetchSource(uid: number): Promise<Buffer> {
+    const client = this.client;
+    if (!client || this.closing) throw new Error('IMAP connection lost');
+    const lock = await client.getMailboxLock(this.settings.mailbox);
+    try {
+      const m = await client.fetchOne(
+        String(uid),
+        { uid: true, source: { maxLength: this.settings.maxMailBytes } },
+        { uid: true },
+      );
+      if (!m || !m.source) throw new Error(`mail ${uid} is gone from ${this.settings.mailbox}`);
+      return m.source;
+    } finally {
+      lock.release();
+    }
   }
 }

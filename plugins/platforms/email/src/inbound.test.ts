@@ -1,6 +1,6 @@
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { EMBEDDED_IMAGE_MIN_BYTES, parseInboundMail } from './inbound.js';
+import { EMBEDDED_IMAGE_MIN_BYTES, parseInboundMail, parseMailHead } from './inbound.js';
 
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
@@ -112,5 +112,35 @@ describe('parseInboundMail', () => {
         '<div>Shall I deploy?</div>\r\n',
     );
     expect((await parseInboundMail(outlook, '<o@x>', 1024)).text).toBe('Approved from my side.');
+  });
+});
+
+describe('parseMailHead', () => {
+  it('reads the sender, thread facts and loop-guard headers from the header section alone', async () => {
+    const head = Buffer.from(
+      [
+        'From: =?utf-8?q?Al=C3=AFce?= <Alice@Example.test>',
+        'Subject: Re:  the\r\n  plan',
+        'Message-ID: <m2@example.test>',
+        'In-Reply-To: <m1@example.test>',
+        'References: <m0@example.test> <m1@example.test>',
+        'Auto-Submitted: no',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const h = await parseMailHead(head, '<fallback@x>');
+    expect(h).toMatchObject({
+      from: 'alice@example.test',
+      fromName: 'Alïce',
+      subject: 'Re: the plan',
+      messageId: '<m2@example.test>',
+      inReplyTo: ['<m1@example.test>'],
+      references: ['<m0@example.test>', '<m1@example.test>'],
+    });
+    expect(h.headers['auto-submitted']).toBe('no');
+    expect((await parseMailHead(Buffer.from('From: a@b.test\r\n'), '<fallback@x>')).messageId).toBe(
+      '<fallback@x>',
+    );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * One received mail, parsed (mailparser) into what the pipeline needs: the sender, the thread
- * facts, the text without quoted history and signature (strip.ts), and the attachments — images
+ * facts and the headers the loop guard reads (`parseMailHead`, from the header section alone), the text without quoted history and signature (strip.ts), and the attachments — images
  * the model can see (png, jpeg, gif, webp) as `images`, everything else as `files` — each capped
  * in size (a larger one is only named in the text). Images embedded in an HTML body (a
  * signature's logo) are left out unless larger than `EMBEDDED_IMAGE_MIN_BYTES`.
@@ -19,8 +19,8 @@ const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'imag
 /** Images embedded in an HTML body smaller than this are decoration (logos), bytes. */
 export const EMBEDDED_IMAGE_MIN_BYTES = 20 * 1024;
 
-/** A parsed inbound mail. */
-export interface InboundMail {
+/** What the headers of a mail tell, before its body is fetched. */
+export interface MailHead {
   /** Message-ID (`<…>`), or the fallback given. */
   messageId: string;
   /** Sender address, lower case ('' when there is none). */
@@ -33,6 +33,10 @@ export interface InboundMail {
   /** Ids of `In-Reply-To`. */
   inReplyTo: string[];
   headers: HeaderView;
+}
+
+/** A parsed inbound mail. */
+export interface InboundMail extends MailHead {
   /** What the sender wrote (history and signature removed). */
   text: string;
   images: ImageAttachmentInput[];
@@ -64,6 +68,29 @@ function attachmentName(a: Attachment, index: number): string {
   return `attachment-${index + 1}.${ext}`;
 }
 
+/** The head of a parsed mail (or of its header section alone). */
+function headOf(mail: ParsedMail, fallbackId: string): MailHead {
+  const sender = mail.from?.value[0];
+  return {
+    messageId: messageIds(mail.messageId)[0] ?? fallbackId,
+    from: (sender?.address ?? '').toLowerCase(),
+    ...(sender?.name ? { fromName: sender.name } : {}),
+    subject: (mail.subject ?? '').replace(/\s+/g, ' ').trim(),
+    references: messageIds(mail.references),
+    inReplyTo: messageIds(mail.inReplyTo),
+    headers: headerView(mail.headerLines),
+  };
+}
+
+/**
+ * Parses the header section of a mail (the lines IMAP's `BODY.PEEK[HEADER.FIELDS (…)]` gives).
+ * @param fallbackId the Message-ID to use when the mail has none.
+ */
+export async function parseMailHead(header: Buffer, fallbackId: string): Promise<MailHead> {
+  const section = Buffer.concat([header, Buffer.from('\r\n\r\n')]);
+  return headOf(await simpleParser(section, { skipTextToHtml: true, skipTextLinks: true }), fallbackId);
+}
+
 /**
  * Parses a raw mail.
  * @param source the RFC 5322 bytes.
@@ -76,7 +103,6 @@ export async function parseInboundMail(
   maxAttachmentBytes: number,
 ): Promise<InboundMail> {
   const mail: ParsedMail = await simpleParser(source, { skipTextToHtml: true, skipTextLinks: true });
-  const sender = mail.from?.value[0];
   const images: ImageAttachmentInput[] = [];
   const files: InboundFile[] = [];
   const tooLarge: string[] = [];
@@ -94,13 +120,7 @@ export async function parseInboundMail(
   });
   const body = mail.text ?? '';
   return {
-    messageId: messageIds(mail.messageId)[0] ?? fallbackId,
-    from: (sender?.address ?? '').toLowerCase(),
-    ...(sender?.name ? { fromName: sender.name } : {}),
-    subject: (mail.subject ?? '').replace(/\s+/g, ' ').trim(),
-    references: messageIds(mail.references),
-    inReplyTo: messageIds(mail.inReplyTo),
-    headers: headerView(mail.headerLines),
+    ...headOf(mail, fallbackId),
     text: stripQuotedText(body),
     images,
     files,
