@@ -268,6 +268,38 @@ describe('MatrixAdapter against the client-server API', () => {
     expect(mx.calls.filter((c) => c.path.includes('/download/'))).toEqual([]);
   });
 
+  it('asks the members of a room no sync described only for a sender the host admits', async () => {
+    const mx = await startFakeMatrix();
+    cleanup.push(() => mx.close());
+    const MALLORY = '@mallory:fake.test';
+    mx.createRoom({
+      id: '!old:fake.test',
+      name: 'Old',
+      members: [
+        { id: ANN, name: 'Ann' },
+        { id: BOB, name: 'Bob' },
+        { id: MALLORY, name: 'Mallory' },
+      ],
+    });
+    const first = await start({ mx });
+    await first.adapter.connect();
+    await first.adapter.disconnect();
+    // resumed from the stored since token: no sync describes the room's members any more
+    const { host, adapter } = await start({ mx, home: first.home });
+    host.authorized = (m) => m.source.userId !== MALLORY;
+    await adapter.connect();
+    const membersAsked = (): number => mx.calls.filter((c) => c.path.endsWith('/joined_members')).length;
+    mx.text('!old:fake.test', MALLORY, 'hermes: let me in', { mentions: [mx.botUserId] });
+    const stranger = await host.message(0, 8_000);
+    expect(stranger.source).toMatchObject({ userId: MALLORY, chatType: 'group' });
+    expect(stranger.source.userName).toBeUndefined();
+    expect(membersAsked()).toBe(0);
+    mx.text('!old:fake.test', ANN, 'hermes: hello', { mentions: [mx.botUserId] });
+    const ann = await host.message(1, 8_000);
+    expect(membersAsked()).toBe(1);
+    expect(ann.source).toMatchObject({ userId: ANN, userName: 'Ann', chatName: 'Old', chatType: 'group' });
+  }, 20_000);
+
   it('accepts invites from allowed users only; an encrypted room gets one notice', async () => {
     const mx = await startFakeMatrix();
     cleanup.push(() => mx.close());

@@ -9,7 +9,9 @@
  *
  * Rooms of two members (or invited as direct) are DMs; in other rooms a message must mention the
  * bot (`require_mention`), except in a thread the bot already answers in. End-to-end encryption is
- * not supported: an encrypted room gets one notice saying so. The /sync loop: sync-loop.ts.
+ * not supported: an encrypted room gets one notice saying so. The members and name of a room no
+ * sync described (after a restart) are asked of the server only for a sender the host admits.
+ * The /sync loop: sync-loop.ts.
  */
 import {
   PlatformAdapter,
@@ -236,7 +238,7 @@ export class MatrixAdapter extends PlatformAdapter {
     if (ev.type !== 'm.room.message') return undefined;
     const msg = parseMessage(ev);
     if (!msg || msg.notice) return undefined;
-    await this.rooms.ensure(roomId);
+    await this.learnRoom(roomId, ev.sender);
     const dm = this.rooms.isDm(roomId);
     const names = [this.rooms.get(roomId).names.get(this.me) ?? '', this.me.slice(1).split(':')[0]!];
     let text = msg.text;
@@ -295,6 +297,18 @@ export class MatrixAdapter extends PlatformAdapter {
     return receipt.kind === 'unavailable' ? receipt.reason : undefined;
   }
 
+  /**
+   * Asks the server for a room's members and name when no sync described them — only for a
+   * sender the host admits. A stranger in such a room (one the bot was in before a restart) causes
+   * no request; the room then counts as a group, so the stranger gets no pairing code there.
+   */
+  private async learnRoom(roomId: string, sender: string): Promise<void> {
+    if (!this.rooms.unknown(roomId)) return;
+    if (!this.senderAdmitted({ platform: 'matrix', chatType: 'group', chatId: roomId, userId: sender }))
+      return;
+    await this.rooms.ensure(roomId);
+  }
+
   private async encryptedNotice(roomId: string): Promise<void> {
     const st = this.state.load();
     if (st.noticed.includes(roomId)) return;
@@ -314,9 +328,9 @@ export class MatrixAdapter extends PlatformAdapter {
     const r = parseReaction(ev);
     const entry = r ? this.approvals.get(r.target) : undefined;
     if (!r || !entry) return;
-    await this.rooms.ensure(roomId);
     const value = APPROVAL_REACTIONS[r.key];
     if (!value || !entry.choices.includes(value)) return;
+    await this.learnRoom(roomId, ev.sender);
     const dm = this.rooms.isDm(roomId);
     const source: MessageSource = {
       platform: 'matrix',

@@ -57,7 +57,7 @@ export class RoomDirectory {
   async ensure(roomId: string): Promise<void> {
     const r = this.get(roomId);
     const { client } = this.ctx();
-    if (r.fetched || r.members !== undefined || r.joined.size > 0 || !client) return;
+    if (!this.unknown(roomId) || !client) return;
     r.fetched = true;
     try {
       const { joined } = await client.getJoinedRoomMembers(roomId);
@@ -73,6 +73,12 @@ export class RoomDirectory {
         .getStateEvent(roomId, 'm.room.name', '')
         .then((c) => typeof c.name === 'string' && (r.name = c.name))
         .catch(() => undefined);
+  }
+
+  /** True while no sync described the room's members and they were not asked of the server. */
+  unknown(roomId: string): boolean {
+    const r = this.get(roomId);
+    return !r.fetched && r.members === undefined && r.joined.size === 0;
   }
 
   /** A DM: joined as direct, or two members. */

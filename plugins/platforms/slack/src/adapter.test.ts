@@ -101,6 +101,30 @@ describe('SlackAdapter against the Slack stand-in', () => {
     expect(downloads()).toHaveLength(1);
   });
 
+  it('looks up no user or channel name for a sender the host refuses (a DM, a mention, a command)', async () => {
+    const { slack, host, adapter } = await start();
+    slack.addUser('U9', 'Mallory');
+    host.authorized = (m) => m.source.userId !== 'U9';
+    await adapter.connect();
+    slack.userMessage({ channel: 'D9', user: 'U9', text: 'let me in' });
+    slack.userMessage({ channel: 'C9', user: 'U9', text: '<@UBOT> who are you?' });
+    slack.slashCommand({ channel: 'C9', user: 'U9', text: 'hello' });
+    await host.message(2);
+    const lookups = (): string[] =>
+      slack.calls
+        .filter((c) => c.method === 'users.info' || c.method === 'conversations.info')
+        .map((c) => `${c.method} ${String(c.params.user ?? c.params.channel)}`);
+    expect(lookups()).toEqual([]);
+    // the command's own payload names its sender (user_name): no lookup
+    expect(host.messages.map((m) => m.source.userName)).toEqual([undefined, undefined, 'mallory']);
+    expect(host.messages[0]!.source).toMatchObject({ chatType: 'dm', chatId: 'D9', userId: 'U9' });
+    // an admitted sender's names are looked up as before
+    slack.userMessage({ channel: 'C9', user: 'U1', text: '<@UBOT> hi' });
+    const m = await host.message(3);
+    expect(m.source).toMatchObject({ userName: 'Ann', chatName: 'chan-c9' });
+    expect(lookups().sort()).toEqual(['conversations.info C9', 'users.info U1']);
+  });
+
   it('sends mrkdwn into the thread, edits, and marks the message while working', async () => {
     const { slack, adapter } = await start();
     await adapter.connect();

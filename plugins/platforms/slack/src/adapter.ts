@@ -9,7 +9,8 @@
  * A message seen twice — Slack sends a channel mention both as `message` and as `app_mention`,
  * and redelivers an envelope whose ack was lost (`retry_attempt`) — is handed on once: its dedupe
  * key is `<channel>:<ts>`, the message's own id, the same in every copy (the pipeline drops a
- * repeated key, also across restarts).
+ * repeated key, also across restarts). The sender's and channel's names (users.info,
+ * conversations.info) are looked up only for a sender the host admits (`senderAdmitted`).
  *
  * Buttons: a press is acknowledged at once; only the person whose message started the turn may
  * answer (another user gets an ephemeral "only … can answer" and nothing is answered); the press
@@ -212,10 +213,15 @@ export class SlackAdapter extends PlatformAdapter {
     this.seen.add(key);
     if (route.threadId && route.chatType !== 'dm') this.activeThreads.add(`${ev.channel}:${route.threadId}`);
     this.remember(key, route.userId);
-    const [userName, chat] = await Promise.all([
-      this.directory.userName(route.userId),
-      route.chatType === 'dm' ? undefined : this.directory.chatInfo(ev.channel),
-    ]);
+    const bare: MessageSource = {
+      platform: 'slack',
+      chatType: route.chatType,
+      chatId: ev.channel,
+      userId: route.userId,
+      ...(route.threadId ? { threadId: route.threadId } : {}),
+      messageId: ev.ts,
+    };
+    const { userName, chat } = await this.namesOf(bare);
     const text = route.text;
     const shared = ev.files ?? [];
     // downloaded only when the pipeline asks, after it authorized the sender
@@ -233,15 +239,10 @@ export class SlackAdapter extends PlatformAdapter {
       return { images: got.images, files: got.files, notes };
     };
     const source: MessageSource = {
-      platform: 'slack',
-      chatType: route.chatType,
-      chatId: ev.channel,
-      userId: route.userId,
+      ...bare,
       ...(userName ? { userName } : {}),
       ...(chat ? { chatName: chat.name } : {}),
       ...(chat?.topic ? { chatTopic: chat.topic } : {}),
-      ...(route.threadId ? { threadId: route.threadId } : {}),
-      messageId: ev.ts,
     };
     const receipt = await this.emitMessageWithReceipt(
       {
@@ -259,22 +260,34 @@ export class SlackAdapter extends PlatformAdapter {
   }
 
   private async onSlashCommand(cmd: SlashCommand, text: string): Promise<void> {
-    const chatType = chatTypeOf(cmd.channel_id);
-    const [userName, chat] = await Promise.all([
-      this.directory.userName(cmd.user_id),
-      chatType === 'dm' ? undefined : this.directory.chatInfo(cmd.channel_id),
-    ]);
-    const source: MessageSource = {
+    const bare: MessageSource = {
       platform: 'slack',
-      chatType,
+      chatType: chatTypeOf(cmd.channel_id),
       chatId: cmd.channel_id,
       userId: cmd.user_id,
+    };
+    const { userName, chat } = await this.namesOf(bare);
+    const source: MessageSource = {
+      ...bare,
       userName: userName ?? cmd.user_name,
       ...(chat ? { chatName: chat.name } : {}),
     };
     const key = `slash:${cmd.trigger_id}`;
     const receipt = await this.emitMessageWithReceipt({ source, text, dedupeKey: key }, key);
     if (receipt.kind === 'unavailable') this.log(`command ${key} not taken: ${receipt.reason}`);
+  }
+
+  /**
+   * The sender's and channel's names (users.info, conversations.info, cached), asked only for a
+   * sender the host admits: a stranger's message causes no lookup (its pairing code names no one).
+   */
+  private async namesOf(source: MessageSource): Promise<{ userName?: string; chat?: ChatInfo }> {
+    if (!this.senderAdmitted(source)) return {};
+    const [userName, chat] = await Promise.all([
+      this.directory.userName(source.userId!),
+      source.chatType === 'dm' ? undefined : this.directory.chatInfo(source.chatId!),
+    ]);
+    return { ...(userName ? { userName } : {}), ...(chat ? { chat } : {}) };
   }
 
   private remember(key: string, userId: string): void {
@@ -299,15 +312,15 @@ export class SlackAdapter extends PlatformAdapter {
     if (value === undefined) return;
     q.pressedBy = user;
     q.pressedValue = value;
-    const userName = await this.directory.userName(user);
-    const source: MessageSource = {
+    const bare: MessageSource = {
       platform: 'slack',
       chatType: this.chatTypeFor(q.channel, q.threadId),
       chatId: q.channel,
       userId: user,
-      ...(userName ? { userName } : {}),
       ...(q.threadId ? { threadId: q.threadId } : {}),
     };
+    const userName = this.senderAdmitted(bare) ? await this.directory.userName(user) : undefined;
+    const source: MessageSource = { ...bare, ...(userName ? { userName } : {}) };
     await this.emitButton({ source, requestId: q.requestId, value });
   }
 
