@@ -20,7 +20,7 @@ import { describeMail, mailSkipReason, startMailServers, type MailServers } from
 import { MailTestUser, type ReceivedMail } from './support/mail-test-client.js';
 import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
-if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 9 tests skipped\n`);
+if (mailSkipReason) process.stderr.write(`platform-email: ${mailSkipReason}: 10 tests skipped\n`);
 
 const BOT = 'bot@hermes.test';
 let model: FakeModelServer;
@@ -30,6 +30,7 @@ let alice: MailTestUser;
 let bob: MailTestUser;
 let carol: MailTestUser;
 let dave: MailTestUser;
+let erin: MailTestUser;
 
 /** The user messages of one model request. */
 function userTexts(i: number): unknown[] {
@@ -38,17 +39,22 @@ function userTexts(i: number): unknown[] {
     .map((m) => m.content);
 }
 
+/** The daemon's IMAP fetches of whole mail sources (`BODY[]` / `BODY.PEEK[]`, cut or not). */
+const bodyFetches = (): string[] =>
+  mail.imapCommands(BOT).filter((l) => /\bFETCH\b/i.test(l) && /BODY(\.PEEK)?\[\]/i.test(l));
+
 /** Mails from the bot in a list. */
 const fromBot = (mails: ReceivedMail[]): ReceivedMail[] => mails.filter((m) => m.from === BOT);
 
 beforeAll(async () => {
   if (mailSkipReason) return;
   model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
-  mail = await startMailServers(['bot', 'alice', 'bob', 'carol', 'dave']);
+  mail = await startMailServers(['bot', 'alice', 'bob', 'carol', 'dave', 'erin'], { rawlog: true });
   alice = new MailTestUser(mail, mail.user('alice'));
   bob = new MailTestUser(mail, mail.user('bob'));
   carol = new MailTestUser(mail, mail.user('carol'));
   dave = new MailTestUser(mail, mail.user('dave'));
+  erin = new MailTestUser(mail, mail.user('erin'));
   root = makeTestHome({
     env: 'EMAIL_PASSWORD=bot-pw\n',
     config: [
@@ -73,7 +79,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const u of [alice, bob, carol, dave]) u?.close();
+  for (const u of [alice, bob, carol, dave, erin]) u?.close();
   await stopDaemon(root);
   await mail?.stop();
   await model?.close();
@@ -202,6 +208,20 @@ describeMail('Email platform', () => {
     expect(saved.filter((p) => p.includes('invoice'))).toEqual([]);
   });
 
+  it("a stranger's mail with a large attachment: its header fields are fetched, never its body", async () => {
+    const before = bodyFetches().length;
+    await erin.send({
+      to: BOT,
+      subject: 'Big file',
+      text: 'read me',
+      attachments: [{ filename: 'big.bin', content: Buffer.alloc(1_000_000, 7) }],
+    });
+    const [offer] = fromBot(await erin.waitFor((m) => fromBot(m).length >= 1, 'a pairing code'));
+    expect(offer!.text).toMatch(/pairing code is [A-Z2-9]{8}/);
+    expect(mail.imapCommands(BOT).some((l) => /BODY\.PEEK\[HEADER\.FIELDS \(/i.test(l))).toBe(true);
+    expect(bodyFetches().slice(before)).toEqual([]);
+  });
+
   it('auto-replies, bounces, list mail and the bot’s own mail are never answered', async () => {
     const before = model.requests.length;
     const seen = fromBot(await alice.inbox()).length;
@@ -256,11 +276,15 @@ describeMail('Email platform', () => {
     const id = '<twice.1@hermes.test>';
     await bob.send({ to: BOT, subject: 'Twice', text: 'only once please', messageId: id });
     await bob.waitFor((m) => fromBot(m).length >= seen + 1, 'the answer');
+    const bodies = bodyFetches().length;
+    expect(bodies).toBeGreaterThanOrEqual(1); // the first copy's, from an allowed sender
     await bob.send({ to: BOT, subject: 'Twice', text: 'only once please', messageId: id });
     await waitFor(
       () => outcomeLines(root).some((l) => /outcome=dropped reason="duplicate"$/.test(l)),
       'the duplicate',
     );
+    // the copy was dropped from its header fields: its body was never fetched
+    expect(bodyFetches()).toHaveLength(bodies);
     expect(
       fromBot(await bob.inbox())
         .slice(seen)
@@ -269,7 +293,7 @@ describeMail('Email platform', () => {
   });
 
   it('every mail handed on has exactly one outcome line; automated mail none', async () => {
-    await waitFor(() => outcomeLines(root).length >= 11, 'the outcome lines');
+    await waitFor(() => outcomeLines(root).length >= 12, 'the outcome lines');
     const lines = outcomeLines(root);
     expect(lines.filter((l) => /outcome=reply$/.test(l))).toHaveLength(8);
     expect(lines.filter((l) => /outcome=dropped reason="duplicate"$/.test(l))).toHaveLength(1);
@@ -279,6 +303,9 @@ describeMail('Email platform', () => {
     expect(
       lines.filter((l) => /chat=dave@hermes\.test .*outcome=dropped reason="access denied"$/.test(l)),
     ).toHaveLength(1);
-    expect(lines).toHaveLength(11);
+    expect(
+      lines.filter((l) => /chat=erin@hermes\.test .*outcome=dropped reason="access denied"$/.test(l)),
+    ).toHaveLength(1);
+    expect(lines).toHaveLength(12);
   });
 });

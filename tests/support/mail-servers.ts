@@ -17,6 +17,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -95,6 +96,11 @@ export interface MailServers {
   startPostfix(): Promise<void>;
   /** The log lines of both servers. */
   logs(): string;
+  /**
+   * The IMAP commands every client of `address` sent so far (dovecot's rawlog of the sessions;
+   * each line one command, as sent). Empty unless started with `rawlog: true`.
+   */
+  imapCommands(address: string): string[];
   /** Stops both servers and removes the folder. */
   stop(): Promise<void>;
 }
@@ -133,6 +139,8 @@ export interface MailServerOptions {
   timeoutMs?: number;
   /** False: dovecot does not announce IDLE (a server clients must poll). Default true. */
   idle?: boolean;
+  /** True: dovecot records every IMAP session of a user (rawlog) for `imapCommands`. */
+  rawlog?: boolean;
 }
 
 /**
@@ -160,6 +168,12 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
   const gid = (name: string): number =>
     Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout.trim());
   chownSync(join(dir, 'mail'), uid('dovecot'), gid('dovecot'));
+  if (opts.rawlog) {
+    mkdirSync(join(dir, 'rawlog'));
+    for (const u of users) mkdirSync(join(dir, 'rawlog', u.address));
+    for (const d of [join(dir, 'rawlog'), ...users.map((u) => join(dir, 'rawlog', u.address))])
+      chownSync(d, uid('dovecot'), gid('dovecot'));
+  }
   chownSync(join(dir, 'data'), uid('postfix'), gid('postfix'));
   writeFileSync(
     join(dir, 'passwd'),
@@ -216,10 +230,14 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
       'service anvil {',
       '  chroot =',
       '}',
-      ...(opts.idle === false
+      ...(opts.idle === false || opts.rawlog
         ? [
             'protocol imap {',
-            '  imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS',
+            ...(opts.idle === false
+              ? ['  imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE LITERAL+ UIDPLUS']
+              : []),
+            // the sessions' input is written to <rawlog>/<user>/*.in as it comes
+            ...(opts.rawlog ? [`  rawlog_dir = ${dir}/rawlog/%u`] : []),
             '}',
           ]
         : []),
@@ -398,6 +416,15 @@ export async function startMailServers(names: string[], opts: MailServerOptions 
     stopPostfix,
     startPostfix,
     logs,
+    imapCommands: (address) => {
+      const folder = join(dir, 'rawlog', address);
+      if (!existsSync(folder)) return [];
+      return readdirSync(folder)
+        .filter((f) => f.endsWith('.in'))
+        .sort()
+        .flatMap((f) => readLog(join(folder, f)).split(/\r?\n/))
+        .filter((l) => l.trim());
+    },
     stop: stopAll,
   };
 }

@@ -99,10 +99,11 @@ export class EmailAdapter extends PlatformAdapter {
   /**
    * Decides about one new mail from its headers, then hands it to the pipeline. The body is
    * fetched only for mail that passed the header checks (not automated, sender in
-   * `allowed_senders`) and whose sender the pipeline admits now; a sender it refuses gets the
-   * pipeline's answer (a pairing code, or nothing) and the body is fetched only if the pipeline
-   * admits the sender after all (`fetchAttachments`). A forged From passes the header checks: they
-   * save downloads, the pipeline's authorization decides.
+   * `allowed_senders`) and whose sender the pipeline admits now. A sender it refuses gets the
+   * pipeline's answer (a pairing code, or nothing), and a copy of a mail taken before (the same
+   * Message-ID) is dropped there as a duplicate: for both the body is fetched only if the pipeline
+   * goes on after all (`fetchAttachments`). A forged From passes the header checks: they save
+   * downloads, the pipeline's authorization decides.
    */
   private async onMail(m: NewMail): Promise<MailDecision> {
     const fallbackId = `<uid-${m.uid}.${this.state.uidValidity ?? '0'}@${this.domain}>`;
@@ -140,7 +141,9 @@ export class EmailAdapter extends PlatformAdapter {
     };
     const remember = (): void => this.state.remember(head.messageId, { subject: head.subject, references });
     let message: Omit<InboundMessage, 'onReceipt'>;
-    if (this.senderAdmitted(source)) {
+    // a copy of a mail the pipeline took before goes the lazy way too: dropped there as a
+    // duplicate by its Message-ID, its body never fetched again
+    if (this.senderAdmitted(source) && !this.state.mail(head.messageId)?.taken) {
       // a failed fetch throws: the check fails and the mail is fetched again at the next one
       const mail = await this.readMail(m, fallbackId);
       if (!mail) return 'taken';
@@ -163,7 +166,7 @@ export class EmailAdapter extends PlatformAdapter {
         source,
         text: '',
         dedupeKey: head.messageId,
-        // the pipeline refuses the sender, so this runs only if it admits them after all
+        // runs only if the pipeline admits the sender after all and the mail is no duplicate
         fetchAttachments: async () => {
           const mail = await this.readMail(m, fallbackId);
           const text = mail ? this.textOf(mail) : '';
@@ -174,6 +177,7 @@ export class EmailAdapter extends PlatformAdapter {
       };
     }
     const receipt = await this.emitMessageWithReceipt(message, head.messageId);
+    if (receipt.kind === 'accepted' || receipt.kind === 'duplicate') this.state.markTaken(head.messageId);
     return receipt.kind === 'unavailable' ? 'retry' : 'taken';
   }
 

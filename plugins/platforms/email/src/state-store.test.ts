@@ -20,6 +20,20 @@ describe('EmailState', () => {
     expect(b.mail('<m@x>')).toEqual({ subject: 'Hi', references: ['<r@x>'] });
   });
 
+  it('keeps which mails the pipeline took (a copy of one is a redelivery)', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'email-state-')), 'state.json');
+    const a = new EmailState(file);
+    a.remember('<t@x>', { subject: 'T', references: [] });
+    a.remember('<u@x>', { subject: 'U', references: [] });
+    a.markTaken('<t@x>');
+    a.markTaken('<unknown@x>');
+    a.save();
+    const b = new EmailState(file);
+    expect(b.mail('<t@x>')).toEqual({ subject: 'T', references: [], taken: true });
+    expect(b.mail('<u@x>')?.taken).toBeUndefined();
+    expect(b.mail('<unknown@x>')).toBeUndefined();
+  });
+
   it('a damaged file starts fresh', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'email-state-')), 'state.json');
     writeFileSync(file, '{not json');

@@ -16,6 +16,8 @@ export interface MailFacts {
   subject: string;
   /** The mail's References (root first), without its own id. */
   references: string[];
+  /** The pipeline took it (accepted, or dropped as a duplicate): a copy is a redelivery. */
+  taken?: boolean;
 }
 
 /** Mails remembered for threading (oldest forgotten first). */
@@ -50,6 +52,7 @@ export class EmailState {
         this.mails.set(id, {
           subject: f.subject,
           references: f.references.filter((r) => typeof r === 'string'),
+          ...(f.taken === true ? { taken: true } : {}),
         });
     }
   }
@@ -69,6 +72,12 @@ export class EmailState {
     this.mails.delete(id);
     this.mails.set(id, facts);
     while (this.mails.size > MAX_REMEMBERED_MAILS) this.mails.delete(this.mails.keys().next().value!);
+  }
+
+  /** Marks a remembered inbound mail as taken by the pipeline (not saved until `save`). */
+  markTaken(id: string): void {
+    const f = this.mails.get(id);
+    if (f) f.taken = true;
   }
 
   /** Writes the file (no-op in memory). @throws on a write error. */
