@@ -4,8 +4,9 @@
  * A DM streamed by `m.replace` edits; a room message answered only when it mentions the bot; a
  * thread kept as its own session; an approval answered by the owner's reaction and refused for
  * another user; an image reaching the model as an image part; a long reply sent as a file; /sync
- * dropped (server restart, failing syncs, a daemon restart) without a lost or doubled reply; and
- * 20 messages in one second from 4 users, each answered once.
+ * dropped (server restart, failing syncs, a daemon restart) without a lost or doubled reply; a
+ * stranger who causes no request for a room's members after a restart; and 20 messages in one
+ * second from 4 users, each answered once.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { startFakeMatrix, type FakeMatrix } from './support/fake-matrix.js';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let mx: FakeMatrix;
@@ -28,6 +29,8 @@ const TEAM = '!team:fake.test';
 /** A DM of a user not in allowed_users. */
 const EVE = '@eve:fake.test';
 const EVE_DM = '!dm-eve:fake.test';
+/** A room of Ann's that Eve is in too. */
+const CLUB = '!club:fake.test';
 
 // a 1×1 PNG
 const PNG = Buffer.from(
@@ -51,6 +54,14 @@ beforeAll(async () => {
     members: [
       { id: ANN, name: 'Ann' },
       { id: BOB, name: 'Bob' },
+    ],
+  });
+  mx.createRoom({
+    id: CLUB,
+    name: 'Club',
+    members: [
+      { id: ANN, name: 'Ann' },
+      { id: EVE, name: 'Eve' },
     ],
   });
   for (const [i, u] of USERS.entries())
@@ -248,6 +259,31 @@ describe('Matrix platform', () => {
     // nothing answered before the daemon restart was answered again
     expect(bodies(DM).filter((b) => b === 'One pixel.')).toHaveLength(1);
   }, 90_000);
+
+  it('after a restart, a stranger in a room causes no members request; an allowed user does', async () => {
+    // a restarted daemon resumes /sync from its token: no sync describes the club's members now
+    await stopDaemon(root);
+    await startDaemonWithPlatform(root, 'matrix');
+    const membersAsked = (): number =>
+      mx.calls.filter(
+        (c) =>
+          c.path.endsWith(`/rooms/${encodeURIComponent(CLUB)}/joined_members`) ||
+          c.path.endsWith(`/rooms/${CLUB}/joined_members`),
+      ).length;
+    const before = membersAsked();
+    mx.text(CLUB, EVE, 'hermes: let me in', { mentions: [mx.botUserId] });
+    await waitFor(
+      () =>
+        outcomeLines(root).some((l) => l.includes(`chat=${CLUB}`) && l.includes('reason="access denied"')),
+      "the stranger's message refused",
+    );
+    expect(membersAsked()).toBe(before);
+    model.push({ text: 'Hello, club.' });
+    mx.text(CLUB, ANN, 'hermes: hello', { mentions: [mx.botUserId] });
+    await waitFor(() => bodies(CLUB).includes('Hello, club.'), 'the answer to Ann');
+    expect(membersAsked()).toBe(before + 1);
+    expect(bodies(CLUB)).toEqual(['Hello, club.']);
+  }, 60_000);
 
   it('20 messages in one second from 4 users are all answered once', async () => {
     for (let i = 0; i < 20; i++) model.push({ echo: 'last_user', prefix: 'ack ' });

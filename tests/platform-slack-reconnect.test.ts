@@ -1,8 +1,8 @@
 /**
  * Slack end to end under drops and load: the Socket Mode connection closed by the server (a plain
  * drop, `disconnect` envelopes) while turns run, an envelope whose ack was lost and that Slack
- * delivers again (to the same daemon, and to a restarted one), 20 messages in a second from 4 users,
- * and a token refused on reconnect (the
+ * delivers again (to the same daemon, and to a restarted one; a file in it is not downloaded
+ * twice), 20 messages in a second from 4 users, and a token refused on reconnect (the
  * platform ends `failed`, not retried forever) — every message answered exactly once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,38 @@ describe('Slack platform: drops and load', () => {
         .map((l) => l.replace(/^.*outcome=/, ''));
     await waitFor(() => d5().length >= 2, 'two outcomes in D5');
     expect(d5()).toEqual(['dropped reason="duplicate"', 'reply']);
+  });
+
+  it('a message with a file delivered again to a restarted daemon is dropped before a second download', async () => {
+    const { slack } = w;
+    const file = slack.hostFile('once.txt', 'text/plain', Buffer.from('fetch me once'));
+    const downloads = (): number =>
+      slack.calls.filter((c) => c.method === 'GET url_private' && String(c.params.path).includes('once.txt'))
+        .length;
+    slack.userMessage({
+      channel: 'D6',
+      user: 'U1',
+      text: 'keep this file',
+      files: [file],
+      deliver: { loseAck: true },
+    });
+    await waitFor(() => w.botMessages('D6').length >= 1, 'the answer');
+    await waitFor(() => openDeliveries(w.root, 'slack') === 0, 'the reply recorded as sent');
+    expect(downloads()).toBe(1);
+    await killDaemonHard(w.root); // the ack never reached Slack: it delivers the envelope again
+    await startDaemonWithPlatform(w.root, 'slack');
+    const pid = aliveDiscovery(w.root)!.pid;
+    const again = await slack.waitFor(
+      () => slack.envelopes.find((e) => e.retry_attempt === 1 && e.payload.event?.text === 'keep this file'),
+      'the redelivery to the new daemon',
+    );
+    await slack.waitFor(() => slack.acks.includes(again.envelope_id), 'the redelivery acked');
+    await waitFor(
+      () => outcomeLines(w.root, pid).some((l) => l.includes('chat=D6') && l.includes('reason="duplicate"')),
+      'the copy dropped as a duplicate',
+    );
+    expect(downloads()).toBe(1);
+    expect(w.botMessages('D6')).toHaveLength(1);
   });
 
   it('a token refused when reconnecting ends in `failed` with the reason, not endless retries', async () => {

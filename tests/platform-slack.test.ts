@@ -3,8 +3,8 @@
  * (tests/support/fake-slack.ts; Bolt and the Socket Mode client unchanged) and the scripted model.
  * A DM streamed by throttled `chat.update`s, a channel message that must mention the bot, a
  * thread kept as one session, an approval answered by button (refused for another user), a
- * clarify choice pressed, an image reaching the model as an image part, a long reply split, and
- * the `/hermes` command.
+ * clarify choice pressed, an image reaching the model as an image part, a stranger who causes no
+ * download and no name lookup, a long reply split, and the `/hermes` command.
  */
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { TINY_PNG } from '@hermes/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './support/gateway-process.js';
+import { outcomeLines } from './support/platform-daemon.js';
 import { startSlackWorld, type SlackWorld } from './support/slack-daemon.js';
 
 let w: SlackWorld;
@@ -171,6 +172,28 @@ describe('Slack platform', () => {
     const downloads = slack.calls.filter((c) => c.method === 'GET url_private');
     expect(downloads).toHaveLength(before);
     expect(downloads.some((c) => String(c.params.path).includes('secret.txt'))).toBe(false);
+  });
+
+  it('a stranger causes no users.info or conversations.info lookup, in a DM or a channel', async () => {
+    const { slack } = w;
+    slack.addUser('U8', 'Mallory');
+    const lookups = (): string[] =>
+      slack.calls
+        .filter(
+          (c) =>
+            (c.method === 'users.info' && c.params.user === 'U8') ||
+            (c.method === 'conversations.info' && c.params.channel === 'C8'),
+        )
+        .map((c) => c.method);
+    slack.userMessage({ channel: 'C8', user: 'U8', text: `<@${slack.botUserId}> who are you?` });
+    slack.userMessage({ channel: 'D8', user: 'U8', text: 'let me in' });
+    await waitFor(() => w.botMessages('D8').find((m) => /pairing code is/.test(m.text)), 'the pairing code');
+    await waitFor(
+      () => outcomeLines(w.root).some((l) => l.includes('chat=C8') && l.includes('reason="access denied"')),
+      'the channel message refused',
+    );
+    expect(lookups()).toEqual([]);
+    expect(w.botMessages('C8')).toEqual([]);
   });
 
   it('a long reply is split into messages within the limit', async () => {

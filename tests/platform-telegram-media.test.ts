@@ -3,7 +3,8 @@
  * API stand-in (tests/support/fake-telegram.ts, getFile + the file download path + multipart
  * sendDocument) and the scripted model. A photo reaches the model as an image part; a document is
  * saved under the session's media folder and named in the turn's text; a voice note is saved with
- * a "not transcribed" note; a long reply comes back as a document with a summary caption.
+ * a "not transcribed" note; a message delivered again is dropped without a second download; a long
+ * reply comes back as a document with a summary caption.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { startFakeModelServer, type FakeModelServer } from './support/fake-model
 import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let tg: FakeTelegram;
@@ -129,6 +130,28 @@ describe('Telegram media', () => {
     expect(text).toMatch(
       /- voice note "voice-\d+\.ogg" · type "audio\/ogg" · 10 bytes · saved at "[^"]+" · voice note, not transcribed/,
     );
+  });
+
+  it('a message with a document delivered again is dropped as a duplicate without a second download', async () => {
+    model.push({ text: 'Kept once.' });
+    const before = new Set(tg.files.keys());
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'keep this one',
+      media: { document: { name: 'once.txt', mime: 'text/plain', data: Buffer.from('once') } },
+    });
+    const [id] = [...tg.files.keys()].filter((f) => !before.has(f));
+    await waitFor(() => botMessages().find((m) => m.text === 'Kept once.'), 'the reply');
+    expect(tg.files.get(id!)!.downloads).toBe(1);
+    const dropped = (): number =>
+      outcomeLines(root).filter((l) => l.includes('chat=111') && l.includes('reason="duplicate"')).length;
+    const droppedBefore = dropped();
+    tg.redeliverLast();
+    await waitFor(() => dropped() > droppedBefore, 'the copy dropped as a duplicate');
+    expect(tg.files.get(id!)!.downloads).toBe(1);
+    expect(tg.calls.filter((c) => c.method === 'getFile' && c.params.file_id === id)).toHaveLength(1);
   });
 
   it("a stranger's DM with a photo and a document gets a pairing code; neither is fetched", async () => {

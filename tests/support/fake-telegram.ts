@@ -59,6 +59,11 @@ export interface FakeTelegram {
     threadId?: number;
     media?: UserMedia;
   }): void;
+  /**
+   * Delivers the last user message again as a new update (the same message: chat, message id,
+   * media), as the bot gets it after a crash before its poll offset was committed.
+   */
+  redeliverLast(): void;
   /** Files served by `getFile` + download, by file id (`downloads` counts the GETs). */
   files: Map<string, { path: string; data: Buffer; downloads: number }>;
   /** Queues a press of an inline button (`data` is the button's callback_data). */
@@ -288,6 +293,12 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
           ...(threadId ? { message_thread_id: threadId, is_topic_message: true } : {}),
         },
       });
+      wake();
+    },
+    redeliverLast: () => {
+      const last = updates.filter((u) => u.message).at(-1);
+      if (!last) throw new Error('no user message to deliver again');
+      updates.push({ update_id: ++updateId, message: last.message });
       wake();
     },
     pressButton: ({ chatId, userId, name, messageId: mid, data, chatType = 'private' }) => {
