@@ -102,8 +102,9 @@ export interface InboundMessage {
   files?: InboundFile[];
   /**
    * Fetches the message's attachments from the platform (downloads of images, files, voice
-   * notes): the pipeline calls it at most once, only after the sender is authorized and before
-   * the message is recorded, and merges what it gives into `images`, `files` and the text
+   * notes): the pipeline calls it at most once, only after the sender is authorized and the
+   * message recorded in the delivery ledger (a copy of a message taken before, by `dedupeKey`, is
+   * dropped without it), and merges what it gives into `images`, `files` and the text
    * (inbound-attachments.ts). An adapter never downloads anything of an inbound message before
    * this is called, so an unauthorized sender makes the daemon fetch and store nothing. It should
    * not throw (a failed download is a note); when it does, the message goes on without them.

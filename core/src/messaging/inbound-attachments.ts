@@ -1,9 +1,10 @@
 /**
  * The lazy attachments of an inbound message (`InboundMessage.fetchAttachments`): adapters hand
  * the pipeline a message's text and metadata with a thunk that downloads its attachments, and the
- * pipeline calls it only once the sender is authorized (pipeline.ts step 1). So a message from an
- * unauthorized sender — a stranger's DM, a post in a listened channel — makes the daemon request
- * nothing from the platform, write nothing to disk, and give the model nothing.
+ * pipeline calls it only once the sender is authorized and the message is recorded (pipeline.ts
+ * step 1). So a message from an unauthorized sender — a stranger's DM, a post in a listened
+ * channel — makes the daemon request nothing from the platform, write nothing to disk, and give
+ * the model nothing, and a redelivered copy of a message is dropped before a second download.
  */
 import type { InboundMessage } from './adapter.js';
 
