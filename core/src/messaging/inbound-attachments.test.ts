@@ -91,6 +91,9 @@ class Emitter extends PlatformAdapter {
   emit(m: Omit<InboundMessage, 'onReceipt'>): Promise<InboundReceipt> {
     return this.emitMessageWithReceipt(m, 'm-1', 200);
   }
+  admitted(source: MessageSource): boolean {
+    return this.senderAdmitted(source);
+  }
   async connect(): Promise<void> {}
   async disconnect(): Promise<void> {}
   async send(): Promise<SendResult> {
@@ -100,6 +103,24 @@ class Emitter extends PlatformAdapter {
     return { name: 'x', type: 'dm' as const };
   }
 }
+
+describe('senderAdmitted', () => {
+  it("is the host's answer; true when the host does not say or its check throws", () => {
+    const a = new Emitter('x');
+    expect(a.admitted(src('a'))).toBe(true);
+    a.setHandlers({ onMessage: () => undefined });
+    expect(a.admitted(src('a'))).toBe(true);
+    a.setHandlers({ onMessage: () => undefined, isAuthorized: (s) => s.userId === 'alice' });
+    expect([a.admitted(src('alice')), a.admitted(src('mallory'))]).toEqual([true, false]);
+    a.setHandlers({
+      onMessage: () => undefined,
+      isAuthorized: () => {
+        throw new Error('unreadable pairing store');
+      },
+    });
+    expect(a.admitted(src('a'))).toBe(true);
+  });
+});
 
 describe('emitMessageWithReceipt and fetchAttachments', () => {
   const slow = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -220,6 +241,14 @@ describe('attachments in the pipeline come after authorization', () => {
     });
     const inbound = JSON.parse(pipeline.ledger.get(got[0]!)!.inbound!) as { attachments?: unknown[] };
     expect(inbound.attachments).toHaveLength(2);
+  });
+
+  it("the pipeline's isAuthorized answers without side effects (no pairing code, no reply)", async () => {
+    const { adapter, pipeline } = setup();
+    expect(pipeline.isAuthorized(src('alice'))).toBe(true);
+    expect(pipeline.isAuthorized(src('mallory'))).toBe(false);
+    expect(pipeline.isAuthorized(src('mallory', 'group'))).toBe(false);
+    expect(adapter.sent).toHaveLength(0);
   });
 
   it('a message of attachments only whose fetch gives nothing is dropped as empty', async () => {
