@@ -1,41 +1,33 @@
 /**
- * The agent loop: one user turn = model calls and tool runs
- * until a final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed
- * events (the wire protocol's event names) and persists every message as it completes.
+ * One session's agent: its history, context size, settings, approvals and compressions, and the
+ * entry points that change them between turns. One user turn = model calls and tool runs until a
+ * final answer, the iteration budget, an interrupt or an unrecoverable error. Emits typed events
+ * (the wire protocol's event names) and persists every message as it completes.
  *
- * Its parts: each model request (model-request.ts), each response's tool calls (tool-runs.ts),
- * the guard and compressor rebuilt when the settings change (settings-parts.ts).
+ * Its parts: the turn itself (turn-loop.ts), each model request (model-request.ts), each
+ * response's tool calls (tool-runs.ts), the guard and compressor rebuilt when the settings change
+ * (settings-parts.ts).
  */
 import { CheckpointTracker } from '../checkpoints/tracker.js';
 import type { ApprovalGuard } from '../approvals/guard.js';
 import { stricterApprovals } from '../config/approval-changes.js';
 import type { HermesConfig } from '../config/schema.js';
-import { MediaStore } from '../images/media-store.js';
-import { userContent } from '../images/parts.js';
 import { contextWindowFor } from '../model/context-windows.js';
-import { visionRefusal } from '../model/vision.js';
-import { ModelError } from '../model/errors.js';
-import type { ChatMessage, ChatResult } from '../model/types.js';
-import type { AgentEvent, CompressionReason, Usage } from '../protocol/events.js';
-import { GUIDANCE_STATUS, type NewMessage } from '../state/types.js';
+import type { ChatMessage } from '../model/types.js';
+import type { AgentEvent, CompressionReason } from '../protocol/events.js';
+import type { NewMessage } from '../state/types.js';
 import type { TodoItem, ToolDefinition } from '../tools/types.js';
 import type { ContextCompressor, CompressionOutcome } from './compressor.js';
-import { CallCosts, sumUsage } from './call-costs.js';
-import { addCost, emptyCostSum, sumFields, type CostSum } from '../model/pricing.js';
-import { StreamCheckpoint } from './stream-checkpoint.js';
-import { guidanceForModel, repairToolPairs } from './history.js';
+import { CallCosts } from './call-costs.js';
+import { repairToolPairs } from './history.js';
 import { estimateTokens } from './compression-plan.js';
-import { dropOldestTurns } from './overflow.js';
-import { errorOutcome } from './tool-outcomes.js';
-import { requestModel } from './model-request.js';
 import { compressorFor, guardFor } from './settings-parts.js';
 import { ToolRuns } from './tool-runs.js';
+import { TurnLoop } from './turn-loop.js';
 import type { AgentOptions, AgentSettings, TurnOptions, TurnResult } from './agent-types.js';
 
 export { STREAM_CHECKPOINT_MS } from './stream-checkpoint.js';
 export type { AgentOptions, AgentSettings, TranscriptStore, TurnOptions, TurnResult } from './agent-types.js';
-
-const zeroUsage = (): Usage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 });
 
 /** One session's agent. Turns run one at a time; `runTurn` rejects while another runs. */
 export class Agent {
@@ -58,6 +50,8 @@ export class Agent {
   private readonly toolRuns: ToolRuns;
   /** Prices and stores every model call; sums the session's cost. */
   private readonly costs: CallCosts;
+  /** Runs each user turn (turn-loop.ts). */
+  private readonly turns: TurnLoop;
 
   constructor(opts: AgentOptions) {
     this.opts = opts;
@@ -95,6 +89,23 @@ export class Agent {
       emit: (e) => this.emit(e),
       persist: (m) => this.persist(m),
       pushHistory: (m) => this.history.push(m),
+    });
+    this.turns = new TurnLoop({
+      options: () => this.opts,
+      tools: () => this.tools,
+      refreshTools: () => this.refreshTools(),
+      compressor: () => this.compressor,
+      costs: this.costs,
+      checkpoints: this.checkpoints,
+      toolRuns: this.toolRuns,
+      history: () => this.history,
+      setHistory: (h) => (this.history = h),
+      contextTokens: () => this.contextTokens,
+      setContextTokens: (n) => (this.contextTokens = n),
+      sessionId: () => this.sessionId,
+      emit: (e) => this.emit(e),
+      persist: (m, o) => this.persist(m, o),
+      tryCompress: (reason, signal) => this.tryCompress(reason, signal),
     });
   }
 
@@ -274,17 +285,6 @@ export class Agent {
     ]);
   }
 
-  /**
-   * Stores and adds to the history the guidance given while this turn ran (`TurnOptions.takeGuidance`),
-   * at a step boundary: after the tool calls of a response, before the next model request.
-   */
-  private deliverGuidance(opts: TurnOptions): void {
-    for (const text of opts.takeGuidance?.() ?? []) {
-      this.persist({ role: 'user', content: text, status: GUIDANCE_STATUS });
-      this.history.push({ role: 'user', content: guidanceForModel(text) });
-    }
-  }
-
   /** Takes the tool set of this turn from `toolSource` (keeps the last one when it throws). */
   private refreshTools(): void {
     if (!this.opts.toolSource) return;
@@ -326,191 +326,10 @@ export class Agent {
     if (this.busy) throw new Error(`session ${this.sessionId} is already running a turn`);
     this.busy = true;
     try {
-      return await this.loop(text, signal, opts);
+      return await this.turns.run(text, signal, opts);
     } finally {
       this.busy = false;
       this.emit({ type: 'status.update', payload: { state: 'idle' } });
     }
-  }
-
-  private async loop(text: string, signal: AbortSignal, opts: TurnOptions): Promise<TurnResult> {
-    const { config } = this.opts;
-    const images = opts.images ?? [];
-    const refused = visionRefusal(this.opts.modelId ?? this.opts.model.defaultModel, images.length, config);
-    if (refused) {
-      // refused before anything is stored: the prompt was not taken, and says why
-      this.emit({ type: 'error', payload: { message: refused, kind: 'invalid_request' } });
-      return { status: 'error', text: '', usage: zeroUsage(), error: refused };
-    }
-    let content: ReturnType<typeof userContent>;
-    try {
-      content = userContent(text, images, new MediaStore(this.opts.home.mediaDir));
-    } catch (err) {
-      const message = (err as Error).message;
-      this.emit({ type: 'error', payload: { message, kind: 'invalid_request' } });
-      return { status: 'error', text: '', usage: zeroUsage(), error: message };
-    }
-    this.persist(
-      { role: 'user', content: text, ...(images.length ? { attachments: JSON.stringify(images) } : {}) },
-      opts,
-    );
-    this.history.push({ role: 'user', content });
-    this.checkpoints.newTurn(text);
-    this.refreshTools();
-    let usage = zeroUsage();
-    let turnCost: CostSum = emptyCostSum();
-    let lastText = '';
-    let overflowRetried = false;
-    let compressionFailed = false;
-
-    for (let iteration = 0; iteration < config.agent.max_turns; iteration++) {
-      if (signal.aborted) return this.finishInterrupted('', usage);
-      // a step boundary: the tool calls of the last response finished, the next request follows
-      if (iteration > 0) this.deliverGuidance(opts);
-      if (!compressionFailed && this.compressor.shouldCompress(this.contextTokens)) {
-        // a failed summary call is not retried before every call of this turn
-        compressionFailed = (await this.tryCompress('threshold', signal)) === 'failed';
-        if (signal.aborted) return this.finishInterrupted('', usage);
-      }
-      this.emit({ type: 'status.update', payload: { state: 'thinking' } });
-      this.emit({ type: 'message.start', payload: { role: 'assistant' } });
-      let result: ChatResult;
-      const checkpoint = new StreamCheckpoint({
-        append: (m) => this.persist(m),
-        update: (id, patch) => this.opts.store.updateMessage(id, patch),
-      });
-      try {
-        result = await requestModel(
-          { opts: this.opts, history: this.history, tools: this.tools, emit: (e) => this.emit(e) },
-          signal,
-          checkpoint,
-        );
-      } catch (err) {
-        const e = err instanceof ModelError ? err : undefined;
-        if (e?.kind === 'aborted' || signal.aborted) {
-          return this.finishInterrupted(e?.partial?.text ?? '', usage, e?.partial?.reasoning, (m) =>
-            checkpoint.finalize(m),
-          );
-        }
-        if (e?.kind === 'context_overflow' && !overflowRetried) {
-          overflowRetried = true;
-          if ((await this.tryCompress('overflow', signal)) === 'done' || signal.aborted) {
-            iteration--;
-            continue;
-          }
-          const shrunk = dropOldestTurns(this.history);
-          if (shrunk.dropped > 0) {
-            this.history = shrunk.history;
-            this.emit({
-              type: 'status.update',
-              payload: {
-                state: 'compressing',
-                text: `context full: dropped ${shrunk.dropped} oldest messages`,
-              },
-            });
-            iteration--;
-            continue;
-          }
-        }
-        const message = err instanceof Error ? err.message : String(err);
-        checkpoint.finalize({
-          role: 'assistant',
-          content: e?.partial?.text ?? '',
-          status: 'error',
-          finish_reason: 'error',
-          outcome: errorOutcome(message),
-        });
-        this.emit({ type: 'error', payload: { message, ...(e ? { kind: e.kind } : {}) } });
-        this.emit({
-          type: 'message.complete',
-          payload: { text: '', status: 'error', usage: zeroUsage(), error: message },
-        });
-        return { status: 'error', text: '', usage, error: message };
-      }
-
-      this.contextTokens = result.usage.prompt_tokens || this.contextTokens;
-      lastText = result.text;
-      const toolCalls = result.toolCalls;
-      const messageId = checkpoint.finalize({
-        role: 'assistant',
-        content: result.text,
-        tool_calls: toolCalls.length ? JSON.stringify(toolCalls) : null,
-        reasoning: result.reasoning || null,
-        finish_reason: result.finishReason,
-        status: 'complete',
-      });
-      // the call's cost is stored with the message it produced and summed for turn and session
-      const { usage: callUsage, cost } = this.costs.record(
-        this.sessionId,
-        result.usage,
-        {
-          provider: result.provider,
-          model: result.model,
-          ...(result.baseURL ? { baseURL: result.baseURL } : {}),
-        },
-        messageId,
-      );
-      turnCost = addCost(turnCost, cost);
-      usage = { ...sumUsage(usage, result.usage), ...sumFields(turnCost) };
-      this.history.push({
-        role: 'assistant',
-        content: result.text,
-        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
-        // Anthropic: sent back unchanged with the tool results of this turn (in memory only)
-        ...(result.thinkingBlocks?.length ? { thinking_blocks: result.thinkingBlocks } : {}),
-      });
-      this.emit({
-        type: 'message.complete',
-        payload: { text: result.text, status: 'complete', usage: callUsage },
-      });
-      this.emit({
-        type: 'session.usage',
-        payload: {
-          usage,
-          context_tokens: this.contextTokens,
-          ...(this.opts.contextWindow ? { context_window: this.opts.contextWindow } : {}),
-          ...this.costs.sessionFields(),
-        },
-      });
-
-      if (toolCalls.length === 0) return { status: 'complete', text: result.text, usage };
-
-      this.emit({ type: 'status.update', payload: { state: 'tools' } });
-      await this.toolRuns.run(toolCalls, signal);
-      if (signal.aborted) return this.finishInterrupted('', usage, undefined, undefined, true);
-    }
-
-    const note = `Stopped after ${config.agent.max_turns} model calls (agent.max_turns) without a final answer.`;
-    this.persist({ role: 'assistant', content: note, status: 'max_turns', finish_reason: 'max_turns' });
-    this.history.push({ role: 'assistant', content: note });
-    this.emit({ type: 'message.start', payload: { role: 'assistant' } });
-    this.emit({ type: 'message.delta', payload: { text: note } });
-    this.emit({ type: 'message.complete', payload: { text: note, status: 'max_turns', usage: zeroUsage() } });
-    return { status: 'max_turns', text: lastText || note, usage };
-  }
-
-  /** Persists a partial reply as interrupted and closes any open tool calls. */
-  private finishInterrupted(
-    partial: string,
-    usage: Usage,
-    reasoning?: string,
-    store: (msg: NewMessage) => unknown = (m) => this.persist(m),
-    afterTools = false,
-  ): TurnResult {
-    if (!afterTools || partial) {
-      store({
-        role: 'assistant',
-        content: partial,
-        reasoning: reasoning || null,
-        status: 'interrupted',
-        finish_reason: 'interrupted',
-      });
-      this.history.push({ role: 'assistant', content: partial });
-      this.emit({
-        type: 'message.complete',
-        payload: { text: partial, status: 'interrupted', usage: zeroUsage() },
-      });
-    }
-    return { status: 'interrupted', text: partial, usage };
   }
 }
