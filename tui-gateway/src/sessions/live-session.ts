@@ -5,7 +5,8 @@
  * while the daemon lives.
  *
  * Its contracts (agent, persistence, options) are in live-session-types.ts; what clients see of
- * it (`SessionInfo`, the attach catch-up) is built by session-view.ts.
+ * it (`SessionInfo`, the attach catch-up) is built by session-view.ts; its running turn, prompt
+ * queue and steering are session-turns.ts.
  */
 import type { CompressionOutcome } from '@hermes/core/agent';
 import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals';
@@ -28,12 +29,10 @@ import type { Connection } from '../rpc/types.js';
 import { eventFrame } from '../transport/outbound-queue.js';
 import { applyInflight } from './inflight.js';
 import { catchUp, sessionInfo, snapshotUsage, type SnapshotUsage } from './session-view.js';
-import { TurnStartError, turnErrorPayload } from './turn-errors.js';
 import { OpenRequests } from './open-requests.js';
 import type { AgentHooks, LiveSessionOptions, SessionAgent } from './live-session-types.js';
-import { newPrompt, PromptQueue, shutdownNotice } from './prompt-queue.js';
 import { ReplayRing } from './replay-ring.js';
-import { Steering } from './steering.js';
+import { SessionTurns } from './session-turns.js';
 
 export type {
   AgentHooks,
@@ -44,9 +43,7 @@ export type {
 } from './live-session-types.js';
 
 export { toStoredMessage } from './stored-message.js';
-
-/** A transcript edit refused because the session is running a turn (`LiveSession.whileIdle`). */
-export class SessionBusyError extends Error {}
+export { SessionBusyError } from './session-turns.js';
 
 /** Default number of stored messages in an attach snapshot. */
 export const DEFAULT_HISTORY_WINDOW = 200;
@@ -72,16 +69,9 @@ export class LiveSession {
   private readonly hooks: AgentHooks;
   private readonly requests: OpenRequests;
   private inflight: Inflight | null = null;
-  private readonly queue: PromptQueue;
-  private current: { promptId: string; controller: AbortController } | undefined;
-  private runner: Promise<void> | undefined;
+  /** The running turn and the prompt queue (session-turns.ts). */
+  private readonly turns: SessionTurns;
   private readonly now: () => number;
-  /** Guidance for the running turn (`/steer`), steering.ts. */
-  private readonly steering: Steering;
-  /** While above 0 no prompt starts (a transcript edit runs, `whileIdle`); prompts queue. */
-  private paused = 0;
-  /** Set by `holdQueue` (shutdown): a prompt added later (missed guidance) is held too. */
-  private holding = false;
 
   constructor(private readonly opts: LiveSessionOptions) {
     this.id = opts.id;
@@ -89,11 +79,19 @@ export class LiveSession {
     this.now = opts.now ?? Date.now;
     this.lastActivity = this.now();
     this.ring = new ReplayRing(opts.budget);
-    this.queue = new PromptQueue(
-      opts.store,
-      () => this.id,
-      (m) => opts.log?.(m),
-    );
+    this.turns = new SessionTurns({
+      id: () => this.id,
+      agent: () => this.agent,
+      store: opts.store,
+      emit: (type, payload) => this.emit(type, payload),
+      info: () => this.info(),
+      progress: () => (this.lastProgress = this.now()),
+      drained: () => {
+        if (this.clients.size === 0) this.opts.onIdle?.(this);
+      },
+      bookkeeping: (what, write) => this.bookkeeping(what, write),
+      log: (line) => this.opts.log?.(line),
+    });
     this.requests = new OpenRequests(
       () => this.id,
       () => this.clients,
@@ -107,17 +105,6 @@ export class LiveSession {
         this.opts.onRequest?.(this, open);
       },
     );
-    this.steering = new Steering({
-      emit: (type, payload) => this.emit(type, payload),
-      submitPrompt: (text, by, first) => this.submit(text, by, undefined, [], first).prompt_id,
-      persist: {
-        add: (id, text, by) =>
-          this.bookkeeping('store its guidance', () =>
-            opts.store.queuePrompt(this.id, { promptId: id, text, ...(by ? { by } : {}) }),
-          ),
-        remove: (id) => this.bookkeeping('forget its delivered guidance', () => opts.store.unqueuePrompt(id)),
-      },
-    });
     const timeoutMs = (): number => this.opts.approvalTimeoutS * 1000;
     this.hooks = {
       onEvent: (e) => this.onAgentEvent(e),
@@ -153,46 +140,19 @@ export class LiveSession {
     this.id = e.payload.session_id;
     // the stored queue follows the session
     this.bookkeeping('move its stored queue', () => this.opts.store.moveQueuedPrompts(oldId, this.id));
-    if (this.busy) this.setState('running');
+    if (this.busy) this.turns.setState('running');
     this.opts.onIdChange?.(this, oldId);
     this.emit('session.info', { session: this.info() });
   }
 
-  /**
-   * Compresses the context now (`/compact [focus]`). Runs like a turn: prompts submitted
-   * meanwhile queue behind it, and an interrupt cancels it.
-   * @throws Error while a turn runs or when the agent cannot compact; ModelError from the summary.
-   */
-  async compact(focus?: string): Promise<CompressionOutcome | undefined> {
-    if (!this.agent.compact) throw new Error('this session cannot compact its context');
-    if (this.runner) throw new Error('a turn is running; use /compact when it has finished');
-    const controller = new AbortController();
-    this.current = { promptId: 'compact', controller };
-    this.lastProgress = this.now();
-    let run: Promise<CompressionOutcome | undefined>;
-    try {
-      run = this.agent.compact(focus, controller.signal);
-    } catch (err) {
-      this.current = undefined; // e.g. the new config cannot build a model client: not busy
-      throw err;
-    }
-    this.runner = run
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .finally(() => {
-        this.current = undefined;
-        this.runner = undefined;
-        this.emit('session.info', { session: this.info() }); // clients learn it is idle again
-        if (this.queue.hasRunnable) this.startRunner(true);
-      });
-    return run;
+  /** Compresses the context now (`/compact [focus]`), run like a turn: `SessionTurns.compact`. */
+  compact(focus?: string): Promise<CompressionOutcome | undefined> {
+    return this.turns.compact(focus);
   }
 
-  /** True while a turn runs. */
+  /** True while a turn (or `/compact`) runs. */
   get busy(): boolean {
-    return this.current !== undefined;
+    return this.turns.busy;
   }
 
   /**
@@ -264,7 +224,7 @@ export class LiveSession {
         ring: this.ring,
         info: () => this.info(),
         inflight: this.inflight,
-        queued: () => this.queue.list(),
+        queued: () => this.turns.queued(),
         openRequests: () => this.requests.list(),
         lastUsage: this.lastUsage,
       },
@@ -305,14 +265,7 @@ export class LiveSession {
     if (this.clients.size === 0 && !this.busy) this.opts.onIdle?.(this);
   }
 
-  /**
-   * Submits a prompt: runs now when idle, else queues it (two clients typing share one queue); a
-   * prompt that waits is stored until its turn starts (prompt-queue.ts). Held prompts do not
-   * make a new one wait.
-   * @param by who submitted it (connection id or client name).
-   * @param origin id of the inbound message it answers, echoed in the queue, `turn.start`, `turn.end`.
-   * @param images its checked images (prompt-images.ts), listed as chips and sent to the model.
-   */
+  /** Submits a prompt: runs now when idle, else queues it (`SessionTurns.submit`). */
   submit(
     text: string,
     by?: string,
@@ -320,98 +273,12 @@ export class LiveSession {
     images: StoredImage[] = [],
     first = false,
   ): MethodResult<'prompt.submit'> {
-    const prompt = newPrompt(text, by, origin, images);
-    if (this.holding) prompt.held = true; // shutting down: kept for after the restart
-    const wasBusy = this.busy || this.paused > 0 || this.queue.hasRunnable || this.holding;
-    this.queue.add(prompt, wasBusy, images, first);
-    if (wasBusy) this.emit('prompt.queued', { queued: this.queue.list() });
-    this.startRunner();
-    return { prompt_id: prompt.prompt_id, status: wasBusy ? 'queued' : 'started' };
+    return this.turns.submit(text, by, origin, images, first);
   }
 
-  /**
-   * Runs the runnable prompts one after the other. Never rejects: a failure outside a turn
-   * (bookkeeping) is logged, and every turn ends with `turn.end` (runPrompt).
-   * @param announced the first prompt was listed in `prompt.queued` (it waited): re-list on start.
-   */
-  private async drainQueue(announced = false): Promise<void> {
-    try {
-      let first = !announced;
-      for (let next = this.queue.takeNext(); next; next = this.queue.takeNext()) {
-        // a prompt that waited was announced in `prompt.queued`: tell clients it left the queue
-        if (!first) this.emit('prompt.queued', { queued: this.queue.list() });
-        first = false;
-        await this.runPrompt(next.prompt, next.stored, next.images);
-      }
-      if (this.clients.size === 0) this.opts.onIdle?.(this);
-    } catch (err) {
-      this.opts.log?.(`session ${this.id}: running its queue failed: ${(err as Error).message}`);
-    }
-  }
-
-  /** Starts `drainQueue` unless it runs; `runner` is cleared when it is done. */
-  private startRunner(announced = false): void {
-    if (this.runner || this.paused > 0) return;
-    this.runner = this.drainQueue(announced).finally(() => (this.runner = undefined));
-  }
-
-  /**
-   * Runs one prompt as a turn: `turn.start`, the agent's events, `turn.end`. Every failure — the
-   * session state cannot be stored (disk full, damaged database), the agent cannot be built
-   * (broken config), the turn throws — ends the turn the same way: an `error` event naming the
-   * cause (`kind` `storage` / `config` when known), `turn.end` with status `error`, the session
-   * idle again for the next prompt.
-   */
-  private async runPrompt(prompt: QueuedPrompt, stored: boolean, images?: StoredImage[]): Promise<void> {
-    const controller = new AbortController();
-    this.current = { promptId: prompt.prompt_id, controller };
-    this.lastProgress = this.now();
-    let status = 'error';
-    try {
-      this.emit('turn.start', {
-        prompt_id: prompt.prompt_id,
-        text: prompt.text,
-        ...(prompt.by ? { by: prompt.by } : {}),
-        ...(prompt.origin ? { origin: prompt.origin } : {}),
-        ...(prompt.attachments ? { attachments: prompt.attachments } : {}),
-      });
-      try {
-        this.opts.store.setSessionState(this.id, 'running'); // crash recovery relies on it
-      } catch (err) {
-        throw new TurnStartError(err);
-      }
-      const r = await this.agent.runTurn(prompt.text, controller.signal, {
-        ...(stored ? { queuedPromptId: prompt.prompt_id } : {}),
-        takeGuidance: () => this.steering.take(),
-        ...(images?.length ? { images } : {}),
-      });
-      status = r.status;
-      // a turn refused before its user message was stored (a model without vision) leaves the row
-      if (stored && r.status === 'error') this.queue.forget(prompt);
-    } catch (err) {
-      // the turn ended before (or without) storing its user message: the row goes now
-      if (stored) this.queue.forget(prompt);
-      this.emit('error', turnErrorPayload(err));
-    } finally {
-      this.current = undefined;
-      this.setState(status === 'interrupted' ? 'interrupted' : 'idle');
-      this.emit('turn.end', {
-        prompt_id: prompt.prompt_id,
-        status,
-        ...(prompt.origin ? { origin: prompt.origin } : {}),
-      });
-      // guidance that found no step boundary runs next, ahead of the queue (never lost)
-      this.steering.turnEnded();
-    }
-  }
-
-  /**
-   * Guidance for the running turn (`session.steer`, steering.ts): delivered at its next step
-   * boundary, or run as the next prompt when no turn runs or the turn ends first.
-   */
+  /** Guidance for the running turn (`session.steer`): `SessionTurns.steer`. */
   steer(text: string, by?: string): MethodResult<'session.steer'> {
-    const turnRunning = this.current !== undefined && this.current.promptId !== 'compact';
-    return this.steering.steer(text, by, turnRunning);
+    return this.turns.steer(text, by);
   }
 
   /**
@@ -420,18 +287,8 @@ export class LiveSession {
    * history must follow the edit) and may be async (a file restore).
    * @throws Error (`SessionBusyError`) while a turn, `/compact` or the queue runs.
    */
-  async whileIdle<T>(what: string, edit: (agent: SessionAgent | undefined) => T | Promise<T>): Promise<T> {
-    if (this.runner || this.current || this.paused > 0)
-      throw new SessionBusyError(
-        `a turn is running; interrupt it first (Esc, or Ctrl+C), then ${what} again`,
-      );
-    this.paused++;
-    try {
-      return await edit(this.agentInstance);
-    } finally {
-      this.paused--;
-      if (this.paused === 0 && this.queue.hasRunnable) this.startRunner(true);
-    }
+  whileIdle<T>(what: string, edit: (agent: SessionAgent | undefined) => T | Promise<T>): Promise<T> {
+    return this.turns.whileIdle(what, () => edit(this.agentInstance));
   }
 
   /**
@@ -441,54 +298,27 @@ export class LiveSession {
    */
   interrupt(): boolean {
     this.requests.cancelAll('interrupt');
-    if (!this.current) return false;
-    this.current.controller.abort();
-    return true;
-  }
-
-  private setState(state: string): void {
-    try {
-      // a drain marked it resume_pending: leave that to the registry
-      if (this.opts.store.getSession(this.id)?.state !== 'resume_pending')
-        this.opts.store.setSessionState(this.id, state);
-    } catch (err) {
-      // bookkeeping only: the turn goes on, but the operator learns the record is stale
-      this.opts.log?.(`session ${this.id}: cannot record its state "${state}": ${(err as Error).message}`);
-    }
+    return this.turns.interrupt();
   }
 
   /** Resolves when the running turn and the queue are done (used by drain). */
-  async idle(): Promise<void> {
-    while (this.runner) await this.runner;
+  idle(): Promise<void> {
+    return this.turns.idle();
   }
 
-  /**
-   * Shutdown: the waiting prompts will not run in this daemon. They stay stored and come back
-   * held after the restart; every client is told so, with their text.
-   */
+  /** Shutdown: holds the waiting prompts for after the restart (`SessionTurns.holdQueue`). */
   holdQueue(): void {
-    this.holding = true;
-    if (this.queue.holdAll() === 0) return;
-    const waiting = this.queue.list();
-    this.emit('prompt.queued', { queued: waiting });
-    this.emit('error', { message: shutdownNotice(waiting), kind: 'shutdown' });
+    this.turns.holdQueue();
   }
 
   /** `/queue run`: lets held prompts run (after the running turn, if any). @returns how many. */
   runHeld(): number {
-    const n = this.queue.release();
-    if (n === 0) return 0;
-    this.emit('prompt.queued', { queued: this.queue.list() });
-    this.startRunner(true);
-    return n;
+    return this.turns.runHeld();
   }
 
   /** `/queue drop`: discards every waiting prompt (held or not). @returns the prompts dropped. */
   dropQueued(): QueuedPrompt[] {
-    const dropped = this.queue.dropAll();
-    if (dropped.length > 0)
-      this.emit('prompt.queued', { queued: [], dropped: dropped.map((p) => p.prompt_id) });
-    return dropped;
+    return this.turns.dropQueued();
   }
 
   /**
@@ -496,15 +326,12 @@ export class LiveSession {
    * to submit again in its own order (a platform recovering after a restart). @returns them.
    */
   takeQueued(pick: (p: QueuedPrompt) => boolean): QueuedPrompt[] {
-    const taken = this.queue.take(pick);
-    if (taken.length > 0)
-      this.emit('prompt.queued', { queued: this.queue.list(), dropped: taken.map((p) => p.prompt_id) });
-    return taken;
+    return this.turns.takeQueued(pick);
   }
 
   /** The waiting prompts, in queue order (held ones included). */
   queued(): QueuedPrompt[] {
-    return this.queue.list();
+    return this.turns.queued();
   }
 
   /** The approval and clarify requests still waiting for an answer, oldest first. */
