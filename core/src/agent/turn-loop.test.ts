@@ -2,21 +2,13 @@
  * One user turn (turn-loop.ts) against the scripted model server with a real SessionDB: the user
  * message stored first, a partial reply kept on interrupt, the iteration budget, the overflow retry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import { describe, expect, it } from 'vitest';
 import { builtinTools } from '../tools/registry.js';
 import type { ToolDefinition } from '../tools/types.js';
-import { createTestAgent } from './testing.js';
+import { useTestAgents } from './testing.js';
 
-let model: FakeModelServer;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-
-function setup(tools: ToolDefinition[] = builtinTools()) {
-  return createTestAgent({ modelUrl: model.url, tools });
-}
+const agents = useTestAgents();
+const setup = (tools: ToolDefinition[] = builtinTools()) => agents.create({ tools });
 
 /** A read-only tool that does nothing. */
 const noopTool: ToolDefinition = {
@@ -31,7 +23,7 @@ describe('the turn loop', () => {
   it('persists the user message before the model is called', async () => {
     const { agent, db, session } = setup();
     let seenInDb = false;
-    model.push((req) => {
+    agents.model.push((req) => {
       void req;
       seenInDb = db.getMessages(session.id).some((m) => m.role === 'user' && m.content === 'persist me');
       return { text: 'ok' };
@@ -42,7 +34,7 @@ describe('the turn loop', () => {
 
   it('stores the partial reply while it streams and marks it interrupted on abort within 1 s', async () => {
     const { agent, db, session, events } = setup();
-    model.push({ hang: true, text: 'streaming words that never end' });
+    agents.model.push({ hang: true, text: 'streaming words that never end' });
     const ctl = new AbortController();
     const turn = agent.runTurn('tell me', ctl.signal);
     const deadline = Date.now() + 5_000;
@@ -68,7 +60,7 @@ describe('the turn loop', () => {
     const { agent } = setup([noopTool]);
     (agent as unknown as { opts: { config: { agent: { max_turns: number } } } }).opts.config.agent.max_turns =
       2;
-    model.push({ toolCalls: [{ name: 'noop' }] }, { toolCalls: [{ name: 'noop' }] });
+    agents.model.push({ toolCalls: [{ name: 'noop' }] }, { toolCalls: [{ name: 'noop' }] });
     const r = await agent.runTurn('loop');
     expect(r.status).toBe('max_turns');
   });
@@ -76,17 +68,21 @@ describe('the turn loop', () => {
   it('drops the oldest turns and retries once on a context overflow when compressing fails', async () => {
     const { agent } = setup();
     for (let i = 0; i < 4; i++) {
-      model.push({ text: `answer ${i}` });
+      agents.model.push({ text: `answer ${i}` });
       await agent.runTurn(`question ${i}`);
     }
-    const before = model.requests.length;
+    const before = agents.model.requests.length;
     // the overflow, then the summary call of the compressor fails, then the shrunk retry
-    model.push({ error: { status: 413 } }, { error: { status: 400, message: 'no' } }, { text: 'fits now' });
+    agents.model.push(
+      { error: { status: 413 } },
+      { error: { status: 400, message: 'no' } },
+      { text: 'fits now' },
+    );
     const r = await agent.runTurn('one more');
     expect(r).toMatchObject({ status: 'complete', text: 'fits now' });
     expect(agent.compressions).toBe(0);
-    const retried = (model.requests[before + 2]!.body as { messages: unknown[] }).messages;
-    const first = (model.requests[before]!.body as { messages: unknown[] }).messages;
+    const retried = (agents.model.requests[before + 2]!.body as { messages: unknown[] }).messages;
+    const first = (agents.model.requests[before]!.body as { messages: unknown[] }).messages;
     expect(retried.length).toBeLessThan(first.length);
   });
 });

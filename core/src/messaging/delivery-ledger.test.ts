@@ -2,11 +2,8 @@
  * The delivery ledger with an injected clock: the retry schedule (capped exponential backoff
  * with jitter), permanent failures, per-chat order, and the restart resend from state.db.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionDB } from '../state/session-db.js';
+import { describe, expect, it } from 'vitest';
+import { useStateDbFile } from '../state/testing.js';
 import type { SendOptions, SendResult } from './adapter.js';
 import {
   DEFAULT_RETRY,
@@ -95,10 +92,7 @@ function accept(l: DeliveryLedger, id: string, chatId = 'alice'): void {
   expect(l.accept({ id, chatId, send: { replyTo: `m-${id}` }, key: `k:${chatId}` })).toBe('ok');
 }
 
-const dbs: SessionDB[] = [];
-afterEach(() => {
-  for (const d of dbs.splice(0)) d.close();
-});
+const stateDb = useStateDbFile('hermes-ledger-');
 
 describe('retryDelay', () => {
   it('doubles from the base, is capped, and jitter takes off at most its fraction', () => {
@@ -186,10 +180,7 @@ describe('DeliveryLedger', () => {
   });
 
   it('after a restart sends the unconfirmed chunks from state.db, each exactly once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'hermes-ledger-'));
-    const file = join(dir, 'state.db');
-    const db1 = SessionDB.open(file, { warn: () => {} });
-    dbs.push(db1);
+    const db1 = stateDb.open();
     const clock = new ManualClock();
     // the first daemon: chunk 0 is confirmed, then the platform hangs and the daemon "dies"
     const before = scriptedSender(clock, [{ ok: true }, 'hang']);
@@ -206,8 +197,7 @@ describe('DeliveryLedger', () => {
     db1.close();
 
     // the second daemon: the same file, a working platform
-    const db2 = SessionDB.open(file, { warn: () => {} });
-    dbs.push(db2);
+    const db2 = stateDb.open();
     const after = scriptedSender(clock);
     const { l: second, logs } = ledger(db2.platforms, clock, after, 10);
     second.start();

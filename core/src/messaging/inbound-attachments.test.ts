@@ -4,14 +4,10 @@
  * attachments are never fetched, saved or given to the model; an allowed sender's are, as before.
  * Against the scripted model server and a real SessionDB.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
-import { SessionDB } from '../state/session-db.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FakeModelServer } from '../../../tests/support/fake-model-server.js';
+import type { HermesHome } from '../home/home.js';
 import {
   PlatformAdapter,
   type FetchedAttachments,
@@ -20,10 +16,8 @@ import {
   type SendResult,
 } from './adapter.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
-import { testPipeline } from './pipeline-testing.js';
-import type { PlatformEntry } from './registry.js';
+import { usePipelineTests } from './pipeline-testing.js';
 import type { MessageSource } from './source.js';
-import { MemoryAdapter } from './testing.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -156,30 +150,18 @@ describe('emitMessageWithReceipt and fetchAttachments', () => {
   });
 });
 
+const pipes = usePipelineTests();
+/** The fixture's scripted model server, once started. */
 let model: FakeModelServer;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-const dbs: SessionDB[] = [];
-afterEach(async () => {
-  for (const d of dbs.splice(0)) d.close();
-  await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
-});
+beforeAll(() => void (model = pipes.model));
 
-function setup() {
-  const home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-lazyatt-'))).ensure();
-  const config = ConfigSchema.parse({
-    model: { provider: 'custom', base_url: model.url, default: 'fake-model', vision: true },
-    platforms: { memory: { enabled: true, allowed_users: ['alice'] } },
+const setup = () =>
+  pipes.create({
+    prefix: 'hermes-lazyatt-',
+    model: { vision: true },
+    platform: { allowed_users: ['alice'] },
+    caps: { uploads: true },
   });
-  const db = SessionDB.open(home.stateDbFile);
-  dbs.push(db);
-  const adapter = new MemoryAdapter('memory', { uploads: true });
-  const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
-  const kit = testPipeline({ home, db, entry, adapter, config: () => config, log: () => undefined });
-  return { home, adapter, store: kit.store, pipeline: kit.pipeline };
-}
 
 const mediaFiles = (home: HermesHome): string[] =>
   existsSync(home.mediaDir) ? readdirSync(home.mediaDir, { recursive: true }).map(String) : [];

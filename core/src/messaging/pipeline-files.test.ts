@@ -4,32 +4,18 @@
  * sent as a file where the platform takes uploads (split elsewhere); attachments of a message
  * replayed after a restart named as lost. Against the scripted model server and a real SessionDB.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
-import { SessionDB } from '../state/session-db.js';
+import { describe, expect, it } from 'vitest';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import { FILES_NOTICE, type Transcriber } from './inbound-files.js';
 import { STREAMED_AS_FILE_TEXT } from './long-reply.js';
-import { testPipeline } from './pipeline-testing.js';
+import { usePipelineTests } from './pipeline-testing.js';
 import type { PlatformEntry } from './registry.js';
 import type { MessageSource } from './source.js';
-import { MemoryAdapter, type Sent } from './testing.js';
+import type { MemoryAdapter, Sent } from './testing.js';
 
-let model: FakeModelServer;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-const dbs: SessionDB[] = [];
-afterEach(async () => {
-  for (const d of dbs.splice(0)) d.close();
-  await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
-});
+const pipes = usePipelineTests();
 
 // a 1×1 PNG
 const PNG = Buffer.from(
@@ -47,32 +33,15 @@ function setup(
     imagesMaxBytes?: number;
   } = {},
 ) {
-  const home = new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-pfiles-'))).ensure();
-  const config = ConfigSchema.parse({
-    model: {
-      provider: 'custom',
-      base_url: model.url,
-      default: 'fake-model',
-      ...(o.vision !== undefined ? { vision: o.vision } : {}),
-    },
-    platforms: { memory: { enabled: true, allowed_users: ['alice'], ...o.platform } },
-    ...(o.imagesMaxBytes ? { images: { max_bytes: o.imagesMaxBytes } } : {}),
-  });
-  const db = SessionDB.open(home.stateDbFile);
-  dbs.push(db);
-  const adapter = new MemoryAdapter('memory', { uploads: true, ...o.caps });
-  const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter, ...o.entry };
-  const logs: string[] = [];
-  const kit = testPipeline({
-    home,
-    db,
-    entry,
-    adapter,
-    config: () => config,
-    log: (l) => void logs.push(l),
+  return pipes.create({
+    prefix: 'hermes-pfiles-',
+    ...(o.vision !== undefined ? { model: { vision: o.vision } } : {}),
+    platform: { allowed_users: ['alice'], ...o.platform },
+    ...(o.imagesMaxBytes ? { config: { images: { max_bytes: o.imagesMaxBytes } } } : {}),
+    caps: { uploads: true, ...o.caps },
+    ...(o.entry ? { entry: o.entry } : {}),
     ...(o.transcribe ? { transcribe: o.transcribe } : {}),
   });
-  return { home, adapter, pipeline: kit.pipeline, store: kit.store, logs };
 }
 
 const dm: MessageSource = {
@@ -85,7 +54,7 @@ const dm: MessageSource = {
 
 /** The text of the last user message the model received. */
 function lastUserContent(): unknown {
-  const req = model.requests.at(-1)!;
+  const req = pipes.model.requests.at(-1)!;
   const msgs = (req.body as { messages: Array<{ role: string; content: unknown }> }).messages;
   return msgs.filter((m) => m.role === 'user').at(-1)!.content;
 }
@@ -93,7 +62,7 @@ function lastUserContent(): unknown {
 describe('files in the pipeline', () => {
   it('saves a document in the session folder and names it in the turn as untrusted data', async () => {
     const { adapter, store, home } = setup();
-    model.push({ text: 'Got it.' });
+    pipes.model.push({ text: 'Got it.' });
     await adapter.receive({
       source: dm,
       text: 'please summarise',
@@ -121,7 +90,7 @@ describe('files in the pipeline', () => {
 
   it('takes a message with only a voice note, noted as not transcribed; a file over the cap is named, not saved', async () => {
     const { adapter } = setup({ platform: { max_file_bytes: 100 } });
-    model.push({ text: 'Heard.' });
+    pipes.model.push({ text: 'Heard.' });
     await adapter.receive({
       source: dm,
       text: '',
@@ -147,7 +116,7 @@ describe('files in the pipeline', () => {
         return 'please call me back';
       },
     });
-    model.push({ text: 'Will do.' });
+    pipes.model.push({ text: 'Will do.' });
     await adapter.receive({
       source: dm,
       text: '',
@@ -161,7 +130,7 @@ describe('files in the pipeline', () => {
 
   it('saves images as files with a note when the model has no vision, and sends them as image parts when it has', async () => {
     const blind = setup({ vision: false });
-    model.push({ text: 'A file.' });
+    pipes.model.push({ text: 'A file.' });
     await blind.adapter.receive({
       source: dm,
       text: 'what is this?',
@@ -174,7 +143,7 @@ describe('files in the pipeline', () => {
     expect(text).toContain('the model cannot see images: saved as a file only');
 
     const seeing = setup({ vision: true });
-    model.push({ text: 'A pixel.' });
+    pipes.model.push({ text: 'A pixel.' });
     await seeing.adapter.receive({
       source: dm,
       text: 'what is this?',
@@ -187,7 +156,7 @@ describe('files in the pipeline', () => {
 
   it('an "image" that is not one, or is over images.max_bytes, is saved as a file; the turn is answered', async () => {
     const seeing = setup({ vision: true, imagesMaxBytes: 1024 });
-    model.push({ text: 'Read it.' });
+    pipes.model.push({ text: 'Read it.' });
     const big = Buffer.concat([PNG, Buffer.alloc(2048)]);
     await seeing.adapter.receive({
       source: dm,
@@ -213,7 +182,7 @@ describe('files in the pipeline', () => {
 
   it('names the attachments of a message replayed after a restart as lost', async () => {
     const { adapter, pipeline } = setup();
-    model.push({ text: 'Replayed.' });
+    pipes.model.push({ text: 'Replayed.' });
     const inbound = JSON.stringify({
       text: 'see attached',
       source: { platform: 'memory', chatType: 'dm', chatId: 'dm-alice', userId: 'alice' },
@@ -241,7 +210,7 @@ describe('long replies', () => {
 
   it('go out as a file with a summary caption above the platform threshold', async () => {
     const { adapter } = setup({ entry: { longReplyAsFileAbove: 100 } });
-    model.push({ text: long });
+    pipes.model.push({ text: long });
     await adapter.receive({ source: dm, text: 'write a lot' });
     expect(adapter.texts('dm-alice')).toEqual([]);
     const [f] = files(adapter);
@@ -250,14 +219,14 @@ describe('long replies', () => {
     expect(f!.caption).toBe(
       `Long reply (${long.length} characters), attached as reply.md. It begins: Title line`,
     );
-    model.push({ text: 'short' });
+    pipes.model.push({ text: 'short' });
     await adapter.receive({ source: dm, text: 'now briefly' });
     expect(adapter.texts('dm-alice')).toEqual(['short']);
   });
 
   it('are split where the platform has no upload, or the config sets 0', async () => {
     const noUpload = setup({ entry: { longReplyAsFileAbove: 100 }, caps: { uploads: false, max: 200 } });
-    model.push({ text: long });
+    pipes.model.push({ text: long });
     await noUpload.adapter.receive({ source: dm, text: 'write a lot' });
     expect(noUpload.adapter.texts('dm-alice').join('').replace(/\s/g, '')).toBe(long.replace(/\s/g, ''));
     expect(noUpload.adapter.texts('dm-alice').length).toBeGreaterThan(1);
@@ -267,7 +236,7 @@ describe('long replies', () => {
       platform: { long_reply_as_file_above: 0 },
       caps: { max: 200 },
     });
-    model.push({ text: long });
+    pipes.model.push({ text: long });
     await off.adapter.receive({ source: dm, text: 'write a lot' });
     expect(files(off.adapter)).toHaveLength(0);
     expect(off.adapter.texts('dm-alice').length).toBeGreaterThan(1);
@@ -279,7 +248,7 @@ describe('long replies', () => {
       caps: { edit: true },
       platform: { edit_interval_ms: 100 },
     });
-    model.push({ text: long, chunkSize: 40, delayMs: 40 });
+    pipes.model.push({ text: long, chunkSize: 40, delayMs: 40 });
     await adapter.receive({ source: dm, text: 'write a lot' });
     const f = await adapter.waitFor((s) => s.op === 'file');
     expect(f).toBeDefined();

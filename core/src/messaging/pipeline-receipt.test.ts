@@ -3,66 +3,39 @@
  * only when the message's row is in the delivery ledger (so an adapter that answers its sender
  * after the receipt — the webhook's 202 — never confirms a message a crash could lose).
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
-import { SessionDB } from '../state/session-db.js';
+import { describe, expect, it } from 'vitest';
 import type { InboundMessage, InboundReceipt } from './adapter.js';
 import { DeliveryLedger, type DeliveryStore } from './delivery-ledger.js';
-import { testPipeline } from './pipeline-testing.js';
-import { MemoryAdapter } from './testing.js';
+import { usePipelineTests } from './pipeline-testing.js';
 
-let model: FakeModelServer;
-beforeAll(async () => {
-  model = await startFakeModelServer();
-});
-afterAll(() => model.close());
-const dbs: SessionDB[] = [];
-afterEach(async () => {
-  for (const d of dbs.splice(0)) d.close();
-  await fetch(`${model.url.replace(/\/v1$/, '')}/__reset`, { method: 'POST' });
-});
+const pipes = usePipelineTests();
 
 /** A pipeline with a stored ledger in `db.platforms`, optionally failing its inserts. */
 function setup(opts: { allowed?: string[]; failInsert?: boolean } = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'hermes-receipt-'));
-  const home = new HermesHome(root).ensure();
-  const config = ConfigSchema.parse({
-    model: { provider: 'custom', base_url: model.url, default: 'fake-model' },
-    platforms: { memory: { enabled: true, allowed_users: opts.allowed ?? ['alice'] } },
+  const { pipeline, db } = pipes.create({
+    prefix: 'hermes-receipt-',
+    platform: { allowed_users: opts.allowed ?? ['alice'] },
+    entry: { piiSafe: true },
+    ledger: ({ db, adapter }) => {
+      const store: DeliveryStore = opts.failInsert
+        ? Object.assign(Object.create(db.platforms) as DeliveryStore, {
+            insertDelivery: () => {
+              throw new Error('database is locked');
+            },
+          })
+        : db.platforms;
+      const ledger = new DeliveryLedger({
+        platform: 'memory',
+        store,
+        sender: adapter,
+        maxLength: () => 0,
+        log: () => undefined,
+      });
+      ledger.start();
+      return ledger;
+    },
   });
-  const db = SessionDB.open(home.stateDbFile);
-  dbs.push(db);
-  const adapter = new MemoryAdapter('memory');
-  const store: DeliveryStore = opts.failInsert
-    ? Object.assign(Object.create(db.platforms) as DeliveryStore, {
-        insertDelivery: () => {
-          throw new Error('database is locked');
-        },
-      })
-    : db.platforms;
-  const ledger = new DeliveryLedger({
-    platform: 'memory',
-    store,
-    sender: adapter,
-    maxLength: () => 0,
-    log: () => undefined,
-  });
-  ledger.start();
-  const kit = testPipeline({
-    home,
-    db,
-    adapter,
-    ledger,
-    entry: { name: 'memory', label: 'Memory', createAdapter: () => adapter, piiSafe: true },
-    config: () => config,
-    log: () => undefined,
-  });
-  return { pipeline: kit.pipeline, db };
+  return { pipeline, db };
 }
 
 /** Hands one message to the pipeline; resolves with its receipts once the message is handled. */
@@ -91,12 +64,12 @@ const from = (user: string, text: string, dedupeKey?: string): Omit<InboundMessa
 describe('the receipt of an inbound message', () => {
   it('is `accepted` once, after the row is stored and before the turn runs', async () => {
     const { pipeline, db } = setup();
-    model.push({ text: 'hello Alice' });
+    pipes.model.push({ text: 'hello Alice' });
     let storedAtReceipt: string | undefined;
     let modelCallsAtReceipt = -1;
     const receipts = await send(pipeline, from('alice', 'hi', 'ext-1'), (r) => {
       storedAtReceipt = db.platforms.getDelivery(r.id)?.state;
-      modelCallsAtReceipt = model.requests.length;
+      modelCallsAtReceipt = pipes.model.requests.length;
     });
     expect(receipts).toEqual([{ kind: 'accepted', id: expect.any(String), durable: true }]);
     expect(storedAtReceipt).toBe('accepted');
@@ -106,7 +79,7 @@ describe('the receipt of an inbound message', () => {
 
   it('names a duplicate, a refusal and an empty message, and stores no row for them', async () => {
     const { pipeline, db } = setup();
-    model.push({ text: 'one' });
+    pipes.model.push({ text: 'one' });
     await send(pipeline, from('alice', 'first', 'ext-dup'));
     const dup = await send(pipeline, from('alice', 'first again', 'ext-dup'));
     expect(dup).toEqual([{ kind: 'duplicate', id: expect.any(String) }]);
@@ -115,13 +88,13 @@ describe('the receipt of an inbound message', () => {
     const empty = await send(pipeline, from('alice', '   '));
     expect(empty).toEqual([{ kind: 'refused', id: expect.any(String), reason: 'empty message' }]);
     for (const r of [...dup, ...denied, ...empty]) expect(db.platforms.getDelivery(r.id)).toBeUndefined();
-    expect(model.requests).toHaveLength(1);
+    expect(pipes.model.requests).toHaveLength(1);
   });
 
   it('is `unavailable` when the ledger cannot store the row, and nothing runs', async () => {
     const { pipeline } = setup({ failInsert: true });
     const receipts = await send(pipeline, from('alice', 'hi'));
     expect(receipts).toEqual([{ kind: 'unavailable', id: expect.any(String), reason: 'database is locked' }]);
-    expect(model.requests).toHaveLength(0);
+    expect(pipes.model.requests).toHaveLength(0);
   });
 });

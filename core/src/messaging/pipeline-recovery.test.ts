@@ -6,70 +6,42 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
-import { ConfigSchema } from '../config/schema.js';
-import { HermesHome } from '../home/home.js';
+import { describe, expect, it } from 'vitest';
 import type { MessageRecord, NewMessage } from '../state/types.js';
-import { SessionDB } from '../state/session-db.js';
 import { DeliveryLedger } from './delivery-ledger.js';
-import { testPipeline } from './pipeline-testing.js';
+import { usePipelineTests } from './pipeline-testing.js';
 import {
   CUT_AFTER_TOOLS_NOTICE,
   NOT_STARTED_NOTICE,
   readStoredTurn,
   recoverMessages,
 } from './pipeline-recovery.js';
-import type { PlatformEntry } from './registry.js';
 import type { MessageSource } from './source.js';
-import { MemoryAdapter } from './testing.js';
 
-let model: FakeModelServer;
-beforeAll(async () => {
-  model = await startFakeModelServer({ whenEmpty: { echo: 'last_user', prefix: 'echo: ' } });
-});
-afterAll(() => model.close());
-const dbs: SessionDB[] = [];
-afterEach(() => {
-  for (const d of dbs.splice(0)) d.close();
+const pipes = usePipelineTests({
+  model: { whenEmpty: { echo: 'last_user', prefix: 'echo: ' } },
+  reset: false,
 });
 
 const alice: MessageSource = { platform: 'memory', chatType: 'dm', chatId: 'dm-alice', userId: 'alice' };
 
 /** A daemon's pipeline on `root` with a stored ledger (a new one per "process"). */
 function daemon(root: string) {
-  const home = new HermesHome(root).ensure();
-  const config = ConfigSchema.parse({
-    model: { provider: 'custom', base_url: model.url, default: 'fake-model' },
-    platforms: { memory: { enabled: true, allowed_users: ['alice'], footer: false } },
+  const { db, adapter, pipeline, logs } = pipes.create({
+    root,
+    platform: { allowed_users: ['alice'], footer: false },
+    warn: () => {},
+    ledger: ({ db, adapter, log }) =>
+      new DeliveryLedger({
+        platform: 'memory',
+        store: db.platforms,
+        sender: adapter,
+        maxLength: () => 0,
+        log,
+      }),
+    transcript: true,
   });
-  const db = SessionDB.open(home.stateDbFile, { warn: () => {} });
-  dbs.push(db);
-  const logs: string[] = [];
-  const log = (l: string): void => void logs.push(l);
-  const adapter = new MemoryAdapter('memory');
-  const entry: PlatformEntry = { name: 'memory', label: 'Memory', createAdapter: () => adapter };
-  const ledger = new DeliveryLedger({
-    platform: 'memory',
-    store: db.platforms,
-    sender: adapter,
-    maxLength: () => 0,
-    log,
-  });
-  const { pipeline } = testPipeline({
-    home,
-    db,
-    entry,
-    adapter,
-    config: () => config,
-    log,
-    ledger,
-    transcript: {
-      getMessages: (id, o) => db.getMessages(id, o),
-      lastMessageId: (id) => db.platforms.lastMessageId(id),
-    },
-  });
-  ledger.start();
+  pipeline.ledger.start();
   return { db, adapter, pipeline, logs };
 }
 
@@ -147,7 +119,7 @@ describe('recoverMessages', () => {
     row('in-6', { state: 'accepted', inbound: JSON.stringify({ text: 'just arrived', source: alice }) });
     first.db.close();
 
-    const requestsBefore = model.requests.length;
+    const requestsBefore = pipes.model.requests.length;
     const second = daemon(root);
     expect(await recoverMessages(second.pipeline)).toBe(6);
     expect(second.adapter.texts('dm-alice')).toEqual([
@@ -160,7 +132,7 @@ describe('recoverMessages', () => {
       'echo: just arrived',
     ]);
     // only the two prompts that never finished asked the model
-    const asked = model.requests.slice(requestsBefore).map((r) => {
+    const asked = pipes.model.requests.slice(requestsBefore).map((r) => {
       const users = (r.body.messages as Array<{ role: string; content: string }>).filter(
         (m) => m.role === 'user',
       );
