@@ -1,14 +1,11 @@
 /**
- * A local Discord for tests (`node:http` + `ws`, 127.0.0.1, free port): the REST API routes
- * discord.js calls under `/api/v10` — `GET /gateway/bot`, `GET /users/@me`, channel messages
- * (create as JSON or multipart with attachments, edit, history after an id), typing, `GET /channels/{id}`,
- * application commands (bulk overwrite, global and per guild), interaction callbacks and the
- * original-response webhook — with Discord's error bodies (`{message, code}`), every call recorded;
- * attachment downloads (a CDN stand-in); and the gateway (fake-discord-gateway.ts). A test plays
- * users: DMs, guild and thread messages (with mentions, replies, attachments), button presses and
- * slash commands, all dispatched over the gateway with sequence numbers.
+ * A local Discord for tests (`node:http` + `ws`, 127.0.0.1, free port): the REST API discord.js
+ * calls, with every call recorded, and the attachment downloads (fake-discord-rest.ts); and the
+ * gateway (fake-discord-gateway.ts). A test plays users: DMs, guild and thread messages (with
+ * mentions, replies, attachments), button presses and slash commands, all dispatched over the
+ * gateway with sequence numbers.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeGateway } from './fake-discord-gateway.js';
 import {
@@ -27,29 +24,16 @@ import {
   type FakeChannel,
   type FakeUser,
 } from './fake-discord-payloads.js';
+import {
+  discordRest,
+  restFailure,
+  type DiscordState,
+  type PendingInteraction,
+  type RestCall,
+} from './fake-discord-rest.js';
 
 export type { BotMessage, FakeUser } from './fake-discord-payloads.js';
-
-/** One recorded REST call. */
-export interface RestCall {
-  method: string;
-  /** Path after `/api/v10`, e.g. `/channels/1/messages`. */
-  path: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary fields
-  body: any;
-  /** Files of a multipart request. */
-  files: Array<{ field: string; name: string; type: string; data: Buffer }>;
-  at: number;
-}
-
-/** What an interaction got back (callback types: 4 reply, 5 deferred, 6/7 update). */
-export interface InteractionAnswer {
-  interactionId: string;
-  type: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  data: any;
-  ephemeral: boolean;
-}
+export type { InteractionAnswer, RestCall } from './fake-discord-rest.js';
 
 /** Options of the fake. */
 export interface FakeDiscordOptions {
@@ -65,251 +49,41 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   const token = opts.token ?? 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GtEsT1.fake-discord-token-abcdefghijklmnop';
   const calls: RestCall[] = [];
   const messages = new Map<string, BotMessage>();
-  const answers: InteractionAnswer[] = [];
   const waiters = new Set<() => void>();
-  /** Bytes of attachments users sent, by path under /attachments. */
-  const cdn = new Map<string, { data: Buffer; type: string }>();
-  /** Paths under /attachments the bot downloaded, in order. */
-  const downloads: string[] = [];
   const bot = BOT_USER;
   const appId = APP_ID;
   const guildId = GUILD_ID;
   const channels = new Map<string, FakeChannel>();
   channels.set(GENERAL_ID, { id: GENERAL_ID, type: 0, name: 'general', guild_id: guildId });
-  const nonces = new Map<string, string>();
-  /** Every user message (as MESSAGE_CREATE carried it), for the channel history route. */
-  const userMessages: Array<ReturnType<typeof userMessageObj>> = [];
+  const interactions = new Map<string, PendingInteraction>();
   let port = 0;
-  const wake = (): void => {
-    for (const w of [...waiters]) w();
-  };
   const gateway = { current: undefined as FakeGateway | undefined };
   const messageObj = (m: BotMessage) =>
     botMessageObj(m, channels.get(m.channel_id), `http://127.0.0.1:${port}`);
-
-  const json = (res: ServerResponse, status: number, body?: unknown): void => {
-    if (body === undefined) {
-      res.writeHead(status).end();
-      return;
-    }
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+  const state: DiscordState = {
+    token,
+    bot,
+    appId,
+    calls,
+    messages,
+    answers: [],
+    cdn: new Map(),
+    downloads: [],
+    channels,
+    nonces: new Map(),
+    userMessages: [],
+    interactions,
+    port: () => port,
+    gateway: () => gateway.current,
+    wake: () => {
+      for (const w of [...waiters]) w();
+    },
+    messageObj,
   };
-  const notFound = (res: ServerResponse, code = 0, message = '404: Not Found'): void =>
-    json(res, 404, { message, code });
 
-  async function readBody(req: IncomingMessage): Promise<{ body: unknown; files: RestCall['files'] }> {
-    const parts: Buffer[] = [];
-    for await (const p of req) parts.push(p as Buffer);
-    const raw = Buffer.concat(parts);
-    const type = req.headers['content-type'] ?? '';
-    if (type.startsWith('multipart/form-data')) {
-      const form = await new Request('http://fake.local/', {
-        method: 'POST',
-        headers: { 'content-type': type },
-        body: raw,
-      }).formData();
-      let body: unknown = {};
-      const files: RestCall['files'] = [];
-      for (const [field, value] of form as unknown as Iterable<[string, string | File]>) {
-        if (typeof value === 'string') {
-          if (field === 'payload_json') body = JSON.parse(value);
-        } else {
-          files.push({
-            field,
-            name: value.name,
-            type: value.type,
-            data: Buffer.from(await value.arrayBuffer()),
-          });
-        }
-      }
-      return { body, files };
-    }
-    return { body: raw.length ? JSON.parse(raw.toString('utf8')) : undefined, files: [] };
-  }
-
-  function createMessage(
-    channelId: string,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    body: any,
-    files: RestCall['files'],
-  ): BotMessage | { error: number; message: string } {
-    const content = typeof body?.content === 'string' ? body.content : '';
-    if (content.length > 2000)
-      return { error: 50035, message: 'Invalid Form Body: content must be 2000 or fewer in length.' };
-    if (!content && !files.length && !body?.components?.length)
-      return { error: 50006, message: 'Cannot send an empty message' };
-    const m: BotMessage = {
-      id: snowflake(),
-      channel_id: channelId,
-      content,
-      components: body?.components ?? [],
-      attachments: files.map((f) => ({ filename: f.name, size: f.data.length, data: f.data })),
-      ...(body?.message_reference?.message_id ? { reply_to: String(body.message_reference.message_id) } : {}),
-      ...(body?.nonce ? { nonce: String(body.nonce) } : {}),
-      times: [Date.now()],
-      edits: [],
-    };
-    messages.set(m.id, m);
-    return m;
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    if (req.method === 'GET' && url.pathname.startsWith('/attachments/')) {
-      downloads.push(url.pathname);
-      const f =
-        cdn.get(url.pathname) ??
-        (() => {
-          const [, , mid, name] = url.pathname.split('/');
-          const a = messages
-            .get(mid ?? '')
-            ?.attachments.find((x) => x.filename === decodeURIComponent(name ?? ''));
-          return a ? { data: a.data, type: 'application/octet-stream' } : undefined;
-        })();
-      if (!f) return notFound(res);
-      res.writeHead(200, { 'content-type': f.type, 'content-length': f.data.length });
-      res.end(f.data);
-      return;
-    }
-    const m = /^\/api\/v10(\/.*)$/.exec(url.pathname);
-    if (!m) return notFound(res);
-    const path = decodeURIComponent(m[1]!);
-    const method = req.method ?? 'GET';
-    const { body, files } = await readBody(req);
-    calls.push({ method, path, body, files, at: Date.now() });
-    wake();
-    const isInteraction = path.startsWith('/interactions/') || path.startsWith('/webhooks/');
-    if (!isInteraction && (req.headers.authorization !== `Bot ${token}` || gateway.current?.revoked))
-      return json(res, 401, { message: '401: Unauthorized', code: 0 });
-    let r: RegExpExecArray | null;
-    if (method === 'GET' && path === '/gateway/bot')
-      return json(res, 200, {
-        url: `ws://127.0.0.1:${port}/gateway`,
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
-      });
-    if (method === 'GET' && path === '/users/@me') return json(res, 200, bot);
-    if ((r = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'POST') {
-      const channelId = r[1]!;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const b = (body ?? {}) as any;
-      if (b.enforce_nonce && b.nonce) {
-        const seen = nonces.get(`${channelId}:${b.nonce}`);
-        if (seen && messages.has(seen)) return json(res, 200, messageObj(messages.get(seen)!));
-      }
-      const made = createMessage(channelId, b, files);
-      if ('error' in made) return json(res, 400, { message: made.message, code: made.error });
-      if (b.nonce) nonces.set(`${channelId}:${b.nonce}`, made.id);
-      gateway.current?.dispatch('MESSAGE_CREATE', messageObj(made));
-      return json(res, 200, messageObj(made));
-    }
-    if ((r = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path)) && method === 'PATCH') {
-      const msg = messages.get(r[2]!);
-      if (!msg || msg.channel_id !== r[1]) return notFound(res, 10008, 'Unknown Message');
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const b = (body ?? {}) as any;
-      if (typeof b.content === 'string') {
-        if (b.content.length > 2000) return json(res, 400, { message: 'Invalid Form Body', code: 50035 });
-        msg.content = b.content;
-      }
-      if (b.components) msg.components = b.components;
-      msg.edits.push(msg.content);
-      msg.times.push(Date.now());
-      return json(res, 200, messageObj(msg));
-    }
-    if ((r = /^\/channels\/(\d+)\/typing$/.exec(path)) && method === 'POST') return json(res, 204);
-    if ((r = /^\/channels\/(\d+)\/messages$/.exec(path)) && method === 'GET') {
-      // the channel's history after `after`, newest first (Discord's order), at most `limit`
-      const channelId = r[1]!;
-      const after = BigInt(url.searchParams.get('after') ?? '0');
-      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 50));
-      const all = [
-        ...userMessages.filter((m) => m.channel_id === channelId),
-        ...[...messages.values()].filter((m) => m.channel_id === channelId).map(messageObj),
-      ]
-        .filter((m) => BigInt(m.id) > after)
-        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
-        .slice(0, limit)
-        .reverse();
-      return json(res, 200, all);
-    }
-    if ((r = /^\/channels\/(\d+)$/.exec(path)) && method === 'GET') {
-      const ch = channels.get(r[1]!);
-      return ch ? json(res, 200, ch) : notFound(res, 10003, 'Unknown Channel');
-    }
-    if ((r = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) && method === 'PUT') {
-      if (r[1] !== appId) return json(res, 403, { message: 'Missing Access', code: 50001 });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const defs = (body as any[]) ?? [];
-      return json(
-        res,
-        200,
-        defs.map((d) => ({
-          ...d,
-          id: snowflake(),
-          application_id: appId,
-          version: '1',
-          ...(r![2] ? { guild_id: r![2] } : {}),
-        })),
-      );
-    }
-    if ((r = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path)) && method === 'POST') {
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const b = (body ?? {}) as any;
-      const pending = interactions.get(r[1]!);
-      if (!pending || pending.token !== r[2]) return notFound(res, 10062, 'Unknown interaction');
-      if (pending.answered)
-        return json(res, 400, { message: 'Interaction has already been acknowledged.', code: 40060 });
-      pending.answered = true;
-      const data = b.data ?? {};
-      answers.push({ interactionId: r[1]!, type: b.type, data, ephemeral: ((data.flags ?? 0) & 64) === 64 });
-      if (b.type === 7 && pending.messageId) {
-        const msg = messages.get(pending.messageId)!;
-        if (typeof data.content === 'string') msg.content = data.content;
-        if (data.components) msg.components = data.components;
-        msg.edits.push(msg.content);
-        msg.times.push(Date.now());
-      }
-      wake();
-      return json(res, 204);
-    }
-    if ((r = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/.exec(path)) && method === 'PATCH') {
-      const pending = [...interactions.values()].find((i) => i.token === r![2]);
-      if (!pending) return notFound(res, 10015, 'Unknown Webhook');
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any
-      const b = (body ?? {}) as any;
-      answers.push({ interactionId: pending.id, type: -1, data: b, ephemeral: false });
-      wake();
-      return json(res, 200, {
-        id: snowflake(),
-        channel_id: pending.channelId,
-        author: bot,
-        content: b.content ?? '',
-        timestamp: new Date().toISOString(),
-        edited_timestamp: null,
-        tts: false,
-        mention_everyone: false,
-        mentions: [],
-        mention_roles: [],
-        attachments: [],
-        embeds: [],
-        pinned: false,
-        type: 20,
-        flags: 0,
-        components: [],
-      });
-    }
-    return notFound(res);
-  }
-
-  const interactions = new Map<
-    string,
-    { id: string; token: string; channelId: string; messageId?: string; answered: boolean }
-  >();
-
+  const handle = discordRest(state);
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: Error) => json(res, 500, { message: err.message, code: 0 }));
+    handle(req, res).catch((err: Error) => restFailure(res, err));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
@@ -330,7 +104,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
   /** Puts bytes on the CDN stand-in; returns their URL. */
   function upload(name: string, data: Buffer, type: string): string {
     const p = `/attachments/${snowflake()}/${encodeURIComponent(name)}`;
-    cdn.set(p, { data, type });
+    state.cdn.set(p, { data, type });
     return `http://127.0.0.1:${port}${p}`;
   }
 
@@ -360,9 +134,9 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
     generalId: GENERAL_ID,
     calls,
     /** Paths of attachment downloads (`/attachments/…`) the bot made, in order. */
-    downloads,
+    downloads: state.downloads,
     messages,
-    answers,
+    answers: state.answers,
     gateway: gw,
     /** Adds a public thread under `#general` (before the bot connects: it is in GUILD_CREATE). */
     addThread(name: string): string {
@@ -405,7 +179,7 @@ export async function startFakeDiscord(opts: FakeDiscordOptions = {}) {
         })),
         ...(replied ? { replied: messageObj(replied) } : {}),
       });
-      userMessages.push(payload);
+      state.userMessages.push(payload);
       gw.dispatch('MESSAGE_CREATE', payload);
       return id;
     },
