@@ -10,7 +10,6 @@
  */
 import type { CompressionOutcome } from '@hermes/core/agent';
 import type { BookAnswerOutcome, RequestKind } from '@hermes/core/approvals';
-import type { StoredImage } from '@hermes/core/images';
 import {
   wireEvent,
   type AgentEvent,
@@ -265,15 +264,11 @@ export class LiveSession {
     if (this.clients.size === 0 && !this.busy) this.opts.onIdle?.(this);
   }
 
-  /** Submits a prompt: runs now when idle, else queues it (`SessionTurns.submit`). */
-  submit(
-    text: string,
-    by?: string,
-    origin?: string,
-    images: StoredImage[] = [],
-    first = false,
-  ): MethodResult<'prompt.submit'> {
-    return this.turns.submit(text, by, origin, images, first);
+  /**
+   * Submits a prompt: runs now when idle, else queues it (the parameters: `SessionTurns.submit`).
+   */
+  submit(...args: Parameters<SessionTurns['submit']>): MethodResult<'prompt.submit'> {
+    return this.turns.submit(...args);
   }
 
   /** Guidance for the running turn (`session.steer`): `SessionTurns.steer`. */
