@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { contextWindowFor } from '../model/context-windows.js';
-import type { AgentEvent } from '../protocol/events.js';
+import type { AgentEvent, Usage } from '../protocol/events.js';
 import { allowedForSubagents } from '../tools/catalog.js';
 import type { DelegateCapability, SubagentOutcome, SubagentTask } from '../tools/delegate-types.js';
 import { Agent, type AgentOptions, type TranscriptStore } from './agent.js';
@@ -83,27 +83,30 @@ export async function runSubagent(
   const base = { parent_tool_id: parent.toolId };
   let id = `subagent-${randomUUID()}`;
   let store = discardStore;
-  const fail = (message: string): SubagentOutcome => {
+  /** Tells the parent the sub-agent ended (`subagent.complete`) and returns its outcome. */
+  const finish = (
+    status: SubagentOutcome['status'],
+    summary: string,
+    error?: string,
+    usage?: Usage,
+  ): SubagentOutcome => {
+    const durationMs = performance.now() - started;
     parent.emit({
       type: 'subagent.complete',
       payload: {
         ...base,
         subagent_id: id,
         task_index: task.index,
-        status: 'error',
-        summary: '',
-        duration_ms: Math.round(performance.now() - started),
-        error: message,
+        status,
+        summary,
+        duration_ms: Math.round(durationMs),
+        ...(usage ? { usage } : {}),
+        ...(error ? { error } : {}),
       },
     });
-    return {
-      subagentId: id,
-      status: 'error',
-      summary: '',
-      error: message,
-      durationMs: performance.now() - started,
-    };
+    return { subagentId: id, status, summary, ...(error ? { error } : {}), durationMs };
   };
+  const fail = (message: string): SubagentOutcome => finish('error', '', message);
   if (fork) {
     try {
       const parentRecord = fork.getSession(parent.sessionId);
@@ -191,7 +194,7 @@ export async function runSubagent(
   let status: string;
   let summary = '';
   let error: string | undefined;
-  let usage;
+  let usage: Usage | undefined;
   try {
     const r = await agent.runTurn(task.goal, signal);
     status = r.status;
@@ -209,19 +212,5 @@ export async function runSubagent(
       /* bookkeeping only */
     }
   }
-  const durationMs = performance.now() - started;
-  parent.emit({
-    type: 'subagent.complete',
-    payload: {
-      ...base,
-      subagent_id: id,
-      task_index: task.index,
-      status,
-      summary,
-      duration_ms: Math.round(durationMs),
-      ...(usage ? { usage } : {}),
-      ...(error ? { error } : {}),
-    },
-  });
-  return { subagentId: id, status, summary, ...(error ? { error } : {}), durationMs };
+  return finish(status, summary, error, usage);
 }

@@ -119,14 +119,9 @@ function attempt(steps: RepairStep[], step: RepairStep['step'], fn: () => string
 function rebuild(file: string): string {
   const db = open(file);
   try {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      db.prepare(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}) VALUES ('rebuild')`).run();
-      db.exec('COMMIT');
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+    db.transaction(() =>
+      db.prepare(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}) VALUES ('rebuild')`).run(),
+    ).immediate();
     verifyFts(db);
     return 'index rebuilt from messages';
   } finally {
@@ -137,22 +132,20 @@ function rebuild(file: string): string {
 /** Runs `fn` with `writable_schema` on, then bumps `schema_version` so other connections reload. */
 function editSchema(db: Database.Database, fn: () => number): number {
   db.pragma('writable_schema = ON');
-  let changed: number;
-  db.exec('BEGIN IMMEDIATE');
   try {
-    changed = fn();
-    if (changed > 0) {
-      const version = db.pragma('schema_version', { simple: true }) as number;
-      db.pragma(`schema_version = ${version + 1}`);
-    }
-    db.exec('COMMIT');
-  } catch (err) {
-    if (db.inTransaction) db.exec('ROLLBACK');
-    throw err;
+    return db
+      .transaction(() => {
+        const changed = fn();
+        if (changed > 0) {
+          const version = db.pragma('schema_version', { simple: true }) as number;
+          db.pragma(`schema_version = ${version + 1}`);
+        }
+        return changed;
+      })
+      .immediate();
   } finally {
     db.pragma('writable_schema = OFF');
   }
-  return changed;
 }
 
 function dedupeSchema(file: string): string {
@@ -214,15 +207,10 @@ function recreateFts(file: string): string {
     } catch {
       vacuumed = false;
     }
-    db.exec('BEGIN IMMEDIATE');
-    try {
+    db.transaction(() => {
       db.exec(FTS_DDL);
       db.prepare(`INSERT INTO ${FTS_TABLE}(${FTS_TABLE}) VALUES ('rebuild')`).run();
-      db.exec('COMMIT');
-    } catch (err) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      throw err;
-    }
+    }).immediate();
     verifyFts(db);
     const n = db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number };
     return `FTS schema ${how}, recreated and repopulated from ${n.n} messages${vacuumed ? '' : ' (VACUUM skipped: busy)'}`;
