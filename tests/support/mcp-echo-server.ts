@@ -12,9 +12,12 @@
  * With `--name NAME` the server reports that name in `initialize`. With `--wait-for FILE` it
  * answers nothing (not even `initialize`) until FILE exists: a server that is slow to start, made
  * ready by the test at a moment of its choosing. It writes `mcp-echo-server ready` on stderr once
- * connected, so stderr capture can be checked.
+ * connected, so stderr capture can be checked. With `--linger FILE` it starts a `sleep 301` in its own
+ * process group, keeps running after its stdin closes (a server that ignores the end of its
+ * input), and writes `<its pid> <the sleep's pid>` to FILE once connected.
  */
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -74,4 +77,10 @@ const gate = gateIdx > 0 ? process.argv[gateIdx + 1] : undefined;
 if (gate) while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
 
 await server.connect(new StdioServerTransport());
+const lingerIdx = process.argv.indexOf('--linger');
+if (lingerIdx > 0) {
+  const sleeper = spawn('sleep', ['301'], { stdio: 'ignore' });
+  setInterval(() => undefined, 60_000); // alive without input
+  writeFileSync(process.argv[lingerIdx + 1]!, `${process.pid} ${sleeper.pid}\n`);
+}
 process.stderr.write('mcp-echo-server ready\n');

@@ -16,6 +16,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolProcessTag } from '../tools/process-registry.js';
 import type { CommandSandbox, ToolDefinition } from '../tools/types.js';
 import { ServerLife, type BackoffPolicy, type Clock, type LifePhase } from './backoff.js';
 import type { McpServerSpec } from './config.js';
@@ -63,6 +64,8 @@ export interface ConnectionDeps {
    * host), and its writable folder when the server's config names no `cwd`.
    */
   sandbox?: () => { sandbox: CommandSandbox; cwd: string } | undefined;
+  /** A stdio server's process group is recorded as a tool process under this tag (stdio-transport.ts). */
+  track?: ToolProcessTag;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -236,6 +239,7 @@ export class McpConnection {
         env: spec.env,
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(this.deps.stdioLimits ? { limits: this.deps.stdioLimits } : {}),
+        ...(this.deps.track ? { track: this.deps.track } : {}),
       });
       t.stderr.on('data', (d: Buffer | string) => {
         this.stderrTail = (this.stderrTail + d.toString()).slice(-STDERR_TAIL_CHARS);

@@ -109,6 +109,8 @@ export class McpManager {
         ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
         stdioLimits: { maxStringChars: STDIO_STRING_CHARS, maxTotalChars: 4 * STDIO_STRING_CHARS },
         ...(this.opts.sandbox ? { sandbox: () => this.sandboxOf() } : {}),
+        // the server outlives no owner: recorded and watched like a terminal command
+        track: { root: this.opts.home.root, profile: this.opts.home.profile, session: `mcp:${spec.name}` },
       });
       return c;
     });

@@ -13,6 +13,11 @@
  * - The child gets the SDK's minimal environment (HOME, PATH, SHELL, TERM, USER, LOGNAME) plus
  *   `env`. `close()` ends stdin, then sends SIGTERM after 2 s and SIGKILL 2 s later.
  * - `exitReason` says how the process ended ("exited with code 1", "killed by SIGKILL").
+ * - The server leads its own process group: `close()` signals the group (what the server started
+ *   goes with it), and when the server exits, what it left running in its group is killed. With
+ *   `track`, the group is in the record of tool processes while it runs (process-registry.ts), so
+ *   the owner's watchdog ends it when the daemon or `hermes chat` dies without closing it (a
+ *   SIGKILL, a crash) and the next daemon stops it if the watchdog was killed too.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
@@ -20,6 +25,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { killGroup, recordToolProcess, type ToolProcessTag } from '../tools/process-registry.js';
 import { CappedJsonParser, type JsonCapLimits, type JsonCapReport } from './json-stream.js';
 
 /** Messages up to this size are parsed whole, bytes. */
@@ -45,6 +51,8 @@ export interface StdioTransportOptions {
   wholeMessageBytes?: number;
   /** Caps for streamed messages (see json-stream.ts). */
   limits?: Partial<JsonCapLimits>;
+  /** Record the server's process group as a tool process under this tag (see the file comment). */
+  track?: ToolProcessTag;
 }
 
 /**
@@ -169,6 +177,8 @@ export class HermesStdioTransport implements Transport {
   exitReason: string | undefined;
   private child: ChildProcess | undefined;
   private readonly reader: MessageReader;
+  /** Undoes the record of the process group (set while it runs with `track`). */
+  private release: (() => void) | undefined;
 
   constructor(private readonly opts: StdioTransportOptions) {
     this.reader = new MessageReader(
@@ -194,6 +204,8 @@ export class HermesStdioTransport implements Transport {
         env: { ...getDefaultEnvironment(), ...this.opts.env },
         stdio: ['pipe', 'pipe', 'pipe'],
         shell: false,
+        // its own process group: signalled as a whole, and apart from a terminal's Ctrl+C
+        detached: true,
         ...(this.opts.cwd ? { cwd: this.opts.cwd } : {}),
       });
       this.child = child;
@@ -201,9 +213,22 @@ export class HermesStdioTransport implements Transport {
         reject(err);
         this.onerror?.(err);
       });
-      child.on('spawn', () => resolve());
+      child.on('spawn', () => {
+        const { track } = this.opts;
+        if (track && child.pid !== undefined)
+          this.release = recordToolProcess(
+            track,
+            child.pid,
+            `mcp server: ${[this.opts.command, ...(this.opts.args ?? [])].join(' ')}`,
+          );
+        resolve();
+      });
       child.on('exit', (code, signal) => {
         this.exitReason = signal ? `killed by ${signal}` : `exited with code ${code ?? '?'}`;
+        // what the server left running in its group would hold its pipes open
+        if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+        this.release?.();
+        this.release = undefined;
       });
       child.on('close', () => {
         this.child = undefined;
@@ -233,7 +258,10 @@ export class HermesStdioTransport implements Transport {
     });
   }
 
-  /** Ends the process: stdin closed, then SIGTERM, then SIGKILL. Resolves when it is gone. */
+  /**
+   * Ends the process: stdin closed, then SIGTERM to its group, then SIGKILL (2 s apart). Resolves
+   * when it is gone or the SIGKILL is sent.
+   */
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
@@ -246,10 +274,11 @@ export class HermesStdioTransport implements Transport {
       /* already closed */
     }
     await wait();
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+    const pid = child.pid;
+    if (pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      killGroup(pid, 'SIGTERM');
       await wait();
     }
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (pid !== undefined && child.exitCode === null && child.signalCode === null) killGroup(pid, 'SIGKILL');
   }
 }

@@ -105,6 +105,15 @@ export function recordToolProcess(tag: ToolProcessTag, pid: number, command: str
   };
 }
 
+/** Sends `signal` to process group `pid` (its leader's pid); a group already gone is no error. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    /* the group is already gone */
+  }
+}
+
 function alive(pid: number, start: string | null): boolean {
   const now = processStartTime(pid);
   return now !== null && (start === null || now === start);

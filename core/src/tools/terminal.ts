@@ -34,7 +34,7 @@ import { buildChildEnv } from './child-env.js';
 import { blockedResult, toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { resolveToolPath } from './paths.js';
-import { groupMembers, recordToolProcess, type ToolProcessTag } from './process-registry.js';
+import { groupMembers, killGroup, recordToolProcess, type ToolProcessTag } from './process-registry.js';
 import type { CommandSandbox, ToolContext, ToolDefinition, ToolResult } from './types.js';
 
 /** Cap on the output returned to the model, chars. */
@@ -57,14 +57,6 @@ export function resolveShell(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The child's environment (credential variables removed): see child-env.ts. */
 export { buildChildEnv } from './child-env.js';
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    /* the group is already gone */
-  }
-}
 
 /** What happened to one run. */
 export interface CommandOutcome {

@@ -36,7 +36,7 @@ import { blockedResult, toolError } from '../args.js';
 import { scriptTools } from '../catalog.js';
 import { buildChildEnv } from '../child-env.js';
 import { defineTool, nonEmpty } from '../define.js';
-import { recordToolProcess } from '../process-registry.js';
+import { killGroup, recordToolProcess } from '../process-registry.js';
 import { KILL_GRACE_MS } from '../terminal.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { startRpcServer } from './rpc-server.js';
@@ -87,14 +87,6 @@ function stubTools(tools: ToolDefinition[]): StubTool[] {
     const params = [...required, ...props.filter((p) => !required.includes(p))];
     return { name: t.name, params, doc: `${t.name}(${params.join(', ')}): ${t.description.split('. ')[0]}.` };
   });
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    /* already gone */
-  }
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
