@@ -1,6 +1,7 @@
 /**
  * Markdown for the terminal: marked + marked-terminal, fenced code highlighted by cli-highlight
- * with ANSI-name colours, diffs coloured; headings and code frames as in blocks.ts. A single newline is a line break, as in GFM comments
+ * with ANSI-name colours, diffs coloured; headings and code frames as in blocks.ts, lists as in
+ * list.ts, tables as in table.ts; text wrapped to the room its block has (wrap.ts). A single newline is a line break, as in GFM comments
  * and chat UIs (models write line-by-line output that way); each line carries its own styles. The libraries are loaded on demand (`loadMarkdown`), so
  * start-up does not wait for them; until then `renderMarkdown` returns the text as is.
  */
@@ -29,9 +30,14 @@ let libs: Libs | null = null;
 let loading: Promise<void> | null = null;
 const byWidth = new Map<string, Renderer>();
 
-/** Loads the markdown libraries (once); resolves when `renderMarkdown` renders for real. */
+/**
+ * Loads the markdown libraries (once); resolves when `renderMarkdown` renders for real.
+ * `HERMES_TUI_MARKDOWN_DELAY_MS` (tests: what the screen shows while they load) waits that long first.
+ */
 export function loadMarkdown(): Promise<void> {
   loading ??= (async () => {
+    const delay = Number(process.env.HERMES_TUI_MARKDOWN_DELAY_MS);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const [marked, mt, hlModule] = await Promise.all([
       import('marked'),
       import('marked-terminal'),
