@@ -1,8 +1,9 @@
 /**
  * Markdown for the terminal: marked + marked-terminal, fenced code highlighted by cli-highlight
  * with ANSI-name colours, diffs coloured; headings and code frames as in blocks.ts, lists as in
- * list.ts, tables as in table.ts; text wrapped to the room its block has (wrap.ts). A single newline is a line break, as in GFM comments
- * and chat UIs (models write line-by-line output that way); each line carries its own styles. The libraries are loaded on demand (`loadMarkdown`), so
+ * list.ts, tables as in table.ts; text wrapped to the room its block has (wrap.ts). A single
+ * newline is a line break, as in GFM comments and chat UIs (models write line-by-line output that
+ * way); each line carries its own styles. The libraries are loaded on demand (`loadMarkdown`), so
  * start-up does not wait for them; until then `renderMarkdown` returns the text as is.
  */
 import chalk from 'chalk';
