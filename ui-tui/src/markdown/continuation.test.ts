@@ -5,6 +5,7 @@ import {
   continueFirstLine,
   hasReferenceCandidate,
   referenceDefinitions,
+  startsOrderedItem,
 } from './continuation.js';
 
 describe('continueBlock', () => {
@@ -31,6 +32,8 @@ describe('continueBlock', () => {
     });
     expect(continueFirstLine('1. d', { next: 4, delim: '.' })).toBe('4. d');
     expect(continueFirstLine('- d', { next: 4, delim: '.' })).toBe('- d');
+    expect(startsOrderedItem('12) x')).toBe(true);
+    expect(startsOrderedItem('Text 1. x')).toBe(false);
   });
 });
 

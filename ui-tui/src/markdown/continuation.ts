@@ -66,6 +66,11 @@ export function continueBlock(
   return { text, end: cur };
 }
 
+/** Whether `text` starts with a top-level ordered list item (one `continueFirstLine` would renumber). */
+export function startsOrderedItem(text: string): boolean {
+  return ORDERED.test(text);
+}
+
 /**
  * `text` with its first line numbered on from `prev` (as `continueBlock` does, reading only that
  * line: cheap enough for every frame of a live reply).

@@ -19,6 +19,7 @@ import {
   continueFirstLine,
   hasReferenceCandidate,
   referenceDefinitions,
+  startsOrderedItem,
 } from '../markdown/continuation.js';
 import { fenceAfter } from '../markdown/streaming.js';
 import { assistantDraft } from './event-items.js';
@@ -177,9 +178,12 @@ export function lastPartDraft(
  * (printed there as nothing) added, so links in the rest resolve.
  */
 function restText(rest: string, printed: string): string {
-  const { end } = continueBlocks(printed, null);
   const lead = /^\s*\n/.exec(rest)?.[0] ?? '';
-  const text = lead + continueFirstLine(rest.slice(lead.length), end);
+  const body = rest.slice(lead.length);
+  // the printed text is read again only when the rest may go on with a list of it
+  const text = startsOrderedItem(body)
+    ? lead + continueFirstLine(body, continueBlocks(printed, null).end)
+    : rest;
   const defs = referenceDefinitions(printed);
   return defs.length ? `${text}\n\n${defs.join('\n')}` : text;
 }
