@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { App } from './app/App.js';
+import { Composer } from './components/Composer.js';
 import { SessionController } from './app/controller.js';
 import stringWidth from 'string-width';
 import { charColumns, echoedText, eraseFrame, paintSplash, splashLines } from './splash.js';
@@ -46,6 +47,15 @@ describe('splash', () => {
     expect(frame.slice(box - 2, box + 2)).toEqual(lines.slice(0, 4));
     r.unmount();
     controller.dispose();
+  });
+
+  it('matches the composer of the App at narrow widths: its placeholder takes one line, as in the frame', async () => {
+    for (const cols of [20, 30, 34]) {
+      const r = await renderInk(<Composer width={cols} onSubmit={() => {}} />);
+      const box = r.text().split('\n');
+      expect(box, `${cols} columns`).toEqual(splashLines(cols, undefined, false).map(plain).slice(1, 4));
+      r.unmount();
+    }
   });
 
   it('fits the status line to the width: a wrapped line would make the frame taller than counted', () => {

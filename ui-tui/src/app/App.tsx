@@ -20,7 +20,8 @@ import { StatusBar } from '../components/StatusBar.js';
 import { StreamingMessage } from '../components/StreamingMessage.js';
 import { theme } from '../components/theme.js';
 import { ToolLine } from '../components/ToolLine.js';
-import { Transcript } from '../components/Transcript.js';
+import { HeldItems, heldItems, Transcript } from '../components/Transcript.js';
+import { isMarkdownReady } from '../markdown/render.js';
 import { probeLocalServers, probeServer, type FoundServer } from '../setup/probe.js';
 import type { InputHistory } from '../state/input-history.js';
 import { runningToolsView } from '../state/session-reducer.js';
@@ -122,6 +123,11 @@ export function App({
     if (approvalUp) setDraftShown(text.length); // the card shows the length; else no re-render
   };
   const width = Math.max(20, cols);
+  // markdown loads on first need: what waits for it to print shows in the live part meanwhile
+  // (HeldItems), and the commit that prints it takes it from there
+  const [markdownLoaded, setMarkdownLoaded] = useState(false);
+  const markdownReady = markdownLoaded || isMarkdownReady();
+  const onMarkdownReady = useCallback(() => setMarkdownLoaded(true), []);
 
   useEffect(() => {
     if (!exitArmed) return;
@@ -231,9 +237,12 @@ export function App({
         nextN={state.nextN}
         width={width}
         toolDetails={toolDetails}
+        markdownReady={markdownReady}
+        onMarkdownReady={onMarkdownReady}
       />
       {/* the live part stays shorter than the terminal (see BoundedColumn): the stream gives way */}
       <BoundedColumn maxHeight={rows - 1} width={width}>
+        <HeldItems items={heldItems(state.items, markdownReady)} width={width} toolDetails={toolDetails} />
         {state.streaming ? (
           <ClippedTail>
             <StreamingMessage

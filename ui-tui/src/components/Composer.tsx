@@ -384,7 +384,11 @@ export function Composer(props: ComposerProps): React.JSX.Element {
           <Text>
             <Text color={theme.accent}>› </Text>
             {isActive ? `${CURSOR_ON} ${CURSOR_OFF}` : ''}
-            <Text color={theme.muted}>{props.placeholder ?? 'Type a message · / for commands'}</Text>
+            {/* one line, cut as the first frame cuts it (splash.ts): a wrapped placeholder moved the
+                status bar a line down when the app took over from the first frame */}
+            <Text color={theme.muted}>
+              {(props.placeholder ?? 'Type a message · / for commands').slice(0, Math.max(0, width - 7))}
+            </Text>
           </Text>
         )}
       </Box>

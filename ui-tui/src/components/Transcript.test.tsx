@@ -2,7 +2,15 @@ import { cleanup } from 'ink-testing-library';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptItem } from '../state/types.js';
 import { renderInk } from '../testing/ink.js';
-import { printLimit, staticView, Transcript, type MarkdownLoader } from './Transcript.js';
+import { useState } from 'react';
+import {
+  HeldItems,
+  heldItems,
+  printLimit,
+  staticView,
+  Transcript,
+  type MarkdownLoader,
+} from './Transcript.js';
 
 afterEach(() => cleanup());
 
@@ -139,5 +147,58 @@ describe('staticView', () => {
     expect(v.length).toBe(7);
     expect(v.slice(6).map((i) => i.n)).toEqual([6]);
     expect(v.slice(0).map((i) => i.n)).toEqual([5, 6]);
+  });
+});
+
+describe('HeldItems', () => {
+  it('shows what waits for markdown in the live part, and nothing twice once it is printed', async () => {
+    let finish!: () => void;
+    let ready = false;
+    const markdown: MarkdownLoader = {
+      isReady: () => ready,
+      load: () =>
+        new Promise<void>((res) => {
+          finish = () => {
+            ready = true;
+            res();
+          };
+        }),
+    };
+    /** The app's arrangement: one `markdownReady` for the printed transcript and the live part. */
+    function Screen({ items }: { items: TranscriptItem[] }): React.JSX.Element {
+      const [loaded, setLoaded] = useState(false);
+      return (
+        <>
+          <Transcript
+            items={items}
+            nextN={3}
+            width={80}
+            markdown={markdown}
+            markdownReady={loaded}
+            onMarkdownReady={() => setLoaded(true)}
+          />
+          <HeldItems items={heldItems(items, loaded)} width={80} />
+        </>
+      );
+    }
+    const items = [user(0, 'the question'), reply(1, 'the answer'), user(2, 'next question')];
+    const r = await renderInk(<Screen items={items} />);
+    const before = await r.waitFor('next question');
+    expect(before.indexOf('the question')).toBeLessThan(before.indexOf('the answer'));
+    expect(count(before, 'the answer')).toBe(1);
+    finish();
+    await r.waitFor((f) => ready && f.includes('the answer'));
+    // no frame from here on shows the reply twice (printed and still held)
+    for (const f of r.frames) expect(count(f, 'the answer'), f).toBeLessThanOrEqual(1);
+    expect(count(r.text(), 'next question')).toBe(1);
+  });
+});
+
+describe('heldItems', () => {
+  it('is the first reply and what follows while markdown is not loaded, else nothing', () => {
+    const items = [user(3, 'a'), reply(4, 'b'), user(5, 'c')];
+    expect(heldItems(items, false).map((i) => i.n)).toEqual([4, 5]);
+    expect(heldItems(items, true)).toEqual([]);
+    expect(heldItems([user(3, 'a')], false)).toEqual([]);
   });
 });

@@ -13,12 +13,15 @@
  * items all at once, cell by cell): at most `batch` items per commit, the next batch in the commit
  * after (a `/history` page of 500 messages, a reprint of the window after a resize). An assistant
  * reply is markdown: it waits until the markdown libraries are loaded (they load on first need,
- * not at start-up), and everything after it waits with it, so the order stays.
+ * not at start-up), and everything after it waits with it, so the order stays. What waits is not
+ * missing from the screen meanwhile: `HeldItems` shows it in the live part, as plain text, until
+ * the commit that prints it (the app passes both the same `markdownReady`).
  */
 import { Box, Static } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { isMarkdownReady, loadMarkdown } from '../markdown/render.js';
 import type { TranscriptItem } from '../state/types.js';
+import { ClippedTail } from './BoundedColumn.js';
 import { MessageView } from './MessageView.js';
 
 /** Most items printed in one commit. */
@@ -46,6 +49,12 @@ export interface TranscriptProps {
   batch?: number;
   /** The markdown libraries (default: markdown/render.ts). */
   markdown?: MarkdownLoader;
+  /**
+   * Whether markdown is loaded, when the caller keeps that state (to show what waits for it with
+   * `HeldItems` in the same commits); then `onMarkdownReady` is called once it is.
+   */
+  markdownReady?: boolean;
+  onMarkdownReady?: () => void;
 }
 
 /**
@@ -87,6 +96,8 @@ export function Transcript({
   toolDetails = false,
   batch = PRINT_BATCH,
   markdown = markdownModule,
+  markdownReady: readyProp,
+  onMarkdownReady,
 }: TranscriptProps): React.JSX.Element {
   // where printing stands: a remount (resize, details toggle) prints the window again from its start.
   // A ref, not state: moving it needs no render of its own (one more frame for every item printed
@@ -94,7 +105,8 @@ export function Transcript({
   const from = useRef<number | null>(null);
   from.current ??= items[0]?.n ?? nextN;
   const [, nextBatch] = useState(0);
-  const [markdownReady, setMarkdownReady] = useState(() => markdown.isReady());
+  const [ownReady, setMarkdownReady] = useState(() => markdown.isReady());
+  const markdownReady = readyProp ?? ownReady;
   const limit = printLimit(items, nextN, from.current, batch, markdownReady);
   const view = useMemo(() => staticView(items, nextN, limit), [items, nextN, limit]);
   const blockedOnMarkdown = !markdownReady && items.find((i) => i.n === limit)?.kind === 'assistant';
@@ -108,13 +120,15 @@ export function Transcript({
     if (!blockedOnMarkdown) return;
     let live = true;
     const done = (): void => {
-      if (live) setMarkdownReady(true);
+      if (!live) return;
+      setMarkdownReady(true);
+      onMarkdownReady?.();
     };
     markdown.load().then(done, done);
     return () => {
       live = false;
     };
-  }, [blockedOnMarkdown, markdown]);
+  }, [blockedOnMarkdown, markdown, onMarkdownReady]);
   return (
     <Static items={view}>
       {(item) => (
@@ -123,5 +137,41 @@ export function Transcript({
         </Box>
       )}
     </Static>
+  );
+}
+
+/** Most items `HeldItems` draws (the newest; the live part shows its bottom rows anyway). */
+export const HELD_SHOWN = 20;
+
+/**
+ * The items that wait for markdown to print (see the file comment): while it is not loaded, the
+ * first assistant reply of the window (none was printed yet: printing stops before one) and all
+ * after it; else none.
+ */
+export function heldItems(items: TranscriptItem[], markdownReady: boolean): TranscriptItem[] {
+  if (markdownReady) return [];
+  const at = items.findIndex((i) => i.kind === 'assistant');
+  return at < 0 ? [] : items.slice(Math.max(at, items.length - HELD_SHOWN));
+}
+
+/** Props of `HeldItems`. */
+export interface HeldItemsProps {
+  /** From `heldItems`. */
+  items: TranscriptItem[];
+  width: number;
+  toolDetails?: boolean;
+}
+
+/** What waits for markdown to print, drawn in the live part as plain text (its newest rows kept). */
+export function HeldItems({ items, width, toolDetails = false }: HeldItemsProps): React.JSX.Element | null {
+  if (!items.length) return null;
+  return (
+    <ClippedTail>
+      {items.map((item) => (
+        <Box key={item.n} width={width}>
+          <MessageView item={item} width={width} toolDetails={toolDetails} />
+        </Box>
+      ))}
+    </ClippedTail>
   );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_SCAN, scanReply, type ReplyScan } from './reply-parts.js';
+import { continueFirstLine } from '../markdown/continuation.js';
+import {
+  EMPTY_SCAN,
+  growReply,
+  lastPartDraft,
+  liveText,
+  printedText,
+  scanReply,
+  startReply,
+  type ReplyScan,
+} from './reply-parts.js';
 
 /** The cut after streaming `text` in chunks of `size` characters. */
 function cutAfter(text: string, size: number): number {
@@ -46,5 +56,47 @@ describe('scanReply', () => {
   it('returns the same scan when nothing new is there', () => {
     const s = scanReply(EMPTY_SCAN, 'abc\n');
     expect(scanReply(s, 'abc\n')).toBe(s);
+  });
+});
+
+describe('what one printed part carries into the next', () => {
+  /** The parts `text` is printed in while it streams (in chunks of 5 characters), then the reply's last item's text. */
+  function printed(text: string): { parts: string[]; last: string | null } {
+    let r = startReply();
+    const parts: string[] = [];
+    for (let i = 0; i < text.length; i += 5) {
+      const g = growReply(r, text.slice(i, i + 5));
+      r = g.reply;
+      if (g.part) parts.push(g.part);
+    }
+    expect(liveText(r)).toBe(continueFirstLine(text.slice(r.scan.cut), r.list ?? null));
+    const last = lastPartDraft(text, 'complete', printedText(r));
+    return { parts, last: last?.kind === 'assistant' ? last.text : null };
+  }
+
+  it('numbers the items of a loose list typed all as `1.` by markdown: start, then +1', () => {
+    const { parts, last } = printed('Steps:\n\n1. one\n\n1. two\n\n1. three\n\nDone.');
+    expect(parts).toEqual(['Steps:', '1. one', '2. two', '3. three']);
+    expect(last).toBe('Done.');
+    expect(printed('4. four\n\n1. five\n\n1. six').last).toBe('6. six');
+  });
+
+  it('holds back a block that may use a reference link, and all after it, until the reply ends', () => {
+    const text =
+      'Intro.\n\nSee [the docs][d] and [x].\n\nMore text.\n\n[d]: https://example.com\n[x]: https://x.org';
+    const { parts, last } = printed(text);
+    expect(parts).toEqual(['Intro.']);
+    expect(last).toBe(text.slice('Intro.\n\n'.length));
+  });
+
+  it('adds the definitions printed earlier to the text printed at the end', () => {
+    const { parts, last } = printed('[d]: https://example.com\n\nPlain.\n\nUses [d] here.\n\nEnd.');
+    expect(parts).toEqual(['[d]: https://example.com', 'Plain.']);
+    expect(last).toBe('Uses [d] here.\n\nEnd.\n\n[d]: https://example.com');
+  });
+
+  it('still prints parts of a reply with inline links, task boxes and bracketed code', () => {
+    const { parts } = printed('A [link](https://x.org).\n\n- [ ] task\n\n```sh\n[[ -f x ]]\n```\n\nEnd.');
+    expect(parts).toHaveLength(3);
   });
 });

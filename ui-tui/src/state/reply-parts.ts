@@ -9,7 +9,18 @@
  * more after a blank line may still belong to the block before it (a list item's next paragraph,
  * its nested code: a list item's content starts at column 2 at least), so the reply is not cut
  * there; neither inside fenced code.
+ *
+ * What a block carries into the next (ordered-list numbering, reference links) is in
+ * markdown/continuation.ts: a block that may use a reference link is not cut, nor anything after
+ * it (`ReplyScan.hold`), so the reply's end, where the definitions usually are, prints with it.
  */
+import {
+  continueBlocks,
+  continueFirstLine,
+  hasReferenceCandidate,
+  referenceDefinitions,
+  startsOrderedItem,
+} from '../markdown/continuation.js';
 import { fenceAfter } from '../markdown/streaming.js';
 import { assistantDraft } from './event-items.js';
 import type { AssistantItem, ItemDraft, NoticeItem, StreamingReply } from './types.js';
@@ -26,6 +37,11 @@ export interface ReplyScan {
   content: boolean;
   /** Index where the newest finished part ends (the start of the block after it); 0: none yet. */
   cut: number;
+  /**
+   * Set once a line after `cut` may use a reference link (`[text][ref]`, `[text]`): nothing more
+   * is cut, the rest prints when the reply ends, with the definitions it usually ends with.
+   */
+  hold?: boolean;
 }
 
 /** The scan of a reply that has not started. */
@@ -39,25 +55,28 @@ export const EMPTY_SCAN: ReplyScan = { pos: 0, fence: null, blank: false, conten
  */
 export function scanReply(scan: ReplyScan, text: string): ReplyScan {
   let { pos, fence, blank, content, cut } = scan;
+  let hold = scan.hold ?? false;
   const start = pos;
   for (;;) {
     const nl = text.indexOf('\n', pos);
     const line = nl < 0 ? text.slice(pos) : text.slice(pos, nl);
     if (line === '') {
       if (nl < 0) break; // nothing of the next line yet
-    } else if (fence === null && blank && content && /^ ?\S/.test(line)) {
+    } else if (fence === null && blank && content && !hold && /^ ?\S/.test(line)) {
       cut = pos; // a new block starts after a blank line: everything before it is finished
       content = false;
     }
     if (nl < 0) break;
+    const outside = fence === null;
     fence = fenceAfter(line, fence);
+    if (!hold && outside && fence === null && hasReferenceCandidate(line)) hold = true;
     const isBlank = line.trim() === '';
     blank = fence === null && isBlank;
     if (!isBlank) content = true;
     pos = nl + 1;
   }
   if (pos === start && cut === scan.cut) return scan;
-  return { pos, fence, blank, content, cut };
+  return hold ? { pos, fence, blank, content, cut, hold } : { pos, fence, blank, content, cut };
 }
 
 /** A new reply, nothing streamed yet. */
@@ -72,7 +91,9 @@ export function printedText(reply: StreamingReply): string {
 
 /** The text of `reply` to draw live: what is not printed as parts. */
 export function liveText(reply: StreamingReply): string {
-  return reply.skip !== undefined ? '' : reply.text.slice(reply.scan.cut);
+  return reply.skip !== undefined
+    ? ''
+    : continueFirstLine(reply.text.slice(reply.scan.cut), reply.list ?? null);
 }
 
 /**
@@ -109,7 +130,8 @@ export function growReply(
     if (all.startsWith(skip)) {
       const cut = skip.length;
       const scan: ReplyScan = { pos: cut, fence: null, blank: false, content: false, cut };
-      return growReply({ text: all.slice(0, cut), reasoning, scan }, all.slice(cut));
+      const { end } = continueBlocks(skip, null);
+      return growReply({ text: all.slice(0, cut), reasoning, scan, list: end }, all.slice(cut));
     }
     return { ...growReply(startReply(reasoning), all), restarted: true };
   }
@@ -119,7 +141,10 @@ export function growReply(
   const next = { ...reply, text, scan };
   if (scan.cut <= printed) return { reply: next, part: null };
   const part = text.slice(printed, scan.cut).trimEnd();
-  return { reply: next, part: part.trim() ? part : null };
+  if (!part.trim()) return { reply: next, part: null };
+  // an ordered list the printed parts ended with goes on in this part (its numbers by markdown)
+  const numbered = continueBlocks(part, reply.list ?? null);
+  return { reply: { ...next, list: numbered.end }, part: numbered.text };
 }
 
 /** The item of a finished block printed while a reply streams. */
@@ -141,9 +166,26 @@ export function lastPartDraft(
   if (!printed || !(whole.startsWith(printed) || printed.startsWith(whole)))
     return assistantDraft(whole, status);
   const rest = whole.slice(printed.length);
-  if (rest.trim()) return { kind: 'assistant', text: rest, status: status || 'complete', whole };
+  if (rest.trim())
+    return { kind: 'assistant', text: restText(rest, printed), status: status || 'complete', whole };
   const note = REPLY_STATUS_NOTES[status];
   return note ? { kind: 'notice', text: note, tone: 'info' } : null;
+}
+
+/**
+ * The text to render for the `rest` of a reply after its `printed` parts: its first block numbered
+ * on from an ordered list the parts ended with, and the reference definitions the parts held
+ * (printed there as nothing) added, so links in the rest resolve.
+ */
+function restText(rest: string, printed: string): string {
+  const lead = /^\s*\n/.exec(rest)?.[0] ?? '';
+  const body = rest.slice(lead.length);
+  // the printed text is read again only when the rest may go on with a list of it
+  const text = startsOrderedItem(body)
+    ? lead + continueFirstLine(body, continueBlocks(printed, null).end)
+    : rest;
+  const defs = referenceDefinitions(printed);
+  return defs.length ? `${text}\n\n${defs.join('\n')}` : text;
 }
 
 /** Whether a reply that ended as `whole` is not a continuation of the `printed` parts. */
@@ -175,7 +217,10 @@ export function resumeReply(
   if (!shown || !printed) return growReply(startReply(reasoning), text);
   const { pos } = shown.scan;
   if (shown.skip === undefined && text.startsWith(shown.text.slice(0, pos))) {
-    return growReply({ text: text.slice(0, pos), reasoning, scan: shown.scan }, text.slice(pos));
+    return growReply(
+      { text: text.slice(0, pos), reasoning, scan: shown.scan, ...(shown.list ? { list: shown.list } : {}) },
+      text.slice(pos),
+    );
   }
   return growReply({ ...startReply(reasoning), skip: printed }, text);
 }

@@ -1,6 +1,7 @@
 /** The TUI's view of one session: transcript items, the live part of a turn, and status. */
 import type { AttachmentInfo, QueuedPrompt, SessionInfo } from '@hermes/core/protocol';
 import type { ConnectionState } from '@hermes/client';
+import type { OrderedEnd } from '../markdown/continuation.js';
 import type { ReplyScan } from './reply-parts.js';
 
 /** A user prompt as shown in the transcript. */
@@ -67,6 +68,8 @@ export interface StreamingReply {
    * new attempt's `text` is neither printed nor drawn while it repeats it.
    */
   skip?: string;
+  /** Where the ordered list the printed parts ended with stops (the next item's number), if they did. */
+  list?: OrderedEnd | null;
 }
 
 /** An item before it is placed in the transcript. */
