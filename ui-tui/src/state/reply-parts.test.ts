@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { continueFirstLine } from '../markdown/continuation.js';
 import {
   EMPTY_SCAN,
+  HOLD_MAX_LINES,
   growReply,
   lastPartDraft,
   liveText,
@@ -87,6 +88,16 @@ describe('what one printed part carries into the next', () => {
     const { parts, last } = printed(text);
     expect(parts).toEqual(['Intro.']);
     expect(last).toBe(text.slice('Intro.\n\n'.length));
+  });
+
+  it('stops holding after HOLD_MAX_LINES lines: the held blocks print and are never held again', () => {
+    const para = (i: number): string => `Paragraph ${i} with [optional] words.`;
+    const lines = Array.from({ length: HOLD_MAX_LINES + 10 }, (_, i) => para(i));
+    const { parts, last } = printed(`Intro [1].\n\n${lines.join('\n\n')}\n\nEnd.`);
+    // past the bound the reply is cut as usual: the last block alone is live at the end
+    expect(parts.length).toBeGreaterThan(HOLD_MAX_LINES / 2);
+    expect(parts[0]).toContain('Intro [1].');
+    expect(last).toBe('End.');
   });
 
   it('adds the definitions printed earlier to the text printed at the end', () => {

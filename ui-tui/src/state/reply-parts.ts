@@ -42,7 +42,22 @@ export interface ReplyScan {
    * is cut, the rest prints when the reply ends, with the definitions it usually ends with.
    */
   hold?: boolean;
+  /** Lines scanned while `hold` was set. */
+  held?: number;
+  /**
+   * Set when a hold outgrew `HOLD_MAX_LINES`: the reply is cut again as usual and never held
+   * again (its early reference links may print literally; its text is never kept off the
+   * scrollback for long).
+   */
+  holdSpent?: boolean;
 }
+
+/**
+ * Most lines a reply is held back for a possible reference link. Past it the held blocks print as
+ * they are: a long reply with a bracketed word early (a `[1]` citation, `[optional]`) scrolls
+ * into the scrollback as it streams rather than only showing its last screenful.
+ */
+export const HOLD_MAX_LINES = 40;
 
 /** The scan of a reply that has not started. */
 export const EMPTY_SCAN: ReplyScan = { pos: 0, fence: null, blank: false, content: false, cut: 0 };
@@ -56,6 +71,8 @@ export const EMPTY_SCAN: ReplyScan = { pos: 0, fence: null, blank: false, conten
 export function scanReply(scan: ReplyScan, text: string): ReplyScan {
   let { pos, fence, blank, content, cut } = scan;
   let hold = scan.hold ?? false;
+  let held = scan.held ?? 0;
+  let holdSpent = scan.holdSpent ?? false;
   const start = pos;
   for (;;) {
     const nl = text.indexOf('\n', pos);
@@ -69,14 +86,26 @@ export function scanReply(scan: ReplyScan, text: string): ReplyScan {
     if (nl < 0) break;
     const outside = fence === null;
     fence = fenceAfter(line, fence);
-    if (!hold && outside && fence === null && hasReferenceCandidate(line)) hold = true;
+    if (!hold && !holdSpent && outside && fence === null && hasReferenceCandidate(line)) hold = true;
+    if (hold && ++held > HOLD_MAX_LINES) {
+      hold = false;
+      holdSpent = true;
+    }
     const isBlank = line.trim() === '';
     blank = fence === null && isBlank;
     if (!isBlank) content = true;
     pos = nl + 1;
   }
   if (pos === start && cut === scan.cut) return scan;
-  return hold ? { pos, fence, blank, content, cut, hold } : { pos, fence, blank, content, cut };
+  return {
+    pos,
+    fence,
+    blank,
+    content,
+    cut,
+    ...(hold ? { hold, held } : {}),
+    ...(holdSpent ? { holdSpent } : {}),
+  };
 }
 
 /** A new reply, nothing streamed yet. */
