@@ -17,6 +17,7 @@ import { resolveResetPolicy } from './reset-policy.js';
 import { isSharedMultiUserSession } from './session-key.js';
 import { parseCommand, slashPolicyFor } from './slash.js';
 import type { MessageSource } from './source.js';
+import { untrustedLabel } from './untrusted.js';
 
 /** An accepted message on its way to a turn. */
 export interface AdmittedMessage {
@@ -125,10 +126,22 @@ export async function admitMessage(
   return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
 }
 
-/** Session title for lists: `irc #hermes · alice`. */
+/** Longest session title, in code points (the session store keeps at most 200 characters). */
+const MAX_TITLE_CHARS = 120;
+
+/**
+ * Session title for lists: `irc #hermes · alice`. Names come from the chat: each is an inert
+ * one-line label (`untrustedLabel`: no newlines, terminal escapes or bidi overrides), and the
+ * title is capped at 120 code points.
+ */
 export function sessionTitle(platform: string, source: MessageSource, shared: boolean): string {
-  const chat = source.chatName || source.chatId || '';
-  const user = source.userName || source.userId || '';
-  if (source.chatType === 'dm') return `${platform} · ${user || chat}`;
-  return shared || !user ? `${platform} · ${chat}` : `${platform} · ${chat} · ${user}`;
+  const chat = untrustedLabel(source.chatName || source.chatId || '');
+  const user = untrustedLabel(source.userName || source.userId || '');
+  const title =
+    source.chatType === 'dm'
+      ? `${platform} · ${user || chat}`
+      : shared || !user
+        ? `${platform} · ${chat}`
+        : `${platform} · ${chat} · ${user}`;
+  return untrustedLabel(title, MAX_TITLE_CHARS);
 }

@@ -57,7 +57,7 @@ import type { ChatSessionIndex } from './chat-sessions.js';
 import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
-import { hashPiiId } from './untrusted.js';
+import { hashPiiId, wellFormedText } from './untrusted.js';
 import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
 import { attachmentNotes, notesFromJson } from './pipeline-files.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
@@ -300,7 +300,7 @@ export class MessagePipeline {
   private async handle(pending: InboundMessage, id: string): Promise<void> {
     const { source } = pending;
     let msg = pending;
-    let text = msg.text.trim();
+    let text = wellFormedText(msg.text).trim();
     const chatId = source.chatId ?? source.userId;
     const receipt = msg.onReceipt ?? ((): void => undefined);
     /** Refuses the message: its sender's receipt and the logged drop name the same reason. */
@@ -351,7 +351,7 @@ export class MessagePipeline {
     // attachments are fetched from the platform only now, for an authorized sender, once
     if (msg.fetchAttachments) {
       msg = await resolveInboundAttachments(msg);
-      text = msg.text.trim();
+      text = wellFormedText(msg.text).trim();
       notes = attachmentNotes(msg);
       if (!text && !notes.length) {
         receipt({ kind: 'refused', id, reason: 'empty message' });
