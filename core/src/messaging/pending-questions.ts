@@ -1,7 +1,9 @@
 /**
  * Approval and clarify questions waiting for an answer in a chat. Keyed by session key, so a
  * `/approve` typed in a chat answers the question of that chat's session only; a button press
- * carries the request id and is checked against the presser's session key.
+ * carries the request id and is checked against the presser's session key. An approval also
+ * knows who asked (the sender of the message that started the turn): in a session several
+ * people share, only that person's answer counts.
  */
 import type { ApprovalChoiceName } from './adapter.js';
 
@@ -11,6 +13,11 @@ export interface PendingQuestion {
   requestId: string;
   /** Session key of the chat that was asked. */
   key: string;
+  /**
+   * Approvals: the user id (`userIdAlt || userId`) of the sender whose message started the turn,
+   * the only chat user who may answer; undefined when unknown (then the session key decides).
+   */
+  askerId?: string;
   /** Clarify choices (a typed number picks one). */
   choices?: readonly string[];
   /** Settles the question; later calls do nothing. */
@@ -68,12 +75,21 @@ export class PendingQuestions {
     return undefined;
   }
 
-  /** Answers the oldest approval of a key. @returns false when none waits. */
-  answerApproval(key: string, choice: ApprovalChoiceName): boolean {
+  /**
+   * Answers the oldest approval of a key on behalf of `answererId`.
+   * @returns `none` when none waits, `refused` when it waits for another person (nothing is
+   *   answered), else `answered`.
+   */
+  answerApproval(
+    key: string,
+    choice: ApprovalChoiceName,
+    answererId?: string,
+  ): 'answered' | 'none' | 'refused' {
     const q = this.oldest(key, 'approval');
-    if (!q) return false;
+    if (!q) return 'none';
+    if (!mayAnswer(q, answererId)) return 'refused';
     q.answer(choice);
-    return true;
+    return 'answered';
   }
 
   /**
@@ -87,4 +103,12 @@ export class PendingQuestions {
     q.answer(q.choices && n >= 1 && n <= q.choices.length ? q.choices[n - 1]! : text);
     return true;
   }
+}
+
+/** What a chat user who may not answer an approval is told. */
+export const NOT_THE_ASKER = 'Only the person who asked can answer this approval.';
+
+/** True when `userId` may answer `q`: anyone in its session for clarify, only the asker for an approval. */
+export function mayAnswer(q: Pick<PendingQuestion, 'kind' | 'askerId'>, userId: string | undefined): boolean {
+  return q.kind !== 'approval' || q.askerId === undefined || q.askerId === userId;
 }

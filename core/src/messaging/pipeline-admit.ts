@@ -123,7 +123,9 @@ export async function admitMessage(
   // 6. run the agent, 7. send the reply (pipeline-turn.ts)
   await p.emitHook('agent:start', { session_id: sessionId, session_key: key });
   const images = att.images.length ? { images: att.images } : {};
-  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
+  const asker = source.userIdAlt || source.userId;
+  const askerId = asker ? { askerId: asker } : {};
+  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
 }
 
 /** Longest session title, in code points (the session store keeps at most 200 characters). */

@@ -48,7 +48,7 @@ import {
 } from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
-import { PendingQuestions } from './pending-questions.js';
+import { mayAnswer, NOT_THE_ASKER, PendingQuestions } from './pending-questions.js';
 import { admitMessage } from './pipeline-admit.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
@@ -453,6 +453,10 @@ export class MessagePipeline {
       if (this.keyOf(press.source, cfg) !== q.key) {
         await this.say(chatId, 'That question belongs to another conversation.', send);
         return { kind: 'refused', reason: 'That question belongs to another conversation.' };
+      }
+      if (!mayAnswer(q, press.source.userIdAlt || press.source.userId)) {
+        await this.say(chatId, NOT_THE_ASKER, send);
+        return { kind: 'refused', reason: NOT_THE_ASKER };
       }
       const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
