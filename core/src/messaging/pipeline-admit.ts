@@ -46,7 +46,7 @@ export async function admitMessage(
   const { source } = msg;
   const { id, text, chatId, send, cfg, key } = m;
 
-  // 2. slash commands; a pending clarify question takes the next plain message as its answer
+  // 2. slash commands; a pending clarify question takes its asker's next plain message as its answer
   const command = parseCommand(text);
   if (command) {
     const policy = slashPolicyFor(cfg, source.chatType);
@@ -54,7 +54,8 @@ export async function admitMessage(
     p.ledger.close(id, 'reply', `command /${command.name}`);
     return undefined;
   }
-  if (text && p.questions.answerClarify(key, text)) {
+  const asker = source.userIdAlt || source.userId;
+  if (text && p.questions.answerClarify(key, text, asker)) {
     p.ledger.close(id, 'answer');
     return undefined;
   }
@@ -123,7 +124,6 @@ export async function admitMessage(
   // 6. run the agent, 7. send the reply (pipeline-turn.ts)
   await p.emitHook('agent:start', { session_id: sessionId, session_key: key });
   const images = att.images.length ? { images: att.images } : {};
-  const asker = source.userIdAlt || source.userId;
   const askerId = asker ? { askerId: asker } : {};
   return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
 }

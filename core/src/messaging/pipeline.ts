@@ -48,7 +48,7 @@ import {
 } from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
-import { mayAnswer, NOT_THE_ASKER, PendingQuestions } from './pending-questions.js';
+import { mayAnswer, NOT_THE_ASKER, NOT_THE_ASKER_CLARIFY, PendingQuestions } from './pending-questions.js';
 import { admitMessage } from './pipeline-admit.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
@@ -455,8 +455,9 @@ export class MessagePipeline {
         return { kind: 'refused', reason: 'That question belongs to another conversation.' };
       }
       if (!mayAnswer(q, press.source.userIdAlt || press.source.userId)) {
-        await this.say(chatId, NOT_THE_ASKER, send);
-        return { kind: 'refused', reason: NOT_THE_ASKER };
+        const reason = q.kind === 'approval' ? NOT_THE_ASKER : NOT_THE_ASKER_CLARIFY;
+        await this.say(chatId, reason, send);
+        return { kind: 'refused', reason };
       }
       const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {
