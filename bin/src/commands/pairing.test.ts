@@ -37,7 +37,7 @@ describe('hermes pairing', () => {
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^ {2}telegram {2}999 \(eve .*\) {2}asked 0 min ago, expires in 1 h 0 min$/);
     expect(lines[3]).toMatch(/^ {2}matrix {2}@eve:evil\.example \(eve .*\)$/);
-    // --json keeps the stored value (controls and bidi characters written as \\u escapes)
+    // --json keeps the stored value (controls and bidi characters written as \u escapes)
     const json = await hermes('pairing', 'list', '--json');
     expect(hasControls(json)).toBe(false);
     expect((JSON.parse(json) as { pending: { userName: string }[] }).pending[0]!.userName).toBe(HOSTILE_NAME);
