@@ -2,7 +2,8 @@
  * Telegram under attack, end to end (the real daemon, tests/support/fake-telegram.ts, the scripted
  * model): in a group whose session its members share, an approval asked for one member is not
  * answered by a stranger's button press, nor by another allowed member's press or `/approve`, nor
- * by callback data naming a button that was never offered; the asker's answer counts. A chat title
+ * by callback data naming a button that was never offered — each presser is told so, not "Got
+ * it"; the asker's answer counts. A chat title
  * and display name full of newlines, terminal escapes and lone UTF-16 surrogates reach the model
  * as well-formed JSON and `hermes sessions list` as one inert line.
  */
@@ -90,8 +91,13 @@ describe('Telegram attacks', () => {
       });
     const answered = (): number => tg.calls.filter((c) => c.method === 'answerCallbackQuery').length;
 
+    const acks = (): string[] =>
+      tg.calls.filter((c) => c.method === 'answerCallbackQuery').map((c) => String(c.params.text));
+
     press(STRANGER, buttons[2]!.callback_data); // "Always approve" by someone nobody allowed
     await waitFor(() => answered() >= 1, 'the stranger press to be acknowledged');
+    // the presser is told the truth: not "Got it"
+    expect(acks()[0]).toBe('You may not answer this question.');
     press(MEMBER, buttons[0]!.callback_data); // another allowed member of the group
     await waitFor(
       () => botTexts(GROUP).includes('Only the person who asked can answer this approval.'),
@@ -108,6 +114,10 @@ describe('Telegram attacks', () => {
     const [kind, token] = buttons[0]!.callback_data.split(':');
     press(OWNER, `${kind}:${token}:7`);
     await waitFor(() => answered() >= 3, 'the forged press to be acknowledged');
+    expect(acks().slice(1)).toEqual([
+      'Only the person who asked can answer this approval.',
+      'This question is closed',
+    ]);
     expect(existsSync(junk)).toBe(true);
 
     press(OWNER, buttons[0]!.callback_data);
