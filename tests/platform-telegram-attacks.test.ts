@@ -5,7 +5,8 @@
  * by callback data naming a button that was never offered — each presser is told so, not "Got
  * it"; the asker's answer counts. A chat title
  * and display name full of newlines, terminal escapes and lone UTF-16 surrogates reach the model
- * as well-formed JSON and `hermes sessions list` as one inert line.
+ * as well-formed JSON and `hermes sessions list` as one inert line. A `kill -9` while a turn
+ * waits for approval: the old button answers nothing, and the message gets exactly one outcome.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,13 @@ import { startFakeModelServer, type FakeModelServer } from './support/fake-model
 import { startFakeTelegram, type FakeTelegram } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome, runHermes } from './support/hermes-cli.js';
-import { startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import {
+  killDaemonHard,
+  openDeliveries,
+  outcomeLines,
+  startDaemonWithPlatform,
+  stopDaemon,
+} from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let tg: FakeTelegram;
@@ -150,5 +157,76 @@ describe('Telegram attacks', () => {
     expect(line).toBeDefined();
     // eslint-disable-next-line no-control-regex
     expect(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/.test(line!)).toBe(false);
+  });
+
+  it('kill -9 while a turn awaits approval: the old button answers nothing; one outcome for the message', async () => {
+    const junk = join(scratch, 'junk-kill');
+    mkdirSync(junk);
+    model.push({ toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${junk}` } }] });
+    tg.userMessage({ chatId: OWNER, userId: OWNER, name: 'Ann', text: 'clean the other one' });
+    const ask = await tg.waitForCall(
+      (c) =>
+        c.method === 'sendMessage' &&
+        c.params.chat_id === String(OWNER) &&
+        !!c.params.reply_markup &&
+        String(c.params.text).includes(junk),
+      'the approval message',
+    );
+    const buttons = (
+      ask.params.reply_markup.inline_keyboard as Array<Array<{ text: string; callback_data: string }>>
+    ).flat();
+    const oldMsg = [...tg.sent.values()].find((m) => m.chat_id === String(OWNER) && m.text.includes(junk))!;
+    await killDaemonHard(root);
+    // after the restart the turn is run again (no tool ran): it asks again, or the sender is told
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${junk}` } }] },
+      { echo: 'last_tool_result', prefix: 'after restart: ' },
+    );
+    const asksBefore = tg.calls.filter((c) => c.method === 'sendMessage' && !!c.params.reply_markup).length;
+    await startDaemonWithPlatform(root, 'telegram');
+    tg.pressButton({
+      chatId: OWNER,
+      userId: OWNER,
+      name: 'Ann',
+      messageId: oldMsg.message_id,
+      data: buttons[0]!.callback_data,
+    });
+    await tg.waitForCall(
+      (c) => c.method === 'answerCallbackQuery' && c.params.text === 'This question is closed',
+      'the old button to be answered as closed',
+    );
+    expect(existsSync(junk)).toBe(true);
+    await waitFor(
+      () => tg.calls.filter((c) => c.method === 'sendMessage' && !!c.params.reply_markup).length > asksBefore,
+      'the approval asked again',
+    );
+    const again = tg.calls.filter((c) => c.method === 'sendMessage' && !!c.params.reply_markup).at(-1)!;
+    const newMsg = [...tg.sent.values()].filter((m) => m.chat_id === String(OWNER) && m.reply_markup).at(-1)!;
+    expect(String(again.params.text)).toContain(junk);
+    const deny = (
+      again.params.reply_markup.inline_keyboard as Array<Array<{ text: string; callback_data: string }>>
+    )
+      .flat()
+      .find((b) => b.text.includes('Deny'))!;
+    tg.pressButton({
+      chatId: OWNER,
+      userId: OWNER,
+      name: 'Ann',
+      messageId: newMsg.message_id,
+      data: deny.callback_data,
+    });
+    await waitFor(
+      () => botTexts(OWNER).filter((t) => t.startsWith('after restart: ')).length === 1,
+      'the one reply',
+    );
+    expect(existsSync(junk)).toBe(true);
+    await waitFor(() => openDeliveries(root, 'telegram') === 0, 'no message left open');
+    // the message (this chat's only one) has one outcome over both daemon lives; a copy the
+    // restarted daemon polled again (its offset was not committed before the kill) is a duplicate
+    const lines = outcomeLines(root).filter((l) => l.includes(`chat=${OWNER} `));
+    const final = lines.filter((l) => !l.includes('reason="duplicate"'));
+    expect(final, lines.join('\n')).toHaveLength(1);
+    expect(final[0]).toContain(`ext=${OWNER}:`);
+    expect(final[0]).toContain('outcome=reply');
   });
 });
