@@ -28,6 +28,9 @@ describe('sessionTitle', () => {
       false,
     );
     expect(title).toBe('telegram · Ops ]0;pwned [2J · eve \ufffd');
+    expect(sessionTitle('irc', source({ chatName: '\u0007\u200b', chatId: '#ops' }), true)).toBe(
+      'irc · #ops',
+    );
     // long names are cut by code point, never inside a surrogate pair
     const long = sessionTitle('matrix', source({ chatName: '\ud83d\ude00'.repeat(300) }), true);
     expect([...long].length).toBeLessThanOrEqual(120);

@@ -137,8 +137,9 @@ const MAX_TITLE_CHARS = 120;
  * title is capped at 120 code points.
  */
 export function sessionTitle(platform: string, source: MessageSource, shared: boolean): string {
-  const chat = untrustedLabel(source.chatName || source.chatId || '');
-  const user = untrustedLabel(source.userName || source.userId || '');
+  // a name that is nothing but controls falls back to the id
+  const chat = untrustedLabel(source.chatName) || untrustedLabel(source.chatId);
+  const user = untrustedLabel(source.userName) || untrustedLabel(source.userId);
   const title =
     source.chatType === 'dm'
       ? `${platform} · ${user || chat}`
