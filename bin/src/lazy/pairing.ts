@@ -1,2 +1,2 @@
 /** Loaded by `hermes pairing` when it runs. */
-export { PairingStore } from '@hermes/core/messaging';
+export { neutralizeInlineText, PairingStore } from '@hermes/core/messaging';

@@ -6,6 +6,8 @@ import {
   formatAge,
   formatSessionDetail,
   formatSearchHits,
+  formatSessionTable,
+  inert,
   storedError,
   summarizeToolCalls,
   truncate,
@@ -84,5 +86,60 @@ describe('sessions formatting', () => {
     expect(short).toContain('  explain @src/app.ts\n  📄 src/app.ts (4.2 KB)');
     expect(short).not.toContain('FILE_BODY');
     expect(formatSessionDetail(exp, { color: false, now: 0, full: true })).toContain('FILE_BODY');
+  });
+
+  it('shows stored text (chat messages, names, tool output) inertly: no terminal controls or bidi overrides', () => {
+    // clear screen, a window title, a clipboard write (OSC 52), a carriage return that overwrites
+    const hostile = 'hi\u001b[2J\u001b]0;pwned\u0007\u001b]52;c;cm0gLXJm\u0007\rX\u202eevil\u009b31m';
+    // eslint-disable-next-line no-control-regex
+    const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    expect(inert('a\tb\nc')).toBe('a\tb\nc');
+    expect(controls.test(inert(hostile))).toBe(false);
+    const session = {
+      id: 's1',
+      title: `Ops ${hostile}`,
+      source: 'telegram',
+      state: 'ended',
+      started_at: 0,
+      message_count: 2,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+    };
+    const exp = {
+      session,
+      messages: [
+        {
+          id: 1,
+          role: 'user',
+          content: hostile,
+          timestamp: 0,
+          status: null,
+          tool_calls: null,
+          outcome: null,
+        },
+        {
+          id: 2,
+          role: 'assistant',
+          content: '',
+          timestamp: 0,
+          status: null,
+          tool_calls: JSON.stringify([
+            { function: { name: 'terminal', arguments: JSON.stringify({ command: hostile }) } },
+          ]),
+          outcome: JSON.stringify({ error: hostile }),
+        },
+      ],
+    } as unknown as SessionExport;
+    expect(controls.test(formatSessionDetail(exp, { color: false, now: 0, full: true }))).toBe(false);
+    expect(controls.test(formatSessionTable([session as never], { now: 0 }))).toBe(false);
+    const hit = {
+      session_id: 's1',
+      message_id: 1,
+      role: 'user',
+      snippet: hostile,
+      timestamp: 0,
+      session_title: hostile,
+    };
+    expect(controls.test(formatSearchHits([hit], 'hi', { now: 0 }))).toBe(false);
   });
 });

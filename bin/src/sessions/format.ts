@@ -45,6 +45,20 @@ function pad(text: string, width: number, right = false): string {
   return right ? fill + text : text + fill;
 }
 
+/** C0 controls but tab and newline, DEL, C1 controls, bidi overrides and isolates. */
+// eslint-disable-next-line no-control-regex
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Stored text made safe to print: every character a terminal would act on (escape sequences, a
+ * carriage return that overwrites the line, a bell, C1 controls) or that reorders text (bidi
+ * overrides) becomes U+FFFD; tabs and newlines stay. Stored text — chat messages, chat and user
+ * names in titles, tool output — comes from others and must not drive the owner's terminal.
+ */
+export function inert(text: string): string {
+  return text.replace(TERMINAL_CONTROLS, '\ufffd');
+}
+
 /** One line: whitespace runs (newlines included) become single spaces. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -79,7 +93,7 @@ export function formatSessionTable(sessions: readonly SessionRecord[], opts: For
   if (sessions.length === 0) return 'No sessions yet.\n';
   const rows = sessions.map((s) => ({
     id: s.id,
-    title: s.title ?? '—',
+    title: inert(s.title ?? '—'),
     source: s.source,
     msgs: String(s.message_count),
     started: formatAge(s.started_at, opts.now),
@@ -136,7 +150,7 @@ export function summarizeToolCalls(toolCalls: string | null, width = 80): string
 export const TOOL_OUTPUT_LINES = 20;
 
 function messageBody(m: MessageRecord, full: boolean): string[] {
-  let text = m.content ?? '';
+  let text = inert(m.content ?? '');
   // a user message's attached references: their chips, not their content (--full shows it)
   const attached = !full && m.role === 'user' ? splitAttachedText(text) : undefined;
   if (attached?.chips.length) text = attached.text;
@@ -174,7 +188,7 @@ export function formatSessionDetail(
 ): string {
   const s = exp.session;
   const out: string[] = [];
-  out.push(bold(`${s.title ?? '(untitled)'}  ${dim(s.id, opts.color)}`, opts.color));
+  out.push(bold(`${inert(s.title ?? '(untitled)')}  ${dim(s.id, opts.color)}`, opts.color));
   const facts = [
     `source ${s.source}`,
     s.model ? `model ${s.model}` : null,
@@ -199,8 +213,9 @@ export function formatSessionDetail(
     const chips = attachmentInfos(m.attachments).map(attachmentLabel);
     if (chips.length) out.push(`  ${chips.join(' ')}`);
     const error = storedError(m);
-    if (error) out.push(`  error: ${error}`);
-    for (const call of summarizeToolCalls(m.tool_calls, (opts.width ?? 100) - 4)) out.push(`  → ${call}`);
+    if (error) out.push(`  error: ${inert(error)}`);
+    for (const call of summarizeToolCalls(m.tool_calls, (opts.width ?? 100) - 4))
+      out.push(`  → ${inert(call)}`);
     const usage = opts.costs?.lines.get(m.id);
     if (usage) out.push(dim(`  ${usage}`, opts.color));
   }
@@ -216,11 +231,11 @@ export function formatSearchHits(hits: readonly SearchHit[], query: string, opts
   const width = opts.width ?? 100;
   const out: string[] = [];
   for (const h of hits) {
-    const title = h.session_title ? truncate(h.session_title, 40) : '(untitled)';
+    const title = h.session_title ? truncate(inert(h.session_title), 40) : '(untitled)';
     out.push(
       `${h.session_id}  ${bold(title, opts.color)}  ${dim(`${h.role} · ${formatAge(h.timestamp, opts.now)}`, opts.color)}`,
     );
-    const snippet = truncate(oneLine(h.snippet), width - 4);
+    const snippet = truncate(oneLine(inert(h.snippet)), width - 4);
     out.push(
       `    ${opts.color ? snippet.replace(/\[([^\]]*)\]/g, (_, m: string) => bold(m, true)) : snippet}`,
     );

@@ -1,7 +1,10 @@
 /**
  * Approval and clarify questions waiting for an answer in a chat. Keyed by session key, so a
  * `/approve` typed in a chat answers the question of that chat's session only; a button press
- * carries the request id and is checked against the presser's session key.
+ * carries the request id and is checked against the presser's session key. A question also
+ * knows who asked (the sender of the message that started the turn): in a session several
+ * people share, only that person's answer counts — another participant's message is a message
+ * of its own, never taken as the answer.
  */
 import type { ApprovalChoiceName } from './adapter.js';
 
@@ -11,6 +14,11 @@ export interface PendingQuestion {
   requestId: string;
   /** Session key of the chat that was asked. */
   key: string;
+  /**
+   * The user id (`userIdAlt || userId`) of the sender whose message started the turn, the only
+   * chat user who may answer; undefined when unknown (then the session key decides).
+   */
+  askerId?: string;
   /** Clarify choices (a typed number picks one). */
   choices?: readonly string[];
   /** Settles the question; later calls do nothing. */
@@ -62,29 +70,51 @@ export class PendingQuestions {
     return this.byId.get(requestId);
   }
 
-  /** The oldest open question of a kind for a session key. */
-  oldest(key: string, kind: PendingQuestion['kind']): PendingQuestion | undefined {
-    for (const q of this.byId.values()) if (q.key === key && q.kind === kind) return q;
+  /** The oldest open question of a kind for a session key (that `answererId` may answer, when given). */
+  oldest(key: string, kind: PendingQuestion['kind'], answererId?: string): PendingQuestion | undefined {
+    for (const q of this.byId.values())
+      if (q.key === key && q.kind === kind && (answererId === undefined || mayAnswer(q, answererId)))
+        return q;
     return undefined;
   }
 
-  /** Answers the oldest approval of a key. @returns false when none waits. */
-  answerApproval(key: string, choice: ApprovalChoiceName): boolean {
+  /**
+   * Answers the oldest approval of a key on behalf of `answererId`.
+   * @returns `none` when none waits, `refused` when it waits for another person (nothing is
+   *   answered), else `answered`.
+   */
+  answerApproval(
+    key: string,
+    choice: ApprovalChoiceName,
+    answererId?: string,
+  ): 'answered' | 'none' | 'refused' {
     const q = this.oldest(key, 'approval');
-    if (!q) return false;
+    if (!q) return 'none';
+    if (!mayAnswer(q, answererId)) return 'refused';
     q.answer(choice);
-    return true;
+    return 'answered';
   }
 
   /**
-   * Answers the oldest clarify question of a key with a typed text; a number picks the choice
-   * with that (1-based) index. @returns false when none waits.
+   * Answers the oldest clarify question of a key that `answererId` may answer with a typed text;
+   * a number picks the choice with that (1-based) index. @returns false when none waits for them.
    */
-  answerClarify(key: string, text: string): boolean {
-    const q = this.oldest(key, 'clarify');
+  answerClarify(key: string, text: string, answererId?: string): boolean {
+    const q = this.oldest(key, 'clarify', answererId ?? '');
     if (!q) return false;
     const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
     q.answer(q.choices && n >= 1 && n <= q.choices.length ? q.choices[n - 1]! : text);
     return true;
   }
+}
+
+/** What a chat user who may not answer an approval is told. */
+export const NOT_THE_ASKER = 'Only the person who asked can answer this approval.';
+
+/** What a chat user who may not answer a clarify question is told (a button press). */
+export const NOT_THE_ASKER_CLARIFY = 'Only the person who asked can answer this question.';
+
+/** True when `userId` may answer `q`: its asker, or anyone in its session when the asker is unknown. */
+export function mayAnswer(q: Pick<PendingQuestion, 'askerId'>, userId: string | undefined): boolean {
+  return q.askerId === undefined || q.askerId === userId;
 }

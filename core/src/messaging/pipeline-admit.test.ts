@@ -20,4 +20,20 @@ describe('sessionTitle', () => {
       'telegram · bob',
     );
   });
+
+  it('is one inert line: names with newlines, terminal escapes, bidi overrides and lone surrogates are cleaned', () => {
+    const title = sessionTitle(
+      'telegram',
+      source({ chatName: 'Ops\n\u001b]0;pwned\u0007\u001b[2J', userName: 'eve\u202e\ud800' }),
+      false,
+    );
+    expect(title).toBe('telegram · Ops ]0;pwned [2J · eve \ufffd');
+    expect(sessionTitle('irc', source({ chatName: '\u0007\u200b', chatId: '#ops' }), true)).toBe(
+      'irc · #ops',
+    );
+    // long names are cut by code point, never inside a surrogate pair
+    const long = sessionTitle('matrix', source({ chatName: '\ud83d\ude00'.repeat(300) }), true);
+    expect([...long].length).toBeLessThanOrEqual(120);
+    expect(long.endsWith('\ud83d\ude00...')).toBe(true);
+  });
 });

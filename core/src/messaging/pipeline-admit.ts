@@ -17,6 +17,7 @@ import { resolveResetPolicy } from './reset-policy.js';
 import { isSharedMultiUserSession } from './session-key.js';
 import { parseCommand, slashPolicyFor } from './slash.js';
 import type { MessageSource } from './source.js';
+import { untrustedLabel } from './untrusted.js';
 
 /** An accepted message on its way to a turn. */
 export interface AdmittedMessage {
@@ -45,7 +46,7 @@ export async function admitMessage(
   const { source } = msg;
   const { id, text, chatId, send, cfg, key } = m;
 
-  // 2. slash commands; a pending clarify question takes the next plain message as its answer
+  // 2. slash commands; a pending clarify question takes its asker's next plain message as its answer
   const command = parseCommand(text);
   if (command) {
     const policy = slashPolicyFor(cfg, source.chatType);
@@ -53,7 +54,8 @@ export async function admitMessage(
     p.ledger.close(id, 'reply', `command /${command.name}`);
     return undefined;
   }
-  if (text && p.questions.answerClarify(key, text)) {
+  const asker = source.userIdAlt || source.userId;
+  if (text && p.questions.answerClarify(key, text, asker)) {
     p.ledger.close(id, 'answer');
     return undefined;
   }
@@ -122,13 +124,27 @@ export async function admitMessage(
   // 6. run the agent, 7. send the reply (pipeline-turn.ts)
   await p.emitHook('agent:start', { session_id: sessionId, session_key: key });
   const images = att.images.length ? { images: att.images } : {};
-  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images }) };
+  const askerId = asker ? { askerId: asker } : {};
+  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
 }
 
-/** Session title for lists: `irc #hermes · alice`. */
+/** Longest session title, in code points (the session store keeps at most 200 characters). */
+const MAX_TITLE_CHARS = 120;
+
+/**
+ * Session title for lists: `irc #hermes · alice`. Names come from the chat: each is an inert
+ * one-line label (`untrustedLabel`: no newlines, terminal escapes or bidi overrides), and the
+ * title is capped at 120 code points.
+ */
 export function sessionTitle(platform: string, source: MessageSource, shared: boolean): string {
-  const chat = source.chatName || source.chatId || '';
-  const user = source.userName || source.userId || '';
-  if (source.chatType === 'dm') return `${platform} · ${user || chat}`;
-  return shared || !user ? `${platform} · ${chat}` : `${platform} · ${chat} · ${user}`;
+  // a name that is nothing but controls falls back to the id
+  const chat = untrustedLabel(source.chatName) || untrustedLabel(source.chatId);
+  const user = untrustedLabel(source.userName) || untrustedLabel(source.userId);
+  const title =
+    source.chatType === 'dm'
+      ? `${platform} · ${user || chat}`
+      : shared || !user
+        ? `${platform} · ${chat}`
+        : `${platform} · ${chat} · ${user}`;
+  return untrustedLabel(title, MAX_TITLE_CHARS);
 }

@@ -9,6 +9,7 @@ import { buildFooterLine } from './footer.js';
 import type { MessagePipeline } from './pipeline.js';
 import type { PlatformConfig } from './platform-config.js';
 import { approveChoice, COMMAND_HELP, type ParsedCommand, type SlashAccessPolicy } from './slash.js';
+import { NOT_THE_ASKER } from './pending-questions.js';
 import type { MessageSource } from './source.js';
 
 /** One command invocation. */
@@ -28,6 +29,10 @@ export async function runPlatformCommand(p: MessagePipeline, c: CommandContext):
   const { command, source, key, chatId, send, policy } = c;
   const say = (text: string): Promise<void> => p.say(chatId, text, send);
   const userId = source.userIdAlt || source.userId;
+  const sayUnanswered = async (r: 'answered' | 'none' | 'refused'): Promise<void> => {
+    if (r === 'none') await say('Nothing is waiting for approval.');
+    else if (r === 'refused') await say(NOT_THE_ASKER);
+  };
   if (!policy.allows(userId, command.name)) {
     await say(`You may not use /${command.name} here. Try /help.`);
     return;
@@ -132,11 +137,11 @@ export async function runPlatformCommand(p: MessagePipeline, c: CommandContext):
         await say('Use /approve, /approve session or /approve always.');
         return;
       }
-      if (!p.questions.answerApproval(key, choice)) await say('Nothing is waiting for approval.');
+      await sayUnanswered(p.questions.answerApproval(key, choice, userId));
       return;
     }
     case 'deny': {
-      if (!p.questions.answerApproval(key, 'deny')) await say('Nothing is waiting for approval.');
+      await sayUnanswered(p.questions.answerApproval(key, 'deny', userId));
       return;
     }
     default: {

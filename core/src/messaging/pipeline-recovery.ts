@@ -18,6 +18,7 @@ import type { SendOptions } from './adapter.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import type { MessagePipeline } from './pipeline.js';
 import { finishTurn, startTurn, type TurnRequest } from './pipeline-turn.js';
+import { sourceFromJson } from './source.js';
 
 /** Sent when a restart cut a turn that had run tools (or whose transcript cannot be read). */
 export const CUT_AFTER_TOOLS_NOTICE =
@@ -120,6 +121,7 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
         send: sendOptionsOf(row),
         userText: queued.get(row.id) ?? row.prompt_text,
         cfg,
+        ...askerOf(row),
       };
       done = direct ? before.then(() => direct()) : Promise.all([before, startTurn(p, req)]); // submitted now
     }
@@ -153,4 +155,15 @@ function storedOutcome(
   if (stored.kind === 'unknown' || stored.toolsRan)
     return () => p.ledger.deliver(row.id, CUT_AFTER_TOOLS_NOTICE, 'error');
   return undefined;
+}
+
+/** The sender recorded with a ledger row's message (who may answer its approvals), when known. */
+function askerOf(row: DeliveryRecord): { askerId?: string } {
+  try {
+    const source = sourceFromJson((JSON.parse(row.inbound ?? 'null') as { source?: unknown } | null)?.source);
+    const id = source?.userIdAlt || source?.userId;
+    return id ? { askerId: id } : {};
+  } catch {
+    return {};
+  }
 }

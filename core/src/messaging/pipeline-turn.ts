@@ -31,6 +31,8 @@ export interface TurnRequest {
   cfg: PlatformConfig;
   /** Images sent with the message, handed to the backend. */
   images?: ImageAttachmentInput[];
+  /** The sender's user id (`userIdAlt || userId`): the only chat user who may answer its questions. */
+  askerId?: string;
 }
 
 /**
@@ -108,6 +110,7 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
           kind: 'approval',
           requestId: prompt.requestId,
           key,
+          ...(t.askerId ? { askerId: t.askerId } : {}),
           onAnswered: () => answeredHere.add(prompt.requestId),
         },
         signal,
@@ -121,6 +124,7 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
           kind: 'clarify',
           requestId: prompt.requestId,
           key,
+          ...(t.askerId ? { askerId: t.askerId } : {}),
           ...(prompt.choices ? { choices: prompt.choices } : {}),
           onAnswered: () => answeredHere.add(prompt.requestId),
         },

@@ -68,6 +68,26 @@ describe('MessagePipeline', () => {
     expect(adapter.texts('dm-mallory').at(-1)).toBe('Welcome, Mallory!');
   });
 
+  it('hands the model well-formed text: lone surrogates in a message and in names become U+FFFD', async () => {
+    // strict JSON parsers of model APIs refuse a lone surrogate (HTTP 400): one in the system
+    // prompt or the history would fail every later turn of the session
+    const { adapter } = setup({ allowed_users: ['alice'] });
+    pipes.model.push({ text: 'ok' });
+    pipes.model.push({ text: 'ok again' });
+    const source = group('alice', { chatName: 'Ops \ud800', userName: 'Alice\udfff' });
+    await adapter.receive({ source, text: 'half an emoji: \ud83d' });
+    await adapter.receive({ source, text: '\ude00 and a whole one: \ud83d\ude00' });
+    expect(adapter.texts('g1')).toEqual(['ok', 'ok again']);
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const strings = JSON.stringify(pipes.model.requests[1]!.body.messages, (_k, v: unknown) => v);
+    const contents = (pipes.model.requests[1]!.body.messages as { content: unknown }[]).map((m) =>
+      typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+    );
+    expect(strings).toContain('half an emoji: \ufffd');
+    expect(contents.some((c) => lone.test(c))).toBe(false);
+    expect(contents.join('\n')).toContain('\ufffd and a whole one: \ud83d\ude00');
+  });
+
   it('writes the untrusted context block into the system prompt and answers', async () => {
     const { adapter, db } = setup({ allowed_users: ['alice'] });
     pipes.model.push({ text: 'Hi Alice.' });

@@ -48,7 +48,7 @@ import {
 } from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
-import { PendingQuestions } from './pending-questions.js';
+import { mayAnswer, NOT_THE_ASKER, NOT_THE_ASKER_CLARIFY, PendingQuestions } from './pending-questions.js';
 import { admitMessage } from './pipeline-admit.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
@@ -57,7 +57,7 @@ import type { ChatSessionIndex } from './chat-sessions.js';
 import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
-import { hashPiiId } from './untrusted.js';
+import { hashPiiId, wellFormedText } from './untrusted.js';
 import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
 import { attachmentNotes, notesFromJson } from './pipeline-files.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
@@ -300,7 +300,7 @@ export class MessagePipeline {
   private async handle(pending: InboundMessage, id: string): Promise<void> {
     const { source } = pending;
     let msg = pending;
-    let text = msg.text.trim();
+    let text = wellFormedText(msg.text).trim();
     const chatId = source.chatId ?? source.userId;
     const receipt = msg.onReceipt ?? ((): void => undefined);
     /** Refuses the message: its sender's receipt and the logged drop name the same reason. */
@@ -351,7 +351,7 @@ export class MessagePipeline {
     // attachments are fetched from the platform only now, for an authorized sender, once
     if (msg.fetchAttachments) {
       msg = await resolveInboundAttachments(msg);
-      text = msg.text.trim();
+      text = wellFormedText(msg.text).trim();
       notes = attachmentNotes(msg);
       if (!text && !notes.length) {
         receipt({ kind: 'refused', id, reason: 'empty message' });
@@ -453,6 +453,11 @@ export class MessagePipeline {
       if (this.keyOf(press.source, cfg) !== q.key) {
         await this.say(chatId, 'That question belongs to another conversation.', send);
         return { kind: 'refused', reason: 'That question belongs to another conversation.' };
+      }
+      if (!mayAnswer(q, press.source.userIdAlt || press.source.userId)) {
+        const reason = q.kind === 'approval' ? NOT_THE_ASKER : NOT_THE_ASKER_CLARIFY;
+        await this.say(chatId, reason, send);
+        return { kind: 'refused', reason };
       }
       const policy = slashPolicyFor(cfg, press.source.chatType);
       if (q.kind === 'approval' && !policy.allows(press.source.userId, 'approve')) {

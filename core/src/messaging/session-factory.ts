@@ -45,7 +45,7 @@ export function createPlatformSession(
     toolNames: availableTools(builtinTools(), { config, secrets: loadSecrets(home) }).map((t) => t.name),
     extra: init.systemPromptExtra,
   });
-  const title = init.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE) || null;
+  const title = [...init.title.replace(/\s+/g, ' ').trim()].slice(0, MAX_TITLE).join('') || null; // by code point
   const session = db.createSession({
     source: init.source.platform,
     title,

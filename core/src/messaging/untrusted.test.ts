@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   formatUntrustedValue,
   hashChatId,
+  untrustedLabel,
+  wellFormedText,
   hashPiiId,
   MAX_UNTRUSTED_CHARS,
   neutralizeInlineText,
@@ -17,6 +19,8 @@ describe('formatUntrustedValue', () => {
     ['zero-width removed', 'ig\u200bnore', '"ig nore"'],
     ['trimmed', '  name  ', '"name"'],
     ['NFC normalised', 'e\u0301', '"\u00e9"'],
+    ['lone surrogates become U+FFFD', 'a\ud800b\udc00c', '"a\ufffdb\ufffdc"'],
+    ['surrogate pairs kept', 'ok \ud83d\ude00', '"ok \ud83d\ude00"'],
     ['numbers stringified', 42, '"42"'],
     ['null becomes empty', null, '""'],
     [
@@ -69,5 +73,21 @@ describe('hashPiiId', () => {
   it('hashChatId keeps a prefix', () => {
     expect(hashChatId('group:123')).toMatch(/^group:[0-9a-f]{12}$/);
     expect(hashChatId('123')).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
+
+describe('wellFormedText', () => {
+  it('replaces lone surrogates (which strict JSON parsers of model APIs refuse) and keeps pairs', () => {
+    expect(wellFormedText('x\ud83dy')).toBe('x\ufffdy');
+    expect(wellFormedText('\ude00 end')).toBe('\ufffd end');
+    expect(wellFormedText('tail \ud83d')).toBe('tail \ufffd');
+    expect(wellFormedText('\ud83d\ude00 \u00e9\u0000')).toBe('\ud83d\ude00 \u00e9\u0000');
+  });
+});
+
+describe('untrustedLabel', () => {
+  it('makes one line of an untrusted name: controls, bidi and newlines blanked, brackets kept, capped', () => {
+    expect(untrustedLabel('[dev]\u001b[2K\r\nteam\u202e\u0007 ok')).toBe('[dev] [2K team ok');
+    expect(untrustedLabel('\ud83d\ude00'.repeat(10) + '\ud800', 5)).toBe('\ud83d\ude00'.repeat(2) + '...');
   });
 });

@@ -14,8 +14,21 @@ const CONTROL =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
+/** A high surrogate without its low half, or a low one without its high half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * The text with every lone UTF-16 surrogate replaced by U+FFFD (pairs kept). A chat can send
+ * one (half an emoji cut by a client, a crafted name); JSON.stringify writes it as `\udXXX`,
+ * which the strict JSON parsers of model APIs refuse (HTTP 400) — in a session's history or
+ * system prompt it would fail every later turn.
+ */
+export function wellFormedText(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
+}
+
 function clean(value: unknown): string {
-  return String(value ?? '')
+  return wellFormedText(String(value ?? ''))
     .normalize('NFC')
     .replace(/\r\n?/g, '\n')
     .replace(CONTROL, ' ');
@@ -39,18 +52,22 @@ export function formatUntrustedValue(value: unknown, maxChars = MAX_UNTRUSTED_CH
 }
 
 /**
+ * Untrusted text as one inert line without quotes, for labels people read (session titles, a
+ * terminal listing): lone surrogates become U+FFFD, newlines, controls, bidi and zero-width
+ * characters become spaces, runs of whitespace collapse, and the result is trimmed and capped at
+ * `maxChars` code points (`...` marks a cut).
+ */
+export function untrustedLabel(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): string {
+  return cap(clean(value).replace(/\s+/g, ' ').trim(), maxChars);
+}
+
+/**
  * Collapses untrusted text to one inert line without quotes, for inline spots where quotes would
- * show (the `[sender]` prefix of a shared-session message): newlines and controls become spaces,
- * runs of whitespace collapse, capped like `formatUntrustedValue`. Brackets are replaced so a
- * name cannot close the prefix early.
+ * show (the `[sender]` prefix of a shared-session message): `untrustedLabel`, with brackets
+ * replaced so a name cannot close the prefix early.
  */
 export function neutralizeInlineText(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): string {
-  const text = clean(value)
-    .replace(/[\n\t]/g, ' ')
-    .replace(/[[\]]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return cap(text, maxChars);
+  return untrustedLabel(clean(value).replace(/[[\]]/g, ' '), maxChars);
 }
 
 /** First 12 hex digits of SHA-256 of the UTF-8 text. */

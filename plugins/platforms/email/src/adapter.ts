@@ -19,6 +19,7 @@
 import {
   PlatformAdapter,
   approvalText,
+  parseCommand,
   type ApprovalPrompt,
   type ChatInfo,
   type InboundMessage,
@@ -38,8 +39,15 @@ import { outgoingMessageId, replyReferences, replySubject, threadRoot, threadTok
 /** Approval mails remembered per address (oldest forgotten first). */
 const MAX_OPEN_APPROVALS = 50;
 
-/** `/approve …` or `/deny` as the first word of a text. */
-const APPROVAL_COMMAND = /^\/(approve|deny)\b/i;
+/**
+ * True when the pipeline would take the text as `/approve …` or `/deny` — judged by its own
+ * command parser (which trims white space, Unicode's included), so no spelling slips past the
+ * approval-answer rule and still approves.
+ */
+function isApprovalCommand(text: string): boolean {
+  const name = parseCommand(text)?.name;
+  return name === 'approve' || name === 'deny';
+}
 
 /** Email adapter. */
 export class EmailAdapter extends PlatformAdapter {
@@ -148,7 +156,7 @@ export class EmailAdapter extends PlatformAdapter {
       const mail = await this.readMail(m, fallbackId);
       if (!mail) return 'taken';
       const text = this.textOf(mail);
-      if (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail))
+      if (isApprovalCommand(text) && !this.answersApproval(mail))
         return skip('an approval answer that is not a reply to an approval mail sent to its sender');
       remember();
       message = {
@@ -170,7 +178,7 @@ export class EmailAdapter extends PlatformAdapter {
         fetchAttachments: async () => {
           const mail = await this.readMail(m, fallbackId);
           const text = mail ? this.textOf(mail) : '';
-          if (!mail || (APPROVAL_COMMAND.test(text) && !this.answersApproval(mail))) return {};
+          if (!mail || (isApprovalCommand(text) && !this.answersApproval(mail))) return {};
           remember();
           return { images: mail.images, files: mail.files, notes: [text] };
         },

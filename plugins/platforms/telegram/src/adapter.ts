@@ -13,6 +13,7 @@ import {
   approvalText,
   clarifyText,
   type ApprovalPrompt,
+  type ButtonOutcome,
   type ChatInfo,
   type ClarifyPrompt,
   type FetchedAttachments,
@@ -215,21 +216,29 @@ export class TelegramAdapter extends PlatformAdapter {
     return receipt.kind === 'unavailable' ? receipt.reason : undefined;
   }
 
+  /**
+   * A pressed inline button: handed to the pipeline, then acknowledged to the presser with what
+   * became of it (`Got it`, the pipeline's reason for a refusal, or that the question is closed).
+   */
   private async onCallback(q: TgCallbackQuery): Promise<void> {
     const [kind, token, index] = (q.data ?? '').split(':');
     const entry = token ? this.buttons.get(token) : undefined;
+    const value = entry?.values[Number(index)];
+    const source = q.message ? this.sourceOf(q.message, q.from) : undefined;
+    let outcome: ButtonOutcome | undefined;
+    if (entry && value !== undefined && source && (kind === 'a' || kind === 'c')) {
+      delete source.messageId;
+      outcome = await this.emitButton({ source, requestId: entry.requestId, value });
+    }
+    const text =
+      outcome?.kind === 'answered'
+        ? 'Got it'
+        : outcome?.kind === 'refused'
+          ? outcome.reason
+          : 'This question is closed';
     await this.api
-      .call('answerCallbackQuery', {
-        callback_query_id: q.id,
-        text: entry ? 'Got it' : 'This question is closed',
-      })
+      .call('answerCallbackQuery', { callback_query_id: q.id, text })
       .catch((e: Error) => this.log(e.message));
-    if (!entry || !q.message || (kind !== 'a' && kind !== 'c')) return;
-    const value = entry.values[Number(index)];
-    const source = this.sourceOf(q.message, q.from);
-    if (value === undefined || !source) return;
-    delete source.messageId;
-    await this.emitButton({ source, requestId: entry.requestId, value });
   }
 
   private threadParams(opts?: SendOptions): object {
