@@ -3,14 +3,23 @@
  * and status lines are summarised on stderr so stdout stays the answer alone.
  */
 import type { AgentEvent } from '@hermes/core/protocol';
+import { inert } from '../terminal-text.js';
 
 /** Minimal writable surface (process.stdout / process.stderr). */
 export interface TextSink {
   write(text: string): unknown;
+  /** True when the sink is a terminal (process.stdout.isTTY). */
+  isTTY?: boolean;
 }
 
-/** Returns an event handler that renders to the two sinks. */
+/**
+ * Returns an event handler that renders to the two sinks. The reply goes to `out` as the model
+ * wrote it, unless `out` is a terminal: then characters a terminal acts on are shown inert
+ * (terminal-text.ts), since a reply can repeat what a web page or a file told the model. What goes
+ * to `err` (tool summaries, notices) is always shown inert.
+ */
 export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent) => void {
+  const shown = out.isTTY ? inert : (text: string): string => text;
   let lineOpen = false; // stdout has text not yet followed by a newline
   const endLine = (): void => {
     if (lineOpen) out.write('\n');
@@ -29,7 +38,7 @@ export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent
         break;
       case 'message.delta':
         if (e.payload.text) {
-          out.write(e.payload.text);
+          out.write(shown(e.payload.text));
           lineOpen = !e.payload.text.endsWith('\n');
           inMessage = true;
         }
@@ -41,21 +50,21 @@ export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent
         break;
       case 'tool.start':
         endLine();
-        err.write(`  ⚙ ${e.payload.name}${e.payload.summary ? `: ${e.payload.summary}` : ''}\n`);
+        err.write(inert(`  ⚙ ${e.payload.name}${e.payload.summary ? `: ${e.payload.summary}` : ''}`) + '\n');
         break;
       case 'tool.complete':
         err.write(
-          `  ${e.payload.ok ? '✓' : '✗'} ${e.payload.summary} (${(e.payload.duration_ms / 1000).toFixed(1)}s)\n`,
+          `  ${e.payload.ok ? '✓' : '✗'} ${inert(e.payload.summary)} (${(e.payload.duration_ms / 1000).toFixed(1)}s)\n`,
         );
         break;
       case 'status.update':
         if (e.payload.state === 'retrying' || e.payload.state === 'compressing')
-          err.write(`  … ${e.payload.text ?? e.payload.state}\n`);
+          err.write(`  … ${inert(e.payload.text ?? e.payload.state)}\n`);
         break;
       case 'error':
         endLine();
         // kind `notice`: told once, not a failure (e.g. reasoning effort unsupported)
-        if (e.payload.kind === 'notice') err.write(`  note: ${e.payload.message}\n`);
+        if (e.payload.kind === 'notice') err.write(`  note: ${inert(e.payload.message)}\n`);
         break;
       default:
         break;

@@ -4,6 +4,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
+import { inertLine } from '../terminal-text.js';
 
 /** argv that re-runs this CLI as `hermes gateway run --detached`. */
 async function runCommand(): Promise<string[]> {
@@ -19,7 +20,8 @@ export function platformState(p: {
   retry_at?: string | undefined;
   last_error?: string | undefined;
 }): string {
-  const last = p.last_error ? `, last error: ${p.last_error}` : '';
+  // error texts come from the platform's servers: one inert line each
+  const last = p.last_error ? `, last error: ${inertLine(p.last_error)}` : '';
   switch (p.state) {
     case 'backing_off': {
       const until = p.retry_at ? ` until ${p.retry_at.slice(11, 19)}Z` : '';
@@ -29,7 +31,7 @@ export function platformState(p: {
     case 'starting':
       return (p.attempt ?? 1) > 1 ? `connecting (attempt ${p.attempt}${last})` : 'connecting';
     case 'failed':
-      return `failed: ${p.error ?? p.last_error ?? 'unknown reason'}`;
+      return `failed: ${inertLine(p.error ?? p.last_error ?? 'unknown reason')}`;
     default:
       return p.state;
   }

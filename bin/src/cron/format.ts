@@ -2,6 +2,7 @@
  * Human-readable output of `hermes cron` (pure functions: jobs and results in, text out). JSON
  * output does not pass through here.
  */
+import { inertLine } from '../terminal-text.js';
 import {
   blockedNote,
   type RunOutcome,
@@ -42,11 +43,13 @@ function last(job: CronJob): string {
   if (!job.last_status) return 'never ran';
   if (job.last_status === 'blocked') {
     // `N command(s) blocked: CMD…` without the how-to (cron list is a table; cron run prints it)
-    const what = (job.last_error ?? '').split(/\.(?: |$)/)[0]!.replace(/ (was|were) blocked:/, ' blocked:');
+    const what = inertLine(
+      (job.last_error ?? '').split(/\.(?: |$)/)[0]!.replace(/ (was|were) blocked:/, ' blocked:'),
+    );
     return `blocked: ${what.length > 70 ? `${what.slice(0, 69)}…` : what}`;
   }
   return job.last_status === 'error'
-    ? `error: ${(job.last_error ?? '').split('\n')[0]!.slice(0, 60)}`
+    ? `error: ${inertLine((job.last_error ?? '').split('\n')[0]!).slice(0, 60)}`
     : job.last_status;
 }
 
@@ -55,7 +58,7 @@ export function formatJobTable(jobs: readonly CronJob[], now: number, zone: stri
   if (jobs.length === 0) return 'No cron jobs. Add one with: hermes cron add "every 2h" "check the news"\n';
   const rows = jobs.map((j) => [
     j.id,
-    j.name.length > 28 ? `${j.name.slice(0, 27)}…` : j.name,
+    inertLine(j.name.length > 28 ? `${j.name.slice(0, 27)}…` : j.name),
     j.schedule_display,
     state(j),
     when(j.next_run_at, now, zone),
@@ -71,7 +74,7 @@ export function formatJobTable(jobs: readonly CronJob[], now: number, zone: stri
 /** One job in detail (after add/edit/pause/resume). */
 export function formatJob(job: CronJob, now: number, zone: string): string {
   return [
-    `${job.id}  ${job.name}`,
+    `${job.id}  ${inertLine(job.name)}`,
     `  schedule: ${job.schedule_display}   state: ${state(job)}`,
     `  next run: ${when(job.next_run_at, now, zone)}`,
     `  deliver:  ${job.deliver.join(', ')}${job.repeat.times ? `   repeat: ${job.repeat.completed}/${job.repeat.times}` : ''}`,
@@ -83,7 +86,7 @@ export function formatJob(job: CronJob, now: number, zone: string): string {
 
 /** One run's result (`hermes cron run`, `hermes cron tick`). */
 export function formatOutcome(o: RunOutcome): string {
-  const head = `${o.jobId} ${o.name}: ${o.status}${o.error ? ` (${o.error.split('\n')[0]})` : ''}`;
+  const head = `${o.jobId} ${inertLine(o.name)}: ${o.status}${o.error ? ` (${inertLine(o.error.split('\n')[0]!)})` : ''}`;
   const blocked = o.blockedCommands?.length ? [`  ${blockedNote(o.blockedCommands)}`] : [];
   const delivered =
     o.status === 'silent'
@@ -140,10 +143,12 @@ export function formatStatus(args: {
     `Cron: ${verdict}`,
     `  last tick:    ${ago(s.last_tick_at)}${s.last_ticker ? ` by ${s.last_ticker}` : ''}`,
     `  last success: ${ago(s.last_success_at)}`,
-    ...(s.last_error_at ? [`  last error:   ${ago(s.last_error_at)}: ${s.last_error}`] : []),
+    ...(s.last_error_at ? [`  last error:   ${ago(s.last_error_at)}: ${inertLine(s.last_error ?? '')}`] : []),
     `  daemon:       ${args.daemon}`,
     `  jobs:         ${jobs.length} (${enabled.length} scheduled, ${jobs.filter((j) => j.state === 'paused').length} paused)${next !== undefined ? `; next run ${formatInZone(next, zone)} (${relative(next, now)})` : ''}`,
-    ...(failed.length ? [`  last run failed: ${failed.map((j) => `${j.id} (${j.name})`).join(', ')}`] : []),
+    ...(failed.length
+      ? [`  last run failed: ${failed.map((j) => `${j.id} (${inertLine(j.name)})`).join(', ')}`]
+      : []),
     '',
   ].join('\n');
 }

@@ -7,11 +7,11 @@ import {
   formatSessionDetail,
   formatSearchHits,
   formatSessionTable,
-  inert,
   storedError,
   summarizeToolCalls,
   truncate,
 } from './format.js';
+import { inert } from '../terminal-text.js';
 
 describe('sessions formatting', () => {
   it('formats ages', () => {

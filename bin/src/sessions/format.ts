@@ -2,6 +2,7 @@
  * Human-readable output of `hermes sessions` (pure functions: records in, text out). JSON output
  * does not pass through here.
  */
+import { inert } from '../terminal-text.js';
 import { chipLabel, splitAttachedText } from '@hermes/core/constants';
 import type { MessageRecord, SearchHit, SessionExport, SessionRecord } from '@hermes/core/state';
 import { attachmentLabel } from '@hermes/core/constants';
@@ -43,20 +44,6 @@ export function truncate(text: string, width: number): string {
 function pad(text: string, width: number, right = false): string {
   const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
   return right ? fill + text : text + fill;
-}
-
-/** C0 controls but tab and newline, DEL, C1 controls, bidi overrides and isolates. */
-// eslint-disable-next-line no-control-regex
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * Stored text made safe to print: every character a terminal would act on (escape sequences, a
- * carriage return that overwrites the line, a bell, C1 controls) or that reorders text (bidi
- * overrides) becomes U+FFFD; tabs and newlines stay. Stored text — chat messages, chat and user
- * names in titles, tool output — comes from others and must not drive the owner's terminal.
- */
-export function inert(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, '\ufffd');
 }
 
 /** One line: whitespace runs (newlines included) become single spaces. */
