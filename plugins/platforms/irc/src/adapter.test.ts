@@ -17,7 +17,11 @@ class FakeIrcServer {
   private readonly waiters = new Set<() => void>();
   port = 0;
 
-  constructor(private readonly opts: { password?: string } = {}) {
+  /**
+   * `caps`: the IRCv3 capabilities offered to `CAP LS` (split over two LS lines; registration then
+   * waits for `CAP END`); absent: `CAP` is an unknown command (421), as on a server without IRCv3.
+   */
+  constructor(private readonly opts: { password?: string; caps?: string[] } = {}) {
     this.server = createServer((socket) => this.accept(socket));
   }
 
@@ -33,6 +37,15 @@ class FakeIrcServer {
     let buf = '';
     let nick = '';
     let pass: string | undefined;
+    let negotiating = false;
+    let registered = false;
+    const welcome = (): void => {
+      if (registered) return;
+      registered = true;
+      if (this.opts.password !== undefined && pass !== this.opts.password)
+        this.send(`:irc.test 464 ${nick} :Password incorrect`);
+      else this.send(`:irc.test 001 ${nick} :Welcome to the test network ${nick}`);
+    };
     socket.on('data', (d: string) => {
       buf += d;
       let nl: number;
@@ -43,11 +56,23 @@ class FakeIrcServer {
         const [cmd, ...rest] = line.split(' ');
         if (cmd === 'PASS') pass = rest[0];
         if (cmd === 'NICK') nick = rest[0]!;
-        if (cmd === 'USER') {
-          if (this.opts.password !== undefined && pass !== this.opts.password)
-            this.send(`:irc.test 464 ${nick} :Password incorrect`);
-          else this.send(`:irc.test 001 ${nick} :Welcome to the test network ${nick}`);
+        if (cmd === 'CAP') {
+          const caps = this.opts.caps;
+          const sub = rest[0];
+          if (!caps) this.send(`:irc.test 421 * CAP :Unknown command`);
+          else if (sub === 'LS') {
+            negotiating = true;
+            // two lines, the first marked `*` (more follow), in one write
+            this.client?.write(
+              `:irc.test CAP * LS * :multi-prefix\r\n:irc.test CAP * LS :${caps.join(' ')}\r\n`,
+            );
+          } else if (sub === 'REQ') {
+            const wanted = rest.slice(1).join(' ').replace(/^:/, '').split(' ');
+            const ok = wanted.every((c) => caps.includes(c));
+            this.send(`:irc.test CAP * ${ok ? 'ACK' : 'NAK'} :${wanted.join(' ')}`);
+          } else if (sub === 'END') welcome();
         }
+        if (cmd === 'USER' && !negotiating) welcome();
         if (cmd === 'JOIN') this.send(`:${nick}!bot@127.0.0.1 JOIN ${rest[0]}`);
         for (const w of [...this.waiters]) w();
       }
@@ -95,12 +120,20 @@ afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
 
-async function start(opts: { password?: string; secrets?: Record<string, string> } = {}) {
+async function start(
+  opts: { password?: string; caps?: string[]; secrets?: Record<string, string>; identity?: string } = {},
+) {
   const server = await new FakeIrcServer(opts).listen();
   cleanup.push(() => server.close());
   const host = new FakeHost();
   const ctx = testPlatformContext({
-    config: { server: '127.0.0.1', port: server.port, nick: 'hermes', channels: ['#test'] },
+    config: {
+      server: '127.0.0.1',
+      port: server.port,
+      nick: 'hermes',
+      channels: ['#test'],
+      ...(opts.identity ? { identity: opts.identity } : {}),
+    },
     ...(opts.secrets ? { secrets: opts.secrets } : {}),
   });
   const adapter = host.attach((await platform.createAdapter(ctx)) as IrcAdapter);
@@ -146,6 +179,46 @@ describe('IrcAdapter against an IRC server', () => {
       permanent: true,
     });
     expect(server.lines[0]).toBe('PASS wrong');
+  });
+});
+
+describe('identity: account (IRCv3 account-tag)', () => {
+  it('a sender is the services account the server vouches for; no account, no user id', async () => {
+    const { server, host, adapter } = await start({ caps: ['account-tag', 'sasl'], identity: 'account' });
+    await adapter.connect();
+    expect(server.lines).toEqual(expect.arrayContaining(['CAP LS 302', 'CAP REQ :account-tag', 'CAP END']));
+    server.send('@account=alice :alice!a@127.0.0.1 PRIVMSG hermes :it is me');
+    // the nick alice, but logged in to no account, or to bob's: not alice
+    server.send(':alice!x@10.0.0.9 PRIVMSG hermes :me too');
+    server.send('@account=bob :alice!y@10.0.0.9 PRIVMSG #test :hermes: and me');
+    await host.message(2);
+    expect(host.messages.map((m) => [m.source.chatId, m.source.userId, m.source.userName])).toEqual([
+      ['alice', 'alice', 'alice'],
+      ['alice', undefined, 'alice'],
+      ['#test', 'bob', 'alice'],
+    ]);
+  });
+
+  it('identity: nick keeps the nick as the user id and negotiates nothing', async () => {
+    const { server, host, adapter } = await start({ caps: ['account-tag'] });
+    await adapter.connect();
+    expect(server.lines.some((l) => l.startsWith('CAP'))).toBe(false);
+    server.send('@account=bob :alice!a@127.0.0.1 PRIVMSG hermes :hi');
+    await host.message(0);
+    expect(host.messages[0]!.source.userId).toBe('alice');
+  });
+
+  it('a server without account-tag, or without IRCv3 at all, fails connect for good, naming it', async () => {
+    const noTag = await start({ caps: ['multi-prefix'], identity: 'account' });
+    await expect(noTag.adapter.connect()).rejects.toMatchObject({
+      message: expect.stringMatching(/does not offer the IRCv3 capability account-tag/),
+      permanent: true,
+    });
+    const old = await start({ identity: 'account' });
+    await expect(old.adapter.connect()).rejects.toMatchObject({
+      message: expect.stringMatching(/offers no IRCv3 capabilities/),
+      permanent: true,
+    });
   });
 });
 

@@ -15,6 +15,11 @@ import { ircLower, isChannel } from './protocol.js';
 export interface IrcSettings extends Omit<IrcClientOptions, 'log'> {
   /** In channels, answer only messages addressed to the bot's nick. */
   requireMention: boolean;
+  /**
+   * Who a sender is (the user id): their nick, or (`account`) the services account in the
+   * message's IRCv3 `account` tag — absent for a sender logged in to none, who is then nobody.
+   */
+  identity?: 'nick' | 'account';
 }
 
 /** Removes mIRC formatting codes (bold, colour, reset …) from received text. */
@@ -78,9 +83,13 @@ export class IrcAdapter extends PlatformAdapter {
     if (m.notice || m.text.startsWith('\u0001')) return;
     if (ircLower(m.nick) === ircLower(client.nick)) return;
     let text = stripFormatting(m.text).trim();
+    const account = m.tags.account && m.tags.account !== '*' ? m.tags.account : undefined;
+    // by account: a sender logged in to none has no id, and the pipeline lets no one without one in
+    const user =
+      this.settings.identity === 'account' ? (account ? { userId: account } : {}) : { userId: m.nick };
     if (!isChannel(m.target)) {
       void this.emitMessage({
-        source: { platform: 'irc', chatType: 'dm', chatId: m.nick, userId: m.nick, userName: m.nick },
+        source: { platform: 'irc', chatType: 'dm', chatId: m.nick, ...user, userName: m.nick },
         text,
       });
       return;
@@ -95,7 +104,7 @@ export class IrcAdapter extends PlatformAdapter {
         chatType: 'channel',
         chatId: m.target,
         chatName: m.target,
-        userId: m.nick,
+        ...user,
         userName: m.nick,
         // IRC has no message ids: the nick to address in the reply travels as the message id
         messageId: m.nick,

@@ -33,6 +33,12 @@ export interface IrcClientOptions {
   password?: string;
   /** Sent to NickServ after registration (`IDENTIFY <password>`). */
   nickservPassword?: string;
+  /**
+   * IRCv3 capabilities the connection needs (e.g. `account-tag`), negotiated with `CAP LS 302` /
+   * `CAP REQ` before registration ends; a server that does not offer or refuses one fails
+   * `connect` for good (`permanent`).
+   */
+  capabilities?: readonly string[];
   channels?: readonly string[];
   /** Registration + joins must finish within this, ms (default 20,000). */
   connectTimeoutMs?: number;
@@ -149,12 +155,15 @@ export class IrcClient extends EventEmitter {
         socket.once('error', bad);
         ac.signal.addEventListener('abort', onAbort, { once: true });
       });
+      const caps = this.opts.capabilities ?? [];
+      if (caps.length) this.raw('CAP LS 302', true);
       if (this.opts.password) this.raw(`PASS ${sanitizeParam(this.opts.password)}`, true);
       this.raw(`NICK ${this.nick}`, true);
       this.raw(
         `USER ${this.opts.username ?? this.opts.nick} 0 * :${sanitizeParam(this.opts.realname ?? 'Hermes agent')}`,
         true,
       );
+      if (caps.length) await this.negotiate(caps, ac.signal);
       await this.waitFor((m) => m.command === '001', ac.signal);
       this.registered = true;
       this.keeper.start();
@@ -179,6 +188,44 @@ export class IrcClient extends EventEmitter {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Requests `caps` after `CAP LS 302` was sent, then ends negotiation (`CAP END`).
+   * @throws Error (`permanent`) when the server offers no capabilities, lacks one, or refuses one.
+   */
+  private async negotiate(caps: readonly string[], signal: AbortSignal): Promise<void> {
+    const offered = new Set<string>();
+    let requested = false;
+    let failure: string | undefined;
+    // one predicate sees every line in order (several may arrive in one read)
+    await this.waitFor((m) => {
+      const sub = (m.params[1] ?? '').toUpperCase();
+      if (!requested) {
+        // a server without IRCv3 answers 421 (unknown command) or registers at once (001)
+        if (m.command === '421' || m.command === '001') {
+          failure = `the server offers no IRCv3 capabilities (${caps.join(', ')} needed)`;
+          return true;
+        }
+        if (m.command !== 'CAP' || sub !== 'LS') return false;
+        for (const c of (m.params.at(-1) ?? '').split(' '))
+          if (c) offered.add(c.split('=')[0]!.toLowerCase());
+        if (m.params[2] === '*') return false; // more LS lines follow
+        const absent = caps.filter((c) => !offered.has(c.toLowerCase()));
+        if (absent.length) {
+          failure = `the server does not offer the IRCv3 capability ${absent.join(', ')}`;
+          return true;
+        }
+        this.raw(`CAP REQ :${caps.join(' ')}`, true);
+        requested = true;
+        return false;
+      }
+      if (m.command !== 'CAP' || (sub !== 'ACK' && sub !== 'NAK')) return false;
+      if (sub === 'NAK') failure = `the server refused the IRCv3 capability ${caps.join(', ')}`;
+      return true;
+    }, signal);
+    if (failure) throw Object.assign(new Error(failure), { permanent: true });
+    this.raw('CAP END', true);
   }
 
   /** Resolves with the first message matching `pred`; rejects on close, ERROR or abort. */

@@ -17,7 +17,9 @@
  * Secrets (`.env`): `IRC_PASSWORD` (server password), `IRC_NICKSERV_PASSWORD`,
  * `IRC_ALLOWED_USERS` (nicks, comma-separated), `IRC_HOME_CHANNEL` (cron delivery).
  * Nicks are the user ids: on networks without services anyone can take a free nick, so prefer
- * pairing over allow-lists there, or keep the agent in channels you control.
+ * pairing over allow-lists there, or keep the agent in channels you control — or set
+ * `identity: account` on a network with services and IRCv3 `account-tag` (Libera, OFTC …): the
+ * user ids are then the services accounts the server vouches for.
  */
 import { definePlatform } from '@hermes/core';
 import { z } from 'zod';
@@ -54,6 +56,13 @@ export const IrcSettingsSchema = z
     channels: z.array(Channel).default([]),
     /** In channels, answer only "<nick>: …". */
     require_mention: z.boolean().default(true),
+    /**
+     * Who a sender is: `nick` (anyone who holds the nick — on a network whose services do not guard
+     * it, anyone who takes it while it is free), or `account`: the services account the server
+     * vouches for (IRCv3 `account-tag`, required of the server); a sender logged in to no account
+     * is nobody and is ignored.
+     */
+    identity: z.enum(['nick', 'account']).default('nick'),
     /** Lines sent at once before throttling. */
     flood_burst: z.number().int().min(1).max(1000).default(5),
     /** Gap between throttled lines, ms. */
@@ -109,6 +118,8 @@ function adapterSettings(
     ...(c.realname !== undefined ? { realname: c.realname } : {}),
     channels: c.channels,
     requireMention: c.require_mention,
+    identity: c.identity,
+    ...(c.identity === 'account' ? { capabilities: ['account-tag'] } : {}),
     burst: c.flood_burst,
     sendIntervalMs: c.flood_interval_ms,
     ...(secrets.IRC_PASSWORD ? { password: secrets.IRC_PASSWORD } : {}),
