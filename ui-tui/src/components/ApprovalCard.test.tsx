@@ -7,7 +7,7 @@ import { ApprovalCard, type ApprovalChoice, wrapCommand } from './ApprovalCard.j
 
 afterEach(() => cleanup());
 
-const params = {
+const params: { command: string; description: string; choices: string[]; allows?: string[] } = {
   command: 'rm -rf ./build',
   description: 'recursive delete',
   choices: ['once', 'session', 'always', 'deny'],
