@@ -224,6 +224,7 @@ describe('SessionController without a session', () => {
       'notice:No session is open: /new starts one, /sessions or /resume picks one; the message is sent to it.',
     );
     await controller.newSession();
+    expect(texts(controller)).toContain('notice:New session s2.'); // no previous one to speak of
     await waitFor(() => submitted.length === 1);
     expect(submitted[0]).toMatchObject({ session_id: 's2', text: 'hello' });
   });

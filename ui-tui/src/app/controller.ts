@@ -357,10 +357,14 @@ export class SessionController {
     this.lostTimer.unref?.();
   }
 
+  /** `/new`: a new session in this folder; the notice names the one left behind, when there was one. */
   async newSession(): Promise<void> {
+    const previous = this.state.sessionId;
     await this.open({ mode: 'new' });
     const id = this.state.sessionId;
-    this.notice(`New session${id ? ` ${id}` : ''}. The previous one stays in /sessions.`);
+    this.notice(
+      `New session${id ? ` ${id}` : ''}.${previous ? ' The previous one stays in /sessions.' : ''}`,
+    );
   }
 
   /**
