@@ -184,6 +184,8 @@ describe('askApprovalOnTerminal', () => {
     await pass(APPROVAL_ARM_MS);
     ctl.abort();
     expect(await t.pending).toBe('deny');
+    // the question ends its line: what the caller writes next does not run on after it
+    expect(t.shown()).toMatch(/\[d\]eny: \n$/);
     t.close();
     const c = start(all);
     c.close();

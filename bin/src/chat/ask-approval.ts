@@ -179,7 +179,9 @@ async function askArmed(
   for (const l of ahead) out.write(`  (set aside, typed before the question: “${l}”)\n`);
   rl.setPrompt(question);
   rl.prompt();
-  return lines.next();
+  const answer = await lines.next();
+  if (answer === null) out.write('\n'); // ended unanswered (Ctrl+C, closed input): what follows starts a line
+  return answer;
 }
 
 /** The lines of a readline as they come, and when the input last delivered anything. */
