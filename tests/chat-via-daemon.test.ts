@@ -76,6 +76,8 @@ describe('hermes chat -q with a running daemon', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(run.stderr).toMatch(/denied \(no terminal to ask\)/);
+    // its own answer is not told as another client's
+    expect(run.stderr).not.toContain('in another window');
     expect(existsSync(victim)).toBe(true);
   });
 

@@ -4,15 +4,24 @@
  * model server. Never touches the real ~/.hermes or ~/.local/bin.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { makeTestHome, runHermes, type HermesRun } from './support/hermes-cli.js';
+import { HERMES_BIN, makeTestHome, runHermes, type HermesRun } from './support/hermes-cli.js';
 
 let model: FakeModelServer;
 beforeAll(async () => {
@@ -65,6 +74,16 @@ function userPrompts(dbFile: string): string[] {
 }
 
 describe('hermes profile (compiled CLI)', () => {
+  it('create names the command as it can be typed here (no hermes on PATH: the path of bin/hermes)', async () => {
+    const { root, user } = rootWithWork();
+    const path = [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter);
+    const created = await ok(hermes(root, user, ['profile', 'create', 'side'], { PATH: path }));
+    const self = realpathSync(HERMES_BIN);
+    expect(created.stdout).toContain(
+      `Use it with: ${self} -p side …  or make it sticky: ${self} profile use side\n`,
+    );
+  });
+
   it('creates a clone with a 0600 .env and lists it; -p with a missing profile fails in one line', async () => {
     const { root, user, work } = rootWithWork();
     const created = await ok(

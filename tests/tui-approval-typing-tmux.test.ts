@@ -154,7 +154,9 @@ describeTmux('hermes tui: an approval card is never answered by typing meant for
 
     tmux.keys(w, 'a');
     const selected = await tmux.waitFor(w, 'Press Enter to confirm always. Esc cancels.');
-    expect(selected).toContain('Always allows commands flagged like this one from now on');
+    // the card names the entries always stores (approval-scope.ts) and says only those are allowed
+    expect(selected).toContain('Always allows only what is named above, from now on');
+    expect(selected).toContain(`always = allow only`);
     expect(await openApprovals()).toEqual([command]);
     expect(existsSync(dir)).toBe(true);
     expect(config()).not.toContain('command_allowlist');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usageHint } from './cli.js';
+import { commandTypo, usageHint } from './cli.js';
 
 describe('usageHint', () => {
   const names = ['config', 'skills', 'checkpoints', 'tui'];
@@ -11,5 +11,22 @@ describe('usageHint', () => {
   it('falls back to hermes --help for an unknown or missing command', () => {
     expect(usageHint(['confg'], names)).toBe('Run "hermes --help" for usage.');
     expect(usageHint([], names)).toBe('Run "hermes --help" for usage.');
+  });
+});
+
+describe('commandTypo', () => {
+  const names = ['sessions', 'status', 'config', 'chat', 'tui', 'model', 'gateway'];
+  it('names the command a mistyped first word meant', () => {
+    expect(commandTypo(['sesions'], names)).toBe('sessions');
+    expect(commandTypo(['sessoins', 'list'], names)).toBe('sessions');
+    expect(commandTypo(['--json', 'gatway', 'status'], names)).toBe('gateway');
+    expect(commandTypo(['chta'], names)).toBe('chat');
+    expect(commandTypo(['Model'], names)).toBe('model');
+  });
+  it('says nothing for a command, a word far from every command, or no word', () => {
+    expect(commandTypo(['sessions', 'lst'], names)).toBeUndefined();
+    expect(commandTypo(['doctor'], names)).toBeUndefined();
+    expect(commandTypo(['x'], names)).toBeUndefined();
+    expect(commandTypo([], names)).toBeUndefined();
   });
 });

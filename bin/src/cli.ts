@@ -37,6 +37,41 @@ export function usageHint(
   return `Run "${hermes} ${command ? `${command} ` : ''}--help" for usage.`;
 }
 
+/** Edits (insert, delete, replace, swap of neighbours) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The command a mistyped first word most likely meant (`sesions` → `sessions`): the first word of
+ * `argv` when it is no command, matched against `commands` within 2 edits (1 for words of up to 4
+ * letters); undefined when nothing is that close. A first word that is no command is otherwise
+ * taken by the default command (`tui`) and refused as an unknown argument, without a hint.
+ */
+export function commandTypo(argv: readonly string[], commands: readonly string[]): string | undefined {
+  const first = argv.find((a) => !a.startsWith('-'));
+  if (first === undefined || commands.includes(first)) return undefined;
+  const word = first.toLowerCase();
+  const limit = word.length <= 4 ? 1 : 2;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of commands) {
+    const distance = editDistance(word, name);
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
 /** Builds the parser for `argv` (profile flag already removed). */
 export function buildCli(ctx: CliContext, argv: string[]): Argv {
   const commands = [
@@ -75,7 +110,9 @@ export function buildCli(ctx: CliContext, argv: string[]): Argv {
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;
-      process.stderr.write(`hermes: ${msg}\n${usageHint(argv, names)}\n`);
+      const typo = /^Unknown arguments?:/.test(msg) ? commandTypo(argv, [...names, 'completion']) : undefined;
+      const hint = typo ? `Did you mean ${hermesCommand()} ${typo}?\n` : '';
+      process.stderr.write(`hermes: ${msg}\n${hint}${usageHint(argv, names)}\n`);
       process.exit(1);
     })
     .help()

@@ -80,6 +80,19 @@ describe('askApprovalOnTerminal', () => {
     expect((await ask(all, '')).choice).toBe('deny'); // a bare Enter never approves
   });
 
+  it('says that an answer it does not know, or none, denied the command', async () => {
+    const yes = await ask(all, 'yes');
+    expect(yes.choice).toBe('deny');
+    expect(yes.shown).toContain('  “yes” is not one of o / s / a / d: denied.\n');
+    const empty = await ask(all, '');
+    expect(empty.shown).toContain('  No answer: denied.\n');
+    const notOffered = await ask({ ...command, choices: ['once', 'deny'] as const }, 'a');
+    expect(notOffered.choice).toBe('deny');
+    expect(notOffered.shown).toContain('  “a” is not one of o / d: denied.\n');
+    const plain = await ask(all, 'd');
+    expect(plain.shown).not.toContain('denied.');
+  });
+
   it('session and always need a typed yes, asked under the same rule', async () => {
     const always = await ask(all, 'always', 'yes');
     expect(always.choice).toBe('always');
@@ -171,6 +184,8 @@ describe('askApprovalOnTerminal', () => {
     await pass(APPROVAL_ARM_MS);
     ctl.abort();
     expect(await t.pending).toBe('deny');
+    // the question ends its line: what the caller writes next does not run on after it
+    expect(t.shown()).toMatch(/\[d\]eny: \n$/);
     t.close();
     const c = start(all);
     c.close();

@@ -6,7 +6,8 @@
  * typed for `APPROVAL_BURST_MS`. Whatever arrived before it — lines typed or pasted ahead, or
  * buffered while the turn ran, and a line begun but not finished — is typeahead: it is set aside
  * (and said so), never taken as an answer. `session` and `always` are asked again for a typed
- * `yes`, under the same rule; an empty line or any other text is a deny (fail closed).
+ * `yes`, under the same rule; an empty line or any other text is a deny (fail closed), said on
+ * the terminal (`“yes” is not one of o / s / a / d: denied.`).
  */
 import { createInterface, type Interface } from 'node:readline/promises';
 import { APPROVAL_CHOICES, EXECUTE_CODE_KEY, type ApprovalChoice } from '@hermes/core/approvals';
@@ -124,7 +125,17 @@ export async function askApprovalOnTerminal(
       const answer = await ask(`Allow? ${options.join(' / ')}: `);
       if (answer === null) return 'deny';
       const a = answer.trim().toLowerCase();
-      const choice = offered.find((c) => c === a || c[0] === a) ?? 'deny';
+      const picked = offered.find((c) => c === a || c[0] === a);
+      if (!picked) {
+        // fail closed, and say so: `y` or `yes` reads like an approval to a person
+        out.write(
+          a === ''
+            ? '  No answer: denied.\n'
+            : `  “${answer.trim()}” is not one of ${offered.map((c) => c[0]).join(' / ')}: denied.\n`,
+        );
+        return 'deny';
+      }
+      const choice = picked;
       const confirm = confirmText(choice, req.allows);
       if (!confirm) return choice;
       out.write(`${confirm}\n`);
@@ -168,7 +179,9 @@ async function askArmed(
   for (const l of ahead) out.write(`  (set aside, typed before the question: “${l}”)\n`);
   rl.setPrompt(question);
   rl.prompt();
-  return lines.next();
+  const answer = await lines.next();
+  if (answer === null) out.write('\n'); // ended unanswered (Ctrl+C, closed input): what follows starts a line
+  return answer;
 }
 
 /** The lines of a readline as they come, and when the input last delivered anything. */

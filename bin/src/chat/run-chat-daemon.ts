@@ -72,6 +72,8 @@ export async function runChatViaDaemon(
     try {
       const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p, { signal: asked.signal }) : 'deny';
       if (asked.signal.aborted) return NO_REPLY; // settled elsewhere: `request.resolved` said so
+      // answered here: the `request.resolved` our answer leads to is not another client's
+      asking.delete(p.request_id);
       if (choice === 'deny' && !process.stdin.isTTY) {
         process.stderr.write(
           `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (${hermesCommand()} tui --session ${sessionId})\n`,

@@ -178,6 +178,15 @@ async function runChatInProcess(
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  // On a terminal readline reads Ctrl+C itself (raw mode): no SIGINT reaches the process, and
+  // without a listener readline only pauses the input. During a turn it interrupts the turn (a
+  // second one exits); at the prompt it leaves the chat, as Ctrl+D does.
+  let turnRunning = false;
+  rl?.on('SIGINT', () => {
+    if (turnRunning) return onSigint();
+    process.stderr.write('\n');
+    rl.close();
+  });
   try {
     if (!interactive) {
       const result = await runTurn(opened, opts.query ?? '', controller.signal, images);
@@ -214,7 +223,8 @@ async function runChatInProcess(
       if (!text) continue;
       controller = new AbortController();
       interrupts = 0;
-      const result = await runTurn(opened, text, controller.signal);
+      turnRunning = true;
+      const result = await runTurn(opened, text, controller.signal).finally(() => (turnRunning = false));
       if (output.closed) return output.exitCode;
       if (result.status === 'error') process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
     }

@@ -5,6 +5,7 @@
  * a one-shot from a script whose stdin stays open without data, redirect it: `< /dev/null`.
  */
 import { CliExit } from '../context.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Most bytes of piped stdin `hermes chat -q` takes (4 MiB); more is refused, not cut. */
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -61,8 +62,8 @@ export function composePrompt(query: string, piped: string | undefined): string 
   if (p) return p;
   throw new CliExit(
     1,
-    'chat -q needs a prompt: give the text after -q (hermes chat -q "your question"), ' +
-      'or pipe it on stdin (echo "your question" | hermes chat -q)',
+    `chat -q needs a prompt: give the text after -q (${hermesCommand()} chat -q "your question"), ` +
+      `or pipe it on stdin (echo "your question" | ${hermesCommand()} chat -q)`,
   );
 }
 

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
+import { hermesCommand } from '../command-form.js';
 
 const withJson = <T>(y: Argv<T>) =>
   y.option('json', { type: 'boolean', default: false, describe: 'Print JSON instead of text' });
@@ -76,7 +77,7 @@ export function skillsCommand(ctx: CliContext): CommandModule {
               if (!existsSync(join(dir, 'SKILL.md')))
                 throw new CliExit(
                   1,
-                  `no skill "${name}" in ${ctx.home.skillsDir} (hermes skills lists them)`,
+                  `no skill "${name}" in ${ctx.home.skillsDir} (${hermesCommand()} skills lists them)`,
                 );
               const { confirm } = await import('../confirm.js');
               if (!(await confirm(`Remove skill "${name}" and everything in ${dir}? [y/N] `)))

@@ -18,6 +18,7 @@ import {
 } from '@hermes/core/config';
 import type { ConfigAction } from '../commands/config.js';
 import { CliExit, type CliContext } from '../context.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Parsed `hermes config` line. */
 export interface ConfigArgs {
@@ -57,12 +58,18 @@ export function runConfig(ctx: CliContext, args: ConfigArgs): void {
     case 'get': {
       const config = loadConfig(ctx.home);
       if (args.action === 'show' && args.key !== undefined)
-        throw new CliExit(1, `config show takes no KEY (to read one key: hermes config get ${args.key})`);
+        throw new CliExit(
+          1,
+          `config show takes no KEY (to read one key: ${hermesCommand()} config get ${args.key})`,
+        );
       if (args.key === undefined)
         return out(args.json ? JSON.stringify(maskSecretValues(config), null, 2) : formatConfigYaml(config));
       const raw = getConfigValue(config, args.key);
       if (raw === undefined)
-        throw new CliExit(1, `no config key "${args.key}" in ${file} (hermes config show lists them all)`);
+        throw new CliExit(
+          1,
+          `no config key "${args.key}" in ${file} (${hermesCommand()} config show lists them all)`,
+        );
       const secret = isSecretName(args.key.split('.').at(-1)!) && raw !== null && raw !== '';
       const shown = secret ? HIDDEN_VALUE : maskSecretValues(raw);
       return out(
@@ -96,7 +103,8 @@ function allowlist(ctx: CliContext, args: ConfigArgs, out: (text: string) => voi
       if (args.value === undefined)
         throw new CliExit(1, `config allowlist remove needs N or the entry's text. ${USAGE}`);
       const picked = pickEntry([], list, args.value);
-      if ('error' in picked) throw new CliExit(1, `${picked.error} (hermes config allowlist lists them)`);
+      if ('error' in picked)
+        throw new CliExit(1, `${picked.error} (${hermesCommand()} config allowlist lists them)`);
       removeAllowlistEntry(ctx.home, picked.text);
       return out(`removed from command_allowlist: ${picked.text}`);
     }
@@ -122,8 +130,8 @@ function setKey(ctx: CliContext, args: ConfigArgs, out: (text: string) => void):
   if (key === 'model.default' && (value === null || (typeof value === 'string' && value.trim() === ''))) {
     throw new CliExit(
       1,
-      `model.default cannot be empty: give a model id (hermes config set model.default MODEL_ID); ` +
-        `to clear it on purpose, run hermes config unset model.default`,
+      `model.default cannot be empty: give a model id (${hermesCommand()} config set model.default MODEL_ID); ` +
+        `to clear it on purpose, run ${hermesCommand()} config unset model.default`,
     );
   }
   const unknown = unknownKeysAt(key, value);
@@ -134,7 +142,7 @@ function setKey(ctx: CliContext, args: ConfigArgs, out: (text: string) => void):
     throw new CliExit(
       1,
       `unknown config key ${list}; nothing written to ${file}. ` +
-        'Fix the key (hermes config show lists the known ones), or pass --force to write it anyway',
+        `Fix the key (${hermesCommand()} config show lists the known ones), or pass --force to write it anyway`,
     );
   }
   setConfigValue(ctx.home, key, value);

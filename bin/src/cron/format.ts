@@ -12,6 +12,7 @@ import {
   formatInZone,
   type CronJob,
 } from '@hermes/core/cron';
+import { hermesCommand } from '../command-form.js';
 
 /** `in 5m`, `in 2h`, `3m ago` … relative to `now` (epoch ms). */
 export function relative(then: number, now: number): string {
@@ -55,7 +56,8 @@ function last(job: CronJob): string {
 
 /** The job table (`hermes cron list`). */
 export function formatJobTable(jobs: readonly CronJob[], now: number, zone: string): string {
-  if (jobs.length === 0) return 'No cron jobs. Add one with: hermes cron add "every 2h" "check the news"\n';
+  if (jobs.length === 0)
+    return `No cron jobs. Add one with: ${hermesCommand()} cron add "every 2h" "check the news"\n`;
   const rows = jobs.map((j) => [
     j.id,
     inertLine(j.name.length > 28 ? `${j.name.slice(0, 27)}…` : j.name),
@@ -128,7 +130,7 @@ export function formatStatus(args: {
   const { health, status: s, now, jobs, zone } = args;
   const ago = (t: string | null): string => (t ? `${t} (${relative(Date.parse(t), now)})` : 'never');
   const verdict = {
-    never: 'never ticked: start the daemon (hermes gateway start) or run hermes cron tick',
+    never: `never ticked: start the daemon (${hermesCommand()} gateway start) or run ${hermesCommand()} cron tick`,
     working: 'alive and working',
     failing: `alive but every tick fails since ${ago(s.last_success_at)}: ${s.last_error ?? 'unknown error'}`,
     stale: `not ticking: last tick ${ago(s.last_tick_at)} (is the daemon running?)`,

@@ -190,12 +190,15 @@ export async function runCron(
       if (!args.sub) {
         const list = listSuggestions(ctx.home, { all: args.all });
         const text = list.length
-          ? `${list.map((s) => `${s.key}${s.status !== 'new' ? ` [${s.status}]` : ''}\n  ${s.title}: ${s.description}\n  schedule: ${s.schedule}`).join('\n')}\n\nAccept one with: hermes cron suggestions accept KEY (asks first; --yes to skip)\n`
+          ? `${list.map((s) => `${s.key}${s.status !== 'new' ? ` [${s.status}]` : ''}\n  ${s.title}: ${s.description}\n  schedule: ${s.schedule}`).join('\n')}\n\nAccept one with: ${hermesCommand()} cron suggestions accept KEY (asks first; --yes to skip)\n`
           : 'No suggestions left (accepted and declined ones are not offered again; --all lists them).\n';
         return out(list, text);
       }
       if (!args.key)
-        throw new CliExit(1, `give the suggestion's key: hermes cron suggestions ${args.sub} KEY`);
+        throw new CliExit(
+          1,
+          `give the suggestion's key: ${hermesCommand()} cron suggestions ${args.sub} KEY`,
+        );
       if (args.sub === 'decline') {
         declineSuggestion(ctx.home, args.key);
         return out({ declined: args.key }, `Declined ${args.key}; it will not be offered again.\n`);

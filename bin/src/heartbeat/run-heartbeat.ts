@@ -7,6 +7,7 @@ import type { HeartbeatInfo } from '@hermes/core/protocol';
 import { CliExit, type CliContext } from '../context.js';
 import { connectIfRunning } from '../daemon-connection.js';
 import { NO_DAEMON_EXIT } from '../status/run-status.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Arguments of `hermes heartbeat`. */
 export type HeartbeatArgs =
@@ -26,7 +27,10 @@ export function heartbeatText(h: HeartbeatInfo): string {
 export async function runHeartbeat(ctx: CliContext, args: HeartbeatArgs): Promise<void> {
   const client = await connectIfRunning(ctx, 'hermes-heartbeat');
   if (!client)
-    throw new CliExit(NO_DAEMON_EXIT, 'no daemon is running: heartbeats run in it (hermes gateway start)');
+    throw new CliExit(
+      NO_DAEMON_EXIT,
+      `no daemon is running: heartbeats run in it (${hermesCommand()} gateway start)`,
+    );
   const print = (v: unknown, text: string): void =>
     void process.stdout.write(args.json ? `${JSON.stringify(v, null, 2)}\n` : `${text}\n`);
   try {

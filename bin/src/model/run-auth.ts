@@ -24,6 +24,7 @@ import {
   type ProviderPreset,
 } from '../lazy/model.js';
 import { CliExit, type CliContext } from '../context.js';
+import { hermesCommand } from '../command-form.js';
 
 const out = (text: string): void => void process.stdout.write(`${text}\n`);
 
@@ -135,7 +136,7 @@ export async function addKey(
       if (!keep)
         throw new CliExit(
           1,
-          `key not saved (hermes auth add ${preset.id} --no-check saves it without asking)`,
+          `key not saved (${hermesCommand()} auth add ${preset.id} --no-check saves it without asking)`,
         );
     } else process.stderr.write(`warning: ${r.detail}; saving the key unchecked\n`);
   }
@@ -168,7 +169,7 @@ export function listKeys(ctx: CliContext, json: boolean): void {
   }
   if (json) return out(JSON.stringify(rows, null, 2));
   if (rows.length === 0)
-    return out(`No provider keys (hermes auth add PROVIDER saves one in ${ctx.home.envFile})`);
+    return out(`No provider keys (${hermesCommand()} auth add PROVIDER saves one in ${ctx.home.envFile})`);
   const w = Math.max(...rows.map((r) => r.provider.length));
   const vw = Math.max(...rows.map((r) => r.variable.length));
   for (const r of rows) {

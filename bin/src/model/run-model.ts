@@ -27,6 +27,7 @@ import {
   unsetConfigValue,
 } from '../lazy/model.js';
 import { CliExit, type CliContext } from '../context.js';
+import { hermesCommand } from '../command-form.js';
 
 const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
@@ -66,7 +67,7 @@ export function showModel(ctx: CliContext, json: boolean): void {
   }
   out('');
   out(
-    'Switch: hermes model set PROVIDER/MODEL · models: hermes model list PROVIDER · keys: hermes auth add PROVIDER',
+    `Switch: ${hermesCommand()} model set PROVIDER/MODEL · models: ${hermesCommand()} model list PROVIDER · keys: ${hermesCommand()} auth add PROVIDER`,
   );
 }
 
@@ -123,7 +124,7 @@ export function setModel(ctx: CliContext, spec: string, model?: string): void {
   if (!next.model.default)
     throw new CliExit(
       1,
-      `name a model: hermes model set ${parsed.provider}/MODEL (hermes model list ${parsed.provider})`,
+      `name a model: ${hermesCommand()} model set ${parsed.provider}/MODEL (${hermesCommand()} model list ${parsed.provider})`,
     );
   for (const e of edits) {
     if (e.value === undefined) unsetConfigValue(ctx.home, e.key);

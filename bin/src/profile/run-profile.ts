@@ -22,6 +22,7 @@ import {
   showProfile,
   useProfile,
 } from '@hermes/core/profiles';
+import { hermesCommand as commandForm } from '../command-form.js';
 import { CliExit, type CliContext } from '../context.js';
 import { formatProfileDetails, formatProfileTable } from './format.js';
 import { confirm } from '../confirm.js';
@@ -106,13 +107,14 @@ export async function runProfile(
           ...(args.from ? { from: args.from } : {}),
           ...(args.description !== undefined ? { description: args.description } : {}),
         });
+        const shared = commandForm(); // as the user can type it: ./bin/hermes without `npm run link`
         const what =
           mode === 'blank'
             ? 'blank'
             : `${mode} of "${made.from}": ${made.copied.length} file${made.copied.length === 1 ? '' : 's'}`;
         out(
           `Created profile "${made.home.profile}" at ${made.home.dir} (${what})\n` +
-            `Use it with: hermes -p ${made.home.profile} …  or make it sticky: hermes profile use ${made.home.profile}\n`,
+            `Use it with: ${shared} -p ${made.home.profile} …  or make it sticky: ${shared} profile use ${made.home.profile}\n`,
         );
         return;
       }

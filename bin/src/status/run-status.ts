@@ -7,6 +7,7 @@ import type { LiveSessionStatus } from '@hermes/core/protocol';
 import { CliExit, type CliContext } from '../context.js';
 import { connectIfRunning } from '../daemon-connection.js';
 import { statusTable } from './status-table.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Exit code of `hermes status` when no daemon runs. */
 export const NO_DAEMON_EXIT = 3;
@@ -23,7 +24,8 @@ export interface StatusArgs {
  */
 export async function runStatus(ctx: CliContext, args: StatusArgs): Promise<void> {
   const client = await connectIfRunning(ctx, 'hermes-status');
-  if (!client) throw new CliExit(NO_DAEMON_EXIT, 'no daemon is running (hermes gateway start starts it)');
+  if (!client)
+    throw new CliExit(NO_DAEMON_EXIT, `no daemon is running (${hermesCommand()} gateway start starts it)`);
   const rows = new Map<string, LiveSessionStatus>();
   const keyOf = (r: LiveSessionStatus): string => `${r.profile}/${r.session_id}`;
   const draw = (): void => {

@@ -51,6 +51,24 @@ describe('hermes status text', () => {
     expect(statusTable([], 0)).toBe('No live sessions.\n');
   });
 
+  it('writes the cost as every surface does when the daemon says how it is known', () => {
+    const text = statusTable(
+      [
+        row({ session_id: 'a', cost_usd: 0, cost_status: 'local' }),
+        row({ session_id: 'b', cost_usd: 0.0123, cost_status: 'priced' }),
+        row({ session_id: 'c', cost_usd: null, cost_status: 'unknown' }),
+        row({ session_id: 'd', cost_usd: 0.5, cost_status: 'partial' }),
+      ],
+      0,
+    );
+    const cost = text
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(/\s{2,}/)[5]);
+    expect(cost).toEqual(['local', '$0.0123', 'unknown', '$0.50 (partial)']);
+  });
+
   it('the tmux line counts working, waiting and failed sessions; empty when nothing goes on', () => {
     expect(
       statusLine([row({ state: 'working' }), row({ state: 'working' }), row({ state: 'approval' })]),

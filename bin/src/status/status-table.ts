@@ -2,6 +2,7 @@
  * The text of `hermes status`: one line per live session across profiles, e.g.
  * `work  20261205_063301_a1b2c3  telegram  approval 1m05s  1,234 tok  $0.0123  "Fix the build"  rm -rf dist`.
  */
+import { costLabel } from '@hermes/core/constants';
 import type { LiveSessionStatus } from '@hermes/core/protocol';
 
 /** `65s` → `1m05s`; under a minute `12s`; hours `1h02m`. */
@@ -11,6 +12,15 @@ export function elapsed(ms: number): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+/**
+ * The COST cell, as every surface writes a cost: `local`, `$0.0123`, `$0.01 (partial)`, `unknown`;
+ * blank before any model call.
+ */
+function costCell(r: LiveSessionStatus): string {
+  if (r.cost_status) return costLabel(r.cost_usd ?? undefined, r.cost_status) ?? '';
+  return r.cost_usd !== null ? `$${r.cost_usd.toFixed(4)}` : ''; // a daemon without cost_status
 }
 
 const STATE_LABEL: Record<LiveSessionStatus['state'], string> = {
@@ -37,7 +47,7 @@ export function statusTable(rows: readonly LiveSessionStatus[], now: number): st
     STATE_LABEL[r.state] + (r.escalated_to ? ` (sent to ${r.escalated_to})` : ''),
     r.turn_started_at !== null ? elapsed(now - r.turn_started_at) : '',
     `${r.tokens.toLocaleString('en-US')} tok`,
-    r.cost_usd !== null ? `$${r.cost_usd.toFixed(4)}` : '',
+    costCell(r),
     r.title ? JSON.stringify(r.title.length > 40 ? `${r.title.slice(0, 39)}…` : r.title) : '',
     r.command ?? r.question ?? '',
   ]);

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionDB } from '../state/session-db.js';
-import { headerUserVersion, migrateOffer, tildePath } from './offer.js';
+import { headerUserVersion, migrateOffer, tildePath, userVersion, walUserVersion } from './offer.js';
 import { writePythonStateDb } from './testing.js';
 
 let user: string;
@@ -28,6 +29,59 @@ describe('migrateOffer', () => {
     writeFileSync(join(root, 'config.yaml'), '_config_version: 2\n');
     expect(migrateOffer(root, user)).toBeUndefined();
     expect(migrateOffer(join(user, '.hermes'), user)).toBeUndefined();
+  });
+});
+
+/**
+ * Copies a WAL database at `from` to `to` while a connection holds it open with its log never
+ * written back: what a home looks like after its daemon was killed (`kill -9`).
+ */
+function copyUncheckpointed(from: string, to: string, write: (db: Database.Database) => void): void {
+  const db = new Database(from);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('wal_autocheckpoint = 0');
+    write(db);
+    mkdirSync(join(to, '..'), { recursive: true });
+    copyFileSync(from, to);
+    copyFileSync(`${from}-wal`, `${to}-wal`);
+  } finally {
+    db.close();
+  }
+}
+
+describe('migrateOffer with a log not written back', () => {
+  it('stays quiet when ~/.hermes is a home of this hermes whose daemon died before writing its log back', () => {
+    const candidate = join(user, '.hermes', 'state.db');
+    copyUncheckpointed(join(user, 'work.db'), candidate, (db) => {
+      db.exec('CREATE TABLE sessions (id TEXT PRIMARY KEY)');
+      db.pragma('user_version = 6');
+    });
+    expect(headerUserVersion(candidate)).toBe(0);
+    expect(walUserVersion(candidate)).toBe(6);
+    expect(userVersion(candidate)).toBe(6);
+    expect(migrateOffer(join(user, 'ours'), user)).toBeUndefined();
+  });
+
+  it('still names hermes migrate for an original whose log holds version 0', () => {
+    const candidate = join(user, '.hermes', 'state.db');
+    copyUncheckpointed(join(user, 'py.db'), candidate, (db) => {
+      db.exec('CREATE TABLE schema_version (version INTEGER)');
+      db.exec('INSERT INTO schema_version VALUES (6)');
+    });
+    expect(walUserVersion(candidate)).toBe(0);
+    expect(migrateOffer(join(user, 'ours'), user)).toMatch(/Python Hermes seems to be at ~\/\.hermes/);
+  });
+
+  it('ignores a log without a committed page 1, or one that is not a WAL', () => {
+    const file = join(user, 'x.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    writeFileSync(`${file}-wal`, 'not a wal'.repeat(10));
+    expect(walUserVersion(file)).toBeUndefined();
+    expect(userVersion(file)).toBe(0);
+    expect(walUserVersion(join(user, 'missing.db'))).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@
  * can use it without loading SQLite): the SQLite header's `user_version`, and the one-time notice
  * on first start that names `hermes migrate` when such a home seems to be at `~/.hermes`.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -27,6 +27,64 @@ export function headerUserVersion(file: string): number | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+const WAL_HEADER = 32;
+const WAL_FRAME_HEADER = 24;
+
+/**
+ * The `user_version` that page 1 has in `file`'s `-wal` (the newest committed copy of page 1 in
+ * the log), or undefined when there is no log, it holds no committed page 1, or it is not a WAL.
+ * Frames are checked by the salts of the log's header (not by checksum); node built-ins only.
+ */
+export function walUserVersion(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`${file}-wal`, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(WAL_HEADER);
+    if (readSync(fd, head, 0, WAL_HEADER, 0) < WAL_HEADER) return undefined;
+    const magic = head.readUInt32BE(0);
+    if (magic !== 0x377f0682 && magic !== 0x377f0683) return undefined;
+    const pageSize = head.readUInt32BE(8) === 1 ? 65536 : head.readUInt32BE(8);
+    if (pageSize < 512) return undefined;
+    const salts = head.subarray(16, 24);
+    const frame = Buffer.alloc(WAL_FRAME_HEADER);
+    const version = Buffer.alloc(4);
+    let pending: number | undefined; // page 1 in the open transaction
+    let committed: number | undefined;
+    for (let at = WAL_HEADER; at + WAL_FRAME_HEADER + pageSize <= size; at += WAL_FRAME_HEADER + pageSize) {
+      if (readSync(fd, frame, 0, WAL_FRAME_HEADER, at) < WAL_FRAME_HEADER) break;
+      if (!frame.subarray(8, 16).equals(salts)) break; // a frame of an earlier log generation
+      if (frame.readUInt32BE(0) === 1) {
+        if (readSync(fd, version, 0, 4, at + WAL_FRAME_HEADER + 60) < 4) break;
+        pending = version.readUInt32BE(0);
+      }
+      if (frame.readUInt32BE(4) !== 0 && pending !== undefined) {
+        committed = pending; // a commit frame ends the transaction
+        pending = undefined;
+      }
+    }
+    return committed;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The database's `user_version` as a reader would see it, without SQLite: page 1's newest
+ * committed copy in the `-wal` when the log holds one (a database whose last writer never wrote
+ * the log back, e.g. after a `kill -9`, still shows 0 in the file's header), else the header's.
+ * Undefined when the file is missing, short or not SQLite.
+ */
+export function userVersion(file: string): number | undefined {
+  const header = headerUserVersion(file);
+  if (header === undefined) return undefined;
+  return walUserVersion(file) ?? header;
 }
 
 /** Shortens a path under the user's home to `~/…` for messages. */
@@ -54,7 +112,7 @@ export function migrateOffer(root: string, userHome: string = homedir()): string
     existsSync(join(r, OFFER_MARKER))
   )
     return undefined;
-  if (headerUserVersion(join(candidate, 'state.db')) !== 0) return undefined;
+  if (userVersion(join(candidate, 'state.db')) !== 0) return undefined;
   try {
     mkdirSync(r, { recursive: true });
     writeFileSync(join(r, OFFER_MARKER), `${new Date().toISOString()}\n`, { mode: 0o600 });

@@ -4,6 +4,7 @@
  * session is shown as. Times are epoch milliseconds.
  */
 import { z } from 'zod';
+import { CostStatusSchema } from './events.js';
 
 /** What a live session is doing, as the feed shows it. */
 export const SessionActivitySchema = z.enum(['working', 'approval', 'clarify', 'idle', 'failed']);
@@ -39,6 +40,8 @@ export const LiveSessionStatusSchema = z.object({
   tokens: z.number().int().nonnegative(),
   /** USD spent so far, when a price is known (null: unknown). */
   cost_usd: z.number().nonnegative().nullable(),
+  /** How `cost_usd` is known (as `Usage.cost_status`: `local` is a local server, free); absent before any priced call. */
+  cost_status: CostStatusSchema.optional(),
   /** Attached clients (TUIs, a platform during its turns). */
   clients: z.number().int().nonnegative(),
   /** Last change of this row, epoch ms. */

@@ -60,6 +60,8 @@ export function cronFeed(
       row.tokens = what.event.payload.usage.total_tokens;
       const cost = what.event.payload.session_cost_usd;
       if (typeof cost === 'number') row.cost_usd = cost;
+      const status = what.event.payload.session_cost_status;
+      if (status) row.cost_status = status;
     } else if ('event' in what) return; // only usage changes the row
     feed.cronRunning({ ...row });
   };

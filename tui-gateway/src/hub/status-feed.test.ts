@@ -67,6 +67,29 @@ describe('status feed', () => {
     expect(c.got).toHaveLength(1); // the row did not change: nothing sent
   });
 
+  it('carries how the cost is known: a local server is local, not $0', () => {
+    const feed = new StatusFeed({ coalesceMs: 60_000, now: () => 5000 });
+    const c = conn();
+    feed.subscribe(c);
+    const s = session('l');
+    feed.touch(s);
+    feed.flush();
+    expect(c.got.at(-1)!.payload).toMatchObject({ sessions: [{ session_id: 'l', cost_usd: null }] });
+    expect((c.got.at(-1)!.payload as { sessions: object[] }).sessions[0]).not.toHaveProperty('cost_status');
+    feed.touch(
+      s,
+      ev('session.usage', {
+        usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+        session_cost_usd: 0,
+        session_cost_status: 'local',
+      }),
+    );
+    feed.flush();
+    expect(c.got.at(-1)!.payload).toMatchObject({
+      sessions: [{ session_id: 'l', cost_usd: 0, cost_status: 'local' }],
+    });
+  });
+
   it('shows approval with its command, clarify, failed and idle; a gone session is removed', () => {
     const feed = new StatusFeed({ coalesceMs: 60_000 });
     const c = conn();

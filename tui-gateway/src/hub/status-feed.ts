@@ -21,6 +21,9 @@ import type {
   LiveSessionStatus,
   WireEvent,
 } from '@hermes/core/protocol';
+
+/** How a session's cost is known (`LiveSessionStatus.cost_status`). */
+type CostStatus = NonNullable<LiveSessionStatus['cost_status']>;
 import { wireEvent } from '@hermes/core/protocol';
 import type { Connection } from '../rpc/types.js';
 
@@ -47,6 +50,8 @@ export interface CronRow {
   started_at: number;
   tokens: number;
   cost_usd: number | null;
+  /** How `cost_usd` is known (`session_cost_status` of the run's last `session.usage`). */
+  cost_status?: CostStatus;
 }
 
 interface Tracked {
@@ -54,6 +59,7 @@ interface Tracked {
   baseTokens: number;
   turnTokens: number;
   cost: number | null;
+  costStatus: CostStatus | undefined;
   turnStartedAt: number | null;
   failed: boolean;
   /** Request id → platform it was escalated to. */
@@ -109,6 +115,7 @@ export class StatusFeed {
         baseTokens: stored,
         turnTokens: 0,
         cost: null,
+        costStatus: undefined,
         turnStartedAt: null,
         failed: false,
         escalated: new Map(),
@@ -137,6 +144,7 @@ export class StatusFeed {
         // present once the daemon prices model calls
         const cost = ev.payload.session_cost_usd;
         if (typeof cost === 'number') t.cost = cost;
+        if (ev.payload.session_cost_status) t.costStatus = ev.payload.session_cost_status;
         break;
       }
       case 'request.resolved':
@@ -304,6 +312,7 @@ export class StatusFeed {
       turn_started_at: s.busy ? t.turnStartedAt : null,
       tokens: t.baseTokens + t.turnTokens,
       cost_usd: t.cost,
+      ...(t.costStatus ? { cost_status: t.costStatus } : {}),
       clients: s.clients.size,
       updated_at: this.now(),
     };
@@ -320,6 +329,7 @@ export class StatusFeed {
       turn_started_at: c.started_at,
       tokens: c.tokens,
       cost_usd: c.cost_usd,
+      ...(c.cost_status ? { cost_status: c.cost_status } : {}),
       clients: 0,
       updated_at: this.now(),
     };

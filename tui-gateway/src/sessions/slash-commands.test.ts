@@ -1,7 +1,7 @@
 /**
  * `/title` against a stand-in session store: a refused title (taken, too long) is an answer line,
  * a storage failure is an error of the method (mapped by the dispatcher like every other).
- * `/permissions` against a stand-in session guard and a real profile config.yaml.
+ * `/permissions` against a stand-in session guard and a real profile config.yaml. `/usage`'s line.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,5 +127,37 @@ describe('/permissions', () => {
     expect(revoked).toEqual(['recursive-delete', entry]);
     expect(await run('/permissions remove 9')).toBe('No entry 9: there are 1. /permissions lists them.');
     expect(await run('/permissions drop')).toMatch(/^Unknown \/permissions argument "drop"/);
+  });
+});
+
+describe('/usage', () => {
+  /** A registry whose session `s1` holds `count` messages and no model call. */
+  const withMessages = (count: number): SessionRegistry => {
+    const db = {
+      getSession: (id: string) =>
+        id === 's1' ? { id, prompt_tokens: 0, completion_tokens: 0, message_count: count } : undefined,
+      modelCalls: {
+        sessionTotals: () => ({
+          priced_calls: 0,
+          local_calls: 0,
+          unknown_calls: 0,
+          prompt_tokens: 0,
+          completion_tokens: 0,
+          cost_micros: 0,
+        }),
+      },
+    };
+    return {
+      profile: () => ({ db }),
+      currentId: (_profile: string, id: string) => id,
+      peek: () => undefined,
+    } as unknown as SessionRegistry;
+  };
+
+  it('counts messages in the singular for one', async () => {
+    const one = (await runSlashCommand(withMessages(1), conn, 's1', '/usage')) as { output: string };
+    expect(one.output).toContain('= 0; 1 message. Cost:');
+    const three = (await runSlashCommand(withMessages(3), conn, 's1', '/usage')) as { output: string };
+    expect(three.output).toContain('= 0; 3 messages. Cost:');
   });
 });

@@ -246,7 +246,7 @@ export function runSlashCommand(
     case 'usage': {
       const total = record.prompt_tokens + record.completion_tokens;
       return {
-        output: `Tokens: ${record.prompt_tokens} prompt + ${record.completion_tokens} completion = ${total}; ${record.message_count} messages.${sessionCostText(profile.db, record)}`,
+        output: `Tokens: ${record.prompt_tokens} prompt + ${record.completion_tokens} completion = ${total}; ${record.message_count} message${record.message_count === 1 ? '' : 's'}.${sessionCostText(profile.db, record)}`,
         handled: true,
       };
     }

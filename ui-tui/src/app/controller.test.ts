@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DaemonClient } from '@hermes/client';
 import type { AttachResult } from '@hermes/client';
+import { RpcErrorCode } from '@hermes/core/constants';
 import type { WireEvent } from '@hermes/core/protocol';
 import { sessionInfo, snapshotResult, stored } from '../testing/fixtures.js';
 import { startTestServer, waitFor, type TestConn, type TestServer } from '@hermes/client/testing';
@@ -186,5 +187,45 @@ describe('drawing the end of a reply (paintFirst)', () => {
       event: { type: 'message.delta', payload: { text: 'x' } },
     } as unknown as SessionAction;
     expect(paintFirst(delta, streaming(long, 0))).toBe(false);
+  });
+});
+
+describe('SessionController without a session', () => {
+  it('says no session is open (not "not connected") when the start session was not found, and sends the message to the next one', async () => {
+    const server: TestServer = await startTestServer();
+    cleanups.push(() => server.close());
+    server.handlers.set('session.list', () => ({ sessions: [sessionInfo()] }));
+    server.handlers.set('session.history', () => {
+      throw Object.assign(new Error('no session nosuch'), { code: RpcErrorCode.SessionNotFound });
+    });
+    server.handlers.set('session.create', () => ({ session: sessionInfo({ id: 's2' }) }));
+    server.handlers.set('session.attach', () =>
+      snapshotResult({ session: sessionInfo({ id: 's2' }), seq: 0 }),
+    );
+    const submitted: unknown[] = [];
+    server.handlers.set('prompt.submit', (p) => {
+      submitted.push(p);
+      return { prompt_id: 'p1', status: 'started' };
+    });
+    const client = new DaemonClient({
+      endpoint: { url: server.url, token: server.token },
+      name: 'hermes-tui',
+      version: 'test',
+      capabilities: { approvals: true },
+    });
+    cleanups.push(() => client.close());
+    const controller = new SessionController({ client, cwd: '/w', throttleMs: 0 });
+    cleanups.push(() => controller.dispose());
+    await controller.start({ mode: 'session', session: 'nosuch' });
+    expect(texts(controller)).toContain('notice:No session with id or title "nosuch" in this profile.');
+    await controller.submit('hello');
+    const said = texts(controller).at(-1);
+    expect(said).toBe(
+      'notice:No session is open: /new starts one, /sessions or /resume picks one; the message is sent to it.',
+    );
+    await controller.newSession();
+    expect(texts(controller)).toContain('notice:New session s2.'); // no previous one to speak of
+    await waitFor(() => submitted.length === 1);
+    expect(submitted[0]).toMatchObject({ session_id: 's2', text: 'hello' });
   });
 });

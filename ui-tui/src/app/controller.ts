@@ -250,13 +250,22 @@ export class SessionController {
     this.setup.skip();
   }
 
-  /** Sends a prompt (queued by the daemon while a turn runs; kept here while disconnected). */
+  /**
+   * Sends a prompt (queued by the daemon while a turn runs). Kept here, and sent once a session is
+   * attached, while disconnected or while no session is open (the start session could not be
+   * opened: `hermes tui -s` of an unknown one); the notice says which.
+   */
   async submit(text: string): Promise<void> {
     await this.attached();
     const sessionId = this.state.sessionId;
     if (!sessionId || this.client.state !== 'connected') {
       this.outbox.push(text);
-      this.notice('Not connected: the message will be sent after reconnecting.', 'warn');
+      this.notice(
+        !sessionId && this.client.state === 'connected'
+          ? 'No session is open: /new starts one, /sessions or /resume picks one; the message is sent to it.'
+          : 'Not connected: the message will be sent after reconnecting.',
+        'warn',
+      );
       if (this.attachments.size) this.notice('Attached images stay for the next prompt.', 'warn');
       return;
     }
@@ -348,10 +357,14 @@ export class SessionController {
     this.lostTimer.unref?.();
   }
 
+  /** `/new`: a new session in this folder; the notice names the one left behind, when there was one. */
   async newSession(): Promise<void> {
+    const previous = this.state.sessionId;
     await this.open({ mode: 'new' });
     const id = this.state.sessionId;
-    this.notice(`New session${id ? ` ${id}` : ''}. The previous one stays in /sessions.`);
+    this.notice(
+      `New session${id ? ` ${id}` : ''}.${previous ? ' The previous one stays in /sessions.' : ''}`,
+    );
   }
 
   /**

@@ -7,7 +7,7 @@ import { ApprovalCard, type ApprovalChoice, wrapCommand } from './ApprovalCard.j
 
 afterEach(() => cleanup());
 
-const params = {
+const params: { command: string; description: string; choices: string[]; allows?: string[] } = {
   command: 'rm -rf ./build',
   description: 'recursive delete',
   choices: ['once', 'session', 'always', 'deny'],
@@ -149,6 +149,19 @@ describe('ApprovalCard', () => {
     await waitFor(() => answers.length === 1);
     expect(answers).toEqual([choice]);
     expect(passed).toEqual([]);
+  });
+
+  it.each([
+    ['s', 'this session', 'This session allows only what is named above, until the session ends.'],
+    ['a', 'always', 'Always allows only what is named above, from now on (config.yaml command_allowlist).'],
+  ])('with the entries named, %s says it allows only those', async (key, label, what) => {
+    const entry = 'recursive-delete: rm -f -r [/p/build]';
+    const { r, advance, arm } = await card({ allows: [entry] }, 0, 140);
+    await arm();
+    await r.press(key);
+    await advance(350, `Press Enter to confirm ${label}. Esc cancels.`);
+    expect(r.text()).toContain(what);
+    expect(r.text()).not.toContain('flagged like this one');
   });
 
   it('Enter within 350 ms of selecting always does not confirm: the letter goes to the composer', async () => {

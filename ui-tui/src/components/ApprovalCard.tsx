@@ -90,10 +90,16 @@ function keysText(offered: readonly GateChoice[]): string {
   return `${offered.map((o) => o.key).join(', ')} or ${range}`;
 }
 
-/** What a confirmed `session` / `always` allows. */
+/** What a confirmed `session` / `always` allows, from a daemon that sends no `allows` (the whole class). */
 const CONFIRM: Record<'session' | 'always', string> = {
   session: 'This session allows commands flagged like this one until the session ends.',
   always: 'Always allows commands flagged like this one from now on (config.yaml command_allowlist).',
+};
+
+/** What a confirmed `session` / `always` allows when the card names the entries (`allows`). */
+const CONFIRM_ENTRIES: Record<'session' | 'always', string> = {
+  session: 'This session allows only what is named above, until the session ends.',
+  always: 'Always allows only what is named above, from now on (config.yaml command_allowlist).',
 };
 
 /** The approval card. */
@@ -170,7 +176,7 @@ export function ApprovalCard({
     status = settled
       ? `Press Enter to confirm ${label(selected)}. Esc cancels.`
       : `${label(selected)} selected…`;
-    if (settled) detail = CONFIRM[selected as 'session' | 'always'];
+    if (settled) detail = (scope ? CONFIRM_ENTRIES : CONFIRM)[selected as 'session' | 'always'];
   } else if (selected) {
     status =
       selected === 'deny' ? 'Denying… (any key cancels)' : `Approving ${label(selected)}… (any key cancels)`;

@@ -94,6 +94,14 @@ describe('a reply printed in parts while it streams', () => {
     expect(printed(rewritten).at(-1)).toBe('reply:Something else.');
   });
 
+  it('notes a reply interrupted before any text came; an empty complete reply adds nothing', () => {
+    const waiting = streamed(0);
+    const cut = run([ev('message.complete', 99, { text: '', status: 'interrupted' })], waiting);
+    expect(cut.items.at(-1)).toMatchObject({ kind: 'notice', text: '(interrupted)' });
+    const empty = run([ev('message.complete', 99, { text: '', status: 'complete' })], waiting);
+    expect(empty.items).toHaveLength(waiting.items.length);
+  });
+
   it('matches the end of a reply printed in parts with its stored message on a reconnect', () => {
     const done = run(
       [ev('message.complete', 99, { text: REPLY, status: 'complete' })],

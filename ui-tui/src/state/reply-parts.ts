@@ -185,15 +185,20 @@ export function partDraft(text: string): AssistantItem {
  * The item that ends a reply of which `printed` (its beginning) was printed as parts: the rest of
  * `whole` (the reply as finished), carrying `whole`. When `whole` ends within what was printed,
  * only a note of its status. When `whole` does not start with what was printed (it was rewritten),
- * all of it, so nothing is lost. Null when there is nothing to show.
+ * all of it, so nothing is lost. A reply interrupted before any text came (a model that had not
+ * answered yet) is the note `(interrupted)`, so the prompt does not stand there unanswered. Null
+ * when there is nothing to show.
  */
 export function lastPartDraft(
   whole: string,
   status: string,
   printed: string,
 ): AssistantItem | NoticeItem | null {
-  if (!printed || !(whole.startsWith(printed) || printed.startsWith(whole)))
-    return assistantDraft(whole, status);
+  if (!printed || !(whole.startsWith(printed) || printed.startsWith(whole))) {
+    const item = assistantDraft(whole, status);
+    if (item || status !== 'interrupted') return item;
+    return { kind: 'notice', text: REPLY_STATUS_NOTES.interrupted!, tone: 'info' };
+  }
   const rest = whole.slice(printed.length);
   if (rest.trim())
     return { kind: 'assistant', text: restText(rest, printed), status: status || 'complete', whole };
