@@ -1,6 +1,7 @@
 /**
  * Running one tool call of a model response: `tool.start`, the handler through
- * the registry (argument validation, capped result), `tool.complete` with the duration. Unknown
+ * the registry (argument validation, capped result), `tool.complete` with the duration (the
+ * tool's own time: what it waited for an approval is left out). Unknown
  * tools and interrupted turns become error results the model can read, never exceptions. A call
  * not run because the turn was interrupted is emitted too (`tool.start`, then `tool.complete`
  * carrying the stored "not run" text), since every stored message is also emitted live.
@@ -20,6 +21,11 @@ export interface ToolCallDeps {
   /** The context for this call's handler (`toolId` names its progress events). */
   context(toolId: string): ToolContext;
   signal: AbortSignal;
+  /**
+   * Time call `toolId` spent in the approval guard (asking the user included), ms; read once when
+   * the call ends and left out of its `duration_ms`, which is the tool's own running time.
+   */
+  approvalWaitMs?(toolId: string): number;
 }
 
 /** Parses a call's JSON arguments for events; anything unusable becomes `{}`. */
@@ -95,7 +101,9 @@ export async function runToolCall(call: ToolCall, deps: ToolCallDeps): Promise<T
       tool_id: toolId,
       ok: result.ok,
       summary: result.summary ?? firstLine(result.content),
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: Math.round(
+        Math.max(0, performance.now() - started - (deps.approvalWaitMs?.(toolId) ?? 0)),
+      ),
       detail: capDetail(result.content),
       ...(result.blocked ? { blocked: { reason: result.blocked.reason } } : {}),
     },

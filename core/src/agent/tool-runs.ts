@@ -104,14 +104,22 @@ export class ToolRuns {
   }
 
   /** `checkWithGuard` (guard-check.ts) with the agent's guard, these outcomes and its events. */
-  private checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject, cwd?: string) {
-    return checkWithGuard(
-      { guard: this.host.guard(), outcomes: this.outcomes, emit: (e) => this.host.emit(e) },
-      toolId,
-      signal,
-      what,
-      cwd,
-    );
+  /** Time each running call spent in the guard (waiting for an approval included), ms. */
+  private readonly guardMs = new Map<string, number>();
+
+  private async checkWithGuard(toolId: string, signal: AbortSignal, what: GuardSubject, cwd?: string) {
+    const started = performance.now();
+    try {
+      return await checkWithGuard(
+        { guard: this.host.guard(), outcomes: this.outcomes, emit: (e) => this.host.emit(e) },
+        toolId,
+        signal,
+        what,
+        cwd,
+      );
+    } finally {
+      this.guardMs.set(toolId, (this.guardMs.get(toolId) ?? 0) + performance.now() - started);
+    }
   }
 
   /**
@@ -161,6 +169,11 @@ export class ToolRuns {
       },
       signal,
       context: (toolId) => this.context(toolId, signal),
+      approvalWaitMs: (toolId) => {
+        const ms = this.guardMs.get(toolId) ?? 0;
+        this.guardMs.delete(toolId);
+        return ms;
+      },
     });
   }
 

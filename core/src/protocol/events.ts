@@ -66,6 +66,7 @@ export const ToolCompletePayload = z.object({
   tool_id: z.string(),
   ok: z.boolean(),
   summary: z.string(),
+  /** The tool's own running time, ms: time spent waiting for an approval is not counted. */
   duration_ms: z.number().nonnegative(),
   /**
    * The result text the model receives (what a command printed), at most `TOOL_DETAIL_MAX_CHARS`:
