@@ -1,7 +1,8 @@
 /**
  * Sessions a daemon holds live, across real processes (user-trial findings 1 and 3; run `npm run
  * build` first): `hermes sessions delete` refuses a live session and names the daemon and its
- * clients, `--force` ends it in the daemon first; a prompt to a session deleted under the daemon
+ * clients, `--force` ends it in the daemon first, and one the daemon only keeps loaded (idle, no
+ * client) is deleted without it; a prompt to a session deleted under the daemon
  * gets an error back (never silence); `model.set` with a session switches that session from its
  * next turn and tells its clients at once.
  */
@@ -31,6 +32,30 @@ describe('sessions delete and live sessions', () => {
     await expect(
       client.c.request('prompt.submit', { session_id: session.id, text: 'still here?' }),
     ).rejects.toMatchObject({ code: RpcErrorCode.SessionNotFound });
+  });
+
+  it('deletes without --force a session the daemon only keeps loaded (idle, no client attached)', async () => {
+    const { client, root, model } = gw;
+    const { session } = await client.c.request('session.create', { cwd: root });
+    await client.c.request('session.attach', { session_id: session.id });
+    model.push({ text: 'done' });
+    await client.c.request('prompt.submit', { session_id: session.id, text: 'one turn' });
+    await client.until(is('turn.end', session.id), 'the turn ends');
+    await client.c.request('session.detach', { session_id: session.id });
+    const listed = (await client.c.request('session.list', { limit: 1000 })).sessions.find(
+      (x) => x.id === session.id,
+    );
+    expect(listed).toMatchObject({ live: true, clients: 0 });
+
+    const deleted = await hermes(root, ['sessions', 'delete', session.id, '--yes']);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toMatch(new RegExp(`Deleted ${session.id}`));
+    const db = SessionDB.open(join(root, 'state.db'));
+    try {
+      expect(db.getSession(session.id)).toBeUndefined();
+    } finally {
+      db.close();
+    }
   });
 
   it('a prompt to a session deleted while the daemon holds it gets an error, not silence', async () => {

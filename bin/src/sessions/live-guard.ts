@@ -2,9 +2,11 @@
  * `hermes sessions delete` refuses a session some process holds live (user-trial finding 1): the
  * daemon and `hermes chat`/`hermes cron` hold `<home>/sessions/locks/<id>.lock` while a session is
  * loaded (core/src/state/session-lock.ts; the mechanism `profile delete` uses, profiles/busy.ts).
- * With `--force`, a session held by the daemon is ended there first (`session.close`: a running
- * turn is interrupted, attached clients get an error on their next prompt); a session another
- * process runs cannot be forced.
+ * A session the daemon merely keeps loaded — no turn running, no client attached (a finished
+ * `hermes chat -q`, a TUI that detached) — is ended there and deleted without `--force`. With
+ * `--force`, a session held by the daemon is ended there first whatever it does (`session.close`:
+ * a running turn is interrupted, attached clients get an error on their next prompt); a session
+ * another process runs cannot be forced.
  */
 import { heldSessions } from '@hermes/core/profiles';
 import type { SessionRecord } from '@hermes/core/state';
@@ -39,19 +41,24 @@ export async function ensureNotLive(ctx: CliContext, s: SessionRecord, force: bo
   const client = await connectIfRunning(ctx, 'hermes-sessions');
   try {
     if (!force) {
-      let clients = '';
-      if (client) {
-        const listed = (await client.request('session.list', { limit: 1000 })).sessions.find(
-          (x) => x.id === s.id,
+      const listed = client
+        ? (await client.request('session.list', { limit: 1000 })).sessions.find((x) => x.id === s.id)
+        : undefined;
+      const n = listed?.clients ?? 0;
+      // loaded but idle and unwatched: nothing to interrupt, nobody to surprise
+      const idle = listed !== undefined && listed.busy !== true && n === 0;
+      if (!idle) {
+        const clients = listed
+          ? n
+            ? `, ${n} client${n === 1 ? '' : 's'} attached`
+            : ', a turn running'
+          : '';
+        throw new CliExit(
+          1,
+          `session ${s.id} is live in the daemon (tui-gateway${pid}${clients}); not deleted. ` +
+            `--force ends it in the daemon first, then deletes it (an attached TUI is told it is gone at its next message)`,
         );
-        const n = listed?.clients ?? 0;
-        if (listed) clients = n ? `, ${n} client${n === 1 ? '' : 's'} attached` : ', no client attached';
       }
-      throw new CliExit(
-        1,
-        `session ${s.id} is live in the daemon (tui-gateway${pid}${clients}); not deleted. ` +
-          `--force ends it in the daemon first, then deletes it (an attached TUI is told it is gone at its next message)`,
-      );
     }
     if (!client) throw new CliExit(1, `session ${s.id} is held by the daemon${pid}, which does not answer`);
     await client.request('session.close', { session_id: s.id });
