@@ -33,8 +33,7 @@ const OWNER = 111;
 const MEMBER = 222;
 const STRANGER = 999;
 
-const botTexts = (chatId: number): string[] =>
-  [...tg.sent.values()].filter((m) => m.chat_id === String(chatId)).map((m) => m.text);
+const botTexts = (chatId: number): string[] => tg.textsTo(chatId);
 /** A lone UTF-16 surrogate anywhere in a string. */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

@@ -22,9 +22,7 @@ let tg: FakeTelegram;
 let root: string;
 const scratch = mkdtempSync(join(tmpdir(), 'hermes-tg-scratch-'));
 
-/** Text of the bot's messages to a chat, in order. */
-const botTexts = (chatId: number): string[] =>
-  [...tg.sent.values()].filter((m) => m.chat_id === String(chatId)).map((m) => m.text);
+const botTexts = (chatId: number): string[] => tg.textsTo(chatId);
 
 beforeAll(async () => {
   model = await startFakeModelServer();

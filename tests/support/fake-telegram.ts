@@ -47,6 +47,8 @@ export interface FakeTelegram {
   calls: BotCall[];
   /** Messages the bot sent, by id. */
   sent: Map<number, BotMessage>;
+  /** The text of each message the bot sent to chat `chatId`, in order (edits included as they stand). */
+  textsTo(chatId: number): string[];
   /** Queues an incoming text message from a user. */
   userMessage(m: {
     chatId: number;
@@ -295,6 +297,7 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
       });
       wake();
     },
+    textsTo: (chatId) => [...sent.values()].filter((m) => m.chat_id === String(chatId)).map((m) => m.text),
     redeliverLast: () => {
       const last = updates.filter((u) => u.message).at(-1);
       if (!last) throw new Error('no user message to deliver again');
