@@ -13,7 +13,7 @@
  * The TUI's memory is measured in tui-memory.bench.ts.
  */
 import type { Benchmark } from './lib/types.js';
-import { cpuMs, idle, launchTimes, replyOf, seedSession, tuiPid, world } from './tui/terminal.js';
+import { cpuMs, cpuSettled, idle, launchTimes, replyOf, seedSession, tuiPid, world } from './tui/terminal.js';
 
 const LAUNCH_RUNS = 10;
 const STREAM_RUNS = 5;
@@ -110,6 +110,8 @@ export const benchmarks: Benchmark[] = [
           const target = w.openTui(`cpu${i}`, '--session', `transcript-2k-${i}`);
           await w.until(target, (s) => s.includes('part_1999.ts') && idle(s), 30_000);
           const pid = tuiPid(w.tmux, target);
+          // the transcript's text can show (waiting for markdown) before it is printed: not counted
+          await cpuSettled(pid);
           const last = `CPUFINAL${i}X`;
           w.model.push({ text: replyOf(20_000, last), chunkSize: 64, delayMs: 1 });
           const before = cpuMs(pid);

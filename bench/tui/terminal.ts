@@ -149,6 +149,21 @@ export function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * Waits until process `pid` is quiet: less than one clock tick (10 ms) of CPU over `quietMs`, so
+ * work still under way (a transcript printing after its text already shows) is not counted by a
+ * measurement that starts now. @throws after `timeoutMs`.
+ */
+export async function cpuSettled(pid: number, quietMs = 300, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const before = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, quietMs));
+    if (cpuMs(pid) - before <= 10) return;
+    if (Date.now() > deadline) throw new Error(`process ${pid} still busy after ${timeoutMs} ms`);
+  }
+}
+
 /** A `Vm…` field of /proc/<pid>/status, MB. */
 function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
