@@ -79,7 +79,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'delete-absolute-path',
     pattern: rx(String.raw`\brm\s+(?:-\S+\s+)*(?:--\s+)?["']?/`),
-    description: 'delete under / (absolute path)',
+    description: 'delete by absolute path',
   },
   {
     key: 'sudo-rm',

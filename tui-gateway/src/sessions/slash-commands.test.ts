@@ -160,4 +160,9 @@ describe('/usage', () => {
     const three = (await runSlashCommand(withMessages(3), conn, 's1', '/usage')) as { output: string };
     expect(three.output).toContain('= 0; 3 messages. Cost:');
   });
+
+  it('says "none yet" before the first model call (not "unknown")', async () => {
+    const r = (await runSlashCommand(withMessages(1), conn, 's1', '/usage')) as { output: string };
+    expect(r.output).toMatch(/ Cost: none yet\.$/);
+  });
 });

@@ -24,6 +24,8 @@ import type { SessionRegistry } from './session-registry.js';
 function sessionCostText(db: SessionDB, record: SessionRecord): string {
   const t = db.modelCalls.sessionTotals(record.id);
   const untracked = record.prompt_tokens + record.completion_tokens - t.prompt_tokens - t.completion_tokens;
+  // before the first model call there is nothing to price (not "unknown")
+  if (t.priced_calls + t.local_calls + t.unknown_calls === 0 && untracked <= 0) return ' Cost: none yet.';
   const status = totalsStatus(t, Math.max(0, untracked));
   return ` Cost: ${costLabel(status === 'unknown' ? undefined : t.cost_micros / 1_000_000, status)}.`;
 }

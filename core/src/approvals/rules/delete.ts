@@ -162,7 +162,7 @@ const DELETE_ROOT_PATH: CommandRule = {
 
 const DELETE_ABSOLUTE_PATH: CommandRule = {
   key: 'delete-absolute-path',
-  description: 'delete under / (absolute path)',
+  description: 'delete by absolute path',
   match(cmd, ctx) {
     if (programName(cmd) !== 'rm') return null;
     const outside = rmArgs(cmd).operands.filter((w) => /^(?:\/|~|\$\{?HOME\b)/.test(w.value));
