@@ -5,6 +5,7 @@
  */
 
 export { App, type AppProps } from './app/App.js';
-export { SessionController, type ControllerOptions, type StartTarget } from './app/controller.js';
+export { SessionController, type ControllerOptions } from './app/controller.js';
+export type { StartTarget } from './app/start-target.js';
 export { DaemonNotRunningError, historyPath, runTui, type RunTuiOptions } from './run.js';
 export { startTui } from './app/start.js';

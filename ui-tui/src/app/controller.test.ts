@@ -8,7 +8,8 @@ import { startTestServer, waitFor, type TestConn, type TestServer } from '@herme
 import { EMPTY_SCAN } from '../state/reply-parts.js';
 import { initialSessionState, type SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
-import { PAINT_FIRST_CHARS, paintFirst, SessionController } from './controller.js';
+import { SessionController } from './controller.js';
+import { PAINT_FIRST_CHARS, paintFirst } from './paint-policy.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

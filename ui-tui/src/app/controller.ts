@@ -10,11 +10,9 @@ import type {
   ServerRequestParams,
   ServerRequestResult,
 } from '@hermes/core/protocol';
-import type { DaemonKeeper } from '../client/daemon-keeper.js';
 import { ModelCatalogSource } from '../commands/model-complete.js';
-import { commandName } from '../command-name.js';
 import { HubNotifier } from './hub-notifier.js';
-import { DropServerRequest, NotConnectedError, RpcCallError, type DaemonClientLike } from '@hermes/client';
+import { DropServerRequest, NotConnectedError, type DaemonClientLike } from '@hermes/client';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
   createSessionReducer,
@@ -23,7 +21,7 @@ import {
   unknownEventLog,
   type SessionAction,
 } from '../state/session-reducer.js';
-import { createStore, type Store, type StoreOptions } from '../state/store.js';
+import { createStore, type Store } from '../state/store.js';
 import type { SessionState } from '../state/types.js';
 import { rewoundNotice } from '../state/conversation-events.js';
 import { RequestAnswers } from './answers.js';
@@ -31,60 +29,12 @@ import { DaemonLife } from './daemon-life.js';
 import { ModelSetupFlow } from './setup-flow.js';
 import { discard, PendingAttachments, toPromptAttachments } from './pending-attachments.js';
 import { ReferenceSource } from '../refs/reference-source.js';
+import { isUrgent, paintFirst, STREAM_QUIET_MS } from './paint-policy.js';
+import type { ControllerOptions } from './controller-options.js';
+import { LostConnectionHint } from './lost-hint.js';
+import { resolveStartTarget, type StartTarget } from './start-target.js';
 
-/** Which session to open at start (`hermes tui --continue | --new | --session X`). */
-export type StartTarget = { mode: 'continue' } | { mode: 'new' } | { mode: 'session'; session: string };
-
-/** Options of a `SessionController`. */
-export interface ControllerOptions {
-  client: DaemonClientLike;
-  /** Working directory for new sessions. */
-  cwd: string;
-  /** Stored messages in an attach snapshot (default 200). */
-  historyLimit?: number;
-  /** Resolves before the first attach is shown (e.g. markdown loaded), so it prints rendered. */
-  ready?: Promise<unknown>;
-  /** Live-part redraw throttle, ms (default 33). */
-  throttleMs?: number;
-  /** The terminal output: paced frames wait while it still writes the previous one (store.ts). */
-  drain?: StoreOptions<SessionAction>['drain'];
-  /** Starts a vanished daemon and tells a deliberate stop (daemon-life.ts); none: only wait. */
-  daemon?: DaemonKeeper;
-  /**
-   * Where the TUI's own warnings go (once per unknown event type a newer daemon sends).
-   * Default: a warning line in the transcript.
-   */
-  warn?: (line: string) => void;
-  now?: () => number;
-  /** Where desktop notifications for the other sessions go (hub-notifier.ts); none: no notifications. */
-  notify?: (bytes: string) => void;
-}
-
-const SESSION_NOT_FOUND = -32001;
-
-const isUrgent = (a: SessionAction): boolean =>
-  !(a.type === 'event' && ['message.delta', 'reasoning.delta', 'tool.progress'].includes(a.event.type));
-
-/**
- * Chars of a finished reply still to print (its last block, rendered whole) from which its last
- * delta is drawn first, in a frame of its own (store.ts `paintFirst`): printing a long block (a
- * 2,000-line code block, highlighted) takes long enough to hold back the reply's last words. A
- * shorter rest is printed in the frame that draws the last delta: one frame, not two.
- */
-export const PAINT_FIRST_CHARS = 4_000;
-
-/** A finished reply with a long block still to print: its last delta is drawn first. */
-export const paintFirst = (a: SessionAction, s: SessionState): boolean =>
-  a.type === 'event' &&
-  a.event.type === 'message.complete' &&
-  s.streaming !== null &&
-  s.streaming.text.length - s.streaming.scan.cut > PAINT_FIRST_CHARS;
-
-/**
- * A stream that pauses this long (ms) is drawn without waiting out the throttle, so its last delta
- * shows within a frame even when `message.complete` comes later (store.ts `quietMs`).
- */
-const STREAM_QUIET_MS = 8;
+export type { ControllerOptions } from './controller-options.js';
 
 /** Drives one TUI's session view. */
 export class SessionController {
@@ -107,6 +57,8 @@ export class SessionController {
   private lastSession: SessionController['exitSession'] = null;
   /** The daemon's life as shown to the user (daemon-life.ts). */
   private readonly life: DaemonLife | null;
+  /** Without `life`: says once how to bring a lost daemon back (lost-hint.ts). */
+  private readonly lostHint = new LostConnectionHint((text) => this.notice(text, 'warn'));
   /** `@` completion and attachments of the composer (refs/reference-source.ts). */
   readonly references: ReferenceSource = new ReferenceSource({
     request: async (query, limit) => {
@@ -167,7 +119,7 @@ export class SessionController {
       c.on('state', (state) => {
         this.life?.connection(state);
         this.dispatch({ type: 'connection', state });
-        if (!this.life) this.hintWhenLost(state);
+        if (!this.life) this.lostHint.connection(state);
       }),
       c.on('connected', (init, info) => {
         this.dispatch({
@@ -335,26 +287,6 @@ export class SessionController {
   /** Opens a session by id or exact title. */
   async resume(ref: string): Promise<void> {
     await this.open({ mode: 'session', session: ref });
-  }
-
-  /** Starts and attaches a new session. */
-  private lostTimer: NodeJS.Timeout | undefined;
-
-  /** After a few seconds without the daemon, say once how to bring it back (it may be stopped). */
-  private hintWhenLost(state: string): void {
-    if (state === 'connected') {
-      clearTimeout(this.lostTimer);
-      this.lostTimer = undefined;
-      return;
-    }
-    if (state !== 'reconnecting' || this.lostTimer) return;
-    this.lostTimer = setTimeout(() => {
-      this.notice(
-        `Lost the connection to the daemon; still retrying. If it was stopped, start it again with: ${commandName()} gateway start`,
-        'warn',
-      );
-    }, 5_000);
-    this.lostTimer.unref?.();
   }
 
   /** `/new`: a new session in this folder; the notice names the one left behind, when there was one. */
@@ -535,38 +467,9 @@ export class SessionController {
     await this.client.attach(id, { historyLimit: this.opts.historyLimit ?? 200 });
   }
 
-  private async resolveTarget(target: StartTarget): Promise<string> {
-    if (target.mode === 'new') {
-      return (await this.client.request('session.create', { cwd: this.opts.cwd })).session.id;
-    }
-    if (target.mode === 'continue') {
-      // the daemon applies the continue rule: the last interactive session, this folder's first
-      const [pick] = (await this.client.request('session.list', { continue_from: this.opts.cwd })).sessions;
-      if (pick) {
-        if (pick.cwd && pick.cwd !== this.opts.cwd) {
-          const name = pick.title ? `“${pick.title}”` : pick.id;
-          this.notice(
-            `Continuing ${name}, whose folder is ${pick.cwd} (no session of this folder); /new starts one here.`,
-          );
-        }
-        return pick.id;
-      }
-      return (await this.client.request('session.create', { cwd: this.opts.cwd })).session.id;
-    }
-    const ref = target.session.trim();
-    const sessions = (await this.client.request('session.list', { limit: 1000 })).sessions;
-    const found = sessions.find((s) => s.id === ref) ?? sessions.find((s) => s.title === ref);
-    if (found) return found.id;
-    // Not in the listing (older than its window): try it as an id.
-    try {
-      await this.client.request('session.history', { session_id: ref, limit: 1 });
-      return ref;
-    } catch (err) {
-      if (err instanceof RpcCallError && err.code === SESSION_NOT_FOUND) {
-        throw new Error(`No session with id or title "${ref}" in this profile.`, { cause: err });
-      }
-      throw err;
-    }
+  /** The session id `target` names (a new session for `new`). */
+  private resolveTarget(target: StartTarget): Promise<string> {
+    return resolveStartTarget(this.client, this.opts.cwd, target, (text) => this.notice(text));
   }
 
   private async onServerRequest<M extends ServerRequestMethod>(

@@ -14,7 +14,7 @@ import {
 } from '../setup/model-setup.js';
 import type { SessionAction } from '../state/session-reducer.js';
 import type { SessionState } from '../state/types.js';
-import type { StartTarget } from './controller.js';
+import type { StartTarget } from './start-target.js';
 
 /** What the flow needs from the controller. */
 export interface SetupHost {
