@@ -6,13 +6,11 @@
  * overrides): printed, they become U+FFFD instead.
  */
 
-/** C0 controls but tab and newline, DEL, C1 controls, bidi overrides and isolates. */
-// eslint-disable-next-line no-control-regex
-const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+import { TERMINAL_CONTROL_CHARS } from '@hermes/core/constants';
 
 /** `text` with every character a terminal would act on, or that reorders text, as U+FFFD; tabs and newlines stay. */
 export function inert(text: string): string {
-  return text.replace(TERMINAL_CONTROLS, '\ufffd');
+  return text.replace(TERMINAL_CONTROL_CHARS, '\ufffd');
 }
 
 /** `inert(text)` on one line: whitespace runs (newlines included) become single spaces. */

@@ -12,3 +12,4 @@ export * from './protocol/tool-display.generated.js';
 export * from './protocol/attachment-text.js';
 export * from './protocol/cost-label.js';
 export * from './protocol/status-line.js';
+export * from './protocol/terminal-controls.js';

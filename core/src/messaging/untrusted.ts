@@ -67,7 +67,7 @@ export function untrustedLabel(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): 
  * replaced so a name cannot close the prefix early.
  */
 export function neutralizeInlineText(value: unknown, maxChars = MAX_UNTRUSTED_CHARS): string {
-  return untrustedLabel(clean(value).replace(/[[\]]/g, ' '), maxChars);
+  return untrustedLabel(String(value ?? '').replace(/[[\]]/g, ' '), maxChars);
 }
 
 /** First 12 hex digits of SHA-256 of the UTF-8 text. */
