@@ -304,10 +304,13 @@ describe('hermes acp: a scripted editor over stdio', () => {
         (_req, signal) =>
           new Promise((resolve) => {
             asked = true;
-            signal.addEventListener('abort', () => {
+            // the withdrawal can arrive before this handler runs: the signal is then aborted already
+            const cancelled = (): void => {
               withdrawn = true;
               resolve({ outcome: { outcome: 'cancelled' } });
-            });
+            };
+            if (signal.aborted) cancelled();
+            else signal.addEventListener('abort', cancelled);
           }),
       );
       other.onServerRequest('approval.request', async (p): Promise<typeof NO_REPLY> => {
