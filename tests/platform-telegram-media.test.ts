@@ -6,14 +6,19 @@
  * a "not transcribed" note; a message delivered again is dropped without a second download; a long
  * reply comes back as a document with a summary caption.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
-import { outcomeLines, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import {
+  killDaemonHard,
+  outcomeLines,
+  startDaemonWithPlatform,
+  stopDaemon,
+} from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let tg: FakeTelegram;
@@ -152,6 +157,34 @@ describe('Telegram media', () => {
     await waitFor(() => dropped() > droppedBefore, 'the copy dropped as a duplicate');
     expect(tg.files.get(id!)!.downloads).toBe(1);
     expect(tg.calls.filter((c) => c.method === 'getFile' && c.params.file_id === id)).toHaveLength(1);
+  });
+
+  it('a photo whose turn a kill -9 cuts: the restarted daemon runs it again with the photo', async () => {
+    model.push({ hang: true });
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'what is in this picture',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    await waitFor(() => userContentWith('what is in this picture'), 'the turn asked the model');
+    const asked = model.requests.length;
+    await killDaemonHard(root);
+    model.push({ text: 'Seen after the restart.' });
+    await startDaemonWithPlatform(root, 'telegram');
+    await waitFor(() => botMessages().find((m) => m.text === 'Seen after the restart.'), 'the reply');
+    const again = model.requests
+      .slice(asked)
+      .find((r) => JSON.stringify(r.body.messages).includes('what is in'));
+    const users = (again!.body.messages as Array<{ role: string; content: unknown }>).filter(
+      (m) => m.role === 'user',
+    );
+    const content = users.at(-1)!.content as Array<{ type: string; image_url?: { url: string } }>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
+    expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    // the turn is over: its spool is gone
+    await waitFor(() => readdirSync(join(root, 'media', 'inbound')).length === 0, 'the spool removed');
   });
 
   it("a stranger's DM with a photo and a document gets a pairing code; neither is fetched", async () => {

@@ -156,6 +156,13 @@ export class HermesHome {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(sessionId)) throw new Error(`invalid session id "${sessionId}"`);
     return this.path('media', 'sessions', sessionId);
   }
+  /**
+   * Attachments of accepted chat messages waiting for their turn (`media/inbound/<message id>/`,
+   * messaging/inbound-spool.ts).
+   */
+  get inboundSpoolDir(): string {
+    return this.path('media', 'inbound');
+  }
   /** Per-profile persisted TUI input history (one JSON string per line). */
   get inputHistoryFile(): string {
     return this.path('input_history.jsonl');

@@ -90,8 +90,8 @@ export interface InboundMessage {
    * Images sent with the message (base64 bytes), checked and stored by the backend like the
    * images of `prompt.submit`. For a model without vision a chat platform's images are saved as
    * files instead (pipeline-files.ts); on a platform with `authorization: 'adapter'` (programs:
-   * the API server) the turn is refused (an `error` event of kind `invalid_request`). Not kept in
-   * the delivery ledger: a message replayed after a restart names them as lost.
+   * the API server) the turn is refused (an `error` event of kind `invalid_request`). Kept in the
+   * inbound spool until the message's turn has them, across a restart (inbound-spool.ts).
    */
   images?: ImageAttachmentInput[];
   /**

@@ -11,6 +11,7 @@ import { buildSessionContextPrompt, prefixSender } from './context-prompt.js';
 import type { MessagePipeline } from './pipeline.js';
 import { runPlatformCommand } from './pipeline-commands.js';
 import { prepareAttachments } from './pipeline-files.js';
+import { recordPromptImages } from './pipeline-spool.js';
 import { startTurn } from './pipeline-turn.js';
 import type { PlatformConfig } from './platform-config.js';
 import { resolveResetPolicy } from './reset-policy.js';
@@ -124,6 +125,12 @@ export async function admitMessage(
   // 6. run the agent, 7. send the reply (pipeline-turn.ts)
   await p.emitHook('agent:start', { session_id: sessionId, session_key: key });
   const images = att.images.length ? { images: att.images } : {};
+  // which of the message's images the turn has: a turn run again after a restart gets the same
+  recordPromptImages(
+    p,
+    id,
+    att.images.map((img) => (msg.images ?? []).indexOf(img)).filter((i) => i >= 0),
+  );
   const askerId = asker ? { askerId: asker } : {};
   return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
 }

@@ -17,6 +17,7 @@ import type { MessageRecord } from '../state/types.js';
 import type { SendOptions } from './adapter.js';
 import type { DeliveryRecord } from './delivery-ledger.js';
 import type { MessagePipeline } from './pipeline.js';
+import { promptImagesOf } from './pipeline-spool.js';
 import { finishTurn, startTurn, type TurnRequest } from './pipeline-turn.js';
 import { sourceFromJson } from './source.js';
 
@@ -78,6 +79,8 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
   const transcript = p.opts.transcript;
   if (!p.durable || !transcript) return 0;
   const rows = p.ledger.unfinished();
+  // the spools of messages no longer open (their outcome was decided while a drop failed)
+  p.spool?.sweep(new Set(rows.map((r) => r.id)));
   if (rows.length === 0) return 0;
   p.opts.log(`recovering ${rows.length} message(s) left open by the previous daemon`);
   const cfg = p.platformConfig();
@@ -113,14 +116,18 @@ export async function recoverMessages(p: MessagePipeline): Promise<number> {
       const sessionId = row.session_id;
       take(sessionId);
       const direct = row.state === 'running' ? storedOutcome(p, row, sessionId) : undefined;
+      // run again with the images its first run had (kept in the spool)
+      const { images, lostText } = direct ? { images: [], lostText: '' } : promptImagesOf(p, row);
+      const userText = queued.get(row.id) ?? row.prompt_text;
       const req: TurnRequest = {
         id: row.id,
         sessionId,
         key: row.session_key ?? '',
         chatId: row.chat_id,
         send: sendOptionsOf(row),
-        userText: queued.get(row.id) ?? row.prompt_text,
+        userText: lostText ? `${userText}\n\n${lostText}` : userText,
         cfg,
+        ...(images.length ? { images } : {}),
         ...askerOf(row),
       };
       done = direct ? before.then(() => direct()) : Promise.all([before, startTurn(p, req)]); // submitted now

@@ -216,6 +216,8 @@ export async function finishTurn(
         .catch((e: Error) => p.opts.log(`stream finish failed: ${e.message}`));
     return;
   }
+  // the turn is over: the message's attachments are no longer needed for a restart
+  p.spool?.drop(t.id);
   if (outcome.status === 'held' || outcome.status === 'dropped') {
     ledger.close(
       t.id,

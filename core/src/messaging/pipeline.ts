@@ -4,7 +4,8 @@
  *
  * 1. authorize (authz.ts; unknown DMs get a pairing code), record the message in the delivery
  *    ledger (a platform id seen before is a duplicate, dropped); only then are its attachments
- *    fetched from the platform (`fetchAttachments`, inbound-attachments.ts);
+ *    fetched from the platform (`fetchAttachments`, inbound-attachments.ts) and kept in the
+ *    inbound spool until its turn has them (inbound-spool.ts: a restart loses none of them);
  * 2. slash commands (pipeline-commands.ts), and answers to a pending clarify question;
  * 3. interrupt the session's running turn when `interrupt_on_message` is set;
  * 4. get or create the session (chat-sessions.ts: reset policies, recovery);
@@ -50,6 +51,7 @@ import type { HookPayload, HookRegistry } from './hooks.js';
 import type { PairingStore } from './pairing.js';
 import { mayAnswer, NOT_THE_ASKER, NOT_THE_ASKER_CLARIFY, PendingQuestions } from './pending-questions.js';
 import { admitMessage } from './pipeline-admit.js';
+import { offerPairing } from './pipeline-pairing.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
 import type { PlatformEntry } from './registry.js';
 import { buildSessionKey } from './session-key.js';
@@ -57,10 +59,12 @@ import type { ChatSessionIndex } from './chat-sessions.js';
 import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
-import { hashPiiId, wellFormedText } from './untrusted.js';
+import { wellFormedText } from './untrusted.js';
 import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
 import { attachmentNotes, notesFromJson } from './pipeline-files.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
+import { InboundSpool, type SpoolManifest } from './inbound-spool.js';
+import { spoolAttachments, spooledAttachments } from './pipeline-spool.js';
 
 /** Everything one pipeline works with. */
 export interface PipelineOptions {
@@ -114,6 +118,8 @@ export class MessagePipeline {
   readonly questions = new PendingQuestions();
   /** Where every accepted message is followed to its outcome. */
   readonly ledger: DeliveryLedger;
+  /** Where accepted messages' attachments wait for their turn; only when replies are durable. */
+  readonly spool: InboundSpool | undefined;
   private readonly active = new Map<string, ActiveTurn>();
   private readonly lanes = new Map<string, Promise<void>>();
   private accepting = true;
@@ -131,6 +137,7 @@ export class MessagePipeline {
         retry: { maxAttempts: 1 },
       });
     if (!opts.ledger) this.ledger.start();
+    this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir) : undefined;
   }
 
   /** True when replies are kept across restarts (the ledger is stored). */
@@ -323,17 +330,19 @@ export class MessagePipeline {
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
       refuse(chatId, 'access denied');
-      if (decision.action === 'pair') await this.offerPairing(source, chatId, send);
+      if (decision.action === 'pair') await offerPairing(this, source, chatId, send);
       return;
     }
     const key = this.keyOf(source, cfg);
+    let spooled: SpoolManifest | undefined;
     const inbound = (): string =>
       JSON.stringify({
         text,
         source: sourceToJson(source),
         ...(msg.ephemeral ? { ephemeral: true } : {}),
-        // names and sizes only: the bytes are not kept (a replay says they were lost)
+        // names and sizes; the bytes are in the spool once written (else a replay names them lost)
         ...(notes.length ? { attachments: notes } : {}),
+        ...(spooled ? { spool: spooled } : {}),
       });
     // recorded before its attachments are fetched: a redelivered copy is dropped without a download
     const accepted = this.ledger.accept({
@@ -349,6 +358,7 @@ export class MessagePipeline {
       return this.ledger.note(chatId, id, 'dropped', 'duplicate');
     }
     // attachments are fetched from the platform only now, for an authorized sender, once
+    const fetched = msg.fetchAttachments !== undefined;
     if (msg.fetchAttachments) {
       msg = await resolveInboundAttachments(msg);
       text = wellFormedText(msg.text).trim();
@@ -357,8 +367,10 @@ export class MessagePipeline {
         receipt({ kind: 'refused', id, reason: 'empty message' });
         return this.ledger.close(id, 'dropped', 'empty message');
       }
-      this.ledger.amendInbound(id, inbound());
     }
+    // the bytes are kept until the turn has them: a restart admits the message with them again
+    if (notes.length) spooled = spoolAttachments(this, id, msg);
+    if (fetched || spooled) this.ledger.amendInbound(id, inbound());
     receipt({ kind: 'accepted', id, durable: this.durable });
     if (!this.accepting) {
       // kept in the ledger: the restarted daemon admits it (pipeline-recovery.ts)
@@ -380,23 +392,37 @@ export class MessagePipeline {
    * @returns false when the row holds no usable message.
    */
   async readmit(row: DeliveryRecord): Promise<boolean> {
-    let data: { text?: unknown; source?: unknown; ephemeral?: unknown; attachments?: unknown };
+    let data: {
+      text?: unknown;
+      source?: unknown;
+      ephemeral?: unknown;
+      attachments?: unknown;
+      spool?: unknown;
+    };
     try {
       data = JSON.parse(row.inbound ?? 'null') as typeof data;
     } catch {
       return false;
     }
     const source = sourceFromJson(data?.source);
-    const lost = notesFromJson(data?.attachments);
     if (!source || typeof data.text !== 'string' || !row.session_key) return false;
-    // files and images are not kept in the ledger: the replayed turn says which were lost
+    // the spooled images and files come back; what was not spooled (a download cut) is named lost
+    const kept = spooledAttachments(this, row.id, data.spool);
+    const lost = kept ? kept.lost : notesFromJson(data?.attachments);
     const text = lost.length ? `${data.text}\n\n${lostAttachmentsText(lost)}`.trim() : data.text;
-    if (!text) return false;
-    const msg: InboundMessage = { source, text, ...(data.ephemeral ? { ephemeral: true } : {}) };
+    if (!text && !kept?.images.length && !kept?.files.length) return false;
+    const msg: InboundMessage = {
+      source,
+      text,
+      ...(data.ephemeral ? { ephemeral: true } : {}),
+      ...(kept?.images.length ? { images: kept.images } : {}),
+      ...(kept?.files.length ? { files: kept.files } : {}),
+    };
     const cfg = this.platformConfig();
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
       this.ledger.close(row.id, 'dropped', 'access denied');
+      this.spool?.drop(row.id);
       return true;
     }
     const m = {
@@ -411,30 +437,6 @@ export class MessagePipeline {
     if (admitted) await admitted.turn;
     if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
     return true;
-  }
-
-  private async offerPairing(source: MessageSource, chatId: string, send: SendOptions): Promise<void> {
-    const userId = source.userIdAlt || source.userId!;
-    let result;
-    try {
-      result = this.opts.pairing.generateCode(this.opts.entry.name, userId, source.userName ?? '');
-    } catch (err) {
-      this.opts.log(`${this.opts.entry.name}: pairing failed: ${(err as Error).message}`);
-      return;
-    }
-    if (result.ok) {
-      // The code goes to this user only, never into a log line.
-      this.opts.log(`${this.opts.entry.name}: pairing code issued to an unknown user (${hashPiiId(userId)})`);
-      const profileFlag = this.opts.profile === 'default' ? '' : ` -p ${this.opts.profile}`;
-      await this.say(
-        chatId,
-        `I don't know you yet. Your pairing code is ${result.code} (valid for 1 hour). ` +
-          `Ask the owner of this agent to run: hermes${profileFlag} pairing approve ${result.code}`,
-        send,
-      );
-    } else if (result.reason !== 'rate_limited') {
-      await this.say(chatId, 'Pairing is not possible right now; please try again later.', send);
-    }
   }
 
   /**
