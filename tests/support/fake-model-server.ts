@@ -65,6 +65,10 @@ import {
 import { answerAnthropic, anthropicErrorBody } from './fake-model-anthropic.js';
 import { anthropicRequestProblem } from './fake-model-anthropic-check.js';
 
+/** In JSON text: the escape of a high surrogate not followed by a low one, or of a low one alone. */
+const LONE_SURROGATE =
+  /(?<=(?:^|[^\\])(?:\\\\)*)(?:\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2})/i;
+
 export * from './fake-model-wire.js';
 
 /** Options of `startFakeModelServer`. */
@@ -275,6 +279,14 @@ export async function startFakeModelServer(opts: FakeModelServerOptions = {}): P
 
     // an Anthropic client (it always sends `anthropic-version`) authenticates with `x-api-key`
     const anthropicClient = req.headers['anthropic-version'] !== undefined || path === '/v1/messages';
+    // the real APIs' strict JSON parsers refuse half a surrogate pair (`"\ud83d"` alone)
+    if (LONE_SURROGATE.test(text)) {
+      const message =
+        'We could not parse the JSON body of your request: it is not valid UTF-8 (a lone surrogate).';
+      return anthropicClient
+        ? sendJson(res, 400, anthropicErrorBody(400, message))
+        : sendJson(res, 400, errorBody(400, message));
+    }
     if (anthropicClient && opts.apiKey !== undefined && req.headers['x-api-key'] !== opts.apiKey) {
       return sendJson(res, 401, anthropicErrorBody(401));
     }

@@ -4,6 +4,7 @@
  * values, never as lines of their own.
  */
 import { createHash } from 'node:crypto';
+import { wellFormedText } from '../util/well-formed.js';
 
 /** Longest untrusted value shown to the model, in characters. */
 export const MAX_UNTRUSTED_CHARS = 240;
@@ -14,18 +15,12 @@ const CONTROL =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-/** A high surrogate without its low half, or a low one without its high half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * The text with every lone UTF-16 surrogate replaced by U+FFFD (pairs kept). A chat can send
- * one (half an emoji cut by a client, a crafted name); JSON.stringify writes it as `\udXXX`,
- * which the strict JSON parsers of model APIs refuse (HTTP 400) — in a session's history or
- * system prompt it would fail every later turn.
+ * one (half an emoji cut by a client, a crafted name); in a session's history or system prompt it
+ * would fail every later turn (util/well-formed.ts).
  */
-export function wellFormedText(text: string): string {
-  return text.replace(LONE_SURROGATE, '\ufffd');
-}
+export { wellFormedText };
 
 function clean(value: unknown): string {
   return wellFormedText(String(value ?? ''))

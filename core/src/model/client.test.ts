@@ -77,6 +77,37 @@ describe('model client streaming', () => {
     expect(sent.headers.authorization).toBeUndefined(); // keyless local server
   });
 
+  it('sends half a surrogate pair anywhere in the request as U+FFFD (the API would refuse the JSON)', async () => {
+    const s = await server({ script: [{ text: 'fine' }] });
+    const c = client({ config: config({ model: { provider: 'custom', base_url: s.url, default: 'm1' } }) });
+    const tool = {
+      type: 'function' as const,
+      function: { name: 'probe', description: 'cut \ud83d', parameters: { type: 'object' } },
+    };
+    const r = await c.stream(
+      {
+        messages: [
+          { role: 'user', content: 'an emoji cut in half: \ud83d and a whole one 😀' },
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: 'again \ude00' },
+        ],
+        tools: [tool],
+      },
+      {},
+    );
+    expect(r.text).toBe('fine');
+    const sent = s.requests.at(-1)!.body as {
+      messages: Array<{ content: string }>;
+      tools: Array<typeof tool>;
+    };
+    expect(sent.messages.map((m) => m.content)).toEqual([
+      'an emoji cut in half: \ufffd and a whole one 😀',
+      'ok',
+      'again \ufffd',
+    ]);
+    expect(sent.tools[0]!.function.description).toBe('cut \ufffd');
+  });
+
   it('assembles tool calls by index and sends the tool schemas', async () => {
     const s = await server({
       script: [

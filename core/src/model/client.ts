@@ -45,6 +45,7 @@ import { resolveFallbacks, resolvePrimary, type ProviderTarget } from './provide
 import { openaiReasoningParams } from './reasoning.js';
 import { abortableSleep, backoffDelay, MAX_RETRIES, type SleepFn } from './retry.js';
 import { HandlerError, StreamAssembler } from './stream-assembler.js';
+import { wellFormedDeep } from '../util/well-formed.js';
 import type { ChatMessage, ChatRequest, ChatResult, ModelClient, StreamHandlers } from './types.js';
 
 /** What `createModelClient` needs. Only `config` and `secrets` are required. */
@@ -262,7 +263,8 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
         ...(req.tools.length > 0 ? { tools: req.tools } : {}),
         ...reasoning.params,
       };
-      const stream = await sdk.chat.completions.create(body, { signal: watch.signal });
+      // a lone surrogate anywhere (history, tool results, tool schemas) would fail the request
+      const stream = await sdk.chat.completions.create(wellFormedDeep(body), { signal: watch.signal });
       watch.arm();
       for await (const chunk of stream) {
         watch.arm();

@@ -5,3 +5,4 @@
 export * from './atomic-write.js';
 export * from './file-stamp.js';
 export * from './listen.js';
+export * from './well-formed.js';

@@ -19,6 +19,7 @@ import type { ProviderTarget } from '../providers.js';
 import { anthropicThinkingBudget, type ReasoningEffort } from '../reasoning.js';
 import type { ChatRequest, ChatResult } from '../types.js';
 import { buildRequest } from './request.js';
+import { wellFormedDeep } from '../../util/well-formed.js';
 import type { AnthropicStreamAssembler, AnthropicStreamEvent } from './stream.js';
 
 /** Options of an Anthropic SDK client. */
@@ -81,7 +82,11 @@ export async function runAnthropicAttempt(a: AnthropicAttempt): Promise<ChatResu
   const watch = idleWatchdog(req.signal, a.timeoutMs, () => new Anthropic.APIUserAbortError());
   try {
     if (req.signal?.aborted) throw new Anthropic.APIUserAbortError();
-    const params = { ...body, stream: true } as unknown as Anthropic.MessageCreateParamsStreaming;
+    // a lone surrogate anywhere (history, tool results, tool schemas) would fail the request
+    const params = wellFormedDeep({
+      ...body,
+      stream: true,
+    }) as unknown as Anthropic.MessageCreateParamsStreaming;
     const stream = await a.sdk.messages.create(params, { signal: watch.signal });
     watch.arm();
     for await (const event of stream) {

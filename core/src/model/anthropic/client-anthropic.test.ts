@@ -190,6 +190,14 @@ describe('anthropic messages client', () => {
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 8192 });
   });
 
+  it('sends half a surrogate pair in the history as U+FFFD (the API would refuse the JSON)', async () => {
+    const s = await server({ script: [{ text: 'fine' }] });
+    const c = client({ config: anthropicConfig(s.url) });
+    const r = await c.stream({ messages: [{ role: 'user', content: 'cut \ud83d here' }], tools: [] }, {});
+    expect(r.text).toBe('fine');
+    expect(JSON.stringify(s.requests.at(-1)!.body)).toContain('cut \ufffd here');
+  });
+
   it('puts cache_control on the system prompt and the last 3 messages only (4 in all)', async () => {
     const s = await server();
     const c = client({ config: anthropicConfig(s.url) });
