@@ -187,6 +187,41 @@ describe('Telegram media', () => {
     await waitFor(() => readdirSync(join(root, 'media', 'inbound')).length === 0, 'the spool removed');
   });
 
+  it('a photo whose download a kill -9 cuts: the restarted daemon downloads it again and runs the turn with it', async () => {
+    tg.stallDownloads = true;
+    const before = new Set(tg.files.keys());
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'and this one',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    const id = await waitFor(() => [...tg.files.keys()].find((f) => !before.has(f)), 'the photo served');
+    await waitFor(() => tg.files.get(id)!.downloads === 1, 'the download begun');
+    await killDaemonHard(root);
+    tg.stallDownloads = false;
+    const asked = model.requests.length;
+    model.push({ text: 'Got the second photo.' });
+    await startDaemonWithPlatform(root, 'telegram');
+    await waitFor(() => botMessages().find((m) => m.text === 'Got the second photo.'), 'the reply');
+    expect(tg.files.get(id)!.downloads).toBe(2);
+    const req = model.requests
+      .slice(asked)
+      .find((r) => JSON.stringify(r.body.messages).includes('and this one'));
+    const users = (req!.body.messages as Array<{ role: string; content: unknown }>).filter(
+      (m) => m.role === 'user',
+    );
+    const content = users.at(-1)!.content as Array<{
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }>;
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
+    expect(content[0]!.text).toBe('and this one');
+    expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+  });
+
   it("a stranger's DM with a photo and a document gets a pairing code; neither is fetched", async () => {
     const before = new Set(tg.files.keys());
     tg.userMessage({

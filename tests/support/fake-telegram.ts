@@ -68,6 +68,11 @@ export interface FakeTelegram {
   redeliverLast(): void;
   /** Files served by `getFile` + download, by file id (`downloads` counts the GETs). */
   files: Map<string, { path: string; data: Buffer; downloads: number }>;
+  /**
+   * While true, a file download sends its headers and half of its bytes, then stalls (a slow
+   * network: the connection stays open until the client goes away or the fake closes).
+   */
+  stallDownloads: boolean;
   /** Queues a press of an inline button (`data` is the button's callback_data). */
   pressButton(m: {
     chatId: number;
@@ -127,6 +132,7 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
       if (!f) return fail(res, 404, 'Not Found');
       f.downloads++;
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': f.data.length });
+      if (fake.stallDownloads) return void res.write(f.data.subarray(0, f.data.length >> 1));
       return void res.end(f.data);
     }
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
@@ -250,12 +256,13 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
 
-  return {
+  const fake: FakeTelegram = {
     url: `http://127.0.0.1:${port}`,
     token,
     calls,
     sent,
     files,
+    stallDownloads: false,
     userMessage: ({ chatId, userId, name, text, chatType = 'private', title, threadId, media }) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const attached: Record<string, any> = {};
@@ -345,6 +352,7 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+  return fake;
 }
 
 /**

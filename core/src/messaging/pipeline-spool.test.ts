@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DeliveryLedger } from './delivery-ledger.js';
 import { recoverMessages } from './pipeline-recovery.js';
+import { CUT_DOWNLOAD_TEXT } from './pipeline-spool.js';
 import { usePipelineTests } from './pipeline-testing.js';
 import type { MessageSource } from './source.js';
 
@@ -145,6 +146,46 @@ describe('the inbound spool across a restart', () => {
     expect(parts[0]!.text).toBe('what is this');
     expect(second.adapter.texts('dm-alice')).toEqual(['echo: what is this']);
     expect(existsSync(join(root, 'media', 'inbound', row!.id))).toBe(false);
+  });
+
+  it('a download the restart cut is done again from the adapter reference, or named as not received', async () => {
+    for (const canRefetch of [true, false]) {
+      const root = mkdtempSync(join(tmpdir(), 'hermes-spool-'));
+      const first = daemon(root);
+      void first.adapter.receive({
+        source: alice,
+        text: 'the photo',
+        attachmentsRef: { photo: 'file-123' },
+        fetchAttachments: () => new Promise(() => {}), // the daemon dies during the download
+      });
+      const until = Date.now() + 5_000;
+      while (!first.pipeline.ledger.unfinished().length && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 10));
+      const row = first.pipeline.ledger.unfinished()[0]!;
+      expect(JSON.parse(row.inbound!)).toMatchObject({ fetching: true, ref: { photo: 'file-123' } });
+      first.db.close();
+
+      const second = daemon(root);
+      const refs: unknown[] = [];
+      if (canRefetch)
+        second.adapter.refetchAttachments = (ref) => {
+          refs.push(ref);
+          return Promise.resolve({
+            images: [{ kind: 'image', data: PNG.toString('base64'), name: 'p.png' }],
+          });
+        };
+      expect(await recoverMessages(second.pipeline)).toBe(1);
+      const parts = lastUserParts();
+      if (canRefetch) {
+        expect(refs).toEqual([{ photo: 'file-123' }]);
+        expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
+        expect(parts[0]!.text).toBe('the photo');
+      } else {
+        expect(parts.map((p) => p.type)).toEqual(['text']);
+        expect(parts[0]!.text).toBe(`the photo\n\n${CUT_DOWNLOAD_TEXT}`);
+      }
+      expect(second.db.platforms.getDelivery(row.id)?.state).toBe('sent');
+    }
   });
 
   it('a start removes the spools of messages no longer open', async () => {

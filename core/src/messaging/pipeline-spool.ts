@@ -7,11 +7,12 @@
  * written) and `prompt_images` (which of the message's images its turn was given: the others went
  * to the model as saved files, named in the prompt's text, or were refused).
  */
-import type { ImageAttachmentInput } from '../protocol/attachments.js';
-import type { InboundMessage } from './adapter.js';
+import type { InboundMessage, PlatformAdapter } from './adapter.js';
 import type { DeliveryLedger, DeliveryRecord } from './delivery-ledger.js';
-import { lostAttachmentsText, type AttachmentNote } from './inbound-files.js';
+import { resolveInboundAttachments } from './inbound-attachments.js';
+import { lostAttachmentsText } from './inbound-files.js';
 import { manifestFromJson, type InboundSpool, type SpoolManifest } from './inbound-spool.js';
+import { attachmentNotes, notesFromJson } from './pipeline-files.js';
 
 /** The parts of the pipeline these helpers use. */
 export interface SpoolHost {
@@ -61,20 +62,71 @@ export function recordPromptImages(p: SpoolHost, id: string, indices: readonly n
   p.ledger.amendInbound(id, JSON.stringify({ ...inbound, prompt_images: indices }));
 }
 
+/** What a ledger row's inbound JSON says of the message's attachments. */
+export interface InboundAttachmentsJson {
+  /** Names and sizes (`AttachmentNote`s). */
+  attachments?: unknown;
+  /** The spool manifest, once the bytes were kept. */
+  spool?: unknown;
+  /** True while the download had not finished. */
+  fetching?: unknown;
+  /** `InboundMessage.attachmentsRef`, while the download had not finished. */
+  ref?: unknown;
+}
+
+/** Said in a readmitted message whose download a restart cut, when it cannot be done again. */
+export const CUT_DOWNLOAD_TEXT =
+  '(This message came with attachments that were still being downloaded when the agent ' +
+  'restarted, so they were not received. Ask the sender to send them again if needed.)';
+
 /**
- * The spooled images and files of a message a previous daemon accepted (`spool` in its row's
- * inbound JSON), for admitting it again; undefined when the row has no spool manifest.
+ * A message a previous daemon accepted (`base`: its text and source), with its attachments back
+ * for admitting it again: from the spool; downloaded again through the adapter's
+ * `refetchAttachments` when the restart cut the download (then spooled and recorded, so a second
+ * restart keeps them); what cannot be had is named in the text. Call it only for an authorized
+ * sender (a download goes to the platform).
+ * @returns undefined when nothing is left to admit.
  */
-export function spooledAttachments(
-  p: SpoolHost,
+export async function restoredMessage(
+  p: SpoolHost & { readonly opts: { adapter: Pick<PlatformAdapter, 'refetchAttachments'> } },
   id: string,
-  spool: unknown,
-):
-  | { images: ImageAttachmentInput[]; files: NonNullable<InboundMessage['files']>; lost: AttachmentNote[] }
-  | undefined {
-  const manifest = manifestFromJson(spool);
-  if (!manifest || !p.spool) return undefined;
-  return p.spool.load(id, manifest);
+  data: InboundAttachmentsJson & Record<string, unknown>,
+  base: InboundMessage,
+): Promise<InboundMessage | undefined> {
+  const withLost = (m: InboundMessage, lostText: string): InboundMessage | undefined => {
+    const text = lostText ? `${m.text}\n\n${lostText}`.trim() : m.text;
+    return text || m.images?.length || m.files?.length ? { ...m, text } : undefined;
+  };
+  const manifest = manifestFromJson(data.spool);
+  if (manifest && p.spool) {
+    const kept = p.spool.load(id, manifest);
+    const m: InboundMessage = {
+      ...base,
+      ...(kept.images.length ? { images: kept.images } : {}),
+      ...(kept.files.length ? { files: kept.files } : {}),
+    };
+    return withLost(m, kept.lost.length ? lostAttachmentsText(kept.lost) : '');
+  }
+  if (data.fetching !== true) {
+    const lost = notesFromJson(data.attachments);
+    return withLost(base, lost.length ? lostAttachmentsText(lost) : '');
+  }
+  const refetch = p.opts.adapter.refetchAttachments?.bind(p.opts.adapter);
+  if (!refetch || data.ref === undefined) return withLost(base, CUT_DOWNLOAD_TEXT);
+  const m = await resolveInboundAttachments({ ...base, fetchAttachments: () => refetch(data.ref) });
+  const notes = attachmentNotes(m);
+  const spooled = notes.length ? spoolAttachments(p, id, m) : undefined;
+  const { fetching: _fetching, ref: _ref, ...rest } = data;
+  p.ledger.amendInbound(
+    id,
+    JSON.stringify({
+      ...rest,
+      text: m.text,
+      ...(notes.length ? { attachments: notes } : {}),
+      ...(spooled ? { spool: spooled } : {}),
+    }),
+  );
+  return withLost(m, '');
 }
 
 /**
@@ -84,7 +136,7 @@ export function spooledAttachments(
 export function promptImagesOf(
   p: SpoolHost,
   row: Pick<DeliveryRecord, 'id' | 'inbound'>,
-): { images: ImageAttachmentInput[]; lostText: string } {
+): { images: NonNullable<InboundMessage['images']>; lostText: string } {
   const inbound = inboundOf(row);
   const manifest = manifestFromJson(inbound?.spool);
   const pick = Array.isArray(inbound?.prompt_images)

@@ -60,11 +60,11 @@ import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { wellFormedText } from './untrusted.js';
-import { lostAttachmentsText, type Transcriber } from './inbound-files.js';
-import { attachmentNotes, notesFromJson } from './pipeline-files.js';
+import type { Transcriber } from './inbound-files.js';
+import { attachmentNotes } from './pipeline-files.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
 import { InboundSpool, type SpoolManifest } from './inbound-spool.js';
-import { spoolAttachments, spooledAttachments } from './pipeline-spool.js';
+import { restoredMessage, spoolAttachments, type InboundAttachmentsJson } from './pipeline-spool.js';
 
 /** Everything one pipeline works with. */
 export interface PipelineOptions {
@@ -343,6 +343,10 @@ export class MessagePipeline {
         // names and sizes; the bytes are in the spool once written (else a replay names them lost)
         ...(notes.length ? { attachments: notes } : {}),
         ...(spooled ? { spool: spooled } : {}),
+        // a download not finished yet: a restart does it again from the adapter's reference
+        ...(msg.fetchAttachments
+          ? { fetching: true, ...(msg.attachmentsRef !== undefined ? { ref: msg.attachmentsRef } : {}) }
+          : {}),
       });
     // recorded before its attachments are fetched: a redelivered copy is dropped without a download
     const accepted = this.ledger.accept({
@@ -392,32 +396,14 @@ export class MessagePipeline {
    * @returns false when the row holds no usable message.
    */
   async readmit(row: DeliveryRecord): Promise<boolean> {
-    let data: {
-      text?: unknown;
-      source?: unknown;
-      ephemeral?: unknown;
-      attachments?: unknown;
-      spool?: unknown;
-    };
+    let data: (Record<string, unknown> & InboundAttachmentsJson) | null;
     try {
       data = JSON.parse(row.inbound ?? 'null') as typeof data;
     } catch {
       return false;
     }
     const source = sourceFromJson(data?.source);
-    if (!source || typeof data.text !== 'string' || !row.session_key) return false;
-    // the spooled images and files come back; what was not spooled (a download cut) is named lost
-    const kept = spooledAttachments(this, row.id, data.spool);
-    const lost = kept ? kept.lost : notesFromJson(data?.attachments);
-    const text = lost.length ? `${data.text}\n\n${lostAttachmentsText(lost)}`.trim() : data.text;
-    if (!text && !kept?.images.length && !kept?.files.length) return false;
-    const msg: InboundMessage = {
-      source,
-      text,
-      ...(data.ephemeral ? { ephemeral: true } : {}),
-      ...(kept?.images.length ? { images: kept.images } : {}),
-      ...(kept?.files.length ? { files: kept.files } : {}),
-    };
+    if (!data || !source || typeof data.text !== 'string' || !row.session_key) return false;
     const cfg = this.platformConfig();
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
@@ -425,6 +411,11 @@ export class MessagePipeline {
       this.spool?.drop(row.id);
       return true;
     }
+    // its images and files come back (spooled, or downloaded again); what cannot is named lost
+    const base = { source, text: data.text, ...(data.ephemeral ? { ephemeral: true } : {}) };
+    const msg = await restoredMessage(this, row.id, data, base);
+    if (!msg) return false;
+    const text = msg.text;
     const m = {
       id: row.id,
       text,

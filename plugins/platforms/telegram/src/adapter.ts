@@ -21,7 +21,7 @@ import {
   type SendOptions,
   type SendResult,
 } from '@hermes/core';
-import { collectMedia, hasMedia } from './media.js';
+import { collectMedia, hasMedia, mediaRef, messageOfRef } from './media.js';
 import {
   BotApi,
   BotApiError,
@@ -185,6 +185,24 @@ export class TelegramAdapter extends PlatformAdapter {
     };
   }
 
+  /**
+   * Downloads a message's media from its `mediaRef` (file ids, kept in the delivery ledger): the
+   * first time the pipeline asks, and again after a restart cut the download. Never throws.
+   */
+  override async refetchAttachments(ref: unknown): Promise<FetchedAttachments> {
+    const msg = messageOfRef(ref);
+    if (!msg) return { notes: ['(The attachments could not be downloaded: their record is damaged.)'] };
+    return collectMedia(
+      this.api,
+      msg,
+      {
+        maxFileBytes: this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+        maxImageBytes: this.settings.maxImageBytes ?? DEFAULT_MAX_FILE_BYTES,
+      },
+      this.log,
+    );
+  }
+
   private async onMessage(msg: TgMessage): Promise<string | undefined> {
     if (msg.from?.is_bot) return undefined;
     let text = msg.text ?? msg.caption ?? '';
@@ -197,20 +215,12 @@ export class TelegramAdapter extends PlatformAdapter {
     }
     // the caption is the message's text; photos and image documents go to the model as images,
     // downloaded only when the pipeline asks, after it authorized the sender
-    const fetchAttachments = (): Promise<FetchedAttachments> =>
-      collectMedia(
-        this.api,
-        msg,
-        {
-          maxFileBytes: this.settings.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-          maxImageBytes: this.settings.maxImageBytes ?? DEFAULT_MAX_FILE_BYTES,
-        },
-        this.log,
-      );
+    const attachmentsRef = mediaRef(msg);
+    const fetchAttachments = (): Promise<FetchedAttachments> => this.refetchAttachments(attachmentsRef);
     // an update delivered again (the poll offset was not committed before a crash) is a duplicate
     const dedupeKey = `${source.chatId}:${msg.message_id}`;
     const receipt = await this.emitMessageWithReceipt(
-      { source, text, dedupeKey, ...(media ? { fetchAttachments } : {}) },
+      { source, text, dedupeKey, ...(media ? { fetchAttachments, attachmentsRef } : {}) },
       dedupeKey,
     );
     return receipt.kind === 'unavailable' ? receipt.reason : undefined;

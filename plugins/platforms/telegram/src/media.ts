@@ -6,6 +6,7 @@
  * not downloaded: the message's text gets a line saying so, naming the config key. Names are the
  * sender's and stay untrusted (quoted here; the pipeline never uses them as paths).
  */
+import { z } from 'zod';
 import { formatUntrustedValue, type InboundFile } from '@hermes/core';
 import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import type { BotApi, TgFileRef, TgMessage, TgPhotoSize } from './bot-api.js';
@@ -129,4 +130,56 @@ export async function collectMedia(
     if (data) out.files.push({ name, data, kind, mime: ref.mime_type ?? mime });
   }
   return out;
+}
+
+const FileRef = z.object({
+  file_id: z.string().min(1),
+  file_unique_id: z.string().optional(),
+  file_name: z.string().optional(),
+  mime_type: z.string().optional(),
+  file_size: z.number().optional(),
+  duration: z.number().optional(),
+});
+/** What `refetchAttachments` needs of a message: its id and media (file ids, names, sizes). */
+const MediaRef = z.object({
+  message_id: z.number(),
+  photo: z
+    .array(
+      z.object({
+        file_id: z.string().min(1),
+        file_unique_id: z.string().optional(),
+        width: z.number(),
+        height: z.number(),
+        file_size: z.number().optional(),
+      }),
+    )
+    .optional(),
+  document: FileRef.optional(),
+  voice: FileRef.optional(),
+  audio: FileRef.optional(),
+  video: FileRef.optional(),
+  video_note: FileRef.optional(),
+});
+
+/** The media of a message as plain JSON (`InboundMessage.attachmentsRef`: no text, no sender). */
+export function mediaRef(msg: TgMessage): z.infer<typeof MediaRef> {
+  const { message_id, photo, document, voice, audio, video, video_note } = msg;
+  return { message_id, photo, document, voice, audio, video, video_note };
+}
+
+/** A message to download the media of, from a `mediaRef` read back; undefined when damaged. */
+export function messageOfRef(ref: unknown): TgMessage | undefined {
+  const r = MediaRef.safeParse(ref);
+  if (!r.success) return undefined;
+  const { photo, document, voice, audio, video, video_note } = r.data;
+  return {
+    message_id: r.data.message_id,
+    chat: { id: 0, type: 'private' },
+    ...(photo ? { photo } : {}),
+    ...(document ? { document } : {}),
+    ...(voice ? { voice } : {}),
+    ...(audio ? { audio } : {}),
+    ...(video ? { video } : {}),
+    ...(video_note ? { video_note } : {}),
+  } as TgMessage;
 }
