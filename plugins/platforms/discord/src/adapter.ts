@@ -35,10 +35,11 @@ import { discordClientOptions } from './client-options.js';
 import { applicationCommands } from './commands.js';
 import { ButtonTable, approvalRows, clarifyFits, clarifyRows } from './components.js';
 import {
+  attachmentsRefOf,
+  fetchAttachmentsOfRef,
   botRoleIds,
   channelOf,
   displayName,
-  downloadAttachments,
   isAddressed,
   sourceOf,
   stripBotMention,
@@ -308,6 +309,18 @@ export class DiscordAdapter extends PlatformAdapter {
     this.inLane(msg.channelId, () => this.takeMessage(msg, botId));
   }
 
+  /**
+   * Downloads a message's attachments from their reference (CDN URLs, kept in the delivery
+   * ledger): the first time the pipeline asks, and again after a restart cut the download.
+   * Never throws: what cannot be had is a note.
+   */
+  override refetchAttachments(ref: unknown): Promise<FetchedAttachments> {
+    return fetchAttachmentsOfRef(ref, {
+      maxBytes: this.opts.settings.max_attachment_bytes,
+      acceptsImages: this.opts.acceptsImages?.() ?? false,
+    });
+  }
+
   private async takeMessage(msg: MessageLike, botId: string): Promise<void> {
     const text = stripBotMention(msg.content, botId, botRoleIds(msg, botId));
     const attachments = [...msg.attachments.values()];
@@ -315,18 +328,10 @@ export class DiscordAdapter extends PlatformAdapter {
     const source = sourceOf(msg.channel, { id: msg.author.id, name: displayName(msg) }, msg.id);
     const dedupeKey = `message:${msg.id}`;
     // downloaded only when the pipeline asks, after it authorized the sender
-    const fetchAttachments = async (): Promise<FetchedAttachments> => {
-      const got = await downloadAttachments(attachments, {
-        maxBytes: this.opts.settings.max_attachment_bytes,
-        acceptsImages: this.opts.acceptsImages?.() ?? false,
-      });
-      const notes = got.skipped.map((s) => `[attachment not received: ${s}]`);
-      const count = got.images.length + got.files.length;
-      if (!text && !notes.length && count) notes.push(`[sent ${count} attachment${count > 1 ? 's' : ''}]`);
-      return { images: got.images, files: got.files, notes };
-    };
+    const attachmentsRef = attachmentsRefOf(!!text, attachments);
+    const fetchAttachments = (): Promise<FetchedAttachments> => this.refetchAttachments(attachmentsRef);
     const receipt = await this.emitMessageWithReceipt(
-      { source, text, dedupeKey, ...(attachments.length ? { fetchAttachments } : {}) },
+      { source, text, dedupeKey, ...(attachments.length ? { fetchAttachments, attachmentsRef } : {}) },
       dedupeKey,
     );
     if (receipt.kind === 'unavailable') this.log(`message ${msg.id} not taken: ${receipt.reason}`);

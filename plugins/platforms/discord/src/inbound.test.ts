@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   botRoleIds,
   channelOf,
+  attachmentsRefOf,
   downloadAttachments,
+  fetchAttachmentsOfRef,
   isAddressed,
   sourceOf,
   stripBotMention,
@@ -123,5 +125,27 @@ describe('inbound messages', () => {
     });
     expect(blind.images).toEqual([]);
     expect(blind.files.map((f) => [f.name, f.kind])).toEqual([['a.png', 'image']]);
+  });
+
+  it('a reference read back from the ledger downloads the same attachments; a damaged one is a note', async () => {
+    const fakeFetch = (async (url: string) =>
+      url === 'http://x/a.png'
+        ? new Response(new Uint8Array(Buffer.from('png')))
+        : new Response('no', { status: 404 })) as unknown as typeof fetch;
+    const ref = JSON.parse(
+      JSON.stringify(
+        attachmentsRefOf(false, [
+          { url: 'http://x/a.png', name: 'a.png', size: 3, contentType: 'image/png' },
+        ]),
+      ),
+    ) as unknown;
+    const got = await fetchAttachmentsOfRef(ref, { maxBytes: 100, acceptsImages: true, fetch: fakeFetch });
+    expect(got.images?.map((i) => i.name)).toEqual(['a.png']);
+    expect(got.notes).toEqual(['[sent 1 attachment]']);
+    expect(await fetchAttachmentsOfRef({ attachments: 'x' }, { maxBytes: 100, acceptsImages: true })).toEqual(
+      {
+        notes: ['[attachments not received: their record is damaged]'],
+      },
+    );
   });
 });

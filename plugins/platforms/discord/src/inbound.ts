@@ -7,10 +7,12 @@
  */
 import {
   formatUntrustedValue,
+  type FetchedAttachments,
   type ImageAttachmentInput,
   type InboundFile,
   type MessageSource,
 } from '@hermes/core';
+import { z } from 'zod';
 
 /** The parts of a discord.js channel used here. */
 export interface ChannelLike {
@@ -172,4 +174,51 @@ export async function downloadAttachments(
     else out.files.push({ name: a.name, data, ...(mime ? { mime } : {}), kind: kindOf(mime) });
   }
   return out;
+}
+
+/** What `refetchAttachments` needs of a message (`InboundMessage.attachmentsRef`). */
+export const AttachmentsRef = z.object({
+  /** Whether the message had text (a message of attachments only gets a stand-in line). */
+  hasText: z.boolean(),
+  attachments: z.array(
+    z.object({
+      url: z.string().url(),
+      name: z.string(),
+      size: z.number().nonnegative(),
+      contentType: z.string().nullable(),
+    }),
+  ),
+});
+/** A message's attachments as plain JSON. */
+export type AttachmentsRef = z.infer<typeof AttachmentsRef>;
+
+/** The reference of a message's attachments (plain fields only: discord.js objects hold the client). */
+export function attachmentsRefOf(hasText: boolean, attachments: Iterable<AttachmentLike>): AttachmentsRef {
+  return {
+    hasText,
+    attachments: [...attachments].map(({ url, name, size, contentType }) => ({
+      url,
+      name,
+      size,
+      contentType,
+    })),
+  };
+}
+
+/**
+ * Downloads the attachments of a reference (`attachmentsRefOf`). Never throws: a damaged
+ * reference or a failed download is a note.
+ */
+export async function fetchAttachmentsOfRef(
+  ref: unknown,
+  opts: Parameters<typeof downloadAttachments>[1],
+): Promise<FetchedAttachments> {
+  const r = AttachmentsRef.safeParse(ref);
+  if (!r.success) return { notes: ['[attachments not received: their record is damaged]'] };
+  const got = await downloadAttachments(r.data.attachments, opts);
+  const notes = got.skipped.map((s) => `[attachment not received: ${s}]`);
+  const count = got.images.length + got.files.length;
+  if (!r.data.hasText && !notes.length && count)
+    notes.push(`[sent ${count} attachment${count > 1 ? 's' : ''}]`);
+  return { images: got.images, files: got.files, notes };
 }

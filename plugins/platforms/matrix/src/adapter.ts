@@ -25,7 +25,14 @@ import {
 } from '@hermes/core';
 import { MatrixClient, MemoryStore } from 'matrix-js-sdk';
 import { downloadMedia, sdkLogger, type SyncResponse } from './sdk.js';
-import { mentionsBot, parseMessage, parseReaction, stripMention, type MatrixEvent } from './events.js';
+import {
+  MatrixAttachmentRef,
+  mentionsBot,
+  parseMessage,
+  parseReaction,
+  stripMention,
+  type MatrixEvent,
+} from './events.js';
 import { RoomDirectory } from './rooms.js';
 import { SyncStateFile } from './sync-state.js';
 import { saveSince, syncLoop, syncOnce } from './sync-loop.js';
@@ -232,6 +239,30 @@ export class MatrixAdapter extends PlatformAdapter {
   }
 
   /** One timeline event of another user. @returns why it was not taken, or undefined. */
+  /**
+   * Downloads a message's attachment from its reference (the `mxc://` URI, kept in the delivery
+   * ledger): when the pipeline first asks, and again after a restart cut the download. Never throws.
+   */
+  override async refetchAttachments(ref: unknown): Promise<FetchedAttachments> {
+    const r = MatrixAttachmentRef.safeParse(ref);
+    if (!r.success) return { notes: ['(The attachment could not be downloaded: its record is damaged.)'] };
+    const a = r.data;
+    const asImage = a.kind === 'image' && (!a.mime || IMAGE_MIMES.has(a.mime));
+    const max = asImage
+      ? Math.min(this.settings.maxImageBytes, this.settings.maxFileBytes)
+      : this.settings.maxFileBytes;
+    let data: Buffer;
+    try {
+      if (!this.client) throw new Error('not connected');
+      data = await downloadMedia(this.client, a.mxc, max);
+    } catch (err) {
+      return { notes: [`(The attachment could not be downloaded: ${(err as Error).message}.)`] };
+    }
+    const mime = a.mime ? { mime: a.mime } : {};
+    if (asImage) return { images: [{ kind: 'image', data: data.toString('base64'), name: a.name, ...mime }] };
+    return { files: [{ name: a.name, data, kind: a.kind, ...mime }] };
+  }
+
   private async onTimeline(roomId: string, ev: MatrixEvent): Promise<string | undefined> {
     if (ev.type === 'm.room.encrypted') return void (await this.encryptedNotice(roomId));
     if (ev.type === 'm.reaction') return void (await this.onReaction(roomId, ev));
@@ -266,23 +297,7 @@ export class MatrixAdapter extends PlatformAdapter {
     };
     const a = msg.attachment;
     // downloaded only when the pipeline asks, after it authorized the sender
-    const fetchAttachments = async (): Promise<FetchedAttachments> => {
-      if (!a) return {};
-      const asImage = a.kind === 'image' && (!a.mime || IMAGE_MIMES.has(a.mime));
-      const max = asImage
-        ? Math.min(this.settings.maxImageBytes, this.settings.maxFileBytes)
-        : this.settings.maxFileBytes;
-      let data: Buffer;
-      try {
-        data = await downloadMedia(this.client!, a.mxc, max);
-      } catch (err) {
-        return { notes: [`(The attachment could not be downloaded: ${(err as Error).message}.)`] };
-      }
-      const mime = a.mime ? { mime: a.mime } : {};
-      if (asImage)
-        return { images: [{ kind: 'image', data: data.toString('base64'), name: a.name, ...mime }] };
-      return { files: [{ name: a.name, data, kind: a.kind, ...mime }] };
-    };
+    const fetchAttachments = (): Promise<FetchedAttachments> => this.refetchAttachments(a);
     if (!text.trim() && !a) return undefined;
     if (msg.threadId) this.threads.add(roomKey(roomId, msg.threadId));
     const receipt = await this.emitMessageWithReceipt(
@@ -290,7 +305,7 @@ export class MatrixAdapter extends PlatformAdapter {
         source,
         text,
         dedupeKey: ev.event_id,
-        ...(a ? { fetchAttachments } : {}),
+        ...(a ? { fetchAttachments, attachmentsRef: a } : {}),
       },
       ev.event_id,
     );

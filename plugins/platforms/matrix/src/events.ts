@@ -4,6 +4,7 @@
  * (`m.image`, `m.file`, `m.audio` — a voice note when it carries `org.matrix.msc3245.voice` —,
  * `m.video`), whether it mentions the bot, and reactions (`m.annotation`). Pure functions.
  */
+import { z } from 'zod';
 
 /** A room event as /sync delivers it (the fields read here). */
 export interface MatrixEvent {
@@ -26,6 +27,15 @@ export interface MatrixAttachment {
   /** Bytes, when the sender said. */
   size?: number;
 }
+
+/** A `MatrixAttachment` read back from the delivery ledger (`InboundMessage.attachmentsRef`). */
+export const MatrixAttachmentRef = z.object({
+  kind: z.enum(['image', 'document', 'audio', 'voice', 'video']),
+  mxc: z.string().startsWith('mxc://'),
+  name: z.string(),
+  mime: z.string().optional(),
+  size: z.number().optional(),
+});
 
 /** A message event, read. */
 export interface ParsedMessage {

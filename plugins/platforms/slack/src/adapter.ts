@@ -42,7 +42,7 @@ import {
 } from './blocks.js';
 import { SlackConnection, slackErrorCode, type BotIdentity } from './connection.js';
 import { SlackDirectory } from './directory.js';
-import { fetchSlackFiles, type FetchedFiles } from './files.js';
+import { fetchSlackFilesOfRef, filesRefOf } from './files.js';
 import { chatTypeOf, routeMessage, type SlackMessageEvent } from './inbound.js';
 import { toMrkdwn } from './mrkdwn.js';
 import { BoundedSet, QuestionTable, type ShownQuestion } from './questions.js';
@@ -199,6 +199,20 @@ export class SlackAdapter extends PlatformAdapter {
 
   // ── inbound ────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Downloads a message's shared files from their reference (kept in the delivery ledger): when
+   * the pipeline first asks, and again after a restart cut the download. Never throws.
+   */
+  override refetchAttachments(ref: unknown): Promise<FetchedAttachments> {
+    return fetchSlackFilesOfRef(ref, {
+      token: this.settings.botToken,
+      extraOrigins: this.extraOrigins,
+      maxBytes: this.settings.maxFileBytes,
+      imagesToModel: this.settings.imagesToModel,
+      imageMaxBytes: this.settings.imageMaxBytes,
+    });
+  }
+
   private async onMessageEvent(ev: SlackMessageEvent): Promise<void> {
     if (!this.me) return;
     const route = routeMessage(ev, {
@@ -225,19 +239,8 @@ export class SlackAdapter extends PlatformAdapter {
     const text = route.text;
     const shared = ev.files ?? [];
     // downloaded only when the pipeline asks, after it authorized the sender
-    const fetchAttachments = async (): Promise<FetchedAttachments> => {
-      const got: FetchedFiles = await fetchSlackFiles(shared, {
-        token: this.settings.botToken,
-        extraOrigins: this.extraOrigins,
-        maxBytes: this.settings.maxFileBytes,
-        imagesToModel: this.settings.imagesToModel,
-        imageMaxBytes: this.settings.imageMaxBytes,
-      });
-      const notes = [...got.notes];
-      if (!text && !notes.length && (got.images.length || got.files.length))
-        notes.push('(sent files without text)');
-      return { images: got.images, files: got.files, notes };
-    };
+    const attachmentsRef = filesRefOf(!!text, shared);
+    const fetchAttachments = (): Promise<FetchedAttachments> => this.refetchAttachments(attachmentsRef);
     const source: MessageSource = {
       ...bare,
       ...(userName ? { userName } : {}),
@@ -249,7 +252,7 @@ export class SlackAdapter extends PlatformAdapter {
         source,
         text,
         dedupeKey: key,
-        ...(shared.length ? { fetchAttachments } : {}),
+        ...(shared.length ? { fetchAttachments, attachmentsRef } : {}),
       },
       key,
     );

@@ -9,7 +9,13 @@
  * event pointing elsewhere is not fetched. A file that cannot be fetched becomes a note in the
  * message text instead of failing the message.
  */
-import { formatUntrustedValue, type ImageAttachmentInput, type InboundFile } from '@hermes/core';
+import {
+  formatUntrustedValue,
+  type FetchedAttachments,
+  type ImageAttachmentInput,
+  type InboundFile,
+} from '@hermes/core';
+import { z } from 'zod';
 import type { SlackFile } from './inbound.js';
 
 /** Image types the daemon accepts for the model (images/ decides from the bytes again). */
@@ -121,4 +127,45 @@ export async function fetchSlackFiles(
     }
   }
   return out;
+}
+
+/** What `fetchSlackFilesOfRef` needs of a message (`InboundMessage.attachmentsRef`). */
+const FilesRef = z.object({
+  /** Whether the message had text (files alone get a stand-in line). */
+  hasText: z.boolean(),
+  files: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string().optional(),
+      title: z.string().optional(),
+      mimetype: z.string().optional(),
+      filetype: z.string().optional(),
+      size: z.number().optional(),
+      url_private: z.string().optional(),
+      url_private_download: z.string().optional(),
+      mode: z.string().optional(),
+    }),
+  ),
+});
+
+/** The reference of a message's shared files (the event's own file records: URLs, no token). */
+export function filesRefOf(hasText: boolean, files: readonly SlackFile[]): z.infer<typeof FilesRef> {
+  return { hasText, files: [...files] };
+}
+
+/**
+ * Downloads the files of a reference (`filesRefOf`), read back from the delivery ledger after a
+ * restart or given when the message arrived. Never throws: a damaged reference is a note.
+ */
+export async function fetchSlackFilesOfRef(
+  ref: unknown,
+  opts: FileFetchOptions,
+): Promise<FetchedAttachments> {
+  const r = FilesRef.safeParse(ref);
+  if (!r.success) return { notes: ['[files not received: their record is damaged]'] };
+  const got = await fetchSlackFiles(r.data.files, opts);
+  const notes = [...got.notes];
+  if (!r.data.hasText && !notes.length && (got.images.length || got.files.length))
+    notes.push('(sent files without text)');
+  return { images: got.images, files: got.files, notes };
 }
