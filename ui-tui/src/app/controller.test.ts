@@ -191,6 +191,34 @@ describe('drawing the end of a reply (paintFirst)', () => {
   });
 });
 
+describe('/clear and /history', () => {
+  it('after /clear, /history prints the cleared messages again, then says the session starts there', async () => {
+    const { server, controller } = await setup();
+    const all = [stored('user', 'earlier'), stored('assistant', 'before')];
+    const asked: unknown[] = [];
+    server.handlers.set('session.history', (p) => {
+      asked.push(p);
+      const before = (p.before as number | undefined) ?? Infinity;
+      const older = all.filter((m) => m.id < before);
+      const limit = p.limit as number;
+      return { messages: older.slice(-limit), has_more: older.length > limit };
+    });
+    expect(texts(controller)).toEqual(['user:earlier', 'assistant:before']);
+    await controller.loadOlder(10);
+    expect(texts(controller).at(-1)).toBe('notice:No older messages in this session.');
+    await controller.clear();
+    expect(controller.state.items).toEqual([]);
+    await controller.loadOlder(10);
+    expect(asked.at(-1)).toEqual({ session_id: 's1', before: all[1]!.id + 1, limit: 10 });
+    expect(texts(controller)).toEqual([
+      'notice:── 2 earlier messages of this session ──',
+      'user:earlier',
+      'assistant:before',
+      'notice:── end of earlier messages (the session starts here) ──',
+    ]);
+  });
+});
+
 describe('SessionController without a session', () => {
   it('says no session is open (not "not connected") when the start session was not found, and sends the message to the next one', async () => {
     const server: TestServer = await startTestServer();

@@ -13,6 +13,7 @@ import type {
 import { ModelCatalogSource } from '../commands/model-complete.js';
 import { HubNotifier } from './hub-notifier.js';
 import { DropServerRequest, NotConnectedError, type DaemonClientLike } from '@hermes/client';
+import { clearTranscript, loadOlder, type HistoryHost } from './history-window.js';
 import type { SetupChoice } from '../setup/model-setup.js';
 import {
   createSessionReducer,
@@ -346,22 +347,9 @@ export class SessionController {
     return this.lastSession;
   }
 
-  /**
-   * Prints up to `limit` stored messages older than the oldest one loaded (`/history [N]`). They
-   * follow what the terminal already shows, between a header and a footer (`<Static>` prints once
-   * and cannot insert above); the scrollback above keeps what was printed before.
-   */
-  async loadOlder(limit = 50): Promise<void> {
-    const { sessionId, oldestMessageId, hasMore } = this.state;
-    if (!sessionId) return this.notice('No session attached.', 'warn');
-    if (oldestMessageId === null || !hasMore) return this.notice('No older messages in this session.');
-    const r = await this.client.request('session.history', {
-      session_id: sessionId,
-      before: oldestMessageId,
-      limit,
-    });
-    if (this.state.sessionId !== sessionId) return;
-    this.dispatch({ type: 'older', messages: r.messages, hasMore: r.has_more });
+  /** `/history [N]` (history-window.ts). */
+  loadOlder(limit = 50): Promise<void> {
+    return loadOlder(this.historyHost, limit);
   }
 
   /** Reads the profile's default model (shown in the status bar when the session names none). */
@@ -429,9 +417,18 @@ export class SessionController {
     this.dispatch({ type: 'notice', text, tone });
   }
 
-  /** Clears the screen's transcript (the session is kept). */
-  clear(): void {
-    this.dispatch({ type: 'clear' });
+  /** Clears the screen's transcript (the session is kept); `/history` can print it again. */
+  clear(): Promise<void> {
+    return clearTranscript(this.historyHost);
+  }
+
+  private get historyHost(): HistoryHost {
+    return {
+      state: this.state,
+      client: this.client,
+      dispatch: (a) => this.dispatch(a),
+      notice: (t, tone) => this.notice(t, tone),
+    };
   }
 
   /** Stops listening to the client (does not close it). */

@@ -102,10 +102,11 @@ export async function runInput(text: string, ctl: SessionController, ui: SlashUi
         return await conversation.fork(ctl, ui, args);
       case 'steer':
         return await conversation.steer(ctl, args);
-      case 'clear':
-        ctl.clear();
+      case 'clear': {
+        const cleared = ctl.clear();
         ui.writeRaw('\u001b[2J\u001b[3J\u001b[H');
-        return;
+        return await cleared;
+      }
       case 'copy': {
         const reply = ctl.state.lastReply;
         if (!reply) return ctl.notice('Nothing to copy yet.', 'warn');

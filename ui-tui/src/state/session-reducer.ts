@@ -3,9 +3,9 @@
  * It applies a `session.attach` result (snapshot or replay), then live events in seq order,
  * dropping duplicates (seq ≤ last seen), and keeps a bounded window of finished items.
  */
-import type { SessionInfo, StoredMessage, WireEvent, WireEventOf } from '@hermes/core/protocol';
+import type { SessionInfo, WireEvent, WireEventOf } from '@hermes/core/protocol';
 import { costLabel } from '@hermes/core/constants';
-import type { AttachResult, ConnectionState } from '@hermes/client';
+import type { AttachResult } from '@hermes/client';
 import { errorDraft, loosenedNotices, toolDraft } from './event-items.js';
 import { applyConversationEvent } from './conversation-events.js';
 import { draftsFromHistory, newDraftsAfter } from './history-items.js';
@@ -23,7 +23,8 @@ import {
 } from './reply-parts.js';
 import { appendItems, applyOlder, oldestAfterSnapshot } from './transcript-window.js';
 import { addRequest, openRequests, resolveRequest, seenWith } from './request-state.js';
-import type { ItemDraft, OpenRequestView, RunningToolView, SessionState } from './types.js';
+import type { ItemDraft, RunningToolView, SessionState } from './types.js';
+import { initialSessionState, type SessionAction } from './session-actions.js';
 import type { UnknownEventSink } from './unknown-events.js';
 
 /** `{[key]: label}` of a cost the daemon priced, or nothing when it did not. */
@@ -41,58 +42,7 @@ export { describeResolution } from './event-items.js';
 export { unknownEventLog, type UnknownEventSink } from './unknown-events.js';
 export { requestView, runningToolsView } from './request-state.js';
 
-/** What can happen to the session view. */
-export type SessionAction =
-  | { type: 'connection'; state: ConnectionState }
-  /** The daemon's life (client/daemon-keeper.ts); a daemon known gone ends the turn on screen. */
-  | { type: 'daemon'; status: SessionState['daemon'] }
-  | { type: 'connected'; connectionId: string; profile: string; instanceId?: string }
-  | { type: 'attach'; result: AttachResult; now: number }
-  | { type: 'event'; event: WireEvent; now: number }
-  | { type: 'request'; request: OpenRequestView }
-  | { type: 'request.answered'; requestId: string }
-  /** This client's answer came too late (-32003): another client, the timeout or an interrupt won. */
-  | { type: 'request.settled'; requestId: string; kind: 'approval' | 'clarify'; choice: unknown; by: string }
-  | { type: 'notice'; text: string; tone?: 'info' | 'warn' | 'error' }
-  | { type: 'clear' }
-  | { type: 'model'; model: string | null }
-  | { type: 'setup'; setup: { profile: string } | null }
-  | { type: 'older'; messages: StoredMessage[]; hasMore: boolean }
-  | { type: 'detached' }
-  | { type: 'background'; running: number };
-
-/** The state before anything is attached. */
-export function initialSessionState(): SessionState {
-  return {
-    sessionId: null,
-    session: null,
-    epoch: null,
-    lastSeq: -1,
-    items: [],
-    nextN: 0,
-    hasMore: false,
-    oldestMessageId: null,
-    streaming: null,
-    tools: [],
-    queued: [],
-    requests: [],
-    seenRequests: [],
-    busy: false,
-    activity: null,
-    activityText: null,
-    turnStartedAt: null,
-    usage: null,
-    connection: 'disconnected',
-    daemon: 'ok',
-    connectionId: null,
-    instanceId: null,
-    profile: null,
-    lastReply: null,
-    defaultModel: null,
-    setup: null,
-    backgroundRunning: 0,
-  };
-}
+export { initialSessionState, type SessionAction } from './session-actions.js';
 
 /** Options of `createSessionReducer`. */
 export interface SessionReducerOptions {
@@ -161,6 +111,8 @@ function reduce(state: SessionState, action: SessionAction, onUnknown: UnknownEv
       return { ...state, backgroundRunning: action.running };
     case 'older':
       return applyOlder(state, action.messages, action.hasMore);
+    case 'historyFrom':
+      return { ...state, oldestMessageId: action.before, hasMore: true };
     case 'detached':
       return {
         ...initialSessionState(),
