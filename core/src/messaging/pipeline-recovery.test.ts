@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MessageRecord, NewMessage } from '../state/types.js';
-import { DeliveryLedger } from './delivery-ledger.js';
-import { usePipelineTests } from './pipeline-testing.js';
+import { storedLedger, usePipelineTests } from './pipeline-testing.js';
 import {
   CUT_AFTER_TOOLS_NOTICE,
   NOT_STARTED_NOTICE,
@@ -31,14 +30,7 @@ function daemon(root: string) {
     root,
     platform: { allowed_users: ['alice'], footer: false },
     warn: () => {},
-    ledger: ({ db, adapter, log }) =>
-      new DeliveryLedger({
-        platform: 'memory',
-        store: db.platforms,
-        sender: adapter,
-        maxLength: () => 0,
-        log,
-      }),
+    ledger: storedLedger,
     transcript: true,
   });
   pipeline.ledger.start();

@@ -9,10 +9,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DeliveryLedger } from './delivery-ledger.js';
 import { recoverMessages } from './pipeline-recovery.js';
 import { CUT_DOWNLOAD_TEXT } from './pipeline-spool.js';
-import { usePipelineTests } from './pipeline-testing.js';
+import { storedLedger, usePipelineTests } from './pipeline-testing.js';
 import type { MessageSource } from './source.js';
 
 const pipes = usePipelineTests({
@@ -34,14 +33,7 @@ function daemon(root: string) {
     model: { vision: true },
     platform: { allowed_users: ['alice'], footer: false },
     warn: () => {},
-    ledger: ({ db, adapter, log }) =>
-      new DeliveryLedger({
-        platform: 'memory',
-        store: db.platforms,
-        sender: adapter,
-        maxLength: () => 0,
-        log,
-      }),
+    ledger: storedLedger,
     transcript: true,
   });
   made.pipeline.ledger.start();

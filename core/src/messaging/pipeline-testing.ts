@@ -18,6 +18,7 @@ import { ConfigSchema, type HermesConfig } from '../config/schema.js';
 import { HermesHome } from '../home/home.js';
 import { SessionDB } from '../state/session-db.js';
 import { ChatSessionIndex } from './chat-sessions.js';
+import { DeliveryLedger } from './delivery-ledger.js';
 import type { AgentBackend } from './backend.js';
 import { HookRegistry } from './hooks.js';
 import { InProcessBackend } from './local-backend.js';
@@ -89,6 +90,20 @@ export interface PipelineParts {
   adapter: MemoryAdapter;
   /** Appends to the pipeline's `logs`. */
   log: (line: string) => void;
+}
+
+/**
+ * A delivery ledger stored in the fixture's SessionDB (as the daemon's is), for tests of what
+ * survives a restart: a new pipeline on the same root reads what the last one left.
+ */
+export function storedLedger({ db, adapter, log }: PipelineParts): DeliveryLedger {
+  return new DeliveryLedger({
+    platform: 'memory',
+    store: db.platforms,
+    sender: adapter,
+    maxLength: () => 0,
+    log,
+  });
 }
 
 /** What a test chooses of a fixture pipeline; everything has a default. */
