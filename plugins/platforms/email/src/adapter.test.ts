@@ -242,6 +242,19 @@ describeMail('EmailAdapter against dovecot and postfix', () => {
     expect(bodies.count()).toBe(1);
     expect(later.notes).toEqual(['open it']);
     expect(later.files?.map((f) => f.name)).toEqual(['i.pdf']);
+    // a restart that cut the handover reads the mail again from its reference (UID, no content)
+    const ref = JSON.parse(JSON.stringify(m!.attachmentsRef)) as Record<string, unknown>;
+    expect(Object.keys(ref).sort()).toEqual(['fallbackId', 'size', 'uid', 'validity', 'withText']);
+    const again = await adapter.refetchAttachments(ref);
+    expect(again.notes).toEqual(['open it']);
+    expect(again.files?.map((f) => [f.name, f.data.length])).toEqual([['i.pdf', 600_000]]);
+    // under another UIDVALIDITY the UID names another mail: nothing is read
+    expect(await adapter.refetchAttachments({ ...ref, validity: 'other' })).toEqual({
+      notes: ['(The mail could not be read again: it is no longer in the mailbox.)'],
+    });
+    expect(await adapter.refetchAttachments({ uid: 'x' })).toEqual({
+      notes: ['(The mail could not be read again: its record is damaged.)'],
+    });
     await adapter.disconnect();
   });
 

@@ -22,6 +22,7 @@ import {
   parseCommand,
   type ApprovalPrompt,
   type ChatInfo,
+  type FetchedAttachments,
   type InboundMessage,
   type MessageSource,
   type SendOptions,
@@ -31,6 +32,7 @@ import { ImapInbox, type MailDecision, type NewMail } from './imap-inbox.js';
 import { loginError } from './login-errors.js';
 import { parseInboundMail, parseMailHead, type InboundMail, type MailHead } from './inbound.js';
 import { automatedReason } from './loop-guard.js';
+import { MailRef } from './mailref.js';
 import { senderAllowed, type EmailSettings } from './settings.js';
 import { SmtpSender, type OutgoingMail } from './smtp.js';
 import { EmailState } from './state-store.js';
@@ -148,6 +150,14 @@ export class EmailAdapter extends PlatformAdapter {
       ...(head.subject ? { chatTopic: head.subject } : {}),
     };
     const remember = (): void => this.state.remember(head.messageId, { subject: head.subject, references });
+    // what a restart that cut the handover needs to read the mail again (mailref.ts)
+    const ref = (withText: boolean): MailRef => ({
+      uid: m.uid,
+      validity: this.state.uidValidity ?? '0',
+      size: m.size,
+      withText,
+      fallbackId,
+    });
     let message: Omit<InboundMessage, 'onReceipt'>;
     // a copy of a mail the pipeline took before goes the lazy way too: dropped there as a
     // duplicate by its Message-ID, its body never fetched again
@@ -166,7 +176,10 @@ export class EmailAdapter extends PlatformAdapter {
         // handed over only when the pipeline asks, after it authorized the sender: an unknown
         // sender's attachments are never saved or shown to the model
         ...(mail.images.length || mail.files.length
-          ? { fetchAttachments: async () => ({ images: mail.images, files: mail.files }) }
+          ? {
+              fetchAttachments: async () => ({ images: mail.images, files: mail.files }),
+              attachmentsRef: ref(false),
+            }
           : {}),
       };
     } else {
@@ -174,6 +187,7 @@ export class EmailAdapter extends PlatformAdapter {
         source,
         text: '',
         dedupeKey: head.messageId,
+        attachmentsRef: ref(true),
         // runs only if the pipeline admits the sender after all and the mail is no duplicate
         fetchAttachments: async () => {
           const mail = await this.readMail(m, fallbackId);
@@ -187,6 +201,32 @@ export class EmailAdapter extends PlatformAdapter {
     const receipt = await this.emitMessageWithReceipt(message, head.messageId);
     if (receipt.kind === 'accepted' || receipt.kind === 'duplicate') this.state.markTaken(head.messageId);
     return receipt.kind === 'unavailable' ? 'retry' : 'taken';
+  }
+
+  /**
+   * Reads a mail again from its reference after a restart cut its handover to the pipeline:
+   * its attachments, and its text too when the pipeline never had it. Never throws: a mail no
+   * longer there (moved, expunged, a new UIDVALIDITY) or a damaged reference is a note.
+   */
+  override async refetchAttachments(ref: unknown): Promise<FetchedAttachments> {
+    const r = MailRef.safeParse(ref);
+    if (!r.success) return { notes: ['(The mail could not be read again: its record is damaged.)'] };
+    const { uid, validity, size, withText, fallbackId } = r.data;
+    const inbox = this.inbox;
+    let mail: InboundMail | undefined;
+    try {
+      if (!inbox || this.state.uidValidity !== validity) throw new Error('it is no longer in the mailbox');
+      mail = await this.readMail(
+        { uid, size, head: Buffer.alloc(0), source: () => inbox.fetchSource(uid) },
+        fallbackId,
+      );
+    } catch (err) {
+      return { notes: [`(The mail could not be read again: ${(err as Error).message}.)`] };
+    }
+    if (!mail) return { notes: ['(The mail could not be read again: it cannot be parsed.)'] };
+    const text = this.textOf(mail);
+    if (withText && isApprovalCommand(text) && !this.answersApproval(mail)) return {};
+    return { images: mail.images, files: mail.files, ...(withText ? { notes: [text] } : {}) };
   }
 
   /**

@@ -230,8 +230,11 @@ export class ImapInbox {
     return !stopped && fetched.length === BATCH;
   }
 
-  /** One mail's source, cut at `maxMailBytes` (its text comes first; attachments are dropped). */
-  private async fetchSource(uid: number): Promise<Buffer> {
+  /**
+   * One mail's source, cut at `maxMailBytes` (its text comes first; attachments are dropped).
+   * @throws when the connection is gone or the mail is no longer in the mailbox.
+   */
+  async fetchSource(uid: number): Promise<Buffer> {
     const client = this.client;
     if (!client || this.closing) throw new Error('IMAP connection lost');
     const lock = await client.getMailboxLock(this.settings.mailbox);
