@@ -7,18 +7,8 @@
  */
 import { expect, it } from 'vitest';
 import { HERMES_BIN, runHermes } from './support/hermes-cli.js';
-import { describeTmux, type Tmux } from './support/tmux.js';
+import { describeTmux, typeSlowly } from './support/tmux.js';
 import { tuiEnv, useTuiTmux } from './support/tui-tmux-fixture.js';
-
-const pace = (): Promise<void> => new Promise((r) => setTimeout(r, 30 + Math.floor(Math.random() * 50)));
-
-/** Types `text` one key at a time, 30–80 ms apart. */
-async function typeSlowly(tmux: Tmux, target: string, text: string): Promise<void> {
-  for (const ch of text) {
-    tmux.type(target, ch);
-    await pace();
-  }
-}
 
 /** The composer's text line (`› …` inside the frame), as shown. */
 function composerLine(screen: string): string {

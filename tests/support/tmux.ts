@@ -9,7 +9,6 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitFor } from './gateway-process.js';
 
-/** Whether tmux is installed. */
 /**
  * `describe` for a suite that drives tmux: run in order where tmux is installed, else skipped with
  * the reason in its title (listed by the summary reporter, never silently).
@@ -142,5 +141,25 @@ export class Tmux {
     }
     const dir = join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`);
     rmSync(join(dir, this.socket), { force: true });
+  }
+}
+
+/** Waits 30–80 ms: the gap between two keys a person types. */
+export const humanPace = (): Promise<void> =>
+  new Promise((r) => setTimeout(r, 30 + Math.floor(Math.random() * 50)));
+
+/** Types `text` into `target` one key at a time, 30–80 ms apart (a person typing). */
+export async function typeSlowly(tmux: Tmux, target: string, text: string): Promise<void> {
+  for (const ch of text) {
+    tmux.type(target, ch);
+    await humanPace();
+  }
+}
+
+/** Presses tmux key names (`Enter`, `Up` …) one at a time, 30–80 ms apart. */
+export async function pressSlowly(tmux: Tmux, target: string, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    tmux.keys(target, k);
+    await humanPace();
   }
 }
