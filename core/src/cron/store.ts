@@ -89,13 +89,13 @@ export const jobDefaults = (): Omit<CronJob, 'id' | 'prompt' | 'schedule'> => ({
 
 /**
  * Parses the file's text into jobs, filling defaults for missing optional fields (hand-edited
- * files). Accepts `{jobs: [...]}` and a bare array (older files).
+ * files). Accepts `{jobs: [...]}` and a bare array (older files), with or without a leading UTF-8 BOM.
  * @throws Error with the reason when it is not a job list.
  */
 export function parseJobsText(text: string): CronJob[] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // a BOM from a Windows editor
   } catch (err) {
     throw new Error(`not valid JSON: ${(err as Error).message}`, { cause: err });
   }

@@ -187,6 +187,7 @@ export async function tick(opts: TickOptions): Promise<TickResult> {
     ...rest.interrupted,
     ...rest.skippedRunning,
     ...rest.broken,
+    ...rest.recovered,
   ]);
   for (const f of rest.fastForwarded)
     opts.log?.(
@@ -194,6 +195,8 @@ export async function tick(opts: TickOptions): Promise<TickResult> {
     );
   for (const id of rest.skippedRunning) opts.log?.(`cron: job ${id} is still running; this run is skipped`);
   for (const id of rest.interrupted) opts.log?.(`cron: job ${id} was interrupted (its process exited)`);
+  for (const id of rest.recovered)
+    opts.log?.(`cron: job ${id} had no readable next run time; it was computed again`);
   try {
     opts.onClaimed?.(due);
   } catch {
