@@ -50,7 +50,8 @@ describe('patch', () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: 'print(y)', new_string: 'print(z)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toMatch(/old_string was not found in app\.py .*Nothing was changed/);
+    expect(r.content).toMatch(/Could not find a match for old_string in app\.py .*Nothing was changed/);
+    expect(r.content).toMatch(/Did you mean one of these lines\?\n {2}\d+\| {5}print\(x\)/);
     expect(content()).toBe(SOURCE);
   });
 
@@ -58,7 +59,7 @@ describe('patch', () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: '    print(x)', new_string: '    print(x + 1)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('old_string matches 2 times in app.py');
+    expect(r.content).toContain('Found 2 matches for old_string in app.py');
     expect(r.content).toContain('Include more surrounding lines');
     expect(r.content).toContain('replace_all');
     expect(content()).toBe(SOURCE);
@@ -106,7 +107,7 @@ describe('patch', () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: 'print(x)  \n', new_string: 'print(1)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('matches 2 times');
+    expect(r.content).toContain('Found 2 matches');
     expect(r.content).toContain('line-trimmed matching');
     expect(content()).toBe(SOURCE);
   });
