@@ -10,8 +10,8 @@
  *   loopback, RFC 1918 private, CGNAT 100.64.0.0/10, "this network" 0.0.0.0/8, IETF/benchmark/
  *   documentation ranges, multicast, reserved 240.0.0.0/4, broadcast; IPv6 loopback/unspecified,
  *   unique-local fc00::/7, link-local fe80::/10, multicast, documentation, discard. IPv4-mapped
- *   (::ffff:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are judged by the IPv4
- *   address they carry.
+ *   (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
+ *   (2002::/16) addresses are judged by the IPv4 address they carry.
  *
  * Host names are checked where the connection is made (`guardedLookup`, the `lookup` option of
  * `http.request`): every address the name resolves to must pass, and the socket connects to one
@@ -83,7 +83,7 @@ function ipv6Groups(address: string): number[] | null {
     : null;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4, compatible), else null. */
+/** The IPv4 address an IPv6 address carries (mapped, translated, NAT64, 6to4, compatible), else null. */
 export function embeddedIpv4(address: string): string | null {
   if (isIP(address) !== 6) return null;
   const g = ipv6Groups(address);
@@ -91,6 +91,7 @@ export function embeddedIpv4(address: string): string | null {
   const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (RFC 2765)
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!); // 64:ff9b::/96
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 6to4
   if (zeros(0, 6) && (g[6]! !== 0 || g[7]! > 1)) return v4(g[6]!, g[7]!); // ::a.b.c.d (deprecated)
