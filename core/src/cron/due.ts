@@ -237,6 +237,13 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
         out.changed = true;
         continue;
       }
+      if (!job.prompt.trim() && job.skills.length === 0) {
+        // a partial record (hand edit, older version): nothing to run
+        markBroken(job, new Error('the job has no prompt; give it one with: hermes cron edit ID --prompt …'));
+        out.broken.push(job.id);
+        out.changed = true;
+        continue;
+      }
       const late = now - at;
       if (job.schedule.kind === 'once') {
         if (late > ONESHOT_GRACE_MS) {

@@ -307,3 +307,59 @@ describe('jobs file and creation (original test_jobs.py CRUD)', () => {
     );
   });
 });
+
+describe('partial records (original test_jobs.py, test_cronjob_tools.py)', () => {
+  const now = Date.parse('2026-03-18T04:22:30Z');
+  const decide = (jobs: ReturnType<typeof makeJob>[]) =>
+    decideDue(jobs, { now, timeZone: 'UTC', claimant: { pid: 1, host: 'h' }, isAlive: () => true });
+
+  it('lists a legacy record with null name and prompt under its id', () => {
+    const [job] = parseJobsText(
+      JSON.stringify([
+        {
+          id: 'abc123deadbe',
+          name: null,
+          prompt: null,
+          schedule_display: null,
+          schedule: { kind: 'interval', minutes: 60 },
+          repeat: { times: null, completed: 0 },
+          enabled: true,
+        },
+      ]),
+    );
+    expect(job).toMatchObject({ id: 'abc123deadbe', name: 'abc123deadbe', prompt: '', schedule_display: '' });
+  });
+
+  it('gives a job stored without an id a stable one, and its due siblings still run', () => {
+    const text = JSON.stringify({
+      jobs: [
+        {
+          id: 'healthy00001',
+          prompt: 'Healthy',
+          schedule: { kind: 'interval', minutes: 60 },
+          next_run_at: '2026-03-18T03:50:00Z',
+        },
+        {
+          name: 'idless-job',
+          schedule: { kind: 'cron', expr: '0 4 * * *' },
+          enabled: true,
+          next_run_at: null,
+        },
+      ],
+    });
+    const jobs = parseJobsText(text);
+    expect(jobs[1]!.id).toMatch(/^[0-9a-f]{12}$/);
+    expect(parseJobsText(text)[1]!.id).toBe(jobs[1]!.id);
+    const d = decide(jobs);
+    expect(d.due.map((j) => j.id)).toEqual(['healthy00001']);
+    expect(jobs[1]!.next_run_at).toBe('2026-03-19T04:00:00.000Z'); // recovered, not due yet
+  });
+
+  it('puts a due job without a prompt into error instead of running nothing', () => {
+    const job = makeJob({ id: 'noprompt0001', prompt: '', next_run_at: '2026-03-18T04:22:00Z' });
+    const d = decide([job]);
+    expect(d.due).toEqual([]);
+    expect(d.broken).toEqual(['noprompt0001']);
+    expect(job.last_error).toMatch(/no prompt/);
+  });
+});
