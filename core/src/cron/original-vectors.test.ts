@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideDue } from './due.js';
-import { createJob } from './jobs.js';
+import { createJob, resumeJob, updateJob } from './jobs.js';
 import { CronScheduleError, firstRunTime, nextCronTime, nextRunTime, parseSchedule } from './schedule.js';
-import { parseJobsText } from './store.js';
+import { CronStore, parseJobsText } from './store.js';
 import { cronTestContext, makeJob, testClock } from './testing.js';
 import { zoneOffsetMs } from './timezone.js';
 import type { Schedule } from './types.js';
@@ -361,5 +361,24 @@ describe('partial records (original test_jobs.py, test_cronjob_tools.py)', () =>
     expect(d.due).toEqual([]);
     expect(d.broken).toEqual(['noprompt0001']);
     expect(job.last_error).toMatch(/no prompt/);
+  });
+});
+
+describe('repeat counts (original test_jobs.py: completed records are kept)', () => {
+  it('revives a job that ran its count out with a fresh count when its schedule is edited', async () => {
+    const ctx = cronTestContext(testClock(NOW));
+    const job = await createJob(ctx, { prompt: 'Twice', schedule: 'every 1h', repeat: 2 });
+    await new CronStore(ctx.home).mutate((jobs) => {
+      Object.assign(jobs[0]!, {
+        state: 'completed',
+        enabled: false,
+        next_run_at: null,
+        repeat: { times: 2, completed: 2 },
+      });
+    });
+    await expect(resumeJob(ctx, job.id)).rejects.toThrow(/completed/);
+    const revived = await updateJob(ctx, job.id, { schedule: 'every 2h' });
+    expect(revived).toMatchObject({ state: 'scheduled', enabled: true, repeat: { times: 2, completed: 0 } });
+    expect(revived.next_run_at).toBe(new Date(NOW + 120 * MIN).toISOString());
   });
 });

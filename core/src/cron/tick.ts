@@ -108,7 +108,7 @@ export async function runClaimed(
     try {
       const outcome = await runClaimedJob({ ...opts, store }, job);
       outcomes.push(outcome);
-      notify(opts, outcome.removed ? 'removed' : 'ran', [job.id]);
+      notify(opts, outcome.completed ? 'completed' : 'ran', [job.id]);
     } catch (err) {
       errors.push(`job ${job.id}: ${message(err)}`);
       opts.log?.(`cron: job ${job.id} failed outside the run: ${message(err)}`);
@@ -236,7 +236,7 @@ export async function runJobNow(opts: TickOptions, ref: string): Promise<RunOutc
   );
   notify(opts, 'claimed', [job.id]);
   const outcome = await runClaimedJob({ ...opts, config, store }, job);
-  notify(opts, outcome.removed ? 'removed' : 'ran', [job.id]);
+  notify(opts, outcome.completed ? 'completed' : 'ran', [job.id]);
   return outcome;
 }
 
