@@ -5,6 +5,8 @@
  * is the address X here). Deliberate differences are marked and explained.
  */
 import { describe, expect, it } from 'vitest';
+import { ConfigSchema } from '../../config/schema.js';
+import { compileFakeIpRanges, isCidr } from './fake-ip-ranges.js';
 import { blockedAddressReason, checkUrl, embeddedIpv4, UrlBlockedError } from './url-safety.js';
 
 const refused = (url: string, allowPrivate = false): boolean => {
@@ -126,5 +128,50 @@ describe('private addresses (original _is_blocked_ip and resolution vectors)', (
   it('makes no exception for a named host that resolves to a private address', () => {
     expect(refused('https://multimedia.nt.qq.com.cn/download?id=123')).toBe(false); // the name itself is fine …
     expect(blocked('198.18.0.23')).toBe(true); // … but the address it resolves to there is refused
+  });
+});
+
+describe('declared fake-ip blocks (original TestDeclaredFakeIpSentinelRanges)', () => {
+  const declared = compileFakeIpRanges(['198.18.0.0/15']).list;
+
+  it('lets a declared block through, before the request and at connect time', () => {
+    expect(blockedAddressReason('198.18.1.125', false, declared)).toBeNull();
+    expect(blockedAddressReason('198.18.0.55', false, declared)).toBeNull();
+    expect(blockedAddressReason('::ffff:0:c612:58', false, declared)).toBeNull(); // 198.18.0.88, translated
+    expect(refused('https://198.18.0.1/', false)).toBe(true);
+    expect(checkUrl('https://198.18.0.1/', false, declared).hostname).toBe('198.18.0.1');
+  });
+
+  it('excuses only the declared block: private answers and the metadata floor stay refused', () => {
+    expect(blockedAddressReason('192.168.99.99', false, declared)).toMatch(/private/);
+    expect(blockedAddressReason('169.254.169.254', false, declared)).toMatch(/always refused/);
+    expect(blockedAddressReason('::ffff:0:a9fe:a9fe', true, declared)).toMatch(/always refused/);
+    expect(blockedAddressReason('198.18.0.23', false)).toMatch(/private or reserved/); // undeclared again
+  });
+
+  it.each([
+    ['10.0.0.0/8', '10.0.0.5'],
+    ['127.0.0.0/8', '127.0.0.1'],
+    ['100.64.0.0/10', '100.64.0.1'],
+    ['fc00::/7', 'fd00::1'],
+    ['0.0.0.0/0', '192.168.1.1'],
+    ['::/0', '::1'],
+  ])('ignores a declaration of reserved space (%s) and keeps the legitimate sibling', (entry, ip) => {
+    const r = compileFakeIpRanges([entry, '198.18.0.0/15']);
+    expect(r.accepted).toEqual(['198.18.0.0/15']);
+    expect(r.ignored.map((x) => x.entry)).toEqual([entry]);
+    expect(blockedAddressReason(ip, false, r.list)).not.toBeNull();
+    expect(blockedAddressReason('198.18.1.125', false, r.list)).toBeNull();
+  });
+
+  it('refuses a malformed entry in the configuration, naming the key', () => {
+    expect(isCidr('198.18.0.0/15')).toBe(true);
+    for (const bad of ['198.18.0.0', '198.18.0.0/33', 'fake/15', '::/129'])
+      expect(isCidr(bad), bad).toBe(false);
+    const parsed = ConfigSchema.safeParse({ web: { fake_ip_ranges: ['198.18.0.0/15', 'nope'] } });
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toMatch(
+      /fake_ip_ranges.*address block like 198\.18\.0\.0\/15/,
+    );
   });
 });
