@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decideDue } from './due.js';
-import { createJob, resumeJob, updateJob } from './jobs.js';
+import { createJob, pauseJob, removeJob, resumeJob, triggerJob, updateJob } from './jobs.js';
 import { CronScheduleError, firstRunTime, nextCronTime, nextRunTime, parseSchedule } from './schedule.js';
 import { CronStore, parseJobsText } from './store.js';
 import { cronTestContext, makeJob, testClock } from './testing.js';
@@ -380,5 +380,26 @@ describe('repeat counts (original test_jobs.py: completed records are kept)', ()
     const revived = await updateJob(ctx, job.id, { schedule: 'every 2h' });
     expect(revived).toMatchObject({ state: 'scheduled', enabled: true, repeat: { times: 2, completed: 0 } });
     expect(revived.next_run_at).toBe(new Date(NOW + 120 * MIN).toISOString());
+  });
+});
+
+describe('job references and resume (original test_jobs.py)', () => {
+  it('refuses to pause, resume, run or remove by an ambiguous name', async () => {
+    const ctx = cronTestContext(testClock(NOW));
+    await createJob(ctx, { prompt: 'A', schedule: '1h', name: 'dup' });
+    await createJob(ctx, { prompt: 'B', schedule: '1h', name: 'dup' });
+    for (const act of [pauseJob, resumeJob, triggerJob, removeJob])
+      await expect(act(ctx, 'dup')).rejects.toThrow(/several jobs/);
+    const one = await createJob(ctx, { prompt: 'C', schedule: '1h', name: 'alpha' });
+    expect((await pauseJob(ctx, 'alpha')).id).toBe(one.id);
+  });
+
+  it('refuses to resume a paused one-shot whose time has passed', async () => {
+    const clock = testClock(NOW);
+    const ctx = cronTestContext(clock);
+    const job = await createJob(ctx, { prompt: 'Past one-shot', schedule: '30m' });
+    await pauseJob(ctx, job.id);
+    clock.advance(40 * MIN);
+    await expect(resumeJob(ctx, job.id)).rejects.toThrow(/time has passed/);
   });
 });
