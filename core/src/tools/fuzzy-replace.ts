@@ -64,6 +64,8 @@ export interface ReplaceOptions {
   replaceAll?: boolean;
   /** How messages name the file (`app.py`); default "the file". */
   where?: string;
+  /** Quote the file's closest lines when nothing matches (default true; off for secret files). */
+  hint?: boolean;
 }
 
 const unescapeControls = (s: string): string =>
@@ -110,7 +112,7 @@ export function fuzzyReplace(
           ? `Escape-drift suspected: old_string contains the literal sequence ${drift} (a backslash before a quote), ` +
             `which ${where} never has; send the quotes without the backslash, as the file has them.`
           : 'Read the file again with read_file and copy the exact text, including indentation.' +
-            closestLinesHint(oldString, content)),
+            (opts.hint === false ? '' : closestLinesHint(oldString, content))),
     };
   }
   if (spans.length > 1 && !opts.replaceAll) {

@@ -55,6 +55,22 @@ describe('patch', () => {
     expect(content()).toBe(SOURCE);
   });
 
+  it('edits a project .env without showing its lines back (no diff, no closest-lines hint)', async () => {
+    const env = join(ctx.cwd, '.env');
+    writeFileSync(env, 'API_KEY=sk-secret-1234\nDEBUG=false\n');
+    const onEnv = (args: Record<string, unknown>) =>
+      runTool(patchTool, JSON.stringify({ path: '.env', ...args }), ctx);
+    const r = await onEnv({ old_string: 'DEBUG=false', new_string: 'DEBUG=true' });
+    expect(r.ok).toBe(true);
+    expect(readFileSync(env, 'utf8')).toBe('API_KEY=sk-secret-1234\nDEBUG=true\n');
+    expect(r.content).toMatch(/Patched \.env: replaced 1 occurrence\. \(No diff: .*secret-bearing/);
+    expect(r.content).not.toContain('sk-secret');
+    const miss = await onEnv({ old_string: 'API_KEY=sk-secret-9999', new_string: 'API_KEY=x' });
+    expect(miss.ok).toBe(false);
+    expect(miss.content).toMatch(/Could not find a match/);
+    expect(miss.content).not.toContain('sk-secret-1234');
+  });
+
   it('refuses several matches, says how many and suggests more context', async () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: '    print(x)', new_string: '    print(x + 1)' });

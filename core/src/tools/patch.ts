@@ -16,7 +16,10 @@
  *   the file's closest lines, or escape drift (`\'` in old_string, never in the file). The rules
  *   are in `fuzzy-replace.ts`.
  * - A file with CRLF line ends gets CRLF in the inserted text too.
- * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet.
+ * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet,
+ *   except for a secret-bearing environment file (`.env`, `.env.local` …), which may be edited
+ *   but whose lines never go back to the model (no diff, no closest-lines hint), as read_file
+ *   refuses to read it.
  */
 import { statSync } from 'node:fs';
 import { capHeadTail } from '../util/head-tail.js';
@@ -27,6 +30,7 @@ import { diffSnippet } from './fuzzy-match.js';
 import { blankAnchorError } from './fuzzy-normalize.js';
 import { fuzzyReplace } from './fuzzy-replace.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
+import { secretEnvReadReason } from './sensitive-paths.js';
 import { looksBinary } from './read-file.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { writeTextFile } from './write-file.js';
@@ -79,7 +83,9 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   if (looksBinary(file)) return toolError('patch', `${shown} looks like a binary file; not edited`);
 
   const { text: before } = await readText(ctx, file);
-  const result = fuzzyReplace(before, oldString, newString, { replaceAll, where: shown });
+  // a secret-bearing .env may be edited, but its lines never go back to the model (read_file refuses it)
+  const secret = secretEnvReadReason(file) !== undefined;
+  const result = fuzzyReplace(before, oldString, newString, { replaceAll, where: shown, hint: !secret });
   if (!result.ok) return toolError('patch', result.error);
   const { strategy, spans, replacement, text: after } = result;
   const refusedEdit = await confirmEdit(ctx, 'patch', shown, before, after);
@@ -96,6 +102,13 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
           ? ' (old_string matched after reading its \\t, \\r and \\n as tab, carriage return and newline)'
           : ` (old_string matched with ${strategy} whitespace-tolerant matching)`;
   const count = `${spans.length} occurrence${spans.length === 1 ? '' : 's'}`;
+  if (secret) {
+    return {
+      ok: true,
+      content: `Patched ${shown}${viaNote(via)}: replaced ${count}${how}. (No diff: ${shown} is a secret-bearing environment file.)`,
+      summary: `${shown}: ${count} replaced`,
+    };
+  }
   const diff = capHeadTail(
     diffSnippet(before, spans, replacement).replace(/\r/g, ''),
     PATCH_MAX_DIFF_CHARS,
