@@ -101,7 +101,9 @@ export function formatOutcome(o: RunOutcome): string {
     ...blocked,
     `  output: ${o.outputFile}`,
     `  ${delivered}${o.deliveryErrors.length ? `; failed: ${o.deliveryErrors.join('; ')}` : ''}`,
-    ...(o.removed ? ['  reached its repeat count: removed'] : []),
+    ...(o.completed
+      ? ['  that was its last run: the job is completed (edit its schedule to run it again)']
+      : []),
     '',
   ].join('\n');
 }

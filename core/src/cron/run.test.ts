@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../../../tests/support/fake-model-server.js';
 import { localInboxFile, type CronDelivery, type DeliveryTarget } from './delivery.js';
-import { createJob, listJobs, type CronContext, type JobInput } from './jobs.js';
+import { createJob, listJobs, removeJob, type CronContext, type JobInput } from './jobs.js';
 import { cronTools, runClaimedJob, type RunDeps } from './run.js';
 import { CronStore } from './store.js';
 import { cronTestContext, testClock } from './testing.js';
@@ -82,7 +82,7 @@ describe('runClaimedJob', () => {
       text: 'Sunny, 21 °C.',
       delivered: ['local'],
       deliveryErrors: [],
-      removed: false,
+      completed: false,
     });
 
     // one model request: system + the assembled prompt only (no history), no cronjob/clarify tools
@@ -355,18 +355,26 @@ describe('runClaimedJob', () => {
     }
   });
 
-  it('counts runs: a job removed when it reaches its repeat count, a one-shot marked completed', async () => {
+  it('counts runs: a job that reaches its repeat count, and a one-shot, are kept as completed', async () => {
     const { ctx } = setup();
     const twice = await claimed(ctx, { repeat: 2, name: 'twice' });
     model.push({ text: 'one' }, { text: 'two' });
-    expect((await runClaimedJob(deps(ctx), twice)).removed).toBe(false);
+    expect((await runClaimedJob(deps(ctx), twice)).completed).toBe(false);
     expect(listJobs(ctx)[0]!.repeat).toEqual({ times: 2, completed: 1 });
-    expect((await runClaimedJob(deps(ctx), twice)).removed).toBe(true);
-    expect(listJobs(ctx)).toEqual([]);
+    expect((await runClaimedJob(deps(ctx), twice)).completed).toBe(true);
+    expect(listJobs(ctx)).toHaveLength(1);
+    expect(listJobs(ctx)[0]).toMatchObject({
+      state: 'completed',
+      enabled: false,
+      next_run_at: null,
+      last_status: 'ok',
+      repeat: { times: 2, completed: 2 },
+    });
+    await removeJob(ctx, twice.id);
 
     const once = await claimed(ctx, { schedule: '10m', name: 'once' });
     model.push({ text: 'done' });
-    await runClaimedJob(deps(ctx), once);
+    expect((await runClaimedJob(deps(ctx), once)).completed).toBe(true);
     expect(listJobs(ctx)[0]).toMatchObject({
       state: 'completed',
       enabled: false,

@@ -24,7 +24,9 @@
  *    `cron.wrap_response` is false); a failure (model error, empty reply, timeout, blocked prompt)
  *    delivers a short notice. Delivery failures are recorded, never thrown.
  * 5. Record under the store lock: run marker cleared, last run/status/error, `repeat.completed`
- *    +1; a one-shot becomes `completed`; a job that reached its repeat count is removed.
+ *    +1; a one-shot, and a job that reached its repeat count, becomes `completed` (disabled, no next
+ *    run; kept so its last status and error stay visible — `hermes cron edit` revives it, `remove`
+ *    deletes it).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,8 +91,8 @@ export interface RunOutcome {
   delivered: string[];
   /** `target: message` per failed delivery. */
   deliveryErrors: string[];
-  /** The job reached its repeat count and was removed. */
-  removed: boolean;
+  /** The run finished the job: a one-shot, or the last of its repeat count (it is now `completed`). */
+  completed: boolean;
   sessionId?: string;
   /** Commands the run's tools were refused (status `blocked`). */
   blockedCommands: BlockedCommand[];
@@ -401,7 +403,7 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     }
   }
 
-  const removed = await store.mutate((jobs, tx) => {
+  const completed = await store.mutate((jobs, tx) => {
     const stored = jobs.find((j) => j.id === job.id);
     if (!stored) {
       tx.unchanged();
@@ -413,17 +415,15 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     stored.last_error = run.ok ? (note ?? null) : (run.error ?? 'failed');
     stored.last_delivery_error = deliveryErrors.length ? deliveryErrors.join('; ') : null;
     stored.repeat = { ...stored.repeat, completed: stored.repeat.completed + 1 };
-    if (stored.schedule.kind === 'once') {
+    const finished =
+      stored.schedule.kind === 'once' ||
+      (stored.repeat.times !== null && stored.repeat.completed >= stored.repeat.times);
+    if (finished) {
       stored.enabled = false;
       stored.state = 'completed';
       stored.next_run_at = null;
-      return false;
     }
-    if (stored.repeat.times !== null && stored.repeat.completed >= stored.repeat.times) {
-      jobs.splice(jobs.indexOf(stored), 1);
-      return true;
-    }
-    return false;
+    return finished;
   });
   deps.log?.(
     `cron: job ${job.id} ${status}${run.error ? `: ${run.error}` : ''}${note ? `: ${note}` : ''}; output ${outputFile}` +
@@ -439,7 +439,7 @@ export async function runClaimedJob(deps: RunDeps, job: CronJob): Promise<RunOut
     outputFile,
     delivered,
     deliveryErrors,
-    removed,
+    completed,
     ...(run.sessionId ? { sessionId: run.sessionId } : {}),
     blockedCommands: run.blockedCommands,
   };

@@ -6,14 +6,15 @@
  * - `30m`, `2h`, `1d` (also `90 minutes`, `3 hours`, `2 days`): once, that long from now;
  * - `every 30m`, `every 2h`, `every 1d`: repeatedly at that interval (at least one minute);
  * - a 5-field cron expression `min hour day-of-month month day-of-week` (`0 9 * * 1-5`),
- *   validated by cron-parser and evaluated in the configured time zone;
+ *   validated by cron-parser and evaluated in the configured time zone, or one of the aliases
+ *   `@hourly`, `@daily` (`@midnight`), `@weekly`, `@monthly`, `@yearly` (`@annually`);
  * - an ISO 8601 time (`2026-12-01T09:00`, `2026-12-01 09:00:30`, `2026-12-01T09:00+01:00`,
  *   `2026-12-01`): once at that time; without an offset it is in the configured time zone.
  * Anything else is a `CronScheduleError` whose message lists these forms.
  */
 import { CronExpressionParser } from 'cron-parser';
 import { MAX_GRACE_MS, MIN_GRACE_MS, ONESHOT_GRACE_MS, iso, ms, type Schedule } from './types.js';
-import { wallTimeToEpoch } from './timezone.js';
+import { wallTimeToEpoch, zoneOffsetMs } from './timezone.js';
 
 /** A schedule that cannot be parsed or used. The message names the problem and the accepted forms. */
 export class CronScheduleError extends Error {
@@ -28,6 +29,7 @@ export const SCHEDULE_FORMS = `Accepted schedules:
   30m, 2h, 1d            once, that long from now
   every 30m, every 2h    repeatedly at that interval (at least 1 minute)
   "0 9 * * 1-5"          a 5-field cron expression: minute hour day-of-month month day-of-week
+  @hourly, @daily        cron aliases (also @weekly, @monthly, @yearly)
   2026-12-01T09:00       once at that time (ISO 8601; without an offset it is in the configured timezone)`;
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -35,6 +37,20 @@ const DURATION_RE = /^(\d+)\s*(m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|d
 const ISO_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const CRON_FIELD_RE = /^[\d*,/?A-Za-z#-]+$/;
+
+/** The cron aliases and the 5-field expressions they stand for. */
+const CRON_ALIASES: Record<string, string> = {
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
+};
+
+/** The 5-field form of a stored cron expression (an alias is expanded). */
+const expandCron = (expr: string): string => CRON_ALIASES[expr.trim().toLowerCase()] ?? expr;
 
 /** A parsed schedule plus its display text. */
 export interface ParsedSchedule {
@@ -73,6 +89,7 @@ function looksLikeCron(text: string): boolean {
  * @throws CronScheduleError naming cron-parser's complaint.
  */
 export function validateCronExpression(expr: string, timeZone: string): void {
+  expr = expandCron(expr);
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5) fail(expr, `a cron expression needs exactly 5 fields, got ${fields.length}`);
   try {
@@ -132,6 +149,8 @@ export function parseSchedule(text: string, opts: ParseScheduleOptions): ParsedS
       display: `once in ${compactDuration(d)}`,
     };
   }
+  const alias = raw.toLowerCase();
+  if (CRON_ALIASES[alias]) return { schedule: { kind: 'cron', expr: alias }, display: alias };
   if (looksLikeCron(raw)) {
     validateCronExpression(raw, opts.timeZone);
     return {
@@ -158,14 +177,61 @@ export function compactDuration(durMs: number): string {
   return out || '0m';
 }
 
-/** The next cron occurrence strictly after `afterMs`, epoch ms. @throws CronScheduleError. */
+/** cron-parser's next occurrence strictly after `afterMs` (a 5-field expression). */
+function parserNext(expr: string, afterMs: number, timeZone: string): number {
+  return CronExpressionParser.parse(expr, { currentDate: new Date(afterMs), tz: timeZone })
+    .next()
+    .getTime();
+}
+
+const DST_PROBE_MS = 3 * 3_600_000;
+
+/**
+ * The next cron occurrence strictly after `afterMs`, epoch ms, on the wall clock of `timeZone`.
+ * When clocks fall back, the repeated hour follows cronie: an expression whose minute or hour
+ * field starts with `*` runs on the wall clock both times through it (every quarter hour of
+ * hour 1 is four runs in each pass); a fixed-time expression (`30 1 * * *`) runs once.
+ * @throws CronScheduleError when the expression has no next time.
+ */
 export function nextCronTime(expr: string, afterMs: number, timeZone: string): number {
+  const full = expandCron(expr);
+  let next: number;
   try {
-    return CronExpressionParser.parse(expr, { currentDate: new Date(afterMs), tz: timeZone })
-      .next()
-      .getTime();
+    next = parserNext(full, afterMs, timeZone);
   } catch (err) {
     throw new CronScheduleError(`cron expression "${expr}" has no next time: ${(err as Error).message}`);
+  }
+  const [minute = '', hour = ''] = full.trim().split(/\s+/);
+  if (!minute.startsWith('*') && !hour.startsWith('*')) return next;
+  const replay = repeatedHourRun(full, afterMs, timeZone);
+  return replay !== null && replay < next ? replay : next;
+}
+
+/**
+ * The first occurrence strictly after `afterMs` that falls in the second pass of a repeated
+ * (fall-back) wall-clock hour near `afterMs`, or null. An instant `t` of the second pass shows the
+ * same wall time as `t - shift` of the first pass, so it matches when `t - shift` does.
+ */
+function repeatedHourRun(expr: string, afterMs: number, timeZone: string): number | null {
+  const before = zoneOffsetMs(timeZone, afterMs - DST_PROBE_MS);
+  const after = zoneOffsetMs(timeZone, afterMs + DST_PROBE_MS);
+  const shift = before - after;
+  if (shift <= 0) return null; // no fall-back around here
+  // the instant the offset drops, to the minute
+  let lo = afterMs - DST_PROBE_MS;
+  let hi = afterMs + DST_PROBE_MS;
+  while (hi - lo > 60_000) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (zoneOffsetMs(timeZone, mid) === before) lo = mid;
+    else hi = mid;
+  }
+  const transition = hi - (hi % 60_000);
+  if (afterMs >= transition + shift) return null;
+  try {
+    const first = parserNext(expr, Math.max(afterMs - shift, transition - shift - 1), timeZone);
+    return first < transition ? first + shift : null;
+  } catch {
+    return null;
   }
 }
 
@@ -185,7 +251,16 @@ export function firstRunTime(schedule: Schedule, now: number, timeZone: string):
       return now + schedule.minutes * 60_000;
     case 'cron':
       return nextCronTime(schedule.expr, now, timeZone);
+    default:
+      return unknownKind(schedule);
   }
+}
+
+/** A stored schedule of a kind this version does not know (a hand-edited file). */
+function unknownKind(schedule: never): never {
+  throw new CronScheduleError(
+    `unknown schedule kind "${String((schedule as { kind?: unknown }).kind)}" (expected once, interval or cron)`,
+  );
 }
 
 /**
@@ -213,6 +288,8 @@ export function nextRunTime(
     }
     case 'cron':
       return nextCronTime(schedule.expr, now, timeZone);
+    default:
+      return unknownKind(schedule);
   }
 }
 
@@ -227,6 +304,8 @@ export function periodMs(schedule: Schedule, aroundMs: number, timeZone: string)
       const first = nextCronTime(schedule.expr, aroundMs - 1, timeZone);
       return nextCronTime(schedule.expr, first, timeZone) - first;
     }
+    default:
+      return unknownKind(schedule);
   }
 }
 

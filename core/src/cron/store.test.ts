@@ -23,7 +23,7 @@ function sample(): CronJob[] {
       next_run_at: at(-1),
       prompt: 'has "quotes" and \n newlines "next_run_at":"x"',
     }),
-    makeJob({ id: 'a00000000003', next_run_at: null }),
+    makeJob({ id: 'a00000000003', next_run_at: null, state: 'paused', enabled: false }),
     makeJob({
       id: 'a00000000004',
       next_run_at: at(60),
@@ -40,6 +40,16 @@ describe('selectDueLines', () => {
     const ranges = canonicalJobLines(buf)!;
     expect(ranges).toHaveLength(6);
     expect(selectDueLines(buf, ranges, NOW)).toEqual([1, 3, 4, 5]);
+  });
+
+  it('picks an enabled, scheduled job without a next run time (to recover it), not a paused one', () => {
+    const jobs = [
+      makeJob({ id: 'b00000000001', next_run_at: null }),
+      makeJob({ id: 'b00000000002', next_run_at: null, state: 'paused', enabled: false }),
+      makeJob({ id: 'b00000000003', next_run_at: null, state: 'completed', enabled: false }),
+    ];
+    const buf = Buffer.from(renderJobsFile(jobs, NOW));
+    expect(selectDueLines(buf, canonicalJobLines(buf)!, NOW)).toEqual([0]);
   });
 
   it('recognises only the canonical shape', () => {

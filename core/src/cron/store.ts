@@ -16,6 +16,7 @@
  *   lines back byte for byte, so deciding over 10,000 jobs stays far below 50 ms. A file in any
  *   other shape (hand-edited, pretty-printed) takes the full parse instead.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
 import type { HermesHome } from '../home/home.js';
@@ -89,13 +90,13 @@ export const jobDefaults = (): Omit<CronJob, 'id' | 'prompt' | 'schedule'> => ({
 
 /**
  * Parses the file's text into jobs, filling defaults for missing optional fields (hand-edited
- * files). Accepts `{jobs: [...]}` and a bare array (older files).
+ * files). Accepts `{jobs: [...]}` and a bare array (older files), with or without a leading UTF-8 BOM.
  * @throws Error with the reason when it is not a job list.
  */
 export function parseJobsText(text: string): CronJob[] {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); // a BOM from a Windows editor
   } catch (err) {
     throw new Error(`not valid JSON: ${(err as Error).message}`, { cause: err });
   }
@@ -105,24 +106,33 @@ export function parseJobsText(text: string): CronJob[] {
 }
 
 /**
- * Checks one parsed job and fills defaults for missing optional fields.
- * @throws Error naming the job and what is missing.
+ * Checks one parsed job and fills defaults for missing optional fields (hand-edited files, older
+ * versions). A job without an `id` gets one derived from its content (stable until the file is
+ * written, which stores it); a missing or null `prompt`, `name`, `schedule_display` or `skills`
+ * reads as empty (the name as the id), so one partial record never takes its siblings down.
+ * @throws Error naming the job when it is not an object or has no usable `schedule`.
  */
 export function normalizeJob(raw: unknown, i: number): CronJob {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`jobs[${i}] is not an object`);
   const j = raw as Partial<CronJob>;
-  if (typeof j.id !== 'string' || !j.id) throw new Error(`jobs[${i}] has no "id"`);
-  if (typeof j.prompt !== 'string') throw new Error(`job ${j.id} has no "prompt"`);
+  const id = typeof j.id === 'string' && j.id ? j.id : derivedId(raw);
   if (!j.schedule || typeof j.schedule !== 'object' || typeof j.schedule.kind !== 'string') {
-    throw new Error(`job ${j.id} has no "schedule"`);
+    throw new Error(`job ${typeof j.id === 'string' && j.id ? j.id : `jobs[${i}]`} has no "schedule"`);
   }
   const { name, ...defaults } = jobDefaults();
-  const job = { id: j.id, name, prompt: j.prompt, schedule: j.schedule, ...defaults, ...j } as CronJob;
-  if (!job.name) job.name = job.id;
+  const job = { name, ...defaults, ...j, id, schedule: j.schedule } as CronJob;
+  if (typeof job.prompt !== 'string') job.prompt = '';
+  if (typeof job.name !== 'string' || !job.name) job.name = job.id;
+  if (typeof job.schedule_display !== 'string') job.schedule_display = '';
+  if (!Array.isArray(job.skills)) job.skills = [];
   if (!Array.isArray(job.deliver)) job.deliver = typeof job.deliver === 'string' ? [job.deliver] : ['local'];
   if (!job.repeat || typeof job.repeat !== 'object') job.repeat = { times: null, completed: 0 };
   return job;
 }
+
+/** 12 hex chars from a record's JSON: the id of a job stored without one. */
+const derivedId = (raw: unknown): string =>
+  createHash('sha256').update(JSON.stringify(raw)).digest('hex').slice(0, 12);
 
 const headerLine = (now: number): string =>
   `${JSON.stringify({ version: 1, updated_at: iso(now) } satisfies Omit<JobsFile, 'jobs'>).slice(0, -1)},"jobs":[`;

@@ -83,7 +83,7 @@ describe('tick', () => {
     expect(listJobs(ctx)[0]!.next_run_at).toBe('2026-11-29T12:00:00.000Z');
   });
 
-  it('one-shot: runs once, then completed; repeat 3 runs three times then is removed', async () => {
+  it('one-shot: runs once, then completed; repeat 3 runs three times, then completed', async () => {
     const { clock, ctx, opts } = setup();
     await createJob(ctx, { schedule: '30m', prompt: 'once', name: 'once' });
     await createJob(ctx, { schedule: 'every 10m', prompt: 'thrice', name: 'thrice', repeat: 3 });
@@ -94,7 +94,10 @@ describe('tick', () => {
     }
     expect(runs.sort()).toEqual(['once', 'thrice', 'thrice', 'thrice']);
     const jobs = listJobs(ctx);
-    expect(jobs.map((j) => [j.name, j.state])).toEqual([['once', 'completed']]);
+    expect(jobs.map((j) => [j.name, j.state])).toEqual([
+      ['once', 'completed'],
+      ['thrice', 'completed'],
+    ]);
   });
 
   it('returns at once when another tick holds the lock', async () => {

@@ -108,7 +108,7 @@ export async function runClaimed(
     try {
       const outcome = await runClaimedJob({ ...opts, store }, job);
       outcomes.push(outcome);
-      notify(opts, outcome.removed ? 'removed' : 'ran', [job.id]);
+      notify(opts, outcome.completed ? 'completed' : 'ran', [job.id]);
     } catch (err) {
       errors.push(`job ${job.id}: ${message(err)}`);
       opts.log?.(`cron: job ${job.id} failed outside the run: ${message(err)}`);
@@ -187,6 +187,7 @@ export async function tick(opts: TickOptions): Promise<TickResult> {
     ...rest.interrupted,
     ...rest.skippedRunning,
     ...rest.broken,
+    ...rest.recovered,
   ]);
   for (const f of rest.fastForwarded)
     opts.log?.(
@@ -194,6 +195,8 @@ export async function tick(opts: TickOptions): Promise<TickResult> {
     );
   for (const id of rest.skippedRunning) opts.log?.(`cron: job ${id} is still running; this run is skipped`);
   for (const id of rest.interrupted) opts.log?.(`cron: job ${id} was interrupted (its process exited)`);
+  for (const id of rest.recovered)
+    opts.log?.(`cron: job ${id} had no readable next run time; it was computed again`);
   try {
     opts.onClaimed?.(due);
   } catch {
@@ -233,7 +236,7 @@ export async function runJobNow(opts: TickOptions, ref: string): Promise<RunOutc
   );
   notify(opts, 'claimed', [job.id]);
   const outcome = await runClaimedJob({ ...opts, config, store }, job);
-  notify(opts, outcome.removed ? 'removed' : 'ran', [job.id]);
+  notify(opts, outcome.completed ? 'completed' : 'ran', [job.id]);
   return outcome;
 }
 

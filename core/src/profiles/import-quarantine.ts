@@ -13,6 +13,7 @@ import { Document, isAlias, isMap, isScalar, parseDocument, visit } from 'yaml';
 import { parseJobsText, renderJobsFile } from '../cron/store.js';
 import { iso } from '../cron/types.js';
 import { HermesHome } from '../home/home.js';
+import { scanContent, threatClasses } from '../security/content-scan.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
 /**
@@ -73,6 +74,8 @@ export function quarantineImportedProfile(dir: string, name: string): string[] {
     renameSync(home.hooksDir, aside);
     notes.push(`hooks set aside in ${aside}; review them and move the folder back to hooks/ to enable`);
   }
+  const soul = setAsideFlaggedSoul(home);
+  if (soul) notes.push(soul);
   if (!existsSync(home.configFile)) return notes;
   const parsed = parseDocument(readFileSync(home.configFile, 'utf8'));
   if (parsed.errors.length || !isMap(parsed.contents)) return notes;
@@ -115,6 +118,21 @@ export function quarantineImportedProfile(dir: string, name: string): string[] {
   }
   if (changed) writeFileAtomic(home.configFile, doc.toString(), 0o600);
   return notes;
+}
+
+/**
+ * Sets an imported SOUL.md aside when the content scanner (`context` scope, as for a project's
+ * AGENTS.md) flags it: the profile's own SOUL.md is loaded as the agent's identity without a
+ * scan, so an archive's copy is checked once, here.
+ * @returns the note for the user, or undefined when there is no SOUL.md or it is clean.
+ */
+function setAsideFlaggedSoul(home: HermesHome): string | undefined {
+  if (!existsSync(home.soulFile)) return undefined;
+  const classes = threatClasses(scanContent(readFileSync(home.soulFile, 'utf8'), 'context'));
+  if (classes.length === 0) return undefined;
+  const aside = `${home.soulFile}.imported-blocked`;
+  renameSync(home.soulFile, aside);
+  return `SOUL.md set aside in ${aside} (the content scanner flagged ${classes.join(', ')}); review it and rename it back to SOUL.md to use it`;
 }
 
 /** True when any node of the document is an alias (`*name`). */

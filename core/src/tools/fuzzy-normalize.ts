@@ -52,22 +52,25 @@ export interface Normalized {
 /** Collapses runs of spaces/tabs to one space and CRLF to LF, keeping the map to the original. */
 export function collapseWhitespace(text: string): Normalized {
   let out = '';
+  let lastSpace = false; // whether `out` ends with a space (endsWith would flatten the string each time)
   const from: number[] = [];
   const to: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '\r' && text[i + 1] === '\n') continue;
     if (c === ' ' || c === '\t') {
-      if (out.endsWith(' ') && to.at(-1) === i) {
+      if (lastSpace && to.at(-1) === i) {
         to[to.length - 1] = i + 1;
         continue;
       }
       out += ' ';
+      lastSpace = true;
       from.push(i);
       to.push(i + 1);
       continue;
     }
     out += c;
+    lastSpace = false;
     from.push(i);
     to.push(i + 1);
   }

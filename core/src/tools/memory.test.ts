@@ -101,6 +101,32 @@ describe('memory', () => {
     expect(entries(ctx.home.memoryFile)).toEqual(['likes tea', 'likes cats']);
   });
 
+  // The original's tests/tools/test_memory_tool.py (exact whole-entry match priority).
+  it('lets an entry equal to old_text win over longer entries containing it', async () => {
+    await memory({ action: 'add', target: 'memory', content: 'test' });
+    await memory({ action: 'add', target: 'memory', content: 'unit tests pass locally' });
+    const r = await memory({ action: 'remove', target: 'memory', old_text: 'test' });
+    expect(r.ok).toBe(true);
+    expect(entries(ctx.home.memoryFile)).toEqual(['unit tests pass locally']);
+    await memory({ action: 'add', target: 'memory', content: 'test' });
+    expect(
+      (await memory({ action: 'replace', target: 'memory', old_text: 'test', content: 'tests: vitest' })).ok,
+    ).toBe(true);
+    expect(entries(ctx.home.memoryFile)).toEqual(['unit tests pass locally', 'tests: vitest']);
+  });
+
+  it('treats identical entries (a hand edit) as one and changes them together', async () => {
+    writeFileSync(ctx.home.memoryFile, serializeEntries(['likes tea', 'b', 'likes tea']));
+    const r = await memory({
+      action: 'replace',
+      target: 'memory',
+      old_text: 'tea',
+      content: 'likes green tea',
+    });
+    expect(r.ok).toBe(true);
+    expect(entries(ctx.home.memoryFile)).toEqual(['likes green tea', 'b']);
+  });
+
   it('removes an entry', async () => {
     await memory({ action: 'add', target: 'memory', content: 'keep' });
     await memory({ action: 'add', target: 'memory', content: 'drop this' });

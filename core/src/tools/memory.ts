@@ -11,7 +11,9 @@
  *   with the current usage, how much room is left, and the current entries, so the model can
  *   consolidate and retry.
  * - `replace`/`remove` find the entry containing `old_text` (a substring); it must identify one
- *   entry (several identical entries count as one). Adding an existing entry is a no-op.
+ *   entry (several identical entries count as one, and change together). An entry that equals
+ *   `old_text` wins over entries that merely contain it, so a short entry stays addressable next
+ *   to longer ones that contain its text. Adding an existing entry is a no-op.
  * - Changes are written atomically (mode 0600: the files are personal) under a lock file
  *   (`<file>.lock`, proper-lockfile), re-reading the file inside the lock so concurrent sessions
  *   do not lose each other's entries.
@@ -94,9 +96,13 @@ async function withLock<T>(file: string, fn: () => T): Promise<T> {
   }
 }
 
-/** Finds the entries containing `oldText`; identical entries count once. */
-function find(entries: readonly string[], oldText: string): number[] {
-  return entries.map((e, i) => (e.includes(oldText) ? i : -1)).filter((i) => i !== -1);
+/**
+ * The distinct entry texts `oldText` addresses: the entry equal to it when there is one, else
+ * every entry containing it (identical entries count once).
+ */
+function find(entries: readonly string[], oldText: string): string[] {
+  if (entries.includes(oldText)) return [oldText];
+  return [...new Set(entries.filter((e) => e.includes(oldText)))];
 }
 
 /**
@@ -149,21 +155,19 @@ function mutate(store: Store, action: string, content: string, oldText: string):
       return toolError(
         'memory',
         `${JSON.stringify(oldText)} matches ${hits.length} entries of ${store.name}; use a longer substring that ` +
-          `identifies one:\n${hits.map((i) => `- ${preview(entries[i]!)}`).join('\n')}`,
+          `identifies one:\n${hits.map((e) => `- ${preview(e)}`).join('\n')}`,
       );
     }
-    const at = hits[0]!;
-    next = [...entries];
+    const old = hits[0]!;
     if (action === 'replace') {
-      next[at] = content;
-      next = [...new Set(next)];
+      next = [...new Set(entries.map((e) => (e === old ? content : e)))];
       if (usedChars(next) > store.limit) {
-        const room = store.limit - usedChars(entries) + entries[at]!.length;
+        const room = store.limit - usedChars(entries) + old.length;
         return overLimit(store, entries, content, room, 'the replacement');
       }
       what = 'Entry replaced.';
     } else {
-      next.splice(at, 1);
+      next = entries.filter((e) => e !== old);
       what = 'Entry removed.';
     }
   }

@@ -50,15 +50,32 @@ describe('patch', () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: 'print(y)', new_string: 'print(z)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toMatch(/old_string was not found in app\.py .*Nothing was changed/);
+    expect(r.content).toMatch(/Could not find a match for old_string in app\.py .*Nothing was changed/);
+    expect(r.content).toMatch(/Did you mean one of these lines\?\n {2}\d+\| {5}print\(x\)/);
     expect(content()).toBe(SOURCE);
+  });
+
+  it('edits a project .env without showing its lines back (no diff, no closest-lines hint)', async () => {
+    const env = join(ctx.cwd, '.env');
+    writeFileSync(env, 'API_KEY=sk-secret-1234\nDEBUG=false\n');
+    const onEnv = (args: Record<string, unknown>) =>
+      runTool(patchTool, JSON.stringify({ path: '.env', ...args }), ctx);
+    const r = await onEnv({ old_string: 'DEBUG=false', new_string: 'DEBUG=true' });
+    expect(r.ok).toBe(true);
+    expect(readFileSync(env, 'utf8')).toBe('API_KEY=sk-secret-1234\nDEBUG=true\n');
+    expect(r.content).toMatch(/Patched \.env: replaced 1 occurrence\. \(No diff: .*secret-bearing/);
+    expect(r.content).not.toContain('sk-secret');
+    const miss = await onEnv({ old_string: 'API_KEY=sk-secret-9999', new_string: 'API_KEY=x' });
+    expect(miss.ok).toBe(false);
+    expect(miss.content).toMatch(/Could not find a match/);
+    expect(miss.content).not.toContain('sk-secret-1234');
   });
 
   it('refuses several matches, says how many and suggests more context', async () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: '    print(x)', new_string: '    print(x + 1)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('old_string matches 2 times in app.py');
+    expect(r.content).toContain('Found 2 matches for old_string in app.py');
     expect(r.content).toContain('Include more surrounding lines');
     expect(r.content).toContain('replace_all');
     expect(content()).toBe(SOURCE);
@@ -106,7 +123,7 @@ describe('patch', () => {
     writeFileSync(file, SOURCE);
     const r = await patch({ old_string: 'print(x)  \n', new_string: 'print(1)' });
     expect(r.ok).toBe(false);
-    expect(r.content).toContain('matches 2 times');
+    expect(r.content).toContain('Found 2 matches');
     expect(r.content).toContain('line-trimmed matching');
     expect(content()).toBe(SOURCE);
   });

@@ -12,23 +12,25 @@
  *   (Unicode-normalised).
  * - Refused before anything is written: a whitespace-only `old_string` (no anchor), and after a
  *   non-exact match a `new_string` indented deeper than any line of `old_string` without a line
- *   opening a block (an indentation typo); the messages say what to send instead.
+ *   opening a block (an indentation typo); the messages say what to send instead. No match names
+ *   the file's closest lines, or escape drift (`\'` in old_string, never in the file). The rules
+ *   are in `fuzzy-replace.ts`.
  * - A file with CRLF line ends gets CRLF in the inserted text too.
- * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet.
+ * - The write is atomic and keeps the file's mode; the result shows a unified-diff-style snippet,
+ *   except for a secret-bearing environment file (`.env`, `.env.local` …), which may be edited
+ *   but whose lines never go back to the model (no diff, no closest-lines hint), as read_file
+ *   refuses to read it.
  */
 import { statSync } from 'node:fs';
 import { capHeadTail } from '../util/head-tail.js';
 import { toolError } from './args.js';
 import { defineTool, nonEmpty, type ToolArgs, type Zod } from './define.js';
 import { readText, viaNote, writeText } from './editor-files.js';
-import { adaptReplacement, applySpans, diffSnippet, findMatches, type MatchSpan } from './fuzzy-match.js';
-import {
-  blankAnchorError,
-  foldLookalikes,
-  preserveFileCharacters,
-  rogueIndentError,
-} from './fuzzy-normalize.js';
+import { diffSnippet } from './fuzzy-match.js';
+import { blankAnchorError } from './fuzzy-normalize.js';
+import { fuzzyReplace } from './fuzzy-replace.js';
 import { displayPath, protectedWriteReason, resolveToolPath } from './paths.js';
+import { secretEnvReadReason } from './sensitive-paths.js';
 import { looksBinary } from './read-file.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 import { writeTextFile } from './write-file.js';
@@ -60,7 +62,7 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   if (oldString === newString)
     return toolError('patch', 'old_string and new_string are identical; nothing to change');
   const blank = blankAnchorError(oldString);
-  if (blank) return toolError('patch', blank);
+  if (blank) return toolError('patch', blank); // before touching the disk
 
   const file = resolveToolPath(ctx.cwd, raw);
   const shown = displayPath(ctx.cwd, file);
@@ -81,42 +83,11 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   if (looksBinary(file)) return toolError('patch', `${shown} looks like a binary file; not edited`);
 
   const { text: before } = await readText(ctx, file);
-  const { strategy, spans } = findMatches(before, oldString);
-  if (strategy === null) {
-    return toolError(
-      'patch',
-      `old_string was not found in ${shown} (also tried whitespace- and Unicode-insensitive matching). Nothing was changed. ` +
-        'Read the file again with read_file and copy the exact text, including indentation.',
-    );
-  }
-  if (spans.length > 1 && !replaceAll) {
-    return toolError(
-      'patch',
-      `old_string matches ${spans.length} times in ${shown}${strategy === 'exact' ? '' : ` (${strategy} matching)`}; ` +
-        'it must match exactly once. Include more surrounding lines in old_string to make it unique, or set ' +
-        'replace_all to true to change every occurrence. Nothing was changed.',
-    );
-  }
-
-  if (strategy !== 'exact') {
-    const rogue = rogueIndentError(oldString, newString);
-    if (rogue) return toolError('patch', rogue);
-  }
-
-  const crlf = before.includes('\r\n');
-  const toFile = (s: string): string => (crlf ? s.replace(/\r?\n/g, '\r\n') : s);
-  const lf = (s: string): string => s.replace(/\r\n/g, '\n');
-  const replacement = (s: MatchSpan): string => {
-    const matched = lf(before.slice(s.start, s.end));
-    if (strategy === 'exact' || strategy === 'inline-whitespace') return toFile(newString);
-    if (
-      strategy === 'unicode-normalized' &&
-      foldLookalikes(matched).text === foldLookalikes(lf(oldString)).text
-    )
-      return toFile(preserveFileCharacters(matched, lf(oldString), lf(newString)));
-    return toFile(adaptReplacement(lf(newString), oldString, matched));
-  };
-  const after = applySpans(before, spans, replacement);
+  // a secret-bearing .env may be edited, but its lines never go back to the model (read_file refuses it)
+  const secret = secretEnvReadReason(file) !== undefined;
+  const result = fuzzyReplace(before, oldString, newString, { replaceAll, where: shown, hint: !secret });
+  if (!result.ok) return toolError('patch', result.error);
+  const { strategy, spans, replacement, text: after } = result;
   const refusedEdit = await confirmEdit(ctx, 'patch', shown, before, after);
   if (refusedEdit) return refusedEdit;
   await ctx.beforeFileChange?.(file);
@@ -127,8 +98,17 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
       ? ''
       : strategy === 'unicode-normalized'
         ? ' (old_string matched with unicode-normalized matching; the typographic characters of the file were kept)'
-        : ` (old_string matched with ${strategy} whitespace-tolerant matching)`;
+        : strategy === 'escape-normalized'
+          ? ' (old_string matched after reading its \\t, \\r and \\n as tab, carriage return and newline)'
+          : ` (old_string matched with ${strategy} whitespace-tolerant matching)`;
   const count = `${spans.length} occurrence${spans.length === 1 ? '' : 's'}`;
+  if (secret) {
+    return {
+      ok: true,
+      content: `Patched ${shown}${viaNote(via)}: replaced ${count}${how}. (No diff: ${shown} is a secret-bearing environment file.)`,
+      summary: `${shown}: ${count} replaced`,
+    };
+  }
   const diff = capHeadTail(
     diffSnippet(before, spans, replacement).replace(/\r/g, ''),
     PATCH_MAX_DIFF_CHARS,

@@ -5,14 +5,15 @@
  * user's home. Writes into the Hermes root (every profile's config.yaml, .env, state.db, cron
  * jobs …) are refused except its workspace/ and skills/ folders, and reading keys (.env,
  * auth.json, the discovery file) or another profile's files is refused: a model that could edit or read them could switch
- * the guard off or leak keys. The `touch-hermes-home` and `write-agent-config-files`
+ * the guard off or leak keys. A project's secret-bearing environment files (`.env`, `.env.local`,
+ * `.envrc` …, not `.env.example`) are not read either: their values would go to the model. The `touch-hermes-home` and `write-agent-config-files`
  * dangerous patterns cover the terminal side. System and credential paths outside the root
  * (~/.ssh, shell start-up files, /etc …) are refused by `sensitive-paths.ts`.
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside, resolveRealPath } from '../util/paths.js';
-import { sensitiveWriteReason } from './sensitive-paths.js';
+import { secretEnvReadReason, sensitiveWriteReason } from './sensitive-paths.js';
 import type { ToolContext } from './types.js';
 
 /** Expands `~` / `~/…` and resolves `p` against `cwd`. Returns an absolute path. */
@@ -93,17 +94,19 @@ export function mayHoldForeignProfiles(ctx: ToolContext, dir: string): boolean {
 /**
  * Why reading `abs` is refused, or undefined when allowed: another profile's files
  * (`foreignProfileReason`), the `.env` (keys) and `auth.json` files of any profile under the
- * Hermes root, and the daemon's discovery file (its token).
+ * Hermes root, the daemon's discovery file (its token), and secret-bearing environment files in
+ * any folder (`.env`, `.env.local`, `.envrc` …; not `.env.example`: `secretEnvReadReason`).
  */
 export function protectedReadReason(ctx: Pick<ToolContext, 'home'>, abs: string): string | undefined {
   const foreign = foreignProfileReason(ctx, abs);
   if (foreign) return foreign;
   const target = real(abs);
   const root = real(ctx.home.root);
-  if (!isInside(root, target) && !isInside(ctx.home.root, resolve(abs))) return undefined;
-  const name = target.split('/').pop() ?? '';
-  if (name === '.env' || name === 'auth.json' || name === 'tui-gateway.json' || name.endsWith('.env')) {
-    return `${abs} holds Hermes's keys or tokens; the agent may not read it.`;
+  if (isInside(root, target) || isInside(ctx.home.root, resolve(abs))) {
+    const name = target.split('/').pop() ?? '';
+    if (name === '.env' || name === 'auth.json' || name === 'tui-gateway.json' || name.endsWith('.env')) {
+      return `${abs} holds Hermes's keys or tokens; the agent may not read it.`;
+    }
   }
-  return undefined;
+  return secretEnvReadReason(abs);
 }

@@ -94,6 +94,23 @@ for (const engine of ['js', 'rg'] as const) {
         expect((await search({ pattern: '*', target: 'files', file_glob: '*.py' })).content).toBe('src/b.py');
       });
 
+      it('never shows the lines of a secret-bearing .env file, even through a glob that reaches it', async () => {
+        writeFileSync(join(ctx.cwd, '.env'), 'API_KEY=sk-secret-foo\n');
+        writeFileSync(join(ctx.cwd, 'src/.env.local'), 'TOKEN=foo\n');
+        writeFileSync(join(ctx.cwd, '.env.example'), 'API_KEY=foo-placeholder\n');
+        for (const file_glob of ['.env*', '*']) {
+          const r = await search({ pattern: 'foo', file_glob });
+          expect(r.content).not.toContain('sk-secret');
+          expect(r.content).not.toContain('TOKEN=');
+        }
+        expect((await search({ pattern: 'placeholder', file_glob: '.env*' })).content).toMatch(
+          /^(\.env\.example:1:API_KEY=foo-placeholder|No matches)/,
+        );
+        const direct = await search({ pattern: 'KEY', path: '.env' });
+        expect(direct.ok).toBe(false);
+        expect(direct.content).toMatch(/Access denied: .*secret-bearing environment file/);
+      });
+
       it('reports no matches, bad regexes and missing paths clearly', async () => {
         expect(await search({ pattern: 'nothing-like-this' })).toMatchObject({
           ok: true,

@@ -15,6 +15,9 @@
  *   300 chars.
  * - Another profile's home is never searched or shown (`foreignProfileReason`): a `path` inside
  *   one is refused, and results inside one are dropped when a wider folder is searched.
+ * - Contents of secret-bearing environment files (`.env`, `.env.local`, `.envrc` …) are never
+ *   shown, as `read_file` never reads them: such a file as `path` is refused, and its lines are
+ *   dropped from results (a `file_glob` like `.env*` reaches hidden files).
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
@@ -24,6 +27,7 @@ import { isInside } from '../util/paths.js';
 import { toolError } from './args.js';
 import { defineTool, type ToolArgs, type Zod } from './define.js';
 import { displayPath, foreignProfileReason, mayHoldForeignProfiles, resolveToolPath } from './paths.js';
+import { secretEnvReadReason } from './sensitive-paths.js';
 import { listFilesJs, searchContentJs, type ContentHit } from './search-js.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -201,6 +205,7 @@ async function search(engine: 'rg' | 'js', q: Query, ctx: ToolContext): Promise<
   const check = mayHoldForeignProfiles(ctx, q.root);
   return hits
     .filter((h) => !check || !foreignProfileReason(ctx, h.file))
+    .filter((h) => !secretEnvReadReason(h.file)) // read_file would refuse them (a glob can reach hidden .env files)
     .map((h) => `${displayPath(ctx.cwd, h.file)}:${h.line}:${cut(h.text)}`);
 }
 
@@ -244,6 +249,10 @@ export function createSearchFilesTool(opts: { engine?: SearchEngine } = {}): Too
     const refused = foreignProfileReason(ctx, root);
     const holdsOwn = isInside(root, ctx.home.dir);
     if (refused && !holdsOwn) return toolError('search_files', refused);
+    if (target !== 'files') {
+      const secret = secretEnvReadReason(root);
+      if (secret) return toolError('search_files', secret);
+    }
     const wanted = Math.min(limit, SEARCH_MAX_LIMIT);
     const q: Query = {
       root,

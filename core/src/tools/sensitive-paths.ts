@@ -14,8 +14,8 @@
  * symlink (followed by hand), so `notes.txt -> ~/.ssh/authorized_keys` is refused too.
  */
 import { homedir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
-import { isInside, pathForms } from '../util/paths.js';
+import { basename, join, resolve, sep } from 'node:path';
+import { isInside, pathForms, resolveRealPath } from '../util/paths.js';
 
 /**
  * Files under the user's home that hold credentials or run code at log-in / on every git call
@@ -103,4 +103,37 @@ export function sensitiveWriteReason(abs: string, userHome: string = homedir()):
     if (keyDir) return refuse(`a ${keyDir}/ folder`);
   }
   return undefined;
+}
+
+/** Suffixes of `.env.<suffix>` files that document variables rather than hold them. */
+const ENV_DOC_SUFFIXES = new Set(['example', 'sample', 'template', 'dist', 'defaults', 'schema']);
+
+/**
+ * True for a file name that holds environment secrets: `.env`, `.env.<anything>` (`.env.local`,
+ * `.env.production` …) and `.envrc`, in any case; not the documentation forms `.env.example`,
+ * `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`, `.env.schema`.
+ */
+export function isSecretEnvName(name: string): boolean {
+  const n = name.toLowerCase();
+  if (n === '.env' || n === '.envrc') return true;
+  if (!n.startsWith('.env.')) return false;
+  return !n
+    .slice(5)
+    .split('.')
+    .some((part) => ENV_DOC_SUFFIXES.has(part));
+}
+
+/**
+ * Why `read_file` may not read `abs`: a secret-bearing environment file (`isSecretEnvName`) in any
+ * folder, by its name or its real path's (a symlink to one counts). Undefined otherwise.
+ * @param abs absolute path as the tool resolved it.
+ */
+export function secretEnvReadReason(abs: string): string | undefined {
+  const names = [basename(abs), basename(resolveRealPath(abs))];
+  const hit = names.find(isSecretEnvName);
+  if (!hit) return undefined;
+  return (
+    `Access denied: ${abs} is a secret-bearing environment file (${hit}); its values would be sent to the model. ` +
+    'Read the .env.example (or ask the user for the variable names) instead.'
+  );
 }

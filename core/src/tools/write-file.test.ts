@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTool } from './registry.js';
 import { makeToolContext } from './testing.js';
 import type { ToolContext } from './types.js';
-import { writeFileTool } from './write-file.js';
+import { looksLineNumbered, writeFileTool } from './write-file.js';
 
 let root: string;
 let ctx: ToolContext;
@@ -62,6 +62,19 @@ describe('write_file', () => {
       expect(r.ok).toBe(false);
       expect(r.content).toContain("inside Hermes's own home");
     }
+  });
+
+  // The original's tests/tools/test_file_tools.py: read_file's display form is not file content.
+  it("refuses content in read_file's numbered display form; data with pipes is fine", async () => {
+    const r = await write({ path: 'config.yaml', content: ' 1|setting: new_value\n 2|other: thing\n' });
+    expect(r.ok).toBe(false);
+    expect(r.content).toMatch(/line-number prefixes.*nothing was written/);
+    expect(readdirSync(ctx.cwd)).toEqual([]);
+    expect(looksLineNumbered('     7|  x = 1\n     8|  y = 2\n\n     9|')).toBe(true);
+    for (const ok of ['1|alice\n2|bob\n', ' 1|a\n 3|b\n', 'a | b\n', '', '  \n'])
+      expect(looksLineNumbered(ok), JSON.stringify(ok)).toBe(false);
+    expect((await write({ path: 'users.psv', content: '1|alice\n2|bob\n' })).ok).toBe(true);
+    expect((await write({ path: 'empty.txt', content: '' })).ok).toBe(true);
   });
 
   it('requires content, naming the field', async () => {

@@ -3,8 +3,9 @@
  *
  * Creates missing parent folders; writes atomically (temp file + fsync + rename, so a crash
  * leaves the old or the new content, never a mix); keeps the permission bits of an existing file;
- * writes through a symlink to its target instead of replacing the link. Refuses directories and
- * Hermes's own `config.yaml` / `.env` (see `paths.ts`).
+ * writes through a symlink to its target instead of replacing the link. Refuses directories,
+ * Hermes's own `config.yaml` / `.env` (see `paths.ts`), and content in read_file's numbered
+ * display form (`     1|text` on every line): the model copied the display, not the file.
  */
 import { realpathSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -43,6 +44,25 @@ export function writeTextFile(file: string, content: string): number {
   return data.length;
 }
 
+/**
+ * True when every non-blank line of `content` carries read_file's line-number prefix (spaces, a
+ * number, `|`) and the numbers count up by one: the display form of a file, not a file. Data with
+ * a leading number and a pipe (`1|alice`) has no leading spaces and is not matched.
+ */
+export function looksLineNumbered(content: string): boolean {
+  const lines = content.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return false;
+  let prev: number | undefined;
+  for (const line of lines) {
+    const m = /^ +(\d+)\|/.exec(line);
+    if (!m) return false;
+    const n = Number(m[1]);
+    if (prev !== undefined && n !== prev + 1) return false;
+    prev = n;
+  }
+  return true;
+}
+
 const parameters = (z: Zod) =>
   z.object({
     path: nonEmpty(z).describe('Path of the file (absolute, ~/…, or relative to the working directory).'),
@@ -55,6 +75,12 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
   const shown = displayPath(ctx.cwd, file);
   const refused = protectedWriteReason(ctx, file);
   if (refused) return toolError('write_file', refused);
+  if (looksLineNumbered(content))
+    return toolError(
+      'write_file',
+      `content has read_file's line-number prefixes ("     1|…") on every line; nothing was written to ${shown}. ` +
+        'Send the file text itself, without the numbers and the "|".',
+    );
   try {
     if (statSync(file).isDirectory()) return toolError('write_file', `${shown} is a directory`);
   } catch {

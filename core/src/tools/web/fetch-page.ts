@@ -7,6 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import type { BlockList } from 'node:net';
 import { checkUrl, guardedLookup } from './url-safety.js';
 
 /** Limits and policy of one fetch. */
@@ -19,6 +20,8 @@ export interface FetchLimits {
   maxRedirects: number;
   /** `web.allow_private_urls`. */
   allowPrivate: boolean;
+  /** The compiled `web.fake_ip_ranges` (fake-ip-ranges.ts), if any. */
+  fakeIps?: BlockList;
   /** Interrupt of the turn. */
   signal?: AbortSignal;
 }
@@ -59,7 +62,7 @@ function once(url: URL, limits: FetchLimits, signal: AbortSignal): Promise<Incom
       {
         method: 'GET',
         signal,
-        lookup: guardedLookup(limits.allowPrivate),
+        lookup: guardedLookup(limits.allowPrivate, limits.fakeIps),
         headers: {
           'user-agent': USER_AGENT,
           accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
@@ -136,7 +139,7 @@ function describe(err: unknown, url: URL, timedOut: boolean, interrupted: boolea
 export async function fetchPage(rawUrl: string, limits: FetchLimits): Promise<FetchedPage> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = limits.signal ? AbortSignal.any([limits.signal, deadline]) : deadline;
-  let url = checkUrl(rawUrl, limits.allowPrivate);
+  let url = checkUrl(rawUrl, limits.allowPrivate, limits.fakeIps);
   for (let redirects = 0; ; redirects++) {
     let res: IncomingMessage;
     try {
@@ -156,7 +159,7 @@ export async function fetchPage(rawUrl: string, limits: FetchLimits): Promise<Fe
       } catch {
         throw new FetchError(`redirect to an invalid URL: ${location.slice(0, 200)}`);
       }
-      url = checkUrl(next, limits.allowPrivate);
+      url = checkUrl(next, limits.allowPrivate, limits.fakeIps);
       continue;
     }
     try {

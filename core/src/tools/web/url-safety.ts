@@ -10,8 +10,11 @@
  *   loopback, RFC 1918 private, CGNAT 100.64.0.0/10, "this network" 0.0.0.0/8, IETF/benchmark/
  *   documentation ranges, multicast, reserved 240.0.0.0/4, broadcast; IPv6 loopback/unspecified,
  *   unique-local fc00::/7, link-local fe80::/10, multicast, documentation, discard. IPv4-mapped
- *   (::ffff:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses are judged by the IPv4
- *   address they carry.
+ *   (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
+ *   (2002::/16) addresses are judged by the IPv4 address they carry.
+ *
+ * - Addresses inside a block of `web.fake_ip_ranges` (a local proxy's fake-ip DNS answers; see
+ *   fake-ip-ranges.ts) are let through; the metadata floor still applies to them.
  *
  * Host names are checked where the connection is made (`guardedLookup`, the `lookup` option of
  * `http.request`): every address the name resolves to must pass, and the socket connects to one
@@ -83,7 +86,7 @@ function ipv6Groups(address: string): number[] | null {
     : null;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64, 6to4, compatible), else null. */
+/** The IPv4 address an IPv6 address carries (mapped, translated, NAT64, 6to4, compatible), else null. */
 export function embeddedIpv4(address: string): string | null {
   if (isIP(address) !== 6) return null;
   const g = ipv6Groups(address);
@@ -91,6 +94,7 @@ export function embeddedIpv4(address: string): string | null {
   const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number): boolean => g.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && g[5] === 0xffff) return v4(g[6]!, g[7]!); // ::ffff:a.b.c.d
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (RFC 2765)
   if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!); // 64:ff9b::/96
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!); // 6to4
   if (zeros(0, 6) && (g[6]! !== 0 || g[7]! > 1)) return v4(g[6]!, g[7]!); // ::a.b.c.d (deprecated)
@@ -101,8 +105,14 @@ export function embeddedIpv4(address: string): string | null {
  * Why an IP address may not be contacted, or null when it may.
  * @param address an IPv4 or IPv6 literal (brackets and `%zone` allowed).
  * @param allowPrivate `web.allow_private_urls`: lets private/loopback/reserved through, never metadata.
+ * @param fakeIps the compiled `web.fake_ip_ranges` (`compileFakeIpRanges(...).list`): declared
+ *   blocks pass, never metadata.
  */
-export function blockedAddressReason(address: string, allowPrivate: boolean): string | null {
+export function blockedAddressReason(
+  address: string,
+  allowPrivate: boolean,
+  fakeIps?: BlockList,
+): string | null {
   const ip = address.replace(/^\[|\]$/g, '').split('%')[0]!;
   const family = isIP(ip);
   if (family === 0) return `"${address}" is not an IP address`;
@@ -112,6 +122,7 @@ export function blockedAddressReason(address: string, allowPrivate: boolean): st
     : [ip, family === 4 ? ('ipv4' as const) : ('ipv6' as const)];
   if (alwaysBlocked.check(addr, type))
     return `${address} is a link-local / cloud metadata address (always refused)`;
+  if (fakeIps?.check(addr, type)) return null;
   if (!allowPrivate && privateNets.check(addr, type))
     return `${address} is a loopback, private or reserved address (set web.allow_private_urls: true to allow)`;
   return null;
@@ -119,11 +130,12 @@ export function blockedAddressReason(address: string, allowPrivate: boolean): st
 
 /**
  * Parses and checks a URL before a request: scheme http/https, no credentials, host not a
- * metadata name, an IP-literal host allowed by `blockedAddressReason`. Host names are resolved
+ * metadata name, an IP-literal host allowed by `blockedAddressReason` (same `allowPrivate` and
+ * `fakeIps`). Host names are resolved
  * and checked later, at connect (`guardedLookup`).
  * @throws UrlBlockedError naming the problem (also for a malformed URL).
  */
-export function checkUrl(raw: string, allowPrivate: boolean): URL {
+export function checkUrl(raw: string, allowPrivate: boolean, fakeIps?: BlockList): URL {
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -142,7 +154,7 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
   if (ALWAYS_BLOCKED_HOSTS.has(host))
     throw new UrlBlockedError(`${host} is a cloud metadata host (always refused)`);
   if (isIP(host)) {
-    const reason = blockedAddressReason(host, allowPrivate);
+    const reason = blockedAddressReason(host, allowPrivate, fakeIps);
     if (reason) throw new UrlBlockedError(`refused: ${reason}`);
   }
   return url;
@@ -153,14 +165,14 @@ export function checkUrl(raw: string, allowPrivate: boolean): URL {
  * addresses is blocked (`blockedAddressReason`), and hands only checked addresses to the socket.
  * The error is a `UrlBlockedError` (code `EHERMESBLOCKED`) naming the host and address.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowPrivate: boolean, fakeIps?: BlockList): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '', 0);
       if (addresses.length === 0)
         return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0);
       for (const a of addresses) {
-        const reason = blockedAddressReason(a.address, allowPrivate);
+        const reason = blockedAddressReason(a.address, allowPrivate, fakeIps);
         if (reason) {
           const e = Object.assign(new UrlBlockedError(`refused: ${hostname} resolves to ${reason}`), {
             code: 'EHERMESBLOCKED',

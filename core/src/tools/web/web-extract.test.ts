@@ -202,6 +202,17 @@ describe('web_extract', () => {
     expect(r.content).not.toContain('Growing tomatoes');
   });
 
+  it('web.fake_ip_ranges cannot open loopback: a declaration of 127.0.0.0/8 is ignored', async () => {
+    const port = (server.address() as AddressInfo).port;
+    const r = await extract([`${base}/article`, `http://localhost:${port}/article`], {
+      allow_private_urls: false,
+      fake_ip_ranges: ['127.0.0.0/8', '198.18.0.0/15'],
+    });
+    expect(r.content).toMatch(/## 1\.[^\n]*\nError: refused: 127\.0\.0\.1 is a loopback/);
+    expect(r.content).toMatch(/## 2\.[^\n]*\nError: refused: localhost resolves to/);
+    expect(r.content).not.toContain('Growing tomatoes');
+  });
+
   it('gives up on a page after web.extract_timeout seconds', async () => {
     const r = await extract([`${base}/hang`], { extract_timeout: 1 });
     expect(r.content).toContain('Error: timed out (web.extract_timeout)');

@@ -3,7 +3,7 @@
  * most 5 per call): fetches each page itself (no third-party backend) and returns its readable
  * text as markdown.
  *
- * Per URL: the SSRF guard (`url-safety.ts`; `web.allow_private_urls`), `web.extract_timeout`
+ * Per URL: the SSRF guard (`url-safety.ts`; `web.allow_private_urls`, `web.fake_ip_ranges`), `web.extract_timeout`
  * seconds, `web.max_redirects` redirects (each re-checked), `web.extract_max_bytes` bytes of body,
  * then `web.extract_max_chars` chars of text with a note saying how much was cut. HTML becomes
  * markdown (`html-to-markdown.ts`, loaded on first use); JSON is pretty-printed; other text is
@@ -13,6 +13,7 @@
 import { defineTool } from '../define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../types.js';
 import { fetchPage, type FetchedPage } from './fetch-page.js';
+import { compileFakeIpRanges } from './fake-ip-ranges.js';
 import {
   cleanUntrustedText,
   UNTRUSTED_NOTICE,
@@ -115,6 +116,7 @@ export async function extractOne(
       maxBytes: web.extract_max_bytes,
       maxRedirects: web.max_redirects,
       allowPrivate: web.allow_private_urls,
+      ...(web.fake_ip_ranges.length ? { fakeIps: compileFakeIpRanges(web.fake_ip_ranges).list } : {}),
       signal: ctx.signal,
     });
     if (page.finalUrl !== url) out.finalUrl = page.finalUrl;
