@@ -1,8 +1,9 @@
 /**
  * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not),
  * `GET /v1/models`, `GET /v1/models/{id}` and `GET /v1/capabilities`, on loopback only, every
- * request authenticated with `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare),
- * so other tools can use the agent as a model. docs/api-server.md is the user's guide.
+ * request but the liveness probe `GET /health` (also `/v1/health`) authenticated with
+ * `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare), so other tools can use the
+ * agent as a model. docs/api-server.md is the user's guide.
  *
  * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
  *   request is a one-off conversation whose live session is unloaded once answered and (unless
@@ -50,7 +51,7 @@ import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { readChatRequest } from './chat-request.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
-import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
+import { ApiError, Cors, readJsonBody, sendError, sendJson, SSE_HEADERS, type ExtraHeaders } from './http.js';
 import { chunk, sse, type AnswerMeta } from './openai-wire.js';
 
 export { MAX_BODY_BYTES } from './http.js';
@@ -73,6 +74,11 @@ export interface ApiServerSettings {
   corsOrigins?: readonly string[];
   /** Chat requests answered at once; more get 429 (default 10). */
   maxConcurrent?: number;
+  /**
+   * A stream gets an SSE comment (`: keepalive`, which clients skip) this often, so proxies and
+   * clients with an idle timeout do not drop it while a tool runs quietly; ms, default 15 000.
+   */
+  keepaliveMs?: number;
 }
 
 function digest(s: string): Buffer {
@@ -93,6 +99,8 @@ export class ApiServerAdapter extends PlatformAdapter {
   private readonly responses: ResponseStore;
   /** The port listened on (after connect). */
   port = 0;
+  /** When the server was made, epoch seconds (the model's `created`). */
+  private readonly created = Math.floor(Date.now() / 1000);
 
   constructor(
     private readonly settings: ApiServerSettings,
@@ -111,7 +119,7 @@ export class ApiServerAdapter extends PlatformAdapter {
         const e =
           err instanceof ApiError
             ? err
-            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error');
+            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error', false);
         if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
         sendError(res, e, this.cors.headers(req));
       });
@@ -140,7 +148,7 @@ export class ApiServerAdapter extends PlatformAdapter {
   }
 
   private model(id = this.settings.modelName): object {
-    return { id, object: 'model', created: 0, owned_by: 'hermes' };
+    return { id, object: 'model', created: this.created, owned_by: 'hermes', root: id, parent: null };
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -150,6 +158,11 @@ export class ApiServerAdapter extends PlatformAdapter {
       return;
     }
     const cors = this.cors.headers(req);
+    if (req.method === 'GET' && (path === '/health' || path === '/v1/health')) {
+      // a liveness probe for monitors and frontends: no key, nothing about the agent
+      sendJson(res, 200, { status: 'ok', platform: 'hermes-agent' }, cors);
+      return;
+    }
     if (!this.authorized(req)) throw new ApiError(401, 'invalid or missing API key', null, 'invalid_api_key');
     if (req.method === 'GET' && path === '/v1/models') {
       sendJson(res, 200, { object: 'list', data: [this.model()] }, cors);
@@ -187,7 +200,13 @@ export class ApiServerAdapter extends PlatformAdapter {
   private async limited(turn: () => Promise<void>): Promise<void> {
     const max = this.settings.maxConcurrent ?? 10;
     if (this.active >= max)
-      throw new ApiError(429, `too many requests at once (at most ${max})`, null, 'rate_limit_exceeded');
+      throw new ApiError(
+        429,
+        `too many requests at once (at most ${max})`,
+        null,
+        'rate_limit_exceeded',
+        true,
+      );
     this.active++;
     try {
       await turn();
@@ -245,6 +264,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
+    let keepalive: NodeJS.Timeout | undefined;
     try {
       if (p.res.destroyed) return;
       this.pending.set(conversation, p);
@@ -255,12 +275,11 @@ export class ApiServerAdapter extends PlatformAdapter {
         this.stopTurn(conversation);
       });
       if (p.stream) {
-        p.res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          ...p.extra,
-        });
+        p.res.writeHead(200, { ...SSE_HEADERS, ...p.extra });
         t.open();
+        keepalive = setInterval(() => {
+          if (!p.done && !p.res.destroyed) p.res.write(': keepalive\n\n');
+        }, this.settings.keepaliveMs ?? 15_000);
       }
       const ask = (text: string, images: ImageAttachmentInput[] = []): Promise<void> =>
         this.emitMessage({
@@ -291,6 +310,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       }
       this.finish(p, p.error);
     } finally {
+      clearInterval(keepalive);
       if (this.pending.get(conversation) === p) this.pending.delete(conversation);
       release();
       if (this.chains.get(conversation) === chain) this.chains.delete(conversation);

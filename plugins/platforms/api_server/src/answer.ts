@@ -110,6 +110,8 @@ export function finishAnswer(
         error.message,
         null,
         error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
+        // the turn ran (its tools too): a client's automatic retry would run it again
+        false,
       )
     : undefined;
   if (p.response) {
