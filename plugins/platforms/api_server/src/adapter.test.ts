@@ -207,6 +207,38 @@ describe('ApiServerAdapter streams', () => {
     expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
+  it('a body refused half-read (too large) leaves no garbage on a kept-alive connection', async () => {
+    const { client } = await start();
+    const base = client().baseURL;
+    const piece = new TextEncoder().encode('x'.repeat(256 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent++ < 24) c.enqueue(piece);
+        else c.close();
+      },
+    });
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    const big = await fetch(`${base}/chat/completions`, {
+      method: 'POST',
+      headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(big.status).toBe(413);
+    expect(big.headers.get('connection')).toBe('close');
+    await big.text();
+    // the next requests (the client's connection pool) are answered, none reset
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${base}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(r.status).toBe(401);
+    }
+  });
+
   it('answers the liveness probe without a key, and nothing else', async () => {
     const { client } = await start();
     const base = client().baseURL.replace(/\/v1$/, '');

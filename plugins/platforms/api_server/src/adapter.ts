@@ -121,7 +121,9 @@ export class ApiServerAdapter extends PlatformAdapter {
             ? err
             : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error', false);
         if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
-        sendError(res, e, this.cors.headers(req));
+        // a body left unread (refused early, or too large) would be parsed as the next request
+        // of a kept-alive connection: the connection is closed after this answer
+        sendError(res, e, { ...this.cors.headers(req), ...(req.complete ? {} : { connection: 'close' }) });
       });
     });
     this.server = server;
