@@ -171,7 +171,7 @@ describe('api_server on the wire', () => {
 
   it('the key: missing, malformed or wrong → 401 in OpenAI’s shape; routes unknown → 404', async () => {
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { authorization: 'Basic dXNlcjpwYXNz' },
       { authorization: 'Bearer not-the-key-at-all' },
       { authorization: `Bearer ${API_KEY}x` },
@@ -210,20 +210,15 @@ describe('api_server on the wire', () => {
       });
       expect(r.status).toBe(200);
       const body = await r.text();
-      let text = body;
-      if (stream)
-        text = body
-          .split('\n\n')
-          .filter((b) => b.startsWith('data: {'))
-          .map(
-            (b) =>
-              (JSON.parse(b.slice(6)) as { choices: Array<{ delta?: { content?: string } }> }).choices[0]
-                ?.delta?.content ?? '',
-          )
-          .join('');
-      else
-        text = (JSON.parse(body) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message
-          .content;
+      type Chunk = { choices: Array<{ delta?: { content?: string } }> };
+      const text = stream
+        ? body
+            .split('\n\n')
+            .filter((b) => b.startsWith('data: {'))
+            .map((b) => (JSON.parse(b.slice(6)) as Chunk).choices[0]?.delta?.content ?? '')
+            .join('')
+        : (JSON.parse(body) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message
+            .content;
       // the command did not run
       expect(existsSync(dir)).toBe(true);
       // the client is told, in the answer, that approval was needed and refused

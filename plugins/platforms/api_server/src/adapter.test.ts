@@ -226,10 +226,9 @@ describe('ApiServerAdapter streams', () => {
       duplex: 'half',
     } as RequestInit);
     expect(big.status).toBe(413);
-    expect(big.headers.get('connection')).toBe('close');
     await big.text();
     // the next requests (the client's connection pool) are answered, none reset
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 6; i++) {
       const r = await fetch(`${base}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -121,9 +121,7 @@ export class ApiServerAdapter extends PlatformAdapter {
             ? err
             : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error', false);
         if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
-        // a body left unread (refused early, or too large) would be parsed as the next request
-        // of a kept-alive connection: the connection is closed after this answer
-        sendError(res, e, { ...this.cors.headers(req), ...(req.complete ? {} : { connection: 'close' }) });
+        sendError(res, e, this.cors.headers(req));
       });
     });
     this.server = server;

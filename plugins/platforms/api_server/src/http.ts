@@ -88,25 +88,67 @@ export function sendError(res: ServerResponse, err: ApiError, extra: ExtraHeader
   sendJson(res, err.status, err.body(), { ...extra, ...err.headers() });
 }
 
+/** Bytes of a refused body read and dropped so its connection stays usable; past this it is closed. */
+export const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a body the server refused: the client gets its answer and its
+ * kept-alive connection stays in step (the next request starts where this body ends); a body
+ * going on past `MAX_DRAIN_BYTES` closes the connection instead.
+ */
+function drain(req: IncomingMessage): void {
+  let dropped = 0;
+  req.on('data', (p: Buffer) => {
+    dropped += p.length;
+    if (dropped > MAX_DRAIN_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
 /**
  * Reads a JSON object body of at most `MAX_BODY_BYTES`.
- * @throws ApiError 413 when larger (a `content-length` over the cap is refused before reading),
- *   400 when it is not JSON or not an object.
+ * @throws ApiError 413 when larger (a `content-length` over the cap is refused before reading;
+ *   the rest of the body is drained), 400 when it is not JSON or not an object, or was cut off.
  */
 export async function readJsonBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   const tooLarge = (): ApiError =>
     new ApiError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`, null, 'request_too_large');
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const parts: Buffer[] = [];
-  let size = 0;
-  for await (const p of req) {
-    size += (p as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    parts.push(p as Buffer);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+    drain(req);
+    throw tooLarge();
   }
+  const raw = await new Promise<Buffer>((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+    };
+    const onData = (p: Buffer): void => {
+      size += p.length;
+      if (size <= MAX_BODY_BYTES) parts.push(p);
+      else {
+        stop();
+        drain(req);
+        reject(tooLarge());
+      }
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(parts));
+    };
+    const onClose = (): void => {
+      stop();
+      reject(new ApiError(400, 'the request body was cut off', null, 'invalid_json'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+  });
   let body: unknown;
   try {
-    body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    body = JSON.parse(raw.toString('utf8'));
   } catch {
     throw new ApiError(400, 'the body is not valid JSON', null, 'invalid_json');
   }
