@@ -194,9 +194,10 @@ describe('api_server with the openai SDK at its defaults', () => {
 
   it('a very long prompt and unicode arrive intact, both ways and streamed', async () => {
     const long = 'Lorem ipsum dolor sit amet. '.repeat(40_000); // ~1.1 MB
-    model.push({ echo: 'last_user', prefix: 'len ' });
+    model.push({ text: 'read it all' });
     const r = await client.chat.completions.create({ model: 'hermes-agent', messages: ask(long) });
-    expect(r.choices[0]!.message.content).toBe(`len ${long.trim()}`);
+    expect(r.choices[0]!.message.content).toBe('read it all');
+    expect(lastUserTexts(model).at(-1)).toBe(long.trim());
 
     const text = 'Grüße 👋🏽 — 世界, émoji 🧑‍💻 and RTL שלום';
     model.push({ echo: 'last_user', prefix: '' });
@@ -213,6 +214,37 @@ describe('api_server with the openai SDK at its defaults', () => {
     for await (const c of stream) got += c.choices[0]?.delta?.content ?? '';
     expect(got).toBe(text);
   }, 60_000);
+
+  it('an answer the model’s output limit cut off says so: finish_reason length, response incomplete', async () => {
+    model.push({ text: 'the first half of', finishReason: 'length' });
+    const whole = await client.chat.completions.create({ model: 'hermes-agent', messages: ask('long one') });
+    expect(whole.choices[0]).toMatchObject({
+      message: { content: 'the first half of' },
+      finish_reason: 'length',
+    });
+
+    model.push({ text: 'cut off again', finishReason: 'length', chunkSize: 4 });
+    const stream = await client.chat.completions.create({
+      model: 'hermes-agent',
+      messages: ask('long two'),
+      stream: true,
+    });
+    let finish: string | null = null;
+    for await (const c of stream) finish = c.choices[0]?.finish_reason ?? finish;
+    expect(finish).toBe('length');
+
+    model.push({ text: 'cut off response', finishReason: 'length' });
+    const r = await client.responses.create({ model: 'hermes-agent', input: 'long three' });
+    expect(r).toMatchObject({
+      status: 'incomplete',
+      incomplete_details: { reason: 'max_output_tokens' },
+      output_text: 'cut off response',
+    });
+
+    model.push({ text: 'complete' });
+    const fine = await client.chat.completions.create({ model: 'hermes-agent', messages: ask('short') });
+    expect(fine.choices[0]!.finish_reason).toBe('stop');
+  });
 
   it('request fields: n, temperature, max_tokens, stream_options, tools', async () => {
     // sampling fields are accepted (the profile's model settings apply)

@@ -8,7 +8,15 @@
  */
 import { mayBecomeSilence, type SendOptions, type TurnEvent } from '@hermes/core';
 import { ApiError, sendError, sendJson } from './http.js';
-import { addAnswerUsage, chunk, completion, namedSse, sse, usageChunk } from './openai-wire.js';
+import {
+  addAnswerUsage,
+  chunk,
+  completion,
+  finishReasonOf,
+  namedSse,
+  sse,
+  usageChunk,
+} from './openai-wire.js';
 import type { Pending } from './pending.js';
 import type { ResponseStore } from './response-store.js';
 
@@ -29,6 +37,7 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
   const e = event.payload;
   if (event.type === 'message.complete') {
     addAnswerUsage(p.usage, e.usage as Record<string, unknown> | undefined);
+    p.finish = typeof e.finish_reason === 'string' ? e.finish_reason : undefined;
   } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
     // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
     p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
@@ -123,7 +132,7 @@ export function finishAnswer(
     if (failure) p.res.write(sse(failure.body()));
     else {
       if (p.format) p.res.write(sse(chunk(p.meta, { content: p.texts.join('\n\n') })));
-      p.res.write(sse(chunk(p.meta, {}, 'stop')));
+      p.res.write(sse(chunk(p.meta, {}, finishReasonOf(p.finish))));
       if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
     }
     p.res.write(sse('[DONE]'));
@@ -131,7 +140,12 @@ export function finishAnswer(
   } else if (failure) {
     sendError(p.res, failure, p.extra);
   } else {
-    sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
+    sendJson(
+      p.res,
+      200,
+      completion(p.meta, p.texts.join('\n\n'), p.usage, finishReasonOf(p.finish)),
+      p.extra,
+    );
   }
 }
 
@@ -143,7 +157,7 @@ function finishResponse(p: Pending, failure: ApiError | undefined, responses: Re
     else sendError(p.res, failure, p.extra);
     return;
   }
-  const body = r.builder.complete(p.texts.join('\n\n'), p.usage);
+  const body = r.builder.complete(p.texts.join('\n\n'), p.usage, p.finish === 'length');
   if (r.store)
     responses.put({
       id: r.builder.id,

@@ -27,8 +27,21 @@ export function chunk(
   };
 }
 
+/**
+ * The `finish_reason` of an answer from the model's last one: `length` (the output limit cut it
+ * off) and `content_filter` are the client's to know; anything else ended normally (`stop`).
+ */
+export function finishReasonOf(model: string | undefined): 'stop' | 'length' | 'content_filter' {
+  return model === 'length' || model === 'content_filter' ? model : 'stop';
+}
+
 /** A whole `chat.completion`. */
-export function completion(meta: AnswerMeta, text: string, usage?: AnswerUsage): object {
+export function completion(
+  meta: AnswerMeta,
+  text: string,
+  usage?: AnswerUsage,
+  finishReason: string = 'stop',
+): object {
   const u = usage ?? { prompt: 0, completion: 0 };
   return {
     id: meta.id,
@@ -36,7 +49,12 @@ export function completion(meta: AnswerMeta, text: string, usage?: AnswerUsage):
     created: meta.created,
     model: meta.model,
     choices: [
-      { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null },
+      {
+        index: 0,
+        message: { role: 'assistant', content: text },
+        finish_reason: finishReason,
+        logprobs: null,
+      },
     ],
     usage: usageObject(u),
   };

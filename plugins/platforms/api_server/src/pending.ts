@@ -18,6 +18,8 @@ export interface Pending {
   /** A new assistant message started after text was streamed: the next text opens with a blank line. */
   separate: boolean;
   usage: AnswerUsage;
+  /** Why the model stopped its last call (`message.complete`'s `finish_reason`), when it said. */
+  finish?: string;
   /** Tool names of the turn's calls by tool id (for their progress events). */
   tools: Map<string, string>;
   /** The turn failed: its error, and the model's error kind when known. */

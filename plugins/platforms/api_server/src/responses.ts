@@ -171,7 +171,12 @@ export class ResponseBuilder {
   }
 
   /** The response object with `status` and `usage`. */
-  object(status: string, usage?: AnswerUsage, error?: { code: string; message: string }): object {
+  object(
+    status: string,
+    usage?: AnswerUsage,
+    error?: { code: string; message: string },
+    incomplete?: { reason: string },
+  ): object {
     return {
       id: this.id,
       object: 'response',
@@ -183,7 +188,7 @@ export class ResponseBuilder {
       tool_choice: 'auto',
       tools: [],
       error: error ?? null,
-      incomplete_details: null,
+      incomplete_details: incomplete ?? null,
       instructions: this.extra.instructions,
       previous_response_id: this.extra.previous_response_id,
       conversation: this.extra.conversation ? { id: this.extra.conversation } : null,
@@ -295,16 +300,19 @@ export class ResponseBuilder {
 
   /**
    * Ends the response: `reply` becomes a message item when no text was streamed (a command's
-   * answer); writes `response.completed`. @returns the response object.
+   * answer); writes `response.completed`, or `response.incomplete` (reason `max_output_tokens`)
+   * when `truncated`: the model's output limit cut the answer off. @returns the response object.
    */
-  complete(reply: string, usage: AnswerUsage): object {
+  complete(reply: string, usage: AnswerUsage, truncated = false): object {
     this.close();
     if (reply && !this.items.some((i) => i.type === 'message')) {
       this.text(reply);
       this.close();
     }
-    const body = this.object('completed', usage);
-    this.emit('response.completed', { response: body });
+    const body = truncated
+      ? this.object('incomplete', usage, undefined, { reason: 'max_output_tokens' })
+      : this.object('completed', usage);
+    this.emit(truncated ? 'response.incomplete' : 'response.completed', { response: body });
     return body;
   }
 
