@@ -4,7 +4,8 @@
  * malformed JSON, a form body, a huge body (declared or chunked), a missing or wrong key, unknown
  * routes and bad Responses requests get OpenAI-shaped errors with the right status, and nothing
  * hangs; a dangerous command in a turn started from the API is denied — the command does not run,
- * the client reads why, the model gets the refusal. Run `npm run build` first.
+ * the client reads why (chat: a notice in the text; Responses: the blocked call's output item), the
+ * model gets the refusal. Run `npm run build` first.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -230,5 +231,25 @@ describe('api_server on the wire', () => {
       ).find((m) => m.role === 'tool');
       expect(toolResult?.content).toMatch(/denied|not approved|blocked/i);
     }
+
+    // the Responses API shows the refused call and its result as items, under the model's call id
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${dir}` } }] },
+      { text: 'It was blocked.' },
+    );
+    const r = await fetch(`${base}/responses`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ model: 'hermes-agent', input: 'clean up again' }),
+    });
+    const body = (await r.json()) as { output: Array<{ type: string; call_id?: string; output?: string }> };
+    expect(existsSync(dir)).toBe(true);
+    expect(body.output.map((o) => o.type)).toEqual(['function_call', 'function_call_output', 'message']);
+    expect(body.output[1]!.output).toMatch(/^BLOCKED: /);
+    const tool = (
+      model.requests.at(-1)!.body.messages as Array<{ role: string; tool_call_id?: string }>
+    ).find((m) => m.role === 'tool');
+    expect(body.output[0]!.call_id).toBe(tool!.tool_call_id);
+    expect(body.output[1]!.call_id).toBe(tool!.tool_call_id);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /** Responses requests and the response built from a turn's events (whole and streamed). */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './http.js';
-import { ResponseBuilder, readResponsesRequest } from './responses.js';
+import { ResponseBuilder, callIdOf, readResponsesRequest } from './responses.js';
 
 describe('readResponsesRequest', () => {
   it('reads input, instructions and the continuation fields', () => {
@@ -116,5 +116,12 @@ describe('ResponseBuilder', () => {
       (c) => (JSON.parse(c.split('data: ')[1]!) as { sequence_number: number }).sequence_number,
     );
     expect(seqs).toEqual(seqs.map((_, i) => i));
+  });
+});
+
+describe('callIdOf', () => {
+  it('keeps a call_ id as the model gave it, prefixes others', () => {
+    expect(callIdOf('call_abc123')).toBe('call_abc123');
+    expect(callIdOf('toolu_01A')).toBe('call_toolu_01A');
   });
 });

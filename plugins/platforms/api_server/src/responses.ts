@@ -144,6 +144,14 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
 
 type Item = Record<string, unknown> & { type: string; id: string };
 
+/**
+ * A tool call's `call_id`: the model's own id (`call_…` from OpenAI-style providers) as it is,
+ * another id (Anthropic's `toolu_…`) with `call_` before it.
+ */
+export function callIdOf(toolId: string): string {
+  return toolId.startsWith('call_') ? toolId : `call_${toolId}`;
+}
+
 /** Builds one response from a turn's events; writes its stream events when `write` is given. */
 export class ResponseBuilder {
   readonly id = id('resp');
@@ -276,7 +284,7 @@ export class ResponseBuilder {
     else if (event.type === 'message.start' || event.type === 'message.complete') this.close();
     else if (event.type === 'tool.start') {
       this.close();
-      const callId = `call_${String(e.tool_id ?? randomBytes(6).toString('hex'))}`;
+      const callId = callIdOf(String(e.tool_id ?? randomBytes(6).toString('hex')));
       this.calls.set(String(e.tool_id ?? ''), callId);
       this.done({
         type: 'function_call',
@@ -287,7 +295,7 @@ export class ResponseBuilder {
         status: 'completed',
       });
     } else if (event.type === 'tool.complete') {
-      const callId = this.calls.get(String(e.tool_id ?? '')) ?? `call_${String(e.tool_id ?? '')}`;
+      const callId = this.calls.get(String(e.tool_id ?? '')) ?? callIdOf(String(e.tool_id ?? ''));
       this.done({
         type: 'function_call_output',
         id: id('fco'),
