@@ -172,6 +172,78 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(lastUserTexts(model)).toEqual(['go forever', 'are you there?']);
   }, 30_000);
 
+  it('a turn that fails once its stream started: the SDK raises the error, for-await and helpers alike', async () => {
+    // the stream (headers, the role chunk) is open before the model is asked; the model refuses
+    model.push({ error: { status: 400, message: 'upstream refused' } });
+    const stream = await client.chat.completions.create({
+      model: 'hermes-agent',
+      messages: ask('fail midway'),
+      stream: true,
+    });
+    const raised = await (async () => {
+      for await (const c of stream) void c;
+    })().catch((e: unknown) => e);
+    expect(raised).toBeInstanceOf(OpenAI.APIError);
+    expect((raised as Error).message).toContain('upstream refused');
+
+    model.push({ error: { status: 400, message: 'refused in helper' } });
+    const helper = client.chat.completions.stream({ model: 'hermes-agent', messages: ask('fail in helper') });
+    await expect(helper.finalChatCompletion()).rejects.toThrow(/refused in helper/);
+
+    model.push({ error: { status: 400, message: 'responses refused' } });
+    const events = await client.responses.create({
+      model: 'hermes-agent',
+      input: 'fail response',
+      stream: true,
+    });
+    const types: string[] = [];
+    for await (const e of events) types.push(e.type);
+    expect(types.at(-1)).toBe('response.failed');
+    expect(callsFor('fail midway')).toBe(1);
+  }, 30_000);
+
+  it('a model stream that breaks and is retried: the answer is the retry’s text', async () => {
+    const broken = () =>
+      model.push(
+        { text: 'Starting to ', chunkSize: 4, streamError: { type: 'server_error', message: 'dropped' } },
+        { text: 'Fresh answer.' },
+      );
+    broken();
+    const whole = await client.chat.completions.create({ model: 'hermes-agent', messages: ask('retry 1') });
+    expect(whole.choices[0]!.message.content).toBe('Fresh answer.');
+    broken();
+    const response = await client.responses.create({ model: 'hermes-agent', input: 'retry 2' });
+    expect(response.output_text).toBe('Fresh answer.');
+    // streamed: the deltas already sent stay sent, but the item's final text is the retry's
+    broken();
+    const helper = client.responses.stream({ model: 'hermes-agent', input: 'retry 3' });
+    const final = await helper.finalResponse();
+    expect(final.output_text).toBe('Fresh answer.');
+    expect((await client.responses.retrieve(final.id)).output_text).toBe('Fresh answer.');
+  }, 30_000);
+
+  it('a whole-answer request the client gives up on (its timeout) stops the turn', async () => {
+    const session = { headers: { 'X-Hermes-Session-Id': 'clients-timeout' } };
+    const impatient = new OpenAI({ baseURL: base, apiKey: API_KEY, maxRetries: 0, timeout: 1500 });
+    model.push({ text: 'thinking forever ', chunkSize: 4, hang: true });
+    const before = model.requests.length;
+    await expect(
+      impatient.chat.completions.create({ model: 'hermes-agent', messages: ask('take ages') }, session),
+    ).rejects.toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
+    const hung = model.requests[before]!;
+    const deadline = Date.now() + 10_000;
+    while (hung.clientClosedAt === undefined) {
+      if (Date.now() > deadline) throw new Error('the turn was not stopped');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    model.push({ text: 'back' });
+    const next = await client.chat.completions.create(
+      { model: 'hermes-agent', messages: ask('again') },
+      session,
+    );
+    expect(next.choices[0]!.message.content).toBe('back');
+  }, 30_000);
+
   it('two clients on one session at once: both answered, one after the other', async () => {
     const session = { headers: { 'X-Hermes-Session-Id': 'clients-shared' } };
     const other = new OpenAI({ baseURL: base, apiKey: API_KEY });

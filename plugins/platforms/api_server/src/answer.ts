@@ -6,7 +6,7 @@
  * or streamed (a streamed reply is not repeated); and the final answer — a completion, the end of
  * a stream with its usage, a stored response — or an OpenAI-shaped error with a real status.
  */
-import { mayBecomeSilence, type SendOptions, type TurnEvent } from '@hermes/core';
+import { isIntentionalSilence, mayBecomeSilence, type SendOptions, type TurnEvent } from '@hermes/core';
 import { ApiError, sendError, sendJson } from './http.js';
 import {
   addAnswerUsage,
@@ -49,16 +49,21 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
   }
   if (!p.stream || p.res.destroyed) return;
   if (event.type === 'message.start') {
-    if (p.streamed || p.held) p.separate = true;
+    if (p.held) {
+      // text held back as a possible marker: a failed attempt's (the call restarts) or a
+      // marker's is never sent; a finished message's is sent before the next one
+      if (p.calling || isIntentionalSilence(p.streamed + p.held)) p.held = '';
+      else sendHeld(p);
+    }
+    if (p.streamed) p.separate = true;
+    p.calling = true;
+  } else if (event.type === 'message.complete') {
+    p.calling = false;
   } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text && !p.format) {
     p.held += e.text;
     // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
     if (mayBecomeSilence(p.streamed + p.held)) return;
-    const out = (p.separate ? '\n\n' : '') + p.held;
-    p.separate = false;
-    p.streamed += out;
-    p.res.write(sse(chunk(p.meta, { content: out })));
-    p.held = '';
+    sendHeld(p);
   } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
     const running = event.type === 'tool.start';
     const toolId = String(e.tool_id ?? '');
@@ -73,6 +78,15 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
       }),
     );
   }
+}
+
+/** Streams the held text (after a blank line when it opens a new message). */
+function sendHeld(p: Pending): void {
+  const out = (p.separate ? '\n\n' : '') + p.held;
+  p.separate = false;
+  p.streamed += out;
+  p.res.write(sse(chunk(p.meta, { content: out })));
+  p.held = '';
 }
 
 /**

@@ -15,6 +15,8 @@ export interface Pending {
   streamed: string;
   /** Streamed text not sent yet: the reply so far could still be a silence marker. */
   held: string;
+  /** A model call is streaming (`message.start` seen, its `message.complete` not yet). */
+  calling?: boolean;
   /** A new assistant message started after text was streamed: the next text opens with a blank line. */
   separate: boolean;
   usage: AnswerUsage;

@@ -119,6 +119,31 @@ describe('ResponseBuilder', () => {
   });
 });
 
+describe('ResponseBuilder restarts', () => {
+  it('a model call restarted after a failure keeps only the retry’s text in the item', () => {
+    const out: string[] = [];
+    const b = new ResponseBuilder(
+      'm',
+      { previous_response_id: null, conversation: null, instructions: null },
+      (c) => out.push(c),
+    );
+    b.start();
+    const ev = (type: string, payload: Record<string, unknown> = {}) => b.onEvent({ type, payload });
+    ev('message.start');
+    ev('message.delta', { text: 'Starting to ' });
+    ev('message.start'); // the stream broke; the retry starts over
+    ev('message.delta', { text: 'Fresh answer.' });
+    ev('message.complete', { text: 'Fresh answer.' });
+    const body = b.complete('Fresh answer.', { prompt: 1, completion: 1 }) as {
+      output: Array<{ type: string; content?: Array<{ text: string }> }>;
+    };
+    expect(body.output).toHaveLength(1);
+    expect(body.output[0]!.content![0]!.text).toBe('Fresh answer.');
+    const done = out.find((c) => c.startsWith('event: response.output_text.done'))!;
+    expect(JSON.parse(done.split('data: ')[1]!)).toMatchObject({ text: 'Fresh answer.' });
+  });
+});
+
 describe('callIdOf', () => {
   it('keeps a call_ id as the model gave it, prefixes others', () => {
     expect(callIdOf('call_abc123')).toBe('call_abc123');

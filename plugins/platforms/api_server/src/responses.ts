@@ -159,6 +159,8 @@ export class ResponseBuilder {
   private readonly items: Item[] = [];
   /** The assistant message being written, and its text so far. */
   private open: { item: Item; text: string } | undefined;
+  /** A model call is streaming (`message.start` seen, its `message.complete` not yet). */
+  private calling = false;
   private readonly calls = new Map<string, string>();
   private seq = 0;
 
@@ -281,8 +283,14 @@ export class ResponseBuilder {
   onEvent(event: TurnEvent): void {
     const e = event.payload;
     if (event.type === 'message.delta' && typeof e.text === 'string' && e.text) this.text(e.text);
-    else if (event.type === 'message.start' || event.type === 'message.complete') this.close();
-    else if (event.type === 'tool.start') {
+    else if (event.type === 'message.start' && this.calling && this.open) {
+      // the call restarted after a failure: its text so far came from the failed attempt; the
+      // deltas are sent, but the item's text (its done events, the response) is the retry's only
+      this.open.text = '';
+    } else if (event.type === 'message.start' || event.type === 'message.complete') {
+      this.close();
+      this.calling = event.type === 'message.start';
+    } else if (event.type === 'tool.start') {
       this.close();
       const callId = callIdOf(String(e.tool_id ?? randomBytes(6).toString('hex')));
       this.calls.set(String(e.tool_id ?? ''), callId);
