@@ -152,6 +152,21 @@ describe('ApiServerAdapter with the openai client', () => {
     expect(text).toBe(expected);
   });
 
+  it('refuses a session name too long to keep apart, naming the header', async () => {
+    const { host, client } = await start();
+    const err = await client()
+      .chat.completions.create(
+        { model: 'hermes-test', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'X-Hermes-Session-Id': 's'.repeat(201) } },
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      param: 'X-Hermes-Session-Id',
+    });
+    expect(host.messages).toEqual([]);
+  });
+
   it('refuses a wrong key (401) without telling the host', async () => {
     const { host, client } = await start();
     const err = await client('sk-wrong-key-0123456789abcdef')

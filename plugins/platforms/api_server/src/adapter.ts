@@ -49,6 +49,7 @@ import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
 import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { readChatRequest } from './chat-request.js';
+import { MAX_NAME_CHARS } from './responses.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
 import { ApiError, Cors, readJsonBody, sendError, sendJson, SSE_HEADERS, type ExtraHeaders } from './http.js';
@@ -218,7 +219,14 @@ export class ApiServerAdapter extends PlatformAdapter {
   private async chatTurn(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
     const request = readChatRequest(await readJsonBody(req));
     const header = req.headers['x-hermes-session-id'] ?? req.headers['x-hermes-conversation'];
-    const named = typeof header === 'string' ? header.trim().slice(0, 200) : '';
+    const named = typeof header === 'string' ? header.trim() : '';
+    // a longer name cut short could merge two clients' conversations
+    if (named.length > MAX_NAME_CHARS)
+      throw new ApiError(
+        400,
+        `X-Hermes-Session-Id is longer than ${MAX_NAME_CHARS} characters`,
+        'X-Hermes-Session-Id',
+      );
     const meta: AnswerMeta = {
       id: `chatcmpl-${randomBytes(12).toString('hex')}`,
       model: request.model ?? this.settings.modelName,

@@ -24,6 +24,11 @@ describe('readResponsesRequest', () => {
     ['no input', {}, 'input'],
     ['both continuations', { input: 'x', previous_response_id: 'resp_1', conversation: 'c' }, 'conversation'],
     [
+      'a conversation name too long to keep apart',
+      { input: 'x', conversation: 'c'.repeat(201) },
+      'conversation',
+    ],
+    [
       'an image by file id',
       { input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] },
       'input[0].content[0]',

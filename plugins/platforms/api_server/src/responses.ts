@@ -97,6 +97,8 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
   const conversation = typeof conv === 'string' ? conv : ((conv as { id?: unknown } | null)?.id ?? undefined);
   if (conversation !== undefined && (typeof conversation !== 'string' || !conversation.trim()))
     throw new ApiError(400, 'conversation must be a name or {id}', 'conversation');
+  if (typeof conversation === 'string' && conversation.trim().length > MAX_NAME_CHARS)
+    throw new ApiError(400, `conversation is longer than ${MAX_NAME_CHARS} characters`, 'conversation');
   if (conversation && body.previous_response_id)
     throw new ApiError(400, 'give previous_response_id or conversation, not both', 'conversation');
   refuseClientTools(body.tools);
@@ -134,7 +136,7 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
     images: chat.images,
     instructions: chat.instructions,
     ...(typeof body.previous_response_id === 'string' ? { previousId: body.previous_response_id } : {}),
-    ...(conversation ? { conversation: conversation.trim().slice(0, 200) } : {}),
+    ...(conversation ? { conversation: conversation.trim() } : {}),
     store: body.store !== false,
     stream: body.stream === true,
     ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),
@@ -143,6 +145,9 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
 }
 
 type Item = Record<string, unknown> & { type: string; id: string };
+
+/** Longest conversation name (`conversation`, `X-Hermes-Session-Id`), characters. */
+export const MAX_NAME_CHARS = 200;
 
 /**
  * A tool call's `call_id`: the model's own id (`call_…` from OpenAI-style providers) as it is,
