@@ -67,6 +67,20 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(text).toBe('streamed in pieces');
     expect(finishes.at(-1)).toBe('stop');
 
+    // the quickstart loop indexes choices[0] of every chunk: tool progress events must allow it
+    model.push(
+      { text: 'Checking.', toolCalls: [{ name: 'read_file', arguments: { path: 'nope.txt' } }] },
+      { text: 'Done.' },
+    );
+    const naive = await client.chat.completions.create({
+      model: 'hermes-agent',
+      messages: ask('naive'),
+      stream: true,
+    });
+    let naiveText = '';
+    for await (const c of naive) naiveText += c.choices[0]!.delta.content ?? '';
+    expect(naiveText).toBe('Checking.\n\nDone.');
+
     // the helper accumulates chunks into a completion; tool progress events must not upset it
     model.push(
       { text: 'Looking.', toolCalls: [{ name: 'read_file', arguments: { path: 'nope.txt' } }] },

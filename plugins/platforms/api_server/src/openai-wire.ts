@@ -131,9 +131,12 @@ export function usageChunk(meta: AnswerMeta, usage: AnswerUsage): object {
 
 /**
  * A named server-sent event (`event: NAME`), e.g. `hermes.tool.progress`. Clients that follow the
- * SSE spec dispatch it apart from the unnamed chunk events; the `openai` npm client still parses
- * its data as a chunk, so the data carries an empty `choices` array and adds no text.
+ * SSE spec dispatch it apart from the unnamed chunk events; the `openai` SDKs (npm and Python)
+ * still hand its data to the caller as a chunk, so the data carries one choice with an empty
+ * delta: no text, and the usual `chunk.choices[0].delta.content` reads nothing instead of failing
+ * on an empty `choices` (Python's IndexError).
  */
 export function namedSse(event: string, data: object): string {
-  return `event: ${event}\ndata: ${JSON.stringify({ choices: [], ...data })}\n\n`;
+  const choices = [{ index: 0, delta: {}, finish_reason: null }];
+  return `event: ${event}\ndata: ${JSON.stringify({ choices, ...data })}\n\n`;
 }
