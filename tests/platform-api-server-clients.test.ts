@@ -10,7 +10,13 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
-import { API_KEY, apiRefusal, lastUserTexts, startApiServerDaemon } from './support/api-server-daemon.js';
+import {
+  API_KEY,
+  apiRefusal,
+  lastMessages,
+  lastUserTexts,
+  startApiServerDaemon,
+} from './support/api-server-daemon.js';
 import { stopDaemon } from './support/platform-daemon.js';
 
 let model: FakeModelServer;
@@ -120,6 +126,35 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(deltas.join('')).toBe('helper response');
     // a streamed, stored response can be read back
     expect((await client.responses.retrieve(final.id)).output_text).toBe('helper response');
+  });
+
+  it('responses: a client keeping the conversation itself sends the output back as input', async () => {
+    model.push(
+      { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'nope.txt' } }] },
+      { text: 'It is not there.' },
+    );
+    const input: OpenAI.Responses.ResponseInput = [{ role: 'user', content: 'read nope.txt' }];
+    const first = await client.responses.create({ model: 'hermes-agent', input, store: false });
+    expect(first.output.map((o) => o.type)).toEqual([
+      'message',
+      'function_call',
+      'function_call_output',
+      'message',
+    ]);
+    model.push({ text: 'Yes, missing.' });
+    const second = await client.responses.create({
+      model: 'hermes-agent',
+      store: false,
+      input: [
+        ...input,
+        ...(first.output as OpenAI.Responses.ResponseInput),
+        { role: 'user', content: 'sure?' },
+      ],
+    });
+    expect(second.output_text).toBe('Yes, missing.');
+    const sent = lastMessages(model);
+    expect(sent.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['read nope.txt', 'sure?']);
+    expect(sent.find((m) => m.role === 'assistant')?.content).toContain('[called read_file(');
   });
 
   it('models.list: the shape Open WebUI and LangChain read', async () => {

@@ -20,6 +20,46 @@ describe('readResponsesRequest', () => {
     expect(r.history.at(-1)).toEqual({ role: 'assistant', content: 'ok' });
   });
 
+  it('takes a previous response’s output sent back as input (a client keeping the conversation)', () => {
+    const r = readResponsesRequest({
+      input: [
+        { role: 'user', content: 'read a' },
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        {
+          type: 'function_call',
+          id: 'fc_1',
+          call_id: 'call_1',
+          name: 'read_file',
+          arguments: '{"path":"a"}',
+          status: 'completed',
+        },
+        {
+          type: 'function_call_output',
+          id: 'fco_1',
+          call_id: 'call_1',
+          output: 'hello',
+          status: 'completed',
+        },
+        {
+          type: 'message',
+          id: 'msg_1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'It says hello.', annotations: [] }],
+        },
+        { role: 'user', content: 'and b?' },
+      ],
+    });
+    expect(r.lastUser).toBe('and b?');
+    expect(r.history).toEqual([
+      { role: 'user', content: 'read a' },
+      {
+        role: 'assistant',
+        content: '[called read_file({"path":"a"})]\n\n[result of read_file: hello]\n\nIt says hello.',
+      },
+    ]);
+  });
+
   it.each<[string, Record<string, unknown>, string]>([
     ['no input', {}, 'input'],
     ['both continuations', { input: 'x', previous_response_id: 'resp_1', conversation: 'c' }, 'conversation'],

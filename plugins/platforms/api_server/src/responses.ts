@@ -40,15 +40,38 @@ export interface ResponsesRequest {
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-/** Maps Responses input items to chat messages (`input_text` parts become text parts). */
+/**
+ * Maps Responses input items to chat messages (`input_text` parts become text parts). A client
+ * keeping the conversation itself sends back a response's `output`: its `function_call` and
+ * `function_call_output` items become the assistant's call and the tool's result (history, as in
+ * chat), its `reasoning` items are dropped.
+ */
 function toMessages(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (!Array.isArray(input)) throw new ApiError(400, 'input must be a string or an array of items', 'input');
-  return input.map((raw: unknown, i) => {
-    const item = raw as { type?: unknown; role?: unknown; content?: unknown; output?: unknown };
+  const names = new Map<unknown, string>();
+  return input.flatMap((raw: unknown, i) => {
+    const item = raw as {
+      type?: unknown;
+      role?: unknown;
+      content?: unknown;
+      output?: unknown;
+      name?: unknown;
+      arguments?: unknown;
+      call_id?: unknown;
+    };
+    if (item?.type === 'reasoning') return [];
+    if (item?.type === 'function_call') {
+      const name = typeof item.name === 'string' ? item.name : '?';
+      names.set(item.call_id, name);
+      return [
+        { role: 'assistant', content: null, tool_calls: [{ function: { name, arguments: item.arguments } }] },
+      ];
+    }
     if (item?.type === 'function_call_output')
       return {
         role: 'tool',
+        ...(names.has(item.call_id) ? { name: names.get(item.call_id) } : {}),
         content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
       };
     if (item?.type !== undefined && item.type !== 'message')
