@@ -126,6 +126,10 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(deltas.join('')).toBe('helper response');
     // a streamed, stored response can be read back
     expect((await client.responses.retrieve(final.id)).output_text).toBe('helper response');
+    // store: false keeps nothing to read back
+    model.push({ text: 'not kept' });
+    const unstored = await client.responses.create({ model: 'hermes-agent', input: 'seven', store: false });
+    await expect(client.responses.retrieve(unstored.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('responses: a client keeping the conversation itself sends the output back as input', async () => {
