@@ -317,6 +317,31 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(lastUserTexts(model)).toEqual(['from A', 'from B']);
   }, 30_000);
 
+  it('one client aborts while another waits on the same session: the other’s answer is clean', async () => {
+    const session = { headers: { 'X-Hermes-Session-Id': 'clients-abort-shared' } };
+    model.push({ text: 'endless ', chunkSize: 4, hang: true }, { echo: 'last_user', prefix: 'B got: ' });
+    const abort = new AbortController();
+    const first = await client.chat.completions.create(
+      { model: 'hermes-agent', messages: ask('A streams'), stream: true },
+      { ...session, signal: abort.signal },
+    );
+    // read until A's text arrives, without ending the iteration (that would abort at once)
+    const chunks = first[Symbol.asyncIterator]();
+    for (;;) {
+      const { value } = await chunks.next();
+      if (value?.choices[0]?.delta?.content) break;
+    }
+    // B is sent while A's turn runs, then A's client goes away
+    const second = client.chat.completions.create(
+      { model: 'hermes-agent', messages: ask('B waits') },
+      session,
+    );
+    abort.abort();
+    const b = await second;
+    expect(b.choices[0]!.message.content).toBe('B got: B waits');
+    expect(lastUserTexts(model)).toEqual(['A streams', 'B waits']);
+  }, 30_000);
+
   it('a very long prompt and unicode arrive intact, both ways and streamed', async () => {
     const long = 'Lorem ipsum dolor sit amet. '.repeat(40_000); // ~1.1 MB
     model.push({ text: 'read it all' });
