@@ -317,6 +317,39 @@ describe('api_server with the openai SDK at its defaults', () => {
     expect(lastUserTexts(model)).toEqual(['from A', 'from B']);
   }, 30_000);
 
+  it('a Responses stream aborted mid-way is kept as incomplete, and can be continued', async () => {
+    model.push({ text: 'partial words ', chunkSize: 14, hang: true });
+    const abort = new AbortController();
+    const events = await client.responses.create(
+      { model: 'hermes-agent', input: 'start and stop', stream: true },
+      { signal: abort.signal },
+    );
+    const seen = events[Symbol.asyncIterator]();
+    let id = '';
+    for (;;) {
+      const { value } = await seen.next();
+      if (value?.type === 'response.created') id = value.response.id;
+      if (value?.type === 'response.output_text.delta') break;
+    }
+    abort.abort();
+    const deadline = Date.now() + 10_000;
+    let kept: OpenAI.Responses.Response | undefined;
+    while (!kept) {
+      kept = await client.responses.retrieve(id).catch(() => undefined);
+      if (!kept && Date.now() > deadline) throw new Error('the interrupted response was not kept');
+      if (!kept) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(kept).toMatchObject({ status: 'incomplete', output_text: 'partial words ' });
+    model.push({ echo: 'last_user', prefix: 'continued: ' });
+    const next = await client.responses.create({
+      model: 'hermes-agent',
+      input: 'go on',
+      previous_response_id: id,
+    });
+    expect(next.output_text).toBe('continued: go on');
+    expect(lastUserTexts(model)).toEqual(['start and stop', 'go on']);
+  }, 30_000);
+
   it('one client aborts while another waits on the same session: the other’s answer is clean', async () => {
     const session = { headers: { 'X-Hermes-Session-Id': 'clients-abort-shared' } };
     model.push({ text: 'endless ', chunkSize: 4, hang: true }, { echo: 'last_user', prefix: 'B got: ' });

@@ -43,7 +43,7 @@ import {
   type SendResult,
   type SeedMessage,
 } from '@hermes/core';
-import { finishAnswer, writeText, writeTurnEvent } from './answer.js';
+import { finishAnswer, keepInterruptedResponse, writeText, writeTurnEvent } from './answer.js';
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
@@ -280,6 +280,7 @@ export class ApiServerAdapter extends PlatformAdapter {
         if (p.done) return;
         p.done = true;
         p.abandoned = true;
+        keepInterruptedResponse(p, this.responses);
         this.stopTurn(conversation);
       });
       if (p.stream) {

@@ -163,6 +163,24 @@ export function finishAnswer(
   }
 }
 
+/**
+ * Keeps what a streamed, stored response had when its client went away (status `incomplete`): the
+ * client saw its id in `response.created`, so it can read it back or continue from it
+ * (`previous_response_id`).
+ */
+export function keepInterruptedResponse(p: Pending, responses: ResponseStore): void {
+  const r = p.response;
+  if (!r?.store || !p.stream) return;
+  responses.put({
+    id: r.builder.id,
+    chat_id: r.conversation,
+    conversation: r.name,
+    previous_id: r.previous,
+    body: JSON.stringify(r.builder.interrupted(p.usage)),
+    created_at: Date.now(),
+  });
+}
+
 function finishResponse(p: Pending, failure: ApiError | undefined, responses: ResponseStore): void {
   const r = p.response!;
   if (failure) {

@@ -189,6 +189,25 @@ describe('ResponseBuilder restarts', () => {
   });
 });
 
+describe('ResponseBuilder.interrupted', () => {
+  it('is the response so far, incomplete, its open message closed with its text', () => {
+    const b = new ResponseBuilder('m', {
+      previous_response_id: null,
+      conversation: null,
+      instructions: null,
+    });
+    b.onEvent({ type: 'message.start', payload: {} });
+    b.onEvent({ type: 'message.delta', payload: { text: 'half of it' } });
+    expect(b.interrupted({ prompt: 3, completion: 2 })).toMatchObject({
+      status: 'incomplete',
+      output: [
+        { type: 'message', status: 'completed', content: [{ type: 'output_text', text: 'half of it' }] },
+      ],
+      usage: { total_tokens: 5 },
+    });
+  });
+});
+
 describe('callIdOf', () => {
   it('keeps a call_ id as the model gave it, prefixes others', () => {
     expect(callIdOf('call_abc123')).toBe('call_abc123');

@@ -360,6 +360,15 @@ export class ResponseBuilder {
     return body;
   }
 
+  /**
+   * The response as far as it got when its client went away: status `incomplete`, the items so
+   * far (an open message closed with its text). Nothing more is sent. @returns the response object.
+   */
+  interrupted(usage: AnswerUsage): object {
+    this.close();
+    return this.object('incomplete', usage);
+  }
+
   /** Ends the response as failed: writes `response.failed`. */
   fail(err: ApiError, usage: AnswerUsage): void {
     this.close();
