@@ -203,7 +203,12 @@ export class TurnLoop {
       });
       host.emit({
         type: 'message.complete',
-        payload: { text: result.text, status: 'complete', usage: callUsage },
+        payload: {
+          text: result.text,
+          status: 'complete',
+          usage: callUsage,
+          ...(result.finishReason ? { finish_reason: result.finishReason } : {}),
+        },
       });
       const contextWindow = host.options().contextWindow;
       host.emit({

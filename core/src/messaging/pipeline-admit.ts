@@ -76,7 +76,11 @@ export async function admitMessage(
   const resolution = p.opts.store.getOrCreate({
     key,
     source,
-    policy: resolveResetPolicy(cfg, source.chatType, config.gateway.session_reset),
+    policy: resolveResetPolicy(
+      cfg,
+      source.chatType,
+      p.opts.entry.defaultReset ?? config.gateway.session_reset,
+    ),
     ...(config.timezone ? { timeZone: config.timezone } : {}),
     create: () =>
       p.opts.backend.createSession({

@@ -13,6 +13,7 @@
  * affected.
  */
 import type { HermesConfig } from '../config/schema.js';
+import type { ResetPolicyConfig } from './reset-policy.js';
 import type { Secrets } from '../config/secrets.js';
 import type { HermesHome } from '../home/home.js';
 import type { PlatformAdapter, SendOptions, SendResult } from './adapter.js';
@@ -92,6 +93,12 @@ export interface PlatformEntry {
   authorization?: 'messaging' | 'adapter';
   /** No chat notice when a session is reset by policy (clients are programs, not people). */
   quietResets?: boolean;
+  /**
+   * The platform's own default reset policy, in place of `gateway.session_reset` (the platform's
+   * `reset` / `reset_by_type` still come first): `{mode: 'none'}` for a platform whose clients
+   * name their conversations and expect them to last (`api_server`).
+   */
+  defaultReset?: ResetPolicyConfig;
   /** Secrets the platform needs, for status and setup display. */
   requiredSecrets?: readonly string[];
   /**

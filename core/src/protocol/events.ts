@@ -53,6 +53,11 @@ export const MessageCompletePayload = z.object({
   usage: Usage,
   /** Error text when status is `error`. */
   error: z.string().optional(),
+  /**
+   * Why the model stopped, as the provider said (`stop`; `length` when the output limit cut the
+   * text off; `tool_calls`; `content_filter`), when it said.
+   */
+  finish_reason: z.string().optional(),
 });
 export const ToolStartPayload = z.object({
   tool_id: z.string(),

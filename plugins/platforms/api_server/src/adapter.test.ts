@@ -6,7 +6,7 @@ import type { TurnEvent } from '@hermes/core';
 import { FakeHost, testPlatformContext } from '@hermes/core/testing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiServerAdapter } from './adapter.js';
+import { ApiServerAdapter } from './adapter.js';
 import { platform } from './index.js';
 
 const KEY = 'sk-test-key-0123456789abcdef';
@@ -152,6 +152,21 @@ describe('ApiServerAdapter with the openai client', () => {
     expect(text).toBe(expected);
   });
 
+  it('refuses a session name too long to keep apart, naming the header', async () => {
+    const { host, client } = await start();
+    const err = await client()
+      .chat.completions.create(
+        { model: 'hermes-test', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'X-Hermes-Session-Id': 's'.repeat(201) } },
+      )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((err as InstanceType<typeof OpenAI.APIError>).error).toMatchObject({
+      param: 'X-Hermes-Session-Id',
+    });
+    expect(host.messages).toEqual([]);
+  });
+
   it('refuses a wrong key (401) without telling the host', async () => {
     const { host, client } = await start();
     const err = await client('sk-wrong-key-0123456789abcdef')
@@ -160,6 +175,94 @@ describe('ApiServerAdapter with the openai client', () => {
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((err as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
     expect(host.messages).toEqual([]);
+  });
+});
+
+describe('ApiServerAdapter streams', () => {
+  it('keep a quiet stream alive with SSE comments, unbuffered by proxies', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const host = new FakeHost(async (m) => {
+      await released; // a tool that runs quietly
+      await adapter.send(m.source.chatId!, 'done at last', { kind: 'reply' });
+    });
+    const adapter = host.attach(
+      new ApiServerAdapter({
+        host: '127.0.0.1',
+        port: 0,
+        key: KEY,
+        modelName: 'hermes-test',
+        keepaliveMs: 20,
+      }),
+    );
+    await adapter.connect();
+    cleanup.push(() => adapter.disconnect());
+    const res = await fetch(`http://127.0.0.1:${adapter.port}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'take your time' }] }),
+    });
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let body = '';
+    while ((body.match(/^: keepalive$/gm) ?? []).length < 2) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended early: ${body}`);
+      body += decoder.decode(value, { stream: true });
+    }
+    release();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      body += decoder.decode(value, { stream: true });
+    }
+    expect(body).toContain('"content":"done at last"');
+    expect(body.trimEnd().endsWith('data: [DONE]')).toBe(true);
+  });
+
+  it('a body refused half-read (too large) leaves no garbage on a kept-alive connection', async () => {
+    const { client } = await start();
+    const base = client().baseURL;
+    const piece = new TextEncoder().encode('x'.repeat(256 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent++ < 24) c.enqueue(piece);
+        else c.close();
+      },
+    });
+    const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+    const big = await fetch(`${base}/chat/completions`, {
+      method: 'POST',
+      headers,
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(big.status).toBe(413);
+    await big.text();
+    // the next requests (the client's connection pool) are answered, none reset
+    for (let i = 0; i < 6; i++) {
+      const r = await fetch(`${base}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(r.status).toBe(401);
+    }
+  });
+
+  it('answers the liveness probe without a key, and nothing else', async () => {
+    const { client } = await start();
+    const base = client().baseURL.replace(/\/v1$/, '');
+    for (const path of ['/health', '/v1/health']) {
+      const r = await fetch(`${base}${path}`);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ status: 'ok', platform: 'hermes-agent' });
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await fetch(`${base}/v1/models`)).status).toBe(401);
   });
 });
 

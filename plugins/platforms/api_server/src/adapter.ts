@@ -1,8 +1,9 @@
 /**
  * The OpenAI-compatible API server: `POST /v1/chat/completions` (streaming and not),
  * `GET /v1/models`, `GET /v1/models/{id}` and `GET /v1/capabilities`, on loopback only, every
- * request authenticated with `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare),
- * so other tools can use the agent as a model. docs/api-server.md is the user's guide.
+ * request but the liveness probe `GET /health` (also `/v1/health`) authenticated with
+ * `Authorization: Bearer <API_SERVER_KEY>` (constant-time compare), so other tools can use the
+ * agent as a model. docs/api-server.md is the user's guide.
  *
  * - Stateless by default: the request's `messages` are the conversation (chat-request.ts); each
  *   request is a one-off conversation whose live session is unloaded once answered and (unless
@@ -42,15 +43,16 @@ import {
   type SendResult,
   type SeedMessage,
 } from '@hermes/core';
-import { finishAnswer, writeText, writeTurnEvent } from './answer.js';
+import { finishAnswer, keepInterruptedResponse, writeText, writeTurnEvent } from './answer.js';
 import { capabilities } from './catalog.js';
 import { newPending, type Pending } from './pending.js';
 import { checkAnswer, repairText } from './structured.js';
 import type { ImageAttachmentInput } from '@hermes/core/protocol';
 import { readChatRequest } from './chat-request.js';
+import { MAX_NAME_CHARS } from './responses.js';
 import { ResponseBuilder, readResponsesRequest } from './responses.js';
 import { MemoryResponseStore, RESPONSE_TTL_MS, type ResponseStore } from './response-store.js';
-import { ApiError, Cors, readJsonBody, sendError, sendJson, type ExtraHeaders } from './http.js';
+import { ApiError, Cors, readJsonBody, sendError, sendJson, SSE_HEADERS, type ExtraHeaders } from './http.js';
 import { chunk, sse, type AnswerMeta } from './openai-wire.js';
 
 export { MAX_BODY_BYTES } from './http.js';
@@ -73,6 +75,11 @@ export interface ApiServerSettings {
   corsOrigins?: readonly string[];
   /** Chat requests answered at once; more get 429 (default 10). */
   maxConcurrent?: number;
+  /**
+   * A stream gets an SSE comment (`: keepalive`, which clients skip) this often, so proxies and
+   * clients with an idle timeout do not drop it while a tool runs quietly; ms, default 15 000.
+   */
+  keepaliveMs?: number;
 }
 
 function digest(s: string): Buffer {
@@ -93,6 +100,8 @@ export class ApiServerAdapter extends PlatformAdapter {
   private readonly responses: ResponseStore;
   /** The port listened on (after connect). */
   port = 0;
+  /** When the server was made, epoch seconds (the model's `created`). */
+  private readonly created = Math.floor(Date.now() / 1000);
 
   constructor(
     private readonly settings: ApiServerSettings,
@@ -111,7 +120,7 @@ export class ApiServerAdapter extends PlatformAdapter {
         const e =
           err instanceof ApiError
             ? err
-            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error');
+            : new ApiError(500, `internal error: ${err.message}`, null, 'internal_error', false);
         if (!(err instanceof ApiError)) this.log(`request failed: ${err.message}`);
         sendError(res, e, this.cors.headers(req));
       });
@@ -140,7 +149,7 @@ export class ApiServerAdapter extends PlatformAdapter {
   }
 
   private model(id = this.settings.modelName): object {
-    return { id, object: 'model', created: 0, owned_by: 'hermes' };
+    return { id, object: 'model', created: this.created, owned_by: 'hermes', root: id, parent: null };
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -150,6 +159,11 @@ export class ApiServerAdapter extends PlatformAdapter {
       return;
     }
     const cors = this.cors.headers(req);
+    if (req.method === 'GET' && (path === '/health' || path === '/v1/health')) {
+      // a liveness probe for monitors and frontends: no key, nothing about the agent
+      sendJson(res, 200, { status: 'ok', platform: 'hermes-agent' }, cors);
+      return;
+    }
     if (!this.authorized(req)) throw new ApiError(401, 'invalid or missing API key', null, 'invalid_api_key');
     if (req.method === 'GET' && path === '/v1/models') {
       sendJson(res, 200, { object: 'list', data: [this.model()] }, cors);
@@ -187,7 +201,13 @@ export class ApiServerAdapter extends PlatformAdapter {
   private async limited(turn: () => Promise<void>): Promise<void> {
     const max = this.settings.maxConcurrent ?? 10;
     if (this.active >= max)
-      throw new ApiError(429, `too many requests at once (at most ${max})`, null, 'rate_limit_exceeded');
+      throw new ApiError(
+        429,
+        `too many requests at once (at most ${max})`,
+        null,
+        'rate_limit_exceeded',
+        true,
+      );
     this.active++;
     try {
       await turn();
@@ -199,7 +219,14 @@ export class ApiServerAdapter extends PlatformAdapter {
   private async chatTurn(req: IncomingMessage, res: ServerResponse, cors: ExtraHeaders): Promise<void> {
     const request = readChatRequest(await readJsonBody(req));
     const header = req.headers['x-hermes-session-id'] ?? req.headers['x-hermes-conversation'];
-    const named = typeof header === 'string' ? header.trim().slice(0, 200) : '';
+    const named = typeof header === 'string' ? header.trim() : '';
+    // a longer name cut short could merge two clients' conversations
+    if (named.length > MAX_NAME_CHARS)
+      throw new ApiError(
+        400,
+        `X-Hermes-Session-Id is longer than ${MAX_NAME_CHARS} characters`,
+        'X-Hermes-Session-Id',
+      );
     const meta: AnswerMeta = {
       id: `chatcmpl-${randomBytes(12).toString('hex')}`,
       model: request.model ?? this.settings.modelName,
@@ -245,6 +272,7 @@ export class ApiServerAdapter extends PlatformAdapter {
     const chain = previous.then(() => mine);
     this.chains.set(conversation, chain);
     await previous;
+    let keepalive: NodeJS.Timeout | undefined;
     try {
       if (p.res.destroyed) return;
       this.pending.set(conversation, p);
@@ -252,15 +280,15 @@ export class ApiServerAdapter extends PlatformAdapter {
         if (p.done) return;
         p.done = true;
         p.abandoned = true;
+        keepInterruptedResponse(p, this.responses);
         this.stopTurn(conversation);
       });
       if (p.stream) {
-        p.res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          ...p.extra,
-        });
+        p.res.writeHead(200, { ...SSE_HEADERS, ...p.extra });
         t.open();
+        keepalive = setInterval(() => {
+          if (!p.done && !p.res.destroyed) p.res.write(': keepalive\n\n');
+        }, this.settings.keepaliveMs ?? 15_000);
       }
       const ask = (text: string, images: ImageAttachmentInput[] = []): Promise<void> =>
         this.emitMessage({
@@ -291,6 +319,7 @@ export class ApiServerAdapter extends PlatformAdapter {
       }
       this.finish(p, p.error);
     } finally {
+      clearInterval(keepalive);
       if (this.pending.get(conversation) === p) this.pending.delete(conversation);
       release();
       if (this.chains.get(conversation) === chain) this.chains.delete(conversation);

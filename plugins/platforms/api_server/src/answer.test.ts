@@ -59,6 +59,33 @@ describe('writeTurnEvent / writeText', () => {
     expect(p.texts).toEqual(['Hello\n\nagain\n\n(footer)']);
   });
 
+  it('a held first message (it could have become a marker) is sent before the next one, apart', () => {
+    const { p, res } = pending(true);
+    writeTurnEvent(p, ev('message.start'));
+    writeTurnEvent(p, ev('message.delta', { text: 'No' }));
+    writeTurnEvent(p, ev('message.complete', { text: 'No' }));
+    writeTurnEvent(p, ev('message.start'));
+    writeTurnEvent(p, ev('message.delta', { text: 'I checked.' }));
+    expect(contents(res).join('')).toBe('No\n\nI checked.');
+  });
+
+  it('a marker message, or a failed attempt’s held text, is never sent', () => {
+    const marker = pending(true);
+    writeTurnEvent(marker.p, ev('message.start'));
+    writeTurnEvent(marker.p, ev('message.delta', { text: 'NO_REPLY' }));
+    writeTurnEvent(marker.p, ev('message.complete', { text: 'NO_REPLY' }));
+    writeTurnEvent(marker.p, ev('message.start'));
+    writeTurnEvent(marker.p, ev('message.delta', { text: 'Done.' }));
+    expect(contents(marker.res).join('')).toBe('Done.');
+
+    const restart = pending(true);
+    writeTurnEvent(restart.p, ev('message.start'));
+    writeTurnEvent(restart.p, ev('message.delta', { text: 'N' }));
+    writeTurnEvent(restart.p, ev('message.start')); // the call failed mid-stream and starts over
+    writeTurnEvent(restart.p, ev('message.delta', { text: 'Fresh answer.' }));
+    expect(contents(restart.res).join('')).toBe('Fresh answer.');
+  });
+
   it('records a failure but not a notice, and sums usage', () => {
     const { p } = pending(false);
     writeTurnEvent(p, ev('error', { message: 'told once', kind: 'notice' }));

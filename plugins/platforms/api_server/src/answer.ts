@@ -6,9 +6,17 @@
  * or streamed (a streamed reply is not repeated); and the final answer — a completion, the end of
  * a stream with its usage, a stored response — or an OpenAI-shaped error with a real status.
  */
-import { mayBecomeSilence, type SendOptions, type TurnEvent } from '@hermes/core';
+import { isIntentionalSilence, mayBecomeSilence, type SendOptions, type TurnEvent } from '@hermes/core';
 import { ApiError, sendError, sendJson } from './http.js';
-import { addAnswerUsage, chunk, completion, namedSse, sse, usageChunk } from './openai-wire.js';
+import {
+  addAnswerUsage,
+  chunk,
+  completion,
+  finishReasonOf,
+  namedSse,
+  sse,
+  usageChunk,
+} from './openai-wire.js';
 import type { Pending } from './pending.js';
 import type { ResponseStore } from './response-store.js';
 
@@ -29,6 +37,7 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
   const e = event.payload;
   if (event.type === 'message.complete') {
     addAnswerUsage(p.usage, e.usage as Record<string, unknown> | undefined);
+    p.finish = typeof e.finish_reason === 'string' ? e.finish_reason : undefined;
   } else if (event.type === 'error' && typeof e.message === 'string' && e.kind !== 'notice') {
     // kind `notice` (told once, e.g. reasoning effort unsupported) is not a failure of the answer
     p.error = { message: e.message, ...(typeof e.kind === 'string' ? { kind: e.kind } : {}) };
@@ -40,16 +49,21 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
   }
   if (!p.stream || p.res.destroyed) return;
   if (event.type === 'message.start') {
-    if (p.streamed || p.held) p.separate = true;
+    if (p.held) {
+      // text held back as a possible marker: a failed attempt's (the call restarts) or a
+      // marker's is never sent; a finished message's is sent before the next one
+      if (p.calling || isIntentionalSilence(p.streamed + p.held)) p.held = '';
+      else sendHeld(p);
+    }
+    if (p.streamed) p.separate = true;
+    p.calling = true;
+  } else if (event.type === 'message.complete') {
+    p.calling = false;
   } else if (event.type === 'message.delta' && typeof e.text === 'string' && e.text && !p.format) {
     p.held += e.text;
     // held back while the reply so far could still be a silence marker (never sent, then withdrawn)
     if (mayBecomeSilence(p.streamed + p.held)) return;
-    const out = (p.separate ? '\n\n' : '') + p.held;
-    p.separate = false;
-    p.streamed += out;
-    p.res.write(sse(chunk(p.meta, { content: out })));
-    p.held = '';
+    sendHeld(p);
   } else if (event.type === 'tool.start' || event.type === 'tool.complete') {
     const running = event.type === 'tool.start';
     const toolId = String(e.tool_id ?? '');
@@ -64,6 +78,15 @@ export function writeTurnEvent(p: Pending, event: TurnEvent): void {
       }),
     );
   }
+}
+
+/** Streams the held text (after a blank line when it opens a new message). */
+function sendHeld(p: Pending): void {
+  const out = (p.separate ? '\n\n' : '') + p.held;
+  p.separate = false;
+  p.streamed += out;
+  p.res.write(sse(chunk(p.meta, { content: out })));
+  p.held = '';
 }
 
 /**
@@ -110,6 +133,8 @@ export function finishAnswer(
         error.message,
         null,
         error.kind ?? (error.status === 503 ? 'unavailable' : 'turn_failed'),
+        // the turn ran (its tools too): a client's automatic retry would run it again
+        false,
       )
     : undefined;
   if (p.response) {
@@ -121,7 +146,7 @@ export function finishAnswer(
     if (failure) p.res.write(sse(failure.body()));
     else {
       if (p.format) p.res.write(sse(chunk(p.meta, { content: p.texts.join('\n\n') })));
-      p.res.write(sse(chunk(p.meta, {}, 'stop')));
+      p.res.write(sse(chunk(p.meta, {}, finishReasonOf(p.finish))));
       if (p.includeUsage) p.res.write(sse(usageChunk(p.meta, p.usage)));
     }
     p.res.write(sse('[DONE]'));
@@ -129,8 +154,31 @@ export function finishAnswer(
   } else if (failure) {
     sendError(p.res, failure, p.extra);
   } else {
-    sendJson(p.res, 200, completion(p.meta, p.texts.join('\n\n'), p.usage), p.extra);
+    sendJson(
+      p.res,
+      200,
+      completion(p.meta, p.texts.join('\n\n'), p.usage, finishReasonOf(p.finish)),
+      p.extra,
+    );
   }
+}
+
+/**
+ * Keeps what a streamed, stored response had when its client went away (status `incomplete`): the
+ * client saw its id in `response.created`, so it can read it back or continue from it
+ * (`previous_response_id`).
+ */
+export function keepInterruptedResponse(p: Pending, responses: ResponseStore): void {
+  const r = p.response;
+  if (!r?.store || !p.stream) return;
+  responses.put({
+    id: r.builder.id,
+    chat_id: r.conversation,
+    conversation: r.name,
+    previous_id: r.previous,
+    body: JSON.stringify(r.builder.interrupted(p.usage)),
+    created_at: Date.now(),
+  });
 }
 
 function finishResponse(p: Pending, failure: ApiError | undefined, responses: ResponseStore): void {
@@ -141,7 +189,7 @@ function finishResponse(p: Pending, failure: ApiError | undefined, responses: Re
     else sendError(p.res, failure, p.extra);
     return;
   }
-  const body = r.builder.complete(p.texts.join('\n\n'), p.usage);
+  const body = r.builder.complete(p.texts.join('\n\n'), p.usage, p.finish === 'length');
   if (r.store)
     responses.put({
       id: r.builder.id,

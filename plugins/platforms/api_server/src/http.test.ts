@@ -1,7 +1,7 @@
 /** OpenAI-shaped errors and CORS for configured origins only. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ApiError, Cors } from './http.js';
+import { ApiError, Cors, allowedHeaders, sendError } from './http.js';
 
 function req(origin?: string): IncomingMessage {
   return { headers: origin ? { origin } : {} } as IncomingMessage;
@@ -33,6 +33,18 @@ describe('ApiError', () => {
       error: { message: 'm', type, param: 'p', code: 'c' },
     });
   });
+
+  it('tells SDKs whether to retry: never once the turn ran, soon when nothing ran', () => {
+    const ran = res();
+    sendError(ran, new ApiError(500, 'the turn failed', null, 'turn_failed', false));
+    expect(ran.head).toMatchObject({ 'x-should-retry': 'false', 'x-content-type-options': 'nosniff' });
+    const busy = res();
+    sendError(busy, new ApiError(429, 'too many', null, 'rate_limit_exceeded', true));
+    expect(busy.head).toMatchObject({ 'x-should-retry': 'true', 'retry-after': '1' });
+    const bad = res();
+    sendError(bad, new ApiError(400, 'bad'));
+    expect(bad.head!['x-should-retry']).toBeUndefined();
+  });
 });
 
 describe('Cors', () => {
@@ -48,5 +60,15 @@ describe('Cors', () => {
     expect(refused.status).toBe(403);
     expect(refused.head!['access-control-allow-origin']).toBeUndefined();
     expect(new Cors([]).headers(req('http://localhost:3000'))).toEqual({});
+  });
+
+  it('allows the headers a browser SDK asks for (the openai helpers add their own), well-formed only', () => {
+    const allowed = allowedHeaders('Authorization, X-Stainless-Helper-Method, bad header, x\r\ny');
+    expect(allowed.split(', ')).toEqual(
+      expect.arrayContaining(['authorization', 'x-stainless-helper-method']),
+    );
+    expect(allowed).not.toContain('bad header');
+    expect(allowed).not.toContain('\r');
+    expect(allowedHeaders(undefined)).toContain('content-type');
   });
 });

@@ -85,6 +85,9 @@ export const platform = definePlatform({
   // every request carries the bearer key: the adapter authenticates, not the allow-lists
   authorization: 'adapter',
   quietResets: true,
+  // a conversation the client named (a session header, a response chain) lasts until the client
+  // drops it: no daily or idle reset unless platforms.api_server.reset says so
+  defaultReset: { mode: 'none' },
   // the answer is the HTTP response: nothing to resend once the caller is gone
   durableReplies: false,
   piiSafe: true,

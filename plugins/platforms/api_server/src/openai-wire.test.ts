@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAnswerUsage, completion, usageChunk, type AnswerUsage } from './openai-wire.js';
+import { addAnswerUsage, completion, namedSse, usageChunk, type AnswerUsage } from './openai-wire.js';
 
 const meta = { id: 'chatcmpl-1', created: 1, model: 'hermes-agent' };
 
@@ -51,5 +51,16 @@ describe('usage of an answer', () => {
       completion_tokens: 0,
       total_tokens: 0,
     });
+  });
+});
+
+describe('namedSse', () => {
+  it('a named event whose data reads as a chunk without text, with one choice to index', () => {
+    const e = namedSse('hermes.tool.progress', { object: 'hermes.tool.progress', tool: 'read_file' });
+    expect(e.startsWith('event: hermes.tool.progress\ndata: ')).toBe(true);
+    const data = JSON.parse(e.split('data: ')[1]!) as { choices: Array<{ delta: { content?: string } }> };
+    expect(data.choices).toHaveLength(1);
+    expect(data.choices[0]!.delta.content).toBeUndefined();
+    expect(data).toMatchObject({ object: 'hermes.tool.progress', tool: 'read_file' });
   });
 });

@@ -27,8 +27,21 @@ export function chunk(
   };
 }
 
+/**
+ * The `finish_reason` of an answer from the model's last one: `length` (the output limit cut it
+ * off) and `content_filter` are the client's to know; anything else ended normally (`stop`).
+ */
+export function finishReasonOf(model: string | undefined): 'stop' | 'length' | 'content_filter' {
+  return model === 'length' || model === 'content_filter' ? model : 'stop';
+}
+
 /** A whole `chat.completion`. */
-export function completion(meta: AnswerMeta, text: string, usage?: AnswerUsage): object {
+export function completion(
+  meta: AnswerMeta,
+  text: string,
+  usage?: AnswerUsage,
+  finishReason: string = 'stop',
+): object {
   const u = usage ?? { prompt: 0, completion: 0 };
   return {
     id: meta.id,
@@ -36,7 +49,12 @@ export function completion(meta: AnswerMeta, text: string, usage?: AnswerUsage):
     created: meta.created,
     model: meta.model,
     choices: [
-      { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop', logprobs: null },
+      {
+        index: 0,
+        message: { role: 'assistant', content: text },
+        finish_reason: finishReason,
+        logprobs: null,
+      },
     ],
     usage: usageObject(u),
   };
@@ -113,9 +131,12 @@ export function usageChunk(meta: AnswerMeta, usage: AnswerUsage): object {
 
 /**
  * A named server-sent event (`event: NAME`), e.g. `hermes.tool.progress`. Clients that follow the
- * SSE spec dispatch it apart from the unnamed chunk events; the `openai` npm client still parses
- * its data as a chunk, so the data carries an empty `choices` array and adds no text.
+ * SSE spec dispatch it apart from the unnamed chunk events; the `openai` SDKs (npm and Python)
+ * still hand its data to the caller as a chunk, so the data carries one choice with an empty
+ * delta: no text, and the usual `chunk.choices[0].delta.content` reads nothing instead of failing
+ * on an empty `choices` (Python's IndexError).
  */
 export function namedSse(event: string, data: object): string {
-  return `event: ${event}\ndata: ${JSON.stringify({ choices: [], ...data })}\n\n`;
+  const choices = [{ index: 0, delta: {}, finish_reason: null }];
+  return `event: ${event}\ndata: ${JSON.stringify({ choices, ...data })}\n\n`;
 }

@@ -15,9 +15,13 @@ export interface Pending {
   streamed: string;
   /** Streamed text not sent yet: the reply so far could still be a silence marker. */
   held: string;
+  /** A model call is streaming (`message.start` seen, its `message.complete` not yet). */
+  calling?: boolean;
   /** A new assistant message started after text was streamed: the next text opens with a blank line. */
   separate: boolean;
   usage: AnswerUsage;
+  /** Why the model stopped its last call (`message.complete`'s `finish_reason`), when it said. */
+  finish?: string;
   /** Tool names of the turn's calls by tool id (for their progress events). */
   tools: Map<string, string>;
   /** The turn failed: its error, and the model's error kind when known. */

@@ -40,15 +40,38 @@ export interface ResponsesRequest {
 
 const id = (prefix: string): string => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-/** Maps Responses input items to chat messages (`input_text` parts become text parts). */
+/**
+ * Maps Responses input items to chat messages (`input_text` parts become text parts). A client
+ * keeping the conversation itself sends back a response's `output`: its `function_call` and
+ * `function_call_output` items become the assistant's call and the tool's result (history, as in
+ * chat), its `reasoning` items are dropped.
+ */
 function toMessages(input: unknown): unknown[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (!Array.isArray(input)) throw new ApiError(400, 'input must be a string or an array of items', 'input');
-  return input.map((raw: unknown, i) => {
-    const item = raw as { type?: unknown; role?: unknown; content?: unknown; output?: unknown };
+  const names = new Map<unknown, string>();
+  return input.flatMap((raw: unknown, i) => {
+    const item = raw as {
+      type?: unknown;
+      role?: unknown;
+      content?: unknown;
+      output?: unknown;
+      name?: unknown;
+      arguments?: unknown;
+      call_id?: unknown;
+    };
+    if (item?.type === 'reasoning') return [];
+    if (item?.type === 'function_call') {
+      const name = typeof item.name === 'string' ? item.name : '?';
+      names.set(item.call_id, name);
+      return [
+        { role: 'assistant', content: null, tool_calls: [{ function: { name, arguments: item.arguments } }] },
+      ];
+    }
     if (item?.type === 'function_call_output')
       return {
         role: 'tool',
+        ...(names.has(item.call_id) ? { name: names.get(item.call_id) } : {}),
         content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output),
       };
     if (item?.type !== undefined && item.type !== 'message')
@@ -97,6 +120,8 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
   const conversation = typeof conv === 'string' ? conv : ((conv as { id?: unknown } | null)?.id ?? undefined);
   if (conversation !== undefined && (typeof conversation !== 'string' || !conversation.trim()))
     throw new ApiError(400, 'conversation must be a name or {id}', 'conversation');
+  if (typeof conversation === 'string' && conversation.trim().length > MAX_NAME_CHARS)
+    throw new ApiError(400, `conversation is longer than ${MAX_NAME_CHARS} characters`, 'conversation');
   if (conversation && body.previous_response_id)
     throw new ApiError(400, 'give previous_response_id or conversation, not both', 'conversation');
   refuseClientTools(body.tools);
@@ -134,7 +159,7 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
     images: chat.images,
     instructions: chat.instructions,
     ...(typeof body.previous_response_id === 'string' ? { previousId: body.previous_response_id } : {}),
-    ...(conversation ? { conversation: conversation.trim().slice(0, 200) } : {}),
+    ...(conversation ? { conversation: conversation.trim() } : {}),
     store: body.store !== false,
     stream: body.stream === true,
     ...(typeof body.model === 'string' && body.model ? { model: body.model } : {}),
@@ -144,6 +169,17 @@ export function readResponsesRequest(body: Record<string, unknown>): ResponsesRe
 
 type Item = Record<string, unknown> & { type: string; id: string };
 
+/** Longest conversation name (`conversation`, `X-Hermes-Session-Id`), characters. */
+export const MAX_NAME_CHARS = 200;
+
+/**
+ * A tool call's `call_id`: the model's own id (`call_…` from OpenAI-style providers) as it is,
+ * another id (Anthropic's `toolu_…`) with `call_` before it.
+ */
+export function callIdOf(toolId: string): string {
+  return toolId.startsWith('call_') ? toolId : `call_${toolId}`;
+}
+
 /** Builds one response from a turn's events; writes its stream events when `write` is given. */
 export class ResponseBuilder {
   readonly id = id('resp');
@@ -151,6 +187,8 @@ export class ResponseBuilder {
   private readonly items: Item[] = [];
   /** The assistant message being written, and its text so far. */
   private open: { item: Item; text: string } | undefined;
+  /** A model call is streaming (`message.start` seen, its `message.complete` not yet). */
+  private calling = false;
   private readonly calls = new Map<string, string>();
   private seq = 0;
 
@@ -171,7 +209,12 @@ export class ResponseBuilder {
   }
 
   /** The response object with `status` and `usage`. */
-  object(status: string, usage?: AnswerUsage, error?: { code: string; message: string }): object {
+  object(
+    status: string,
+    usage?: AnswerUsage,
+    error?: { code: string; message: string },
+    incomplete?: { reason: string },
+  ): object {
     return {
       id: this.id,
       object: 'response',
@@ -183,7 +226,7 @@ export class ResponseBuilder {
       tool_choice: 'auto',
       tools: [],
       error: error ?? null,
-      incomplete_details: null,
+      incomplete_details: incomplete ?? null,
       instructions: this.extra.instructions,
       previous_response_id: this.extra.previous_response_id,
       conversation: this.extra.conversation ? { id: this.extra.conversation } : null,
@@ -268,10 +311,16 @@ export class ResponseBuilder {
   onEvent(event: TurnEvent): void {
     const e = event.payload;
     if (event.type === 'message.delta' && typeof e.text === 'string' && e.text) this.text(e.text);
-    else if (event.type === 'message.start' || event.type === 'message.complete') this.close();
-    else if (event.type === 'tool.start') {
+    else if (event.type === 'message.start' && this.calling && this.open) {
+      // the call restarted after a failure: its text so far came from the failed attempt; the
+      // deltas are sent, but the item's text (its done events, the response) is the retry's only
+      this.open.text = '';
+    } else if (event.type === 'message.start' || event.type === 'message.complete') {
       this.close();
-      const callId = `call_${String(e.tool_id ?? randomBytes(6).toString('hex'))}`;
+      this.calling = event.type === 'message.start';
+    } else if (event.type === 'tool.start') {
+      this.close();
+      const callId = callIdOf(String(e.tool_id ?? randomBytes(6).toString('hex')));
       this.calls.set(String(e.tool_id ?? ''), callId);
       this.done({
         type: 'function_call',
@@ -282,7 +331,7 @@ export class ResponseBuilder {
         status: 'completed',
       });
     } else if (event.type === 'tool.complete') {
-      const callId = this.calls.get(String(e.tool_id ?? '')) ?? `call_${String(e.tool_id ?? '')}`;
+      const callId = this.calls.get(String(e.tool_id ?? '')) ?? callIdOf(String(e.tool_id ?? ''));
       this.done({
         type: 'function_call_output',
         id: id('fco'),
@@ -295,17 +344,29 @@ export class ResponseBuilder {
 
   /**
    * Ends the response: `reply` becomes a message item when no text was streamed (a command's
-   * answer); writes `response.completed`. @returns the response object.
+   * answer); writes `response.completed`, or `response.incomplete` (reason `max_output_tokens`)
+   * when `truncated`: the model's output limit cut the answer off. @returns the response object.
    */
-  complete(reply: string, usage: AnswerUsage): object {
+  complete(reply: string, usage: AnswerUsage, truncated = false): object {
     this.close();
     if (reply && !this.items.some((i) => i.type === 'message')) {
       this.text(reply);
       this.close();
     }
-    const body = this.object('completed', usage);
-    this.emit('response.completed', { response: body });
+    const body = truncated
+      ? this.object('incomplete', usage, undefined, { reason: 'max_output_tokens' })
+      : this.object('completed', usage);
+    this.emit(truncated ? 'response.incomplete' : 'response.completed', { response: body });
     return body;
+  }
+
+  /**
+   * The response as far as it got when its client went away: status `incomplete`, the items so
+   * far (an open message closed with its text). Nothing more is sent. @returns the response object.
+   */
+  interrupted(usage: AnswerUsage): object {
+    this.close();
+    return this.object('incomplete', usage);
   }
 
   /** Ends the response as failed: writes `response.failed`. */
