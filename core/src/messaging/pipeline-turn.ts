@@ -105,6 +105,12 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
       typingTimer.unref?.();
     },
     onApproval: async (prompt, signal) => {
+      if (!adapter.canAskApprovals) {
+        // nobody on this lane can answer: say so to the caller, deny as `no_approver`
+        answeredHere.add(prompt.requestId);
+        queue(() => adapter.sendApproval(chatId, prompt, send));
+        return { choice: 'deny', reason: 'no_approver' };
+      }
       const answer = p.questions.ask(
         {
           kind: 'approval',
