@@ -125,7 +125,24 @@ export async function admitMessage(
   await p.emitHook('agent:start', { session_id: sessionId, session_key: key });
   const images = att.images.length ? { images: att.images } : {};
   const askerId = asker ? { askerId: asker } : {};
-  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
+  // only the asker may answer the turn's approvals: when they may not approve, nobody here can
+  const noApprover = slashPolicyFor(cfg, source.chatType).allows(source.userId, 'approve')
+    ? {}
+    : { mayApprove: false };
+  return {
+    turn: startTurn(p, {
+      id,
+      sessionId,
+      key,
+      chatId,
+      send,
+      userText,
+      cfg,
+      ...images,
+      ...askerId,
+      ...noApprover,
+    }),
+  };
 }
 
 /** Longest session title, in code points (the session store keeps at most 200 characters). */
