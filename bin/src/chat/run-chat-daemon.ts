@@ -80,7 +80,7 @@ export async function runChatViaDaemon(
         process.stderr.write(
           `  ✗ denied (no terminal to ask): ${p.command}\n` +
             `    blocked: no one could approve it here; to allow it, run ${hermesCommand()} chat in a terminal and approve it, ` +
-            `or answer from an attached TUI (${hermesCommand()} tui --session ${sessionId})\n`,
+            `or open this session in the TUI (${hermesCommand()} tui --session ${sessionId}) and ask again there\n`,
         );
       }
       return await answerApproval(client, sessionId, p.request_id, choice, headless);
