@@ -101,7 +101,13 @@ describe('hermes chat -q', () => {
       const run = await runHermes(root, ['chat', '-q', 'clean up']);
       expect(run.code).toBe(0);
       expect(existsSync(join(victim, 'sub', 'f.txt'))).toBe(true);
-      expect(toolResults(before + 1).join('\n')).toMatch(/denied/i);
+      const told = toolResults(before + 1).join('\n');
+      expect(told).toMatch(/denied/i);
+      // the truth: no one could approve it here (not "the user denied"), and how to allow it
+      expect(told).not.toMatch(/user denied/i);
+      expect(told).toMatch(/no one who could approve it is here/);
+      expect(told).toMatch(/hermes chat/);
+      expect(run.stderr).toContain('blocked: no one could approve it here');
     });
 
     it('runs it with --yolo', async () => {

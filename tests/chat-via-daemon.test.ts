@@ -71,6 +71,7 @@ describe('hermes chat -q with a running daemon', () => {
       { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
       { text: 'ok then' },
     );
+    const before = model.requests.length;
     const started = Date.now();
     const run = await runHermes(root, ['chat', '-q', 'delete it']);
     expect(run.code, run.stderr).toBe(0);
@@ -79,6 +80,14 @@ describe('hermes chat -q with a running daemon', () => {
     // its own answer is not told as another client's
     expect(run.stderr).not.toContain('in another window');
     expect(existsSync(victim)).toBe(true);
+    // the model is told the truth: nobody could approve it here (not that the user denied it),
+    // and how the user can allow it
+    const told = toolResults(before + 1).join('\n');
+    expect(told).not.toMatch(/user denied/i);
+    expect(told).toMatch(/no one .*could approve/i);
+    expect(told).toMatch(/hermes chat/);
+    // the user's output says the same
+    expect(run.stderr).toMatch(/blocked: no one could approve/i);
   });
 
   it('adds piped stdin to the prompt, and refuses an empty prompt before creating a session', async () => {
@@ -111,6 +120,12 @@ describe('hermes chat -q with a running daemon', () => {
     expect(latest.state).toBe('interrupted');
   });
 });
+
+/** The tool results the model received in request `i`. */
+function toolResults(i: number): string[] {
+  const msgs = (model.requests[i]!.body as { messages: Array<{ role: string; content: string }> }).messages;
+  return msgs.filter((m) => m.role === 'tool').map((m) => m.content);
+}
 
 /** The sessions of the daemon's profile, newest first. */
 async function watcherSessions(): Promise<Array<{ id: string; state?: string }>> {

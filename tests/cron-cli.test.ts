@@ -3,7 +3,8 @@
  * refused injections, a due job's output in cron/output and at the local target, silence,
  * failures, and `status` telling a working ticker from a failing one.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HermesHome } from '@hermes/core/home';
 import type { CronJob } from '@hermes/core/cron';
@@ -119,6 +120,31 @@ describe('hermes cron: runs against the scripted model', () => {
     // nothing is due any more
     expect((await runHermes(root, ['cron', 'tick'])).stdout).toMatch(/Tick: 0 due/);
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('a dangerous command in a cron run is denied unasked: the folder survives, the model is told no one could approve it (not "the user denied") and how to allow it', async () => {
+    const root = makeTestHome({ modelUrl: model.url, config: 'timezone: UTC\nterminal:\n  sandbox: off' });
+    const victim = join(root, 'victim');
+    mkdirSync(join(victim, 'sub'), { recursive: true });
+    writeFileSync(join(victim, 'sub', 'keep.txt'), 'precious');
+    await add(root, minutesAgo(1), 'Clean up the victim folder', '--name', 'cleanup');
+    model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${victim}` } }] },
+      { text: 'Could not clean up.' },
+    );
+    const t = await runHermes(root, ['cron', 'tick']);
+    expect(t.code, t.stderr).toBe(0);
+    expect(existsSync(join(victim, 'sub', 'keep.txt'))).toBe(true);
+    const msgs = (model.requests[1]!.body as { messages: Array<{ role: string; content: string }> }).messages;
+    const told = msgs
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content)
+      .join('\n');
+    expect(told).toMatch(/^BLOCKED: /);
+    expect(told).not.toMatch(/user denied/i);
+    expect(told).toMatch(/no one who could approve it is here/);
+    expect(told).toContain('hermes config set approvals.cron_mode allow');
+    expect(jobsOf(root)[0]).toMatchObject({ last_status: 'blocked' });
   });
 
   it('a silent reply delivers nothing', async () => {

@@ -138,6 +138,44 @@ describeTmux('hermes tui: an approval card is never answered by typing meant for
     },
   );
 
+  it('a second tap meant for the first card never answers the card that replaces it', async () => {
+    const first = victim('first');
+    const second = victim('second');
+    fx.model.push(
+      {
+        toolCalls: [
+          { name: 'terminal', arguments: { command: `rm -rf ${first}` } },
+          { name: 'terminal', arguments: { command: `rm -rf ${second}` } },
+        ],
+      },
+      { text: 'TWO-DONE' },
+    );
+    tmux.type(w, 'remove both folders', 'Enter');
+    await tmux.waitFor(
+      w,
+      (s) => s.includes(`rm -rf ${first}`) && s.includes(`Press o, s, a, d or 1-4 ${ARMED}`),
+    );
+    tmux.keys(w, 'o'); // approves the first once it has stood 350 ms
+    await tmux.waitFor(w, (s) => s.includes('Approval needed') && s.includes(`rm -rf ${second}`), {
+      what: 'the second card',
+      timeoutMs: 10_000,
+    });
+    tmux.keys(w, 'o'); // the user's second tap, a moment late: the new card is not armed yet
+    await tmux.waitFor(w, (s) => s.includes(ARMED) && composerText(s) === 'o', {
+      what: 'the tap to land in the composer and the card to arm',
+      timeoutMs: 10_000,
+    });
+    expect(existsSync(first)).toBe(false); // the first was approved
+    expect(existsSync(join(second, 'keep.txt'))).toBe(true);
+    expect(await openApprovals()).toEqual([`rm -rf ${second}`]);
+
+    tmux.keys(w, 'Escape'); // deny the second
+    await tmux.waitFor(w, (s) => s.includes('TWO-DONE') && s.includes('◇ idle'), { scrollback: true });
+    expect(existsSync(join(second, 'keep.txt'))).toBe(true);
+    tmux.keys(w, 'C-c');
+    await tmux.waitFor(w, 'Type a message');
+  });
+
   it('once the card is armed: a bare Enter does nothing, a selects always, only Enter confirms it', async () => {
     const dir = victim('always');
     const command = `rm -rf ${dir}`;

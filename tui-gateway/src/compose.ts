@@ -223,7 +223,7 @@ export async function defaultDaemonHooks(
       unavailableProfiles: () => registry?.unavailableProfiles() ?? [],
     },
     // a press on an escalated approval goes to that approval, not to the chat's own questions
-    () => (profile, platform, press) => escalations?.button(profile, platform, press),
+    () => (profile, platform, press, mayApprove) => escalations?.button(profile, platform, press, mayApprove),
     (host) => (adapterHost = host),
   );
 }

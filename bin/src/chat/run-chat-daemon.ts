@@ -61,25 +61,29 @@ export async function runChatViaDaemon(
     );
   }
 
-  // Approvals of our turn: asked on a terminal, denied at once headless (as in process). The
-  // answer goes as `approval.answer`; the first answer wins, so a TUI attached to the session may
-  // answer first: the prompt then ends and says so.
+  // Approvals of our turn: asked on a terminal, denied at once headless (as in process) with the
+  // reason `no_approver`, so the model is told no one could approve it here, not that the user
+  // said no. The answer goes as `approval.answer`; the first answer wins, so a TUI attached to the
+  // session may answer first: the prompt then ends and says so.
   const asking = new Map<string, AbortController>();
   client.onServerRequest('approval.request', async (p) => {
     if (p.session_id !== sessionId) return NO_REPLY;
     const asked = new AbortController();
     asking.set(p.request_id, asked);
     try {
-      const choice = process.stdin.isTTY ? await askApprovalOnTerminal(p, { signal: asked.signal }) : 'deny';
+      const headless = !process.stdin.isTTY;
+      const choice = headless ? 'deny' : await askApprovalOnTerminal(p, { signal: asked.signal });
       if (asked.signal.aborted) return NO_REPLY; // settled elsewhere: `request.resolved` said so
       // answered here: the `request.resolved` our answer leads to is not another client's
       asking.delete(p.request_id);
-      if (choice === 'deny' && !process.stdin.isTTY) {
+      if (headless) {
         process.stderr.write(
-          `  ✗ denied (no terminal to ask): ${p.command}\n    run with --yolo, or answer from an attached TUI (${hermesCommand()} tui --session ${sessionId})\n`,
+          `  ✗ denied (no terminal to ask): ${p.command}\n` +
+            `    blocked: no one could approve it here; to allow it, run ${hermesCommand()} chat in a terminal and approve it, ` +
+            `or open this session in the TUI (${hermesCommand()} tui --session ${sessionId}) and ask again there\n`,
         );
       }
-      return await answerApproval(client, sessionId, p.request_id, choice);
+      return await answerApproval(client, sessionId, p.request_id, choice, headless);
     } finally {
       asking.delete(p.request_id);
     }
@@ -182,18 +186,26 @@ function settledBy(by: string, choice: unknown): string {
  * Sends the terminal's answer as `approval.answer` and says on stderr when it did not apply
  * (-32003: another client or the timeout was first; any other error). An older daemon without
  * the method gets it as the reply to its server request.
+ * @param noApprover the deny is this process's for want of a terminal (reason `no_approver`).
  */
 async function answerApproval(
   client: DaemonClient,
   sessionId: string,
   requestId: string,
   choice: ApprovalChoice,
-): Promise<{ choice: ApprovalChoice } | typeof NO_REPLY> {
+  noApprover: boolean,
+): Promise<{ choice: ApprovalChoice; reason?: 'no_approver' } | typeof NO_REPLY> {
+  const reason = noApprover && choice === 'deny' ? ({ reason: 'no_approver' } as const) : {};
   try {
-    await client.request('approval.answer', { session_id: sessionId, request_id: requestId, choice });
+    await client.request('approval.answer', {
+      session_id: sessionId,
+      request_id: requestId,
+      choice,
+      ...reason,
+    });
     return NO_REPLY;
   } catch (err) {
-    if (err instanceof RpcCallError && err.code === RpcErrorCode.MethodNotFound) return { choice }; // an older daemon
+    if (err instanceof RpcCallError && err.code === RpcErrorCode.MethodNotFound) return { choice, ...reason }; // an older daemon
     if (err instanceof RpcCallError && err.code === RpcErrorCode.RequestResolved) {
       const d = (err.data ?? {}) as { by?: unknown; choice?: unknown };
       const line = typeof d.by === 'string' ? settledBy(d.by, d.choice) : 'the request was no longer open';

@@ -33,6 +33,7 @@ import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
 import { chatLineCommand, commandsFor } from '@hermes/core/constants';
 import { hermesCommand } from '../command-form.js';
+import { inert } from '../terminal-text.js';
 
 /** Parsed options of `hermes chat`. */
 export interface ChatOptions {
@@ -129,10 +130,25 @@ async function runChatInProcess(
   const render = opts.json ? jsonRenderer() : createTextRenderer(process.stdout, process.stderr);
   let sessionId = '';
   const onEvent = (e: AgentEvent): void => render(e, sessionId);
+  // an approval question reads its own lines (ask-approval.ts); while it is asked, lines are its
+  let asking = 0;
   const onApproval: ApprovalCallback | undefined =
     rl && process.stdin.isTTY
-      ? (req, signal) => askApprovalOnTerminal(req, { rl, input: process.stdin, signal })
+      ? async (req, signal) => {
+          asking++;
+          try {
+            return await askApprovalOnTerminal(req, { rl, input: process.stdin, signal });
+          } finally {
+            asking--;
+          }
+        }
       : undefined;
+  // A line entered while no prompt reads (during a turn, or piped in ahead) is the user's next
+  // message, never lost: it runs after the turn, in order, as a prompt typed then would.
+  const typedAhead: string[] = [];
+  rl?.on('line', (l) => {
+    if (asking === 0) typedAhead.push(l);
+  });
 
   // config was read once by runChat and is handed to the session (no second parse of config.yaml)
   const secrets = loadSecrets(ctx.home);
@@ -203,10 +219,16 @@ async function runChatInProcess(
     );
     for (;;) {
       let line: string;
-      try {
-        line = await rl!.question('> ');
-      } catch {
-        return 0; // Ctrl+D / closed input
+      const ahead = typedAhead.shift();
+      if (ahead !== undefined) {
+        line = ahead;
+        if (process.stdin.isTTY) process.stderr.write(`> ${inert(line)}   (typed during the reply)\n`);
+      } else {
+        try {
+          line = await rl!.question('> ');
+        } catch {
+          return 0; // Ctrl+D / closed input
+        }
       }
       const text = line.trim();
       // the line mode's commands are the `chat` entries of the one slash-command table

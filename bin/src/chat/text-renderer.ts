@@ -52,11 +52,17 @@ export function createTextRenderer(out: TextSink, err: TextSink): (e: AgentEvent
         endLine();
         err.write(inert(`  ⚙ ${e.payload.name}${e.payload.summary ? `: ${e.payload.summary}` : ''}`) + '\n');
         break;
-      case 'tool.complete':
+      case 'tool.complete': {
+        // refused for want of an approver: say so in words, not the reason's key
+        const summary =
+          e.payload.blocked?.reason === 'no_frontend'
+            ? 'blocked: no one could approve it here (no terminal to ask)'
+            : inert(e.payload.summary);
         err.write(
-          `  ${e.payload.ok ? '✓' : '✗'} ${inert(e.payload.summary)} (${(e.payload.duration_ms / 1000).toFixed(1)}s)\n`,
+          `  ${e.payload.ok ? '✓' : '✗'} ${summary} (${(e.payload.duration_ms / 1000).toFixed(1)}s)\n`,
         );
         break;
+      }
       case 'status.update':
         if (e.payload.state === 'retrying' || e.payload.state === 'compressing')
           err.write(`  … ${inert(e.payload.text ?? e.payload.state)}\n`);

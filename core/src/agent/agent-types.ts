@@ -2,6 +2,7 @@
  * The types of the agent loop's public surface (agent.ts re-exports them): where it persists
  * messages, what one agent needs, what `reconfigure` swaps, and how a turn ended.
  */
+import type { ApprovalGuard } from '../approvals/guard.js';
 import type { ApprovalCallback } from '../approvals/types.js';
 import type { HermesConfig } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
@@ -86,6 +87,13 @@ export interface AgentOptions {
    * set by `openAgentSession`. Absent → `delegate_task` reports that it is unavailable.
    */
   delegation?: (parent: DelegationParent) => DelegateCapability;
+  /**
+   * The approval guard of the session this agent works for, read at every check: a sub-agent's is
+   * its parent's, so a stricter setting the session gets while the sub-agent runs (a mode that
+   * asks more, an allowlist entry removed) applies to it at once, and its `session` answers are
+   * the session's. Absent: the agent's own guard.
+   */
+  sharedGuard?: () => ApprovalGuard;
   /**
    * The session's sandbox lane (tools/sandbox/policy.ts, from the session's source): tool calls
    * get a `ctx.sandbox` with that lane's policy under each turn's config. Absent: no sandbox

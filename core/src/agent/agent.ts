@@ -81,7 +81,8 @@ export class Agent {
     this.toolRuns = new ToolRuns({
       options: () => this.opts,
       sessionId: () => this.sessionId,
-      guard: () => this.guard,
+      // a sub-agent checks with its session's guard as it is now (AgentOptions.sharedGuard)
+      guard: () => this.opts.sharedGuard?.() ?? this.guard,
       tools: () => this.tools,
       toolsByName: () => this.toolsByName,
       todos: this.todos,

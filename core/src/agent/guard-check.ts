@@ -4,7 +4,12 @@
  * frontends are told that the turn waits for approval (`status.update`), what the smart check
  * judged (`approval.smart`), and the answer is kept for the stored tool result's outcome.
  */
-import { createApprovalGuard, type ApprovalGuard, type ScriptApproval } from '../approvals/guard.js';
+import {
+  createApprovalGuard,
+  CRON_NO_APPROVER_HINT,
+  type ApprovalGuard,
+  type ScriptApproval,
+} from '../approvals/guard.js';
 import { smartCheckFor, type SmartCheckCaller } from '../approvals/smart.js';
 import type { ApprovalVerdict, EditApproval, SmartAssessment } from '../approvals/types.js';
 import type { AgentEvent, Usage } from '../protocol/events.js';
@@ -13,7 +18,8 @@ import type { ToolOutcomes } from './tool-outcomes.js';
 
 /**
  * The approval guard of an agent with options `opts`: its config's approvals (or the
- * `approvalMode` override), its approval callback, the smart check through its model.
+ * `approvalMode` override), its approval callback, the smart check through its model. A cron
+ * session's denials for want of an approver name the cron setting that allows them.
  * @param sessionApprovals the entries approved with `session` so far (kept across rebuilds).
  * @param addUsage told the smart check's token usage.
  */
@@ -31,6 +37,7 @@ export function sessionGuard(
     ...(opts.approvalMode ? { mode: opts.approvalMode } : {}),
     ...(opts.onApproval ? { callback: opts.onApproval } : {}),
     smart: smartCheckFor(opts.config, opts.model, opts.modelId, addUsage),
+    ...(opts.sandboxLane === 'cron' ? { noApproverHint: CRON_NO_APPROVER_HINT } : {}),
   });
 }
 

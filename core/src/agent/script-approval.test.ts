@@ -51,7 +51,7 @@ describe('execute_code approval in the agent loop', () => {
     agents.model.push(step, { text: 'ok' });
     await agent.runTurn('clean up');
     expect(existsSync(victim)).toBe(true);
-    expect(toolResult()).toMatch(/no user is available/);
+    expect(toolResult()).toMatch(/no one who could approve it is here/);
   });
 
   it('runs after `once`', async () => {

@@ -8,10 +8,13 @@
  *
  * Its events reach the parent's event stream as `subagent.start` / `subagent.progress` /
  * `subagent.complete`; only its final answer returns to the parent's model (the tool result).
- * The tool call's signal interrupts it. Dangerous commands go through the parent's approval
- * callback (the user sees and answers them), and are denied where there is none.
+ * The tool call's signal interrupts it. Dangerous commands are checked with the parent's approval
+ * guard as it is at each check (a stricter setting given mid-turn applies at once; `session`
+ * answers are the session's) and asked through its callback (the user sees and answers them);
+ * they are denied where there is none.
  */
 import { randomUUID } from 'node:crypto';
+import type { ApprovalGuard } from '../approvals/guard.js';
 import { contextWindowFor } from '../model/context-windows.js';
 import type { AgentEvent, Usage } from '../protocol/events.js';
 import { allowedForSubagents } from '../tools/catalog.js';
@@ -29,6 +32,11 @@ export interface DelegationParent {
   toolId: string;
   /** Emits an event on the parent's stream. */
   emit(event: AgentEvent): void;
+  /**
+   * The parent's approval guard as it is now (it is rebuilt when the session's approval settings
+   * get stricter mid-turn): the sub-agents check their commands with it.
+   */
+  guard: () => ApprovalGuard;
 }
 
 /** Longest text of one `subagent.progress` event, chars. */
@@ -172,6 +180,8 @@ export async function runSubagent(
       ...(modelId ? { modelId } : {}),
       ...(o.approvalMode ? { approvalMode: o.approvalMode } : {}),
       ...(o.onApproval ? { onApproval: o.onApproval } : {}),
+      // its commands are judged by the session's approval settings as they are at each check
+      sharedGuard: parent.guard,
       // a sub-agent's commands run under its parent's sandbox lane
       ...(o.sandboxLane ? { sandboxLane: o.sandboxLane } : {}),
     });

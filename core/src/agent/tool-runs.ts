@@ -212,6 +212,7 @@ export class ToolRuns {
               sessionId,
               toolId,
               emit: (e) => host.emit(e),
+              guard: () => host.guard(),
             }),
           }
         : {}),

@@ -49,14 +49,34 @@ const DO_NOT_RETRY =
   'or editing files). Tell the user the command was blocked and ask how they want to proceed.';
 
 /**
+ * How the user can allow what needed an approval where no one could give it (headless `hermes
+ * chat`, the API server …): the default of `denialMessage`'s `hint`.
+ */
+export const NO_APPROVER_HINT =
+  'To allow it, the user can run this request in an interactive session (`hermes chat` in a terminal, ' +
+  'or `hermes tui`) and approve it there; answering `always` remembers it for this profile.';
+
+/** The same for a cron job: nobody is ever there, so only the profile's cron setting can allow it. */
+export const CRON_NO_APPROVER_HINT =
+  'Cron jobs have no one to approve commands; the user can allow flagged commands in cron jobs with ' +
+  '`hermes config set approvals.cron_mode allow`, or run this task in an interactive session ' +
+  '(`hermes chat` in a terminal) and approve it there.';
+
+const NO_APPROVER_TELL =
+  'Do not run it again, and do not try to get the same effect another way (a different command, a script, ' +
+  'or editing files). Tell the user it was blocked because no one could approve it here, and how they can allow it.';
+
+/**
  * Builds the denial the model receives as the tool result.
  * @param reason why it was denied; `timeoutSec` is used for `timeout`.
+ * @param hint for `no_frontend`: how the user can allow it (default `NO_APPROVER_HINT`).
  */
 export function denialMessage(
   reason: Denied['reason'],
   description: string,
   timeoutSec?: number,
   subject = 'a command flagged as dangerous',
+  hint = NO_APPROVER_HINT,
 ): string {
   const what = `${subject} (${description})`;
   switch (reason) {
@@ -67,7 +87,10 @@ export function denialMessage(
     case 'interrupted':
       return `BLOCKED: The approval request for ${what} was interrupted, so it was denied. ${DO_NOT_RETRY}`;
     case 'no_frontend':
-      return `BLOCKED: ${what[0]!.toUpperCase()}${what.slice(1)} needs the user's approval, but no user is available to approve it here, so it was denied. ${DO_NOT_RETRY}`;
+      return (
+        `BLOCKED: ${what[0]!.toUpperCase()}${what.slice(1)} needs the user's approval, but no one who could ` +
+        `approve it is here, so it was denied (the user did not deny it). ${hint} ${NO_APPROVER_TELL}`
+      );
     case 'floor':
       return (
         `REFUSED: ${what} is on the list of catastrophic commands that Hermes never runs, in any approval mode ` +

@@ -129,6 +129,11 @@ export interface ApprovalGuardOptions {
   sessionApprovals?: Iterable<string>;
   /** The folder commands run in when `check` is not told one; default `process.cwd()`. */
   cwd?: string;
+  /**
+   * How the user can allow a command when no one could approve it here (reason `no_frontend`),
+   * told to the model; default `NO_APPROVER_HINT` (run it interactively and approve it there).
+   */
+  noApproverHint?: string;
 }
 
 /** A session's approval guard. */
@@ -197,7 +202,9 @@ export interface ScriptApproval {
 
 export { EXECUTE_CODE_KEY };
 export {
+  CRON_NO_APPROVER_HINT,
   denialMessage,
+  NO_APPROVER_HINT,
   OUTSIDE_SANDBOX_DESCRIPTION,
   SCRIPT_SHOWN_CHARS,
   SCRIPT_SHOWN_LINES,
@@ -226,7 +233,7 @@ async function ask(
   req: ApprovalRequest,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<{ answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string }> {
+): Promise<{ answer: ApprovalChoice | 'timeout' | 'interrupted'; by: string; noApprover: boolean }> {
   const pending = new PendingRequest({
     kind: 'approval',
     id: req.requestId,
@@ -240,14 +247,15 @@ async function ask(
       (a) => {
         const choice = typeof a === 'string' ? a : a?.choice;
         const by = typeof a === 'object' && typeof a?.by === 'string' ? a.by : 'user';
-        pending.answer(choice, by); // a no-op when it was settled first (answered elsewhere, timeout)
+        const reason = typeof a === 'object' ? a?.reason : undefined;
+        pending.answer(choice, by, reason); // a no-op when it was settled first (answered elsewhere, timeout)
       },
       (err: unknown) => pending.refuse('error', `the frontend failed: ${(err as Error)?.message ?? err}`),
     );
   const s = await pending.settled;
-  if (s.how === 'timeout') return { answer: 'timeout', by: s.by };
-  if (s.how === 'withdrawn') return { answer: 'interrupted', by: s.by };
-  return { answer: s.value, by: s.by };
+  if (s.how === 'timeout') return { answer: 'timeout', by: s.by, noApprover: false };
+  if (s.how === 'withdrawn') return { answer: 'interrupted', by: s.by, noApprover: false };
+  return { answer: s.value, by: s.by, noApprover: s.reason === 'no_approver' };
 }
 
 /**
@@ -413,7 +421,13 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
     const deny = (reason: Denied['reason']): Denied => ({
       allowed: false,
       reason,
-      message: denialMessage(reason, description, Math.round(timeoutMs / 1000), d.subject),
+      message: denialMessage(
+        reason,
+        description,
+        Math.round(timeoutMs / 1000),
+        d.subject,
+        opts.noApproverHint,
+      ),
     });
     if (signal?.aborted) return deny('interrupted');
     if (!opts.callback) return deny('no_frontend');
@@ -443,7 +457,7 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       ...(smart ? { smart } : {}),
       ...(d.edit ? { edit: d.edit } : {}),
     };
-    const { answer, by } = await ask(opts.callback, request, timeoutMs, signal);
+    const { answer, by, noApprover } = await ask(opts.callback, request, timeoutMs, signal);
     const asked = { choice: answer === 'timeout' || answer === 'interrupted' ? 'deny' : answer, by } as const;
     const extra = smart ? { asked, smart } : { asked };
     switch (answer) {
@@ -451,7 +465,8 @@ export function createApprovalGuard(opts: ApprovalGuardOptions): ApprovalGuard {
       case 'interrupted':
         return { ...deny(answer), ...extra };
       case 'deny':
-        return { ...deny('denied'), ...extra };
+        // a frontend with no one who could approve (headless) is not a person who said no
+        return { ...deny(noApprover ? 'no_frontend' : 'denied'), ...extra };
       case 'once':
         return { allowed: true, reason: 'approved', ...extra };
       case 'session':

@@ -103,6 +103,25 @@ describe('PendingRequest', () => {
     });
   });
 
+  it('a deny may say no one could approve (no_approver); a reason with another choice or unknown denies', () => {
+    const r = approval();
+    expect(r.answerReply({ choice: 'deny', reason: 'no_approver' }, 'connection:c-1').settlement).toEqual({
+      value: 'deny',
+      by: 'connection:c-1',
+      how: 'answered',
+      reason: 'no_approver',
+    });
+    // a reason can never turn into an approval: with `once` it is an unusable answer
+    const withOnce = approval().answer('once', 'connection:c-1', 'no_approver');
+    expect(withOnce.status).toBe('refused');
+    expect(withOnce.settlement).toMatchObject({ value: 'deny', how: 'refused' });
+    expect(withOnce.settlement.message).toContain('given with "once", not "deny"');
+    const unknown = approval().answer('deny', 'connection:c-1', 'busy');
+    expect(unknown.status).toBe('refused');
+    expect(unknown.settlement.message).toContain('the reason "busy" is not one of "no_approver"');
+    expect(unknown.settlement.reason).toBeUndefined();
+  });
+
   it('clarify: any text or null (cancel) is an answer; anything else cancels the question', () => {
     const q = new PendingRequest({ kind: 'clarify', id: 'q1', choices: ['main', 'dev'], timeoutMs: 10 });
     expect(q.answer('feature-x', 'client:a').settlement).toEqual({
@@ -209,6 +228,19 @@ describe('the guard asks through one PendingRequest', () => {
       asked: { choice: 'once', by: 'client:first' },
     });
     expect(given!.expiresAt).toBeGreaterThanOrEqual(before + 60_000);
+  });
+
+  it('a deny for want of an approver is no_frontend, and the model is not told the user denied it', async () => {
+    const v = await guardWith(async () => ({
+      choice: 'deny',
+      by: 'connection:c-1',
+      reason: 'no_approver',
+    })).check('rm -rf ./build');
+    expect(v).toMatchObject({ allowed: false, reason: 'no_frontend', asked: { choice: 'deny' } });
+    expect(v.allowed === false && v.message).toMatch(/no one who could approve it is here/);
+    expect(v.allowed === false && v.message).not.toMatch(/user denied/);
+    const person = await guardWith(async () => 'deny').check('rm -rf ./build');
+    expect(person).toMatchObject({ allowed: false, reason: 'denied' });
   });
 
   it('one deadline: the request times out by itself, a frontend answering later changes nothing', async () => {

@@ -22,14 +22,16 @@
 import { randomBytes } from 'node:crypto';
 import {
   APPROVAL_CHOICES,
+  APPROVAL_DENY_REASONS,
   APPROVAL_FALLBACK,
   isApprovalChoice,
   type ApprovalChoice,
+  type ApprovalDenyReason,
   type RequestKind,
 } from '../protocol/approval-choices.js';
 
-export { APPROVAL_CHOICES, APPROVAL_FALLBACK, isApprovalChoice };
-export type { ApprovalChoice, RequestKind };
+export { APPROVAL_CHOICES, APPROVAL_DENY_REASONS, APPROVAL_FALLBACK, isApprovalChoice };
+export type { ApprovalChoice, ApprovalDenyReason, RequestKind };
 
 /** What a request of each kind settles with: an approval choice, or clarify text (null: cancelled). */
 export interface AnswerValues {
@@ -55,6 +57,11 @@ export interface Settlement<K extends RequestKind = RequestKind> {
    */
   by: string;
   how: SettledHow;
+  /**
+   * For an `answered` approval `deny`: why, when it was not a person's decision (`no_approver`:
+   * the answering frontend had no one who could approve). Absent: a person denied it.
+   */
+  reason?: ApprovalDenyReason;
   /** For `refused`: one line naming the request, what was wrong, the allowed values and the outcome. */
   message?: string;
 }
@@ -153,18 +160,21 @@ export class PendingRequest<K extends RequestKind = RequestKind> {
   /**
    * An answer: the approval choice, or the clarify text (null cancels).
    * @param by the answerer's label, as `request.resolved` names it.
+   * @param reason with an approval `deny` only: why it was not a person's decision
+   *   (`APPROVAL_DENY_REASONS`); any other value, or one given with another choice or with a
+   *   clarify answer, makes the answer unusable (denied, fail closed).
    */
-  answer(raw: unknown, by: string): AnswerOutcome<K> {
+  answer(raw: unknown, by: string, reason?: unknown): AnswerOutcome<K> {
     if (this.result) return { status: 'resolved', settlement: this.result };
-    const problem = this.problemWith(raw);
+    const problem = this.problemWith(raw) ?? this.problemWithReason(raw, reason);
     if (problem !== undefined) return this.refuse(by, problem);
-    this.settle(raw as AnswerValue<K>, by, 'answered');
+    this.settle(raw as AnswerValue<K>, by, 'answered', undefined, reason as ApprovalDenyReason | undefined);
     return { status: 'accepted', settlement: this.result! };
   }
 
   /**
-   * A reply to the server request: `{choice}` for an approval, `{answer}` for clarify. Anything
-   * else (a bare string, an array, a missing field) is unusable.
+   * A reply to the server request: `{choice, reason?}` for an approval, `{answer}` for clarify.
+   * Anything else (a bare string, an array, a missing field) is unusable.
    */
   answerReply(result: unknown, by: string): AnswerOutcome<K> {
     const field = this.kind === 'approval' ? 'choice' : 'answer';
@@ -173,7 +183,8 @@ export class PendingRequest<K extends RequestKind = RequestKind> {
       if (this.result) return { status: 'resolved', settlement: this.result };
       return this.refuse(by, `a reply of the wrong shape (${describe(result)}; expected {"${field}": …})`);
     }
-    return this.answer((result as Record<string, unknown>)[field], by);
+    const r = result as Record<string, unknown>;
+    return this.answer(r[field], by, r.reason);
   }
 
   /**
@@ -217,9 +228,25 @@ export class PendingRequest<K extends RequestKind = RequestKind> {
     return undefined;
   }
 
-  private settle(value: AnswerValue<K>, by: string, how: SettledHow, message?: string): void {
+  private problemWithReason(raw: unknown, reason: unknown): string | undefined {
+    if (reason === undefined || reason === null) return undefined;
+    if (this.kind !== 'approval') return `a reason (${describe(reason)}) given with a clarify answer`;
+    if (typeof reason !== 'string' || !(APPROVAL_DENY_REASONS as readonly string[]).includes(reason))
+      return `the reason ${describe(reason)} is not one of ${APPROVAL_DENY_REASONS.map((r) => `"${r}"`).join(', ')}`;
+    if (raw !== APPROVAL_FALLBACK)
+      return `the reason ${describe(reason)} given with ${describe(raw)}, not "deny"`;
+    return undefined;
+  }
+
+  private settle(
+    value: AnswerValue<K>,
+    by: string,
+    how: SettledHow,
+    message?: string,
+    reason?: ApprovalDenyReason,
+  ): void {
     if (this.result) return;
-    this.result = { value, by, how, ...(message ? { message } : {}) };
+    this.result = { value, by, how, ...(message ? { message } : {}), ...(reason ? { reason } : {}) };
     clearTimeout(this.timer);
     this.signal_?.removeEventListener('abort', this.onAbort);
     for (const cb of this.listeners.splice(0)) {
@@ -308,16 +335,16 @@ export class RequestBook {
   }
 
   /**
-   * Answers request `id` of `kind` (see `PendingRequest.answer`); a remembered one gets `resolved`
+   * Answers request `id` of `kind` (see `PendingRequest.answer`, also for `reason`); a remembered one gets `resolved`
    * with its settlement.
    */
-  answer(id: string, kind: RequestKind, raw: unknown, by: string): BookAnswerOutcome {
+  answer(id: string, kind: RequestKind, raw: unknown, by: string, reason?: unknown): BookAnswerOutcome {
     const found = this.lookup(id);
     if (found.state === 'unknown') return { status: 'unknown' };
     const actual = found.state === 'open' ? found.request.kind : found.kind;
     if (actual !== kind) return { status: 'wrong_kind', kind: actual };
     if (found.state === 'settled') return { status: 'resolved', settlement: found.settlement };
-    return found.request.answer(raw, by);
+    return found.request.answer(raw, by, reason);
   }
 
   /** Withdraws every open request (`by`: `interrupt`, `unload` …). */

@@ -1,5 +1,5 @@
 /** Types of the approval guard. */
-import type { ApprovalChoice } from '../protocol/approval-choices.js';
+import type { ApprovalChoice, ApprovalDenyReason } from '../protocol/approval-choices.js';
 import type { PendingRequest } from './pending.js';
 import type { SmartAssessment } from './smart.js';
 
@@ -70,6 +70,11 @@ export type ApprovalCallback = (
 export interface ApprovalAnswer {
   choice: ApprovalChoice;
   by: string;
+  /**
+   * With `deny`: why, when no person decided (`no_approver`: the frontend has no one who could
+   * approve). The guard then denies with reason `no_frontend`, not `denied`.
+   */
+  reason?: ApprovalDenyReason;
 }
 
 /**

@@ -27,6 +27,14 @@ export interface ApprovalLoosening {
 /** How much each approval mode lets run unasked: a higher rank asks less. */
 const MODE_RANK: Record<HermesConfig['approvals']['mode'], number> = { manual: 0, smart: 1, off: 2 };
 
+/** True when approval mode `next` lets more run unasked than `current` (`manual` < `smart` < `off`). */
+export function modeAsksLess(
+  next: HermesConfig['approvals']['mode'],
+  current: HermesConfig['approvals']['mode'],
+): boolean {
+  return MODE_RANK[next] > MODE_RANK[current];
+}
+
 const added = (before: readonly string[], after: readonly string[]): string[] =>
   after.filter((e) => !before.includes(e));
 

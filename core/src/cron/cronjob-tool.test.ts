@@ -39,6 +39,50 @@ describe('cronjob tool', () => {
     expect(JSON.parse(r.content).created.job_id).toBe(jobs[0]!.id);
   });
 
+  it('under cron_mode allow asks before creating a job or changing its task; denied, nothing changes', async () => {
+    const asked: string[] = [];
+    let allow = false;
+    const c = {
+      ...makeToolContext(mkdtempSync(join(tmpdir(), 'cronjob-tool-')), {
+        sessionId: 'sess-1',
+        config: ConfigSchema.parse({ timezone: 'UTC', approvals: { cron_mode: 'allow' } }),
+      }),
+      checkCommand: async (command: string) => {
+        asked.push(command);
+        return allow
+          ? ({ allowed: true, reason: 'approved' } as const)
+          : ({ allowed: false, reason: 'denied', message: 'BLOCKED: no' } as const);
+      },
+    };
+    const denied = await call(c, { action: 'create', schedule: 'every 1h', prompt: "rm -rf it's" });
+    expect(denied).toMatchObject({ ok: false, blocked: { reason: 'denied' } });
+    expect(asked).toEqual([`hermes cron add 'every 1h' 'rm -rf it'\\''s'`]);
+    expect(listJobs({ home: c.home, config: c.config })).toHaveLength(0);
+    allow = true;
+    expect((await call(c, { action: 'create', schedule: 'every 1h', prompt: 'check' })).ok).toBe(true);
+    const [job] = listJobs({ home: c.home, config: c.config });
+    // renaming asks nothing; a new task is asked
+    expect((await call(c, { action: 'update', job_id: job!.id, name: 'n' })).ok).toBe(true);
+    expect(asked).toHaveLength(2);
+    allow = false;
+    expect((await call(c, { action: 'update', job_id: job!.id, prompt: 'rm -rf x' })).ok).toBe(false);
+    expect(asked.at(-1)).toBe(`hermes cron edit ${job!.id} --prompt 'rm -rf x'`);
+    expect(listJobs({ home: c.home, config: c.config })[0]!.prompt).toBe('check');
+  });
+
+  it('under the default cron_mode deny asks nothing', async () => {
+    const asked: string[] = [];
+    const c = {
+      ...ctx(),
+      checkCommand: async (command: string) => (
+        asked.push(command),
+        { allowed: true, reason: 'safe' } as const
+      ),
+    };
+    expect((await call(c, { action: 'create', schedule: 'every 1h', prompt: 'check' })).ok).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   it('lists, updates, pauses, resumes, runs and removes', async () => {
     const c = ctx();
     await call(c, { action: 'create', schedule: 'every 2h', prompt: 'check' });

@@ -8,8 +8,14 @@
  * - `run` makes the job due at the next tick (the daemon ticks every minute): a chat turn does
  *   not wait for a whole unattended agent run.
  * - The tool is never offered inside a cron run (`inCron: false`).
+ * - Under `approvals.cron_mode: allow` a job's dangerous commands run unasked, so creating a job,
+ *   or changing what one runs (prompt, skills, model), is asked first like the same change made
+ *   with `hermes cron add|edit` through `terminal` (the approval guard, `checkCommand`); denied,
+ *   nothing is stored. Under `deny` (the default) nothing is asked: such a job cannot run them.
  * - The cron modules load on first use, so the tool costs nothing at start-up.
  */
+import { shellQuote } from '../approvals/allowlist-entry.js';
+import { blockedResult } from '../tools/args.js';
 import { defineTool, type ToolArgs, type Zod } from '../tools/define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from '../tools/types.js';
 import type { CronJob } from './types.js';
@@ -63,6 +69,18 @@ function fail(content: string): ToolResult {
   return { ok: false, content, summary: content.split('\n')[0]!.slice(0, 120) };
 }
 
+/**
+ * Asks the approval guard whether a job may run `task` unattended, when `approvals.cron_mode`
+ * lets cron runs do dangerous things unasked: the question is the `hermes cron` command line that
+ * would make the same change. @returns the refusal, or undefined when it may go ahead.
+ */
+async function approveUnattended(ctx: ToolContext, line: string[]): Promise<ToolResult | undefined> {
+  if (ctx.config.approvals.cron_mode !== 'allow') return undefined;
+  const word = (w: string): string => (/^[A-Za-z0-9_%+=:,./@-]+$/.test(w) ? w : shellQuote(w));
+  const verdict = await ctx.checkCommand(['hermes', 'cron', ...line.map(word)].join(' '));
+  return verdict.allowed ? undefined : blockedResult(verdict);
+}
+
 async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> {
   const jobs = await import('./jobs.js');
   const cron = { home: ctx.home, config: ctx.config };
@@ -100,6 +118,14 @@ async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> 
         return fail(
           'cronjob create needs "schedule" and "prompt" (a self-contained task: the job runs without this chat).',
         );
+      const refused = await approveUnattended(ctx, [
+        'add',
+        fields.schedule,
+        fields.prompt,
+        ...(fields.skills ?? []).flatMap((s) => ['--skill', s]),
+        ...(fields.model ? ['--model', fields.model] : []),
+      ]);
+      if (refused) return refused;
       const job = await jobs.createJob(cron, {
         ...fields,
         schedule: fields.schedule,
@@ -114,6 +140,16 @@ async function handle(args: CronjobArgs, ctx: ToolContext): Promise<ToolResult> 
       };
     }
     case 'update': {
+      if (fields.prompt !== undefined || fields.skills !== undefined || fields.model !== undefined) {
+        const refused = await approveUnattended(ctx, [
+          'edit',
+          needId(),
+          ...(fields.prompt !== undefined ? ['--prompt', fields.prompt] : []),
+          ...(fields.skills ?? []).flatMap((s) => ['--skill', s]),
+          ...(fields.model ? ['--model', fields.model] : []),
+        ]);
+        if (refused) return refused;
+      }
       const job = await jobs.updateJob(cron, needId(), fields);
       return {
         ok: true,

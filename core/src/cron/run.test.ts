@@ -240,7 +240,8 @@ describe('runClaimedJob', () => {
       { echo: 'last_tool_result' },
     );
     const out = await runClaimedJob(deps(ctx), job);
-    expect(out.text).toMatch(/BLOCKED: .*no user is available to approve it/);
+    expect(out.text).toMatch(/BLOCKED: .*no one who could approve it is here/);
+    expect(out.text).toContain('hermes config set approvals.cron_mode allow');
     expect(existsSync(join(work, 'victim'))).toBe(true);
   });
 

@@ -10,7 +10,7 @@
  * message and `emitButton` for a pressed approval button. Errors thrown by handlers are caught
  * and logged so a bad message never kills a listener loop.
  */
-import type { ApprovalChoice } from '../protocol/approval-choices.js';
+import type { ApprovalChoice, ApprovalDenyReason } from '../protocol/approval-choices.js';
 import type { ChatType, MessageSource } from './source.js';
 import type { FetchedAttachments, InboundMessage, InboundReceipt } from './inbound-message.js';
 
@@ -24,6 +24,15 @@ export type {
 
 /** Choices of an approval question (the protocol's one list, protocol/approval-choices.ts). */
 export type ApprovalChoiceName = ApprovalChoice;
+
+/**
+ * An approval answer with why it was denied, when no person decided: `no_approver` — the chat
+ * (or API) has no one who could approve (`PlatformAdapter.canAskApprovals` false).
+ */
+export interface ApprovalReply {
+  choice: ApprovalChoiceName;
+  reason?: ApprovalDenyReason;
+}
 
 /** Options of an outbound message. */
 export interface SendOptions {
@@ -322,6 +331,15 @@ export abstract class PlatformAdapter {
   /** True when approvals are shown with buttons (then `/approve` still works as a fallback). */
   get hasButtons(): boolean {
     return false;
+  }
+
+  /**
+   * False for a lane where no one can answer an approval (the HTTP API server): the pipeline then
+   * denies each request at once as `no_approver` — the model is told no one could approve it
+   * there, not that the user denied it — and `sendApproval` only tells the caller.
+   */
+  get canAskApprovals(): boolean {
+    return true;
   }
 
   /** True when the adapter overrides `sendFile` with a real upload (long replies may go as files). */

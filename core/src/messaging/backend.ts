@@ -6,7 +6,14 @@
  */
 import type { ReasoningEffort } from '../model/reasoning.js';
 import type { ImageAttachmentInput } from '../protocol/attachments.js';
-import type { ApprovalChoiceName, ApprovalPrompt, ClarifyPrompt, SeedMessage, TurnEvent } from './adapter.js';
+import type {
+  ApprovalChoiceName,
+  ApprovalPrompt,
+  ApprovalReply,
+  ClarifyPrompt,
+  SeedMessage,
+  TurnEvent,
+} from './adapter.js';
 import type { MessageSource } from './source.js';
 
 /** A new stored session for a platform conversation. */
@@ -28,8 +35,11 @@ export interface NewPlatformSession {
 export interface TurnSink {
   /** Every agent event of the turn (`message.delta`, `tool.start`, `request.resolved` …). */
   onEvent(event: TurnEvent): void;
-  /** Asks the chat to approve a command; resolves with the choice (rejects/aborts mean deny). */
-  onApproval(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalChoiceName>;
+  /**
+   * Asks the chat to approve a command; resolves with the choice, or with `{choice: 'deny',
+   * reason: 'no_approver'}` when no one there could approve (rejects/aborts mean deny).
+   */
+  onApproval(prompt: ApprovalPrompt, signal: AbortSignal): Promise<ApprovalChoiceName | ApprovalReply>;
   /** Asks the chat a question; resolves with the answer. */
   onClarify(prompt: ClarifyPrompt, signal: AbortSignal): Promise<string>;
   /**

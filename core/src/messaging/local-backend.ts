@@ -82,10 +82,10 @@ export class InProcessBackend implements AgentBackend {
         }
         holder.l?.sink?.onEvent({ type: e.type, payload: e.payload as Record<string, unknown> });
       },
-      onApproval: (req, signal) => {
+      onApproval: async (req, signal) => {
         const sink = holder.l?.sink;
-        if (!sink) return Promise.resolve('deny');
-        return sink.onApproval(
+        if (!sink) return 'deny';
+        const a = await sink.onApproval(
           {
             requestId: req.requestId || randomUUID(),
             command: req.command,
@@ -95,6 +95,8 @@ export class InProcessBackend implements AgentBackend {
           },
           signal,
         );
+        if (typeof a === 'string') return a;
+        return { choice: a.choice, by: 'user', ...(a.reason ? { reason: a.reason } : {}) };
       },
       onClarify: (q, signal) => {
         const sink = holder.l?.sink;

@@ -136,7 +136,24 @@ export async function admitMessage(
     att.images.map((img) => (msg.images ?? []).indexOf(img)).filter((i) => i >= 0),
   );
   const askerId = asker ? { askerId: asker } : {};
-  return { turn: startTurn(p, { id, sessionId, key, chatId, send, userText, cfg, ...images, ...askerId }) };
+  // only the asker may answer the turn's approvals: when they may not approve, nobody here can
+  const noApprover = slashPolicyFor(cfg, source.chatType).allows(source.userId, 'approve')
+    ? {}
+    : { mayApprove: false };
+  return {
+    turn: startTurn(p, {
+      id,
+      sessionId,
+      key,
+      chatId,
+      send,
+      userText,
+      cfg,
+      ...images,
+      ...askerId,
+      ...noApprover,
+    }),
+  };
 }
 
 /** Longest session title, in code points (the session store keeps at most 200 characters). */

@@ -33,6 +33,12 @@ export interface TurnRequest {
   images?: ImageAttachmentInput[];
   /** The sender's user id (`userIdAlt || userId`): the only chat user who may answer its questions. */
   askerId?: string;
+  /**
+   * False when the sender may not answer approvals in this chat (`admins` set, they are not one,
+   * and `approve` is not among the user commands): nobody in the chat can approve this turn's
+   * commands. Absent: they may.
+   */
+  mayApprove?: boolean;
 }
 
 /**
@@ -105,6 +111,27 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
       typingTimer.unref?.();
     },
     onApproval: async (prompt, signal) => {
+      if (!adapter.canAskApprovals) {
+        // nobody on this lane can answer: say so to the caller, deny as `no_approver`
+        answeredHere.add(prompt.requestId);
+        queue(() => adapter.sendApproval(chatId, prompt, send));
+        return { choice: 'deny', reason: 'no_approver' };
+      }
+      if (t.mayApprove === false && !p.opts.config().approvals.escalate_to) {
+        // the asker may not approve and nothing escalates it to someone who may: deny at once
+        // rather than leave buttons nobody may press until the timeout
+        answeredHere.add(prompt.requestId);
+        const what = prompt.command.length > 200 ? `${prompt.command.slice(0, 199)}…` : prompt.command;
+        queue(() =>
+          p.say(
+            chatId,
+            `This needs an approval that you may not approve in this chat, so it was denied: ${what}\n` +
+              'An admin of this chat, or a terminal (hermes tui), can run it.',
+            send,
+          ),
+        );
+        return { choice: 'deny', reason: 'no_approver' };
+      }
       const answer = p.questions.ask(
         {
           kind: 'approval',

@@ -216,6 +216,16 @@ export class MessagePipeline {
     return this.authorizeSource(source).allowed;
   }
 
+  /**
+   * Whether `source` may answer approvals here: the access rules admit it and, with `admins` set,
+   * it is one (or `approve` is among the user commands) — as for `/approve` and the chat's buttons.
+   */
+  mayApprove(source: MessageSource): boolean {
+    const cfg = this.platformConfig();
+    if (!this.authorizeSource(source, cfg).allowed) return false;
+    return slashPolicyFor(cfg, source.chatType).allows(source.userId, 'approve');
+  }
+
   /** Whether this platform's access rules (allow-lists, pairing, adapter-side checks) admit a source. */
   private authorizeSource(source: MessageSource, cfg = this.platformConfig()): AuthDecision {
     return authorize(source, {

@@ -17,6 +17,17 @@ export type ApprovalChoice = (typeof APPROVAL_CHOICES)[number];
  */
 export const APPROVAL_FALLBACK: ApprovalChoice = 'deny';
 
+/**
+ * Why a `deny` was given, when it was not a person's decision: `no_approver` — the answering
+ * frontend has no one who could approve (headless `hermes chat`, the HTTP API server). The model is
+ * then told that no one could approve the command here, and how the user can allow it, instead of
+ * "the user denied". Only valid with `deny`.
+ */
+export const APPROVAL_DENY_REASONS = ['no_approver'] as const;
+
+/** A reason given with a `deny`. */
+export type ApprovalDenyReason = (typeof APPROVAL_DENY_REASONS)[number];
+
 /** The kinds of open requests (`approval.request`, `clarify.request`). */
 export const REQUEST_KINDS = ['approval', 'clarify'] as const;
 

@@ -222,12 +222,15 @@ export const SessionApprovalsSetResult = z.object({
  * `approval.answer`: answers an open approval request of a session this connection is attached to
  * (from a server request, a snapshot's `open_requests` or a replay). `choice` is checked by the
  * request's owner, not by the schema: a choice that was not offered (`"ONCE"` included) denies, as
- * a reply to `approval.request` would.
+ * a reply to `approval.request` would. `reason` (with `deny` only; checked by the owner too, so a
+ * bad one denies): `no_approver` — this client has no one who could approve (headless), so the
+ * model is told no one could approve it here instead of "the user denied".
  */
 export const ApprovalAnswerParams = z.object({
   session_id: z.string().min(1),
   request_id: z.string().min(1),
   choice: z.string().max(64),
+  reason: z.string().max(64).optional(),
 });
 /** The answer was the first: it applies. `by` is how `request.resolved` names the answerer. */
 export const ApprovalAnswerResult = z.object({

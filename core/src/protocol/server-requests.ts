@@ -6,7 +6,7 @@
  * reach the same owner of the request (core/src/approvals/pending.ts).
  */
 import { z } from 'zod';
-import { APPROVAL_CHOICES, REQUEST_KINDS } from './approval-choices.js';
+import { APPROVAL_CHOICES, APPROVAL_DENY_REASONS, REQUEST_KINDS } from './approval-choices.js';
 
 export * from './approval-choices.js';
 
@@ -38,7 +38,14 @@ export const ApprovalRequestParams = z.object({
    */
   edit: z.object({ path: z.string(), diff: z.string() }).optional(),
 });
-export const ApprovalRequestResult = z.object({ choice: ApprovalChoiceSchema });
+/**
+ * `reason` (with `deny` only): `no_approver` — the client has no one who could approve (see
+ * `approval.answer`).
+ */
+export const ApprovalRequestResult = z.object({
+  choice: ApprovalChoiceSchema,
+  reason: z.enum(APPROVAL_DENY_REASONS).optional(),
+});
 
 export const ClarifyRequestParams = z.object({
   session_id: z.string(),

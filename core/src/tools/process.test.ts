@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HermesHome } from '../home/home.js';
 import { ProcessManager, profileProcesses } from '../processes/index.js';
-import { processTool } from './process.js';
+import { createApprovalGuard } from '../approvals/guard.js';
+import { defaultConfig } from '../config/schema.js';
+import { processTool, stdinLine } from './process.js';
 import { runTool } from './registry.js';
 import { makeToolContext } from './testing.js';
 import type { ToolContext } from './types.js';
@@ -59,6 +61,35 @@ describe('process tool', () => {
     expect(second.content).toContain('def');
     expect(second.content).not.toContain('abc');
     expect(second.content).toContain('--- next_offset: 8 ---');
+  });
+
+  it('judges what it writes as the text the process reads: a shell is asked, split lines are seen whole', async () => {
+    const guard = createApprovalGuard({ config: defaultConfig(), home: ctx.home, sessionId: 's1' }); // headless
+    const judged: string[] = [];
+    const guarded: ToolContext = {
+      ...ctx,
+      checkCommand: (command, cwd) => {
+        judged.push(command);
+        return guard.check(command, undefined, undefined, cwd);
+      },
+    };
+    const sh = start('bash');
+    const r = await call({ action: 'write', id: sh.id, data: 'rm -rf /tmp/x\n' }, guarded);
+    expect(r.ok).toBe(false);
+    expect(r.blocked).toEqual({ reason: 'no_frontend' });
+    expect(judged[0]).toMatch(/^\{ bash\n\} <<'HERMES_STDIN_[0-9a-f]{8}'\nrm -rf \/tmp\/x\n/);
+    // a plain program fed plain text is not asked; its unterminated line is judged with the next write
+    const cat = start('cat');
+    expect((await call({ action: 'write', id: cat.id, data: 'rm -r' }, guarded)).ok).toBe(true);
+    await call({ action: 'write', id: cat.id, data: 'f /tmp/x\n' }, guarded);
+    expect(judged.at(-1)).toContain('\nrm -rf /tmp/x\n');
+  });
+
+  it('stdinLine picks a delimiter the text does not hold', () => {
+    const line = stdinLine('bash', 'HERMES_STDIN_00000000\n');
+    const delim = /<<'([^']+)'/.exec(line)![1]!;
+    expect(line.endsWith(`\n${delim}`)).toBe(true);
+    expect('HERMES_STDIN_00000000\n'.includes(delim)).toBe(false);
   });
 
   it('waits with a timeout, then reports the end', async () => {

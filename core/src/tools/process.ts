@@ -3,10 +3,17 @@
  * `terminal(background: true)` (the original's `process` tool): list, poll output with offsets,
  * wait with a timeout, write to stdin, kill. Only processes of the session's profile are seen.
  * Works where the daemon gives the session `ctx.processes`; elsewhere it says so.
+ *
+ * What `write` sends is judged by the approval guard first, as the text the process reads: the
+ * line `{ COMMAND\n} <<'DELIM'\nDATA\nDELIM` — so text written into a shell, an interpreter or a
+ * database client (`bash`, `python3`, `sqlite3` started in the background) is asked, and refused
+ * by the floor, exactly as the same text run through `terminal` would be. The unterminated last
+ * line of earlier writes is judged with it (a command split over two writes is seen whole).
  */
+import { randomBytes } from 'node:crypto';
 import { processList, stateText, UnknownProcessError } from '../processes/index.js';
 import type { BackgroundProcessEntry, LogChunk } from '../processes/index.js';
-import { toolError } from './args.js';
+import { blockedResult, toolError } from './args.js';
 import { defineTool, type ToolArgs, type Zod } from './define.js';
 import type { ToolContext, ToolDefinition, ToolResult } from './types.js';
 
@@ -101,7 +108,13 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
       }
       case 'write': {
         if (args.data === undefined) return toolError('process', 'action "write" needs "data"');
+        const e = procs.get(id);
+        const key = `${e.profile}/${e.id}`;
+        const text = (partialLines.get(key) ?? '') + args.data;
+        const verdict = await ctx.checkCommand(stdinLine(e.command, text), e.cwd);
+        if (!verdict.allowed) return blockedResult(verdict);
         await procs.write(id, args.data);
+        rememberPartial(key, text);
         return {
           ok: true,
           content: `wrote ${Buffer.byteLength(args.data)} bytes to the stdin of ${id}`,
@@ -117,6 +130,32 @@ async function run(args: ToolArgs<typeof parameters>, ctx: ToolContext): Promise
     if (err instanceof UnknownProcessError) return toolError('process', err.message);
     return toolError('process', (err as Error).message);
   }
+}
+
+/** The unterminated last line written to each process (`profile/id`), judged with the next write. */
+const partialLines = new Map<string, string>();
+/** Most characters of an unterminated line kept, and most processes remembered. */
+const PARTIAL_MAX_CHARS = 4_000;
+const PARTIAL_MAX_PROCESSES = 200;
+
+function rememberPartial(key: string, text: string): void {
+  const nl = text.lastIndexOf('\n');
+  const rest = (nl < 0 ? text : text.slice(nl + 1)).slice(-PARTIAL_MAX_CHARS);
+  partialLines.delete(key);
+  if (rest) partialLines.set(key, rest);
+  while (partialLines.size > PARTIAL_MAX_PROCESSES) partialLines.delete(partialLines.keys().next().value!);
+}
+
+/**
+ * The command line the guard judges for text written to a background process: its command with
+ * the text as a here-document (a delimiter the text does not hold), so rules that read what a
+ * shell, an interpreter or a client is fed apply.
+ */
+export function stdinLine(command: string, data: string): string {
+  let delim: string;
+  do delim = `HERMES_STDIN_${randomBytes(4).toString('hex')}`;
+  while (data.includes(delim));
+  return `{ ${command}\n} <<'${delim}'\n${data.endsWith('\n') ? data : `${data}\n`}${delim}`;
 }
 
 /** The `process` tool definition. */

@@ -88,13 +88,17 @@ describe('escalated approvals', () => {
     const t = setup({ homeChannel: '111' });
     t.esc.shown(t.live, open);
     await until(() => t.escalatedTo.length > 0);
-    expect(t.esc.button('default', 'telegram', press('always'))).toMatchObject({ kind: 'refused' });
-    expect(t.esc.button('default', 'telegram', press('session'))).toMatchObject({ kind: 'refused' });
-    expect(t.esc.button('default', 'telegram', press('once', '222'))).toMatchObject({ kind: 'refused' });
+    expect(t.esc.button('default', 'telegram', press('always'), true)).toMatchObject({ kind: 'refused' });
+    expect(t.esc.button('default', 'telegram', press('session'), true)).toMatchObject({ kind: 'refused' });
+    expect(t.esc.button('default', 'telegram', press('once', '222'), true)).toMatchObject({
+      kind: 'refused',
+    });
+    // in the home chat, by someone the platform does not let approve: refused
+    expect(t.esc.button('default', 'telegram', press('once'), false)).toMatchObject({ kind: 'refused' });
     expect(t.answers).toEqual([]);
-    expect(t.esc.button('default', 'telegram', press('once'))).toEqual({ kind: 'answered' });
+    expect(t.esc.button('default', 'telegram', press('once'), true)).toEqual({ kind: 'answered' });
     expect(t.answers).toEqual([{ value: 'once', by: 'telegram:Ann' }]);
-    expect(t.esc.button('default', 'discord', press('once'))).toBeUndefined(); // not this platform's
+    expect(t.esc.button('default', 'discord', press('once'), true)).toBeUndefined(); // not this platform's
   });
 
   it('an answer elsewhere ends it: before the delay nothing is sent; after, the chat message says who answered', async () => {

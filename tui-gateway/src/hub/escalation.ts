@@ -10,7 +10,9 @@
  *   anywhere else settles it the same way, and the escalated message is then edited to say what
  *   was answered and by whom.
  * - From the chat only `once` and `deny`: a press of `session` or `always` (a forged button) is
- *   refused and the request stays open. Only a press in the home channel itself counts.
+ *   refused and the request stays open. Only a press in the home channel itself counts, by a user
+ *   the platform admits and lets answer approvals (allow-lists, pairing, `admins`): in a home
+ *   channel that is a group, a stranger's press approves nothing.
  * - The answer is named `<platform>:<user name>` (the TUI shows "answered from telegram by Ann").
  * - A platform that is not connected, or no home channel, is logged; the request waits as before.
  * - Cron and platform sessions are live sessions too: the same path.
@@ -89,14 +91,23 @@ export class Escalations {
 
   /**
    * A button pressed on `platform` of `profile`: undefined when it is not an escalated request
-   * (the platform's own pipeline takes it), else what became of it.
+   * (the platform's own pipeline takes it), else what became of it. Only a press in the home
+   * channel by someone the platform admits and lets answer approvals counts (a home channel may be
+   * a group: its other members approve nothing).
+   * @param mayApprove the platform's access rules admit the presser and let them answer approvals.
    */
-  button(profile: string, platform: string, press: ButtonPress): ButtonOutcome | undefined {
+  button(
+    profile: string,
+    platform: string,
+    press: ButtonPress,
+    mayApprove = false,
+  ): ButtonOutcome | undefined {
     const p = this.pending.get(press.requestId);
     if (!p?.sent || p.live.profile !== profile || p.sent.platform !== platform) return undefined;
     const chat = press.source.chatId ?? press.source.userId;
     if (chat !== p.sent.chatId)
       return { kind: 'refused', reason: 'This question belongs to the owner’s chat.' };
+    if (!mayApprove) return { kind: 'refused', reason: 'You may not answer approvals here.' };
     if (!(ESCALATED_CHOICES as readonly string[]).includes(press.value))
       return { kind: 'refused', reason: 'From a chat only "once" or "deny" can be answered.' };
     const who = press.source.userName ?? press.source.userId ?? 'unknown';

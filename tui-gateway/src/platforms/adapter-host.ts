@@ -117,8 +117,14 @@ export interface AdapterHostOptions {
   /**
    * Takes a pressed button first when it belongs to a question asked outside the platform's own
    * conversations (an escalated approval, hub/escalation.ts); undefined: the pipeline takes it.
+   * `mayApprove`: the platform's access rules admit the presser and let them answer approvals.
    */
-  buttons?: (profile: string, platform: string, press: ButtonPress) => ButtonOutcome | undefined;
+  buttons?: (
+    profile: string,
+    platform: string,
+    press: ButtonPress,
+    mayApprove: boolean,
+  ) => ButtonOutcome | undefined;
 }
 
 /** Extra fields of a state change. */
@@ -258,7 +264,7 @@ export class AdapterHost {
       ctx,
       shared,
       sessions: this.opts.sessions,
-      onButton: (press) => this.opts.buttons?.(profile.name, name, press),
+      onButton: (press, mayApprove) => this.opts.buttons?.(profile.name, name, press, mayApprove),
       onFatalError: (err) => this.lost(r, err),
     });
     Object.assign(r, { adapter, pipeline, backend, store: shared.store });
@@ -431,7 +437,9 @@ export function withPlatformAdapters<H extends HookSet>(
         sessions: registry,
         log: ctx.log,
         profiles: () => listProfileNames(root),
-        ...(buttons ? { buttons: (profile, platform, press) => buttons()?.(profile, platform, press) } : {}),
+        ...(buttons
+          ? { buttons: (profile, platform, press, may) => buttons()?.(profile, platform, press, may) }
+          : {}),
       });
       const h = host;
       onHost?.(h);

@@ -201,7 +201,7 @@ class PlatformConnection implements Connection {
           },
           sig,
         )
-        .then((choice) => ({ choice }) as unknown as ServerRequestResult<M>);
+        .then((a) => (typeof a === 'string' ? { choice: a } : { ...a }) as unknown as ServerRequestResult<M>);
     }
     if (method === 'clarify.request') {
       return turn.sink

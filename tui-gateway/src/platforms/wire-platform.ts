@@ -78,8 +78,11 @@ export interface WireRequest {
   ctx: PlatformContext;
   shared: ProfileShared;
   sessions: SessionRegistry;
-  /** Takes a pressed button first (an escalated question); undefined: the pipeline takes it. */
-  onButton: (press: ButtonPress) => ButtonOutcome | undefined;
+  /**
+   * Takes a pressed button first (an escalated question); undefined: the pipeline takes it.
+   * `mayApprove`: the platform's access rules admit the presser and let them answer approvals.
+   */
+  onButton: (press: ButtonPress, mayApprove: boolean) => ButtonOutcome | undefined;
   /** The adapter lost its established connection. */
   onFatalError: (err: Error) => void;
 }
@@ -129,7 +132,7 @@ export function wirePlatform(w: WireRequest): { pipeline: MessagePipeline; backe
         backend.release(chat, { keepStored: keep });
       }
     },
-    onButton: (p) => w.onButton(p) ?? pipeline.handleButton(p),
+    onButton: (p) => w.onButton(p, pipeline.mayApprove(p.source)) ?? pipeline.handleButton(p),
     isAuthorized: (source) => pipeline.isAuthorized(source),
     onFatalError: (err) => w.onFatalError(err),
   });

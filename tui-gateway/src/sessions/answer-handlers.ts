@@ -23,7 +23,7 @@ import type { SessionRegistry } from './session-registry.js';
 /** Registers `approval.answer` and `clarify.answer`. */
 export function registerAnswerHandlers(rpc: HandlerRegistry, sessions: SessionRegistry): void {
   rpc.register('approval.answer', async (p, conn) => {
-    const r = answer(sessions, conn, 'approval', p.session_id, p.request_id, p.choice);
+    const r = answer(sessions, conn, 'approval', p.session_id, p.request_id, p.choice, p.reason);
     return {
       resolved: true as const,
       by: r.by,
@@ -44,6 +44,7 @@ function answer(
   sessionId: string,
   requestId: string,
   raw: unknown,
+  reason?: unknown,
 ): { value: unknown; by: string } {
   const live = sessions.peek(conn.profile, sessionId);
   if (!live || !live.clients.has(conn)) {
@@ -54,7 +55,7 @@ function answer(
       { session_id: sessionId },
     );
   }
-  const outcome: BookAnswerOutcome = live.answer(kind, requestId, raw, answererOf(conn));
+  const outcome: BookAnswerOutcome = live.answer(kind, requestId, raw, answererOf(conn), reason);
   const what = `${kind} request "${requestId}"`;
   switch (outcome.status) {
     case 'accepted':

@@ -252,8 +252,14 @@ export class LiveSession {
    * Answers an open request (`approval.answer` / `clarify.answer`); the caller checked that
    * `conn` is attached.
    */
-  answer(kind: RequestKind, requestId: string, raw: unknown, by: string): BookAnswerOutcome {
-    return this.requests.answer(kind, requestId, raw, by);
+  answer(
+    kind: RequestKind,
+    requestId: string,
+    raw: unknown,
+    by: string,
+    reason?: unknown,
+  ): BookAnswerOutcome {
+    return this.requests.answer(kind, requestId, raw, by, reason);
   }
 
   /** Removes a connection from the fan-out; the turn keeps running. */

@@ -143,7 +143,7 @@ export class OpenRequests {
     const s = pending
       ? await this.present(pending, params)
       : await this.open('approval', params, timeoutMs, signal);
-    return { choice: s.value, by: s.by };
+    return { choice: s.value, by: s.by, ...(s.reason ? { reason: s.reason } : {}) };
   }
 
   /** The agent's clarify callback: a question opened here; no answer in `timeoutMs` cancels it. */
@@ -162,8 +162,14 @@ export class OpenRequests {
    * An answer through `approval.answer` / `clarify.answer` (see `RequestBook.answer`).
    * @param by the answerer's label (`answererOf`).
    */
-  answer(kind: RequestKind, requestId: string, raw: unknown, by: string): BookAnswerOutcome {
-    return this.book.answer(requestId, kind, raw, by);
+  answer(
+    kind: RequestKind,
+    requestId: string,
+    raw: unknown,
+    by: string,
+    reason?: unknown,
+  ): BookAnswerOutcome {
+    return this.book.answer(requestId, kind, raw, by, reason);
   }
 
   /** Sends every open request this connection has not been sent yet (used on attach). */

@@ -118,10 +118,15 @@ export class SessionConfigFollower {
   /** The approval mode in effect (the session's own, else the profile's) and whether it is its own. */
   approvalMode(): { mode: ApprovalModeName; own: boolean } {
     if (this.ownMode) return { mode: this.ownMode, own: true };
+    return { mode: this.profileApprovalMode(), own: false };
+  }
+
+  /** The profile's `approvals.mode` (`manual` when its config cannot be read). */
+  profileApprovalMode(): ApprovalModeName {
     try {
-      return { mode: this.o.profile.config.approvals.mode, own: false };
+      return this.o.profile.config.approvals.mode;
     } catch {
-      return { mode: 'manual', own: false }; // never loaded: the default
+      return 'manual'; // never loaded: the default
     }
   }
 

@@ -144,7 +144,7 @@ export function registerSessionHandlers(rpc: HandlerRegistry, sessions: SessionR
   }));
 
   rpc.register('session.approvals.set', async (p, conn) =>
-    sessions.setApprovalMode(conn.profile, p.session_id, p.mode ?? undefined),
+    sessions.setApprovalMode(conn.profile, p.session_id, p.mode ?? undefined, conn),
   );
 
   rpc.register('config.get', async (p, conn) => {

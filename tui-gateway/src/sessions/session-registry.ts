@@ -8,6 +8,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { type Agent, openAgentSession, type OpenedSession } from '@hermes/core/agent';
+import { modeAsksLess } from '@hermes/core/config';
 import { DEFAULT_PROFILE } from '@hermes/core/home';
 import type { ProcessManager } from '@hermes/core/processes';
 import type { ModelClient, ReasoningEffort } from '@hermes/core/model';
@@ -339,16 +340,29 @@ export class SessionRegistry {
 
   /**
    * Sets the session's own approval mode (undefined: follow the profile's `approvals.mode`),
-   * loading it if needed; its clients get `session.info` at once.
-   * @throws RpcMethodError SessionNotFound / SessionLocked.
+   * loading it if needed; its clients get `session.info` at once. A mode that asks less than the
+   * one in effect is set only for `by` attached to that session with `capabilities.approvals`
+   * (as config.set's loosenings): any other connection gets -32009 and nothing changes.
+   * @throws RpcMethodError SessionNotFound / SessionLocked / NotPermitted.
    */
   setApprovalMode(
     profileName: string,
     id: string,
     mode: ApprovalModeName | undefined,
+    by?: Connection,
   ): { mode: ApprovalModeName; own: boolean } {
     const live = this.get(profileName, id);
     const e = this.live.get(key(profileName, live.id))!;
+    const next = mode ?? e.follower.profileApprovalMode();
+    const current = e.follower.approvalMode().mode;
+    if (by && modeAsksLess(next, current) && !(by.capabilities.approvals && live.clients.has(by))) {
+      throw new RpcMethodError(
+        RpcErrorCode.NotPermitted,
+        `session.approvals.set: ${current} → ${next} loosens approvals.mode; a session's approval mode can be ` +
+          'loosened only by a client attached to that session that answers approvals',
+        { keys: ['approvals.mode'] },
+      );
+    }
     e.follower.setApprovalMode(mode, live.id);
     this.opts.log?.(`session ${live.id}: approval mode ${mode ?? 'of the profile'}`);
     live.emit('session.info', { session: live.info() });

@@ -1,6 +1,6 @@
 /**
  * Shell commands a program runs from its options, operands and variables: `git -c alias.x='!…'`
- * and other settings git runs, `ssh -o ProxyCommand=…`, `ssh HOST CMD…`, `rsync -e`, `tar -I` /
+ * and other settings git runs (also stored for later with `git config KEY VALUE`), `ssh -o ProxyCommand=…`, `ssh HOST CMD…`, `rsync -e`, `tar -I` /
  * `--to-command` / `--checkpoint-action=exec=`, `zip -TT`, `vim -c '!…'`, `gdb -ex 'shell …'`,
  * `tmux new|run-shell|send-keys …`, `parallel CMD :::`, `hyperfine CMD`, `sg GROUP CMD`; and the
  * variables (`GIT_SSH_COMMAND`, `PAGER`, `EDITOR` …) whose value programs run (`COMMAND_VARIABLES`,
@@ -69,6 +69,55 @@ export const COMMAND_VARIABLES = new Set([
 
 const joined = (words: ShellWord[]): string => words.map((w) => w.value).join(' ');
 
+/** The shell command git runs for setting `key` = `value` (an `!` alias, a pager, a driver …), if any. */
+function gitSettingScripts(key: string, value: string): string[] {
+  if (/^alias\./i.test(key)) return value.startsWith('!') ? [value.slice(1)] : [];
+  return GIT_COMMAND_SETTING.test(key) ? [value.replace(/^!/, '')] : [];
+}
+
+/** git's options before the sub-command that take the next word as their value. */
+const GIT_GLOBAL_VALUED = new Set([
+  '-C',
+  '-c',
+  '--config',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+]);
+/** `git config` options that take the next word as their value. */
+const GIT_CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value']);
+
+/**
+ * The setting `git config [OPTIONS] [set] KEY VALUE` stores (a command stored this way runs at
+ * every later `git` that uses it), or undefined for another sub-command or a read.
+ */
+function gitConfigSetting(argv: ShellWord[]): { key: string; value: string } | undefined {
+  let i = 1;
+  for (; i < argv.length; i++) {
+    const w = word(argv[i]);
+    if (!w.startsWith('-')) break;
+    if (GIT_GLOBAL_VALUED.has(w)) i++;
+  }
+  if (word(argv[i]) !== 'config') return undefined;
+  const operands: string[] = [];
+  for (i++; i < argv.length; i++) {
+    const w = argv[i]!.value;
+    if (w === '--') {
+      operands.push(...argv.slice(i + 1).map((x) => x.value));
+      break;
+    }
+    if (w.startsWith('-')) {
+      if (GIT_CONFIG_VALUED.has(w)) i++;
+      continue;
+    }
+    operands.push(w);
+  }
+  if (operands[0] === 'set') operands.shift();
+  const [key, value] = operands;
+  return key !== undefined && value !== undefined ? { key, value } : undefined;
+}
+
 /**
  * The shell commands `argv` (program `name`) runs from its options or operands (see
  * `Unwrapped.optionScripts`); sets `out.readsStdinScript` for programs that run their stdin
@@ -91,10 +140,10 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
       if (eq < 0) continue;
       const key = setting.slice(0, eq);
       const value = setting.slice(eq + 1);
-      if (/^alias\./i.test(key)) {
-        if (value.startsWith('!')) scripts.push(value.slice(1));
-      } else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
+      scripts.push(...gitSettingScripts(key, value));
     }
+    const stored = gitConfigSetting(argv);
+    if (stored) scripts.push(...gitSettingScripts(stored.key, stored.value));
   }
   if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'autossh') {
     let i = 1;

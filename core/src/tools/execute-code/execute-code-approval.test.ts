@@ -82,7 +82,7 @@ describe('execute_code approval', () => {
     const r = await run(ctx, deleteVictim(victim));
     expect(r.ok).toBe(false);
     expect(r.content).toMatch(
-      /^BLOCKED: A script \(run a javascript script \(execute_code\).*no user is available/,
+      /^BLOCKED: A script \(run a javascript script \(execute_code\).*no one who could approve it is here/,
     );
     expect(r.summary).toBe('blocked (no_frontend)');
     expect(r.blocked).toEqual({ reason: 'no_frontend' });

@@ -24,8 +24,9 @@
  *   `{error}` data event, which the `openai` client raises as an APIError.
  * - A client that disconnects before its answer is complete stops its turn: the adapter sends
  *   the conversation's `/stop` (again once if the turn only started after the first one).
- * - Approvals and clarify questions cannot be asked over this API: they are answered at once
- *   (deny / "no answer"), unless a terminal attached to the session answers first.
+ * - Approvals and clarify questions cannot be asked over this API: an approval is denied at once
+ *   as `no_approver` (the model is told no one could approve it here, the caller's answer says
+ *   so), a question is answered "no answer", unless a terminal attached to the session answers first.
  *
  * How an answer is written (streamed chunks, the final answer or error): answer.ts.
  */
@@ -435,16 +436,18 @@ export class ApiServerAdapter extends PlatformAdapter {
     return { ok: true };
   }
 
+  /** Nobody can answer an approval over HTTP: the pipeline denies each one as `no_approver`. */
+  override get canAskApprovals(): boolean {
+    return false;
+  }
+
+  /** Tells the caller that a command was denied because no one can approve it over this API. */
   override async sendApproval(chatId: string, prompt: ApprovalPrompt): Promise<SendResult> {
     await this.send(
       chatId,
-      `[The command "${prompt.command}" needs approval, which this API cannot ask for: denied.]`,
+      `[The command "${prompt.command}" needs approval, and no one can approve it through this API: denied. ` +
+        'To allow it, run the request in an interactive session (hermes chat, hermes tui) and approve it there.]',
     );
-    void this.emitButton({
-      source: { platform: 'api_server', chatType: 'dm', chatId, userId: chatId },
-      requestId: prompt.requestId,
-      value: 'deny',
-    });
     return { ok: true };
   }
 
