@@ -2,6 +2,7 @@
  * The registry of approval rules, by family. Each family file documents its classes; the keys are
  * stable (allowlist entries store them). `SELF_RULES` (self.ts) are the rules about Hermes itself.
  */
+import { CONTAINER_RULES } from './containers.js';
 import { DELETE_RULES } from './delete.js';
 import { DISK_RULES } from './disk.js';
 import { FILE_RULES } from './files.js';
@@ -15,6 +16,7 @@ import { SELF_RULES } from './self.js';
 import { SQL_RULES } from './sql.js';
 import { SYSTEM_RULES } from './system.js';
 import type { CommandRule, LineRule } from './types.js';
+import { WINDOWS_RULES } from './windows.js';
 
 export { LINE_RULES, SELF_RULES };
 export type { CommandRule, LineRule };
@@ -31,6 +33,8 @@ export const COMMAND_RULES: readonly CommandRule[] = [
   ...INLINE_CODE_RULES,
   ...SQL_RULES,
   ...NET_RULES,
+  ...CONTAINER_RULES,
+  ...WINDOWS_RULES,
   ...SELF_RULES,
 ];
 

@@ -153,6 +153,18 @@ export const FLAGGED: [string, string][] = [
   ['gem uninstall rails', 'package-remove'],
   ['conda remove numpy', 'package-remove'],
   ['conda env remove -n old', 'package-remove'],
+  ['npm uninstall lodash', 'dependency-remove'],
+  ['pnpm remove left-pad', 'dependency-remove'],
+  // --- a project's env and config files ---
+  ['echo TOKEN=x > .env', 'project-env-config'],
+  ['cp .env.example .env.local', 'project-env-config'],
+  // --- containers ---
+  ['docker stop web', 'container-lifecycle'],
+  ['docker compose down', 'container-lifecycle'],
+  ['docker -H ssh://prod ps', 'container-remote-daemon'],
+  // --- Windows interpreters ---
+  ['cmd.exe /c del /q x.txt', 'cmd-command'],
+  ['powershell -NoProfile Remove-Item -Recurse x', 'powershell-command'],
   // --- cloud metadata ---
   ['curl http://169.254.169.254/latest/meta-data/', 'cloud-metadata'],
   ['wget -qO- 169.254.169.254/latest/user-data', 'cloud-metadata'],
@@ -349,8 +361,9 @@ export const SAFE: string[] = [
   'git status && git diff',
   'git log | head',
   // packages
-  'npm uninstall lodash',
-  'pnpm remove left-pad',
+  'npm install lodash',
+  'docker run --rm alpine true',
+  'echo docker stop web',
   'pip install -U pip',
   'apt list --installed',
   'brew install wget',

@@ -166,6 +166,13 @@ export function hermesInvocation(cmd: SimpleCommand, ctx: RuleContext): HermesIn
   ) {
     return { args: rest };
   }
+  // the original Python agent's CLI (`python -m hermes_cli.main …`) shares the Hermes home
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = rest.findIndex((w) => w.value === '-m');
+    return m >= 0 && /^hermes_cli(?:\.main)?$/.test(rest[m + 1]?.value ?? '')
+      ? { args: rest.slice(m + 2) }
+      : null;
+  }
   if (['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'deno'].includes(name)) {
     for (let i = 0; i < rest.length; i++) {
       const v = rest[i]!.value;
@@ -238,7 +245,14 @@ export function parseHermesArgs(args: ShellWord[]): HermesArgs {
     else if (v === '--yolo') out.yolo = true;
     else if (v === '-h' || v === '--help' || v === '--version') out.help = true;
     else if (VALUE_OPTIONS.has(v)) i++;
-    else if (!v.startsWith('-') || /^-\d/.test(v)) out.positionals.push(w);
+    else if (!v.startsWith('-') || /^-\d/.test(v)) {
+      // before the command, a word after an option the list does not know is taken as its value
+      // unless it is a command of the list (`hermes --opt val gateway restart`)
+      const prev = args[i - 1]?.value ?? '';
+      const valueOfUnknown = /^--[^=]+$/.test(prev) && !VALUE_OPTIONS.has(prev) && !(v in READ_ONLY);
+      if (out.positionals.length === 0 && valueOfUnknown) continue;
+      out.positionals.push(w);
+    }
   }
   return out;
 }

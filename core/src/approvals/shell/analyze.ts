@@ -105,10 +105,11 @@ export const MAX_NESTING = 6;
 /** Programs that are shells: given no `-c` and no script file, they run what stdin holds. */
 export const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox sh']);
 
-/** The program name of a command: the last path part of its first word, lower-case. */
+/** The program name of a command: the last path part of its first word, lower-case, without `.exe`. */
 export function programName(cmd: Pick<SimpleCommand, 'argv'>): string {
   const first = cmd.argv[0]?.value ?? '';
-  return (first.split('/').pop() ?? '').toLowerCase();
+  // `BUN.EXE`, `Deno.exe`: Windows finds programs whatever their case and suffix
+  return (first.split('/').pop() ?? '').toLowerCase().replace(/\.exe$/, '');
 }
 
 interface Ctx {

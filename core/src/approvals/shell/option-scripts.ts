@@ -118,10 +118,12 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
         }
       }
     }
-    // `ssh HOST COMMAND…`: the words after the host are one shell command run there
+    // `ssh HOST COMMAND…`: the words after the host are one shell command run there; `ssh HOST`
+    // alone runs the remote login shell, which reads its commands from stdin
     if (name === 'ssh' || name === 'autossh') {
       const rest = argv.slice(i + 1);
       if (rest.length > 0) scripts.push(joined(rest));
+      else if (i < argv.length) out.readsStdinScript = true;
     }
   }
   if (name === 'rsync') {
