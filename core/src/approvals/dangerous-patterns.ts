@@ -419,6 +419,13 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     ),
     description: 'delete containers, images or volumes (docker prune)',
   },
+  {
+    key: 'container-lifecycle',
+    pattern: rx(
+      String.raw`\b(?:(?:docker|podman)(?:\s+compose)?|docker-compose|podman-compose)\s+(?:[^\s|;&]+\s+){0,6}?(?:stop|kill|restart|down)\b`,
+    ),
+    description: 'stop, kill or restart running containers (docker stop/kill/restart, compose down)',
+  },
 ];
 
 /**
