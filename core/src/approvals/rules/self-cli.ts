@@ -134,6 +134,33 @@ function wrapperPrefix(text: string): ShellWord[] | undefined {
   return words.map((w) => literalWord(w.replace(/^'(.*)'$|^"(.*)"$/, '$1$2')));
 }
 
+/** bash builtins run without a PATH lookup (never a wrapper script on disk). */
+const SHELL_BUILTINS = new Set([
+  'echo',
+  'printf',
+  'cd',
+  'true',
+  'false',
+  ':',
+  'test',
+  '[',
+  'pwd',
+  'export',
+  'unset',
+  'set',
+  'local',
+  'declare',
+  'read',
+  'shift',
+  'exit',
+  'return',
+  'wait',
+  'type',
+  'hash',
+  'alias',
+  'let',
+]);
+
 /** True when `p` is an existing file (through symlinks). */
 function isFile(p: string): boolean {
   try {
@@ -206,8 +233,9 @@ export function hermesInvocation(cmd: SimpleCommand, ctx: RuleContext): HermesIn
     if ((name === 'yarn' || name === 'pnpm') && verb === 'hermes') return { args: rest.slice(sub + 1) };
     return null;
   }
-  // a symlink to hermes, or a wrapper script running it (`hermes profile alias`)
-  if (first.substitution) return null;
+  // a symlink to hermes, or a wrapper script running it (`hermes profile alias`); bash runs its
+  // builtins without a PATH lookup, so `echo` is never such a file
+  if (first.substitution || (first.literal && SHELL_BUILTINS.has(first.value))) return null;
   // `h=hermes; $h config set …`
   if (!first.literal && ctx.paths(first).some((p) => basename(p) === 'hermes')) return { args: rest };
   const files = first.value.includes('/') ? ctx.paths(first).slice(0, 2) : findExecutable(first.value, ctx);

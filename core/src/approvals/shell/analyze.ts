@@ -110,9 +110,18 @@ export const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 
 /** The program name of a command: the last path part of its first word, lower-case, without `.exe`. */
 export function programName(cmd: Pick<SimpleCommand, 'argv'>): string {
   const first = cmd.argv[0]?.value ?? '';
-  // `BUN.EXE`, `Deno.exe`: Windows finds programs whatever their case and suffix
-  return (first.split('/').pop() ?? '').toLowerCase().replace(/\.exe$/, '');
+  let name = PROGRAM_NAMES.get(first);
+  if (name === undefined) {
+    // `BUN.EXE`, `Deno.exe`: Windows finds programs whatever their case and suffix
+    name = (first.split('/').pop() ?? '').toLowerCase().replace(/\.exe$/, '');
+    if (PROGRAM_NAMES.size > 4096) PROGRAM_NAMES.clear();
+    PROGRAM_NAMES.set(first, name);
+  }
+  return name;
 }
+
+/** programName's results by first word (the rules ask for it many times per command). */
+const PROGRAM_NAMES = new Map<string, string>();
 
 interface Ctx {
   via: Via[];
