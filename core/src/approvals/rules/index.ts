@@ -7,6 +7,7 @@ import { DELETE_RULES } from './delete.js';
 import { DISK_RULES } from './disk.js';
 import { FILE_RULES } from './files.js';
 import { GIT_RULES } from './git.js';
+import { INFRA_RULES } from './infra.js';
 import { INLINE_CODE_RULES } from './inline-code.js';
 import { NET_RULES } from './net.js';
 import { PACKAGE_RULES } from './packages.js';
@@ -34,6 +35,7 @@ export const COMMAND_RULES: readonly CommandRule[] = [
   ...SQL_RULES,
   ...NET_RULES,
   ...CONTAINER_RULES,
+  ...INFRA_RULES,
   ...WINDOWS_RULES,
   ...SELF_RULES,
 ];

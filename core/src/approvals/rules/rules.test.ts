@@ -162,6 +162,14 @@ export const FLAGGED: [string, string][] = [
   ['docker stop web', 'container-lifecycle'],
   ['docker compose down', 'container-lifecycle'],
   ['docker -H ssh://prod ps', 'container-remote-daemon'],
+  // --- infrastructure ---
+  ['kubectl delete pod web', 'kubectl-change'],
+  ['talosctl reset --nodes 10.0.0.1', 'talos-change'],
+  ['zfs destroy tank/data', 'storage-pool-change'],
+  ['ufw allow 22', 'firewall-change'],
+  ['wg set wg0 peer X allowed-ips 0.0.0.0/0', 'vpn-change'],
+  ['ansible-playbook site.yml', 'ansible-run'],
+  ['git -c alias.p=push p --force origin main', 'git-force-push'],
   // --- Windows interpreters ---
   ['cmd.exe /c del /q x.txt', 'cmd-command'],
   ['powershell -NoProfile Remove-Item -Recurse x', 'powershell-command'],
@@ -362,6 +370,12 @@ export const SAFE: string[] = [
   'git log | head',
   // packages
   'npm install lodash',
+  'kubectl get pods',
+  'kubectl apply -f m.yaml --dry-run=client',
+  'zpool status',
+  'iptables -nvL',
+  'ansible-playbook -C site.yml',
+  "git -c alias.b='!reboot' status",
   'docker run --rm alpine true',
   'echo docker stop web',
   'pip install -U pip',

@@ -84,6 +84,7 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
     return undefined;
   };
   if (name === 'git') {
+    const aliases = new Map<string, string>();
     for (let i = 1; i < argv.length; i++) {
       const setting = valueOf(i, '-c') ?? valueOf(i, '--config');
       if (setting === undefined) continue;
@@ -91,10 +92,11 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
       if (eq < 0) continue;
       const key = setting.slice(0, eq);
       const value = setting.slice(eq + 1);
-      if (/^alias\./i.test(key)) {
-        if (value.startsWith('!')) scripts.push(value.slice(1));
-      } else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
+      // config keys are case-insensitive: `alias.B` is `alias.b`
+      if (/^alias\./i.test(key)) aliases.set(key.slice('alias.'.length).toLowerCase(), value);
+      else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
     }
+    scripts.push(...gitShellAliases(argv, aliases));
   }
   if (name === 'ssh' || name === 'scp' || name === 'sftp' || name === 'autossh') {
     let i = 1;
@@ -235,4 +237,35 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
     if (rest.length > 0) scripts.push(joined(rest));
   }
   return scripts.filter((t) => t.trim() !== '');
+}
+
+/**
+ * The `!SHELL` aliases a git command runs: its sub-command word resolved through plain aliases
+ * (`alias.a=b`, `alias.b=!…`) up to a shell one. A defined alias that is not invoked runs nothing;
+ * when the sub-command word is not known before the command runs, every shell alias counts.
+ */
+export function gitShellAliases(argv: readonly ShellWord[], aliases: ReadonlyMap<string, string>): string[] {
+  const bangs = [...aliases.values()].filter((v) => v.startsWith('!')).map((v) => v.slice(1));
+  if (bangs.length === 0) return [];
+  const sub = gitSubcommandWord(argv);
+  if (!sub) return [];
+  if (!sub.literal) return bangs;
+  let name = sub.value.toLowerCase();
+  for (let hop = 0; hop < 16; hop++) {
+    const value = aliases.get(name);
+    if (value === undefined) return [];
+    if (value.startsWith('!')) return [value.slice(1)];
+    name = (value.trim().split(/\s+/)[0] ?? '').toLowerCase();
+  }
+  return []; // a cycle: git refuses to run it
+}
+
+/** The word at a git command's sub-command position (after its global options), if any. */
+export function gitSubcommandWord(argv: readonly ShellWord[]): ShellWord | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const v = word(argv[i]);
+    if (/^-(?:C|c|-git-dir|-work-tree|-namespace|-exec-path|-config-env|-config)$/.test(v)) i++;
+    else if (!v.startsWith('-')) return argv[i];
+  }
+  return undefined;
 }
