@@ -11,6 +11,8 @@
  *   forms folded) is analysed too when it differs, and so is that form with a bare `$IFS` braced
  *   and with bash's own blanks (CR, VT, FF and escaped tabs are word characters, `\<newline>`
  *   joins);
+ * - a program the rules do not know whose first argument names a program they do
+ *   (`my-launcher git push -f`) is also judged as the command its arguments spell;
  * - a command whose program is a variable the line sets literally (`X=rm; $X -rf /`) is also judged
  *   with the value substituted, and one written in capitals (`RM -RF`) also in lower case;
  * - scripts the line builds as text and runs (decoded base64, `printf` escapes, `eval "$(echo …)"`,
@@ -28,6 +30,7 @@ import type { DetectContext, Detection, RuleHit } from './detection-types.js';
 import { ruleContext } from './rules/context.js';
 import { hiddenScripts } from './rules/hidden.js';
 import { COMMAND_RULES, LINE_RULES, SELF_RULES } from './rules/index.js';
+import { mayLaunch } from './launchers.js';
 import { computedProgram } from './rules/inline-code.js';
 import type { CommandRule, LineRule, RuleContext } from './rules/types.js';
 import {
@@ -160,10 +163,24 @@ function detectionContext(analysis: ShellAnalysis, dctx: DetectContext): RuleCon
   return ctx;
 }
 
+/** Commands the analysis already looked into (`xargs rm`, `find -exec`, wrappers): once per line. */
+const EXPANDED = new WeakMap<ShellAnalysis, Set<SimpleCommand>>();
+function expandedCommands(analysis: ShellAnalysis): Set<SimpleCommand> {
+  let set = EXPANDED.get(analysis);
+  if (!set) {
+    set = new Set(analysis.commands.flatMap((c) => (c.parent ? [c.parent] : [])));
+    EXPANDED.set(analysis, set);
+  }
+  return set;
+}
+
 /** The views of a command the rules also judge (see the file comment). */
 function variants(cmd: SimpleCommand, analysis: ShellAnalysis, dctx: DetectContext): SimpleCommand[] {
   const out = [cmd];
   const first = cmd.argv[0];
+  // a program the rules do not know, given a command as its arguments (`my-launcher git push -f`),
+  // may run it: the arguments are judged as that command too
+  if (mayLaunch(cmd) && !expandedCommands(analysis).has(cmd)) out.push({ ...cmd, argv: cmd.argv.slice(1) });
   if (first && first.value !== first.value.toLowerCase()) {
     out.push({ ...cmd, argv: cmd.argv.map((w) => ({ ...w, value: w.value.toLowerCase() })) });
   }

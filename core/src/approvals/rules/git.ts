@@ -116,9 +116,13 @@ const GIT_FORCE_PUSH: CommandRule = {
     const call = git(cmd, ctx);
     if (call?.sub !== 'push') return null;
     const p = gitArgs(call, PUSH_SPEC);
-    const forced =
-      has(p, 'f', 'force', 'force-with-lease', 'force-if-includes', 'mirror') ||
-      p.operands.slice(1).some((w) => w.value.startsWith('+'));
+    // git takes a unique prefix of a long option (`--forc`); `--repo R` leaves every operand a refspec
+    const forcing = ['force', 'force-with-lease', 'force-if-includes', 'mirror'];
+    const abbreviated = p.options.some(
+      (o) => o.name.length >= 4 && forcing.some((f) => f.startsWith(o.name)),
+    );
+    const refspecs = has(p, 'repo') ? p.operands : p.operands.slice(1);
+    const forced = has(p, 'f', ...forcing) || abbreviated || refspecs.some((w) => w.value.startsWith('+'));
     return forced ? pushTargets(call, p) : null;
   },
 };
