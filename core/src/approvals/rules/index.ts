@@ -10,6 +10,7 @@ import { GIT_RULES } from './git.js';
 import { INFRA_RULES } from './infra.js';
 import { INLINE_CODE_RULES } from './inline-code.js';
 import { NET_RULES } from './net.js';
+import { OPTION_PROGRAM_RULES } from './option-programs.js';
 import { PACKAGE_RULES } from './packages.js';
 import { REMOTE_CODE_RULES } from './remote-code.js';
 import { LINE_RULES } from './run-written.js';
@@ -36,6 +37,7 @@ export const COMMAND_RULES: readonly CommandRule[] = [
   ...NET_RULES,
   ...CONTAINER_RULES,
   ...INFRA_RULES,
+  ...OPTION_PROGRAM_RULES,
   ...WINDOWS_RULES,
   ...SELF_RULES,
 ];

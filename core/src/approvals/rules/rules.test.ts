@@ -170,6 +170,8 @@ export const FLAGGED: [string, string][] = [
   ['wg set wg0 peer X allowed-ips 0.0.0.0/0', 'vpn-change'],
   ['ansible-playbook site.yml', 'ansible-run'],
   ['git -c alias.p=push p --force origin main', 'git-force-push'],
+  ['sort --compress-program=gzip big.txt', 'option-runs-program'],
+  ['man -P less ls', 'option-runs-program'],
   // --- Windows interpreters ---
   ['cmd.exe /c del /q x.txt', 'cmd-command'],
   ['powershell -NoProfile Remove-Item -Recurse x', 'powershell-command'],
@@ -371,6 +373,8 @@ export const SAFE: string[] = [
   // packages
   'npm install lodash',
   'kubectl get pods',
+  'sort -o --compress-program names.txt',
+  'rg --pretty pattern src/',
   'kubectl apply -f m.yaml --dry-run=client',
   'zpool status',
   'iptables -nvL',

@@ -236,6 +236,7 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
     const rest = argv.slice(word(argv[1]) === '-' ? 3 : 2).filter((w, k) => !(k === 0 && word(w) === '-c'));
     if (rest.length > 0) scripts.push(joined(rest));
   }
+  scripts.push(...programOptions(argv, name).map((o) => o.value));
   return scripts.filter((t) => t.trim() !== '');
 }
 
@@ -268,4 +269,144 @@ export function gitSubcommandWord(argv: readonly ShellWord[]): ShellWord | undef
     else if (!v.startsWith('-')) return argv[i];
   }
   return undefined;
+}
+
+/** A reading tool's options: those naming a program it runs, and those taking another value. */
+interface ProgramOptionSpec {
+  /** Long options (without `--`) whose value is a program the tool runs. */
+  runs: readonly string[];
+  /** Short options whose value is a program the tool runs (`man -P less`, `-Hfirefox`). */
+  runsShort: string;
+  /** Long options (without `--`) that take a value (the next word unless written with `=`). */
+  valued: readonly string[];
+  /** Short options that take a value. */
+  valuedShort: string;
+}
+
+const PROGRAM_OPTION_SPECS: Record<string, ProgramOptionSpec> = {
+  sort: {
+    runs: ['compress-program'],
+    runsShort: '',
+    valued: [
+      'output',
+      'buffer-size',
+      'temporary-directory',
+      'field-separator',
+      'key',
+      'batch-size',
+      'parallel',
+      'files0-from',
+      'random-source',
+    ],
+    valuedShort: 'oSTtk',
+  },
+  rg: {
+    runs: ['pre', 'hostname-bin'],
+    runsShort: '',
+    valued: [
+      'glob',
+      'iglob',
+      'pre-glob',
+      'regexp',
+      'file',
+      'type',
+      'type-not',
+      'max-count',
+      'after-context',
+      'before-context',
+      'context',
+      'threads',
+      'color',
+      'colors',
+      'type-add',
+      'type-clear',
+      'ignore-file',
+      'sort',
+      'sortr',
+      'replace',
+      'encoding',
+      'engine',
+      'max-depth',
+      'path-separator',
+      'max-filesize',
+      'max-columns',
+      'dfa-size-limit',
+      'regex-size-limit',
+      'field-match-separator',
+      'field-context-separator',
+      'context-separator',
+    ],
+    valuedShort: 'gefmtTABCMjrEd',
+  },
+  ag: {
+    runs: ['pager'],
+    runsShort: '',
+    valued: [
+      'ignore',
+      'file-search-regex',
+      'after',
+      'before',
+      'context',
+      'max-count',
+      'depth',
+      'path-to-ignore',
+      'workers',
+    ],
+    valuedShort: 'GgABCm',
+  },
+  man: {
+    runs: ['pager', 'html'],
+    runsShort: 'PH',
+    valued: [
+      'config-file',
+      'manpath',
+      'sections',
+      'extension',
+      'locale',
+      'systems',
+      'preprocessor',
+      'prompt',
+      'encoding',
+      'recode',
+      'troff-device',
+    ],
+    valuedShort: 'CMSseLmprERT',
+  },
+};
+
+/**
+ * The programs a reading tool is told to run through its own options (`sort --compress-program`,
+ * `rg --pre`/`--hostname-bin`, `ag --pager`, `man -P`/`--pager`/`-H`/`--html`): each option with its
+ * value. The value belongs to the option even when it starts with `-`; a word that is another
+ * option's value (`sort -o --compress-program f`) or comes after `--` is not an option.
+ */
+export function programOptions(
+  argv: readonly ShellWord[],
+  name: string,
+): { option: string; value: string }[] {
+  const spec = PROGRAM_OPTION_SPECS[name];
+  if (!spec) return [];
+  const out: { option: string; value: string }[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = word(argv[i]);
+    if (w === '--') break;
+    if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      const opt = eq < 0 ? w.slice(2) : w.slice(2, eq);
+      const takes = spec.runs.includes(opt) || spec.valued.includes(opt);
+      const value = eq >= 0 ? w.slice(eq + 1) : takes ? argv[++i]?.value : undefined;
+      if (spec.runs.includes(opt) && value !== undefined) out.push({ option: `--${opt}`, value });
+      continue;
+    }
+    if (!w.startsWith('-') || w === '-') continue;
+    for (let k = 1; k < w.length; k++) {
+      const letter = w[k]!;
+      const runs = spec.runsShort.includes(letter);
+      if (!runs && !spec.valuedShort.includes(letter)) continue;
+      const value = k < w.length - 1 ? w.slice(k + 1) : argv[++i]?.value;
+      if (runs && value !== undefined) out.push({ option: `-${letter}`, value });
+      break;
+    }
+  }
+  return out;
 }

@@ -267,11 +267,13 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
     for (; i < argv.length; i++) {
       const w = word(argv[i]);
       if (w === '--' || (!w.startsWith('-') && !w.startsWith('+'))) break;
-      if (w === '-o' || w === '+o' || w === '-O' || w === '+O' || w === '--rcfile' || w === '--init-file') {
+      if (w === '--rcfile' || w === '--init-file') {
         i++;
         continue;
       }
       if (/^-[a-zA-Z]*c/.test(w)) command = true;
+      // `-o NAME` / `-O NAME`, also ending a cluster (`-lO extglob`, `+lo posix`), take the next word
+      if (/^[-+][a-zA-Z]*[oO]$/.test(w)) i++;
     }
     if (word(argv[i]) === '--') i++;
     if (command) {
