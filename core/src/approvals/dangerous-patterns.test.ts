@@ -70,6 +70,7 @@ const DANGEROUS: [string, string][] = [
   ['git checkout -- .', 'git-discard-changes'],
   ['sudo apt-get purge nginx', 'package-remove'],
   ['docker system prune -af', 'container-prune'],
+  ['docker compose --project-name demo down', 'container-lifecycle'],
   // indirection and the agent's own files (found by an adversarial trial)
   ['X=rm; $X -rf /tmp/v', 'variable-as-command'],
   ['a=r;b=m;$a$b -rf /', 'variable-as-command'],

@@ -43,7 +43,7 @@ export interface DangerousMatch {
  * optionally behind `sudo`/`env`/`exec`/`nohup`/`time`/`nice` wrappers. Keeps `echo reboot`
  * from counting as a reboot.
  */
-const CMD = String.raw`(?:^|[;&|\n(\x60]|\$\()\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:env|exec|nohup|time|nice|command)\s+(?:\S+=\S*\s+)*)*`;
+const CMD = String.raw`(?:^|[;&|\n(\x60]|\$\()[ \t]*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:env|exec|nohup|time|nice|command)\s+(?:\S+=\S*\s+)*)*`;
 /** A run of text within one simple command (no separator crossed). */
 const SEG = String.raw`[^;&|\n]*`;
 /** Raw block devices: SCSI/SATA/virtio/Xen/NVMe/eMMC disks, md/dm/loop/nbd, macOS disks. */
@@ -268,7 +268,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'decode-then-run',
     pattern: rx(
-      String.raw`\b(?:base64|base32|xxd|openssl)\b${upTo(String.raw`\s(?:-d|-D|--decode|-r)\b`, String.raw`[^\n]`)}[^\n]*>[\s\S]*(?:;|&&|\|\||\n)\s*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)|source|\.|chmod)\s`,
+      String.raw`\b(?:base64|base32|xxd|openssl)\b${upTo(String.raw`\s(?:-d|-D|--decode|-r)\b`, String.raw`[^\n]`)}[^\n]*>[\s\S]*(?:;|&&|\|\||\n)[ \t]*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)|source|\.|chmod)\s`,
     ),
     description: 'decode text into a file and then run it (obfuscated script)',
   },
@@ -359,7 +359,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'variable-as-command',
     pattern: rx(
-      String.raw`(?:^|[;&|\n(\x60]|\$\()\s*(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*["']?\$\{?[A-Za-z_@*!#?0-9]`,
+      String.raw`(?:^|[;&|\n(\x60]|\$\()[ \t]*(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*["']?\$\{?[A-Za-z_@*!#?0-9]`,
     ),
     description: 'run a command whose name comes from a variable (hides what runs)',
   },
@@ -371,7 +371,7 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
   {
     key: 'download-then-run',
     pattern: rx(
-      String.raw`\b(?:curl|wget)\b[^\n]*(?:;|&&|\n)\s*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)\s+\S|(?:\.|source)\s+\S|chmod\s+\S*x)`,
+      String.raw`\b(?:curl|wget)\b[^\n]*(?:;|&&|\n)[ \t]*(?:sudo\s+)?(?:${PATH_PREFIX}(?:${SHELLS}|python[0-9.]*|perl|ruby|node)\s+\S|(?:\.|source)\s+\S|chmod\s+\S*x)`,
     ),
     description: 'download a file and then run it',
   },
@@ -419,6 +419,13 @@ export const DANGEROUS_PATTERNS: readonly DangerousPattern[] = [
     ),
     description: 'delete containers, images or volumes (docker prune)',
   },
+  {
+    key: 'container-lifecycle',
+    pattern: rx(
+      String.raw`\b(?:(?:docker|podman)(?:\s+compose)?|docker-compose|podman-compose)\s+(?:[^\s|;&]+\s+){0,6}?(?:stop|kill|restart|down)\b`,
+    ),
+    description: 'stop, kill or restart running containers (docker stop/kill/restart, compose down)',
+  },
 ];
 
 /**
@@ -446,18 +453,30 @@ export type DetectOptions = PathContext;
  *   credential files by absolute path and any mention of the root's path are flagged too
  *   (`contextPatterns`); without, only the generic forms (`~/.ssh`, `/root/.ssh`, `.hermes`).
  * @returns one entry per matching pattern key, in table order (context patterns after);
- *   empty for a safe command.
+ *   empty for a safe command; only `unchecked-long-line` for a line over `TABLE_MAX_CHARS`.
  */
 export function detectDangerousCommand(command: string, opts: DetectOptions = {}): DangerousMatch[] {
   const normalized = normalizeCommand(command);
   const variants = [normalized, normalized.replace(/["']/g, '')];
   const found: DangerousMatch[] = [];
+  // a few patterns cost time growing with the square of the length on degenerate text (long runs
+  // of `>>` or blanks); past this length the table asks instead of reading (fail towards asking)
+  if (normalized.length > TABLE_MAX_CHARS) {
+    found.push({
+      key: 'unchecked-long-line',
+      description: `a command line too long for the pattern check (over ${TABLE_MAX_CHARS} characters)`,
+    });
+    return found;
+  }
   for (const p of [...DANGEROUS_PATTERNS, ...contextPatterns(opts)]) {
     if (found.some((f) => f.key === p.key)) continue;
     if (variants.some((v) => p.pattern.test(v))) found.push({ key: p.key, description: p.description });
   }
   return found;
 }
+
+/** Longest normalised line the pattern table reads (see detectDangerousCommand). */
+export const TABLE_MAX_CHARS = 8_192;
 
 /** The pattern with this key, if any. */
 export function dangerousPatternByKey(key: string): DangerousPattern | undefined {

@@ -8,7 +8,11 @@
  *
  * Extra views keep obfuscation from hiding a command:
  * - the line as a terminal shows it (ANSI escapes and NUL bytes removed, Unicode compatibility
- *   forms folded) is analysed too when it differs;
+ *   forms folded) is analysed too when it differs, and so is that form with a bare `$IFS` braced
+ *   and with bash's own blanks (CR, VT, FF and escaped tabs are word characters, `\<newline>`
+ *   joins);
+ * - a program the rules do not know whose first argument names a program they do
+ *   (`my-launcher git push -f`) is also judged as the command its arguments spell;
  * - a command whose program is a variable the line sets literally (`X=rm; $X -rf /`) is also judged
  *   with the value substituted, and one written in capitals (`RM -RF`) also in lower case;
  * - scripts the line builds as text and runs (decoded base64, `printf` escapes, `eval "$(echo …)"`,
@@ -26,6 +30,7 @@ import type { DetectContext, Detection, RuleHit } from './detection-types.js';
 import { ruleContext } from './rules/context.js';
 import { hiddenScripts } from './rules/hidden.js';
 import { COMMAND_RULES, LINE_RULES, SELF_RULES } from './rules/index.js';
+import { mayLaunch } from './launchers.js';
 import { computedProgram } from './rules/inline-code.js';
 import type { CommandRule, LineRule, RuleContext } from './rules/types.js';
 import {
@@ -158,10 +163,24 @@ function detectionContext(analysis: ShellAnalysis, dctx: DetectContext): RuleCon
   return ctx;
 }
 
+/** Commands the analysis already looked into (`xargs rm`, `find -exec`, wrappers): once per line. */
+const EXPANDED = new WeakMap<ShellAnalysis, Set<SimpleCommand>>();
+function expandedCommands(analysis: ShellAnalysis): Set<SimpleCommand> {
+  let set = EXPANDED.get(analysis);
+  if (!set) {
+    set = new Set(analysis.commands.flatMap((c) => (c.parent ? [c.parent] : [])));
+    EXPANDED.set(analysis, set);
+  }
+  return set;
+}
+
 /** The views of a command the rules also judge (see the file comment). */
 function variants(cmd: SimpleCommand, analysis: ShellAnalysis, dctx: DetectContext): SimpleCommand[] {
   const out = [cmd];
   const first = cmd.argv[0];
+  // a program the rules do not know, given a command as its arguments (`my-launcher git push -f`),
+  // may run it: the arguments are judged as that command too
+  if (mayLaunch(cmd) && !expandedCommands(analysis).has(cmd)) out.push({ ...cmd, argv: cmd.argv.slice(1) });
   if (first && first.value !== first.value.toLowerCase()) {
     out.push({ ...cmd, argv: cmd.argv.map((w) => ({ ...w, value: w.value.toLowerCase() })) });
   }
@@ -215,7 +234,9 @@ class Hits {
     if (this.seen.has(sig)) return;
     this.seen.add(sig);
     const hit: RuleHit = { key: rule.key, description: rule.description, command, targets };
-    (rule.floor ? this.floor : this.hits).push(hit);
+    // a script only written to a file is asked about, never refused: nothing runs it yet
+    const written = command?.via.includes('written script') ?? false;
+    (rule.floor && !written ? this.floor : this.hits).push(hit);
   }
 
   has(key: string): boolean {
@@ -295,8 +316,19 @@ export async function detectCommand(line: string, ctx: DetectContext = {}): Prom
     await judge(analysis, ctx, out);
     broken = analysis.errors;
     const shown = displayForm(line);
-    if (shown !== line) {
-      const view = await analyzeShell(shown);
+    // the grammar splits a word at a bare `$IFS` followed by text (`rm$IFS-rf$IFS/`) where bash
+    // does not; with braces it reads the word as bash does
+    const braced = shown.replace(/\$IFS(?![A-Za-z0-9_])/g, '$${IFS}');
+    // bash's blanks are space and tab only, and it joins `\<newline>` before reading words: the
+    // grammar takes CR/VT/FF and an escaped tab for blanks (so `printf x\r#c; reboot` would hide
+    // `reboot` in a comment); this view gives them a plain letter and joins continuations
+    const blanks = braced
+      .replace(/\\\n/g, '')
+      .replace(/\\\t/g, '\\_')
+      .replace(/[\r\v\f]/g, '_');
+    for (const text of new Set([shown, braced, blanks])) {
+      if (text === line) continue;
+      const view = await analyzeShell(text);
       await judge(view, ctx, out);
       broken ||= view.errors;
     }

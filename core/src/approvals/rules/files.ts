@@ -120,6 +120,22 @@ const TOUCH_HOME_DOTFILES: CommandRule = {
   },
 };
 
+/** A project's secrets and settings files: `.env`, `.env.<stage>`, `config.yaml`/`config.yml`. */
+const PROJECT_ENV_CONFIG_NAME = /^(?:\.env(?:\..+)?|config\.ya?ml)$/;
+
+const PROJECT_ENV_CONFIG: CommandRule = {
+  key: 'project-env-config',
+  description: 'overwrite a project env/config file (.env, .env.*, config.yaml)',
+  match(cmd, ctx) {
+    // replacing the whole file (redirect, tee, copy, move, download); in-place edits are routine
+    const hows: Write['how'][] = ['redirect', 'tee', 'copy', 'link', 'move-source', 'download', 'dd'];
+    const hit = writtenPaths(cmd, ctx).filter(
+      (w) => hows.includes(w.how) && PROJECT_ENV_CONFIG_NAME.test(w.path.split('/').pop() ?? ''),
+    );
+    return hit.length > 0 ? [...new Set(hit.map((w) => w.path))] : null;
+  },
+};
+
 /** Every word of a command a path may hide in: arguments, `--opt=value` values, redirect targets. */
 function allWords(cmd: SimpleCommand): ShellWord[] {
   const out = [...cmd.argv.slice(1)];
@@ -341,6 +357,7 @@ export const FILE_RULES: readonly CommandRule[] = [
   COPY_INTO_SYSTEM_DIR,
   CREDENTIAL_FILES,
   TOUCH_HOME_DOTFILES,
+  PROJECT_ENV_CONFIG,
   SSH_AUTHORIZED_KEYS,
   READ_CREDENTIALS,
   CHMOD_WORLD_WRITABLE,

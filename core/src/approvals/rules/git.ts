@@ -15,6 +15,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
+import { literalWord } from '../shell/words.js';
 import { has, parseArgs, pathTargets, programName, type ArgSpec, type ParsedArgs } from './argv.js';
 import type { CommandRule, RuleContext } from './types.js';
 
@@ -45,8 +46,32 @@ function git(cmd: SimpleCommand, ctx: RuleContext): GitCall | undefined {
     else if (v.startsWith('-')) i++;
     else break;
   }
-  const sub = (argv[i]?.value ?? '').toLowerCase();
-  return sub ? { repo, sub, rest: argv.slice(i + 1) } : undefined;
+  let sub = (argv[i]?.value ?? '').toLowerCase();
+  let rest = argv.slice(i + 1);
+  // `git -c alias.p=push p --force`: a plain alias runs git again with its words first
+  const aliases = gitAliases(argv.slice(0, i));
+  for (let hop = 0; hop < 16 && aliases.has(sub); hop++) {
+    const value = aliases.get(sub)!;
+    if (value.startsWith('!')) break; // a shell alias: analyze.ts runs it as a script
+    const words = value.trim().split(/\s+/).filter(Boolean);
+    sub = (words[0] ?? '').toLowerCase();
+    rest = [...words.slice(1).map(literalWord), ...rest];
+    if (hop === 15) return undefined; // a cycle: git refuses to run it
+  }
+  return sub ? { repo, sub, rest } : undefined;
+}
+
+/** The aliases given with `-c alias.NAME=VALUE` among git's global options (names lower-case). */
+function gitAliases(globals: readonly ShellWord[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 1; i < globals.length; i++) {
+    const v = globals[i]!.value;
+    const setting =
+      v === '-c' || v === '--config' ? globals[i + 1]?.value : v.startsWith('-c') ? v.slice(2) : undefined;
+    const m = setting !== undefined ? /^alias\.([^=]+)=(.*)$/is.exec(setting) : null;
+    if (m) out.set(m[1]!.toLowerCase(), m[2]!);
+  }
+  return out;
 }
 
 /** The words of a git sub-command parsed as options and operands. */
@@ -91,9 +116,13 @@ const GIT_FORCE_PUSH: CommandRule = {
     const call = git(cmd, ctx);
     if (call?.sub !== 'push') return null;
     const p = gitArgs(call, PUSH_SPEC);
-    const forced =
-      has(p, 'f', 'force', 'force-with-lease', 'force-if-includes', 'mirror') ||
-      p.operands.slice(1).some((w) => w.value.startsWith('+'));
+    // git takes a unique prefix of a long option (`--forc`); `--repo R` leaves every operand a refspec
+    const forcing = ['force', 'force-with-lease', 'force-if-includes', 'mirror'];
+    const abbreviated = p.options.some(
+      (o) => o.name.length >= 4 && forcing.some((f) => f.startsWith(o.name)),
+    );
+    const refspecs = has(p, 'repo') ? p.operands : p.operands.slice(1);
+    const forced = has(p, 'f', ...forcing) || abbreviated || refspecs.some((w) => w.value.startsWith('+'));
     return forced ? pushTargets(call, p) : null;
   },
 };

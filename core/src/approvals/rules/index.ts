@@ -2,12 +2,15 @@
  * The registry of approval rules, by family. Each family file documents its classes; the keys are
  * stable (allowlist entries store them). `SELF_RULES` (self.ts) are the rules about Hermes itself.
  */
+import { CONTAINER_RULES } from './containers.js';
 import { DELETE_RULES } from './delete.js';
 import { DISK_RULES } from './disk.js';
 import { FILE_RULES } from './files.js';
 import { GIT_RULES } from './git.js';
+import { INFRA_RULES } from './infra.js';
 import { INLINE_CODE_RULES } from './inline-code.js';
 import { NET_RULES } from './net.js';
+import { OPTION_PROGRAM_RULES } from './option-programs.js';
 import { PACKAGE_RULES } from './packages.js';
 import { REMOTE_CODE_RULES } from './remote-code.js';
 import { LINE_RULES } from './run-written.js';
@@ -15,6 +18,7 @@ import { SELF_RULES } from './self.js';
 import { SQL_RULES } from './sql.js';
 import { SYSTEM_RULES } from './system.js';
 import type { CommandRule, LineRule } from './types.js';
+import { WINDOWS_RULES } from './windows.js';
 
 export { LINE_RULES, SELF_RULES };
 export type { CommandRule, LineRule };
@@ -31,6 +35,10 @@ export const COMMAND_RULES: readonly CommandRule[] = [
   ...INLINE_CODE_RULES,
   ...SQL_RULES,
   ...NET_RULES,
+  ...CONTAINER_RULES,
+  ...INFRA_RULES,
+  ...OPTION_PROGRAM_RULES,
+  ...WINDOWS_RULES,
   ...SELF_RULES,
 ];
 

@@ -33,7 +33,10 @@ const SHELL_INLINE_EXEC: CommandRule = {
   match(cmd) {
     if (!SHELLS.has(programName(cmd))) return null;
     const src = codeSource(cmd);
-    return src?.kind === 'inline' ? [src.text.value] : null;
+    if (src?.kind === 'inline') return [src.text.value];
+    // `bash -c` with its script missing (bash refuses it; asked rather than guessed)
+    const cluster = cmd.argv.slice(1).some((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.value));
+    return src?.kind === 'none' && cluster ? ['?missing-script'] : null;
   },
 };
 

@@ -8,7 +8,7 @@
  *
  * Targets: the endpoint host.
  */
-import { programName, type SimpleCommand } from '../shell/analyze.js';
+import { programName, type ShellAnalysis, type SimpleCommand } from '../shell/analyze.js';
 import type { CommandRule } from './types.js';
 
 /** The metadata hosts, as the WHATWG URL parser normalises them. */
@@ -70,16 +70,23 @@ function texts(cmd: SimpleCommand): string[] {
   return out;
 }
 
+/** The commands of an analysis whose output goes into another command (computed once per line). */
+const PIPED_ON = new WeakMap<ShellAnalysis, Set<SimpleCommand>>();
+function pipedOn(analysis: ShellAnalysis): Set<SimpleCommand> {
+  let set = PIPED_ON.get(analysis);
+  if (!set) {
+    set = new Set(analysis.commands.flatMap((c) => c.pipedFrom));
+    PIPED_ON.set(analysis, set);
+  }
+  return set;
+}
+
 const CLOUD_METADATA: CommandRule = {
   key: 'cloud-metadata',
   description: "reach a cloud metadata endpoint (the machine's cloud credentials)",
   match(cmd, ctx) {
     // text printed for a person (`echo … >> notes.md`) reaches nothing; printed into a pipe it may
-    if (
-      /^(?:echo|printf)$/.test(programName(cmd)) &&
-      !ctx.analysis.commands.some((c) => c.pipedFrom.includes(cmd))
-    )
-      return null;
+    if (/^(?:echo|printf)$/.test(programName(cmd)) && !pipedOn(ctx.analysis).has(cmd)) return null;
     const hosts = new Set<string>();
     for (const t of texts(cmd)) {
       const h = metadataHost(t);

@@ -6,8 +6,12 @@
  * `yarn global remove`, `bun remove -g`, `composer global remove`) and tool installs (`pip
  * uninstall`, `python -m pip uninstall`, `uv pip uninstall`, `pipx uninstall`, `uv tool
  * uninstall`, `cargo uninstall`, `gem uninstall`, `rustup toolchain uninstall`, `asdf`/`mise
- * uninstall`). Installing is not flagged, nor removing a project's own dependency
- * (`npm uninstall lodash`).
+ * uninstall`). Installing is not flagged.
+ *
+ * `dependency-remove`: removing a project's own dependency (`npm uninstall lodash`, `npm r x`,
+ * `yarn remove x`, `pnpm remove x`, `bun remove x`, also with `--prefix`/`--cwd`): it rewrites the
+ * manifest and lockfile and deletes the installed package — asked, under a key of its own so an
+ * approval of one never covers a global removal.
  *
  * Targets: `<manager>:<package>` (`apt:nginx`, `npm:typescript`, `pip:requests`).
  */
@@ -26,7 +30,7 @@ const VALUED: Record<string, RegExp> = {
   apt: /^(?:-o|-t|-c|--option|--target-release|--config-file)$/,
   dnf: /^(?:--repo|--enablerepo|--disablerepo|--releasever|--installroot|-c|--config)$/,
   pip: /^(?:-r|--requirement|--log|--proxy|--python|-t|--target|--prefix|--root)$/,
-  npm: /^(?:--prefix|-w|--workspace|--location|--registry)$/,
+  npm: /^(?:--prefix|-w|--workspace|--location|--registry|--cwd|-C|--filter|--dir)$/,
 };
 
 /** The words after a verb that are package names (options and their values left out). */
@@ -187,5 +191,26 @@ const PACKAGE_REMOVE: CommandRule = {
   },
 };
 
+/** A project dependency `cmd` removes (see the file comment), if any. */
+function dependencyRemoval(cmd: SimpleCommand): Removal | undefined {
+  const name = programName(cmd);
+  if (!/^(?:npm|pnpm|bun|yarn)$/.test(name) || isGlobal(cmd.argv)) return undefined;
+  if (name === 'yarn' && cmd.argv.some((w) => w.value === 'global')) return undefined;
+  return verbRemoval(cmd.argv, name, /^(?:uninstall|un|unlink|remove|rm|r)$/, VALUED.npm);
+}
+
+const DEPENDENCY_REMOVE: CommandRule = {
+  key: 'dependency-remove',
+  description: "uninstall a project's dependency (npm/yarn/pnpm/bun remove)",
+  match(cmd) {
+    const r = dependencyRemoval(cmd);
+    if (!r) return null;
+    const names = r.packages.map(
+      (w) => `${r.manager}:${w.substitution || !w.literal ? `?${w.raw}` : w.value}`,
+    );
+    return names.length > 0 ? names : [`${r.manager}:?all`];
+  },
+};
+
 /** The package rules. */
-export const PACKAGE_RULES: readonly CommandRule[] = [PACKAGE_REMOVE];
+export const PACKAGE_RULES: readonly CommandRule[] = [PACKAGE_REMOVE, DEPENDENCY_REMOVE];

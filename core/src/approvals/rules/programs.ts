@@ -60,7 +60,7 @@ const INTERPRETERS: [RegExp, InterpreterSpec][] = [
       info: ['v', 'version', 'h', 'help', 'test'],
     },
   ],
-  [/^deno$/, { inline: ['eval'], info: ['V', 'version', 'h', 'help'] }],
+  [/^deno$/, { inline: ['eval', 'e'], info: ['V', 'version', 'h', 'help'] }],
   [
     /^perl[0-9.]*$/,
     { inline: ['e', 'E'], valued: ['I', 'M', 'm'], info: ['v', 'V', 'version', 'h', 'help'] },

@@ -11,6 +11,7 @@
  *
  * Targets: the file's paths (and the URLs for a download).
  */
+import { basename } from 'node:path';
 import type { ShellWord, SimpleCommand } from '../shell/analyze.js';
 import { CURL_SPEC, parseArgs, programName, valueTargets, WGET_SPEC, within, writes } from './argv.js';
 import { codeSource, isDecoder, isDownloader, upstream } from './programs.js';
@@ -142,7 +143,11 @@ function runsOf(ctx: RuleContext, kinds: readonly (Kind | 'chmod')[], chmodToo =
       const paths = ctx.paths(word);
       for (const p of prep) {
         if (p.by.index >= cmd.index) continue;
-        if (!paths.includes(p.path) && !(p.folder && paths.some((x) => within(p.path, x)))) continue;
+        // a file made executable elsewhere and run by the same name (`chmod +x /tmp/x.sh &&
+        // ./x.sh`): the line may have moved or copied it there, so the name is enough
+        const sameName = p.kind === 'chmod' && basename(p.path) === basename(word.value);
+        if (!paths.includes(p.path) && !(p.folder && paths.some((x) => within(p.path, x))) && !sameName)
+          continue;
         targets.add(p.path);
         if (p.kind === 'download') for (const u of urlsBehind(p.by, ctx)) targets.add(u);
       }

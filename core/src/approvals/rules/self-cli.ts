@@ -134,6 +134,33 @@ function wrapperPrefix(text: string): ShellWord[] | undefined {
   return words.map((w) => literalWord(w.replace(/^'(.*)'$|^"(.*)"$/, '$1$2')));
 }
 
+/** bash builtins run without a PATH lookup (never a wrapper script on disk). */
+const SHELL_BUILTINS = new Set([
+  'echo',
+  'printf',
+  'cd',
+  'true',
+  'false',
+  ':',
+  'test',
+  '[',
+  'pwd',
+  'export',
+  'unset',
+  'set',
+  'local',
+  'declare',
+  'read',
+  'shift',
+  'exit',
+  'return',
+  'wait',
+  'type',
+  'hash',
+  'alias',
+  'let',
+]);
+
 /** True when `p` is an existing file (through symlinks). */
 function isFile(p: string): boolean {
   try {
@@ -165,6 +192,13 @@ export function hermesInvocation(cmd: SimpleCommand, ctx: RuleContext): HermesIn
     HERMES_PACKAGE.test(first.value)
   ) {
     return { args: rest };
+  }
+  // the original Python agent's CLI (`python -m hermes_cli.main …`) shares the Hermes home
+  if (/^python[0-9.]*$/.test(name)) {
+    const m = rest.findIndex((w) => w.value === '-m');
+    return m >= 0 && /^hermes_cli(?:\.main)?$/.test(rest[m + 1]?.value ?? '')
+      ? { args: rest.slice(m + 2) }
+      : null;
   }
   if (['node', 'nodejs', 'bun', 'tsx', 'ts-node', 'deno'].includes(name)) {
     for (let i = 0; i < rest.length; i++) {
@@ -199,8 +233,9 @@ export function hermesInvocation(cmd: SimpleCommand, ctx: RuleContext): HermesIn
     if ((name === 'yarn' || name === 'pnpm') && verb === 'hermes') return { args: rest.slice(sub + 1) };
     return null;
   }
-  // a symlink to hermes, or a wrapper script running it (`hermes profile alias`)
-  if (first.substitution) return null;
+  // a symlink to hermes, or a wrapper script running it (`hermes profile alias`); bash runs its
+  // builtins without a PATH lookup, so `echo` is never such a file
+  if (first.substitution || (first.literal && SHELL_BUILTINS.has(first.value))) return null;
   // `h=hermes; $h config set …`
   if (!first.literal && ctx.paths(first).some((p) => basename(p) === 'hermes')) return { args: rest };
   const files = first.value.includes('/') ? ctx.paths(first).slice(0, 2) : findExecutable(first.value, ctx);
@@ -238,7 +273,14 @@ export function parseHermesArgs(args: ShellWord[]): HermesArgs {
     else if (v === '--yolo') out.yolo = true;
     else if (v === '-h' || v === '--help' || v === '--version') out.help = true;
     else if (VALUE_OPTIONS.has(v)) i++;
-    else if (!v.startsWith('-') || /^-\d/.test(v)) out.positionals.push(w);
+    else if (!v.startsWith('-') || /^-\d/.test(v)) {
+      // before the command, a word after an option the list does not know is taken as its value
+      // unless it is a command of the list (`hermes --opt val gateway restart`)
+      const prev = args[i - 1]?.value ?? '';
+      const valueOfUnknown = /^--[^=]+$/.test(prev) && !VALUE_OPTIONS.has(prev) && !(v in READ_ONLY);
+      if (out.positionals.length === 0 && valueOfUnknown) continue;
+      out.positionals.push(w);
+    }
   }
   return out;
 }

@@ -140,9 +140,11 @@ export function homeTargets(cmd: SimpleCommand, ctx: RuleContext, places: Hermes
   const name = programName(cmd);
   // what echo and printf are given is text, not paths (their redirects still are)
   const words = pathWords(PRINTERS.has(name) ? { ...cmd, argv: cmd.argv.slice(0, 1) } : cmd);
-  const computedByHermes = ctx.analysis.commands.some(
-    (c) => isNestedIn(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
-  );
+  // looked up only for a word with a substitution (a scan of the line per command is quadratic)
+  const computedByHermes = (): boolean =>
+    ctx.analysis.commands.some(
+      (c) => isNestedIn(c, cmd) && c.via.includes('substitution') && hermesInvocation(c, ctx) !== null,
+    );
   const daemonPids = new Set([ctx.daemonPid, process.pid].filter((p) => p !== undefined).map(String));
   for (const w of words) {
     for (const p of rootPathsOf(w, ctx, places)) targets.add(p);
@@ -155,7 +157,7 @@ export function homeTargets(cmd: SimpleCommand, ctx: RuleContext, places: Hermes
     if (w.literal) continue;
     if (/\$\{?HERMES_HOME\b/.test(w.value)) targets.add(w.value);
     // `cat "$(hermes config path)"`: a path Hermes computes is one of its own
-    if (w.substitution && computedByHermes) targets.add(w.value);
+    if (w.substitution && computedByHermes()) targets.add(w.value);
     if (w.substitution || unknownVariables(w.value, ctx)) {
       const tail = literalTail(w.value);
       if (tail !== undefined && namesHermesPlace(tail)) targets.add(w.value);

@@ -18,7 +18,7 @@ import { hermesPlaces, inRoot } from './self-places.js';
 import type { RuleContext } from './types.js';
 
 /** Names the daemon's process has or is known by. */
-export const DAEMON_NAMES = ['hermes', 'tui-gateway', 'hermes-gateway', 'node'];
+export const DAEMON_NAMES = ['hermes', 'tui-gateway', 'hermes-gateway', 'node', 'hermes_cli.main'];
 /** The command line the daemon is started with (bin/src/commands/gateway.ts `runCommand`). */
 const DAEMON_COMMAND_LINES = [
   '/usr/bin/node /usr/lib/node_modules/hermes-ts/bin/hermes gateway run --detached',

@@ -5,7 +5,8 @@
  * (`psql -c …`, `sqlite3 app.db "…"`), a here-document or here-string, or literal text piped in
  * (`echo "DROP TABLE x" | psql`); the client may run inside another command (`docker exec db
  * psql -c …`, `kubectl exec … -- mysql -e …`). Text that only mentions SQL (`echo`, `grep`,
- * `git commit -m`) is not flagged.
+ * `git commit -m`) is not flagged. A statement typed as a command (`DROP TABLE users`,
+ * `DELETE FROM users`) is judged as one: a line meant for a database client ended up in the shell.
  *
  * Targets: the client and the statement as written (long statements shortened).
  */
@@ -17,8 +18,13 @@ import type { CommandRule } from './types.js';
 const CLIENTS =
   /^(?:psql|pgcli|mysql|mariadb|mycli|sqlite3?|litecli|duckdb|sqlcmd|clickhouse(?:-client)?|cockroach|usql|snowsql|bq|sqlplus|isql|mongo|mongosh|redis-cli|valkey-cli|cqlsh)$/;
 
+/** Words that start a destructive statement (a command named so is a statement typed as a command). */
+const STATEMENT_WORDS = /^(?:drop|delete|truncate|flushall|flushdb)$/;
+
 /** The texts a client in `cmd` runs: words after the client, here-documents, literal piped text. */
 function statements(cmd: SimpleCommand): { client: string; texts: string[] } | undefined {
+  if (STATEMENT_WORDS.test(programName(cmd)))
+    return { client: 'sql', texts: [cmd.argv.map((w) => w.value).join(' ')] };
   const i = cmd.argv.findIndex((w) => CLIENTS.test((w.value.split('/').pop() ?? '').toLowerCase()));
   if (i < 0) return undefined;
   const client = (cmd.argv[i]!.value.split('/').pop() ?? '').toLowerCase();

@@ -94,13 +94,16 @@ const KILL_ALL_PROCESSES: CommandRule = {
 
 const FORCE_KILL_BY_NAME: CommandRule = {
   key: 'force-kill-by-name',
-  description: 'force-kill processes by name (pkill/killall -9)',
+  description: 'force-kill processes by name (pkill/killall -9, killall -r PATTERN)',
   match(cmd) {
     const name = programName(cmd);
     if (name !== 'pkill' && name !== 'killall') return null;
     const p = parseArgs(cmd.argv, PKILL_SPEC);
     const kill = /^(?:9|kill|sigkill)$/i;
+    // `killall -r` kills every process whose name matches a regular expression
+    const sweep = name === 'killall' && p.options.some((o) => o.name === 'r' || o.name === 'regexp');
     const forced =
+      sweep ||
       cmd.argv.slice(1).some((w) => /^-(?:9|kill|sigkill)$/i.test(w.value)) ||
       p.options.some((o) => (o.name === 's' || o.name === 'signal') && kill.test(o.value?.value ?? ''));
     if (!forced) return null;

@@ -192,3 +192,32 @@ export const FLOOR: [string, string][] = [
   ["perl -e 'kill 9, -1'", 'kill-all-processes'],
   ["echo 'mkfs.ext4 /dev/sda' | tee x.sh; bash x.sh", 'mkfs'],
 ];
+
+/**
+ * What a test table expects of a line: `ask` (at least one hit, floor or asked), `safe` (no hit),
+ * `floor` (at least one floor hit), `not-floor` (no floor hit; asking is allowed).
+ */
+export type Expectation = 'ask' | 'safe' | 'floor' | 'not-floor';
+
+/**
+ * Checks one line against an expectation and that every hit carries a description; the message
+ * names the line and what it got. Resolves when the expectation holds, rejects otherwise.
+ */
+export async function expectVerdict(line: string, want: Expectation, ctx: DetectContext): Promise<void> {
+  const d = await detectCommand(line, ctx);
+  const all = [...d.floor, ...d.hits];
+  const got = `${JSON.stringify(line)} → floor [${d.floor.map((h) => h.key).join(', ')}], asked [${d.hits
+    .map((h) => h.key)
+    .join(', ')}]`;
+  const ok =
+    want === 'ask'
+      ? all.length > 0
+      : want === 'safe'
+        ? all.length === 0
+        : want === 'floor'
+          ? d.floor.length > 0
+          : d.floor.length === 0;
+  if (!ok) throw new Error(`expected ${want}: ${got}`);
+  const blank = all.find((h) => !h.description.trim());
+  if (blank) throw new Error(`hit ${blank.key} of ${JSON.stringify(line)} has no description`);
+}

@@ -12,6 +12,7 @@
  * A line the grammar cannot fully parse is marked `errors`; what it could recover is still listed,
  * and callers also apply their text patterns to the raw line (fail towards asking).
  */
+import { literalOutput, SCRIPT_FILE, WRITE_OPS } from './fixed-text.js';
 import { bashParser, type Node } from './grammar.js';
 import { splitIfs, SUBSTITUTIONS, wordOf, type ShellWord } from './words.js';
 import { COMMAND_VARIABLES } from './option-scripts.js';
@@ -47,6 +48,7 @@ export type Via =
   | 'shell -c'
   | 'eval'
   | 'stdin script'
+  | 'written script'
   | 'xargs'
   | 'find -exec';
 
@@ -105,11 +107,21 @@ export const MAX_NESTING = 6;
 /** Programs that are shells: given no `-c` and no script file, they run what stdin holds. */
 export const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox sh']);
 
-/** The program name of a command: the last path part of its first word, lower-case. */
+/** The program name of a command: the last path part of its first word, lower-case, without `.exe`. */
 export function programName(cmd: Pick<SimpleCommand, 'argv'>): string {
   const first = cmd.argv[0]?.value ?? '';
-  return (first.split('/').pop() ?? '').toLowerCase();
+  let name = PROGRAM_NAMES.get(first);
+  if (name === undefined) {
+    // `BUN.EXE`, `Deno.exe`: Windows finds programs whatever their case and suffix
+    name = (first.split('/').pop() ?? '').toLowerCase().replace(/\.exe$/, '');
+    if (PROGRAM_NAMES.size > 4096) PROGRAM_NAMES.clear();
+    PROGRAM_NAMES.set(first, name);
+  }
+  return name;
 }
+
+/** programName's results by first word (the rules ask for it many times per command). */
+const PROGRAM_NAMES = new Map<string, string>();
 
 interface Ctx {
   via: Via[];
@@ -270,6 +282,14 @@ class Analyzer {
       const body = node.namedChildren.find((c) => c?.type === 'heredoc_body');
       const op = node.children.find((c) => c && !c.isNamed)?.text ?? '<<';
       out.push({ op, fd: null, target: null, text: body?.text ?? '' });
+      // with an unquoted delimiter the shell expands the body: its `$( )` and backticks run
+      const start = node.namedChildren.find((c) => c?.type === 'heredoc_start')?.text ?? '';
+      if (body && !/['"\\]/.test(start)) {
+        this.substitutions(body, ctx.parent, ctx);
+        // the grammar leaves backticks in a body as text
+        for (const m of body.text.matchAll(/(?<!\\)`((?:[^`\\]|\\.)*)`/g))
+          this.script(m[1]!, { ...ctx, via: [...ctx.via, 'substitution'], pipedFrom: [], redirects: [] });
+      }
       for (const child of node.namedChildren) {
         if (!child || ['heredoc_start', 'heredoc_body', 'heredoc_end'].includes(child.type)) continue;
         if (child.type.endsWith('_redirect')) out.push(...this.redirect(child, ctx, after));
@@ -434,24 +454,22 @@ class Analyzer {
         if (text !== undefined) this.script(text, { ...inner, via: [...ctx.via, 'stdin script'] });
       }
     }
+    // fixed text written into a shell script file (`echo … > x.sh`, `cat <<EOF > x.sh`,
+    // `printf … | tee x.sh`) is judged as the script it becomes (detect.ts asks, never refuses)
+    const written = [
+      ...(cmd.redirects.some((r) => WRITE_OPS.has(r.op) && r.target && SCRIPT_FILE.test(r.target.value))
+        ? [literalOutput(cmd)]
+        : []),
+      ...(programName(cmd) === 'tee' && cmd.argv.slice(1).some((w) => SCRIPT_FILE.test(w.value))
+        ? cmd.pipedFrom.map((p) => literalOutput(p))
+        : []),
+    ];
+    for (const text of written)
+      if (text !== undefined) this.script(text, { ...inner, via: [...ctx.via, 'written script'] });
   }
 }
 
 const EMPTY_WORD: ShellWord = { raw: '', value: '', literal: true, glob: false, substitution: false };
-
-/** The text a producer writes when it is knowable: `echo`/`printf` of literal words, `cat <<EOF`. */
-function literalOutput(cmd: SimpleCommand): string | undefined {
-  const name = programName(cmd);
-  if (name === 'echo' || name === 'printf') {
-    const args = cmd.argv.slice(1).filter((w, i) => !(i === 0 && /^-[neE]+$/.test(w.value)));
-    return args.map((w) => w.value).join(' ');
-  }
-  if (name === 'cat') {
-    const doc = cmd.redirects.find((r) => r.text !== undefined);
-    return doc?.text;
-  }
-  return undefined;
-}
 
 /**
  * Lists the simple commands of a shell command line (see the file comment).

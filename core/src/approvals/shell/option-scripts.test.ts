@@ -12,7 +12,15 @@ function scriptsOf(line: string): { scripts: string[]; readsStdinScript: boolean
 
 describe('optionScripts', () => {
   it('finds the shell commands of git settings, ssh options and operands, and tar options', () => {
-    expect(scriptsOf('git -c alias.x=!rm -c core.pager=less status').scripts).toEqual(['rm', 'less']);
+    expect(scriptsOf('git -c alias.x=!rm -c core.pager=less x').scripts).toEqual(['less', 'rm']);
+    // an alias runs only when invoked, through plain aliases too; git refuses a cycle
+    expect(scriptsOf('git -c alias.x=!rm -c core.pager=less status').scripts).toEqual(['less']);
+    expect(scriptsOf('git -c alias.a=b -c alias.B=!reboot a').scripts).toEqual(['reboot']);
+    expect(scriptsOf('git -c alias.a=b -c alias.b=a a').scripts).toEqual([]);
+    // a sub-command only known when it runs: every shell alias counts
+    const dynamic = 'git -c alias.x=!rm'.split(' ').map(literalWord);
+    dynamic.push({ raw: '$SUB', value: '$SUB', literal: false, glob: false, substitution: false });
+    expect(optionScripts(dynamic, 'git', { readsStdinScript: false })).toEqual(['rm']);
     expect(scriptsOf('ssh -o ProxyCommand=nc -p 22 host rm x').scripts).toEqual(['nc', 'rm x']);
     expect(scriptsOf('tar --to-command=sh -x --checkpoint-action=exec=id').scripts).toEqual(['sh', 'id']);
   });

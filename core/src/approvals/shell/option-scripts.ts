@@ -133,6 +133,7 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
     return undefined;
   };
   if (name === 'git') {
+    const aliases = new Map<string, string>();
     for (let i = 1; i < argv.length; i++) {
       const setting = valueOf(i, '-c') ?? valueOf(i, '--config');
       if (setting === undefined) continue;
@@ -140,8 +141,13 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
       if (eq < 0) continue;
       const key = setting.slice(0, eq);
       const value = setting.slice(eq + 1);
-      scripts.push(...gitSettingScripts(key, value));
+      // config keys are case-insensitive: `alias.B` is `alias.b`
+      if (/^alias\./i.test(key)) aliases.set(key.slice('alias.'.length).toLowerCase(), value);
+      else if (GIT_COMMAND_SETTING.test(key)) scripts.push(value.replace(/^!/, ''));
     }
+    // a one-off `-c alias.x='!…'` runs only when `x` is the sub-command; a stored one at every
+    // later `git x`, so storing it is judged now
+    scripts.push(...gitShellAliases(argv, aliases));
     const stored = gitConfigSetting(argv);
     if (stored) scripts.push(...gitSettingScripts(stored.key, stored.value));
   }
@@ -167,10 +173,12 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
         }
       }
     }
-    // `ssh HOST COMMAND…`: the words after the host are one shell command run there
+    // `ssh HOST COMMAND…`: the words after the host are one shell command run there; `ssh HOST`
+    // alone runs the remote login shell, which reads its commands from stdin
     if (name === 'ssh' || name === 'autossh') {
       const rest = argv.slice(i + 1);
       if (rest.length > 0) scripts.push(joined(rest));
+      else if (i < argv.length) out.readsStdinScript = true;
     }
   }
   if (name === 'rsync') {
@@ -281,5 +289,177 @@ export function optionScripts(argv: ShellWord[], name: string, out: { readsStdin
     const rest = argv.slice(word(argv[1]) === '-' ? 3 : 2).filter((w, k) => !(k === 0 && word(w) === '-c'));
     if (rest.length > 0) scripts.push(joined(rest));
   }
+  scripts.push(...programOptions(argv, name).map((o) => o.value));
   return scripts.filter((t) => t.trim() !== '');
+}
+
+/**
+ * The `!SHELL` aliases a git command runs: its sub-command word resolved through plain aliases
+ * (`alias.a=b`, `alias.b=!…`) up to a shell one. A defined alias that is not invoked runs nothing;
+ * when the sub-command word is not known before the command runs, every shell alias counts.
+ */
+export function gitShellAliases(argv: readonly ShellWord[], aliases: ReadonlyMap<string, string>): string[] {
+  const bangs = [...aliases.values()].filter((v) => v.startsWith('!')).map((v) => v.slice(1));
+  if (bangs.length === 0) return [];
+  const sub = gitSubcommandWord(argv);
+  if (!sub) return [];
+  if (!sub.literal) return bangs;
+  let name = sub.value.toLowerCase();
+  for (let hop = 0; hop < 16; hop++) {
+    const value = aliases.get(name);
+    if (value === undefined) return [];
+    if (value.startsWith('!')) return [value.slice(1)];
+    name = (value.trim().split(/\s+/)[0] ?? '').toLowerCase();
+  }
+  return []; // a cycle: git refuses to run it
+}
+
+/** The word at a git command's sub-command position (after its global options), if any. */
+export function gitSubcommandWord(argv: readonly ShellWord[]): ShellWord | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const v = word(argv[i]);
+    if (/^-(?:C|c|-git-dir|-work-tree|-namespace|-exec-path|-config-env|-config)$/.test(v)) i++;
+    else if (!v.startsWith('-')) return argv[i];
+  }
+  return undefined;
+}
+
+/** A reading tool's options: those naming a program it runs, and those taking another value. */
+interface ProgramOptionSpec {
+  /** Long options (without `--`) whose value is a program the tool runs. */
+  runs: readonly string[];
+  /** Short options whose value is a program the tool runs (`man -P less`, `-Hfirefox`). */
+  runsShort: string;
+  /** Long options (without `--`) that take a value (the next word unless written with `=`). */
+  valued: readonly string[];
+  /** Short options that take a value. */
+  valuedShort: string;
+}
+
+const PROGRAM_OPTION_SPECS: Record<string, ProgramOptionSpec> = {
+  sort: {
+    runs: ['compress-program'],
+    runsShort: '',
+    valued: [
+      'output',
+      'buffer-size',
+      'temporary-directory',
+      'field-separator',
+      'key',
+      'batch-size',
+      'parallel',
+      'files0-from',
+      'random-source',
+    ],
+    valuedShort: 'oSTtk',
+  },
+  rg: {
+    runs: ['pre', 'hostname-bin'],
+    runsShort: '',
+    valued: [
+      'glob',
+      'iglob',
+      'pre-glob',
+      'regexp',
+      'file',
+      'type',
+      'type-not',
+      'max-count',
+      'after-context',
+      'before-context',
+      'context',
+      'threads',
+      'color',
+      'colors',
+      'type-add',
+      'type-clear',
+      'ignore-file',
+      'sort',
+      'sortr',
+      'replace',
+      'encoding',
+      'engine',
+      'max-depth',
+      'path-separator',
+      'max-filesize',
+      'max-columns',
+      'dfa-size-limit',
+      'regex-size-limit',
+      'field-match-separator',
+      'field-context-separator',
+      'context-separator',
+    ],
+    valuedShort: 'gefmtTABCMjrEd',
+  },
+  ag: {
+    runs: ['pager'],
+    runsShort: '',
+    valued: [
+      'ignore',
+      'file-search-regex',
+      'after',
+      'before',
+      'context',
+      'max-count',
+      'depth',
+      'path-to-ignore',
+      'workers',
+    ],
+    valuedShort: 'GgABCm',
+  },
+  man: {
+    runs: ['pager', 'html'],
+    runsShort: 'PH',
+    valued: [
+      'config-file',
+      'manpath',
+      'sections',
+      'extension',
+      'locale',
+      'systems',
+      'preprocessor',
+      'prompt',
+      'encoding',
+      'recode',
+      'troff-device',
+    ],
+    valuedShort: 'CMSseLmprERT',
+  },
+};
+
+/**
+ * The programs a reading tool is told to run through its own options (`sort --compress-program`,
+ * `rg --pre`/`--hostname-bin`, `ag --pager`, `man -P`/`--pager`/`-H`/`--html`): each option with its
+ * value. The value belongs to the option even when it starts with `-`; a word that is another
+ * option's value (`sort -o --compress-program f`) or comes after `--` is not an option.
+ */
+export function programOptions(
+  argv: readonly ShellWord[],
+  name: string,
+): { option: string; value: string }[] {
+  const spec = PROGRAM_OPTION_SPECS[name];
+  if (!spec) return [];
+  const out: { option: string; value: string }[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const w = word(argv[i]);
+    if (w === '--') break;
+    if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      const opt = eq < 0 ? w.slice(2) : w.slice(2, eq);
+      const takes = spec.runs.includes(opt) || spec.valued.includes(opt);
+      const value = eq >= 0 ? w.slice(eq + 1) : takes ? argv[++i]?.value : undefined;
+      if (spec.runs.includes(opt) && value !== undefined) out.push({ option: `--${opt}`, value });
+      continue;
+    }
+    if (!w.startsWith('-') || w === '-') continue;
+    for (let k = 1; k < w.length; k++) {
+      const letter = w[k]!;
+      const runs = spec.runsShort.includes(letter);
+      if (!runs && !spec.valuedShort.includes(letter)) continue;
+      const value = k < w.length - 1 ? w.slice(k + 1) : argv[++i]?.value;
+      if (runs && value !== undefined) out.push({ option: `-${letter}`, value });
+      break;
+    }
+  }
+  return out;
 }

@@ -25,7 +25,7 @@ export interface ShellWord {
 /** Node types that are a command or process substitution. */
 export const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 
-/** Decodes the body of a `$'…'` string (bash's ANSI-C quoting). */
+/** Decodes the body of a `$'…'` string (bash's ANSI-C quoting), up to a NUL it holds. */
 export function decodeAnsiC(body: string): string {
   const simple: Record<string, string> = {
     n: '\n',
@@ -42,7 +42,7 @@ export function decodeAnsiC(body: string): string {
     '"': '"',
     '?': '?',
   };
-  return body.replace(
+  const decoded = body.replace(
     /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs,
     (all, esc: string) => {
       const head = esc[0]!;
@@ -54,6 +54,9 @@ export function decodeAnsiC(body: string): string {
       return simple[head] ?? all;
     },
   );
+  // a NUL ends the string: bash drops it and what follows (`re$'\0x'boot` is `reboot`)
+  const nul = decoded.indexOf('\0');
+  return nul < 0 ? decoded : decoded.slice(0, nul);
 }
 
 /** Removes the backslash escapes of an unquoted word (`r\m` → `rm`; `\<newline>` joins). */

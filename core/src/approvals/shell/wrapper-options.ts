@@ -279,14 +279,57 @@ export function skipOptions(
   return Math.min(argv.length, i + (spec.positional ?? 0));
 }
 
-/** The value of a `-c STRING` / `--command STRING` / `--command=STRING` option anywhere in argv. */
+/** Long options of su/runuser/script/flock (for GNU's unique-prefix abbreviations: `--comm`). */
+const COMMAND_LONG = [
+  'command',
+  'session-command',
+  'shell',
+  'login',
+  'group',
+  'supp-group',
+  'user',
+  'pty',
+  'preserve-environment',
+  'whitelist-environment',
+  'fast',
+  'help',
+  'version',
+];
+/** Those that take a value (the next word unless written with `=`). */
+const COMMAND_LONG_VALUED = /^(?:command|session-command|shell|group|supp-group|user|whitelist-environment)$/;
+
+/**
+ * The value of the last `-c STRING` / `--command STRING` / `--command=STRING` /
+ * `--session-command …` option (abbreviations too) before `--`: the one su and runuser run.
+ * Values of other options (`-w LIST`, `--shell PATH`) are skipped.
+ */
 export function commandOption(argv: ShellWord[]): string | undefined {
+  let found: string | undefined;
+  const program = (word(argv[0]).split('/').pop() ?? '').toLowerCase();
+  const valued = program === 'su' || program === 'runuser' ? 'cugGsw' : program === 'flock' ? 'cwE' : 'cTEIO';
   for (let i = 1; i < argv.length; i++) {
-    const w = word(argv[i]);
-    if (w === '--') return undefined;
-    if (w === '-c' || w === '--command' || w === '--session-command') return argv[i + 1]?.value;
-    if (w.startsWith('--command=') || w.startsWith('--session-command=')) return w.slice(w.indexOf('=') + 1);
-    if (/^-[a-z]+c$/i.test(w) && !w.startsWith('--')) return argv[i + 1]?.value;
+    const w = word(argv[i]).replace(/\0/g, '');
+    if (w === '--') break;
+    if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      const given = eq < 0 ? w.slice(2) : w.slice(2, eq);
+      const matches = COMMAND_LONG.includes(given)
+        ? [given]
+        : COMMAND_LONG.filter((o) => o.startsWith(given));
+      const name = matches.length === 1 ? matches[0]! : given;
+      const value = eq >= 0 ? w.slice(eq + 1) : COMMAND_LONG_VALUED.test(name) ? argv[++i]?.value : undefined;
+      if (name === 'command' || name === 'session-command') found = value;
+      continue;
+    }
+    if (/^-[a-zA-Z]+$/.test(w)) {
+      // a cluster of short flags: a valued letter takes the rest of the word or the next word
+      for (let k = 1; k < w.length; k++) {
+        if (!valued.includes(w[k]!)) continue;
+        const value = k < w.length - 1 ? w.slice(k + 1) : argv[++i]?.value;
+        if (w[k] === 'c') found = value;
+        break;
+      }
+    }
   }
-  return undefined;
+  return found;
 }

@@ -74,6 +74,39 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish
 const baseName = (w: ShellWord | undefined): string =>
   w && w.literal ? (w.value.split('/').pop() ?? '').toLowerCase() : '';
 
+/** env's long options, for GNU's unique-prefix abbreviations (`--s=` is `--split-string=`). */
+const ENV_LONG = [
+  'ignore-environment',
+  'null',
+  'unset',
+  'chdir',
+  'split-string',
+  'block-signal',
+  'default-signal',
+  'ignore-signal',
+  'list-signal-handling',
+  'debug',
+  'help',
+  'version',
+  'argv0',
+];
+
+/** `argv` of an `env` command with its leading long options written in full (NULs dropped). */
+function envLongOptions(argv: ShellWord[]): ShellWord[] {
+  const out = [...argv];
+  for (let i = 1; i < out.length; i++) {
+    const v = out[i]!.value.replace(/\0/g, '');
+    if (v === '--' || !v.startsWith('-')) break;
+    if (!v.startsWith('--')) continue;
+    const eq = v.indexOf('=');
+    const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
+    const full = ENV_LONG.includes(name) ? [name] : ENV_LONG.filter((o) => o.startsWith(name));
+    if (full.length === 1) out[i] = { ...out[i]!, value: `--${full[0]}${eq < 0 ? '' : v.slice(eq)}` };
+    if (eq < 0 && /^(?:unset|chdir|split-string|argv0)$/.test(full[0] ?? '')) i++;
+  }
+  return out;
+}
+
 /** Looks through wrappers and finds nested scripts (see the file comment). */
 export function unwrap(argvIn: ShellWord[]): Unwrapped {
   let argv = argvIn;
@@ -89,18 +122,38 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
     const name = baseName(argv[0]);
     if (name === 'env') {
       let split: string | undefined;
-      let i = skipOptions(argv, 1, { valued: 'uCS', long: ['unset', 'chdir', 'split-string'] }, (opt, v) => {
-        if ((opt === 'S' || opt === 'split-string') && v) split = v.value;
-      });
-      while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]!.value)) {
+      argv = envLongOptions(argv);
+      let i = skipOptions(
+        argv,
+        1,
+        { valued: 'uCSa', long: ['unset', 'chdir', 'split-string', 'argv0'] },
+        (opt, v) => {
+          if ((opt === 'S' || opt === 'split-string') && v) split = v.value;
+        },
+      );
+      // env takes every NAME=VALUE word before the program as an assignment, whatever NAME holds
+      while (i < argv.length && /^[^=/-][^=]*=/.test(argv[i]!.value)) {
         const w = argv[i]!;
         const eq = w.value.indexOf('=');
         out.assignments.push({ name: w.value.slice(0, eq), value: { ...w, value: w.value.slice(eq + 1) } });
         i++;
       }
       out.wrappers.push({ name, words: argv.slice(0, i) });
-      const rest = argv.slice(i);
-      argv = split !== undefined ? [...split.split(/\s+/).filter(Boolean).map(literalWord), ...rest] : rest;
+      let rest = argv.slice(i);
+      // what follows `-S STRING` is appended to the split words, options too (refusing the line
+      // rather than trusting env to reject them)
+      const at = argv.findIndex((w, k) => k > 0 && /^(?:-[^-]*S|--split-string)/.test(w.value));
+      if (split !== undefined && at > 0 && at < i) {
+        const attached = /^-[^-]*S./.test(argv[at]!.value) || argv[at]!.value.includes('=');
+        rest = argv.slice(at + (attached ? 1 : 2));
+      }
+      if (split === undefined) argv = rest;
+      else {
+        // `-S STRING` is split into words (`\_` is a blank) that may start with env's own options
+        // and assignments again, so they are read as another `env` invocation
+        const words = split.replace(/\\_/g, ' ').split(/\s+/).filter(Boolean).map(literalWord);
+        argv = words.length > 0 ? [literalWord('env'), ...words, ...rest] : rest;
+      }
       continue;
     }
     if (name === 'command') {
@@ -214,11 +267,13 @@ export function unwrap(argvIn: ShellWord[]): Unwrapped {
     for (; i < argv.length; i++) {
       const w = word(argv[i]);
       if (w === '--' || (!w.startsWith('-') && !w.startsWith('+'))) break;
-      if (w === '-o' || w === '+o' || w === '-O' || w === '+O' || w === '--rcfile' || w === '--init-file') {
+      if (w === '--rcfile' || w === '--init-file') {
         i++;
         continue;
       }
       if (/^-[a-zA-Z]*c/.test(w)) command = true;
+      // `-o NAME` / `-O NAME`, also ending a cluster (`-lO extglob`, `+lo posix`), take the next word
+      if (/^[-+][a-zA-Z]*[oO]$/.test(w)) i++;
     }
     if (word(argv[i]) === '--') i++;
     if (command) {

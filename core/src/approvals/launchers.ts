@@ -1,0 +1,151 @@
+/**
+ * Unknown launchers: a program the approval rules do not know, given a command as its arguments
+ * (`my-launcher git push -f`, `retry rm -rf build`), may run that command, so detect.ts also judges
+ * the arguments as a command. Programs that only print, search, edit or describe their arguments
+ * (`echo`, `man`, `grep`, `vi` …), and the programs the rules know themselves, are not launchers.
+ */
+import { programName, type SimpleCommand } from './shell/analyze.js';
+
+/** Programs whose appearance as the first argument of an unknown program is judged as a command. */
+export const LAUNCHED: ReadonlySet<string> = new Set([
+  'rm',
+  'git',
+  'dd',
+  'shred',
+  'wipefs',
+  'mkfs',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'kubectl',
+  'docker',
+  'podman',
+  'chmod',
+  'chown',
+  'kill',
+  'pkill',
+  'killall',
+  'curl',
+  'wget',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'find',
+  'mv',
+  'truncate',
+  'systemctl',
+  'launchctl',
+  'psql',
+  'mysql',
+  'sqlite3',
+  'redis-cli',
+  'hermes',
+]);
+
+/** Programs that only print, search or describe their arguments (never run them). */
+export const TEXT_PROGRAMS: ReadonlySet<string> = new Set([
+  'echo',
+  'printf',
+  'man',
+  'which',
+  'whereis',
+  'whatis',
+  'apropos',
+  'tldr',
+  'info',
+  'help',
+  'type',
+  'command',
+  'hash',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'ack',
+  'cat',
+  'less',
+  'more',
+  'head',
+  'tail',
+  'ls',
+  'file',
+  'stat',
+  'alias',
+  'unalias',
+  'compgen',
+  'complete',
+  'test',
+  '[',
+  'true',
+  'false',
+  ':',
+  'printenv',
+  'wc',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'sed',
+  'awk',
+  'jq',
+  'yq',
+  'tee',
+  'logger',
+  'notify-send',
+  'say',
+  'espeak',
+  'cheat',
+  'history',
+  'fc',
+  'read',
+  'export',
+  'local',
+  'declare',
+  'set',
+  'unset',
+  'npm',
+  'yarn',
+  'pnpm',
+  'bun',
+  'brew',
+  'apt',
+  'apt-get',
+  'dnf',
+  'yum',
+  'cargo',
+  'pip',
+  'pip3',
+  'make',
+  'just',
+  'task',
+  'vi',
+  'vim',
+  'nvim',
+  'nano',
+  'emacs',
+  'ed',
+  'code',
+  'open',
+  'xdg-open',
+  'touch',
+  'mkdir',
+  'cd',
+  'pushd',
+]);
+
+/** True when `cmd` is an unknown program whose first argument names a program the rules judge. */
+export function mayLaunch(cmd: SimpleCommand): boolean {
+  const second = cmd.argv[1];
+  const name = programName(cmd);
+  return (
+    second !== undefined &&
+    second.literal &&
+    LAUNCHED.has(programName({ argv: [second] })) &&
+    !LAUNCHED.has(name) &&
+    !TEXT_PROGRAMS.has(name) &&
+    !name.startsWith('-')
+  );
+}
