@@ -102,6 +102,18 @@ describe('detectCommand views', () => {
     expect((await keysOf('GIT PUSH -F origin main', fx.at())).hits).toContain('git-force-push');
   });
 
+  it('reads `NAME=(…)#x` as bash does: one word, the rest of the line runs', async () => {
+    for (const line of [
+      'a=(1)#x; reboot',
+      'a+=(1 2)#x; reboot',
+      'declare -a b=(1)#y; reboot',
+      'c[0]=(z)#w; reboot',
+    ])
+      expect((await keysOf(line, fx.at())).floor, line).toEqual(['shutdown-reboot']);
+    // after a subshell the `#` does start a comment: nothing runs
+    expect((await keysOf('(true)# x; reboot', fx.at())).floor).toEqual([]);
+  });
+
   it('runs a variable the line sets as the program it names', async () => {
     expect((await keysOf('X=reboot; $X', fx.at())).floor).toEqual(['shutdown-reboot']);
     expect((await keysOf('a=r;b=m;$a$b -rf /', fx.at())).floor).toEqual(['delete-root-path']);

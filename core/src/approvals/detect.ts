@@ -326,7 +326,12 @@ export async function detectCommand(line: string, ctx: DetectContext = {}): Prom
       .replace(/\\\n/g, '')
       .replace(/\\\t/g, '\\_')
       .replace(/[\r\v\f]/g, '_');
-    for (const text of new Set([shown, braced, blanks])) {
+    // `NAME=(…)#x` is one word to bash (the `#` does not start a comment there: `a=(1)#x; reboot`
+    // assigns the text and reboots) while the grammar ends the array at `)` and comments out the
+    // rest; this view makes such a `#` a letter (after a subshell, a function's `()` or a case
+    // pattern `)#` does start a comment, and those stay as they are)
+    const hashes = blanks.replace(/(\b[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=\([^()]*\))#/g, '$1_');
+    for (const text of new Set([shown, braced, blanks, hashes])) {
       if (text === line) continue;
       const view = await analyzeShell(text);
       await judge(view, ctx, out);

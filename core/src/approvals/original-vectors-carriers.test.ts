@@ -299,7 +299,7 @@ const SUBSTITUTIONS: [string, Expectation][] = [
  * Vectors we still miss (the original refuses them, we do not yet): kept as failing expectations
  * (`it.fails`), so fixing one turns its test red until it moves to the tables above.
  */
-const GAPS: [string, Expectation][] = [['values=(SAFE)#x; reboot', 'floor']];
+const GAPS: [string, Expectation][] = [];
 
 const FAILS_CLOSED =
   'we judge the carried command although the program would refuse or ignore it here: refusing is the safe side';
