@@ -180,6 +180,18 @@ describe('the inbound spool across a restart', () => {
     }
   });
 
+  it('a message taken without a turn (a command) leaves no spool behind', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hermes-spool-'));
+    const d = daemon(root);
+    await d.adapter.receive({
+      source: alice,
+      text: '/help',
+      images: [{ kind: 'image', data: PNG.toString('base64'), name: 'dot.png', mime: 'image/png' }],
+    });
+    expect(d.adapter.texts('dm-alice').length).toBeGreaterThan(0);
+    expect(readdirSync(join(root, 'media', 'inbound'))).toEqual([]);
+  });
+
   it('a start removes the spools of messages no longer open', async () => {
     const root = mkdtempSync(join(tmpdir(), 'hermes-spool-'));
     const row = await acceptedThenStopped(root, false);

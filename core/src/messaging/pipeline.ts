@@ -311,6 +311,7 @@ export class MessagePipeline {
       if (!chatId) return;
       await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
       this.outcome(chatId, id, 'error', (err as Error).message);
+      this.spool?.drop(id);
     }
   }
 
@@ -397,6 +398,7 @@ export class MessagePipeline {
       admitMessage(this, msg, { id, text, chatId, send, cfg, key }),
     );
     if (admitted) await admitted.turn;
+    else this.spool?.drop(id); // taken without a turn (a command, an answer): its outcome is decided
     if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
   }
 
@@ -436,6 +438,7 @@ export class MessagePipeline {
     };
     const admitted = await this.inLane(m.key, () => admitMessage(this, msg, m));
     if (admitted) await admitted.turn;
+    else this.spool?.drop(row.id);
     if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
     return true;
   }
