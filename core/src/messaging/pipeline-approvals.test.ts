@@ -4,6 +4,7 @@
  * another participant's `/approve`, `/deny` or button press answers nothing, however allowed
  * they are, and their plain message is a message of its own, not the answer to a clarify question.
  */
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { usePipelineTests } from './pipeline-testing.js';
@@ -74,5 +75,27 @@ describe('approvals in a shared session', () => {
     // the third model call is bob's own prompt
     const last = (pipes.model.requests[2]!.body.messages as { role: string; content: unknown }[]).at(-1)!;
     expect(last).toMatchObject({ role: 'user', content: expect.stringMatching(/bob.*hello$/) });
+  });
+});
+
+describe('an approval question the chat refuses', () => {
+  it('goes again as plain text, and /approve answers it', async () => {
+    const { adapter, root } = pipes.create({
+      platform: { allowed_users: ['alice'] },
+      caps: { buttons: true, approvalFails: true },
+      config: { terminal: { sandbox: { platforms: 'off' } } },
+    });
+    const target = join(root, 'gone-dir');
+    mkdirSync(target);
+    pipes.model.push(
+      { toolCalls: [{ name: 'terminal', arguments: { command: `rm -rf ${target}` } }] },
+      { echo: 'last_tool_result', prefix: 'result: ' },
+    );
+    const dm: MessageSource = { platform: 'memory', chatType: 'dm', chatId: 'dm-a', userId: 'alice' };
+    const turn = adapter.receive({ source: dm, text: 'remove it' });
+    await adapter.waitFor((s) => s.op === 'send' && s.text.startsWith('Approval needed to run: rm -rf'));
+    await adapter.receive({ source: dm, text: '/approve' });
+    await turn;
+    expect(existsSync(target)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  * stays open in the ledger for the restart (pipeline-recovery.ts).
  */
 import type { ImageAttachmentInput } from '../protocol/attachments.js';
-import type { ApprovalChoiceName, TurnEvent, SendOptions } from './adapter.js';
+import { approvalText, type ApprovalChoiceName, type TurnEvent, type SendOptions } from './adapter.js';
 import type { TurnOutcome, TurnSink } from './backend.js';
 import { EditStreamer } from './edit-stream.js';
 import { withFooter } from './footer.js';
@@ -142,7 +142,19 @@ export function startTurn(p: MessagePipeline, t: TurnRequest): Promise<void> {
         },
         signal,
       );
-      queue(() => adapter.sendApproval(chatId, prompt, send));
+      queue(async () => {
+        const sent = await adapter.sendApproval(chatId, prompt, send).catch((e: Error) => ({
+          ok: false,
+          error: e.message,
+        }));
+        // a question the chat refused (buttons, length) goes again as plain text, answerable by
+        // /approve or /deny, rather than waiting unseen until the timeout denies it
+        if (sent.ok || !p.questions.has(prompt.requestId)) return;
+        p.opts.log(
+          `${entry.name}: the approval question could not be sent (${sent.error ?? 'unknown'}); sent as text`,
+        );
+        await p.say(chatId, approvalText(prompt), send);
+      });
       return (await answer) as ApprovalChoiceName;
     },
     onClarify: async (prompt, signal) => {

@@ -36,6 +36,8 @@ export class MemoryAdapter extends PlatformAdapter {
       autonomous?: boolean;
       /** `sendFile` records an upload (else the base class's text line). */
       uploads?: boolean;
+      /** `sendApproval` records the question and fails (a chat that refuses it). */
+      approvalFails?: boolean;
     } = {},
   ) {
     super(platform, { maxMessageLength: caps.max ?? 0 });
@@ -112,6 +114,7 @@ export class MemoryAdapter extends PlatformAdapter {
     opts?: SendOptions,
   ): Promise<SendResult> {
     this.record({ op: 'approval', chatId, prompt });
+    if (this.caps.approvalFails) return { ok: false, error: 'Bad Request: the question was refused' };
     return this.caps.buttons ? { ok: true, messageId: 'btn' } : super.sendApproval(chatId, prompt, opts);
   }
 
