@@ -4,16 +4,11 @@
  * values, never as lines of their own.
  */
 import { createHash } from 'node:crypto';
+import { HIDING_CHARS } from '../security/invisible.js';
 import { wellFormedText } from '../util/well-formed.js';
 
 /** Longest untrusted value shown to the model, in characters. */
 export const MAX_UNTRUSTED_CHARS = 240;
-
-// C0/C1 controls except \n and \t, plus bidi overrides/isolates and zero-width characters
-// that can hide or reorder text.
-const CONTROL =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
  * The text with every lone UTF-16 surrogate replaced by U+FFFD (pairs kept). A chat can send
@@ -26,7 +21,7 @@ function clean(value: unknown): string {
   return wellFormedText(String(value ?? ''))
     .normalize('NFC')
     .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, ' ');
+    .replace(HIDING_CHARS, ' ');
 }
 
 function cap(text: string, max: number): string {

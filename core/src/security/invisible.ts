@@ -97,3 +97,12 @@ export function findInvisible(text: string): InvisibleFinding | undefined {
 export function formatCodePoint(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
+
+/**
+ * C0/C1 controls but tab and newline, bidi overrides and isolates, zero-width characters and the
+ * BOM: what untrusted text quoted to a model gets blanked, so it cannot hide or reorder what the
+ * model reads (global: use with `replace`).
+ */
+export const HIDING_CHARS =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
