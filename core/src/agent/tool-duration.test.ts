@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestAgents } from './testing.js';
 
 const agents = useTestAgents();
-const WAIT_MS = 600;
+const WAIT_MS = 1_000;
 
 describe('duration_ms of a tool call that waited for an approval', () => {
   it('leaves the wait out', async () => {
@@ -23,11 +23,14 @@ describe('duration_ms of a tool call that waited for an approval', () => {
     const started = performance.now();
     const r = await t.agent.runTurn('clean up', new AbortController().signal);
     expect(r.status).toBe('complete');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(WAIT_MS);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(WAIT_MS);
     const complete = t.events.find((e) => e.type === 'tool.complete');
     expect(complete?.type === 'tool.complete' && complete.payload.ok).toBe(true);
     const ms = complete?.type === 'tool.complete' ? complete.payload.duration_ms : -1;
     expect(ms).toBeGreaterThanOrEqual(0);
-    expect(ms).toBeLessThan(WAIT_MS);
+    // the turn held the wait and the tool's own time (and the model's): a duration that counted the
+    // wait would pass what is left of the turn once the wait is taken out, however slow the machine
+    expect(ms).toBeLessThanOrEqual(elapsed - WAIT_MS);
   });
 });
