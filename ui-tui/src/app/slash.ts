@@ -41,9 +41,17 @@ export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerI
       formatAge(s.started_at, now),
       `${s.message_count} msgs`,
       ...(s.busy ? ['busy'] : []),
-      ...(s.title && s.preview ? [truncate(oneLine(s.preview), 40)] : []),
+      ...(s.title && s.preview && !titleFromPreview(s.title, s.preview)
+        ? [truncate(oneLine(s.preview), 40)]
+        : []),
     ].join(' · '),
   }));
+}
+
+/** Whether a title is the first prompt itself (a tui/cli session's title is made from it). */
+function titleFromPreview(title: string, preview: string): boolean {
+  const head = title.replace(/(…|\.\.\.)$/, '').trim();
+  return head !== '' && oneLine(preview).trim().startsWith(head);
 }
 
 /** The last line after `/detach`: whether a turn goes on in the daemon, and with which model. */
