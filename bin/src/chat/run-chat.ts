@@ -31,7 +31,7 @@ import { askApprovalOnTerminal } from './ask-approval.js';
 import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
-import { chatLineCommand, commandsFor } from '@hermes/core/constants';
+import { chatLineCommand, chatLineForeignCommand, commandsFor } from '@hermes/core/constants';
 import { hermesCommand } from '../command-form.js';
 import { inert } from '../terminal-text.js';
 
@@ -243,6 +243,17 @@ async function runChatInProcess(
         continue;
       }
       if (!text) continue;
+      const foreign = chatLineForeignCommand(text);
+      if (foreign) {
+        // a command of the terminal UI is not sent to the model as a prompt
+        process.stderr.write(
+          `/${foreign} is a command of the terminal UI (${hermesCommand()} tui); nothing was sent. ` +
+            `Here: ${commandsFor('chat')
+              .map((c) => `/${c.name}`)
+              .join(', ')}.\n`,
+        );
+        continue;
+      }
       controller = new AbortController();
       interrupts = 0;
       turnRunning = true;
