@@ -177,7 +177,9 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
     });
     ctl.modelCatalog.invalidate();
     // the daemon says what changed (this session from its next turn, the default for new ones)
-    ctl.notice(r.message ?? `Model: ${r.model}`);
+    // the daemon's message ends with the warning too: it is shown once, as a warning
+    const message = r.message ?? `Model: ${r.model}`;
+    ctl.notice(r.warning ? message.replace(`\n${r.warning}`, '') : message);
     if (r.warning) ctl.notice(r.warning, 'warn');
     await ctl.refreshModel();
   };
