@@ -50,7 +50,7 @@ describe('gateway restart', () => {
     const pid2 = aliveDiscovery(root)!.pid;
     expect(pid2).not.toBe(pid1);
     expect(pidRuns(pid1)).toBe(false);
-    expect(restarted.stdout).toContain(`tui-gateway started: pid ${pid2}`);
+    expect(restarted.stdout).toContain(`tui-gateway stopped (pid ${pid1}), then started: pid ${pid2}`);
 
     await waitFor(async () => {
       const s = await runHermes(root, ['gateway', 'status']);

@@ -117,9 +117,11 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
               );
             }
             const r = await startBackground({ root, command: await runCommand(), timeoutMs: 20_000 });
-            const was = stopped.status === 'not_running' ? 'was not running; ' : '';
+            const before =
+              stopped.status === 'not_running' ? 'was not running; ' : `stopped (pid ${stopped.pid}), then `;
+            const now = r.status === 'started' ? 'started' : 'already running (started by another client)';
             process.stdout.write(
-              `tui-gateway ${was}${r.status === 'started' ? 'started' : 'already running'}: pid ${r.info.pid}, port ${r.info.port} (${root})\n`,
+              `tui-gateway ${before}${now}: pid ${r.info.pid}, port ${r.info.port} (${root})\n`,
             );
           },
         })
