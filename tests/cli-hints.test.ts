@@ -30,3 +30,17 @@ describe('hints of the CLI without hermes on PATH', () => {
     expect(model.stdout).toContain(`Switch: ${self} model set PROVIDER/MODEL`);
   });
 });
+
+describe('a command group without its sub-command', () => {
+  it('names the sub-commands, not yargs internals', async () => {
+    for (const [group, subs] of [
+      ['gateway', 'run, start, stop, restart, status, install, uninstall'],
+      ['pairing', 'list, approve, revoke'],
+    ] as const) {
+      const r = await runHermes(root, [group]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Give a ${group} sub-command: ${subs}`);
+      expect(r.stderr).not.toContain('non-option arguments');
+    }
+  });
+});

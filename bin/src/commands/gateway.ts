@@ -56,7 +56,7 @@ function fmtUptime(ms: number): string {
 export function gatewayCommand(ctx: CliContext): CommandModule {
   const root = ctx.home.root;
   return {
-    command: 'gateway <command>',
+    command: 'gateway',
     describe: 'Run, start, stop, restart or inspect the tui-gateway daemon',
     builder: (y: Argv) =>
       y
@@ -239,7 +239,10 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
             process.stdout.write(`${r.messages.join('\n')}\n`);
           },
         })
-        .demandCommand(1, 'Give a gateway command: run, start, stop, status, install, uninstall'),
+        .demandCommand(
+          1,
+          'Give a gateway sub-command: run, start, stop, restart, status, install, uninstall',
+        ),
     handler: () => {},
   };
 }
