@@ -28,6 +28,12 @@ describe('hints of the CLI without hermes on PATH', () => {
     expect(status.stderr).toContain(`no daemon is running (${self} gateway start starts it)`);
     const model = await run('model');
     expect(model.stdout).toContain(`Switch: ${self} model set PROVIDER/MODEL`);
+    // messages made in core name plain `hermes`; the CLI prints this install's form
+    const chat = await run('chat', '-q', 'hi');
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toContain(`(or export it; \`${self} auth add openrouter\` does it)`);
+    const job = await run('cron', 'pause', 'nope');
+    expect(job.stderr).toContain(`no cron job "nope" (see ${self} cron list)`);
   });
 });
 

@@ -32,7 +32,7 @@ import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
 import { chatLineCommand, chatLineForeignCommand, commandsFor } from '@hermes/core/constants';
-import { hermesCommand } from '../command-form.js';
+import { hermesCommand, withCommandForm } from '../command-form.js';
 import { inert } from '../terminal-text.js';
 
 /** Parsed options of `hermes chat`. */
@@ -209,7 +209,7 @@ async function runChatInProcess(
       if (output.closed) return output.exitCode;
       if (result.status === 'interrupted') return EXIT_INTERRUPTED;
       if (result.status === 'error') {
-        process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+        process.stderr.write(`hermes: ${withCommandForm(result.error ?? 'the turn failed')}\n`);
         return 1;
       }
       return 0;
@@ -259,7 +259,8 @@ async function runChatInProcess(
       turnRunning = true;
       const result = await runTurn(opened, text, controller.signal).finally(() => (turnRunning = false));
       if (output.closed) return output.exitCode;
-      if (result.status === 'error') process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+      if (result.status === 'error')
+        process.stderr.write(`hermes: ${withCommandForm(result.error ?? 'the turn failed')}\n`);
     }
   } finally {
     process.off('SIGINT', onSigint);
