@@ -31,6 +31,17 @@ describe('hermes chat, piped lines', () => {
     expect(lastUserTexts(model)).toEqual(['first line', 'second line', 'third line']);
     expect(run.stdout).toContain('REPLY-THREE');
   });
+
+  it('does not send a command of the terminal UI to the model; says where it works', async () => {
+    const root = makeTestHome({ modelUrl: model.url });
+    const from = model.requests.length;
+    model.push({ text: 'REPLY-ONE' });
+    const run = await runHermes(root, ['chat'], { input: '/sessions\n/model gpt-4o\n/usr/bin/ls?\n' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastUserTexts(model, from)).toEqual(['/usr/bin/ls?']);
+    expect(run.stderr).toMatch(/\/sessions is a command of the terminal UI \(\S+ tui\); nothing was sent/);
+    expect(run.stderr).toContain('/model is a command of the terminal UI');
+  });
 });
 
 describeTmux('hermes chat: a line typed during a reply', () => {

@@ -28,5 +28,25 @@ describe('hints of the CLI without hermes on PATH', () => {
     expect(status.stderr).toContain(`no daemon is running (${self} gateway start starts it)`);
     const model = await run('model');
     expect(model.stdout).toContain(`Switch: ${self} model set PROVIDER/MODEL`);
+    // messages made in core name plain `hermes`; the CLI prints this install's form
+    const chat = await run('chat', '-q', 'hi');
+    expect(chat.code).toBe(1);
+    expect(chat.stderr).toContain(`(or export it; \`${self} auth add openrouter\` does it)`);
+    const job = await run('cron', 'pause', 'nope');
+    expect(job.stderr).toContain(`no cron job "nope" (see ${self} cron list)`);
+  });
+});
+
+describe('a command group without its sub-command', () => {
+  it('names the sub-commands, not yargs internals', async () => {
+    for (const [group, subs] of [
+      ['gateway', 'run, start, stop, restart, status, install, uninstall'],
+      ['pairing', 'list, approve, revoke'],
+    ] as const) {
+      const r = await runHermes(root, [group]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`Give a ${group} sub-command: ${subs}`);
+      expect(r.stderr).not.toContain('non-option arguments');
+    }
   });
 });

@@ -4,7 +4,7 @@
  * (scripts/link.mjs) puts `hermes` on PATH without sudo.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,5 +90,38 @@ describe('npm run link', () => {
     expect(run(`${bin}:/usr/bin:/bin`)).not.toContain('not on your PATH');
     const version = execFileSync(join(bin, 'hermes'), ['--version'], { encoding: 'utf8' });
     expect(version).toMatch(/^hermes /);
+  });
+});
+
+describe('the bundle folder across rebuilds (scripts/bundle-outputs.mjs)', () => {
+  type Prune = (outdir: string, written: string[], now?: number, keepMs?: number) => string[];
+  const prune = async (): Promise<Prune> =>
+    (
+      (await import(pathToFileURL(join(repo, 'scripts', 'bundle-outputs.mjs')).href)) as {
+        pruneSuperseded: Prune;
+      }
+    ).pruneSuperseded;
+
+  it('keeps the chunks of an earlier build for a running daemon, deletes them once long superseded', async () => {
+    const pruneSuperseded = await prune();
+    const dir = temp();
+    for (const f of ['main.js', 'chunk-OLD.js', 'chunk-SAME.js', 'chunk-NEW.js'])
+      writeFileSync(join(dir, f), '');
+    const day = 24 * 3600 * 1000;
+    const t0 = Date.UTC(2026, 0, 1);
+    // a rebuild that no longer writes chunk-OLD.js: it stays
+    expect(
+      pruneSuperseded(dir, [join(dir, 'main.js'), 'chunk-SAME.js', 'chunk-NEW.js'], t0, 30 * day),
+    ).toEqual([]);
+    expect(existsSync(join(dir, 'chunk-OLD.js'))).toBe(true);
+    // still kept 29 days later, counted from when it was superseded (not from a later build)
+    expect(pruneSuperseded(dir, ['main.js', 'chunk-SAME.js'], t0 + 29 * day, 30 * day)).toEqual([]);
+    expect(existsSync(join(dir, 'chunk-OLD.js'))).toBe(true);
+    // past the keeping time it goes; chunk-NEW.js, superseded only at the second build, stays
+    expect(pruneSuperseded(dir, ['main.js', 'chunk-SAME.js'], t0 + 31 * day, 30 * day)).toEqual([
+      'chunk-OLD.js',
+    ]);
+    expect(existsSync(join(dir, 'chunk-NEW.js'))).toBe(true);
+    expect(existsSync(join(dir, 'main.js'))).toBe(true);
   });
 });

@@ -14,16 +14,19 @@
  * - platform plugins: loaded by a computed specifier when a platform is enabled.
  */
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeEsmBundle } from '../../scripts/esbuild-node-esm.mjs';
+import { pruneSuperseded } from '../../scripts/bundle-outputs.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(pkg, 'dist', 'bundle');
 const { version } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
-rmSync(outdir, { recursive: true, force: true });
-await build({
+// earlier builds' chunks stay: a running daemon still loads them (scripts/bundle-outputs.mjs)
+mkdirSync(outdir, { recursive: true });
+const result = await build({
+  metafile: true,
   entryPoints: { main: join(pkg, 'dist', 'main.js') },
   outdir,
   ...nodeEsmBundle,
@@ -35,3 +38,4 @@ await build({
     __HERMES_BUILD_ID__: JSON.stringify(`${version}+${Date.now().toString(36)}`),
   },
 });
+pruneSuperseded(outdir, Object.keys(result.metafile.outputs));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandForm } from './command-form.js';
+import { commandForm, withCommandForm } from './command-form.js';
 
 const files: Record<string, string> = {
   '/repo/bin/hermes': '/repo/bin/hermes',
@@ -52,5 +52,20 @@ describe('commandForm', () => {
     expect(commandForm({ script: '/x/vitest.mjs', env: { PATH: '' }, cwd: '/', realpath: (p) => p })).toBe(
       'hermes',
     );
+  });
+});
+
+describe('withCommandForm', () => {
+  it('rewrites the commands a core message suggests, nothing else', () => {
+    const core =
+      'No model provider is configured. Set it (`hermes auth add openrouter` does it) … (`hermes model` lists them all)';
+    expect(withCommandForm(core, './bin/hermes')).toBe(
+      'No model provider is configured. Set it (`./bin/hermes auth add openrouter` does it) … (`./bin/hermes model` lists them all)',
+    );
+    expect(withCommandForm('no cron job "x" (see hermes cron list)', './bin/hermes')).toBe(
+      'no cron job "x" (see ./bin/hermes cron list)',
+    );
+    expect(withCommandForm('hermes: the hermes daemon', './bin/hermes')).toBe('hermes: the hermes daemon');
+    expect(withCommandForm(core, 'hermes')).toBe(core);
   });
 });

@@ -59,3 +59,15 @@ export function hermesCommand(): string {
   cached ??= commandForm();
   return cached;
 }
+
+/**
+ * `message` with the commands it suggests in the form `cmd` (this install's, `hermes` when on
+ * PATH): a quoted `` `hermes …` `` and a `(see hermes …)`. Core messages name plain `hermes`; the
+ * CLI prints them through this. Other words `hermes` (a prefix `hermes:`, prose) stay.
+ */
+export function withCommandForm(message: string, cmd: string = hermesCommand()): string {
+  if (cmd === 'hermes') return message;
+  return message
+    .replace(/`hermes (?=[a-z-])/g, `\`${cmd} `)
+    .replace(/\(see hermes (?=[a-z])/g, `(see ${cmd} `);
+}

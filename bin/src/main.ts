@@ -83,14 +83,16 @@ main().then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
+  async (err: unknown) => {
+    // messages from core name plain `hermes`; print the form that runs in this install
+    const { withCommandForm } = await import('./command-form.js');
     if (err instanceof CliExit) {
-      if (err.message) process.stderr.write(`hermes: ${err.message}\n`);
+      if (err.message) process.stderr.write(`hermes: ${withCommandForm(err.message)}\n`);
       process.exitCode = err.code;
       return;
     }
     const e = err as Error;
-    process.stderr.write(`hermes: ${e?.message ?? String(err)}\n`);
+    process.stderr.write(`hermes: ${withCommandForm(e?.message ?? String(err))}\n`);
     if (process.env.HERMES_DEBUG) process.stderr.write(`${e?.stack}\n`);
     process.exitCode = 1;
   },

@@ -18,7 +18,7 @@ import { EXIT_INTERRUPTED, type ChatOptions } from './run-chat.js';
 import { askApprovalOnTerminal } from './ask-approval.js';
 import type { ClosedOutput } from './closed-output.js';
 import { createTextRenderer } from './text-renderer.js';
-import { hermesCommand } from '../command-form.js';
+import { hermesCommand, withCommandForm } from '../command-form.js';
 
 /**
  * Runs one turn through the daemon.
@@ -162,7 +162,9 @@ export async function runChatViaDaemon(
       return 1;
     }
     if (status !== 'complete') {
-      process.stderr.write(`hermes: ${lastError ?? `the turn ended with status ${status}`}\n`);
+      process.stderr.write(
+        `hermes: ${withCommandForm(lastError ?? `the turn ended with status ${status}`)}\n`,
+      );
       return 1;
     }
     return 0;

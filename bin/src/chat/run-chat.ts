@@ -31,8 +31,8 @@ import { askApprovalOnTerminal } from './ask-approval.js';
 import { watchClosedOutput, type ClosedOutput } from './closed-output.js';
 import { oneShotPrompt } from './stdin-prompt.js';
 import { createTextRenderer } from './text-renderer.js';
-import { chatLineCommand, commandsFor } from '@hermes/core/constants';
-import { hermesCommand } from '../command-form.js';
+import { chatLineCommand, chatLineForeignCommand, commandsFor } from '@hermes/core/constants';
+import { hermesCommand, withCommandForm } from '../command-form.js';
 import { inert } from '../terminal-text.js';
 
 /** Parsed options of `hermes chat`. */
@@ -209,7 +209,7 @@ async function runChatInProcess(
       if (output.closed) return output.exitCode;
       if (result.status === 'interrupted') return EXIT_INTERRUPTED;
       if (result.status === 'error') {
-        process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+        process.stderr.write(`hermes: ${withCommandForm(result.error ?? 'the turn failed')}\n`);
         return 1;
       }
       return 0;
@@ -243,12 +243,24 @@ async function runChatInProcess(
         continue;
       }
       if (!text) continue;
+      const foreign = chatLineForeignCommand(text);
+      if (foreign) {
+        // a command of the terminal UI is not sent to the model as a prompt
+        process.stderr.write(
+          `/${foreign} is a command of the terminal UI (${hermesCommand()} tui); nothing was sent. ` +
+            `Here: ${commandsFor('chat')
+              .map((c) => `/${c.name}`)
+              .join(', ')}.\n`,
+        );
+        continue;
+      }
       controller = new AbortController();
       interrupts = 0;
       turnRunning = true;
       const result = await runTurn(opened, text, controller.signal).finally(() => (turnRunning = false));
       if (output.closed) return output.exitCode;
-      if (result.status === 'error') process.stderr.write(`hermes: ${result.error ?? 'the turn failed'}\n`);
+      if (result.status === 'error')
+        process.stderr.write(`hermes: ${withCommandForm(result.error ?? 'the turn failed')}\n`);
     }
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,5 +1,5 @@
 /**
- * `hermes gateway run | start | stop | status [--json] | install | uninstall`: the tui-gateway
+ * `hermes gateway run | start | stop | restart | status [--json] | install | uninstall`: the tui-gateway
  * daemon of the selected root. Thin: parses, then calls @hermes/tui-gateway, imported only when a subcommand runs.
  */
 import type { Argv, CommandModule } from 'yargs';
@@ -56,8 +56,8 @@ function fmtUptime(ms: number): string {
 export function gatewayCommand(ctx: CliContext): CommandModule {
   const root = ctx.home.root;
   return {
-    command: 'gateway <command>',
-    describe: 'Run, start, stop or inspect the tui-gateway daemon',
+    command: 'gateway',
+    describe: 'Run, start, stop, restart or inspect the tui-gateway daemon',
     builder: (y: Argv) =>
       y
         .command({
@@ -84,6 +84,45 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
             });
             const what = r.status === 'started' ? 'started' : 'already running';
             process.stdout.write(`tui-gateway ${what}: pid ${r.info.pid}, port ${r.info.port} (${root})\n`);
+            if (r.status !== 'started') {
+              const { hermesCommand } = await import('../command-form.js');
+              process.stdout.write(
+                `  chat platforms and the API server read config.yaml when the daemon starts: ` +
+                  `${hermesCommand()} gateway restart applies a change to them\n`,
+              );
+            }
+          },
+        })
+        .command({
+          command: 'restart',
+          describe:
+            'Stop the daemon gracefully (drains running turns), then start it again; applies changes to chat platforms and the API server',
+          builder: (a) =>
+            a.option('timeout', {
+              type: 'number',
+              describe: 'Seconds to wait for the stop (default: drain timeout + 10)',
+            }),
+          handler: async (argv) => {
+            const { startBackground, stopDaemon, stopWaitMs, readDrainTimeoutS } =
+              await import('@hermes/tui-gateway');
+            const timeoutMs =
+              argv.timeout !== undefined ? Number(argv.timeout) * 1000 : stopWaitMs(readDrainTimeoutS(root));
+            const stopped = await stopDaemon({ root, timeoutMs, force: false });
+            if (stopped.status === 'timeout') {
+              const { CliExit } = await import('../context.js');
+              throw new CliExit(
+                1,
+                `tui-gateway (pid ${stopped.pid}) did not exit within ${stopped.elapsedMs} ms; nothing restarted ` +
+                  `(gateway stop --force ends it)`,
+              );
+            }
+            const r = await startBackground({ root, command: await runCommand(), timeoutMs: 20_000 });
+            const before =
+              stopped.status === 'not_running' ? 'was not running; ' : `stopped (pid ${stopped.pid}), then `;
+            const now = r.status === 'started' ? 'started' : 'already running (started by another client)';
+            process.stdout.write(
+              `tui-gateway ${before}${now}: pid ${r.info.pid}, port ${r.info.port} (${root})\n`,
+            );
           },
         })
         .command({
@@ -200,7 +239,10 @@ export function gatewayCommand(ctx: CliContext): CommandModule {
             process.stdout.write(`${r.messages.join('\n')}\n`);
           },
         })
-        .demandCommand(1, 'Give a gateway command: run, start, stop, status, install, uninstall'),
+        .demandCommand(
+          1,
+          'Give a gateway sub-command: run, start, stop, restart, status, install, uninstall',
+        ),
     handler: () => {},
   };
 }

@@ -42,7 +42,7 @@ function age(ms: number): string {
 /** Builds the `pairing` command. */
 export function pairingCommand(ctx: CliContext): CommandModule {
   return {
-    command: 'pairing <command>',
+    command: 'pairing',
     describe: 'Approve chat users who asked to pair with the agent',
     builder: (y: Argv) =>
       y
@@ -109,7 +109,7 @@ export function pairingCommand(ctx: CliContext): CommandModule {
             process.stdout.write(`Revoked ${String(argv.user)} on ${String(argv.platform)}.\n`);
           },
         })
-        .demandCommand(1),
+        .demandCommand(1, 'Give a pairing sub-command: list, approve, revoke'),
     handler: () => undefined,
   };
 }

@@ -5,6 +5,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import type { CliContext } from '../context.js';
 import type { ProfileArgs } from '../profile/run-profile.js';
+import { hermesCommand } from '../command-form.js';
 
 const run = async (ctx: CliContext, args: ProfileArgs): Promise<void> => {
   const { runProfile } = await import('../profile/run-profile.js');
@@ -133,7 +134,7 @@ export function profileCommand(ctx: CliContext): CommandModule {
               ...(a.as ? { as: a.as } : {}),
             }),
         )
-        .demandCommand(1, 'Give a profile command; see hermes profile --help'),
+        .demandCommand(1, `Give a profile command; see ${hermesCommand()} profile --help`),
     handler: () => {},
   };
 }

@@ -1,3 +1,4 @@
+import { hermesCommand } from '../command-form.js';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,7 +137,9 @@ describe('hermes sessions', () => {
     for (const action of ['show', 'export', 'delete']) {
       const e = await failure('sessions', action, 'nope');
       expect(e.code).toBe(1);
-      expect(e.message).toBe(`no session "nope" in ${home.stateDbFile} (see hermes sessions list)`);
+      expect(e.message).toBe(
+        `no session "nope" in ${home.stateDbFile} (see ${hermesCommand()} sessions list)`,
+      );
     }
     expect((await failure('sessions', 'rename', 'nope', 'x')).message).toMatch(/no session "nope"/);
     const db = SessionDB.open(home.stateDbFile, { warn: () => {} });

@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@hermes/core/config';
+import { HermesHome } from '@hermes/core/home';
 import {
   createJob,
   findJob,
@@ -74,10 +75,24 @@ function toInput(f: JobFields): Partial<JobInput> {
   };
 }
 
+/**
+ * How often the daemon ticks, from the default profile's config.yaml as the daemon reads it when
+ * it starts: `cron.trigger` when one is set, else every `cron.tick_interval` seconds.
+ */
+export function tickCadence(root: string): string {
+  try {
+    const { cron } = loadConfig(new HermesHome(root));
+    if (cron.trigger) return `its ticks come from cron.trigger (${cron.trigger})`;
+    return `it ticks every ${cron.tick_interval} s (cron.tick_interval, read when it starts)`;
+  } catch {
+    return 'it ticks every cron.tick_interval seconds (default 60)';
+  }
+}
+
 async function daemonState(root: string): Promise<string> {
   const { inspectDiscovery } = await import('@hermes/tui-gateway/lifecycle/discovery');
   const d = inspectDiscovery(join(root, 'tui-gateway.json'));
-  if (d.state === 'alive') return `running (pid ${d.info.pid}); it ticks every cron.tick_interval seconds`;
+  if (d.state === 'alive') return `running (pid ${d.info.pid}); ${tickCadence(root)}`;
   const h = hermesCommand();
   return `not running: jobs only run on "${h} cron tick" (start it with: ${h} gateway start)`;
 }

@@ -19,6 +19,7 @@ import {
 import { readableHits, titleOrPreview, withPreviews } from './previews.js';
 import { messageUsageLine, sessionCostFact, sessionCosts } from './session-cost.js';
 import { confirm } from '../confirm.js';
+import { hermesCommand } from '../command-form.js';
 
 /** Parsed arguments of one `hermes sessions` action. */
 export type SessionsArgs =
@@ -60,7 +61,7 @@ function resolve(db: SessionDB | null, ref: string, file: string): SessionRecord
     if (err instanceof SessionDBError && err.code === 'EAMBIGUOUS') throw new CliExit(1, err.message);
     throw err;
   }
-  if (!s) throw new CliExit(1, `no session "${ref}" in ${file} (see hermes sessions list)`);
+  if (!s) throw new CliExit(1, `no session "${ref}" in ${file} (see ${hermesCommand()} sessions list)`);
   return s;
 }
 

@@ -80,7 +80,7 @@ describe('requestModel', () => {
         delayMs: 10.4,
         kind: 'server',
         provider: 'p',
-        message: '502',
+        message: 'HTTP 502 from p — retry 1/3 in 10 ms',
         restart: true,
       }),
     );
@@ -99,7 +99,10 @@ describe('requestModel', () => {
     expect(resets).toBe(1);
     expect(events).toEqual([
       { type: 'message.start', payload: { role: 'assistant' } },
-      { type: 'status.update', payload: { state: 'retrying', text: 'p: server (502); retry 1 in 10 ms' } },
+      {
+        type: 'status.update',
+        payload: { state: 'retrying', text: 'server: HTTP 502 from p — retry 1/3 in 10 ms' },
+      },
     ]);
   });
 });

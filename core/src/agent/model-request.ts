@@ -69,7 +69,8 @@ export function requestModel(
           type: 'status.update',
           payload: {
             state: 'retrying',
-            text: `${info.provider}: ${info.kind} (${info.message}); retry ${info.attempt} in ${Math.round(info.delayMs)} ms`,
+            // the message already says what comes next (retry N/M in X ms, another key, a fallback)
+            text: `${info.kind}: ${info.message}`,
           },
         });
       },

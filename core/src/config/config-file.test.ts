@@ -64,6 +64,14 @@ describe('config.yaml', () => {
     );
   });
 
+  it('names the line of a YAML error, without a dangling colon', () => {
+    const home = freshHome();
+    writeFileSync(home.configFile, 'model:\n  default: a\nmodel:\n  default: b\n');
+    expect(() => loadConfig(home)).toThrow(
+      /not valid YAML: Map keys must be unique at line 3, column 1: "model:"$/,
+    );
+  });
+
   it('migrates an old file after writing a backup', () => {
     const home = freshHome();
     writeFileSync(home.configFile, '# my settings\nmodel: gpt-4o\nprovider: openai\n');

@@ -13,7 +13,7 @@
  *   comments and unknown keys survive, validate the result and write atomically.
  */
 import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
-import { Document, isMap, parseDocument } from 'yaml';
+import { Document, isMap, parseDocument, type YAMLError } from 'yaml';
 import type { HermesHome } from '../home/home.js';
 import { classEntries } from '../approvals/legacy-allowlist.js';
 import { classEntryWarning } from '../approvals/allowlist-entry.js';
@@ -62,12 +62,21 @@ const MIGRATIONS: Record<number, Migration> = {
   },
 };
 
+/**
+ * One line for a YAML parse error: the parser's first line without its trailing colon (the
+ * snippet it announces spans several lines), then the offending line of `text` quoted.
+ */
+export function yamlProblem(err: YAMLError, text: string): string {
+  const head = err.message.split('\n')[0]!.replace(/:\s*$/, '');
+  const line = err.linePos ? text.split('\n')[err.linePos[0].line - 1] : undefined;
+  return line === undefined || line.trim() === '' ? head : `${head}: ${JSON.stringify(line.trim())}`;
+}
+
 function parseFile(file: string): Document {
   const text = readFileSync(file, 'utf8');
   const doc = parseDocument(text, { prettyErrors: true });
   if (doc.errors.length > 0) {
-    const err = doc.errors[0]!;
-    throw new ConfigError(file, `not valid YAML: ${err.message.split('\n')[0]}`);
+    throw new ConfigError(file, `not valid YAML: ${yamlProblem(doc.errors[0]!, text)}`);
   }
   const root = doc.contents;
   if (root !== null && !isMap(root)) throw new ConfigError(file, 'the top level must be a mapping of keys');

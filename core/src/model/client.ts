@@ -283,6 +283,7 @@ export function createModelClient(opts: ModelClientOptions): HermesModelClient {
     envFile: opts.envFile,
     model: req.model || t.model || undefined,
     secrets: t.keys.map((k) => k.value),
+    baseUrl: t.baseURL,
   });
 
   const aborted = (provider: string, asm: StreamAssembler | AnthropicStreamAssembler): ModelError =>

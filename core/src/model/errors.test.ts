@@ -48,6 +48,9 @@ describe('classifyError', () => {
     });
     expect(classifyError(conn, 'custom')).toMatchObject({ kind: 'network', retryable: true });
     expect(classifyError(conn, 'custom').message).toContain('ECONNREFUSED');
+    expect(
+      classifyError(conn, 'custom', { model: 'm', baseUrl: 'http://u:pw@127.0.0.1:1/v1/?key=k' }).message,
+    ).toBe('Could not reach custom at http://127.0.0.1:1/v1 (model m): connect ECONNREFUSED 127.0.0.1:1');
     expect(classifyError(Object.assign(new Error('reset'), { code: 'ECONNRESET' }), 'c').kind).toBe(
       'network',
     );

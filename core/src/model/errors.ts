@@ -80,6 +80,19 @@ export interface ClassifyHints {
   model?: string;
   /** Values to scrub from messages (the keys in use). */
   secrets?: readonly string[];
+  /** Base URL of the call, named (without credentials or query) when the server cannot be reached. */
+  baseUrl?: string;
+}
+
+/** ` at ORIGIN/PATH` of a base URL for a message (user, password and query left out), or ''. */
+export function reachedAt(baseUrl: string | undefined): string {
+  if (!baseUrl) return '';
+  try {
+    const u = new URL(baseUrl);
+    return ` at ${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return '';
+  }
 }
 
 const CONTEXT_PATTERNS = [
@@ -205,7 +218,8 @@ export function classifyError(err: unknown, provider: string, hints: ClassifyHin
     const code = codeOf(err);
     if (code && TIMEOUT_CODES.has(code))
       return make('timeout', `The model call to ${provider}${about} timed out`);
-    return make('network', `Could not reach ${provider}${about}: ${describeCause(err) ?? detail}`);
+    const at = reachedAt(hints.baseUrl);
+    return make('network', `Could not reach ${provider}${at}${about}: ${describeCause(err) ?? detail}`);
   }
   if (err instanceof OpenAI.APIError) {
     // An error object inside the stream (no HTTP status): the provider failed mid-answer.

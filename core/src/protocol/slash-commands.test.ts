@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   chatLineCommand,
+  chatLineForeignCommand,
   commandsFor,
   daemonHelpText,
   findSlashCommand,
@@ -68,5 +69,24 @@ describe('the line mode of hermes chat', () => {
     for (const line of ['/QUIT', '/quit now', '/clear', '/new', 'quit', '/usr/bin/ls', '//quit']) {
       expect(chatLineCommand(line), line).toBeUndefined();
     }
+  });
+});
+
+describe('commands of the TUI typed into the line mode', () => {
+  it('are recognised, with or without arguments; paths, line commands and other text are not', () => {
+    expect(chatLineForeignCommand('/sessions')).toBe('sessions');
+    expect(chatLineForeignCommand(' /new ')).toBe('new');
+    expect(chatLineForeignCommand('/model gpt-4o')).toBe('model');
+    expect(chatLineForeignCommand('/usage')).toBe('usage');
+    for (const line of [
+      '/quit',
+      '/help',
+      '/usr/bin/ls',
+      '/tmp',
+      'sessions',
+      '/nosuchcommand',
+      '/models are fun',
+    ])
+      expect(chatLineForeignCommand(line), line).toBeUndefined();
   });
 });

@@ -400,6 +400,17 @@ export function chatLineCommand(line: string): ChatCommandName | undefined {
   return m ? (findSlashCommand('chat', m[1]!)?.name as ChatCommandName | undefined) : undefined;
 }
 
+/**
+ * The name of the command of the terminal UI or the daemon that a whole `hermes chat` input line
+ * is (`/sessions`, `/new`, `/model gpt-4o` …) when the line mode does not offer it, else undefined
+ * (a line mode command, a path such as `/usr/bin/ls`, or any other text: a prompt).
+ */
+export function chatLineForeignCommand(line: string): string | undefined {
+  const m = /^\/([a-z][\w-]*)(?:\s|$)/.exec(line.trim());
+  if (!m || findSlashCommand('chat', m[1]!)) return undefined;
+  return (findSlashCommand('tui', m[1]!) ?? findSlashCommand('daemon', m[1]!))?.name;
+}
+
 /** The platform commands in their `/help` order. */
 export function platformCommandNames(): PlatformCommandName[] {
   return ALL.filter((c) => c.platform)

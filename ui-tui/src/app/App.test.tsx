@@ -294,14 +294,15 @@ describe('App', () => {
     const { r, client } = await app((c) => {
       c.handlers.set('model.set', (p) => ({
         model: String(p.model),
-        message: `Model: ${String(p.model)} (this session from its next turn; also the default for new sessions)`,
-        warning: 'gpt-imaginary is not in the provider’s model list',
+        // as the daemon sends it: the message ends with the warning
+        message: `Model: ${String(p.model)} (this session from its next turn; also the default for new sessions)\nWarning: gpt-imaginary is not in the provider’s model list`,
+        warning: 'Warning: gpt-imaginary is not in the provider’s model list',
       }));
       c.handlers.set('config.get', () => ({ value: 'gpt-imaginary' }));
     });
     await r.press('/model gpt-imaginary', keys.enter);
     const f = await r.waitFor('this session from its next turn');
-    expect(f).toContain('not in the provider’s model list');
+    expect(f.split('not in the provider’s model list')).toHaveLength(2);
     expect(client.callsTo('model.set')).toEqual([{ model: 'gpt-imaginary', session_id: 's1' }]);
   });
 

@@ -32,4 +32,20 @@ describe('sessionItems (the /sessions picker)', () => {
     expect(items[1]!.label).toBe('summarise my inbox');
     expect(items[1]!.detail).toMatch(/^tui · /);
   });
+
+  it('shows the first prompt beside the title only when the title is not made from it', () => {
+    const now = Date.now();
+    const base = { ...sessionInfo(), source: 'tui', started_at: now, message_count: 3 };
+    const [same, cut, other] = sessionItems(
+      [
+        { ...base, id: 'a', title: 'hello there', preview: 'hello there' },
+        { ...base, id: 'b', title: 'a long first prompt…', preview: 'a long first prompt that was cut' },
+        { ...base, id: 'c', title: 'Deploy fix', preview: 'why does the deploy fail?' },
+      ],
+      now,
+    );
+    expect(same!.detail).toBe('tui · just now · 3 msgs');
+    expect(cut!.detail).toBe('tui · just now · 3 msgs');
+    expect(other!.detail).toBe('tui · just now · 3 msgs · why does the deploy fail?');
+  });
 });

@@ -41,9 +41,17 @@ export function sessionItems(sessions: SessionInfo[], now = Date.now()): PickerI
       formatAge(s.started_at, now),
       `${s.message_count} msgs`,
       ...(s.busy ? ['busy'] : []),
-      ...(s.title && s.preview ? [truncate(oneLine(s.preview), 40)] : []),
+      ...(s.title && s.preview && !titleFromPreview(s.title, s.preview)
+        ? [truncate(oneLine(s.preview), 40)]
+        : []),
     ].join(' · '),
   }));
+}
+
+/** Whether a title is the first prompt itself (a tui/cli session's title is made from it). */
+function titleFromPreview(title: string, preview: string): boolean {
+  const head = title.replace(/(…|\.\.\.)$/, '').trim();
+  return head !== '' && oneLine(preview).trim().startsWith(head);
 }
 
 /** The last line after `/detach`: whether a turn goes on in the daemon, and with which model. */
@@ -169,7 +177,9 @@ async function modelCommand(args: string, ctl: SessionController, ui: SlashUi): 
     });
     ctl.modelCatalog.invalidate();
     // the daemon says what changed (this session from its next turn, the default for new ones)
-    ctl.notice(r.message ?? `Model: ${r.model}`);
+    // the daemon's message ends with the warning too: it is shown once, as a warning
+    const message = r.message ?? `Model: ${r.model}`;
+    ctl.notice(r.warning ? message.replace(`\n${r.warning}`, '') : message);
     if (r.warning) ctl.notice(r.warning, 'warn');
     await ctl.refreshModel();
   };

@@ -18,6 +18,7 @@ import {
   isContextMessage,
   isTimeoutCode,
   ModelError,
+  reachedAt,
   scrubSecrets,
   type ClassifyHints,
 } from '../errors.js';
@@ -47,7 +48,7 @@ export function classifyAnthropicError(
     if (isTimeoutCode(err)) return make('timeout', `The model call to ${provider}${about} timed out`);
     const inner = (err as { cause?: unknown }).cause;
     const why = inner instanceof Error ? inner.message : detailOf();
-    return make('network', `Could not reach ${provider}${about}: ${why}`);
+    return make('network', `Could not reach ${provider}${reachedAt(hints.baseUrl)}${about}: ${why}`);
   }
   if (err instanceof Anthropic.APIError) {
     if (typeof err.status === 'number')
