@@ -137,7 +137,7 @@ export class MessagePipeline {
         retry: { maxAttempts: 1 },
       });
     if (!opts.ledger) this.ledger.start();
-    this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir) : undefined;
+    this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir(opts.entry.name)) : undefined;
   }
 
   /** True when replies are kept across restarts (the ledger is stored). */

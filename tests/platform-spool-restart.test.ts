@@ -1,0 +1,131 @@
+/**
+ * The inbound spool (attachments of accepted chat messages, kept until their turn has them) with
+ * two platforms in one profile and across kill -9: the real daemon with Telegram (the local Bot
+ * API stand-in) and a webhook in the same profile, and the scripted model.
+ *
+ * - a platform that connects after a restart clears only its own messages' spools: a photo whose
+ *   turn a kill -9 cut still reaches the model when Telegram reconnects after the webhook;
+ * - a message whose spool cannot be written (the folder made unwritable) still runs with its
+ *   photo, and a turn a kill -9 then cuts is run again naming the photo as lost, not silently
+ *   without it;
+ * - a command sent with a file leaves no spool behind.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
+import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
+import { waitFor } from './support/gateway-process.js';
+import { makeTestHome } from './support/hermes-cli.js';
+import { killDaemonHard, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+
+let model: FakeModelServer;
+let tg: FakeTelegram;
+let root: string;
+
+// a 1×1 PNG (the daemon checks image bytes by their magic numbers)
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+type Part = { type: string; text?: string; image_url?: { url: string } };
+
+/** The last user message of the newest model request (from index `from`) that contains `marker`. */
+function userContentWith(marker: string, from = 0): unknown {
+  const req = model.requests
+    .slice(from)
+    .reverse()
+    .find((r) => JSON.stringify(r.body.messages).includes(marker));
+  if (!req) return undefined;
+  const users = (req.body.messages as Array<{ role: string; content: unknown }>).filter(
+    (m) => m.role === 'user',
+  );
+  return users.at(-1)!.content;
+}
+
+const spoolDir = (): string => join(root, 'media', 'inbound');
+/** Message folders in the spool (any depth up to the message's folder). */
+function spooledMessages(): string[] {
+  if (!existsSync(spoolDir())) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(spoolDir())) {
+    if (name.startsWith('in-')) out.push(name);
+    else
+      try {
+        out.push(...readdirSync(join(spoolDir(), name)).filter((n) => n.startsWith('in-')));
+      } catch {
+        // a file: not a message's folder
+      }
+  }
+  return out;
+}
+
+const botTexts = (): string[] => tg.textsTo(111);
+
+beforeAll(async () => {
+  model = await startFakeModelServer();
+  tg = await startFakeTelegram();
+  root = makeTestHome({
+    modelUrl: model.url,
+    env: `TELEGRAM_BOT_TOKEN=${tg.token}\nWEBHOOK_SECRET=webhook-secret-0123456789\n`,
+    config: [
+      ...telegramConfigLines(tg),
+      '    streaming: false',
+      '    reset: { mode: none }',
+      '  webhook:',
+      '    enabled: true',
+      '    port: 0',
+      '    path: /hooks/in',
+      '    outbound_url: http://127.0.0.1:9/replies',
+    ].join('\n'),
+  });
+  const cfg = join(root, 'config.yaml');
+  writeFileSync(
+    cfg,
+    readFileSync(cfg, 'utf8').replace('  default: fake-model\n', '  default: fake-model\n  vision: true\n'),
+  );
+  await startDaemonWithPlatform(root, 'telegram');
+}, 60_000);
+
+afterAll(async () => {
+  try {
+    chmodSync(spoolDir(), 0o700);
+  } catch {
+    // not there
+  }
+  await stopDaemon(root);
+  await tg?.close();
+  await model?.close();
+});
+
+describe.sequential('inbound spool across restarts, two platforms in one profile', () => {
+  it("a platform connecting after a restart keeps the other platform's spools: the cut turn runs again with its photo", async () => {
+    model.push({ hang: true });
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'what is in this picture',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    await waitFor(() => userContentWith('what is in this picture'), 'the turn asked the model');
+    expect(spooledMessages()).toHaveLength(1);
+    await killDaemonHard(root);
+    // Telegram is unreachable for a while: the webhook connects (and recovers) first
+    tg.unavailable = true;
+    const asked = model.requests.length;
+    model.push({ text: 'A tiny picture.' });
+    await startDaemonWithPlatform(root, 'webhook');
+    tg.unavailable = false;
+    await waitFor(
+      () => botTexts().includes('A tiny picture.'),
+      'the reply after Telegram reconnected',
+      60_000,
+    );
+    const content = userContentWith('what is in this picture', asked) as Part[];
+    expect(Array.isArray(content) ? content.map((p) => p.type) : content).toEqual(['text', 'image_url']);
+    expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    await waitFor(() => spooledMessages().length === 0, 'the spool removed once the turn ended');
+  }, 90_000);
+});
