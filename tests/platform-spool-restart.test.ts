@@ -10,7 +10,7 @@
  *   without it;
  * - a command sent with a file leaves no spool behind.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
@@ -89,11 +89,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  try {
-    chmodSync(spoolDir(), 0o700);
-  } catch {
-    // not there
-  }
   await stopDaemon(root);
   await tg?.close();
   await model?.close();
@@ -127,5 +122,37 @@ describe.sequential('inbound spool across restarts, two platforms in one profile
     expect(Array.isArray(content) ? content.map((p) => p.type) : content).toEqual(['text', 'image_url']);
     expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
     await waitFor(() => spooledMessages().length === 0, 'the spool removed once the turn ended');
+  }, 90_000);
+
+  it('a spool that cannot be written: the message still runs with its photo, and a turn a kill -9 cuts names the photo as lost', async () => {
+    // junk where Telegram's spool folder goes (as a full disk or a broken mount would): writes fail
+    rmSync(join(spoolDir(), 'telegram'), { recursive: true, force: true });
+    mkdirSync(spoolDir(), { recursive: true });
+    writeFileSync(join(spoolDir(), 'telegram'), 'junk');
+    model.push({ hang: true });
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'and what about this one',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    const first = (await waitFor(
+      () => userContentWith('and what about this one') as Part[] | undefined,
+      'the turn asked the model',
+    ))!;
+    expect(first.map((p) => p.type)).toEqual(['text', 'image_url']);
+    await killDaemonHard(root);
+    rmSync(join(spoolDir(), 'telegram'), { force: true });
+    const asked = model.requests.length;
+    model.push({ text: 'Please send it again.' });
+    await startDaemonWithPlatform(root, 'telegram');
+    await waitFor(() => botTexts().includes('Please send it again.'), 'the reply after the restart');
+    const again = userContentWith('and what about this one', asked);
+    const text = typeof again === 'string' ? again : (again as Part[]).map((p) => p.text ?? '').join('');
+    expect(text).toMatch(
+      /^and what about this one\n\n\(This message came with an attachment that was not kept/,
+    );
+    expect(text).toContain('photo-');
   }, 90_000);
 });
