@@ -17,7 +17,12 @@ import { startFakeModelServer, type FakeModelServer } from './support/fake-model
 import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
 import { makeTestHome } from './support/hermes-cli.js';
-import { killDaemonHard, startDaemonWithPlatform, stopDaemon } from './support/platform-daemon.js';
+import {
+  killDaemonHard,
+  outcomeLines,
+  startDaemonWithPlatform,
+  stopDaemon,
+} from './support/platform-daemon.js';
 
 let model: FakeModelServer;
 let tg: FakeTelegram;
@@ -154,5 +159,34 @@ describe.sequential('inbound spool across restarts, two platforms in one profile
       /^and what about this one\n\n\(This message came with an attachment that was not kept/,
     );
     expect(text).toContain('photo-');
+  }, 90_000);
+
+  it('a command sent with a photo, and many photos in a row, leave no spool behind', async () => {
+    const commands = (): number =>
+      outcomeLines(root).filter((l) => l.includes('chat=111') && l.includes('reason="command /help"')).length;
+    const before = commands();
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: '/help',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    await waitFor(() => commands() > before, 'the command answered');
+    for (let i = 0; i < 8; i++) {
+      model.push({ text: `Photo ${i} seen.` });
+      tg.userMessage({
+        chatId: 111,
+        userId: 111,
+        name: 'Ann',
+        text: `photo ${i}`,
+        media: {
+          photo: [{ width: 1, height: 1, data: PNG }],
+          document: { name: `n${i}.txt`, mime: 'text/plain', data: Buffer.from(`note ${i}`) },
+        },
+      });
+    }
+    await waitFor(() => botTexts().includes('Photo 7 seen.'), 'the last reply');
+    await waitFor(() => spooledMessages().length === 0, 'no spool left', 10_000);
   }, 90_000);
 });

@@ -138,6 +138,10 @@ export class MessagePipeline {
       });
     if (!opts.ledger) this.ledger.start();
     this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir(opts.entry.name)) : undefined;
+    // a message's attachments are kept until its outcome is decided, whatever decided it (a turn,
+    // a command, a clarify answer, a notice after a restart)
+    const spool = this.spool;
+    if (spool) this.ledger.onSettled((id) => spool.drop(id));
   }
 
   /** True when replies are kept across restarts (the ledger is stored). */
