@@ -407,6 +407,22 @@ export class DeliveryLedger {
     }
   }
 
+  /**
+   * The stored reply options of a row (thread, message replied to). Damaged ones (not a JSON
+   * object) are logged and left out: the reply still goes to the chat, only not threaded.
+   */
+  private sendOptionsOf(row: DeliveryRecord): SendOptions {
+    if (!row.send_opts) return {};
+    try {
+      const v: unknown = JSON.parse(row.send_opts);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return v as SendOptions;
+    } catch {
+      // named below
+    }
+    this.opts.log(`reply ${row.id}: its stored send options are damaged; sent without them`);
+    return {};
+  }
+
   /** One attempt at the unconfirmed chunks of a row. @returns true when the row is settled. */
   private async attempt(row: DeliveryRecord): Promise<boolean> {
     const text = row.reply ?? '';
@@ -414,7 +430,7 @@ export class DeliveryLedger {
     // a long reply is one step: the file with its summary caption
     const asFile = above > 0 && text.length > above;
     const chunks = asFile ? [text] : splitMessage(text, this.opts.maxLength());
-    const base = row.send_opts ? (JSON.parse(row.send_opts) as SendOptions) : {};
+    const base = this.sendOptionsOf(row);
     for (let i = row.chunks_sent; i < chunks.length; i++) {
       let r: SendResult;
       try {
