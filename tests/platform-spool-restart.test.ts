@@ -16,9 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
-import { makeTestHome } from './support/hermes-cli.js';
+import { makeTestHome, runHermes } from './support/hermes-cli.js';
 import {
   killDaemonHard,
+  openDeliveries,
   outcomeLines,
   startDaemonWithPlatform,
   stopDaemon,
@@ -189,4 +190,32 @@ describe.sequential('inbound spool across restarts, two platforms in one profile
     await waitFor(() => botTexts().includes('Photo 7 seen.'), 'the last reply');
     await waitFor(() => spooledMessages().length === 0, 'no spool left', 10_000);
   }, 90_000);
+
+  it('a graceful stop while a photo downloads: after the start the photo is downloaded again and answered once', async () => {
+    tg.stallDownloads = true;
+    const before = new Set(tg.files.keys());
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'slow photo',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    const id = await waitFor(() => [...tg.files.keys()].find((f) => !before.has(f)), 'the photo served');
+    await waitFor(() => tg.files.get(id)!.downloads === 1, 'the download begun');
+    const t0 = Date.now();
+    const stopped = await runHermes(root, ['gateway', 'stop']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    // the stop does not wait for the stalled download (the drain timeout is 30 s)
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    tg.stallDownloads = false;
+    const asked = model.requests.length;
+    model.push({ text: 'Slow photo seen.' });
+    await startDaemonWithPlatform(root, 'telegram');
+    await waitFor(() => botTexts().includes('Slow photo seen.'), 'the reply after the start', 60_000);
+    const content = userContentWith('slow photo', asked) as Part[];
+    expect(Array.isArray(content) ? content.map((p) => p.type) : content).toEqual(['text', 'image_url']);
+    await waitFor(() => openDeliveries(root, 'telegram') === 0, 'the ledger settled');
+    expect(botTexts().filter((t) => t === 'Slow photo seen.')).toHaveLength(1);
+  }, 120_000);
 });
