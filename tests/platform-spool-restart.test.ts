@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SessionDB } from '@hermes/core/state';
 import { startFakeModelServer, type FakeModelServer } from './support/fake-model-server.js';
 import { startFakeTelegram, type FakeTelegram, telegramConfigLines } from './support/fake-telegram.js';
 import { waitFor } from './support/gateway-process.js';
@@ -218,4 +219,34 @@ describe.sequential('inbound spool across restarts, two platforms in one profile
     await waitFor(() => openDeliveries(root, 'telegram') === 0, 'the ledger settled');
     expect(botTexts().filter((t) => t === 'Slow photo seen.')).toHaveLength(1);
   }, 120_000);
+
+  it("a turn a kill -9 cut whose row's record of the message is junk runs again saying its photo could not be read back", async () => {
+    model.push({ hang: true });
+    tg.userMessage({
+      chatId: 111,
+      userId: 111,
+      name: 'Ann',
+      text: 'damaged record photo',
+      media: { photo: [{ width: 1, height: 1, data: PNG }] },
+    });
+    await waitFor(() => userContentWith('damaged record photo'), 'the turn asked the model');
+    await killDaemonHard(root);
+    const db = SessionDB.open(join(root, 'state.db'));
+    try {
+      const [row] = db.platforms.listDeliveries('telegram', ['running']);
+      db.platforms.updateDelivery(row!.id, { inbound: '{"text": "damaged' });
+    } finally {
+      db.close();
+    }
+    const asked = model.requests.length;
+    model.push({ text: 'Damaged record answered.' });
+    await startDaemonWithPlatform(root, 'telegram');
+    await waitFor(() => botTexts().includes('Damaged record answered.'), 'the reply after the restart');
+    const again = userContentWith('damaged record photo', asked);
+    const text = typeof again === 'string' ? again : (again as Part[]).map((p) => p.text ?? '').join('');
+    expect(text).toMatch(
+      /^damaged record photo\n\n\(This message came with attachments that could not be read back/,
+    );
+    await waitFor(() => spooledMessages().length === 0, 'the spool removed');
+  }, 90_000);
 });

@@ -144,6 +144,16 @@ export class InboundSpool {
     return out;
   }
 
+  /** Whether the spool holds anything of message `id`. */
+  has(id: string): boolean {
+    if (!SAFE_ID.test(id)) return false;
+    try {
+      return readdirSync(join(this.dir, id)).length > 0;
+    } catch {
+      return false;
+    }
+  }
+
   /** Removes a message's spool (nothing when it has none). */
   drop(id: string): void {
     if (!SAFE_ID.test(id)) return;

@@ -89,6 +89,11 @@ export interface InboundAttachmentsJson {
   ref?: unknown;
 }
 
+/** Said in a turn run again after a restart whose record of its attachments is damaged. */
+export const UNREADABLE_RECORD_TEXT =
+  '(This message came with attachments that could not be read back after the agent restarted ' +
+  '(their record is damaged), so they are not included. Ask the sender to send them again if needed.)';
+
 /** Said in a readmitted message whose download a restart cut, when it cannot be done again. */
 export const CUT_DOWNLOAD_TEXT =
   '(This message came with attachments that were still being downloaded when the agent ' +
@@ -153,6 +158,8 @@ export function promptImagesOf(
   row: Pick<DeliveryRecord, 'id' | 'inbound'>,
 ): { images: NonNullable<InboundMessage['images']>; lostText: string } {
   const inbound = inboundOf(row);
+  // the row's record of the message is damaged: what the spool holds cannot be matched to it
+  if (!inbound && p.spool?.has(row.id)) return { images: [], lostText: UNREADABLE_RECORD_TEXT };
   // images its first run had that the spool could not keep
   const unkept = notesFromJson(inbound?.prompt_images_unkept);
   if (unkept.length) return { images: [], lostText: lostAttachmentsText(unkept) };
