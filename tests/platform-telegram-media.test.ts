@@ -184,7 +184,10 @@ describe('Telegram media', () => {
     expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
     // the turn is over: its spool is gone
-    await waitFor(() => readdirSync(join(root, 'media', 'inbound')).length === 0, 'the spool removed');
+    await waitFor(
+      () => readdirSync(join(root, 'media', 'inbound', 'telegram')).length === 0,
+      'the spool removed',
+    );
   });
 
   it('a photo whose download a kill -9 cuts: the restarted daemon downloads it again and runs the turn with it', async () => {

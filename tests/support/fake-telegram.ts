@@ -73,6 +73,8 @@ export interface FakeTelegram {
    * network: the connection stays open until the client goes away or the fake closes).
    */
   stallDownloads: boolean;
+  /** While true, every Bot API call is answered 502 (Telegram unreachable: the bot cannot connect). */
+  unavailable: boolean;
   /** Queues a press of an inline button (`data` is the button's callback_data). */
   pressButton(m: {
     chatId: number;
@@ -137,6 +139,7 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
     }
     const m = /^\/bot([^/]+)\/(\w+)$/.exec(req.url ?? '');
     if (!m) return fail(res, 404, 'Not Found');
+    if (fake.unavailable) return fail(res, 502, 'Bad Gateway');
     if (m[1] !== token) return fail(res, 401, 'Unauthorized');
     const method = m[2]!;
     const parts: Buffer[] = [];
@@ -263,6 +266,7 @@ export async function startFakeTelegram(token = '123456:TEST-token-abcdefghijklm
     sent,
     files,
     stallDownloads: false,
+    unavailable: false,
     userMessage: ({ chatId, userId, name, text, chatType = 'private', title, threadId, media }) => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const attached: Record<string, any> = {};

@@ -157,11 +157,16 @@ export class HermesHome {
     return this.path('media', 'sessions', sessionId);
   }
   /**
-   * Attachments of accepted chat messages waiting for their turn (`media/inbound/<message id>/`,
-   * messaging/inbound-spool.ts).
+   * Attachments of accepted chat messages waiting for their turn: `media/inbound/<platform>/`
+   * holds one folder per message (`<message id>/`, messaging/inbound-spool.ts). Each platform
+   * has its own folder, so one platform's clean-up never touches another's messages.
+   * @param platform a registered platform name; without it, the parent of all platforms' folders.
+   * @throws on a platform name that is not a plain name.
    */
-  get inboundSpoolDir(): string {
-    return this.path('media', 'inbound');
+  inboundSpoolDir(platform?: string): string {
+    if (platform === undefined) return this.path('media', 'inbound');
+    if (!/^[a-z][a-z0-9_-]*$/.test(platform)) throw new Error(`invalid platform name "${platform}"`);
+    return this.path('media', 'inbound', platform);
   }
   /** Per-profile persisted TUI input history (one JSON string per line). */
   get inputHistoryFile(): string {

@@ -174,6 +174,7 @@ export class DeliveryLedger {
   private readonly lanes = new Map<string, Lane>();
   private readonly queued = new Set<string>();
   private readonly waiters = new Map<string, Array<() => void>>();
+  private readonly settledListeners: Array<(id: string) => void> = [];
 
   constructor(private readonly opts: DeliveryLedgerOptions) {
     this.policy = { ...DEFAULT_RETRY, ...opts.retry };
@@ -234,6 +235,24 @@ export class DeliveryLedger {
     return this.store.getDelivery(id);
   }
 
+  /**
+   * Calls `fn(id)` each time a row's turn is over — its reply or error is stored for sending
+   * (`deliver`), it was streamed (`delivered`), or it was closed (`close`): from then on a restart
+   * never runs or admits the message again. A listener that throws is logged and ignored.
+   */
+  onSettled(fn: (id: string) => void): void {
+    this.settledListeners.push(fn);
+  }
+
+  private settled(id: string): void {
+    for (const fn of this.settledListeners)
+      try {
+        fn(id);
+      } catch (err) {
+        this.opts.log(`after the turn of ${id}: ${(err as Error).message}`);
+      }
+  }
+
   /** Rows whose turn has not ended (`accepted`, `running`), oldest first: the restart's work. */
   unfinished(): DeliveryRecord[] {
     return this.store.listDeliveries(this.opts.platform, ['accepted', 'running']);
@@ -245,6 +264,7 @@ export class DeliveryLedger {
    */
   deliver(id: string, text: string, outcome: 'reply' | 'error'): Promise<void> {
     this.update(id, { state: 'pending', reply: text, outcome, next_attempt_at: null });
+    this.settled(id);
     const row = this.store.getDelivery(id);
     if (!row) return Promise.resolve();
     const settled = this.running
@@ -258,6 +278,7 @@ export class DeliveryLedger {
   delivered(id: string): void {
     const row = this.store.getDelivery(id);
     this.update(id, { state: 'sent', outcome: 'reply' });
+    this.settled(id);
     if (row) this.logOutcome(row, 'reply');
   }
 
@@ -265,6 +286,7 @@ export class DeliveryLedger {
   close(id: string, outcome: InboundOutcome, reason?: string): void {
     const row = this.store.getDelivery(id);
     this.update(id, { state: 'closed', outcome: reason ? `${outcome}:${reason}` : outcome });
+    this.settled(id);
     if (row) this.logOutcome(row, outcome, reason);
   }
 
@@ -385,6 +407,22 @@ export class DeliveryLedger {
     }
   }
 
+  /**
+   * The stored reply options of a row (thread, message replied to). Damaged ones (not a JSON
+   * object) are logged and left out: the reply still goes to the chat, only not threaded.
+   */
+  private sendOptionsOf(row: DeliveryRecord): SendOptions {
+    if (!row.send_opts) return {};
+    try {
+      const v: unknown = JSON.parse(row.send_opts);
+      if (v && typeof v === 'object' && !Array.isArray(v)) return v as SendOptions;
+    } catch {
+      // named below
+    }
+    this.opts.log(`reply ${row.id}: its stored send options are damaged; sent without them`);
+    return {};
+  }
+
   /** One attempt at the unconfirmed chunks of a row. @returns true when the row is settled. */
   private async attempt(row: DeliveryRecord): Promise<boolean> {
     const text = row.reply ?? '';
@@ -392,7 +430,7 @@ export class DeliveryLedger {
     // a long reply is one step: the file with its summary caption
     const asFile = above > 0 && text.length > above;
     const chunks = asFile ? [text] : splitMessage(text, this.opts.maxLength());
-    const base = row.send_opts ? (JSON.parse(row.send_opts) as SendOptions) : {};
+    const base = this.sendOptionsOf(row);
     for (let i = row.chunks_sent; i < chunks.length; i++) {
       let r: SendResult;
       try {

@@ -3,7 +3,7 @@
  *
  * A message is recorded in the delivery ledger before its attachments are downloaded; the ledger
  * row keeps only text (JSON). The bytes live in the spool: once downloaded, each image and file is
- * written to `<spool>/<message id>/` (0600, in a 0700 folder) and the row's `inbound` JSON names
+ * written to `<spool>/<message id>/` (0600, in a 0700 folder; one spool per platform) and the row's `inbound` JSON names
  * them (`spool`). So a daemon killed between the download and the end of the message's turn — in
  * the chat's lane, while the prompt waits in the session's queue, or mid-turn — admits the message
  * again with the same images and files after the restart, and a turn run again gets its images
@@ -44,7 +44,7 @@ export interface LoadedAttachments {
 /** A message id is a plain name (`in-…`); anything else is never used as a path. */
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-/** The spool of one profile's platforms (`<home>/media/inbound`). */
+/** The spool of one platform of a profile (`<home>/media/inbound/<platform>`). */
 export class InboundSpool {
   /** @param dir the spool folder; created (0700) on the first save. */
   constructor(readonly dir: string) {}
@@ -142,6 +142,16 @@ export class InboundSpool {
         });
     }
     return out;
+  }
+
+  /** Whether the spool holds anything of message `id`. */
+  has(id: string): boolean {
+    if (!SAFE_ID.test(id)) return false;
+    try {
+      return readdirSync(join(this.dir, id)).length > 0;
+    } catch {
+      return false;
+    }
   }
 
   /** Removes a message's spool (nothing when it has none). */

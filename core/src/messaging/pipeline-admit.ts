@@ -134,6 +134,7 @@ export async function admitMessage(
     p,
     id,
     att.images.map((img) => (msg.images ?? []).indexOf(img)).filter((i) => i >= 0),
+    msg.images,
   );
   const askerId = asker ? { askerId: asker } : {};
   // only the asker may answer the turn's approvals: when they may not approve, nobody here can

@@ -143,4 +143,26 @@ describe('recoverMessages', () => {
     expect(await recoverMessages(third.pipeline)).toBe(0);
     expect(third.adapter.texts()).toEqual([]);
   });
+
+  it('leaves alone a message this daemon accepted before its recovery ran', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'hermes-recover-'));
+    const d = daemon(root);
+    // a message arrives (its download still running) before the recovery reads the ledger
+    let release!: () => void;
+    const fetched = new Promise<void>((r) => (release = r));
+    const handled = d.adapter.receive({
+      source: alice,
+      text: 'arrived early',
+      fetchAttachments: async () => {
+        await fetched;
+        return {};
+      },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(d.db.platforms.listDeliveries('memory', ['accepted'])).toHaveLength(1);
+    expect(await recoverMessages(d.pipeline)).toBe(0);
+    release();
+    await handled;
+    expect(d.adapter.texts('dm-alice')).toEqual(['echo: arrived early']);
+  });
 });

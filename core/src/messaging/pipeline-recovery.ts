@@ -78,7 +78,9 @@ function sendOptionsOf(row: DeliveryRecord): SendOptions {
 export async function recoverMessages(p: MessagePipeline): Promise<number> {
   const transcript = p.opts.transcript;
   if (!p.durable || !transcript) return 0;
-  const rows = p.ledger.unfinished();
+  // a message accepted since the start (an adapter may deliver one before its connect returns)
+  // is this daemon's own work, not the previous one's: admitting it again would answer it twice
+  const rows = p.ledger.unfinished().filter((r) => !p.acceptedInThisLife(r.id));
   // the spools of messages no longer open (their outcome was decided while a drop failed)
   p.spool?.sweep(new Set(rows.map((r) => r.id)));
   if (rows.length === 0) return 0;

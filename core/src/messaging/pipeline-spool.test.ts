@@ -77,7 +77,7 @@ describe('the inbound spool across a restart', () => {
   ])('a message accepted, not yet a prompt (attachments %s): admitted again with them', async (_, lazy) => {
     const root = mkdtempSync(join(tmpdir(), 'hermes-spool-'));
     const row = await acceptedThenStopped(root, lazy);
-    const spoolDir = join(root, 'media', 'inbound', row.id);
+    const spoolDir = join(root, 'media', 'inbound', 'memory', row.id);
     expect(readdirSync(spoolDir).sort()).toEqual(['file-0', 'image-0']);
 
     const second = daemon(root);
@@ -97,7 +97,7 @@ describe('the inbound spool across a restart', () => {
   it('a spooled file removed by hand is named as lost; the rest still comes back', async () => {
     const root = mkdtempSync(join(tmpdir(), 'hermes-spool-'));
     const row = await acceptedThenStopped(root, false);
-    rmSync(join(root, 'media', 'inbound', row.id, 'file-0'));
+    rmSync(join(root, 'media', 'inbound', 'memory', row.id, 'file-0'));
     const second = daemon(root);
     await recoverMessages(second.pipeline);
     const parts = lastUserParts();
@@ -137,7 +137,7 @@ describe('the inbound spool across a restart', () => {
     expect(parts.map((p) => p.type)).toEqual(['text', 'image_url']);
     expect(parts[0]!.text).toBe('what is this');
     expect(second.adapter.texts('dm-alice')).toEqual(['echo: what is this']);
-    expect(existsSync(join(root, 'media', 'inbound', row!.id))).toBe(false);
+    expect(existsSync(join(root, 'media', 'inbound', 'memory', row!.id))).toBe(false);
   });
 
   it('a download the restart cut is done again from the adapter reference, or named as not received', async () => {
@@ -198,6 +198,6 @@ describe('the inbound spool across a restart', () => {
     const second = daemon(root);
     second.db.platforms.updateDelivery(row.id, { state: 'sent', outcome: 'dropped' });
     expect(await recoverMessages(second.pipeline)).toBe(0);
-    expect(readdirSync(join(root, 'media', 'inbound'))).toEqual([]);
+    expect(readdirSync(join(root, 'media', 'inbound', 'memory'))).toEqual([]);
   });
 });

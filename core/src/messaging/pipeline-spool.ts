@@ -5,7 +5,9 @@
  *
  * A row's `inbound` JSON carries `spool` (the manifest, once the attachments were downloaded and
  * written) and `prompt_images` (which of the message's images its turn was given: the others went
- * to the model as saved files, named in the prompt's text, or were refused).
+ * to the model as saved files, named in the prompt's text, or were refused) — or, when the spool
+ * could not be written, `prompt_images_unkept` (those images' names and sizes, named as lost in a
+ * turn run again).
  */
 import type { InboundMessage, PlatformAdapter } from './adapter.js';
 import type { DeliveryLedger, DeliveryRecord } from './delivery-ledger.js';
@@ -51,15 +53,28 @@ function inboundOf(row: Pick<DeliveryRecord, 'inbound'>): Record<string, unknown
 }
 
 /**
- * Records which of the message's images (indices into `InboundMessage.images`) its turn is given,
- * so a turn run again after a restart gets the same ones. Nothing when none, or without a spool.
+ * Records which of the message's images (indices into `images`, the message's
+ * `InboundMessage.images`) its turn is given, so a turn run again after a restart gets the same
+ * ones. When they are not in the spool (its write failed), their names and sizes are recorded
+ * instead (`prompt_images_unkept`), so the turn run again names them as lost rather than running
+ * silently without them. Nothing when none, or without a spool (replies not kept across restarts).
  */
-export function recordPromptImages(p: SpoolHost, id: string, indices: readonly number[]): void {
+export function recordPromptImages(
+  p: SpoolHost,
+  id: string,
+  indices: readonly number[],
+  images: Pick<InboundMessage, 'images'>['images'] = [],
+): void {
   if (!p.spool || !indices.length) return;
   const row = p.ledger.get(id);
   const inbound = row && inboundOf(row);
-  if (!inbound || !inbound.spool) return;
-  p.ledger.amendInbound(id, JSON.stringify({ ...inbound, prompt_images: indices }));
+  if (!inbound) return;
+  if (manifestFromJson(inbound.spool)) {
+    p.ledger.amendInbound(id, JSON.stringify({ ...inbound, prompt_images: indices }));
+    return;
+  }
+  const unkept = attachmentNotes({ images: indices.flatMap((i) => (images[i] ? [images[i]] : [])) });
+  if (unkept.length) p.ledger.amendInbound(id, JSON.stringify({ ...inbound, prompt_images_unkept: unkept }));
 }
 
 /** What a ledger row's inbound JSON says of the message's attachments. */
@@ -73,6 +88,11 @@ export interface InboundAttachmentsJson {
   /** `InboundMessage.attachmentsRef`, while the download had not finished. */
   ref?: unknown;
 }
+
+/** Said in a turn run again after a restart whose record of its attachments is damaged. */
+export const UNREADABLE_RECORD_TEXT =
+  '(This message came with attachments that could not be read back after the agent restarted ' +
+  '(their record is damaged), so they are not included. Ask the sender to send them again if needed.)';
 
 /** Said in a readmitted message whose download a restart cut, when it cannot be done again. */
 export const CUT_DOWNLOAD_TEXT =
@@ -138,6 +158,11 @@ export function promptImagesOf(
   row: Pick<DeliveryRecord, 'id' | 'inbound'>,
 ): { images: NonNullable<InboundMessage['images']>; lostText: string } {
   const inbound = inboundOf(row);
+  // the row's record of the message is damaged: what the spool holds cannot be matched to it
+  if (!inbound && p.spool?.has(row.id)) return { images: [], lostText: UNREADABLE_RECORD_TEXT };
+  // images its first run had that the spool could not keep
+  const unkept = notesFromJson(inbound?.prompt_images_unkept);
+  if (unkept.length) return { images: [], lostText: lostAttachmentsText(unkept) };
   const manifest = manifestFromJson(inbound?.spool);
   const pick = Array.isArray(inbound?.prompt_images)
     ? (inbound.prompt_images as unknown[]).filter((i): i is number => Number.isInteger(i))

@@ -255,7 +255,8 @@ export async function finishTurn(
         .catch((e: Error) => p.opts.log(`stream finish failed: ${e.message}`));
     return;
   }
-  // the turn is over: the message's attachments are no longer needed for a restart
+  // the turn is over: the message's attachments are no longer needed for a restart (the ledger's
+  // close or deliver below drops them too; this covers an outcome that sends nothing at all)
   p.spool?.drop(t.id);
   if (outcome.status === 'held' || outcome.status === 'dropped') {
     ledger.close(

@@ -122,6 +122,8 @@ export class MessagePipeline {
   readonly spool: InboundSpool | undefined;
   private readonly active = new Map<string, ActiveTurn>();
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Messages this pipeline accepted whose outcome is not decided yet (never a restart's work). */
+  private readonly acceptedHere = new Set<string>();
   private accepting = true;
 
   constructor(readonly opts: PipelineOptions) {
@@ -137,7 +139,12 @@ export class MessagePipeline {
         retry: { maxAttempts: 1 },
       });
     if (!opts.ledger) this.ledger.start();
-    this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir) : undefined;
+    this.spool = this.durable ? new InboundSpool(opts.home.inboundSpoolDir(opts.entry.name)) : undefined;
+    // a message's attachments are kept until its outcome is decided, whatever decided it (a turn,
+    // a command, a clarify answer, a notice after a restart)
+    const spool = this.spool;
+    if (spool) this.ledger.onSettled((id) => spool.drop(id));
+    this.ledger.onSettled((id) => this.acceptedHere.delete(id));
   }
 
   /** True when replies are kept across restarts (the ledger is stored). */
@@ -167,6 +174,14 @@ export class MessagePipeline {
   /** The session's newest message id (0 without a transcript reader). */
   lastMessageId(sessionId: string): number {
     return this.opts.transcript?.lastMessageId(sessionId) ?? 0;
+  }
+
+  /**
+   * Whether this pipeline itself accepted message `id` and is still on it: recovery leaves such a
+   * message alone (it arrived after the start, while the previous daemon's rows were being read).
+   */
+  acceptedInThisLife(id: string): boolean {
+    return this.acceptedHere.has(id);
   }
 
   /** Remembers a running turn for the shutdown notice. */
@@ -372,6 +387,7 @@ export class MessagePipeline {
       receipt({ kind: 'duplicate', id });
       return this.ledger.note(chatId, id, 'dropped', 'duplicate');
     }
+    this.acceptedHere.add(id);
     // attachments are fetched from the platform only now, for an authorized sender, once
     const fetched = msg.fetchAttachments !== undefined;
     if (msg.fetchAttachments) {

@@ -5,6 +5,9 @@
  * connection losses) and lets a test wait for them with a deadline. Not exported from the
  * package index; import `@hermes/core/messaging/plugin-testing`.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigSchema } from '../config/schema.js';
 import type { Secrets } from '../config/secrets.js';
 import { HermesHome } from '../home/home.js';
@@ -30,7 +33,8 @@ export function testPlatformContext(
 ): PlatformContext {
   return {
     profile: 'default',
-    home: new HermesHome('/tmp/hermes-plugin-test-home'),
+    // a new folder per context: state an adapter keeps in its home never leaks between tests
+    home: new HermesHome(mkdtempSync(join(tmpdir(), 'hermes-plugin-test-home-'))),
     hermesConfig: ConfigSchema.parse({}),
     config: PlatformConfigSchema.parse(opts.config ?? {}),
     secrets: opts.secrets ?? {},

@@ -48,6 +48,7 @@ import {
 } from './inbound.js';
 import { handleButton, handleCommand, type InteractionHost } from './interactions.js';
 import { DISCORD_MAX_LENGTH, fit, nonceOf } from './limits.js';
+import { MAX_CHANNELS, ReadPositionFile } from './read-position.js';
 import type { DiscordSettings } from './settings.js';
 
 export { DISCORD_MAX_LENGTH, nonceOf } from './limits.js';
@@ -70,6 +71,12 @@ export interface DiscordAdapterOptions {
   acceptsImages?: () => boolean;
   log?: (line: string) => void;
   maxMessageLength?: number;
+  /**
+   * Where the newest message taken per channel is kept across restarts (read-position.ts); a
+   * restarted daemon reads what was sent while it was down. Without it, only a new gateway
+   * session of the same daemon catches up.
+   */
+  readPositionFile?: string;
   /** Least time between two edits (or the send and first edit) of one message, ms (default 1,000). */
   minEditGapMs?: number;
   /** Least time between two typing indicators in one channel, ms (default 8,000; one lasts ~10 s). */
@@ -116,6 +123,9 @@ export class DiscordAdapter extends PlatformAdapter {
   private readonly lanes = new Map<string, Promise<void>>();
   /** Newest message id seen per channel (bounded), for the catch-up after a new session. */
   private readonly seen = new Map<string, string>();
+  /** Newest message taken per channel (kept in `readPositionFile`). */
+  private readonly taken: Map<string, string>;
+  private readonly positions: ReadPositionFile | undefined;
   private readonly minEditGapMs: number;
   private readonly typingEveryMs: number;
   private readonly resumeGraceMs: number;
@@ -128,6 +138,12 @@ export class DiscordAdapter extends PlatformAdapter {
     this.minEditGapMs = opts.minEditGapMs ?? 1_000;
     this.typingEveryMs = opts.typingEveryMs ?? 8_000;
     this.resumeGraceMs = opts.resumeGraceMs ?? 30_000;
+    this.positions = opts.readPositionFile
+      ? new ReadPositionFile(opts.readPositionFile, this.log)
+      : undefined;
+    this.taken = this.positions?.load() ?? new Map();
+    // the first session after a restart reads what came while the daemon was down
+    for (const [channel, id] of this.taken) this.seen.set(channel, id);
     this.rest = new REST(this.clientOptions().rest).setToken(opts.token);
   }
 
@@ -335,6 +351,18 @@ export class DiscordAdapter extends PlatformAdapter {
       dedupeKey,
     );
     if (receipt.kind === 'unavailable') this.log(`message ${msg.id} not taken: ${receipt.reason}`);
+    else this.noteTaken(msg.channelId, msg.id);
+  }
+
+  /** Records the newest message the pipeline took in a channel (for a restart's catch-up). */
+  private noteTaken(channelId: string, messageId: string): void {
+    if (!this.positions) return;
+    const prev = this.taken.get(channelId);
+    if (prev && compareIds(prev, messageId) >= 0) return;
+    this.taken.delete(channelId);
+    this.taken.set(channelId, messageId);
+    if (this.taken.size > MAX_CHANNELS) this.taken.delete(this.taken.keys().next().value!);
+    this.positions.save(this.taken);
   }
 
   private async onInteraction(i: Interaction): Promise<void> {

@@ -47,6 +47,7 @@ export const platform = definePlatform({
       // the profile's default model decides (a session switched to another model is told by the backend)
       acceptsImages: () => modelAcceptsImages(ctx.hermesConfig.model.default, ctx.hermesConfig),
       log: ctx.log,
+      readPositionFile: ctx.home.path('platforms', 'discord.json'),
     }),
   allowedUsersEnv: 'DISCORD_ALLOWED_USERS',
   // Discord mentions carry raw user ids (`<@id>`): ids are not hashed for the model

@@ -49,6 +49,9 @@ export interface TelegramSettings {
   maxImageBytes?: number;
 }
 
+/** Longest wait of `disconnect` for the polling loop to end, ms. */
+const DISCONNECT_WAIT_MS = 2_000;
+
 /** Longest caption Telegram takes on a document, characters. */
 export const TELEGRAM_MAX_CAPTION = 1024;
 
@@ -115,7 +118,18 @@ export class TelegramAdapter extends PlatformAdapter {
 
   async disconnect(): Promise<void> {
     this.abort?.abort();
-    await this.polling?.catch(() => undefined);
+    // the loop may be waiting for the pipeline to take an update whose download is slow (up to the
+    // download's own timeout): it is not waited for longer than this. The update's offset is not
+    // committed, and its ledger row downloads it again after a restart, so nothing is lost.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.polling?.catch(() => undefined),
+      new Promise<void>((r) => {
+        timer = setTimeout(r, DISCONNECT_WAIT_MS);
+        timer.unref?.();
+      }),
+    ]);
+    clearTimeout(timer);
     this.polling = undefined;
   }
 
