@@ -189,7 +189,7 @@ describe('the inbound spool across a restart', () => {
       images: [{ kind: 'image', data: PNG.toString('base64'), name: 'dot.png', mime: 'image/png' }],
     });
     expect(d.adapter.texts('dm-alice').length).toBeGreaterThan(0);
-    expect(readdirSync(join(root, 'media', 'inbound'))).toEqual([]);
+    expect(readdirSync(join(root, 'media', 'inbound', 'memory'))).toEqual([]);
   });
 
   it('a start removes the spools of messages no longer open', async () => {

@@ -26,18 +26,7 @@
  *
  * Rendering failures and hooks are contained: they are logged and never break a turn.
  */
-import type { HermesConfig } from '../config/schema.js';
-import type { Secrets } from '../config/secrets.js';
-import type { HermesHome } from '../home/home.js';
-import type { MessageRecord } from '../state/types.js';
-import type {
-  ButtonOutcome,
-  ButtonPress,
-  InboundMessage,
-  InboundReceipt,
-  PlatformAdapter,
-  SendOptions,
-} from './adapter.js';
+import type { ButtonOutcome, ButtonPress, InboundMessage, InboundReceipt, SendOptions } from './adapter.js';
 import { authorize, type AuthDecision } from './authz.js';
 import type { AgentBackend } from './backend.js';
 import {
@@ -48,64 +37,22 @@ import {
   type InboundOutcome,
 } from './delivery-ledger.js';
 import type { HookPayload, HookRegistry } from './hooks.js';
-import type { PairingStore } from './pairing.js';
 import { mayAnswer, NOT_THE_ASKER, NOT_THE_ASKER_CLARIFY, PendingQuestions } from './pending-questions.js';
 import { admitMessage } from './pipeline-admit.js';
 import { offerPairing } from './pipeline-pairing.js';
 import { platformConfigOf, type PlatformConfig } from './platform-config.js';
-import type { PlatformEntry } from './registry.js';
 import { buildSessionKey } from './session-key.js';
-import type { ChatSessionIndex } from './chat-sessions.js';
 import { slashPolicyFor } from './slash.js';
 import { sourceFromJson, sourceToJson, type MessageSource } from './source.js';
 import { splitMessage } from './split.js';
 import { wellFormedText } from './untrusted.js';
-import type { Transcriber } from './inbound-files.js';
 import { attachmentNotes } from './pipeline-files.js';
 import { resolveInboundAttachments } from './inbound-attachments.js';
+import type { PipelineOptions } from './pipeline-options.js';
 import { InboundSpool, type SpoolManifest } from './inbound-spool.js';
 import { restoredMessage, spoolAttachments, type InboundAttachmentsJson } from './pipeline-spool.js';
 
-/** Everything one pipeline works with. */
-export interface PipelineOptions {
-  profile: string;
-  home: HermesHome;
-  entry: PlatformEntry;
-  adapter: PlatformAdapter;
-  backend: AgentBackend;
-  store: ChatSessionIndex;
-  pairing: PairingStore;
-  hooks: HookRegistry;
-  /** The profile's current config (read per message: allow-lists change without a restart). */
-  config: () => HermesConfig;
-  /** The profile's current secrets. */
-  secrets: () => Secrets;
-  /** Working directory of new sessions when `platforms.<p>.cwd` is not set. */
-  defaultCwd: string;
-  log: (line: string) => void;
-  /**
-   * The platform's delivery ledger (the daemon's is in state.db). Default: one in memory, whose
-   * replies are tried once and not kept across restarts.
-   */
-  ledger?: DeliveryLedger;
-  /**
-   * The stored transcript, for where a turn begins and what a turn left after a crash
-   * (pipeline-recovery.ts). Without it nothing is recovered.
-   */
-  transcript?: TranscriptReader;
-  /**
-   * Speech-to-text of received voice notes and audio files; without it a voice note is named in
-   * the turn's text as "not transcribed".
-   */
-  transcribe?: Transcriber;
-}
-
-/** Reads the stored transcript of sessions (`SessionDB` satisfies it). */
-export interface TranscriptReader {
-  getMessages(sessionId: string, opts: { after?: number; limit?: number }): MessageRecord[];
-  /** Id of the session's newest message (0 when none). */
-  lastMessageId(sessionId: string): number;
-}
+export type { PipelineOptions, TranscriptReader } from './pipeline-options.js';
 
 /** A turn running for a chat (for shutdown notices). */
 interface ActiveTurn {
@@ -326,7 +273,6 @@ export class MessagePipeline {
       if (!chatId) return;
       await this.say(chatId, `Sorry, that failed: ${(err as Error).message}`, sendOptions(msg.source));
       this.outcome(chatId, id, 'error', (err as Error).message);
-      this.spool?.drop(id);
     }
   }
 
@@ -414,7 +360,6 @@ export class MessagePipeline {
       admitMessage(this, msg, { id, text, chatId, send, cfg, key }),
     );
     if (admitted) await admitted.turn;
-    else this.spool?.drop(id); // taken without a turn (a command, an answer): its outcome is decided
     if (msg.ephemeral) this.opts.store.reset(key, 'ephemeral');
   }
 
@@ -436,7 +381,6 @@ export class MessagePipeline {
     const decision = this.authorizeSource(source, cfg);
     if (!decision.allowed) {
       this.ledger.close(row.id, 'dropped', 'access denied');
-      this.spool?.drop(row.id);
       return true;
     }
     // its images and files come back (spooled, or downloaded again); what cannot is named lost
@@ -454,7 +398,6 @@ export class MessagePipeline {
     };
     const admitted = await this.inLane(m.key, () => admitMessage(this, msg, m));
     if (admitted) await admitted.turn;
-    else this.spool?.drop(row.id);
     if (msg.ephemeral) this.opts.store.reset(m.key, 'ephemeral');
     return true;
   }
