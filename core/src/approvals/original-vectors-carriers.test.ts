@@ -6,7 +6,7 @@
  * test_approval_comment_boundaries.py and test_approval_grep_in_substitution.py.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectVerdict, makeFixture, type Expectation, type Fixture } from './rules/testing.js';
+import { expectVerdict, makeFixture, vectorTests, type Expectation, type Fixture } from './rules/testing.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -350,30 +350,19 @@ const DIFFERENCES: [string, Expectation, string][] = [
 ];
 
 describe('the original project’s carrier and comment vectors', () => {
-  const set = new Set([...GAPS.map(([l]) => l), ...DIFFERENCES.map(([l]) => l)]);
-  const keep = (lines: string[]) => lines.filter((l) => !set.has(l));
-  for (const [line, want] of GAPS)
-    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, async () =>
-      expectVerdict(line, want, fx.at()),
-    );
-  it.each(keep(CARRIED_FLOOR))('refuses a carried command: %j', async (line) =>
-    expectVerdict(line, 'floor', fx.at()),
-  );
-  it.each(keep(CARRIED_DATA))('does not refuse carried data: %j', async (line) =>
-    expectVerdict(line, 'not-floor', fx.at()),
-  );
+  vectorTests(() => fx.at(), {
+    tables: [
+      ['refuses a carried command', CARRIED_FLOOR, 'floor'],
+      ['does not refuse carried data', CARRIED_DATA, 'not-floor'],
+      ['refuses what follows a comment look-alike', COMMENT_LOOKALIKES, 'floor'],
+      ['passes a real comment', REAL_COMMENTS, 'safe'],
+    ],
+    gaps: GAPS,
+    differences: DIFFERENCES,
+  });
   it('asks about a shell given a script in env -S', async () =>
     expectVerdict("env -S 'sh -c echo'", 'ask', fx.at()));
-  it.each(keep(COMMENT_LOOKALIKES))('refuses what follows a comment look-alike: %j', async (line) =>
-    expectVerdict(line, 'floor', fx.at()),
-  );
-  it.each(keep(REAL_COMMENTS))('passes a real comment: %j', async (line) =>
-    expectVerdict(line, 'safe', fx.at()),
-  );
   it.each(SUBSTITUTIONS)('judges substitutions: %j → %s', async (line, want) =>
-    expectVerdict(line, want, fx.at()),
-  );
-  it.each(DIFFERENCES)('differs on purpose: %j → %s (%s)', async (line, want) =>
     expectVerdict(line, want, fx.at()),
   );
 });

@@ -6,8 +6,8 @@
  * options that only look like them; grep patterns that are data. Source: the original's
  * tests/tools/ file on execution-bearing option detection across interpreters and read-only tools.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectVerdict, makeFixture, type Expectation, type Fixture } from './rules/testing.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { makeFixture, vectorTests, type Expectation, type Fixture } from './rules/testing.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -179,17 +179,14 @@ const DIFFERENCES: [string, Expectation, string][] = [
 ];
 
 describe('the original project’s option-execution vectors', () => {
-  const set = new Set([...GAPS.map(([l]) => l), ...DIFFERENCES.map(([l]) => l)]);
-  const keep = (lines: string[]) => lines.filter((l) => !set.has(l));
-  for (const [line, want] of GAPS)
-    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, async () =>
-      expectVerdict(line, want, fx.at()),
-    );
-  it.each(keep(ASK))('asks: %j', async (line) => expectVerdict(line, 'ask', fx.at()));
-  it.each(keep(FLOOR))('refuses: %j', async (line) => expectVerdict(line, 'floor', fx.at()));
-  it.each(keep(NOT_FLOOR))('does not refuse: %j', async (line) => expectVerdict(line, 'not-floor', fx.at()));
-  it.each(keep(SAFE))('passes: %j', async (line) => expectVerdict(line, 'safe', fx.at()));
-  it.each(DIFFERENCES)('differs on purpose: %j → %s (%s)', async (line, want) =>
-    expectVerdict(line, want, fx.at()),
-  );
+  vectorTests(() => fx.at(), {
+    tables: [
+      ['asks', ASK, 'ask'],
+      ['refuses', FLOOR, 'floor'],
+      ['does not refuse', NOT_FLOOR, 'not-floor'],
+      ['passes', SAFE, 'safe'],
+    ],
+    gaps: GAPS,
+    differences: DIFFERENCES,
+  });
 });

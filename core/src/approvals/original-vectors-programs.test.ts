@@ -6,8 +6,8 @@
  * test_approval_git_global_options.py, test_approval_docker_lifecycle_prose.py,
  * test_approval_global_flag_scan.py and test_approval_credential_directories.py.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectVerdict, makeFixture, type Expectation, type Fixture } from './rules/testing.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { makeFixture, vectorTests, type Expectation, type Fixture } from './rules/testing.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -252,22 +252,15 @@ const DIFFERENCES: [string, Expectation, string][] = [
 ];
 
 describe('the original project’s program vectors', () => {
-  const set = new Set([...GAPS.map(([l]) => l), ...DIFFERENCES.map(([l]) => l)]);
-  const keep = (lines: string[]) => lines.filter((l) => !set.has(l));
-  for (const [line, want] of GAPS)
-    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, async () =>
-      expectVerdict(line, want, fx.at()),
-    );
   const at = (line: string) => line.replaceAll('ABS/', `${fx.home}/`);
-  it.each(keep(ASK))('asks: %j', async (line) => expectVerdict(line, 'ask', fx.at()));
-  it.each(keep(SAFE))('passes: %j', async (line) => expectVerdict(line, 'safe', fx.at()));
-  it.each(keep(credentialWrites()))('asks before writing credentials: %j', async (line) =>
-    expectVerdict(at(line), 'ask', fx.at()),
-  );
-  it.each(keep(credentialReads()))('passes reading credentials or near misses: %j', async (line) =>
-    expectVerdict(at(line), 'safe', fx.at()),
-  );
-  it.each(DIFFERENCES)('differs on purpose: %j → %s (%s)', async (line, want) =>
-    expectVerdict(line, want, fx.at()),
-  );
+  vectorTests(() => fx.at(), {
+    tables: [
+      ['asks', ASK, 'ask'],
+      ['passes', SAFE, 'safe'],
+      ['asks before writing credentials', credentialWrites(), 'ask', at],
+      ['passes reading credentials or near misses', credentialReads(), 'safe', at],
+    ],
+    gaps: GAPS,
+    differences: DIFFERENCES,
+  });
 });

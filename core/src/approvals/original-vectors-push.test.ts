@@ -6,8 +6,8 @@
  * files on force-push argument boundaries, on escaped quotes before the floor, and on NOPASSWD
  * sudoers rules.
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectVerdict, makeFixture, type Expectation, type Fixture } from './rules/testing.js';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { makeFixture, vectorTests, type Expectation, type Fixture } from './rules/testing.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -182,16 +182,13 @@ const DIFFERENCES: [string, Expectation, string][] = [
 ];
 
 describe('the original project’s force-push, quoting and sudoers vectors', () => {
-  const set = new Set([...GAPS.map(([l]) => l), ...DIFFERENCES.map(([l]) => l)]);
-  const keep = (lines: string[]) => lines.filter((l) => !set.has(l));
-  for (const [line, want] of GAPS)
-    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, async () =>
-      expectVerdict(line, want, fx.at()),
-    );
-  it.each(keep(ASK))('asks: %j', async (line) => expectVerdict(line, 'ask', fx.at()));
-  it.each(keep(FLOOR))('refuses: %j', async (line) => expectVerdict(line, 'floor', fx.at()));
-  it.each(keep(SAFE))('passes: %j', async (line) => expectVerdict(line, 'safe', fx.at()));
-  it.each(DIFFERENCES)('differs on purpose: %j → %s (%s)', async (line, want) =>
-    expectVerdict(line, want, fx.at()),
-  );
+  vectorTests(() => fx.at(), {
+    tables: [
+      ['asks', ASK, 'ask'],
+      ['refuses', FLOOR, 'floor'],
+      ['passes', SAFE, 'safe'],
+    ],
+    gaps: GAPS,
+    differences: DIFFERENCES,
+  });
 });

@@ -5,7 +5,7 @@
  * deliberately differ, the line is in DIFFERENCES with what we do and why.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { expectVerdict, makeFixture, type Expectation, type Fixture } from './rules/testing.js';
+import { makeFixture, vectorTests, type Expectation, type Fixture } from './rules/testing.js';
 
 let fx: Fixture;
 beforeAll(() => {
@@ -321,21 +321,19 @@ const DIFFERENCES: [string, Expectation, string][] = [
 const at = (line: string) => line.replaceAll('HOME/', `${fx.home}/`);
 
 describe('the original project’s vectors (test_approval.py)', () => {
-  const set = new Set([...GAPS.map(([l]) => l), ...DIFFERENCES.map(([l]) => l)]);
-  const keep = (lines: string[]) => lines.filter((l) => !set.has(l));
-  for (const [line, want] of GAPS)
-    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, async () =>
-      expectVerdict(line, want, fx.at()),
-    );
-  it.each(keep(ASK))('asks: %j', async (line) => expectVerdict(at(line), 'ask', fx.at()));
-  it.each(keep(FLOOR))('refuses: %j', async (line) => expectVerdict(at(line), 'floor', fx.at()));
-  it.each(keep(SAFE))('passes: %j', async (line) => expectVerdict(at(line), 'safe', fx.at()));
+  vectorTests(() => fx.at(), {
+    tables: [
+      ['asks', ASK, 'ask'],
+      ['refuses', FLOOR, 'floor'],
+      ['passes', SAFE, 'safe'],
+    ],
+    gaps: GAPS,
+    differences: DIFFERENCES,
+    at,
+  });
   it.each(NOT_METADATA)('is no metadata access: %j', async (line) => {
     const { keysOf } = await import('./rules/testing.js');
     const k = await keysOf(line, fx.at());
     if (k.hits.includes('cloud-metadata')) throw new Error(`${line} flagged as cloud-metadata`);
   });
-  it.each(DIFFERENCES)('differs on purpose: %j → %s (%s)', async (line, want) =>
-    expectVerdict(at(line), want, fx.at()),
-  );
 });

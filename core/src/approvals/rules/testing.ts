@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { it } from 'vitest';
 import { detectCommand, type DetectContext } from '../detect.js';
 
 /** The folders of one fixture. */
@@ -220,4 +221,46 @@ export async function expectVerdict(line: string, want: Expectation, ctx: Detect
   if (!ok) throw new Error(`expected ${want}: ${got}`);
   const blank = all.find((h) => !h.description.trim());
   if (blank) throw new Error(`hit ${blank.key} of ${JSON.stringify(line)} has no description`);
+}
+
+/** One table of a vector file: its test title, its lines, what each gets, and how a line is placed. */
+export type VectorTable = [
+  title: string,
+  lines: readonly string[],
+  want: Expectation,
+  at?: (line: string) => string,
+];
+
+/** The tables of a vector file ported from another project, with what it still misses and where it differs. */
+export interface VectorFile {
+  tables: readonly VectorTable[];
+  /** Lines still missed: `it.fails`, so fixing one turns its test red until it moves to a table. */
+  gaps: ReadonlyArray<[string, Expectation]>;
+  /** Where we differ on purpose: [line, what we do, why]. */
+  differences: ReadonlyArray<[string, Expectation, string]>;
+  /** Places a line of `differences` and `gaps` (e.g. a placeholder for the home folder). */
+  at?: (line: string) => string;
+}
+
+/**
+ * Registers a vector file's tests in the current `describe`: each table's lines with their
+ * expectation (a line listed in `gaps` or `differences` is tested there instead), each gap as an
+ * expected failure, each difference with its reason in the title.
+ * @param ctx the detection context of each test (called inside the test).
+ */
+export function vectorTests(ctx: () => DetectContext, v: VectorFile): void {
+  const listed = new Set([...v.gaps.map(([l]) => l), ...v.differences.map(([l]) => l)]);
+  const place = v.at ?? ((line: string) => line);
+  for (const [line, want] of v.gaps)
+    it.fails(`still misses: ${JSON.stringify(line)} → ${want}`, () =>
+      expectVerdict(place(line), want, ctx()),
+    );
+  for (const [title, lines, want, at = place] of v.tables) {
+    const kept = lines.filter((l) => !listed.has(l));
+    if (kept.length) it.each(kept)(`${title}: %j`, (line) => expectVerdict(at(line), want, ctx()));
+  }
+  if (v.differences.length)
+    it.each(v.differences)('differs on purpose: %j → %s (%s)', (line, want) =>
+      expectVerdict(place(line), want, ctx()),
+    );
 }
