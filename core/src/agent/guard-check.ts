@@ -38,7 +38,23 @@ export function sessionGuard(
     ...(opts.onApproval ? { callback: opts.onApproval } : {}),
     smart: smartCheckFor(opts.config, opts.model, opts.modelId, addUsage),
     ...(opts.sandboxLane === 'cron' ? { noApproverHint: CRON_NO_APPROVER_HINT } : {}),
+    // an `always` that could not be written is not silent: the user learns it holds for this
+    // session only (the guard keeps it there)
+    onError: (err) =>
+      opts.onEvent?.({
+        type: 'error',
+        payload: { message: alwaysNotSavedText(err), kind: 'notice' },
+      }),
   });
+}
+
+/** What the user is told when an `always` answer could not be written to `config.yaml`. */
+export function alwaysNotSavedText(err: unknown): string {
+  const why = err instanceof Error ? err.message : String(err);
+  return (
+    `The approval was not saved to config.yaml (${why}): it applies to this session only. ` +
+    'Fix the file (hermes config check) and answer "always" again to keep it.'
+  );
 }
 
 /** What is checked: a shell command, a script with its language, or a command to run outside the sandbox. */
