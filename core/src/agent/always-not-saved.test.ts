@@ -12,7 +12,10 @@ const agents = useTestAgents();
 
 describe('an "always" answer config.yaml cannot take', () => {
   it('runs the command, keeps it for the session, and says it was not saved', async () => {
-    const t = agents.create({ prefix: 'agent-always-', agent: { onApproval: () => 'always' } });
+    const t = agents.create({
+      prefix: 'agent-always-',
+      agent: { onApproval: () => Promise.resolve('always' as const) },
+    });
     // a config.yaml that does not parse: the allowlist cannot be written into it
     writeFileSync(t.home.configFile, 'model: [unclosed\n');
     const victim = join(t.root, 'victim');
