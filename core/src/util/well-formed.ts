@@ -10,9 +10,13 @@
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
+/** `String.prototype.isWellFormed` (Node 20+; ~6× faster than the expression on long text). */
+const isWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /** The text with every lone surrogate replaced by U+FFFD (pairs kept; the same string when none). */
 export function wellFormedText(text: string): string {
-  return LONE_SURROGATE.test(text) ? text.replace(LONE_SURROGATES, '\ufffd') : text;
+  const ok = isWellFormed ? isWellFormed.call(text) : !LONE_SURROGATE.test(text);
+  return ok ? text : text.replace(LONE_SURROGATES, '\ufffd');
 }
 
 /**
