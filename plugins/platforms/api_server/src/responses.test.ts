@@ -115,16 +115,22 @@ describe('text.format', () => {
   });
 });
 
+/** A started builder, the chunks it wrote, and a way to feed it events. */
+function started() {
+  const out: string[] = [];
+  const b = new ResponseBuilder(
+    'm',
+    { previous_response_id: null, conversation: null, instructions: null },
+    (c) => out.push(c),
+  );
+  b.start();
+  const ev = (type: string, payload: Record<string, unknown> = {}) => b.onEvent({ type, payload });
+  return { out, b, ev };
+}
+
 describe('ResponseBuilder', () => {
   it('turns messages and tool calls into output items and spec events', () => {
-    const out: string[] = [];
-    const b = new ResponseBuilder(
-      'm',
-      { previous_response_id: null, conversation: null, instructions: null },
-      (c) => out.push(c),
-    );
-    b.start();
-    const ev = (type: string, payload: Record<string, unknown> = {}) => b.onEvent({ type, payload });
+    const { out, b, ev } = started();
     ev('message.start');
     ev('message.delta', { text: 'Let me look.' });
     ev('message.complete', { text: 'Let me look.' });
@@ -166,14 +172,7 @@ describe('ResponseBuilder', () => {
 
 describe('ResponseBuilder restarts', () => {
   it('a model call restarted after a failure keeps only the retry’s text in the item', () => {
-    const out: string[] = [];
-    const b = new ResponseBuilder(
-      'm',
-      { previous_response_id: null, conversation: null, instructions: null },
-      (c) => out.push(c),
-    );
-    b.start();
-    const ev = (type: string, payload: Record<string, unknown> = {}) => b.onEvent({ type, payload });
+    const { out, b, ev } = started();
     ev('message.start');
     ev('message.delta', { text: 'Starting to ' });
     ev('message.start'); // the stream broke; the retry starts over
